@@ -1,0 +1,2 @@
+// Public surface of @quiver/tools-code.
+export {};

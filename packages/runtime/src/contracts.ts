@@ -1,0 +1,202 @@
+import type {
+  Attachment,
+  CapabilityBackendRegistry,
+  EventBus,
+  PermissionResolver,
+  PermissionRules,
+  RegisteredTool,
+  SessionState,
+  Tool,
+  ToolAnnotations,
+  ToolCall,
+  ToolDefinitionLite,
+  ToolHook,
+  ToolRegistry,
+  ToolResult,
+  ToolResultReducerRegistry,
+} from '@quiver/types';
+
+/**
+ * The shapes shared by assembly, the execution lifecycle and the plugin host. Plain data:
+ * the plugin host maps a personality to a SessionPolicy; the runtime never reads YAML.
+ */
+
+export type EditStyle = 'apply_patch' | 'str_replace';
+export type ProviderFormat = 'anthropic' | 'openai' | 'gemini' | 'mcp';
+
+export interface ModelProfile {
+  id: string;
+  /** Model names this profile applies to: lowercase prefixes or `/regex/`. */
+  match: string[];
+  provider: ProviderFormat;
+  supportsDeferLoading: boolean;
+  editStyle: EditStyle;
+  /** Provider limit on tool-name length. */
+  toolNameLimit: number;
+  deferThreshold?: DeferThreshold;
+}
+
+export interface DeferThreshold {
+  /** Defer when the pool has more tools than this. */
+  maxTools?: number;
+  /** Defer when the definitions' estimated tokens exceed this. */
+  maxTokens?: number;
+}
+
+export interface CustomAgentPolicy {
+  description?: string;
+  /** `["*"]` or absent: most tools; named tools: those plus mandatory support tools. */
+  tools?: string[];
+  disallowedTools?: string[];
+}
+
+export interface McpServerGate {
+  includeTools?: string[];
+  excludeTools?: string[];
+}
+
+/** Everything assembly and execution need from a personality. */
+export interface SessionPolicy {
+  personalityId: string;
+  /** Built-in tool names; undefined = every built-in of the enabled plugins; [] = none. */
+  toolset?: string[];
+  /** Enabled plugin ids (deny by default). */
+  plugins: string[];
+  /** Enabled MCP servers (deny by default) with per-server include/exclude. */
+  mcpServers: Record<string, McpServerGate>;
+  permissions: PermissionRules;
+  agents: Record<string, CustomAgentPolicy>;
+  budget: { resultChars: number };
+  deferLoading: { enabled: boolean | 'auto' } & DeferThreshold;
+  simpleMode?: boolean;
+  /** Per-profile overrides by profile id (e.g. `{ gpt: { editStyle: 'str_replace' } }`). */
+  modelProfiles?: Record<string, Partial<Omit<ModelProfile, 'id'>>>;
+}
+
+/** A tool supplied by an SDK client at session level, in JSON Schema form. */
+export interface ExternalToolDefinition {
+  name: string;
+  description: string;
+  title?: string;
+  parameters: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  overridesBuiltInTool?: boolean;
+  execute(args: unknown, ctx: { callId: string; signal: AbortSignal }): Promise<ToolResult> | ToolResult;
+}
+
+export type SessionAgentKind = 'main' | 'subagent' | 'async' | 'teammate' | 'coordinator';
+
+export interface SessionOptions {
+  personality?: string;
+  /** Agent context; default 'main'. */
+  agent?: SessionAgentKind;
+  /** Selected custom agent (from the personality's `agents`). */
+  customAgent?: string;
+  availableTools?: string[];
+  excludedTools?: string[];
+  defaultAgentExcludedTools?: string[];
+  externalTools?: ExternalToolDefinition[];
+  /** Model name; picks a model profile. */
+  model?: string;
+  /** Extra permission rules for this session (merged after the personality's). */
+  permissions?: PermissionRules;
+  /** No resolver = headless: every ask becomes a deny. */
+  permissionResolver?: PermissionResolver;
+  /** Resume an existing session id (orphaned calls are marked interrupted). */
+  sessionId?: string;
+}
+
+export type PoolToolSource = 'builtin' | 'mcp' | 'external';
+
+export interface PoolTool {
+  name: string;
+  source: PoolToolSource;
+  /** For external tools, a Tool wrapping the definition (input accepts the JSON-Schema-validated args). */
+  tool: Tool;
+  pluginId?: string;
+  mcpServer?: string;
+  deferred: boolean;
+  parameters: Record<string, unknown>;
+}
+
+export type AssemblyStage =
+  | 'candidates'
+  | 'overrides'
+  | 'deny_rules'
+  | 'enabled'
+  | 'session_filter'
+  | 'agent_context'
+  | 'model_profile'
+  | 'defer';
+
+export interface PoolDiagnostic {
+  level: 'info' | 'warning' | 'error';
+  code: string;
+  message: string;
+  tool?: string;
+}
+
+export interface RemovalReason {
+  stage: AssemblyStage;
+  /** The rule or setting that removed it, as written. */
+  rule: string;
+  reason: string;
+}
+
+export interface ToolPool {
+  /** Neutral definitions in final order; render with renderDefinitions(). */
+  definitions: ToolDefinitionLite[];
+  executables: ReadonlyMap<string, PoolTool>;
+  signature: string;
+  diagnostics: PoolDiagnostic[];
+  /** Why each candidate that is not in the pool was removed (for `quiver tools --explain`). */
+  removed: ReadonlyMap<string, RemovalReason>;
+  profile: ModelProfile;
+  /** Version of the external definitions this pool was built from. */
+  externalVersion: number;
+}
+
+export interface HookRegistry {
+  register(hook: ToolHook, owner?: string): () => void;
+  list(event: ToolHook['event'], toolName: string): ToolHook[];
+  removeOwner(owner: string): void;
+}
+
+/** Durable log of a session's events (SQLite in the data dir). */
+export interface SessionEventLog {
+  append(event: import('@quiver/types').QuiverEvent): void;
+  /** Marks calls that started and never completed as interrupted; returns their ids. */
+  recoverOrphans(sessionId: string): string[];
+  close(): void;
+}
+
+/** Shared services a session is built from (root and personality scope). */
+export interface SessionDeps {
+  registry: ToolRegistry;
+  reducers: ToolResultReducerRegistry;
+  backends: CapabilityBackendRegistry;
+  hooks: HookRegistry;
+  policy: SessionPolicy;
+  workspace: string;
+  dataDir: string;
+  /** Host-wide bus; sessions publish their events here too. */
+  events?: EventBus;
+  /** Custom model profiles added to the built-in ones. */
+  profiles?: ModelProfile[];
+}
+
+export interface ExecuteCallsOptions {
+  turn?: number;
+  signal?: AbortSignal;
+  dryRun?: boolean;
+  attachments?: readonly Attachment[];
+}
+
+export interface SessionLike {
+  readonly id: string;
+  readonly state: SessionState;
+  pool(): ToolPool;
+  execute(calls: readonly ToolCall[], options?: ExecuteCallsOptions): Promise<ToolResult[]>;
+}
+
+export type { RegisteredTool };

@@ -1,0 +1,119 @@
+import type { Attachment } from './result.js';
+
+export const CAPABILITY_NAMES = ['network', 'secrets', 'storage', 'fs_reach', 'process', 'attachments'] as const;
+export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
+
+/**
+ * What a tool declares it needs. A required object: `{}` for none. A declared capability
+ * with no backend makes the tool `not_available` (fail closed).
+ */
+export interface CapabilityDeclarations {
+  network?: true | { domains?: string[] };
+  /** Secret names the tool may receive, if the personality grants them. */
+  secrets?: true | { names?: string[] };
+  storage?: true | { scopes?: StorageScope[] };
+  fs_reach?: true | { mode?: 'read' | 'write' };
+  process?: true;
+  attachments?: true;
+}
+
+export type StorageScope = 'personality' | 'project' | 'user';
+
+// --- handles a tool receives in ctx.capabilities ---
+
+/** A minimal view of a synchronous SQLite connection (better-sqlite3 compatible). */
+export interface SqlRunResult {
+  changes: number;
+  lastInsertRowid: number | bigint;
+}
+export interface SqlStatement {
+  run(...params: unknown[]): SqlRunResult;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+export interface SqlDatabase {
+  prepare(sql: string): SqlStatement;
+  exec(sql: string): void;
+  /** Wraps `fn` so that each call runs in one transaction (BEGIN IMMEDIATE for `.immediate`). */
+  transaction<F extends (...args: any[]) => any>(fn: F): F & { immediate: F; deferred: F; exclusive: F };
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  close(): void;
+  readonly name: string;
+}
+
+/** A migration is one SQL script; index + 1 is the schema version it produces. */
+export interface OpenDatabaseOptions {
+  scope: StorageScope;
+  migrations: readonly string[];
+}
+
+export interface StorageHandle {
+  /** Identity of each scope this tool may use (e.g. the personality id). */
+  readonly scopes: Readonly<Partial<Record<StorageScope, string>>>;
+  /** Opens (or reuses) the named database of a scope, WAL mode, migrations applied. */
+  open(name: string, options: OpenDatabaseOptions): SqlDatabase;
+}
+
+export interface FsReachHandle {
+  /** Absolute real paths of the workspace roots; the first is the default cwd. */
+  readonly roots: readonly string[];
+  readonly mode: 'read' | 'write';
+}
+
+export type SandboxMode = 'auto' | 'off' | 'required';
+
+export interface ProcessHandle {
+  readonly roots: readonly string[];
+  /** A directory in the data dir the tool may write spill files and logs to. */
+  readonly spillDir: string;
+  /** Minimal safe environment for child processes (no secrets). */
+  readonly baseEnv: Readonly<Record<string, string>>;
+  readonly sandbox: SandboxMode;
+}
+
+export interface SecretsHandle {
+  /** Only the secrets the personality granted to this tool. */
+  readonly granted: Readonly<Record<string, string>>;
+}
+
+export interface NetworkHandle {
+  readonly fetch: typeof fetch;
+  readonly allowedDomains?: readonly string[];
+}
+
+export interface AttachmentsHandle {
+  readonly turn: readonly Attachment[];
+}
+
+export interface CapabilityHandles {
+  network: NetworkHandle;
+  secrets: SecretsHandle;
+  storage: StorageHandle;
+  fs_reach: FsReachHandle;
+  process: ProcessHandle;
+  attachments: AttachmentsHandle;
+}
+
+export type ResolvedCapabilities = { [K in CapabilityName]?: CapabilityHandles[K] };
+
+export interface CapabilityRequest<K extends CapabilityName = CapabilityName> {
+  capability: K;
+  declaration: NonNullable<CapabilityDeclarations[K]>;
+  toolName: string;
+  pluginId?: string;
+  sessionId: string;
+  personalityId: string;
+  agentId: string;
+}
+
+/** Provides one capability's handles. Registered by the host or by plugins. */
+export interface CapabilityBackend<K extends CapabilityName = CapabilityName> {
+  readonly capability: K;
+  resolve(request: CapabilityRequest<K>): CapabilityHandles[K] | Promise<CapabilityHandles[K]>;
+}
+
+/** Lookup used by the registry: which backends exist for a capability. */
+export interface CapabilityBackendRegistry {
+  has(capability: CapabilityName): boolean;
+  resolve<K extends CapabilityName>(request: CapabilityRequest<K>): Promise<CapabilityHandles[K]>;
+}
