@@ -1,2 +1,19 @@
 // Public surface of @quiver/mcp-bridge.
-export {};
+
+export { toToolResult } from './call-result.js';
+export { childEnvironment } from './child-environment.js';
+export type { HttpServerConfig, McpServerConfig, McpServerConfigInput, StdioServerConfig } from './config.js';
+export { parseMcpServersConfig } from './config.js';
+export type { McpBridgeOptions } from './mcp-bridge.js';
+export { McpBridge } from './mcp-bridge.js';
+export type { TransportKind } from './open-client.js';
+export { mcpBridgePlugin, mcpBridgePlugin as default } from './plugin.js';
+export type {
+  McpBridgeDiagnostic,
+  McpBridgeDiagnosticCode,
+  McpServerState,
+  McpServerStatus,
+  McpToolsChange,
+  ReconnectPolicy,
+} from './server-connection.js';
+export { assignToolNames } from './tool-names.js';

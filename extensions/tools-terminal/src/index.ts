@@ -1,2 +1,16 @@
-// Public surface of @quiver/tools-terminal.
-export {};
+// Public surface of @quiver/tools-terminal: the terminal tools, their reducer and the process backend.
+
+export {
+  terminalListTool,
+  terminalReadTool,
+  terminalStartTool,
+  terminalStopTool,
+  terminalWriteTool,
+} from './background/background-tools.js';
+export type { ProcessBackendOptions } from './process-backend.js';
+export { createProcessBackend } from './process-backend.js';
+export { isSecretName } from './secret-names.js';
+export { reduceTerminalOutput, terminalReducer } from './terminal-reducer.js';
+export type { TerminalRunData } from './terminal-result.js';
+export { terminalResultFromRaw } from './terminal-result.js';
+export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, terminalTool } from './terminal-tool.js';

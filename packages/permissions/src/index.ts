@@ -1,3 +1,26 @@
 // Public surface of @quiver/permissions.
-export { parsePermissionRule, ruleMatchesToolName } from './rule.js';
+
+export type { CommandSpecifier } from './command-rule.js';
+export {
+  matchesCommandPrefix,
+  matchesStringSpecifier,
+  normalizeCommandText,
+  parseCommandSpecifier,
+} from './command-rule.js';
+export { SessionGrantStore } from './grant-stores.js';
+export type { PermissionEngineOptions, PermissionRequest } from './permission-engine.js';
+export { PermissionEngine } from './permission-engine.js';
+export type { ProjectGrantStoreOptions } from './project-grant-store.js';
+export { ProjectGrantStore } from './project-grant-store.js';
 export type { PermissionRule } from './rule.js';
+export { parsePermissionRule, ruleMatchesToolName } from './rule.js';
+export { analyzeShellCommand } from './shell/analyze-shell-command.js';
+export type {
+  ShellAnalysis,
+  ShellCommandAnalysis,
+  ShellRedirect,
+  ShellUnsafeConstruct,
+} from './shell/shell-analysis.js';
+export { headlessDenial } from './suggested-rule.js';
+export { matchesUrlSpecifier } from './url-rule.js';
+export { normalizeWorkspacePath, resolveRealPath } from './workspace-path.js';

@@ -27,7 +27,9 @@ export function parsePermissionRule(source: string): PermissionRule {
       details: { rule: source },
     });
   }
-  return specifier === undefined ? { source: text, tool: match[1] } : { source: text, tool: match[1], specifier: specifier.trim() };
+  return specifier === undefined
+    ? { source: text, tool: match[1] }
+    : { source: text, tool: match[1], specifier: specifier.trim() };
 }
 
 /** True when the rule's tool part names `toolName` (exact, `*` glob, or `mcp__server` for the whole server). */

@@ -154,6 +154,8 @@ export interface ToolPool {
   profile: ModelProfile;
   /** Version of the external definitions this pool was built from. */
   externalVersion: number;
+  /** How many leading definitions are the stable built-in prefix (where a provider cache breakpoint goes). */
+  stablePrefixLength?: number;
 }
 
 export interface HookRegistry {
@@ -168,6 +170,10 @@ export interface SessionEventLog {
   /** Marks calls that started and never completed as interrupted; returns their ids. */
   recoverOrphans(sessionId: string): string[];
   close(): void;
+  /** Records who a session is for (personality, agent); called when an executor starts. */
+  beginSession?(session: { id: string; personalityId?: string; agent?: string }): void;
+  /** Records the session's end; called when its executor is disposed. */
+  endSession?(sessionId: string): void;
 }
 
 /** Shared services a session is built from (root and personality scope). */

@@ -1,4 +1,42 @@
 // Public surface of @quiver/runtime.
+
+export type { AgentToolPolicy } from './agents/agent-policies.js';
+export {
+  AGENT_TOOL_POLICIES,
+  ALL_AGENT_DISALLOWED_TOOLS,
+  ASYNC_AGENT_ALLOWED_TOOLS,
+  COORDINATOR_ALLOWED_TOOLS,
+  COORDINATOR_MCP_TOOL_SUFFIXES,
+  CUSTOM_AGENT_DISALLOWED_TOOLS,
+  CUSTOM_AGENT_MANDATORY_TOOLS,
+  TEAMMATE_ADDED_TOOLS,
+} from './agents/agent-policies.js';
+export type { TeammateIdentity } from './agents/teammate-context.js';
+export { currentTeammate, runAsTeammate } from './agents/teammate-context.js';
+export type { AgentContextOptions } from './assembly/agent-context.js';
+export { applyAgentContext, resolveCustomAgent } from './assembly/agent-context.js';
+export type { AssemblyInput, AssemblySessionOptions } from './assembly/assemble-tool-pool.js';
+export { assembleToolPool } from './assembly/assemble-tool-pool.js';
+export { collectCandidates } from './assembly/candidates.js';
+export type { DeferOptions, DeferResult } from './assembly/defer.js';
+export { applyDeferLoading, DEFAULT_DEFER_THRESHOLD } from './assembly/defer.js';
+export { estimateTokens, poolSignature, toDefinition } from './assembly/definitions.js';
+export { applyDenyRules } from './assembly/deny-rules.js';
+export { applyEnabledFilter, SIMPLE_MODE_TOOLS } from './assembly/enabled.js';
+export { explainTool } from './assembly/explain-tool.js';
+export type { ValidatedExternalTools } from './assembly/external-tools.js';
+export {
+  externalToolsSignature,
+  validateExternalTools,
+  wrapExternalTool,
+} from './assembly/external-tools.js';
+export { jsonSchemaToPermissiveZod } from './assembly/json-schema-input.js';
+export { applyModelProfile, EDIT_STYLE_HIDDEN_TOOLS } from './assembly/model-profile-filter.js';
+export { builtInPrefixLength, orderTools } from './assembly/order.js';
+export { applyOverrides } from './assembly/overrides.js';
+export type { SessionFilterOptions } from './assembly/session-filter.js';
+export { applySessionFilter } from './assembly/session-filter.js';
+export type { RemovedTool, StageResult } from './assembly/stage-result.js';
 export type {
   AssemblyStage,
   CustomAgentPolicy,
@@ -22,3 +60,53 @@ export type {
   SessionPolicy,
   ToolPool,
 } from './contracts.js';
+export type { InMemoryEventBusOptions } from './events/bus.js';
+export { InMemoryEventBus } from './events/bus.js';
+export type { CallExecutor, CallExecutorOptions } from './lifecycle/executor.js';
+export { createCallExecutor } from './lifecycle/executor.js';
+export { DefaultHookRegistry } from './lifecycle/hook-registry.js';
+export { DEFAULT_HOOK_TIMEOUT_MS } from './lifecycle/hook-runner.js';
+export type {
+  CallRecord,
+  CallStatus,
+  FileEditMetric,
+  FileEditMetrics,
+  SessionRecordInput,
+  SessionSummary,
+} from './log/records.js';
+export type { SqliteSessionEventLogOptions } from './log/sqlite-session-event-log.js';
+export { SqliteSessionEventLog } from './log/sqlite-session-event-log.js';
+export type { ResolveModelProfileOptions } from './profiles/model-profiles.js';
+export {
+  BUILT_IN_MODEL_PROFILES,
+  DEFAULT_MODEL_PROFILE,
+  listModelProfiles,
+  resolveModelProfile,
+} from './profiles/model-profiles.js';
+export { toGeminiSchema } from './providers/gemini-schema.js';
+export { allowsOpenAiStrict } from './providers/openai-strict.js';
+export {
+  DEFAULT_TOOL_NAME_LIMIT,
+  providerToolName,
+  resolveProviderName,
+} from './providers/provider-names.js';
+export type {
+  AnthropicToolDefinition,
+  GeminiFunctionDeclaration,
+  GeminiToolBlock,
+  McpToolDefinition,
+  OpenAiToolDefinition,
+  RenderedDefinitions,
+  RenderedToolsByFormat,
+  RenderOptions,
+} from './providers/render-definitions.js';
+export { renderDefinitions, renderToolPool } from './providers/render-definitions.js';
+export { resolveToolName } from './providers/resolve-tool-name.js';
+export { TOOL_NAME_COMPATIBILITY } from './providers/tool-name-compatibility.js';
+export type { ToolSearchMode } from './search/search-tools.js';
+export { searchTools } from './search/search-tools.js';
+export type { ToolSearchIndex } from './search/tool-search-index.js';
+export { createToolSearchIndex, toolSearchIndexFor } from './search/tool-search-index.js';
+export type { ToolSearchToolOptions } from './search/tool-search-tool.js';
+export { createToolSearchTool, TOOL_SEARCH_TOOL_NAME } from './search/tool-search-tool.js';
+export { createSession, Session } from './session/session.js';

@@ -1,2 +1,5 @@
 // Public surface of @quiver/testkit.
-export {};
+export { createTestHost } from './test-host.js';
+export type { TestHost, TestHostOptions } from './test-host.js';
+export { checkPluginContract, expectPluginContract } from './contract.js';
+export type { ContractProblem } from './contract.js';

@@ -1,4 +1,16 @@
 import type { EventBus, QuiverEvent } from '@quiver/types';
+import { isDurableEvent } from '@quiver/types';
+
+export interface InMemoryEventBusOptions {
+  /**
+   * Most events a stream consumer may fall behind by. Past it, the oldest transient event
+   * (start, partial, progress) is dropped first, so a stalled UI cannot grow memory without
+   * bound yet still sees every completion. Default 10,000.
+   */
+  streamBuffer?: number;
+}
+
+const DEFAULT_STREAM_BUFFER = 10_000;
 
 /**
  * Fan-out of lifecycle events. Publishing never waits for a subscriber: callbacks run on a
@@ -6,12 +18,19 @@ import type { EventBus, QuiverEvent } from '@quiver/types';
  */
 export class InMemoryEventBus implements EventBus {
   readonly #listeners = new Set<(event: QuiverEvent) => void>();
+  readonly #streamBuffer: number;
+
+  constructor(options: InMemoryEventBusOptions = {}) {
+    this.#streamBuffer = Math.max(1, options.streamBuffer ?? DEFAULT_STREAM_BUFFER);
+  }
 
   publish(event: QuiverEvent): void {
     for (const listener of this.#listeners) {
       queueMicrotask(() => {
         try {
-          listener(event);
+          const returned: unknown = listener(event);
+          // An async listener's rejection is as isolated as a synchronous throw.
+          if (returned instanceof Promise) returned.catch(() => undefined);
         } catch {
           // A subscriber's failure must not affect tool execution or other subscribers.
         }
@@ -26,10 +45,15 @@ export class InMemoryEventBus implements EventBus {
 
   stream(signal?: AbortSignal): AsyncIterableIterator<QuiverEvent> {
     const buffer: QuiverEvent[] = [];
+    const limit = this.#streamBuffer;
     let wake: (() => void) | undefined;
     let done = false;
     const unsubscribe = this.subscribe((event) => {
       buffer.push(event);
+      if (buffer.length > limit) {
+        const transient = buffer.findIndex((buffered) => !isDurableEvent(buffered));
+        buffer.splice(transient >= 0 ? transient : 0, 1);
+      }
       wake?.();
     });
     const finish = () => {
@@ -37,7 +61,8 @@ export class InMemoryEventBus implements EventBus {
       unsubscribe();
       wake?.();
     };
-    signal?.addEventListener('abort', finish, { once: true });
+    if (signal?.aborted) finish();
+    else signal?.addEventListener('abort', finish, { once: true });
     const iterator: AsyncIterableIterator<QuiverEvent> = {
       async next() {
         while (buffer.length === 0 && !done) {
@@ -51,6 +76,7 @@ export class InMemoryEventBus implements EventBus {
       },
       async return() {
         finish();
+        buffer.length = 0;
         return { value: undefined, done: true };
       },
       [Symbol.asyncIterator]() {

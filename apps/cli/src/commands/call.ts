@@ -1,0 +1,55 @@
+import type { QuiverEvent } from '@quiver/types';
+import type { Command } from 'commander';
+import { openQuiver } from '../context.js';
+import { interactiveResolver } from '../interactive/permission-prompt.js';
+import { EXIT, color, parseJsonArgs, printJson, printLine } from '../output.js';
+import { globalOptions } from '../program.js';
+
+interface CallOptions {
+  args?: string;
+  personality?: string;
+  json?: boolean;
+  events?: boolean;
+  model?: string;
+}
+
+export function registerCallCommand(program: Command): void {
+  program
+    .command('call')
+    .description('Run one tool call through the full lifecycle (gates, permissions, hooks, reducer, budget).')
+    .argument('<tool>', 'tool name (aliases such as Read or Bash work too)')
+    .option('-a, --args <json>', 'arguments as a JSON object', '{}')
+    .option('-p, --personality <name|path>', 'personality to run under')
+    .option('--model <name>', 'model name; picks the model profile')
+    .option('--events', 'print lifecycle events as JSON lines on stderr')
+    .option('--json', 'print the whole result as JSON')
+    .action(async (tool: string, options: CallOptions, command: Command) => {
+      const args = parseJsonArgs(options.args);
+      const quiver = await openQuiver(globalOptions(command), options);
+      const resolver = interactiveResolver();
+      const session = quiver.createSession({
+        ...(options.personality ? { personality: options.personality } : {}),
+        ...(options.model ? { model: options.model } : {}),
+        ...(resolver ? { permissionResolver: resolver } : {}),
+      });
+      const printEvent = (event: QuiverEvent) => process.stderr.write(`${JSON.stringify(event)}\n`);
+      const unsubscribe = options.events ? session.events.subscribe(printEvent) : undefined;
+      const controller = new AbortController();
+      const onSigint = () => controller.abort(new Error('interrupted (SIGINT)'));
+      process.once('SIGINT', onSigint);
+      try {
+        const [result] = await session.execute([{ name: tool, args }], { signal: controller.signal });
+        // Events are delivered on microtasks; let them drain before printing and exiting.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!result) return;
+        if (options.json) printJson(result);
+        else if (result.ok) printLine(result.value);
+        else process.stderr.write(`${color.red(`${tool} failed [${result.code}]`)} ${result.error}\n`);
+        if (!result.ok) process.exitCode = EXIT.toolFailed;
+      } finally {
+        process.off('SIGINT', onSigint);
+        unsubscribe?.();
+        await quiver.close();
+      }
+    });
+}

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { openQuiver } from '../context.js';
+import { color, printJson, printLine } from '../output.js';
+import { globalOptions } from '../program.js';
+
+export function registerPluginsCommand(program: Command): void {
+  program
+    .command('plugins')
+    .description('List loaded plugins with their tools, and the plugins that failed to load with why.')
+    .option('--json', 'machine-readable output')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const quiver = await openQuiver(globalOptions(command));
+      try {
+        const status = quiver.host.plugins();
+        if (options.json) {
+          printJson(status);
+          return;
+        }
+        for (const plugin of status.loaded) {
+          printLine(`${color.green('✓')} ${color.bold(plugin.id)}@${plugin.version} ${color.dim(plugin.source)}`);
+          printLine(`    ${plugin.tools.length ? plugin.tools.join(', ') : color.dim('(no tools)')}`);
+        }
+        for (const failure of status.failed) {
+          printLine(`${color.red('✗')} ${color.bold(failure.plugin)} ${color.red(`[${failure.code}]`)} ${failure.message}`);
+          if (failure.fix) printLine(`    ${color.dim('fix:')} ${failure.fix}`);
+        }
+      } finally {
+        await quiver.close();
+      }
+    });
+}

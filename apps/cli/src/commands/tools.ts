@@ -1,0 +1,88 @@
+import {
+  type ProviderFormat,
+  type SessionAgentKind,
+  estimateTokens,
+  explainTool,
+  renderDefinitions,
+} from '@quiver/runtime';
+import type { Command } from 'commander';
+import { openQuiver } from '../context.js';
+import { CliError, color, printJson, printLine } from '../output.js';
+import { globalOptions } from '../program.js';
+
+const AGENTS: SessionAgentKind[] = ['main', 'subagent', 'async', 'teammate', 'coordinator'];
+const FORMATS: ProviderFormat[] = ['anthropic', 'openai', 'gemini', 'mcp'];
+
+interface ToolsOptions {
+  personality?: string;
+  agent: SessionAgentKind;
+  customAgent?: string;
+  format?: ProviderFormat;
+  model?: string;
+  explain?: string;
+  json?: boolean;
+}
+
+export function registerToolsCommand(program: Command): void {
+  program
+    .command('tools')
+    .description('List the tools the model would see, in order, with a token estimate.')
+    .option('-p, --personality <name|path>', 'personality to assemble for')
+    .option('--agent <kind>', `agent context: ${AGENTS.join(' | ')}`, 'main')
+    .option('--custom-agent <name>', "a custom agent from the personality's agents")
+    .option('--format <format>', `render definitions in a provider format: ${FORMATS.join(' | ')}`)
+    .option('--model <name>', 'model name; picks the model profile (edit tools, deferred loading)')
+    .option('--explain <tool>', 'say which assembly stage removed a tool, and the rule or setting that did it')
+    .option('--json', 'machine-readable output')
+    .action(async (options: ToolsOptions, command: Command) => {
+      if (!AGENTS.includes(options.agent)) {
+        throw new CliError(`Unknown agent "${options.agent}".`, `Use one of: ${AGENTS.join(', ')}.`);
+      }
+      if (options.format && !FORMATS.includes(options.format)) {
+        throw new CliError(`Unknown format "${options.format}".`, `Use one of: ${FORMATS.join(', ')}.`);
+      }
+      const quiver = await openQuiver(globalOptions(command), options);
+      try {
+        const session = quiver.createSession({
+          ...(options.personality ? { personality: options.personality } : {}),
+          agent: options.agent,
+          ...(options.customAgent ? { customAgent: options.customAgent } : {}),
+          ...(options.model ? { model: options.model } : {}),
+        });
+        const pool = session.pool();
+        if (options.explain) {
+          const explanation = explainTool(pool, options.explain);
+          if (options.json) printJson({ tool: options.explain, ...explanation });
+          else printLine(explanation.message);
+          return;
+        }
+        const tokens = estimateTokens(pool.definitions);
+        if (options.format) {
+          const rendered = renderDefinitions(pool.definitions, options.format);
+          printJson(options.json ? { format: options.format, tokens, definitions: rendered.definitions } : rendered.definitions);
+          return;
+        }
+        if (options.json) {
+          printJson({
+            personality: pool.profile ? session.personalityId : undefined,
+            profile: pool.profile.id,
+            signature: pool.signature,
+            tokens,
+            count: pool.definitions.length,
+            tools: pool.definitions,
+            diagnostics: pool.diagnostics,
+          });
+          return;
+        }
+        for (const definition of pool.definitions) {
+          const firstLine = definition.description.split('\n')[0] ?? '';
+          printLine(`${color.bold(definition.name)}${definition.deferLoading ? color.dim(' (deferred)') : ''}  ${color.dim(firstLine.slice(0, 100))}`);
+        }
+        printLine();
+        printLine(color.dim(`${pool.definitions.length} tools · ~${tokens} tokens · profile ${pool.profile.id} · signature ${pool.signature.slice(0, 12)}`));
+        for (const diagnostic of pool.diagnostics) printLine(color.yellow(`${diagnostic.level}: ${diagnostic.message}`));
+      } finally {
+        await quiver.close();
+      }
+    });
+}

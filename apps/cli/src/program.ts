@@ -1,0 +1,50 @@
+import { Command, CommanderError } from 'commander';
+import { registerCallCommand } from './commands/call.js';
+import { registerInitCommand } from './commands/init.js';
+import { registerPersonalityCommand } from './commands/personality.js';
+import { registerPluginsCommand } from './commands/plugins.js';
+import { registerToolsCommand } from './commands/tools.js';
+import type { GlobalOptions } from './context.js';
+import { EXIT, reportError } from './output.js';
+
+export const VERSION = '0.1.0';
+
+/** Every command's definition; docs/cli-reference.md is generated from it. */
+export function buildProgram(): Command {
+  const program = new Command('quiver')
+    .description('Quiver: the tool layer for AI agents. See what a model sees, call tools, serve them over MCP.')
+    .version(VERSION)
+    .option('-c, --config <path>', 'quiver.yaml to use (default: searched from the current directory upward)')
+    .option('-w, --workspace <dir>', 'workspace root (default: from the config, else the current directory)')
+    .option('--data-dir <dir>', 'data directory (default: .quiver in the workspace)')
+    .option('--log-level <level>', 'debug | info | warn | error | silent', 'warn')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerToolsCommand(program);
+  registerCallCommand(program);
+  registerPersonalityCommand(program);
+  registerPluginsCommand(program);
+  registerInitCommand(program);
+  return program;
+}
+
+export function globalOptions(command: Command): GlobalOptions {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root.opts<GlobalOptions>();
+}
+
+/** Runs the CLI and resolves to the exit code. */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv]);
+    return (process.exitCode as number | undefined) ?? EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    return reportError(error, argv.includes('--json'));
+  }
+}

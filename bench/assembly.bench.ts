@@ -1,0 +1,99 @@
+import { pathToFileURL } from 'node:url';
+import { DefaultToolRegistry } from '@quiver/core';
+import { type SessionPolicy, assembleToolPool } from '@quiver/runtime';
+import { type Tool, ok } from '@quiver/types';
+import { Bench } from 'tinybench';
+import { z } from 'zod';
+
+/**
+ * Tool-pool assembly time for 10 to 10,000 tools (a tenth built-in, the rest MCP over 20
+ * servers, deferred loading on), against a baseline of copying and sorting the same names, and
+ * how the time grows between sizes compared with n log n.
+ */
+
+const SIZES = [10, 100, 1_000, 10_000] as const;
+const TARGET_MS_AT_10K = 10;
+const SERVERS = 20;
+
+function buildRegistry(size: number): { registry: DefaultToolRegistry; policy: SessionPolicy } {
+  const registry = new DefaultToolRegistry();
+  const builtIns = Math.max(1, Math.round(size / 10));
+  const schema = { type: 'object', properties: { query: { type: 'string', description: 'What to look for' }, limit: { type: 'integer' } }, required: ['query'] };
+  const tools: Tool[] = [];
+  for (let index = 0; index < builtIns; index += 1) {
+    tools.push({ name: `builtin_tool_${index}`, description: `Built-in tool number ${index}.`, input: z.object({ query: z.string() }), capabilities: {}, execute: () => ok('') });
+  }
+  registry.registerAll(tools, { pluginId: 'bench' });
+  const mcp: Tool[] = [];
+  for (let index = 0; index < size - builtIns; index += 1) {
+    const server = `server${index % SERVERS}`;
+    mcp.push({
+      name: `mcp__${server}__operation_${index}`,
+      description: `Runs operation ${index} on ${server}: lists, fetches or updates remote records.`,
+      input: z.record(z.string(), z.unknown()),
+      parametersJsonSchema: schema,
+      capabilities: {},
+      mcp: { server, originalName: `operation_${index}` },
+      execute: () => ok(''),
+    });
+  }
+  registry.registerAll(mcp);
+  const policy: SessionPolicy = {
+    personalityId: 'bench',
+    plugins: ['bench'],
+    mcpServers: Object.fromEntries(Array.from({ length: SERVERS }, (_, index) => [`server${index}`, { excludeTools: ['never_*'] }])),
+    permissions: { deny: ['mcp__server3__operation_3', 'terminal(rm:*)'] },
+    agents: {},
+    budget: { resultChars: 80_000 },
+    deferLoading: { enabled: 'auto' },
+  };
+  return { registry, policy };
+}
+
+export async function run(): Promise<void> {
+  const rows: Array<Record<string, string | number>> = [];
+  const medians: number[] = [];
+  for (const size of SIZES) {
+    const { registry, policy } = buildRegistry(size);
+    const bench = new Bench({ time: size >= 10_000 ? 1_500 : 400, warmupTime: 100 });
+    bench
+      .add(`baseline: list + sort names ×${size}`, () => {
+        registry
+          .list()
+          .map((entry) => entry.tool.name)
+          .sort();
+      })
+      .add(`assembleToolPool ×${size}`, () => {
+        assembleToolPool({ registered: registry.list(), policy, options: { model: 'claude-sonnet-4-5' } });
+      });
+    globalThis.gc?.();
+    await bench.run();
+    const [baseline, assembly] = bench.tasks.map((task) => {
+      const result = task.result;
+      if (result === undefined || !('latency' in result)) throw new Error(`benchmark task "${task.name}" did not complete`);
+      return result.latency.p50;
+    });
+    if (baseline === undefined || assembly === undefined) throw new Error('missing benchmark results');
+    medians.push(assembly);
+    const previous = medians.length > 1 ? (medians[medians.length - 2] as number) : undefined;
+    const previousSize = SIZES[medians.length - 2];
+    const nLogN = (n: number) => n * Math.log2(n);
+    rows.push({
+      tools: size,
+      'baseline median ms': round(baseline),
+      'assembly median ms': round(assembly),
+      'assembly / baseline': `${round(assembly / baseline)}×`,
+      'growth vs previous size': previous === undefined ? '-' : `${round(assembly / previous)}×`,
+      'n log n growth': previousSize === undefined ? '-' : `${round(nLogN(size) / nLogN(previousSize))}×`,
+    });
+  }
+  console.table(rows);
+  const at10k = medians[medians.length - 1] as number;
+  console.log(`10,000 tools: ${round(at10k)} ms median (target < ${TARGET_MS_AT_10K} ms: ${at10k < TARGET_MS_AT_10K ? 'met' : 'MISSED'})`);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();

@@ -1,0 +1,106 @@
+import { pathToFileURL } from 'node:url';
+import { DefaultToolRegistry } from '@quiver/core';
+import { defineTool, type ExecuteContext, ok, type ToolCall, type ToolContext } from '@quiver/types';
+import { Bench } from 'tinybench';
+import { z } from 'zod';
+
+/** What executeParallel adds per call on top of the tool's own execute, for batches of 1, 10 and 100. */
+
+const TARGET_MICROSECONDS_PER_CALL = 5;
+const BATCH_SIZES = [1, 10, 100] as const;
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes text',
+  input: z.object({ text: z.string() }),
+  capabilities: {},
+  execute: async (args) => ok(args.text),
+});
+
+const executeContext: ExecuteContext = {
+  sessionId: 'bench',
+  personalityId: 'bench',
+  agent: { kind: 'main', id: 'bench' },
+  turn: 1,
+};
+// What the runtime passes: a caller signal, which makes every async call race its abort.
+const signalledContext: ExecuteContext = { ...executeContext, signal: new AbortController().signal };
+
+const directContext = {
+  callId: 'direct',
+  sessionId: 'bench',
+  personalityId: 'bench',
+  agent: { kind: 'main', id: 'bench' },
+  turn: 1,
+  signal: new AbortController().signal,
+  emit: () => {},
+  budget: 80_000,
+  dryRun: false,
+  capabilities: {},
+  attachments: [],
+  session: { get: () => undefined, set: () => {}, delete: () => {} },
+} satisfies ToolContext;
+
+export async function run(): Promise<void> {
+  const registry = new DefaultToolRegistry();
+  registry.register(echo);
+  const rows: Array<Record<string, string | number>> = [];
+  let allMet = true;
+
+  const variants = BATCH_SIZES.flatMap((size) => [
+    { size, label: 'no caller signal', context: executeContext },
+    { size, label: 'caller signal', context: signalledContext },
+  ]);
+  for (const { size, label, context } of variants) {
+    const calls: ToolCall[] = Array.from({ length: size }, (_, index) => ({
+      id: `call-${index}`,
+      name: 'echo',
+      args: { text: `payload ${index}` },
+    }));
+    const bench = new Bench({ time: 1000, warmupTime: 300 });
+    bench
+      .add(`direct execute ×${size}`, async () => {
+        await Promise.all(calls.map((call) => echo.execute(call.args as { text: string }, directContext)));
+      })
+      .add(`executeParallel ×${size}`, async () => {
+        await registry.executeParallel(calls, context);
+      });
+    globalThis.gc?.();
+    await bench.run();
+    const [direct, registryTask] = bench.tasks.map((task) => {
+      const result = task.result;
+      if (result === undefined || !('latency' in result))
+        throw new Error(`benchmark task "${task.name}" did not complete`);
+      return result.latency.p50;
+    });
+    if (direct === undefined || registryTask === undefined) throw new Error('missing benchmark results');
+    const overheadMicroseconds = ((registryTask - direct) * 1000) / size;
+    const met = overheadMicroseconds < TARGET_MICROSECONDS_PER_CALL;
+    allMet &&= met;
+    rows.push({
+      calls: size,
+      context: label,
+      'direct µs/batch': round(direct * 1000),
+      'executeParallel µs/batch': round(registryTask * 1000),
+      ratio: `${round(registryTask / direct)}×`,
+      'overhead µs/call': round(overheadMicroseconds),
+      [`target < ${TARGET_MICROSECONDS_PER_CALL} µs`]: met ? 'met' : 'MISSED',
+    });
+  }
+
+  console.log('\ncore overhead: executeParallel vs calling execute directly');
+  console.table(rows);
+  console.log(
+    allMet
+      ? `target met: under ${TARGET_MICROSECONDS_PER_CALL} µs per call at every batch size`
+      : 'target MISSED at some batch size',
+  );
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await run();
+}

@@ -1,0 +1,61 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { type Attachment, fail, ok, type ToolResult } from '@quiver/types';
+
+type ContentBlock = CallToolResult['content'][number];
+
+function base64Bytes(data: string): number {
+  return Math.floor((data.length * 3) / 4);
+}
+
+function renderBlock(block: ContentBlock, attachments: Attachment[]): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+    case 'audio':
+      attachments.push({ type: block.type, mimeType: block.mimeType, data: block.data });
+      return `[${block.type} ${block.mimeType}, ${base64Bytes(block.data)} bytes, attached]`;
+    case 'resource': {
+      const resource = block.resource;
+      if ('text' in resource && typeof resource.text === 'string') {
+        attachments.push({
+          type: 'resource',
+          uri: resource.uri,
+          mimeType: resource.mimeType,
+          text: resource.text,
+        });
+        return `[resource ${resource.uri}]\n${resource.text}`;
+      }
+      const blob = 'blob' in resource && typeof resource.blob === 'string' ? resource.blob : '';
+      attachments.push({ type: 'resource', uri: resource.uri, mimeType: resource.mimeType, data: blob });
+      return `[resource ${resource.uri} (${resource.mimeType ?? 'binary'}, ${base64Bytes(blob)} bytes, attached)]`;
+    }
+    case 'resource_link':
+      attachments.push({ type: 'resource', uri: block.uri, name: block.name, mimeType: block.mimeType });
+      return `[resource link ${block.name}: ${block.uri}${block.description ? ` (${block.description})` : ''}]`;
+    default:
+      return `[unsupported content of type ${(block as { type: string }).type}]`;
+  }
+}
+
+function withoutUndefined(attachment: Attachment): Attachment {
+  return Object.fromEntries(
+    Object.entries(attachment).filter(([, value]) => value !== undefined),
+  ) as Attachment;
+}
+
+/** An MCP `tools/call` result as a Quiver result: text as the value, media as attachments. */
+export function toToolResult(result: CallToolResult): ToolResult {
+  const attachments: Attachment[] = [];
+  const content = Array.isArray(result.content) ? result.content : [];
+  const value = content.map((block) => renderBlock(block, attachments)).join('\n');
+  const structured = result.structuredContent ?? undefined;
+  if (result.isError === true) {
+    return fail(
+      'execution_failed',
+      value === '' ? 'the MCP tool reported an error without a message' : value,
+      structured,
+    );
+  }
+  return ok(value, { structured, attachments: attachments.map(withoutUndefined) });
+}

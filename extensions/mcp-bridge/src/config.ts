@@ -1,0 +1,93 @@
+import { QuiverError } from '@quiver/types';
+import { z } from 'zod';
+
+/** `__` separates the parts of `mcp__<server>__<tool>`, so a server name may not contain it. */
+const SERVER_NAME_PATTERN = /^[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*$/;
+
+const commonFields = {
+  connectTimeoutMs: z.number().int().positive().default(10_000),
+  callTimeoutMs: z.number().int().positive().default(60_000),
+  maxCallTimeoutMs: z.number().int().positive().default(600_000),
+  includeTools: z.array(z.string().min(1)).optional(),
+  excludeTools: z.array(z.string().min(1)).optional(),
+  disabled: z.boolean().default(false),
+};
+
+const stdioServerSchema = z
+  .object({
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().min(1).optional(),
+    ...commonFields,
+  })
+  .strict();
+
+const httpServerSchema = z
+  .object({
+    url: z.url(),
+    headers: z.record(z.string(), z.string()).default({}),
+    transport: z.enum(['streamable-http', 'sse']).optional(),
+    ...commonFields,
+  })
+  .strict();
+
+export type StdioServerConfig = z.infer<typeof stdioServerSchema>;
+export type HttpServerConfig = z.infer<typeof httpServerSchema>;
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+export type McpServerConfigInput = z.input<typeof stdioServerSchema> | z.input<typeof httpServerSchema>;
+
+export function isStdioServerConfig(config: McpServerConfig): config is StdioServerConfig {
+  return 'command' in config;
+}
+
+/** Validates the `mcpServers` table; throws `config_invalid` naming the server and the key. */
+export function parseMcpServersConfig(raw: Readonly<Record<string, unknown>>): Map<string, McpServerConfig> {
+  const servers = new Map<string, McpServerConfig>();
+  for (const [name, value] of Object.entries(raw)) {
+    if (!SERVER_NAME_PATTERN.test(name)) {
+      throw new QuiverError(
+        'config_invalid',
+        `mcpServers: the server name "${name}" is not usable in tool names.`,
+        {
+          fix: 'Use letters, digits, "-" and single "_" (no "__", no leading or trailing "_"), e.g. "github" or "brave-search".',
+          details: { server: name },
+        },
+      );
+    }
+    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+    const schema = isObject && 'url' in value ? httpServerSchema : stdioServerSchema;
+    if (isObject && !('url' in value) && !('command' in value)) {
+      throw new QuiverError(
+        'config_invalid',
+        `mcpServers.${name}: needs either "command" (stdio) or "url" (HTTP).`,
+        {
+          fix: `Add \`command: <executable>\` or \`url: https://…\` under mcpServers.${name}.`,
+          details: { server: name, key: 'command' },
+        },
+      );
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const key = issue?.path.join('.') ?? '';
+      const where = key === '' ? `mcpServers.${name}` : `mcpServers.${name}.${key}`;
+      throw new QuiverError('config_invalid', `${where}: ${issue?.message ?? 'invalid value'}.`, {
+        fix: `Fix "${key || name}" under mcpServers.${name} in quiver.yaml.`,
+        details: { server: name, key, issues: parsed.error.issues },
+      });
+    }
+    if (parsed.data.callTimeoutMs > parsed.data.maxCallTimeoutMs) {
+      throw new QuiverError(
+        'config_invalid',
+        `mcpServers.${name}.callTimeoutMs: is larger than maxCallTimeoutMs.`,
+        {
+          fix: `Lower callTimeoutMs or raise maxCallTimeoutMs under mcpServers.${name}.`,
+          details: { server: name, key: 'callTimeoutMs' },
+        },
+      );
+    }
+    servers.set(name, parsed.data);
+  }
+  return servers;
+}

@@ -1,0 +1,90 @@
+import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { childEnvironment } from './child-environment.js';
+import { type HttpServerConfig, isStdioServerConfig, type McpServerConfig } from './config.js';
+import { deliverProgressBeforeResponses } from './progress-ordering.js';
+
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+export interface OpenedClient {
+  client: Client;
+  transport: TransportKind;
+}
+
+export interface OpenClientOptions {
+  config: McpServerConfig;
+  clientVersion: string;
+  /** Receives the server's stderr (stdio servers only). */
+  onStderr: (text: string) => void;
+  /** Set before connecting, so no notification sent right after initialization is missed. */
+  prepare: (client: Client) => void;
+  /** Every client created, so a timed-out attempt can still be closed. */
+  onCreated: (client: Client) => void;
+  signal: AbortSignal;
+}
+
+function newClient(options: OpenClientOptions): Client {
+  const client = new Client({ name: 'quiver-mcp-bridge', version: options.clientVersion });
+  options.prepare(client);
+  options.onCreated(client);
+  return client;
+}
+
+function httpStatus(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number') return status;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'number' && code >= 400 && code < 600) return code;
+  const match = /\b(4\d\d)\b/.exec(error instanceof Error ? error.message : '');
+  return match ? Number(match[1]) : undefined;
+}
+
+async function openHttp(config: HttpServerConfig, options: OpenClientOptions): Promise<OpenedClient> {
+  const url = new URL(config.url);
+  const requestInit = { headers: config.headers };
+  const connectOptions = { timeout: config.connectTimeoutMs, signal: options.signal };
+  if (config.transport === 'sse') {
+    const client = newClient(options);
+    const transport = new SSEClientTransport(url, { requestInit });
+    await client.connect(transport, connectOptions);
+    deliverProgressBeforeResponses(transport);
+    return { client, transport: 'sse' };
+  }
+  const client = newClient(options);
+  try {
+    const transport = new StreamableHTTPClientTransport(url, { requestInit });
+    await client.connect(transport, connectOptions);
+    deliverProgressBeforeResponses(transport);
+    return { client, transport: 'streamable-http' };
+  } catch (error) {
+    const status = httpStatus(error);
+    // Servers from before Streamable HTTP answer its POST with a 4xx; they speak SSE.
+    if (config.transport === 'streamable-http' || status === undefined || status < 400 || status >= 500)
+      throw error;
+    await client.close().catch(() => {});
+    const fallback = newClient(options);
+    const transport = new SSEClientTransport(url, { requestInit });
+    await fallback.connect(transport, connectOptions);
+    deliverProgressBeforeResponses(transport);
+    return { client: fallback, transport: 'sse' };
+  }
+}
+
+/** Starts the transport for one configured server and completes the MCP handshake. */
+export async function openClient(options: OpenClientOptions): Promise<OpenedClient> {
+  const { config } = options;
+  if (!isStdioServerConfig(config)) return openHttp(config, options);
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: childEnvironment(config.env),
+    cwd: config.cwd,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => options.onStderr(chunk.toString('utf8')));
+  const client = newClient(options);
+  await client.connect(transport, { timeout: config.connectTimeoutMs, signal: options.signal });
+  deliverProgressBeforeResponses(transport);
+  return { client, transport: 'stdio' };
+}

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { definePlugin } from '@quiver/types';
+import { McpBridge } from './mcp-bridge.js';
+import { MCP_BRIDGE_VERSION } from './version.js';
+
+/** Session id of events that concern the host rather than one session. */
+const HOST_EVENT_SESSION = '*';
+
+/** The MCP bridge as a Quiver plugin; its config section is the `mcpServers` table. */
+export const mcpBridgePlugin = definePlugin({
+  id: 'mcp-bridge',
+  apiVersion: 1,
+  version: MCP_BRIDGE_VERSION,
+  description: 'Tools of the configured MCP servers, reconnected when they fail.',
+  requires: ['config', 'logger', 'lifecycle', 'events'],
+  async register(ctx) {
+    const { config, logger, lifecycle, events } = ctx.services;
+    const bridge = new McpBridge({
+      servers: config,
+      register: (tool) => ctx.registerTool(tool),
+      logger,
+      onDiagnostic: (diagnostic) =>
+        events.publish({
+          type: 'session.warning',
+          id: randomUUID(),
+          sessionId: HOST_EVENT_SESSION,
+          timestamp: Date.now(),
+          code: diagnostic.code,
+          message: diagnostic.message,
+        }),
+      onToolsChanged: (server, change) =>
+        logger.info(`MCP server "${server}" tools changed`, {
+          server,
+          added: change.added,
+          removed: change.removed,
+        }),
+    });
+    lifecycle.onShutdown(() => bridge.stop());
+    await bridge.start();
+  },
+});

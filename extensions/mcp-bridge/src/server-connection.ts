@@ -1,0 +1,489 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { fail, type Logger, type Tool, type ToolContext, type ToolResult } from '@quiver/types';
+import { z } from 'zod';
+import { toToolResult } from './call-result.js';
+import type { McpServerConfig } from './config.js';
+import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
+import { openClient, type TransportKind } from './open-client.js';
+import { createToolFilter } from './tool-filter.js';
+import { assignToolNames } from './tool-names.js';
+
+export type McpServerState = 'connecting' | 'connected' | 'down' | 'stopped' | 'disabled';
+
+export interface McpServerStatus {
+  server: string;
+  state: McpServerState;
+  transport: TransportKind | undefined;
+  /** Quiver names of the tools registered for this server (kept while it is down). */
+  tools: string[];
+  /** Reconnection attempt in progress or scheduled; 0 while connected. */
+  attempt: number;
+  lastError: string | undefined;
+}
+
+export type McpBridgeDiagnosticCode =
+  | 'mcp_connect_failed'
+  | 'mcp_server_down'
+  | 'mcp_tool_skipped'
+  | 'mcp_register_failed'
+  | 'mcp_list_failed';
+
+export interface McpBridgeDiagnostic {
+  server: string;
+  code: McpBridgeDiagnosticCode;
+  message: string;
+}
+
+export interface McpToolsChange {
+  added: string[];
+  removed: string[];
+}
+
+export interface ReconnectPolicy {
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface ServerConnectionOptions {
+  name: string;
+  config: McpServerConfig;
+  clientVersion: string;
+  register: (tool: Tool) => () => void;
+  logger: Logger;
+  reconnect: ReconnectPolicy;
+  onDiagnostic: (diagnostic: McpBridgeDiagnostic) => void;
+  onToolsChanged: (server: string, change: McpToolsChange) => void;
+}
+
+interface RegisteredMcpTool {
+  name: string;
+  fingerprint: string;
+  unregister: () => void;
+}
+
+type CallOutcome = { kind: 'result'; result: ToolResult } | { kind: 'dropped' };
+
+const STDERR_TAIL_CHARS = 2_000;
+
+const toolsPageSchema = z.looseObject({
+  tools: z.array(z.looseObject({ name: z.string(), inputSchema: z.unknown().optional() })),
+  nextCursor: z.string().nullish(),
+});
+const CONNECTION_LOST_CODES = new Set(['CONNECTION_CLOSED', 'SEND_FAILED']);
+const INVALID_PARAMS = -32602;
+
+function isObjectSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object';
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function errorCode(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+}
+
+/** One configured MCP server: its connection, its registered tools and its recovery. */
+export class ServerConnection {
+  private state: McpServerState;
+  private client: Client | undefined;
+  private transport: TransportKind | undefined;
+  private attempt = 0;
+  private lastError: string | undefined;
+  private generation = 0;
+  private stderrTail = '';
+  private serverInstructions: string | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> = Promise.resolve();
+  private connecting: Promise<void> | undefined;
+  private connectAbort: AbortController | undefined;
+  private listChangedWhileConnecting = false;
+  private readonly registered = new Map<string, RegisteredMcpTool>();
+  private readonly connectionWaiters = new Set<(connected: boolean) => void>();
+  private readonly closing = new Set<Promise<void>>();
+  private readonly isListed: (name: string) => boolean;
+
+  constructor(private readonly options: ServerConnectionOptions) {
+    this.state = options.config.disabled ? 'disabled' : 'connecting';
+    this.isListed = createToolFilter(options.config.includeTools, options.config.excludeTools);
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  instructions(): string | undefined {
+    return this.serverInstructions;
+  }
+
+  status(): McpServerStatus {
+    return {
+      server: this.name,
+      state: this.state,
+      transport: this.transport,
+      tools: [...this.registered.values()].map((tool) => tool.name).sort(),
+      attempt: this.attempt,
+      lastError: this.lastError,
+    };
+  }
+
+  /** The first connection attempt; never throws. A failure schedules reconnection. */
+  async start(): Promise<void> {
+    if (this.state === 'disabled' || this.state === 'stopped') return;
+    await this.beginConnect();
+  }
+
+  async stop(): Promise<void> {
+    this.state = 'stopped';
+    this.generation += 1;
+    clearTimeout(this.reconnectTimer);
+    this.connectAbort?.abort();
+    await this.connecting;
+    for (const resolve of this.connectionWaiters) resolve(false);
+    this.connectionWaiters.clear();
+    for (const tool of this.registered.values()) tool.unregister();
+    this.registered.clear();
+    const client = this.client;
+    this.client = undefined;
+    if (client) this.track(client.close());
+    await Promise.allSettled([...this.closing]);
+  }
+
+  private track(closing: Promise<void>): void {
+    const settled = closing.catch(() => {});
+    this.closing.add(settled);
+    void settled.then(() => this.closing.delete(settled));
+  }
+
+  private beginConnect(): Promise<void> {
+    const connecting = this.connect().finally(() => {
+      if (this.connecting === connecting) this.connecting = undefined;
+    });
+    this.connecting = connecting;
+    return connecting;
+  }
+
+  private async connect(): Promise<void> {
+    const generation = ++this.generation;
+    this.state = 'connecting';
+    this.listChangedWhileConnecting = false;
+    const { config } = this.options;
+    const created: Client[] = [];
+    const deadline = new AbortController();
+    this.connectAbort = deadline;
+    const timer = setTimeout(
+      () => deadline.abort(new Error(`no answer to initialize within ${config.connectTimeoutMs} ms`)),
+      config.connectTimeoutMs,
+    );
+    try {
+      const opened = await Promise.race([
+        openClient({
+          config,
+          clientVersion: this.options.clientVersion,
+          signal: deadline.signal,
+          onStderr: (text) => this.recordStderr(text),
+          onCreated: (client) => created.push(client),
+          prepare: (client) => {
+            client.setNotificationHandler('notifications/tools/list_changed', () => {
+              if (generation !== this.generation) return;
+              if (this.state === 'connected') this.refreshTools();
+              else this.listChangedWhileConnecting = true;
+            });
+          },
+        }),
+        new Promise<never>((_, reject) =>
+          deadline.signal.addEventListener('abort', () =>
+            reject(deadline.signal.reason ?? new Error('the bridge stopped')),
+          ),
+        ),
+      ]);
+      if (generation !== this.generation) {
+        this.track(opened.client.close());
+        return;
+      }
+      this.client = opened.client;
+      this.transport = opened.transport;
+      opened.client.onclose = () => this.handleClose(generation);
+      this.serverInstructions = opened.client.getInstructions();
+      const tools = await this.listTools(opened.client, deadline.signal);
+      if (generation !== this.generation) return;
+      this.syncTools(tools);
+      this.state = 'connected';
+      this.attempt = 0;
+      this.lastError = undefined;
+      this.options.logger.info(`MCP server "${this.name}" connected over ${opened.transport}`, {
+        server: this.name,
+        tools: this.registered.size,
+      });
+      for (const resolve of this.connectionWaiters) resolve(true);
+      this.connectionWaiters.clear();
+      if (this.listChangedWhileConnecting) this.refreshTools();
+    } catch (error) {
+      for (const client of created) this.track(client.close());
+      if (this.client !== undefined && created.includes(this.client)) this.client = undefined;
+      if (generation !== this.generation) return;
+      this.state = 'down';
+      this.lastError = this.describeFailure(errorMessage(error));
+      const message = `MCP server "${this.name}" could not be started: ${this.lastError}`;
+      // One warning per outage; the retries that follow it would only repeat it.
+      if (this.attempt === 0) this.report('mcp_connect_failed', message);
+      else this.options.logger.debug(message, { server: this.name, attempt: this.attempt });
+      this.scheduleReconnect();
+    } finally {
+      clearTimeout(timer);
+      if (this.connectAbort === deadline) this.connectAbort = undefined;
+    }
+  }
+
+  private async listTools(client: Client, signal?: AbortSignal): Promise<McpToolDefinition[]> {
+    const tools: McpToolDefinition[] = [];
+    const seenCursors = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      // A raw request with a lenient schema: the SDK's own listTools rejects the whole list when
+      // one tool's input schema is not an object schema; here that one tool is skipped instead.
+      const page = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        toolsPageSchema,
+        { timeout: this.options.config.connectTimeoutMs, signal },
+      );
+      tools.push(...(page.tools as McpToolDefinition[]));
+      cursor = page.nextCursor ?? undefined;
+      if (cursor !== undefined && seenCursors.has(cursor)) break;
+      if (cursor !== undefined) seenCursors.add(cursor);
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  private refreshTools(): void {
+    this.refreshing = this.refreshing.then(async () => {
+      const client = this.client;
+      if (this.state !== 'connected' || client === undefined) return;
+      try {
+        this.syncTools(await this.listTools(client));
+      } catch (error) {
+        this.report(
+          'mcp_list_failed',
+          `MCP server "${this.name}" announced new tools but listing them failed: ${errorMessage(error)}`,
+        );
+      }
+    });
+  }
+
+  private syncTools(listed: readonly McpToolDefinition[]): void {
+    const names = assignToolNames(
+      this.name,
+      listed.map((tool) => tool.name),
+    );
+    const wanted = new Map<string, { definition: McpToolDefinition; name: string; fingerprint: string }>();
+    for (const definition of listed) {
+      if (!this.isListed(definition.name)) continue;
+      if (!isObjectSchema(definition.inputSchema)) {
+        this.report(
+          'mcp_tool_skipped',
+          `MCP tool "${definition.name}" of server "${this.name}" was skipped: its input schema is not an object schema.`,
+        );
+        continue;
+      }
+      const name = names.get(definition.name) ?? definition.name;
+      wanted.set(definition.name, { definition, name, fingerprint: JSON.stringify([name, definition]) });
+    }
+    const change: McpToolsChange = { added: [], removed: [] };
+    for (const [originalName, tool] of this.registered) {
+      if (wanted.get(originalName)?.fingerprint === tool.fingerprint) continue;
+      tool.unregister();
+      this.registered.delete(originalName);
+      change.removed.push(tool.name);
+    }
+    for (const [originalName, { definition, name, fingerprint }] of wanted) {
+      if (this.registered.has(originalName)) continue;
+      const tool = createMcpTool({
+        server: this.name,
+        name,
+        definition,
+        callTimeoutMs: this.options.config.callTimeoutMs,
+        maxCallTimeoutMs: this.options.config.maxCallTimeoutMs,
+        call: (toolDefinition, args, ctx) => this.callTool(toolDefinition, args, ctx),
+      });
+      try {
+        this.registered.set(originalName, { name, fingerprint, unregister: this.options.register(tool) });
+        change.added.push(name);
+      } catch (error) {
+        this.report(
+          'mcp_register_failed',
+          `MCP tool "${name}" could not be registered: ${errorMessage(error)}`,
+        );
+      }
+    }
+    if (change.added.length > 0 || change.removed.length > 0) this.options.onToolsChanged(this.name, change);
+  }
+
+  private handleClose(generation: number): void {
+    if (generation !== this.generation || this.state !== 'connected') return;
+    this.generation += 1;
+    this.client = undefined;
+    this.state = 'down';
+    this.lastError = this.describeFailure('the connection closed');
+    this.report('mcp_server_down', `MCP server "${this.name}" went down: ${this.lastError}; reconnecting.`);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.state === 'stopped') return;
+    this.attempt += 1;
+    const { initialDelayMs, maxDelayMs } = this.options.reconnect;
+    const base = Math.min(maxDelayMs, initialDelayMs * 2 ** (this.attempt - 1));
+    // Jitter keeps many bridges that lost the same server from reconnecting in lockstep.
+    const delay = Math.min(maxDelayMs, base * (0.75 + Math.random() * 0.5));
+    this.reconnectTimer = setTimeout(() => void this.beginConnect(), delay);
+    this.reconnectTimer.unref();
+  }
+
+  private recordStderr(text: string): void {
+    this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+    this.options.logger.debug(`MCP server "${this.name}" stderr: ${text.trimEnd()}`, { server: this.name });
+  }
+
+  private describeFailure(reason: string): string {
+    const lastLine = this.stderrTail.trimEnd().split('\n').at(-1)?.trim();
+    this.stderrTail = '';
+    return lastLine ? `${reason} (stderr: ${lastLine})` : reason;
+  }
+
+  private report(code: McpBridgeDiagnosticCode, message: string): void {
+    this.options.logger.warn(message, { server: this.name, code });
+    this.options.onDiagnostic({ server: this.name, code, message });
+  }
+
+  private unavailable(): ToolResult {
+    if (this.state === 'stopped') return fail('not_available', `MCP server "${this.name}" is stopped.`);
+    if (this.state === 'disabled')
+      return fail('not_available', `MCP server "${this.name}" is disabled in the configuration.`);
+    if (this.state === 'connecting' && this.attempt === 0) {
+      return fail('not_available', `MCP server "${this.name}" is still connecting.`);
+    }
+    return fail(
+      'not_available',
+      `MCP server "${this.name}" is down: ${this.lastError ?? 'not connected'}; reconnecting (attempt ${this.attempt})…`,
+    );
+  }
+
+  private async callTool(
+    definition: McpToolDefinition,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+  ): Promise<ToolResult> {
+    const first = await this.callOnce(definition, args, ctx);
+    if (first.kind === 'result') return first.result;
+    if (definition.annotations?.idempotentHint !== true) {
+      return fail(
+        'execution_failed',
+        `the MCP server "${this.name}" exited while the call was running; it was not retried because the tool is not annotated idempotent`,
+      );
+    }
+    if (!(await this.waitForConnection(ctx.signal, this.callTimeout(ctx)))) {
+      if (ctx.signal.aborted) return fail('aborted', `the call to MCP tool "${definition.name}" was aborted`);
+      return fail(
+        'execution_failed',
+        `the MCP server "${this.name}" exited while the call was running and did not come back in time to retry it`,
+      );
+    }
+    const second = await this.callOnce(definition, args, ctx);
+    if (second.kind === 'result') return second.result;
+    return fail(
+      'execution_failed',
+      `the MCP server "${this.name}" exited again while the idempotent call was retried`,
+    );
+  }
+
+  private callTimeout(ctx: ToolContext): number {
+    const { callTimeoutMs, maxCallTimeoutMs } = this.options.config;
+    return Math.min(ctx.timeoutMs ?? callTimeoutMs, maxCallTimeoutMs);
+  }
+
+  private async callOnce(
+    definition: McpToolDefinition,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+  ): Promise<CallOutcome> {
+    const client = this.client;
+    if (this.state !== 'connected' || client === undefined)
+      return { kind: 'result', result: this.unavailable() };
+    if (ctx.signal.aborted)
+      return {
+        kind: 'result',
+        result: fail('aborted', `the call to MCP tool "${definition.name}" was aborted`),
+      };
+    const timeoutMs = this.callTimeout(ctx);
+    try {
+      const result = await client.callTool(
+        { name: definition.name, arguments: args },
+        {
+          signal: ctx.signal,
+          timeout: timeoutMs,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: this.options.config.maxCallTimeoutMs,
+          onprogress: (progress) => {
+            ctx.emit({
+              type: 'progress',
+              progress: progress.progress,
+              total: progress.total,
+              message: progress.message,
+            });
+          },
+        },
+      );
+      return { kind: 'result', result: toToolResult(result) };
+    } catch (error) {
+      const code = errorCode(error);
+      if (ctx.signal.aborted) {
+        return {
+          kind: 'result',
+          result: fail(
+            'aborted',
+            `the call to MCP tool "${definition.name}" was aborted; the server was told to cancel it`,
+          ),
+        };
+      }
+      if (code === 'REQUEST_TIMEOUT') {
+        return {
+          kind: 'result',
+          result: fail(
+            'timeout',
+            `MCP tool "${definition.name}" of server "${this.name}" did not answer within ${timeoutMs} ms`,
+          ),
+        };
+      }
+      if (typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) {
+        // The state may have changed while the call was awaited.
+        if ((this.state as McpServerState) === 'stopped')
+          return { kind: 'result', result: this.unavailable() };
+        return { kind: 'dropped' };
+      }
+      if (code === 'NOT_CONNECTED') return { kind: 'result', result: this.unavailable() };
+      const message = `MCP server "${this.name}" refused the call to "${definition.name}": ${errorMessage(error)}`;
+      return {
+        kind: 'result',
+        result: fail(code === INVALID_PARAMS ? 'input_invalid' : 'execution_failed', message),
+      };
+    }
+  }
+
+  private waitForConnection(signal: AbortSignal, timeoutMs: number): Promise<boolean> {
+    if (this.state === 'connected') return Promise.resolve(true);
+    if (this.state === 'stopped') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const finish = (connected: boolean): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.connectionWaiters.delete(finish);
+        resolve(connected);
+      };
+      const onAbort = (): void => finish(false);
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.connectionWaiters.add(finish);
+    });
+  }
+}

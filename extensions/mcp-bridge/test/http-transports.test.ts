@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { childEnvironment } from '../src/index.js';
+import { createHarness, everythingServer, type Harness, successText } from './helpers.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function startHttpEverything(
+  mode: 'sse' | 'streamableHttp',
+): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [everythingServer, mode], {
+    env: { ...childEnvironment({}), PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/port/i.test(output)) resolve();
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`server-everything ${mode} exited with ${code}: ${output}`)),
+    );
+  });
+  return { port, child };
+}
+
+describe('HTTP servers', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function bridgeTo(
+    mode: 'sse' | 'streamableHttp',
+    path: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<Harness> {
+    const { port, child } = await startHttpEverything(mode);
+    cleanups.push(() => {
+      child.kill();
+    });
+    const harness = createHarness({ remote: { url: `http://127.0.0.1:${port}${path}`, ...extra } });
+    cleanups.push(harness.stop);
+    await harness.bridge.start();
+    return harness;
+  }
+
+  it('calls the tools of a Streamable HTTP server', async () => {
+    const harness = await bridgeTo('streamableHttp', '/mcp', { headers: { 'x-quiver-test': '1' } });
+    expect(harness.bridge.status()[0]).toMatchObject({ state: 'connected', transport: 'streamable-http' });
+    const { result, emissions } = await harness.call('mcp__remote__trigger-long-running-operation', {
+      duration: 0.2,
+      steps: 2,
+    });
+    expect(successText(result)).toContain('completed');
+    expect(emissions.map((emission) => (emission.type === 'progress' ? emission.progress : -1))).toEqual([
+      1, 2,
+    ]);
+  });
+
+  it('falls back to SSE for a server that only speaks the old SSE transport', async () => {
+    const harness = await bridgeTo('sse', '/sse');
+    expect(harness.bridge.status()[0]).toMatchObject({ state: 'connected', transport: 'sse' });
+    const { result } = await harness.call('mcp__remote__echo', { message: 'over sse' });
+    expect(successText(result)).toBe('Echo: over sse');
+  });
+});

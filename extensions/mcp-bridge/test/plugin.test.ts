@@ -1,0 +1,108 @@
+import { DefaultToolRegistry } from '@quiver/core';
+import { type PluginContext, QuiverError, type QuiverEvent } from '@quiver/types';
+import { afterEach, describe, expect, it } from 'vitest';
+import mcpBridgeDefault, { mcpBridgePlugin } from '../src/index.js';
+import { fixtureServer, makeTempDir } from './helpers.js';
+
+type BridgeContext = PluginContext<'config' | 'logger' | 'lifecycle' | 'events'>;
+
+/** The plugin context a host hands over, built by hand: the host is a port here. */
+function pluginContext(config: Record<string, unknown>) {
+  const registry = new DefaultToolRegistry();
+  const events: QuiverEvent[] = [];
+  const warnings: string[] = [];
+  const shutdown: Array<() => void | Promise<void>> = [];
+  const context: BridgeContext = {
+    pluginId: 'mcp-bridge',
+    registerTool: (tool) => registry.register(tool, { pluginId: 'mcp-bridge' }),
+    registerReducer: () => () => {},
+    registerHook: () => () => {},
+    registerBackend: () => () => {},
+    services: {
+      config,
+      logger: { debug() {}, info() {}, warn: (message) => warnings.push(message), error() {} },
+      lifecycle: { onShutdown: (fn) => shutdown.push(fn) },
+      events: { publish: (event) => events.push(event) },
+    },
+  };
+  return {
+    context,
+    registry,
+    events,
+    warnings,
+    shutdown: async () => {
+      for (const fn of shutdown) await fn();
+    },
+  };
+}
+
+async function registerError(config: Record<string, unknown>): Promise<QuiverError> {
+  const { context } = pluginContext(config);
+  try {
+    await mcpBridgePlugin.register(context);
+  } catch (error) {
+    if (error instanceof QuiverError) return error;
+    throw error;
+  }
+  throw new Error('register did not throw');
+}
+
+describe('the mcp-bridge plugin', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('declares what it needs and is the default export', () => {
+    expect(mcpBridgeDefault).toBe(mcpBridgePlugin);
+    expect(mcpBridgePlugin).toMatchObject({ id: 'mcp-bridge', apiVersion: 1 });
+    expect([...(mcpBridgePlugin.requires ?? [])].sort()).toEqual(['config', 'events', 'lifecycle', 'logger']);
+  });
+
+  it('rejects a bad server entry with config_invalid naming the server and the key', async () => {
+    const error = await registerError({ github: { command: 'npx', args: 'not-a-list' } });
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain('mcpServers.github.args');
+    expect(error.fix).toBeTruthy();
+  });
+
+  it('rejects an entry with neither command nor url, and unknown keys', async () => {
+    expect((await registerError({ empty: {} })).message).toContain('mcpServers.empty');
+    const unknownKey = await registerError({ web: { url: 'https://example.com/mcp', header: {} } });
+    expect(unknownKey.message).toContain('mcpServers.web');
+    expect(unknownKey.details).toMatchObject({ server: 'web' });
+  });
+
+  it('rejects a server name that would make tool names ambiguous', async () => {
+    const error = await registerError({ my__server: { command: 'x' } });
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain('my__server');
+  });
+
+  it('registers the tools of good servers, warns about broken ones, and stops them on shutdown', async () => {
+    const state = await makeTempDir('plugin');
+    cleanups.push(state.remove);
+    const host = pluginContext({
+      good: { command: process.execPath, args: [fixtureServer], env: { FIXTURE_STATE_DIR: state.path } },
+      broken: { command: '/nonexistent/mcp-server', connectTimeoutMs: 2_000 },
+      off: { command: process.execPath, args: [fixtureServer], disabled: true },
+    });
+    cleanups.push(host.shutdown);
+    await mcpBridgePlugin.register(host.context);
+
+    const names = host.registry.list().map((entry) => entry.tool.name);
+    expect(names).toContain('mcp__good__echo');
+    expect(names.some((name) => name.startsWith('mcp__off__'))).toBe(false);
+    expect(host.events).toContainEqual(
+      expect.objectContaining({
+        type: 'session.warning',
+        code: 'mcp_connect_failed',
+        message: expect.stringContaining('"broken"'),
+      }),
+    );
+    expect(host.warnings.some((message) => message.includes('"broken"'))).toBe(true);
+
+    await host.shutdown();
+    expect(host.registry.list()).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+import { rmdir, unlink } from 'node:fs/promises';
+import { writeFileAtomic } from '../workspace/atomic-write.js';
+
+/** The desired end state of one file, with what it was before (for rollback). */
+export interface PendingFileState {
+  absolute: string;
+  /** Content before the change; undefined when the file did not exist. */
+  before: Buffer | undefined;
+  beforeMode: number | undefined;
+  /** Content after the change; undefined deletes the file. */
+  after: Buffer | undefined;
+  afterMode: number | undefined;
+}
+
+export type CommitOutcome =
+  | { ok: true }
+  | { ok: false; failedPath: string; error: unknown; rollbackErrors: string[] };
+
+/**
+ * Writes every change, each atomically. When one fails, the files already written are put back
+ * (restored or removed) in reverse order, and directories created on the way are removed.
+ */
+export async function commitChanges(changes: readonly PendingFileState[]): Promise<CommitOutcome> {
+  const done: Array<{ change: PendingFileState; createdDirectories: string[] }> = [];
+  for (const change of changes) {
+    try {
+      if (change.after === undefined) {
+        if (change.before !== undefined) await unlink(change.absolute);
+        done.push({ change, createdDirectories: [] });
+      } else {
+        const createdDirectories = await writeFileAtomic(change.absolute, change.after, change.afterMode);
+        done.push({ change, createdDirectories });
+      }
+    } catch (error) {
+      const rollbackErrors = await rollBack(done);
+      return { ok: false, failedPath: change.absolute, error, rollbackErrors };
+    }
+  }
+  return { ok: true };
+}
+
+async function rollBack(
+  done: ReadonlyArray<{ change: PendingFileState; createdDirectories: string[] }>,
+): Promise<string[]> {
+  const errors: string[] = [];
+  for (const { change, createdDirectories } of [...done].reverse()) {
+    try {
+      if (change.before === undefined) await unlink(change.absolute).catch(ignoreMissing);
+      else await writeFileAtomic(change.absolute, change.before, change.beforeMode);
+      for (const directory of [...createdDirectories].reverse())
+        await rmdir(directory).catch(() => undefined);
+    } catch (error) {
+      errors.push(`${change.absolute}: ${(error as Error).message}`);
+    }
+  }
+  return errors;
+}
+
+function ignoreMissing(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+}

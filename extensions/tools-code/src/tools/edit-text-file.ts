@@ -1,0 +1,53 @@
+import { stat } from 'node:fs/promises';
+import { fail, ok, type ToolContext, type ToolFailure, type ToolResult } from '@quiver/types';
+import { encodeText } from '../text/encoding.js';
+import { joinLines, type SplitText, splitLines } from '../text/line-endings.js';
+import type { LineCounts } from '../text/string-edit.js';
+import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { checkStale, recordStamp, withFileLock } from '../workspace/file-stamps.js';
+import { resolveWorkspacePath } from '../workspace/resolve-path.js';
+import { loadTextFile } from '../workspace/text-file.js';
+import { displayPathOf, type FileEditSummary, fsReachOf } from './tool-support.js';
+
+export type TextTransform = (
+  split: SplitText,
+) => { ok: true; split: SplitText; counts: LineCounts; note?: string } | { ok: false; failure: ToolFailure };
+
+/**
+ * The shared read-modify-write of edit_file and multi_edit: resolve inside the workspace, lock,
+ * refuse stale content, transform lines in memory, write back atomically in the same encoding,
+ * line endings and mode.
+ */
+export async function editTextFile(
+  ctx: ToolContext,
+  rawPath: string,
+  transform: TextTransform,
+): Promise<ToolResult> {
+  const resolution = await resolveWorkspacePath(fsReachOf(ctx), rawPath);
+  if (!resolution.ok) return resolution.failure;
+  const target = resolution.resolved;
+  const shownPath = displayPathOf(target, ctx);
+  return withFileLock(ctx.session, [target.absolute], async () => {
+    const loaded = await loadTextFile(target.absolute, shownPath);
+    if (!loaded.ok) return loaded.failure;
+    const stale = checkStale(ctx.session, target.absolute, shownPath, loaded.file.stats);
+    if (stale !== undefined) return stale;
+    const transformed = transform(splitLines(loaded.file.text));
+    if (!transformed.ok) return transformed.failure;
+    const content = encodeText(joinLines(transformed.split), loaded.file.encoding);
+    try {
+      await writeFileAtomic(target.absolute, content, loaded.file.stats.mode & 0o7777);
+    } catch (error) {
+      return fail(
+        'execution_failed',
+        `Writing ${shownPath} failed: ${(error as Error).message}. The file was not changed.`,
+      );
+    }
+    recordStamp(ctx.session, target.absolute, await stat(target.absolute));
+    const summary: FileEditSummary = { path: shownPath, ...transformed.counts };
+    const note = transformed.note ? ` ${transformed.note}` : '';
+    return ok(`Edited ${shownPath}: +${summary.linesAdded} -${summary.linesRemoved} lines.${note}`, {
+      structured: summary,
+    });
+  });
+}

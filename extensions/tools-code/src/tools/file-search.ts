@@ -1,0 +1,54 @@
+import { stat } from 'node:fs/promises';
+import { defineTool, fail, ok } from '@quiver/types';
+import { z } from 'zod';
+import { globMatcher } from '../search/glob-filter.js';
+import { walkWorkspace } from '../search/workspace-walker.js';
+import { resolveWorkspacePath } from '../workspace/resolve-path.js';
+import { displayPathOf, fsReachOf } from './tool-support.js';
+
+const fileSearchInput = z.object({
+  pattern: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+    .describe(
+      'Glob(s) such as "**/*.ts" or "package.json"; a glob without "/" matches file names at any depth.',
+    ),
+  path: z.string().default('.').describe('Directory to search in, relative to the workspace root.'),
+  max_results: z.number().int().min(1).max(10_000).default(200),
+});
+
+export const fileSearchTool = defineTool({
+  name: 'file_search',
+  title: 'Find files',
+  description:
+    'Find files by glob pattern, honouring .gitignore files. Returns sorted paths relative to the workspace root.',
+  input: fileSearchInput,
+  toolset: 'code',
+  aliases: ['Glob'],
+  annotations: { readOnly: true, idempotent: true },
+  capabilities: { fs_reach: { mode: 'read' } },
+  permission: { kind: 'read', paths: (args) => [args.path ?? '.'] },
+  async execute(args, ctx) {
+    const resolution = await resolveWorkspacePath(fsReachOf(ctx), args.path);
+    if (!resolution.ok) return resolution.failure;
+    const target = resolution.resolved;
+    const shownPath = displayPathOf(target, ctx);
+    const stats = await stat(target.absolute).catch(() => undefined);
+    if (stats === undefined) return fail('not_found', `${shownPath} does not exist.`);
+    if (!stats.isDirectory()) return fail('conflict', `${shownPath} is not a directory.`);
+    const patterns = typeof args.pattern === 'string' ? [args.pattern] : args.pattern;
+    const matchers = patterns.map(globMatcher);
+    const prefix = shownPath === '.' ? '' : `${shownPath}/`;
+    const found: string[] = [];
+    let rest = 0;
+    for await (const entry of walkWorkspace(target.absolute, { maxDepth: 256, signal: ctx.signal })) {
+      if (entry.type !== 'file' || !matchers.some((matches) => matches(entry.relative, entry.name))) continue;
+      if (found.length < args.max_results) found.push(prefix + entry.relative);
+      else rest += 1;
+    }
+    found.sort();
+    const lines =
+      found.length === 0 ? [`No files match ${patterns.join(', ')} in ${shownPath}.`] : [...found];
+    if (rest > 0) lines.push(`[${rest} more files match; narrow the pattern or raise max_results.]`);
+    return ok(lines.join('\n'), { structured: { files: found, more: rest } });
+  },
+});

@@ -1,0 +1,69 @@
+import { lstat, stat } from 'node:fs/promises';
+import { defineTool, fail, ok } from '@quiver/types';
+import { z } from 'zod';
+import { type EntryType, walkWorkspace } from '../search/workspace-walker.js';
+import { resolveWorkspacePath } from '../workspace/resolve-path.js';
+import { displayPathOf, fsReachOf } from './tool-support.js';
+
+export const LIST_DIR_MAX_DEPTH = 5;
+
+const listDirInput = z.object({
+  path: z.string().default('.').describe('Directory to list, relative to the workspace root.'),
+  depth: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIST_DIR_MAX_DEPTH)
+    .default(1)
+    .describe(`How many levels to descend (1-${LIST_DIR_MAX_DEPTH}).`),
+  max_entries: z.number().int().min(1).max(5000).default(500).describe('Entries to show at most.'),
+});
+
+export interface ListedEntry {
+  path: string;
+  type: EntryType;
+  size?: number;
+}
+
+export const listDirTool = defineTool({
+  name: 'list_dir',
+  title: 'List directory',
+  description:
+    'List a directory (and subdirectories up to `depth`) with entry types and file sizes, sorted, honouring .gitignore files. Symlinks are shown but not entered.',
+  input: listDirInput,
+  toolset: 'code',
+  aliases: ['LS'],
+  annotations: { readOnly: true, idempotent: true },
+  capabilities: { fs_reach: { mode: 'read' } },
+  permission: { kind: 'read', paths: (args) => [args.path ?? '.'] },
+  async execute(args, ctx) {
+    const resolution = await resolveWorkspacePath(fsReachOf(ctx), args.path);
+    if (!resolution.ok) return resolution.failure;
+    const target = resolution.resolved;
+    const shownPath = displayPathOf(target, ctx);
+    const stats = await stat(target.absolute).catch(() => undefined);
+    if (stats === undefined) return fail('not_found', `${shownPath} does not exist.`);
+    if (!stats.isDirectory())
+      return fail('conflict', `${shownPath} is not a directory; use read_file for files.`);
+    const entries: ListedEntry[] = [];
+    let omitted = 0;
+    for await (const entry of walkWorkspace(target.absolute, { maxDepth: args.depth, signal: ctx.signal })) {
+      if (entries.length >= args.max_entries) {
+        omitted += 1;
+        continue;
+      }
+      const listed: ListedEntry = { path: entry.relative, type: entry.type };
+      if (entry.type === 'file')
+        listed.size = (await lstat(entry.absolute).catch(() => undefined))?.size ?? 0;
+      entries.push(listed);
+    }
+    const lines = entries.map((entry) => {
+      if (entry.type === 'directory') return `${entry.path}/`;
+      if (entry.type === 'file') return `${entry.path}  (${entry.size} bytes)`;
+      return `${entry.path}  [${entry.type}]`;
+    });
+    const header = `${shownPath === '.' ? './' : `${shownPath}/`} (${entries.length + omitted} entries, depth ${args.depth})`;
+    if (omitted > 0) lines.push(`[${omitted} more entries not shown; list a subdirectory or lower depth.]`);
+    return ok([header, ...lines].join('\n'), { structured: { path: shownPath, entries, omitted } });
+  },
+});

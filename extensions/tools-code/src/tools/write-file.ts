@@ -1,0 +1,87 @@
+import { readFile, stat } from 'node:fs/promises';
+import { defineTool, fail, ok } from '@quiver/types';
+import { z } from 'zod';
+import { decodeText, encodeText, type TextEncodingName } from '../text/encoding.js';
+import { dominantLineEnding, splitLines } from '../text/line-endings.js';
+import { countChangedLines } from '../text/string-edit.js';
+import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { checkStale, lastStamp, recordStamp, withFileLock } from '../workspace/file-stamps.js';
+import { resolveWorkspacePath } from '../workspace/resolve-path.js';
+import { displayPathOf, type FileEditSummary, fsReachOf } from './tool-support.js';
+
+const writeFileInput = z.object({
+  path: z
+    .string()
+    .describe('File to create or overwrite, relative to the workspace root. Parent directories are created.'),
+  content: z.string().describe('The complete new content.'),
+});
+
+function contentLines(text: string): string[] {
+  const lines = splitLines(text).lines;
+  return lines[lines.length - 1] === '' ? lines.slice(0, -1) : lines;
+}
+
+export const writeFileTool = defineTool({
+  name: 'write_file',
+  title: 'Write file',
+  description:
+    'Create a file or overwrite one with new content, atomically. Overwriting needs a read_file of that file earlier in the session (so nothing unseen is clobbered); its encoding, line endings and mode are kept.',
+  input: writeFileInput,
+  toolset: 'code',
+  aliases: ['Write'],
+  annotations: { destructive: true, idempotent: true },
+  capabilities: { fs_reach: { mode: 'write' } },
+  permission: { kind: 'write', paths: (args) => [args.path] },
+  async execute(args, ctx) {
+    const resolution = await resolveWorkspacePath(fsReachOf(ctx), args.path);
+    if (!resolution.ok) return resolution.failure;
+    const target = resolution.resolved;
+    const shownPath = displayPathOf(target, ctx);
+    return withFileLock(ctx.session, [target.absolute], async () => {
+      const stats = await stat(target.absolute).catch(() => undefined);
+      let encoding: TextEncodingName = 'utf8';
+      let text = args.content;
+      let previousLines: string[] = [];
+      if (stats !== undefined) {
+        if (stats.isDirectory()) return fail('conflict', `${shownPath} is a directory.`);
+        if (!stats.isFile()) return fail('conflict', `${shownPath} is not a regular file.`);
+        if (lastStamp(ctx.session, target.absolute) === undefined) {
+          return fail(
+            'conflict',
+            `${shownPath} already exists and this session has not read it; read_file it first, then write.`,
+          );
+        }
+        const stale = checkStale(ctx.session, target.absolute, shownPath, stats);
+        if (stale !== undefined) return stale;
+        const decoded = decodeText(await readFile(target.absolute));
+        if (decoded.kind === 'text') {
+          encoding = decoded.encoding;
+          previousLines = contentLines(decoded.text);
+          const ending = dominantLineEnding(splitLines(decoded.text).endings);
+          if (ending !== '\n' && !text.includes('\r')) text = text.replace(/\n/g, ending);
+        }
+      }
+      try {
+        await writeFileAtomic(
+          target.absolute,
+          encodeText(text, encoding),
+          stats === undefined ? undefined : stats.mode & 0o7777,
+        );
+      } catch (error) {
+        return fail('execution_failed', `Writing ${shownPath} failed: ${(error as Error).message}.`);
+      }
+      recordStamp(ctx.session, target.absolute, await stat(target.absolute));
+      const summary: FileEditSummary = {
+        path: shownPath,
+        ...countChangedLines(previousLines, contentLines(text)),
+      };
+      const verb = stats === undefined ? 'Created' : 'Overwrote';
+      return ok(
+        `${verb} ${shownPath} (${Buffer.byteLength(text)} bytes): +${summary.linesAdded} -${summary.linesRemoved} lines.`,
+        {
+          structured: summary,
+        },
+      );
+    });
+  },
+});

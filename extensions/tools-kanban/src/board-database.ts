@@ -1,0 +1,30 @@
+import { fail, isQuiverError, type SqlDatabase, type ToolContext, type ToolFailure } from '@quiver/types';
+import { KANBAN_DATABASE, KANBAN_MIGRATIONS } from './schema.js';
+
+/**
+ * Boards live in the project scope: the board is the shared plan of work in a workspace, and
+ * several personalities and agents coordinate on the same tickets.
+ */
+export const KANBAN_CAPABILITIES = { storage: { scopes: ['project' as const] } };
+
+export function openBoardDatabase(ctx: ToolContext): { ok: true; database: SqlDatabase } | ToolFailure {
+  const storage = ctx.capabilities.storage;
+  if (!storage) {
+    return fail('not_available', 'The kanban tools need the storage capability, and none was provided.');
+  }
+  try {
+    return {
+      ok: true,
+      database: storage.open(KANBAN_DATABASE, { scope: 'project', migrations: KANBAN_MIGRATIONS }),
+    };
+  } catch (error) {
+    if (isQuiverError(error))
+      return fail('not_available', `The kanban database could not be opened: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Who a status change or comment is attributed to. */
+export function actorOf(ctx: ToolContext): string {
+  return ctx.agent.name ?? ctx.personalityId;
+}

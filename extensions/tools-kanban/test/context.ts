@@ -1,0 +1,76 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStorageBackend, type SqliteStorageBackend } from '@quiver/storage-sqlite';
+import type { SessionState, Tool, ToolContext, ToolResult } from '@quiver/types';
+
+function memorySession(): SessionState {
+  const values = new Map<string, unknown>();
+  return {
+    get: <T>(key: string) => values.get(key) as T | undefined,
+    set: (key, value) => void values.set(key, value),
+    delete: (key) => void values.delete(key),
+  };
+}
+
+/** A real storage backend on a fresh temp data directory. */
+export interface TestStorage {
+  dataDir: string;
+  backend: SqliteStorageBackend;
+  /** Runs a tool the way the runtime does: zod-parsed arguments, storage resolved from its declaration. */
+  call(
+    tool: Tool,
+    args: unknown,
+    options?: { personalityId?: string; agentName?: string },
+  ): Promise<ToolResult>;
+  dispose(): Promise<void>;
+}
+
+export async function createTestStorage(): Promise<TestStorage> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'quiver-kanban-'));
+  const backend = createStorageBackend({ dataDir, userId: 'tester' });
+  let calls = 0;
+  return {
+    dataDir,
+    backend,
+    async call(tool, args, options = {}) {
+      const personalityId = options.personalityId ?? 'planner';
+      calls += 1;
+      const storage = tool.capabilities.storage
+        ? await backend.resolve({
+            capability: 'storage',
+            declaration: tool.capabilities.storage,
+            toolName: tool.name,
+            sessionId: 'session-1',
+            personalityId,
+            agentId: 'agent-1',
+          })
+        : undefined;
+      const ctx: ToolContext = {
+        callId: `call-${calls}`,
+        sessionId: 'session-1',
+        personalityId,
+        agent: { kind: 'main', id: 'agent-1', ...(options.agentName ? { name: options.agentName } : {}) },
+        turn: 1,
+        signal: new AbortController().signal,
+        emit: () => {},
+        budget: 80_000,
+        dryRun: false,
+        capabilities: storage ? { storage } : {},
+        attachments: [],
+        session: memorySession(),
+      };
+      return tool.execute(tool.input.parse(args), ctx);
+    },
+    async dispose() {
+      backend.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The structured payload of a successful result; fails the test with the error text otherwise. */
+export function structuredOf<T>(result: ToolResult): T {
+  if (!result.ok) throw new Error(`expected success, got ${result.code}: ${result.error}`);
+  return result.structured as T;
+}

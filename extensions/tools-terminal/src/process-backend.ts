@@ -1,0 +1,24 @@
+import path from 'node:path';
+import type { CapabilityBackend, ProcessHandle, SandboxMode } from '@quiver/types';
+import { minimalEnvironment } from './child-environment.js';
+
+export interface ProcessBackendOptions {
+  /** Absolute real paths of the workspace roots; the first is the default cwd. */
+  roots: readonly string[];
+  /** The data directory; spill files go to `<dataDir>/terminal`. */
+  dataDir: string;
+  sandbox: SandboxMode;
+  /** Where the minimal environment is picked from; defaults to this process's environment. */
+  sourceEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Provides the `process` capability: roots, a spill directory and an environment without secrets. */
+export function createProcessBackend(options: ProcessBackendOptions): CapabilityBackend<'process'> {
+  const handle: ProcessHandle = Object.freeze({
+    roots: Object.freeze([...options.roots]),
+    spillDir: path.join(options.dataDir, 'terminal'),
+    baseEnv: Object.freeze(minimalEnvironment(options.sourceEnv ?? process.env)),
+    sandbox: options.sandbox,
+  });
+  return { capability: 'process', resolve: () => handle };
+}

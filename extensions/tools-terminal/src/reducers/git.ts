@@ -1,0 +1,131 @@
+import { commandWords, listWithLimit, type Recognizer, type RecognizerInput } from './reducer-input.js';
+
+const FILE_LIMIT = 20;
+const COMMIT_LIMIT = 30;
+
+function gitSubcommand(command: string): string | undefined {
+  return /(?:^|\s|;)git\s+(?:-C\s+\S+\s+|-c\s+\S+\s+|--no-pager\s+)*(status|diff|log|show)\b/.exec(
+    commandWords(command),
+  )?.[1];
+}
+
+interface StatusGroups {
+  header: string[];
+  staged: string[];
+  unstaged: string[];
+  untracked: string[];
+  conflicted: string[];
+}
+
+function formatStatus(groups: StatusGroups): string {
+  const lines = [...groups.header];
+  const section = (label: string, entries: string[]) => {
+    if (entries.length > 0) lines.push(`${label} (${entries.length}): ${listWithLimit(entries, FILE_LIMIT)}`);
+  };
+  section('conflicted', groups.conflicted);
+  section('staged', groups.staged);
+  section('not staged', groups.unstaged);
+  section('untracked', groups.untracked);
+  if (lines.length === groups.header.length) lines.push('nothing to commit, working tree clean');
+  return lines.join('\n');
+}
+
+function reduceLongStatus(lines: readonly string[]): string | undefined {
+  const groups: StatusGroups = { header: [], staged: [], unstaged: [], untracked: [], conflicted: [] };
+  let current: string[] | undefined;
+  for (const line of lines) {
+    if (/^Changes to be committed:/.test(line)) current = groups.staged;
+    else if (/^Changes not staged for commit:/.test(line)) current = groups.unstaged;
+    else if (/^Untracked files:/.test(line)) current = groups.untracked;
+    else if (/^Unmerged paths:/.test(line)) current = groups.conflicted;
+    else if (line.startsWith('\t') && current) {
+      const entry = line.slice(1).trim();
+      const match = /^([a-z ]+):\s+(.+)$/.exec(entry);
+      current.push(match && current !== groups.untracked ? `${match[1]?.trim()} ${match[2]}` : entry);
+    } else if (
+      /^(On branch|HEAD detached|Your branch|You have unmerged|You are currently|nothing to commit|no changes added)/.test(
+        line,
+      )
+    ) {
+      if (!/^(nothing to commit|no changes added)/.test(line)) groups.header.push(line);
+    }
+  }
+  if (groups.header.length === 0 && current === undefined) return undefined;
+  return formatStatus(groups);
+}
+
+function reducePorcelainStatus(lines: readonly string[]): string | undefined {
+  const groups: StatusGroups = { header: [], staged: [], unstaged: [], untracked: [], conflicted: [] };
+  for (const line of lines) {
+    if (line.length === 0) continue;
+    if (line.startsWith('## ')) {
+      groups.header.push(`branch ${line.slice(3)}`);
+      continue;
+    }
+    const match = /^([ MADRCUT?!])([ MADRCUT?!]) (.+)$/.exec(line);
+    if (!match) return undefined;
+    const [, index, worktree, file] = match as unknown as [string, string, string, string];
+    if (index === '?' && worktree === '?') groups.untracked.push(file);
+    else if (
+      index === 'U' ||
+      worktree === 'U' ||
+      (index === 'A' && worktree === 'A') ||
+      (index === 'D' && worktree === 'D')
+    )
+      groups.conflicted.push(file);
+    else {
+      if (index !== ' ' && index !== '!') groups.staged.push(`${index} ${file}`);
+      if (worktree !== ' ' && worktree !== '!') groups.unstaged.push(`${worktree} ${file}`);
+    }
+  }
+  return formatStatus(groups);
+}
+
+function reduceDiffStat(lines: readonly string[]): string | undefined {
+  const files = lines.filter((line) => /^ \S.* \| +(\d+|Bin)/.test(line));
+  const summary = lines.find((line) => /^ \d+ files? changed/.test(line));
+  if (!summary || files.length === 0) return undefined;
+  const kept = files.slice(0, FILE_LIMIT).map((line) => line.trimEnd());
+  if (files.length > FILE_LIMIT) kept.push(` … and ${files.length - FILE_LIMIT} more files`);
+  return [...kept, summary].join('\n');
+}
+
+function reduceLog(lines: readonly string[]): string | undefined {
+  const commits: string[] = [];
+  let current: { hash: string; author: string; subject?: string } | undefined;
+  for (const line of lines) {
+    const commit = /^commit ([0-9a-f]{7,40})/.exec(line);
+    if (commit) {
+      if (current) commits.push(`${current.hash} ${current.subject ?? ''} (${current.author})`);
+      current = { hash: (commit[1] as string).slice(0, 10), author: '' };
+    } else if (current && line.startsWith('Author:')) {
+      current.author = line
+        .slice('Author:'.length)
+        .replace(/<[^>]*>/, '')
+        .trim();
+    } else if (current && current.subject === undefined && /^ {4}\S/.test(line)) {
+      current.subject = line.trim();
+    }
+  }
+  if (current) commits.push(`${current.hash} ${current.subject ?? ''} (${current.author})`);
+  if (commits.length === 0) return undefined;
+  const shown = commits.slice(0, COMMIT_LIMIT);
+  const more = commits.length > COMMIT_LIMIT ? [`… and ${commits.length - COMMIT_LIMIT} more commits`] : [];
+  return [`${commits.length} commit${commits.length === 1 ? '' : 's'}:`, ...shown, ...more].join('\n');
+}
+
+/** `git status` (long and porcelain), `git diff --stat` and `git log`: counts and names up to a limit. */
+export const reduceGitOutput: Recognizer = (input: RecognizerInput) => {
+  const subcommand = gitSubcommand(input.command);
+  if (subcommand === undefined || input.exitCode !== 0) return undefined;
+  if (subcommand === 'status') {
+    return /--porcelain|(^|\s)-s\b|--short/.test(input.command)
+      ? reducePorcelainStatus(input.lines)
+      : reduceLongStatus(input.lines);
+  }
+  if (subcommand === 'diff' || subcommand === 'show')
+    return /--stat|--shortstat/.test(input.command) ? reduceDiffStat(input.lines) : undefined;
+  if (subcommand === 'log' && !/--oneline|--pretty|--format|(^|\s)-p\b|--patch|--stat/.test(input.command))
+    return reduceLog(input.lines);
+  return undefined;
+};

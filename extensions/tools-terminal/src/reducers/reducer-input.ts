@@ -1,0 +1,33 @@
+/** What every recognizer sees: the command line, its output (ANSI codes removed) and exit code. */
+export interface RecognizerInput {
+  command: string;
+  output: string;
+  lines: readonly string[];
+  exitCode: number | null;
+}
+
+/** Returns the reduced output, or undefined when the output is not its kind. */
+export type Recognizer = (input: RecognizerInput) => string | undefined;
+
+// CSI sequences (colors, cursor moves) and OSC sequences (hyperlinks, titles).
+const ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI_PATTERN, '');
+}
+
+/** "a, b, c … and 12 more" */
+export function listWithLimit(items: readonly string[], limit: number, separator = ', '): string {
+  if (items.length <= limit) return items.join(separator);
+  return `${items.slice(0, limit).join(separator)}${separator}… and ${items.length - limit} more`;
+}
+
+/** The command without leading `cd dir &&`, env assignments and `npx`/`pnpm exec` wrappers. */
+export function commandWords(command: string): string {
+  return command
+    .split(/&&|;|\|\|/)
+    .map((part) => part.trim())
+    .filter((part) => !/^cd\s/.test(part))
+    .join(' ; ')
+    .replace(/(^|\s)[A-Z_][A-Z0-9_]*=\S*\s+/g, '$1');
+}

@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { killRun, RUN_MARKER_VARIABLE, type RunIdentity } from './process-tree.js';
+import { BUBBLEWRAP_PATH, bubblewrapArguments } from './sandbox.js';
+
+export interface StartCommandOptions {
+  command: string;
+  /** A real path inside one of `roots`. */
+  cwd: string;
+  roots: readonly string[];
+  env: Readonly<Record<string, string>>;
+  sandboxed: boolean;
+  /** `pipe` keeps stdin open for background shells; one-shot commands get none. */
+  stdin: 'ignore' | 'pipe';
+  /** stdout and stderr, interleaved in arrival order. */
+  onOutput(chunk: Buffer): void;
+}
+
+export interface CommandExit {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  durationMs: number;
+  /** Set when the process could not be started at all. */
+  spawnError?: string;
+}
+
+/**
+ * One command in its own process group. `exited` settles only after the command ended, every
+ * process it left behind was killed and its output was read to the end.
+ */
+export class RunningCommand {
+  readonly exited: Promise<CommandExit>;
+  private stopping: Promise<void> | undefined;
+  private finished = false;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly run: RunIdentity,
+    startedAt: number,
+    tempDir: string | undefined,
+  ) {
+    this.exited = new Promise<CommandExit>((resolve) => {
+      let spawnError: string | undefined;
+      const streamsClosed = Promise.all(
+        [child.stdout, child.stderr].map((stream) =>
+          stream ? new Promise((done) => stream.once('close', done)) : undefined,
+        ),
+      );
+      const settle = async (exitCode: number | null, signal: NodeJS.Signals | null) => {
+        if (run.pid > 0) await killRun(run);
+        await streamsClosed;
+        this.finished = true;
+        if (tempDir) await rm(tempDir, { recursive: true, force: true });
+        const exit: CommandExit = { exitCode, signal, durationMs: Date.now() - startedAt };
+        if (spawnError !== undefined) exit.spawnError = spawnError;
+        resolve(exit);
+      };
+      child.once('error', (error) => {
+        spawnError = error.message;
+        if (child.pid === undefined) void settle(null, null);
+      });
+      child.once('exit', (exitCode, signal) => void settle(exitCode, signal));
+    });
+  }
+
+  static async start(options: StartCommandOptions): Promise<RunningCommand> {
+    const marker = randomUUID();
+    const tempDir = options.sandboxed ? await mkdtemp(path.join(os.tmpdir(), 'quiver-terminal-')) : undefined;
+    const env: Record<string, string> = { ...options.env, [RUN_MARKER_VARIABLE]: marker };
+    if (tempDir) env.TMPDIR = tempDir;
+    const [file, args] = tempDir
+      ? [
+          BUBBLEWRAP_PATH,
+          bubblewrapArguments({ roots: options.roots, tempDir, cwd: options.cwd, command: options.command }),
+        ]
+      : ['bash', ['-c', options.command]];
+    const startedAt = Date.now();
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env,
+      detached: true,
+      stdio: [options.stdin, 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => options.onOutput(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => options.onOutput(chunk));
+    // A closed stdin (the command exited or ignores input) must not crash the host.
+    child.stdin?.on('error', () => undefined);
+    return new RunningCommand(child, { pid: child.pid ?? -1, marker }, startedAt, tempDir);
+  }
+
+  get pid(): number {
+    return this.run.pid;
+  }
+
+  get running(): boolean {
+    return !this.finished;
+  }
+
+  /** Kills the whole process group and every descendant; resolves when the command has exited. */
+  async stop(): Promise<CommandExit> {
+    if (this.run.pid > 0 && !this.finished) this.stopping ??= killRun(this.run);
+    await this.stopping;
+    return this.exited;
+  }
+
+  write(text: string): boolean {
+    const stdin = this.child.stdin;
+    if (!stdin || stdin.destroyed || !stdin.writable) return false;
+    stdin.write(text);
+    return true;
+  }
+
+  endInput(): void {
+    this.child.stdin?.end();
+  }
+}

@@ -1,0 +1,160 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { QuiverError } from '@quiver/types';
+import { parseDocument } from 'yaml';
+import { mergePersonalityData } from './merge-personality.js';
+import { type PersonalityIssue, personalityIssues } from './personality-issues.js';
+import { PERSONALITY_DEFAULTS, type Personality, type PersonalityFile, personalitySchema } from './personality-schema.js';
+
+export interface PersonalitySearchOptions {
+  /** Directories whose `personalities/NAME.yaml` (or `.yml`) define personalities by name, first match wins. */
+  searchDirs: readonly string[];
+  /** Personalities available by name without a file; files of the same name take precedence. */
+  embedded?: Record<string, unknown>;
+}
+
+/** One validated personality file or embedded entry, before `extends` is followed. */
+interface PersonalitySource {
+  /** A file path, or `embedded:NAME`. */
+  source: string;
+  /** Where a relative `extends` path starts; undefined for embedded personalities (the working directory). */
+  directory: string | undefined;
+  defaultId: string;
+  data: PersonalityFile;
+}
+
+const EXTENSIONS = ['.yaml', '.yml'] as const;
+
+/** True when `reference` is a path rather than a personality name. */
+function isPathReference(reference: string): boolean {
+  return reference.includes('/') || reference.includes('\\') || EXTENSIONS.some((extension) => reference.endsWith(extension));
+}
+
+/** The personality a name or a path refers to, with its `extends` chain merged and defaults applied. */
+export function resolvePersonality(nameOrPath: string, options: PersonalitySearchOptions): Personality {
+  const first = isPathReference(nameOrPath)
+    ? readPersonalityFile(path.resolve(nameOrPath))
+    : findByName(nameOrPath, options, [], undefined);
+  return resolveChain(first, options);
+}
+
+/** Loads the personality file at `file` and follows its `extends` chain. */
+export function loadPersonalityFile(file: string, options: PersonalitySearchOptions): Personality {
+  return resolveChain(readPersonalityFile(path.resolve(file)), options);
+}
+
+function resolveChain(first: PersonalitySource, options: PersonalitySearchOptions): Personality {
+  const chain: PersonalitySource[] = [first];
+  for (let current = first; current.data.extends !== undefined; ) {
+    const reference = current.data.extends;
+    const visited = chain.map((entry) => entry.source);
+    let parent: PersonalitySource;
+    if (isPathReference(reference)) {
+      const file = path.resolve(current.directory ?? process.cwd(), reference);
+      if (visited.includes(file)) throw cycleError([...visited, file]);
+      parent = readPersonalityFile(file, { from: current.source });
+    } else {
+      parent = findByName(reference, options, visited, current.source);
+    }
+    chain.push(parent);
+    current = parent;
+  }
+  let merged: Record<string, unknown> = {};
+  for (const entry of [...chain].reverse()) merged = mergePersonalityData(merged, entry.data);
+  const { extends: _followed, id, ...settings } = personalitySchema.parse(merged);
+  const ownId = first.data.id ?? first.defaultId;
+  const defaults = structuredClone(PERSONALITY_DEFAULTS);
+  return {
+    ...defaults,
+    ...settings,
+    id: ownId,
+    permissions: { ...defaults.permissions, ...settings.permissions },
+    budget: { ...defaults.budget, ...settings.budget },
+    deferLoading: { ...defaults.deferLoading, ...settings.deferLoading },
+    sources: chain.map((entry) => entry.source),
+  } as Personality;
+}
+
+/**
+ * The first `personalities/NAME.yaml|yml` of the search dirs, then the embedded one. Candidates
+ * already in the `extends` chain are skipped, so `personalities/default.yaml` may say
+ * `extends: default` to build on the embedded default; a name with no other candidate left is a cycle.
+ */
+function findByName(name: string, options: PersonalitySearchOptions, visited: readonly string[], from: string | undefined): PersonalitySource {
+  const searched: string[] = [];
+  let skipped: string | undefined;
+  for (const directory of options.searchDirs) {
+    for (const extension of EXTENSIONS) {
+      const file = path.resolve(directory, 'personalities', `${name}${extension}`);
+      searched.push(file);
+      if (!existsSync(file)) continue;
+      if (visited.includes(file)) {
+        skipped ??= file;
+        continue;
+      }
+      return readPersonalityFile(file, { from });
+    }
+  }
+  const embeddedSource = `embedded:${name}`;
+  const embedded = options.embedded !== undefined && Object.hasOwn(options.embedded, name) ? options.embedded[name] : undefined;
+  if (embedded !== undefined) {
+    if (!visited.includes(embeddedSource)) return validateSource(embedded, embeddedSource, undefined, name);
+    skipped ??= embeddedSource;
+  }
+  if (skipped !== undefined) throw cycleError([...visited, skipped]);
+  const referrer = from === undefined ? '' : ` (extended by ${from})`;
+  const embeddedNames = Object.keys(options.embedded ?? {});
+  throw new QuiverError('config_not_found', `Personality "${name}"${referrer} was not found. Looked in:\n${searched.map((file) => `  - ${file}`).join('\n')}${embeddedNames.length > 0 ? `\n  - embedded personalities: ${embeddedNames.join(', ')}` : ''}`, {
+    fix: `Create personalities/${name}.yaml in one of those directories, or name an existing personality.`,
+    details: { name, searched, from },
+  });
+}
+
+function readPersonalityFile(file: string, context: { from?: string | undefined } = {}): PersonalitySource {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const referrer = context.from === undefined ? '' : ` (extended by ${context.from})`;
+    throw new QuiverError('config_not_found', `Personality file ${file}${referrer} could not be read: ${(error as Error).message}`, {
+      fix: 'Check the path; a relative `extends` path starts at the directory of the file that extends it.',
+      details: { file, from: context.from },
+      cause: error,
+    });
+  }
+  const document = parseDocument(text, { prettyErrors: true });
+  if (document.errors.length > 0) {
+    const first = document.errors[0];
+    throw new QuiverError('config_invalid', `${file} is not valid YAML: ${first?.message ?? 'parse error'}`, {
+      fix: 'Fix the YAML syntax at the line shown.',
+      details: { file },
+      cause: first,
+    });
+  }
+  const defaultId = path.basename(file).replace(/\.ya?ml$/, '');
+  return validateSource(document.toJS() ?? {}, file, path.dirname(file), defaultId);
+}
+
+function validateSource(raw: unknown, source: string, directory: string | undefined, defaultId: string): PersonalitySource {
+  const parsed = personalitySchema.safeParse(raw);
+  if (!parsed.success) throw invalidError(source, personalityIssues(parsed.error, personalitySchema));
+  return { source, directory, defaultId, data: parsed.data };
+}
+
+function invalidError(source: string, issues: PersonalityIssue[]): QuiverError {
+  const lines = issues.map((issue) => `  - ${issue.keyPath}: ${issue.message}`).join('\n');
+  const unknownKey = issues.find((issue) => issue.message.startsWith('unknown key'));
+  return new QuiverError('config_invalid', `Personality ${source} is invalid:\n${lines}`, {
+    fix: unknownKey
+      ? `Rename or remove the unknown key at ${unknownKey.keyPath} in ${source} (the keys allowed there are listed above).`
+      : `Correct the values at the key paths above in ${source}.`,
+    details: { file: source, issues },
+  });
+}
+
+function cycleError(chain: readonly string[]): QuiverError {
+  return new QuiverError('config_invalid', `Personality extends chain has a cycle: ${chain.join(' → ')}`, {
+    fix: `Remove the \`extends\` in ${chain[chain.length - 2]} or point it at a personality outside the cycle.`,
+    details: { chain },
+  });
+}

@@ -1,0 +1,163 @@
+import { parsePermissionRule } from '@quiver/permissions';
+import { DEFAULT_RESULT_BUDGET, TOOL_NAME_PATTERN } from '@quiver/types';
+import { z } from 'zod';
+
+const toolName = z
+  .string()
+  .regex(TOOL_NAME_PATTERN, { error: 'must be a tool name: 1–64 letters, digits, "_" or "-"' })
+  .describe('A tool name.');
+
+const permissionRule = z
+  .string()
+  .superRefine((rule, ctx) => {
+    try {
+      parsePermissionRule(rule);
+    } catch (error) {
+      const fix = (error as { fix?: string }).fix;
+      ctx.addIssue({ code: 'custom', message: `${(error as Error).message}${fix ? ` ${fix}` : ''}` });
+    }
+  })
+  .describe('A permission rule: ToolName or ToolName(specifier), e.g. terminal(git status:*), read_file(src/**), mcp__github.');
+
+const envVarName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name (letters, digits, "_")' })
+  .describe('An environment variable name.');
+
+const count = z.number().int().nonnegative();
+
+const mcpServerGate = z
+  .union(
+    [
+      z.literal(true),
+      z.strictObject({
+        includeTools: z.array(z.string()).optional().describe('Only these tools of the server (original or mcp__ names); absent = all.'),
+        excludeTools: z.array(z.string()).optional().describe('Tools of the server to hide.'),
+      }),
+    ],
+    { error: 'expected `true` or `{ includeTools, excludeTools }`' },
+  )
+  .describe('`true` enables every tool of the server; an object narrows them.');
+
+const deferThreshold = z.strictObject({
+  maxTools: count.optional().describe('Defer MCP and external tools when the pool has more tools than this.'),
+  maxTokens: count.optional().describe('Defer MCP and external tools when their definitions are estimated above this many tokens.'),
+});
+
+/**
+ * One personality file as written. Every key is optional so that `extends` can tell "not set"
+ * from "set": when a personality extends another, the child wins key by key, maps merge key by
+ * key, and lists REPLACE the parent's list instead of merging with it (so a child can narrow
+ * `plugins` or `toolset`, and `toolset: []` means no built-ins even if the parent listed some).
+ * Defaults are applied once, after merging (see PERSONALITY_DEFAULTS).
+ */
+export const personalitySchema = z.strictObject({
+  id: z.string().min(1).optional().describe('Identifier of the personality; defaults to the file name without extension.'),
+  description: z.string().optional().describe('What this personality is for, shown by `quiver personality`.'),
+  extends: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('A personality to start from: a name (looked up like any personality) or a path relative to this file.'),
+  toolset: z
+    .array(toolName)
+    .optional()
+    .describe('Built-in tools the model may see, by name. Absent = every built-in of the enabled plugins; [] = none.'),
+  plugins: z.array(z.string().min(1)).optional().describe('Plugin ids whose tools are enabled. Plugins not listed are off (deny by default).'),
+  mcpServers: z
+    .record(z.string(), mcpServerGate)
+    .optional()
+    .describe('MCP servers whose tools are enabled, by server name. Servers not listed are off (deny by default).'),
+  permissions: z
+    .strictObject({
+      allow: z.array(permissionRule).optional().describe('Rules for calls that run without asking.'),
+      ask: z.array(permissionRule).optional().describe('Rules for calls that need a decision (denied when headless).'),
+      deny: z.array(permissionRule).optional().describe('Rules for calls that never run; a blanket deny also hides the tool.'),
+    })
+    .optional()
+    .describe('Permission rules; deny wins over ask, ask over allow.'),
+  agents: z
+    .record(
+      z.string(),
+      z.strictObject({
+        description: z.string().optional().describe('When to use this agent.'),
+        tools: z.array(z.string()).optional().describe('Tools the agent may use (`["*"]` or absent = the usual set).'),
+        disallowedTools: z.array(z.string()).optional().describe('Tools the agent may not use.'),
+      }),
+    )
+    .optional()
+    .describe('Custom agents by name.'),
+  budget: z
+    .strictObject({
+      resultChars: count.optional().describe('Total characters of tool results per model turn, split between the calls.'),
+    })
+    .optional()
+    .describe('Result size budget.'),
+  deferLoading: z
+    .strictObject({
+      enabled: z
+        .union([z.boolean(), z.literal('auto')], { error: "expected true, false or 'auto'" })
+        .optional()
+        .describe("Defer MCP and external tool definitions behind tool_search: true, false, or 'auto' (above the thresholds)."),
+      maxTools: deferThreshold.shape.maxTools,
+      maxTokens: deferThreshold.shape.maxTokens,
+    })
+    .optional()
+    .describe('Deferred loading of tool definitions.'),
+  simpleMode: z.boolean().optional().describe('Offer only the basic tools (mode rules of the runtime).'),
+  modelProfiles: z
+    .record(
+      z.string(),
+      z.strictObject({
+        editStyle: z.enum(['apply_patch', 'str_replace']).optional().describe('How the model edits files.'),
+        supportsDeferLoading: z.boolean().optional().describe('Whether the provider understands deferred tool definitions.'),
+        deferThreshold: deferThreshold.optional().describe('Thresholds above which tools are deferred for this profile.'),
+      }),
+    )
+    .optional()
+    .describe('Overrides of model profile settings, by profile id.'),
+  sandbox: z
+    .enum(['auto', 'off', 'required'])
+    .optional()
+    .describe("Process sandboxing: 'auto' (when available), 'off', or 'required' (refuse to run without it)."),
+  secrets: z
+    .record(z.string(), z.array(envVarName))
+    .optional()
+    .describe('Environment variables granted as secrets, by tool name (or `*` for every tool).'),
+});
+
+export type PersonalityFile = z.infer<typeof personalitySchema>;
+
+/** Values for keys no file in the `extends` chain sets. `toolset` has none on purpose: absent means every built-in. */
+export const PERSONALITY_DEFAULTS = {
+  plugins: [] as string[],
+  mcpServers: {} as Record<string, true | { includeTools?: string[]; excludeTools?: string[] }>,
+  permissions: { allow: [] as string[], ask: [] as string[], deny: [] as string[] },
+  agents: {} as Record<string, { description?: string; tools?: string[]; disallowedTools?: string[] }>,
+  budget: { resultChars: DEFAULT_RESULT_BUDGET },
+  deferLoading: { enabled: 'auto' as boolean | 'auto' },
+  simpleMode: false,
+  modelProfiles: {} as NonNullable<PersonalityFile['modelProfiles']>,
+  sandbox: 'auto' as 'auto' | 'off' | 'required',
+  secrets: {} as Record<string, string[]>,
+};
+
+/** A resolved personality: the `extends` chain merged, defaults applied. */
+export interface Personality {
+  id: string;
+  description?: string;
+  /** Undefined = every built-in of the enabled plugins; [] = none. */
+  toolset?: string[];
+  plugins: string[];
+  mcpServers: Record<string, true | { includeTools?: string[]; excludeTools?: string[] }>;
+  permissions: { allow: string[]; ask: string[]; deny: string[] };
+  agents: Record<string, { description?: string; tools?: string[]; disallowedTools?: string[] }>;
+  budget: { resultChars: number };
+  deferLoading: { enabled: boolean | 'auto'; maxTools?: number; maxTokens?: number };
+  simpleMode: boolean;
+  modelProfiles: NonNullable<PersonalityFile['modelProfiles']>;
+  sandbox: 'auto' | 'off' | 'required';
+  secrets: Record<string, string[]>;
+  /** Where it came from, the personality asked for first, then each personality it extends. */
+  sources: string[];
+}

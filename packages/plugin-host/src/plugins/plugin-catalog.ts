@@ -1,0 +1,219 @@
+import {
+  type CapabilityBackend,
+  type EventBus,
+  type Logger,
+  type PluginContext,
+  type PluginDefinition,
+  type PluginServiceName,
+  type PluginServices,
+  QuiverError,
+  type Tool,
+  type ToolHook,
+  type ToolRegistry,
+  type ToolResultReducer,
+  type ToolResultReducerRegistry,
+  isQuiverError,
+} from '@quiver/types';
+import type { HookRegistry } from '@quiver/runtime';
+import { inject, injectable } from 'tsyringe';
+import type { DefaultCapabilityBackendRegistry } from '../backend-registry.js';
+import { type HostOptions, TOKENS } from '../tokens.js';
+import { validatePluginDefinition } from './plugin-manifest.js';
+
+export interface LoadedPluginInfo {
+  id: string;
+  version: string;
+  description?: string;
+  source: string;
+  tools: string[];
+}
+
+export interface FailedPluginInfo {
+  /** The plugin id when known, else the reference from the config. */
+  plugin: string;
+  source: string;
+  code: string;
+  message: string;
+  fix?: string;
+}
+
+interface LoadedPlugin {
+  definition: PluginDefinition;
+  source: string;
+  disposers: Array<() => void>;
+}
+
+/** Loads plugins into the root registries, tracks what each registered, and unloads them. */
+@injectable()
+export class PluginCatalog {
+  readonly #loaded = new Map<string, LoadedPlugin>();
+  readonly #failed: FailedPluginInfo[] = [];
+  readonly #shutdown: Array<() => void | Promise<void>> = [];
+
+  constructor(
+    @inject(TOKENS.toolRegistry) private readonly registry: ToolRegistry,
+    @inject(TOKENS.reducerRegistry) private readonly reducers: ToolResultReducerRegistry,
+    @inject(TOKENS.hookRegistry) private readonly hooks: HookRegistry,
+    @inject(TOKENS.backendRegistry) private readonly backends: DefaultCapabilityBackendRegistry,
+    @inject(TOKENS.eventBus) private readonly events: EventBus,
+    @inject(TOKENS.logger) private readonly logger: Logger,
+    @inject(TOKENS.hostOptions) private readonly options: HostOptions,
+  ) {}
+
+  /** Loads one plugin. A failure is recorded (and returned), never thrown: the other plugins still load. */
+  async load(candidate: unknown, source: string): Promise<FailedPluginInfo | undefined> {
+    let definition: PluginDefinition | undefined;
+    const entry: LoadedPlugin = { definition: undefined as never, source, disposers: [] };
+    try {
+      definition = validatePluginDefinition(candidate, source);
+      entry.definition = definition;
+      if (this.#loaded.has(definition.id)) {
+        throw new QuiverError('plugin_duplicate_tool', `Plugin "${definition.id}" is loaded twice (${this.#loaded.get(definition.id)!.source} and ${source}).`, {
+          fix: 'Remove one of the two entries from quiver.yaml `plugins`.',
+        });
+      }
+      const missing = (definition.dependsOn ?? []).filter((id) => !this.#loaded.has(id));
+      if (missing.length > 0) {
+        throw new QuiverError(
+          'plugin_missing_dependency',
+          `Plugin "${definition.id}" depends on plugin${missing.length > 1 ? 's' : ''} ${missing.map((id) => `"${id}"`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} not loaded.`,
+          { fix: `Add ${missing.join(', ')} to quiver.yaml \`plugins\` before "${definition.id}".`, details: { plugin: definition.id, missing } },
+        );
+      }
+      // Registered before register() runs so that tools it adds later (MCP reconnects) are tracked too.
+      this.#loaded.set(definition.id, entry);
+      await definition.register(this.#contextFor(definition, entry) as PluginContext<never>);
+      this.logger.debug(`plugin ${definition.id} loaded`, { source });
+      return undefined;
+    } catch (error) {
+      this.#unwind(entry);
+      if (definition && this.#loaded.get(definition.id) === entry) this.#loaded.delete(definition.id);
+      const failure = this.#describeFailure(error, definition, source);
+      this.#failed.push(failure);
+      this.logger.warn(`plugin ${failure.plugin} disabled: ${failure.message}`, { code: failure.code });
+      return failure;
+    }
+  }
+
+  /** Removes every tool, reducer, hook and backend the plugin registered. */
+  unload(pluginId: string): boolean {
+    const entry = this.#loaded.get(pluginId);
+    if (!entry) return false;
+    this.#unwind(entry);
+    this.#loaded.delete(pluginId);
+    return true;
+  }
+
+  loaded(): LoadedPluginInfo[] {
+    const tools = this.registry.list();
+    return [...this.#loaded.values()].map(({ definition, source }) => ({
+      id: definition.id,
+      version: definition.version,
+      ...(definition.description ? { description: definition.description } : {}),
+      source,
+      tools: tools.filter((entry) => entry.pluginId === definition.id).map((entry) => entry.tool.name).sort(),
+    }));
+  }
+
+  failed(): FailedPluginInfo[] {
+    return [...this.#failed];
+  }
+
+  recordFailure(failure: FailedPluginInfo): void {
+    this.#failed.push(failure);
+  }
+
+  has(pluginId: string): boolean {
+    return this.#loaded.has(pluginId);
+  }
+
+  async shutdown(): Promise<void> {
+    for (const fn of this.#shutdown.splice(0).reverse()) {
+      try {
+        await fn();
+      } catch (error) {
+        this.logger.warn(`shutdown hook failed: ${(error as Error).message}`);
+      }
+    }
+    for (const id of [...this.#loaded.keys()].reverse()) this.unload(id);
+  }
+
+  #unwind(entry: LoadedPlugin): void {
+    for (const dispose of entry.disposers.splice(0).reverse()) {
+      try {
+        dispose();
+      } catch {
+        // Unregistering something already gone is fine.
+      }
+    }
+  }
+
+  #describeFailure(error: unknown, definition: PluginDefinition | undefined, source: string): FailedPluginInfo {
+    const plugin = definition?.id ?? source;
+    if (isQuiverError(error)) {
+      return { plugin, source, code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) };
+    }
+    return {
+      plugin,
+      source,
+      code: 'plugin_register_failed',
+      message: `Plugin "${plugin}" threw during register(): ${(error as Error)?.message ?? String(error)}. It was disabled; all other plugins loaded.`,
+      fix: `Fix the plugin or remove it from quiver.yaml \`plugins\`; run \`quiver plugins\` to see its status.`,
+    };
+  }
+
+  #contextFor(definition: PluginDefinition, entry: LoadedPlugin): PluginContext<PluginServiceName> {
+    const track = (dispose: () => void) => {
+      let done = false;
+      const once = () => {
+        if (done) return;
+        done = true;
+        dispose();
+        const index = entry.disposers.indexOf(once);
+        if (index >= 0) entry.disposers.splice(index, 1);
+      };
+      entry.disposers.push(once);
+      return once;
+    };
+    const all = this.#services(definition);
+    const services = Object.fromEntries((definition.requires ?? []).map((name) => [name, all[name]]));
+    return {
+      pluginId: definition.id,
+      services: services as PluginServices,
+      registerTool: (tool: Tool) => {
+        const existing = this.registry.get(tool.name);
+        if (existing) {
+          const owner = existing.pluginId ? `plugin "${existing.pluginId}"` : 'the host';
+          throw new QuiverError(
+            'plugin_duplicate_tool',
+            `Plugin "${definition.id}" registers tool "${tool.name}", which ${owner} already registers.`,
+            {
+              fix: `Enable only one of "${existing.pluginId ?? 'host'}" and "${definition.id}", or rename the tool in one of them.`,
+              details: { tool: tool.name, plugins: [existing.pluginId, definition.id] },
+            },
+          );
+        }
+        return track(this.registry.register(tool, { pluginId: definition.id }));
+      },
+      registerReducer: (reducer: ToolResultReducer) => track(this.reducers.register(reducer)),
+      registerHook: (hook: ToolHook) => track(this.hooks.register(hook, definition.id)),
+      registerBackend: (backend: CapabilityBackend) => track(this.backends.register(backend)),
+    };
+  }
+
+  #services(definition: PluginDefinition): PluginServices {
+    const prefix = `[${definition.id}]`;
+    return {
+      logger: {
+        debug: (message, data) => this.logger.debug(`${prefix} ${message}`, data),
+        info: (message, data) => this.logger.info(`${prefix} ${message}`, data),
+        warn: (message, data) => this.logger.warn(`${prefix} ${message}`, data),
+        error: (message, data) => this.logger.error(`${prefix} ${message}`, data),
+      },
+      config: Object.freeze({ ...this.options.pluginConfig(definition.id) }),
+      paths: { workspace: this.options.workspace, dataDir: this.options.dataDir, configDir: this.options.configDir },
+      lifecycle: { onShutdown: (fn) => void this.#shutdown.push(fn) },
+      events: { publish: (event) => this.events.publish(event) },
+    };
+  }
+}

@@ -1,0 +1,151 @@
+import type { RegisteredTool, ToolDefinitionLite } from '@quiver/types';
+import { z } from 'zod';
+import type {
+  ModelProfile,
+  PoolDiagnostic,
+  PoolTool,
+  RemovalReason,
+  SessionAgentKind,
+  SessionOptions,
+  SessionPolicy,
+  ToolPool,
+} from '../contracts.js';
+import { resolveModelProfile } from '../profiles/model-profiles.js';
+import { TOOL_SEARCH_TOOL_NAME, createToolSearchTool } from '../search/tool-search-tool.js';
+import { applyAgentContext, resolveCustomAgent } from './agent-context.js';
+import { collectCandidates } from './candidates.js';
+import { applyDeferLoading } from './defer.js';
+import { poolSignatureOfTools, toDefinition } from './definitions.js';
+import { applyDenyRules } from './deny-rules.js';
+import { applyEnabledFilter } from './enabled.js';
+import { applyModelProfile } from './model-profile-filter.js';
+import { builtInPrefixLength, orderTools } from './order.js';
+import { applyOverrides } from './overrides.js';
+import { applySessionFilter } from './session-filter.js';
+import type { StageResult } from './stage-result.js';
+
+export type AssemblySessionOptions = Pick<
+  SessionOptions,
+  'agent' | 'customAgent' | 'availableTools' | 'excludedTools' | 'defaultAgentExcludedTools' | 'externalTools' | 'model' | 'permissions'
+>;
+
+export interface AssemblyInput {
+  /** `registry.list()`. */
+  registered: readonly RegisteredTool[];
+  policy: SessionPolicy;
+  options?: AssemblySessionOptions;
+  /** Effective agent kind; defaults to options.agent, then 'main'. */
+  agent?: SessionAgentKind;
+  /** Deny rules of parent sessions: they bound this one. */
+  parentDenies?: readonly string[];
+  /** Names in the parent's pool: a child never gets a tool its parent lacks. */
+  parentTools?: ReadonlySet<string>;
+  /** Custom model profiles, tried before the built-in ones. */
+  profiles?: readonly ModelProfile[];
+  /** Tools tool_search has found: no longer deferred. */
+  expandedTools?: ReadonlySet<string>;
+  /** Show every tool in full (child sessions). */
+  stripDeferred?: boolean;
+  externalVersion?: number;
+  /** Called by the pool's tool_search with the names it found. */
+  onToolsFound?: (names: string[]) => void;
+}
+
+/**
+ * Decides which tools a model call sees and may run, stage by stage (see ARCHITECTURE.md), and
+ * records why each other candidate was removed. Pure apart from calling each tool's
+ * isEnabled()/isAvailable(). Throws QuiverError('assembly_failed') for an external tool that
+ * silently shadows a built-in or an unknown custom agent.
+ */
+export function assembleToolPool(input: AssemblyInput): ToolPool {
+  const options = input.options ?? {};
+  const removed = new Map<string, RemovalReason>();
+  const diagnostics: PoolDiagnostic[] = [];
+  const absorb = (stage: StageResult): PoolTool[] => {
+    for (const entry of stage.removed) if (!removed.has(entry.name)) removed.set(entry.name, entry.reason);
+    diagnostics.push(...stage.diagnostics);
+    return stage.kept;
+  };
+  const externals = options.externalTools ?? [];
+  let tools = absorb(collectCandidates(input.registered, input.policy, externals));
+  const knownTools = () => [
+    ...input.registered.map((entry) => ({ name: entry.tool.name, aliases: entry.tool.aliases })),
+    ...externals.map((definition) => ({ name: definition.name })),
+  ];
+  tools = absorb(applyOverrides(tools, new Set(externals.filter((definition) => definition.overridesBuiltInTool).map((definition) => definition.name))));
+  tools = absorb(applyDenyRules(tools, [...(input.policy.permissions.deny ?? []), ...(options.permissions?.deny ?? []), ...(input.parentDenies ?? [])]));
+  tools = absorb(applyEnabledFilter(tools, { simpleMode: input.policy.simpleMode }));
+  tools = absorb(
+    applySessionFilter(tools, {
+      toolset: input.policy.toolset,
+      availableTools: options.availableTools,
+      excludedTools: options.excludedTools,
+      knownTools,
+    }),
+  );
+  if (input.parentTools) tools = absorb(boundByParent(tools, input.parentTools));
+  const agent = input.agent ?? options.agent ?? 'main';
+  tools = absorb(
+    applyAgentContext(tools, {
+      agent,
+      customAgent: resolveCustomAgent(options.customAgent, input.policy.agents),
+      defaultAgentExcludedTools: options.defaultAgentExcludedTools,
+    }),
+  );
+  tools = absorb(orderTools(tools));
+  const profile = resolveModelProfile(options.model, { profiles: input.profiles, overrides: input.policy.modelProfiles });
+  tools = absorb(applyModelProfile(tools, profile));
+  const deferral = applyDeferLoading(tools, {
+    deferLoading: input.policy.deferLoading,
+    profile,
+    expanded: input.expandedTools,
+    disabled: input.stripDeferred,
+  });
+  diagnostics.push(...deferral.diagnostics);
+  tools = deferral.tools;
+  const prefixLength = builtInPrefixLength(tools);
+  let definitions: ToolDefinitionLite[] = [];
+  if (deferral.deferred && !tools.some((tool) => tool.name === TOOL_SEARCH_TOOL_NAME)) {
+    const search = createToolSearchTool({ definitions: () => definitions, onFound: input.onToolsFound });
+    const searchTool: PoolTool = {
+      name: TOOL_SEARCH_TOOL_NAME,
+      source: 'builtin',
+      tool: search,
+      pluginId: undefined,
+      mcpServer: undefined,
+      deferred: false,
+      parameters: toolSearchParameters(search.input),
+    };
+    // After the built-in prefix, so crossing the threshold leaves the cached prefix intact.
+    tools.splice(prefixLength, 0, searchTool);
+  }
+  definitions = tools.map(toDefinition);
+  const executables = new Map(tools.map((tool) => [tool.name, tool] as const));
+  for (const name of executables.keys()) removed.delete(name);
+  return {
+    definitions,
+    executables,
+    signature: poolSignatureOfTools(tools),
+    diagnostics,
+    removed,
+    profile,
+    externalVersion: input.externalVersion ?? 0,
+    stablePrefixLength: prefixLength,
+  };
+}
+
+function boundByParent(tools: readonly PoolTool[], parentTools: ReadonlySet<string>): StageResult {
+  const result: StageResult = { kept: [], removed: [], diagnostics: [] };
+  for (const tool of tools) {
+    if (parentTools.has(tool.name)) result.kept.push(tool);
+    else result.removed.push({ name: tool.name, reason: { stage: 'session_filter', rule: 'parent session', reason: 'the parent session does not have it' } });
+  }
+  return result;
+}
+
+let searchParameters: Record<string, unknown> | undefined;
+
+function toolSearchParameters(input: z.ZodType): Record<string, unknown> {
+  searchParameters ??= z.toJSONSchema(input) as Record<string, unknown>;
+  return searchParameters;
+}

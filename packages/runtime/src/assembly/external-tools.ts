@@ -1,0 +1,79 @@
+import { TOOL_NAME_PATTERN, type Tool } from '@quiver/types';
+import type { ExternalToolDefinition, PoolDiagnostic } from '../contracts.js';
+import { jsonSchemaToPermissiveZod } from './json-schema-input.js';
+import { sha256, stableStringify } from './stable-json.js';
+
+/** A hash of what the model would see of the external tools; callbacks do not count. */
+export function externalToolsSignature(definitions: readonly ExternalToolDefinition[]): string {
+  return sha256(
+    stableStringify(
+      definitions.map((definition) => ({
+        name: definition.name,
+        description: definition.description,
+        title: definition.title ?? null,
+        parameters: definition.parameters,
+        annotations: definition.annotations ?? null,
+        overridesBuiltInTool: definition.overridesBuiltInTool === true,
+      })),
+    ),
+  );
+}
+
+/** Wraps an SDK client's definition as a Tool: its JSON Schema is shown as-is and checked permissively. */
+export function wrapExternalTool(definition: ExternalToolDefinition): Tool {
+  const tool: Tool = {
+    name: definition.name,
+    description: definition.description,
+    input: jsonSchemaToPermissiveZod(definition.parameters),
+    capabilities: {},
+    parametersJsonSchema: definition.parameters,
+    execute: (args, ctx) => definition.execute(args, { callId: ctx.callId, signal: ctx.signal }),
+  };
+  if (definition.title !== undefined) tool.title = definition.title;
+  if (definition.annotations !== undefined) tool.annotations = definition.annotations;
+  return tool;
+}
+
+export interface ValidatedExternalTools {
+  accepted: ExternalToolDefinition[];
+  diagnostics: PoolDiagnostic[];
+}
+
+/** Deduplicates (earliest wins) and rejects names and schemas a provider would refuse. */
+export function validateExternalTools(definitions: readonly ExternalToolDefinition[]): ValidatedExternalTools {
+  const accepted: ExternalToolDefinition[] = [];
+  const diagnostics: PoolDiagnostic[] = [];
+  const seen = new Set<string>();
+  for (const definition of definitions) {
+    if (!TOOL_NAME_PATTERN.test(definition.name)) {
+      diagnostics.push({
+        level: 'error',
+        code: 'external_invalid_name',
+        message: `External tool "${definition.name}" was rejected: names are 1–64 characters of letters, digits, "_" and "-".`,
+        tool: definition.name,
+      });
+      continue;
+    }
+    if (seen.has(definition.name)) {
+      diagnostics.push({
+        level: 'warning',
+        code: 'external_duplicate',
+        message: `External tool "${definition.name}" is defined more than once; the first definition is used.`,
+        tool: definition.name,
+      });
+      continue;
+    }
+    if (definition.parameters?.type !== 'object') {
+      diagnostics.push({
+        level: 'error',
+        code: 'external_schema_not_object',
+        message: `External tool "${definition.name}" was rejected: its parameters must be a JSON object schema ({ "type": "object", ... }).`,
+        tool: definition.name,
+      });
+      continue;
+    }
+    seen.add(definition.name);
+    accepted.push(definition);
+  }
+  return { accepted, diagnostics };
+}

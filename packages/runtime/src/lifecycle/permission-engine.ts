@@ -1,0 +1,36 @@
+import { PermissionEngine, ProjectGrantStore, SessionGrantStore } from '@quiver/permissions';
+import type { PermissionRules } from '@quiver/types';
+import type { PermissionDecider } from './permission-gate.js';
+
+export interface SessionPermissionEngine extends PermissionDecider {
+  close(): void;
+}
+
+export interface SessionPermissionEngineOptions {
+  workspace: string;
+  dataDir: string;
+  rules: PermissionRules;
+  parentDenies: readonly string[];
+}
+
+/**
+ * A session's permission state: its rules bounded by the parent's denies, grants for this
+ * session in memory, and project grants in `<dataDir>/permissions.db` so they outlive it.
+ */
+export function createSessionPermissionEngine(
+  options: SessionPermissionEngineOptions,
+): SessionPermissionEngine {
+  const projectGrants = new ProjectGrantStore({ dataDir: options.dataDir });
+  const engine = new PermissionEngine({
+    workspace: options.workspace,
+    layers: [options.rules],
+    parentDenies: [...options.parentDenies],
+    sessionGrants: new SessionGrantStore(),
+    projectGrants,
+  });
+  return {
+    decide: (request) => engine.decide(request),
+    grant: (rule, scope) => engine.grant(rule, scope),
+    close: () => projectGrants.close?.(),
+  };
+}

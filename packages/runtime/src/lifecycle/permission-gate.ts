@@ -1,0 +1,176 @@
+import { headlessDenial } from '@quiver/permissions';
+import type {
+  GrantScope,
+  PermissionAnswer,
+  PermissionDecision,
+  PermissionResolver,
+  QuiverEvent,
+  Tool,
+  ToolFailure,
+} from '@quiver/types';
+import { fail } from '@quiver/types';
+import type { createEventFactory } from '../events/event-factory.js';
+
+/** The part of `@quiver/permissions`' PermissionEngine the lifecycle relies on. */
+export interface PermissionDecider {
+  decide(request: {
+    toolName: string;
+    args: unknown;
+    spec?: Tool['permission'];
+    mcpServer?: string;
+  }): Promise<PermissionDecision>;
+  grant(rule: string, scope: 'session' | 'project'): unknown;
+}
+
+export interface PermissionCheck {
+  callId: string;
+  tool: Tool;
+  args: unknown;
+  mcpServer: string | undefined;
+  /** A preToolUse hook that approved: it answers an ask, never a deny. */
+  approvedBy: string | undefined;
+  signal: AbortSignal;
+}
+
+export interface PermissionGateDeps {
+  engine: PermissionDecider;
+  resolver: PermissionResolver | undefined;
+  makeEvent: ReturnType<typeof createEventFactory>;
+  publish(event: QuiverEvent): void;
+}
+
+/**
+ * Rules first (deny before ask before allow), then for an ask: an approving hook, the UI's
+ * resolver, or — headless — a deny that names the rule that would allow the call.
+ * Returns the failure to report, or undefined when the call may run.
+ */
+export async function checkPermission(
+  check: PermissionCheck,
+  deps: PermissionGateDeps,
+): Promise<ToolFailure | undefined> {
+  const toolName = check.tool.name;
+  const completed = (fields: {
+    behavior: 'allow' | 'deny';
+    scope?: GrantScope | 'rule';
+    rule?: string;
+    reason: string;
+  }) => deps.publish(deps.makeEvent('permission.completed', { callId: check.callId, toolName, ...fields }));
+
+  let decision: PermissionDecision;
+  try {
+    decision = await deps.engine.decide({
+      toolName,
+      args: check.args,
+      ...(check.tool.permission ? { spec: check.tool.permission } : {}),
+      ...(check.mcpServer ? { mcpServer: check.mcpServer } : {}),
+    });
+  } catch (error) {
+    const reason = `the permission check failed: ${messageOf(error)}`;
+    completed({ behavior: 'deny', reason });
+    return fail('not_permitted', `${toolName} was not permitted: ${reason}`);
+  }
+
+  if (decision.behavior === 'allow') return undefined;
+  if (decision.behavior === 'deny') {
+    completed({
+      behavior: 'deny',
+      scope: 'rule',
+      ...(decision.rule ? { rule: decision.rule } : {}),
+      reason: decision.reason,
+    });
+    const rule = decision.rule ? ` (rule "${decision.rule}")` : '';
+    return fail('not_permitted', `${toolName} is not permitted: ${decision.reason}${rule}`);
+  }
+
+  if (check.approvedBy !== undefined) {
+    completed({ behavior: 'allow', scope: 'once', reason: `approved by hook "${check.approvedBy}"` });
+    return undefined;
+  }
+
+  deps.publish(deps.makeEvent('permission.requested', { callId: check.callId, toolName, decision }));
+  const suggestedRule = decision.suggestedRule ?? toolName;
+  if (deps.resolver === undefined) {
+    const asked = decision.subjects
+      ?.filter((entry) => entry.behavior === 'ask')
+      .map((entry) => entry.subject);
+    const denial = headlessDenial(toolName, asked?.length ? asked.join(', ') : toolName, {
+      ...decision,
+      suggestedRule,
+    });
+    completed({ behavior: 'deny', reason: denial.reason });
+    return fail('not_permitted', denial.reason);
+  }
+
+  let answer: PermissionAnswer;
+  try {
+    answer = await untilAborted(
+      deps.resolver.resolve({ callId: check.callId, toolName, args: check.args, decision }, check.signal),
+      check.signal,
+    );
+  } catch (error) {
+    if (check.signal.aborted) {
+      completed({ behavior: 'deny', reason: 'the call was aborted while waiting for approval' });
+      return fail(
+        'aborted',
+        `${toolName} was aborted while waiting for approval: ${messageOf(check.signal.reason)}`,
+      );
+    }
+    const reason = `asking for approval failed: ${messageOf(error)}`;
+    completed({ behavior: 'deny', reason });
+    return fail('not_permitted', `${toolName} was not permitted: ${reason}`);
+  }
+
+  if (answer.behavior === 'deny') {
+    const reason = answer.reason ?? 'denied by the user';
+    completed({ behavior: 'deny', scope: 'once', reason });
+    return fail('not_permitted', `${toolName} was denied: ${reason}`);
+  }
+  // Without a suggested rule the only grant we could save is the whole tool, which is broader
+  // than what the user saw; such answers apply to this call only.
+  const scope = answer.scope !== 'once' && decision.suggestedRule === undefined ? 'once' : answer.scope;
+  if (scope !== answer.scope) {
+    const message = `The ${answer.scope} grant for ${toolName} was applied to this call only: the permission engine suggested no rule to save.`;
+    deps.publish(deps.makeEvent('session.warning', { code: 'grant_narrowed', message }));
+  }
+  if (scope !== 'once') {
+    try {
+      await deps.engine.grant(suggestedRule, scope);
+    } catch (error) {
+      deps.publish(
+        deps.makeEvent('session.warning', {
+          code: 'grant_failed',
+          message: `Could not save the ${scope} grant "${suggestedRule}": ${messageOf(error)}; it applies to this call only.`,
+        }),
+      );
+    }
+  }
+  completed({
+    behavior: 'allow',
+    scope,
+    ...(scope === 'once' ? {} : { rule: suggestedRule }),
+    reason: `allowed by the user (${scope})`,
+  });
+  return undefined;
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

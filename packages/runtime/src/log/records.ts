@@ -1,0 +1,54 @@
+import type { ToolErrorCode } from '@quiver/types';
+
+export type CallStatus = 'running' | 'ok' | 'error' | 'interrupted';
+
+/** One tool call as the log remembers it. */
+export interface CallRecord {
+  sessionId: string;
+  callId: string;
+  toolName: string;
+  args: unknown;
+  turn: number | undefined;
+  /** ms since epoch; undefined for calls refused before they started. */
+  startedAt: number | undefined;
+  completedAt: number | undefined;
+  status: CallStatus;
+  code: ToolErrorCode | undefined;
+  durationMs: number | undefined;
+  structured: unknown;
+}
+
+export interface SessionRecordInput {
+  id: string;
+  personalityId?: string;
+  agent?: string;
+  /** ms since epoch; default now. */
+  startedAt?: number;
+}
+
+export interface SessionSummary {
+  id: string;
+  personalityId: string | undefined;
+  agent: string | undefined;
+  startedAt: number;
+  endedAt: number | undefined;
+  calls: number;
+  failedCalls: number;
+  interruptedCalls: number;
+  /** Latest call start or completion, or the session start. */
+  lastActivityAt: number;
+}
+
+export interface FileEditMetric {
+  path: string;
+  linesAdded: number;
+  linesRemoved: number;
+  edits: number;
+}
+
+export interface FileEditMetrics {
+  filesChanged: number;
+  linesAdded: number;
+  linesRemoved: number;
+  files: FileEditMetric[];
+}

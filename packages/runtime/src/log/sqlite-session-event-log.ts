@@ -1,0 +1,272 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { QuiverEvent, QuiverEventOf, ToolErrorCode } from '@quiver/types';
+import { isDurableEvent, QuiverError } from '@quiver/types';
+import Database from 'better-sqlite3';
+import type { SessionEventLog } from '../contracts.js';
+import { summarizeFileEdits } from './file-edits.js';
+import type {
+  CallRecord,
+  CallStatus,
+  FileEditMetrics,
+  SessionRecordInput,
+  SessionSummary,
+} from './records.js';
+import { SESSION_LOG_MIGRATIONS } from './schema.js';
+
+export interface SqliteSessionEventLogOptions {
+  /** The log lives at `<dataDir>/sessions.db`. */
+  dataDir: string;
+}
+
+interface CallRow {
+  session_id: string;
+  call_id: string;
+  tool: string;
+  args: string | null;
+  turn: number | null;
+  started_at: number | null;
+  completed_at: number | null;
+  status: CallStatus;
+  code: string | null;
+  duration_ms: number | null;
+  structured: string | null;
+}
+
+interface SessionRow {
+  id: string;
+  personality: string | null;
+  agent: string | null;
+  started_at: number;
+  ended_at: number | null;
+  calls: number;
+  failed: number;
+  interrupted: number;
+  last_activity: number | null;
+}
+
+/**
+ * The durable record of sessions: SQLite in WAL mode, one transaction per write. Transient
+ * events are not stored, except that a call's start becomes a `running` calls row, so a
+ * process that dies mid-call leaves evidence a resumed session can recover.
+ */
+export class SqliteSessionEventLog implements SessionEventLog {
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #appendEvent: (event: QuiverEvent) => void;
+
+  constructor(options: SqliteSessionEventLogOptions) {
+    mkdirSync(options.dataDir, { recursive: true });
+    this.path = join(options.dataDir, 'sessions.db');
+    this.#db = new Database(this.path);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('busy_timeout = 5000');
+    migrate(this.#db);
+    this.#appendEvent = this.#db.transaction((event: QuiverEvent) => this.#write(event));
+  }
+
+  beginSession(session: SessionRecordInput): void {
+    this.#db
+      .prepare(
+        `INSERT INTO sessions (id, personality, agent, started_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET personality = coalesce(excluded.personality, personality),
+           agent = coalesce(excluded.agent, agent), ended_at = NULL`,
+      )
+      .run(session.id, session.personalityId ?? null, session.agent ?? null, session.startedAt ?? Date.now());
+  }
+
+  endSession(sessionId: string, endedAt: number = Date.now()): void {
+    this.#db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ?').run(endedAt, sessionId);
+  }
+
+  append(event: QuiverEvent): void {
+    this.#appendEvent(event);
+  }
+
+  recoverOrphans(sessionId: string): string[] {
+    const recover = this.#db.transaction(() => {
+      const rows = this.#db
+        .prepare(
+          `SELECT call_id FROM calls WHERE session_id = ? AND status = 'running' ORDER BY started_at, call_id`,
+        )
+        .all(sessionId) as { call_id: string }[];
+      this.#db
+        .prepare(
+          `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = ?
+           WHERE session_id = ? AND status = 'running'`,
+        )
+        .run(Date.now(), sessionId);
+      return rows.map((row) => row.call_id);
+    });
+    return recover();
+  }
+
+  /** Most recently active sessions first. */
+  recentSessions(limit = 20): SessionSummary[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
+           count(c.call_id) AS calls,
+           coalesce(sum(c.status = 'error'), 0) AS failed,
+           coalesce(sum(c.status = 'interrupted'), 0) AS interrupted,
+           max(coalesce(c.completed_at, c.started_at)) AS last_activity
+         FROM sessions s LEFT JOIN calls c ON c.session_id = s.id
+         GROUP BY s.id
+         ORDER BY max(coalesce(last_activity, s.started_at), s.started_at) DESC, s.rowid DESC
+         LIMIT ?`,
+      )
+      .all(limit) as SessionRow[];
+    return rows.map((row) => ({
+      id: row.id,
+      personalityId: row.personality ?? undefined,
+      agent: row.agent ?? undefined,
+      startedAt: row.started_at,
+      endedAt: row.ended_at ?? undefined,
+      calls: row.calls,
+      failedCalls: row.failed,
+      interruptedCalls: row.interrupted,
+      lastActivityAt: Math.max(row.last_activity ?? row.started_at, row.started_at),
+    }));
+  }
+
+  /** A session's calls by start time; calls refused before starting sit at their completion time. */
+  sessionCalls(sessionId: string): CallRecord[] {
+    const rows = this.#db
+      .prepare('SELECT * FROM calls WHERE session_id = ? ORDER BY coalesce(started_at, completed_at), rowid')
+      .all(sessionId) as CallRow[];
+    return rows.map(toCallRecord);
+  }
+
+  /** A session's durable events in publication order. */
+  sessionEvents(sessionId: string): QuiverEvent[] {
+    const rows = this.#db
+      .prepare('SELECT data FROM events WHERE session_id = ? ORDER BY seq')
+      .all(sessionId) as {
+      data: string;
+    }[];
+    return rows.map((row) => JSON.parse(row.data) as QuiverEvent);
+  }
+
+  /** Files changed and lines added/removed by successful edit calls, for one session or all. */
+  fileEditMetrics(sessionId?: string): FileEditMetrics {
+    const rows = (
+      sessionId === undefined
+        ? this.#db
+            .prepare(
+              `SELECT structured FROM calls WHERE status = 'ok' AND structured IS NOT NULL ORDER BY rowid`,
+            )
+            .all()
+        : this.#db
+            .prepare(
+              `SELECT structured FROM calls WHERE session_id = ? AND status = 'ok' AND structured IS NOT NULL ORDER BY rowid`,
+            )
+            .all(sessionId)
+    ) as { structured: string }[];
+    return summarizeFileEdits(rows.map((row) => JSON.parse(row.structured) as unknown));
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #write(event: QuiverEvent): void {
+    this.#db
+      .prepare(`INSERT INTO sessions (id, started_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`)
+      .run(event.sessionId, event.timestamp);
+    if (event.type === 'tool.execution_start') this.#recordStart(event);
+    if (event.type === 'tool.execution_complete') this.#recordCompletion(event);
+    if (!isDurableEvent(event)) return;
+    const callId = 'callId' in event ? event.callId : null;
+    this.#db
+      .prepare(
+        `INSERT INTO events (id, session_id, type, call_id, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO NOTHING`,
+      )
+      .run(event.id, event.sessionId, event.type, callId, event.timestamp, JSON.stringify(event));
+  }
+
+  #recordStart(event: QuiverEventOf<'tool.execution_start'>): void {
+    this.#db
+      .prepare(
+        `INSERT INTO calls (session_id, call_id, tool, args, turn, started_at, status) VALUES (?, ?, ?, ?, ?, ?, 'running')
+         ON CONFLICT (session_id, call_id) DO UPDATE SET tool = excluded.tool, args = excluded.args,
+           turn = excluded.turn, started_at = excluded.started_at, completed_at = NULL, status = 'running',
+           code = NULL, duration_ms = NULL, structured = NULL`,
+      )
+      .run(
+        event.sessionId,
+        event.callId,
+        event.toolName,
+        jsonOrNull(event.arguments),
+        event.turn,
+        event.timestamp,
+      );
+  }
+
+  #recordCompletion(event: QuiverEventOf<'tool.execution_complete'>): void {
+    const status: CallStatus = event.success
+      ? 'ok'
+      : event.result.code === 'interrupted'
+        ? 'interrupted'
+        : 'error';
+    this.#db
+      .prepare(
+        `INSERT INTO calls (session_id, call_id, tool, turn, completed_at, status, code, duration_ms, structured)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (session_id, call_id) DO UPDATE SET completed_at = excluded.completed_at,
+           status = excluded.status, code = excluded.code, duration_ms = excluded.duration_ms,
+           structured = excluded.structured`,
+      )
+      .run(
+        event.sessionId,
+        event.callId,
+        event.toolName,
+        event.turn,
+        event.timestamp,
+        status,
+        event.result.code ?? null,
+        Math.round(event.durationMs),
+        jsonOrNull(event.result.structured),
+      );
+  }
+}
+
+function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SESSION_LOG_MIGRATIONS.length) {
+    throw new QuiverError(
+      'config_invalid',
+      `Session log ${db.name} has schema version ${version}, newer than this Quiver supports.`,
+      {
+        fix: 'Upgrade @quiver/runtime, or point the data directory somewhere else.',
+        details: { path: db.name, version, supported: SESSION_LOG_MIGRATIONS.length },
+      },
+    );
+  }
+  for (let step = version; step < SESSION_LOG_MIGRATIONS.length; step++) {
+    db.transaction(() => {
+      db.exec(SESSION_LOG_MIGRATIONS[step] ?? '');
+      db.pragma(`user_version = ${step + 1}`);
+    })();
+  }
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function toCallRecord(row: CallRow): CallRecord {
+  return {
+    sessionId: row.session_id,
+    callId: row.call_id,
+    toolName: row.tool,
+    args: row.args === null ? undefined : (JSON.parse(row.args) as unknown),
+    turn: row.turn ?? undefined,
+    startedAt: row.started_at ?? undefined,
+    completedAt: row.completed_at ?? undefined,
+    status: row.status,
+    code: (row.code ?? undefined) as ToolErrorCode | undefined,
+    durationMs: row.duration_ms ?? undefined,
+    structured: row.structured === null ? undefined : (JSON.parse(row.structured) as unknown),
+  };
+}

@@ -1,0 +1,13 @@
+import type { ToolPool } from '../contracts.js';
+import { TOOL_NAME_COMPATIBILITY } from './tool-name-compatibility.js';
+
+/**
+ * The pool tool a name refers to: the tool itself, a tool that lists it in `aliases`, or the
+ * first pool tool of its compatibility entry (Read → read_file, Bash → terminal, …).
+ */
+export function resolveToolName(name: string, pool: Pick<ToolPool, 'executables'>): string | undefined {
+  if (pool.executables.has(name)) return name;
+  for (const tool of pool.executables.values()) if (tool.tool.aliases?.includes(name)) return tool.name;
+  const compatible = Object.hasOwn(TOOL_NAME_COMPATIBILITY, name) ? TOOL_NAME_COMPATIBILITY[name] : undefined;
+  return compatible?.find((candidate) => pool.executables.has(candidate));
+}

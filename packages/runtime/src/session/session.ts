@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import { InMemorySessionState } from '@quiver/core';
+import { type AgentIdentity, type PermissionRules, QuiverError, type ToolCall, type ToolResult } from '@quiver/types';
+import { currentTeammate } from '../agents/teammate-context.js';
+import { assembleToolPool } from '../assembly/assemble-tool-pool.js';
+import { explainTool } from '../assembly/explain-tool.js';
+import { externalToolsSignature } from '../assembly/external-tools.js';
+import type {
+  ExecuteCallsOptions,
+  ExternalToolDefinition,
+  PoolDiagnostic,
+  ProviderFormat,
+  SessionAgentKind,
+  SessionDeps,
+  SessionLike,
+  SessionOptions,
+  ToolPool,
+} from '../contracts.js';
+import { InMemoryEventBus } from '../events/bus.js';
+import { createEventFactory } from '../events/event-factory.js';
+import { type CallExecutor, createCallExecutor } from '../lifecycle/executor.js';
+import { type RenderedDefinitions, type RenderOptions, renderToolPool } from '../providers/render-definitions.js';
+
+/**
+ * One conversation's view of the tools: its pool (assembled lazily, cached until the registry,
+ * the options, the external tools or tool_search expansions change), its state, its events and
+ * its call executor. Child sessions are bounded by their parent's denies and pool.
+ */
+export class Session implements SessionLike {
+  readonly id: string;
+  readonly state = new InMemorySessionState();
+  readonly events = new InMemoryEventBus();
+  readonly agent: AgentIdentity;
+  readonly #deps: SessionDeps;
+  readonly #parent: Session | undefined;
+  readonly #parentDenies: string[];
+  readonly #children = new Set<Session>();
+  readonly #unsubscribes: (() => void)[] = [];
+  readonly #expanded = new Set<string>();
+  readonly #reported = new Set<string>();
+  readonly #event: ReturnType<typeof createEventFactory>;
+  #options: SessionOptions;
+  #externalTools: ExternalToolDefinition[];
+  #externalSignature: string;
+  #externalVersion = 0;
+  #pool: ToolPool | undefined;
+  #stale = true;
+  #executor: CallExecutor | undefined;
+  #closed = false;
+
+  constructor(deps: SessionDeps, options: SessionOptions = {}, parent?: Session) {
+    this.#deps = deps;
+    this.#parent = parent;
+    this.#options = { ...options };
+    this.id = options.sessionId ?? randomUUID();
+    this.#event = createEventFactory(this.id);
+    const teammate = currentTeammate();
+    const kind: SessionAgentKind = options.agent ?? (teammate ? 'teammate' : parent ? 'subagent' : 'main');
+    const name = options.customAgent ?? (kind === 'teammate' ? teammate?.name : undefined);
+    this.agent = name === undefined ? { kind, id: this.id } : { kind, name, id: this.id };
+    this.#parentDenies = parent ? [...parent.#parentDenies, ...(parent.#permissions().deny ?? [])] : [];
+    this.#externalTools = [...(options.externalTools ?? [])];
+    this.#externalSignature = externalToolsSignature(this.#externalTools);
+    this.#unsubscribes.push(deps.registry.onChange(() => this.#invalidate()));
+    const hostBus = deps.events;
+    if (hostBus) this.#unsubscribes.push(this.events.subscribe((event) => hostBus.publish(event)));
+  }
+
+  get options(): Readonly<SessionOptions> {
+    return this.#options;
+  }
+
+  /** Deny rules inherited from parent sessions. */
+  get parentDenies(): readonly string[] {
+    return this.#parentDenies;
+  }
+
+  /** The tools for the next model call. Throws QuiverError('assembly_failed') when the configuration cannot be assembled. */
+  pool(): ToolPool {
+    this.#assertOpen();
+    if (this.#pool && !this.#stale) return this.#pool;
+    const parentPool = this.#parent?.pool();
+    const next = assembleToolPool({
+      registered: this.#deps.registry.list(),
+      policy: this.#deps.policy,
+      options: { ...this.#options, externalTools: this.#externalTools },
+      agent: this.agent.kind,
+      parentDenies: this.#parentDenies,
+      parentTools: parentPool ? new Set(parentPool.executables.keys()) : undefined,
+      profiles: this.#deps.profiles,
+      expandedTools: this.#expanded,
+      stripDeferred: this.#parent !== undefined,
+      externalVersion: this.#externalVersion,
+      onToolsFound: (names) => this.#expand(names),
+    });
+    const previous = this.#pool;
+    this.#pool = next;
+    this.#stale = false;
+    this.#report(next.diagnostics);
+    if (previous && previous.signature !== next.signature) this.#publishToolsUpdated(previous, next);
+    return next;
+  }
+
+  /**
+   * The pool to use for a request already under way: rebuilt when the external definitions (or
+   * anything else) changed since `current` was built. A failed rebuild keeps `current` and emits
+   * a `session.warning`, so a broken update never takes tools away mid-request.
+   */
+  refreshIfStale(current: ToolPool | undefined = this.#pool): ToolPool {
+    if (current && !this.#stale && current.externalVersion === this.#externalVersion && current === this.#pool) return current;
+    try {
+      return this.pool();
+    } catch (error) {
+      const fallback = current ?? this.#pool;
+      if (!fallback) throw error;
+      this.events.publish(
+        this.#event('session.warning', {
+          code: 'tools_refresh_failed',
+          message: `The tools could not be refreshed; the previous tools stay in use. ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      );
+      return fallback;
+    }
+  }
+
+  /** Merges option changes; the next pool() reassembles. */
+  updateOptions(patch: Partial<SessionOptions>): void {
+    this.#assertOpen();
+    const { externalTools, ...rest } = patch;
+    if ('permissions' in rest || 'permissionResolver' in rest) this.#resetExecutor();
+    this.#options = { ...this.#options, ...rest };
+    if (externalTools !== undefined) this.updateExternalTools(externalTools);
+    this.#invalidate();
+  }
+
+  /** Replaces the SDK client's tools; the version moves only when what the model sees changed. */
+  updateExternalTools(definitions: readonly ExternalToolDefinition[]): void {
+    this.#assertOpen();
+    const signature = externalToolsSignature(definitions);
+    this.#externalTools = [...definitions];
+    if (signature !== this.#externalSignature) {
+      this.#externalSignature = signature;
+      this.#externalVersion += 1;
+    }
+    this.#invalidate();
+  }
+
+  get externalVersion(): number {
+    return this.#externalVersion;
+  }
+
+  /** Forces the next pool() to reassemble (e.g. after a tool's availability changed). */
+  invalidate(): void {
+    this.#invalidate();
+  }
+
+  execute(calls: readonly ToolCall[], options?: ExecuteCallsOptions): Promise<ToolResult[]> {
+    this.#assertOpen();
+    const pool = this.refreshIfStale();
+    this.#executor ??= createCallExecutor({
+      sessionId: this.id,
+      deps: this.#deps,
+      state: this.state,
+      events: this.events,
+      agent: this.agent,
+      permissions: this.#permissions(),
+      parentDenies: this.#parentDenies,
+      resolver: this.#options.permissionResolver,
+    });
+    return this.#executor.execute(calls, pool, options);
+  }
+
+  /** A sub-agent session: its tools are a subset of this session's, bounded by this session's denies. */
+  createChild(options: SessionOptions = {}): Session {
+    this.#assertOpen();
+    const child = new Session(
+      this.#deps,
+      { model: this.#options.model, externalTools: this.#externalTools, permissionResolver: this.#options.permissionResolver, ...options },
+      this,
+    );
+    this.#children.add(child);
+    return child;
+  }
+
+  explain(name: string): string {
+    return explainTool(this.pool(), name);
+  }
+
+  render<F extends ProviderFormat>(format?: F, options?: RenderOptions): RenderedDefinitions<F> {
+    return renderToolPool(this.pool(), format, options);
+  }
+
+  /** Closes children, stops listening, disposes the executor and the session state. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const failures: unknown[] = [];
+    for (const child of this.#children) await child.close().catch((error: unknown) => failures.push(error));
+    this.#children.clear();
+    if (this.#parent) this.#parent.#children.delete(this);
+    for (const unsubscribe of this.#unsubscribes.splice(0)) unsubscribe();
+    await this.#executor?.dispose().catch((error: unknown) => failures.push(error));
+    this.#executor = undefined;
+    await this.state.dispose().catch((error: unknown) => failures.push(error));
+    if (failures.length > 0) throw new AggregateError(failures, `Closing session ${this.id} failed`);
+  }
+
+  #permissions(): PermissionRules {
+    const own = this.#deps.policy.permissions;
+    const extra = this.#options.permissions ?? {};
+    return {
+      allow: [...(own.allow ?? []), ...(extra.allow ?? [])],
+      ask: [...(own.ask ?? []), ...(extra.ask ?? [])],
+      deny: [...(own.deny ?? []), ...(extra.deny ?? [])],
+    };
+  }
+
+  #invalidate(): void {
+    this.#stale = true;
+    for (const child of this.#children) child.#invalidate();
+  }
+
+  #expand(names: readonly string[]): void {
+    const before = this.#expanded.size;
+    for (const name of names) this.#expanded.add(name);
+    if (this.#expanded.size !== before) this.#invalidate();
+  }
+
+  #resetExecutor(): void {
+    const executor = this.#executor;
+    this.#executor = undefined;
+    void executor?.dispose().catch(() => {});
+  }
+
+  #publishToolsUpdated(previous: ToolPool, next: ToolPool): void {
+    const before = new Set(previous.definitions.map((definition) => definition.name));
+    const after = new Set(next.definitions.map((definition) => definition.name));
+    this.events.publish(
+      this.#event('session.tools_updated', {
+        signature: next.signature,
+        added: [...after].filter((name) => !before.has(name)),
+        removed: [...before].filter((name) => !after.has(name)),
+        count: next.definitions.length,
+      }),
+    );
+  }
+
+  /** Each distinct diagnostic becomes one event, not one per reassembly. */
+  #report(diagnostics: readonly PoolDiagnostic[]): void {
+    for (const diagnostic of diagnostics) {
+      const key = `${diagnostic.level}:${diagnostic.code}:${diagnostic.message}`;
+      if (this.#reported.has(key)) continue;
+      this.#reported.add(key);
+      const type = diagnostic.level === 'info' ? 'session.info' : 'session.warning';
+      this.events.publish(this.#event(type, { code: diagnostic.code, message: diagnostic.message }));
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) {
+      throw new QuiverError('usage', `Session ${this.id} is closed.`, { fix: 'Create a new session with createSession() instead of reusing a closed one.' });
+    }
+  }
+}
+
+/** Creates a session for the personality in `deps.policy`. */
+export function createSession(deps: SessionDeps, options: SessionOptions = {}): Session {
+  return new Session(deps, options);
+}

@@ -1,0 +1,176 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defineTool, fail, ok } from '@quiver/types';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createHarness, type Harness, nextEvent, removeTempDirs } from './fixtures/lifecycle-harness.js';
+import { appendLineTool, echoTool, shortTimeoutTool, waitTool } from './fixtures/test-tools.js';
+
+const harnesses: Harness[] = [];
+async function harness(...args: Parameters<typeof createHarness>): Promise<Harness> {
+  const created = await createHarness(...args);
+  harnesses.push(created);
+  return created;
+}
+
+afterEach(async () => {
+  await Promise.all(harnesses.splice(0).map((created) => created.dispose()));
+  await removeTempDirs();
+});
+
+describe('cancellation', () => {
+  it('aborts every running call of a turn and leaves other turns running', async () => {
+    const h = await harness({ tools: [waitTool, echoTool] });
+    const bothStarted = Promise.all([
+      nextEvent(h.bus, 'tool.execution_partial_result', (event) => event.callId === 'a'),
+      nextEvent(h.bus, 'tool.execution_partial_result', (event) => event.callId === 'b'),
+    ]);
+    const turnOne = h.run(
+      [
+        { id: 'a', name: 'wait_forever', args: {} },
+        { id: 'b', name: 'wait_forever', args: {} },
+      ],
+      { turn: 1 },
+    );
+    const turnTwo = h.run([{ id: 'c', name: 'wait_forever', args: {} }], { turn: 2 });
+    await bothStarted;
+    h.executor.abort('new user message', 1);
+    const results = await turnOne;
+    expect(results.map((result) => result.ok === false && result.code)).toEqual(['aborted', 'aborted']);
+    expect(results[0]?.ok === false && results[0].error).toContain('new user message');
+    h.executor.abort('cleanup', 2);
+    expect((await turnTwo)[0]).toMatchObject({ ok: false, code: 'aborted' });
+  });
+
+  it('aborts the calls of a batch when the caller’s signal aborts', async () => {
+    const h = await harness({ tools: [waitTool] });
+    const controller = new AbortController();
+    const started = nextEvent(h.bus, 'tool.execution_start');
+    const running = h.run([{ id: 'c1', name: 'wait_forever', args: {} }], { signal: controller.signal });
+    await started;
+    controller.abort(new Error('client went away'));
+    const [result] = await running;
+    expect(result).toMatchObject({ ok: false, code: 'aborted' });
+    await h.settle();
+    expect(h.events.find((event) => event.type === 'abort')).toMatchObject({ reason: 'client went away' });
+  });
+
+  it('completes a call with aborted when its turn is aborted while the user is being asked', async () => {
+    const resolver = {
+      resolve: (_prompt: unknown, signal: AbortSignal) =>
+        new Promise<never>((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        ),
+    };
+    const h = await harness({ tools: [echoTool], permissions: {}, resolver });
+    const asked = nextEvent(h.bus, 'permission.requested');
+    const running = h.run([{ id: 'c1', name: 'echo', args: { text: 'hi' } }], { turn: 4 });
+    await asked;
+    h.executor.abort('the user moved on', 4);
+    const [result] = await running;
+    expect(result).toMatchObject({ ok: false, code: 'aborted' });
+    const types = (await h.eventsOf('c1')).map((event) => event.type);
+    expect(types).not.toContain('tool.execution_start');
+    expect(types.at(-1)).toBe('tool.execution_complete');
+  });
+
+  it('does not start calls of a batch whose signal is already aborted', async () => {
+    let ran = false;
+    const tool = defineTool({
+      name: 'never',
+      description: 'Must not run.',
+      input: z.object({}),
+      capabilities: {},
+      execute: () => {
+        ran = true;
+        return ok('ran');
+      },
+    });
+    const h = await harness({ tools: [tool] });
+    const [result] = await h.run([{ id: 'c1', name: 'never', args: {} }], { signal: AbortSignal.abort() });
+    expect(result).toMatchObject({ ok: false, code: 'aborted' });
+    expect(ran).toBe(false);
+    expect((await h.eventsOf('c1')).at(-1)).toMatchObject({
+      type: 'tool.execution_complete',
+      success: false,
+    });
+  });
+
+  it('completes a call that runs past its default timeout with code timeout', async () => {
+    const observed: { timeoutMs?: number } = {};
+    const h = await harness({ tools: [shortTimeoutTool(observed)] });
+    const [result] = await h.run([{ id: 'c1', name: 'slow', args: {} }]);
+    expect(result).toMatchObject({ ok: false, code: 'timeout' });
+    expect(observed.timeoutMs).toBe(50);
+    expect((await h.eventsOf('c1')).at(-1)).toMatchObject({
+      type: 'tool.execution_complete',
+      result: { code: 'timeout' },
+    });
+  });
+
+  it('clamps the timeout a call asks for to the tool’s maximum', async () => {
+    const observed: { timeoutMs?: number } = {};
+    const h = await harness({ tools: [shortTimeoutTool(observed)] });
+    const [result] = await h.run([{ name: 'slow', args: { timeout_ms: 60_000 } }]);
+    expect(result).toMatchObject({ ok: false, code: 'timeout' });
+    expect(observed.timeoutMs).toBe(200);
+  });
+});
+
+describe('write serialization', () => {
+  it('runs two writes to the same file one after the other', async () => {
+    const h = await harness({ toolsFor: (workspace) => [appendLineTool(workspace)] });
+    const target = join(h.workspace, 'shared.txt');
+    const results = await h.run([
+      { name: 'append_line', args: { path: target, line: 'first' } },
+      { name: 'append_line', args: { path: target, line: 'second' } },
+    ]);
+    expect(results.every((result) => result.ok)).toBe(true);
+    expect(await readFile(target, 'utf8')).toBe('begin first\nend first\nbegin second\nend second\n');
+  });
+
+  it('treats a relative path and its absolute form as the same file', async () => {
+    const h = await harness({ toolsFor: (workspace) => [appendLineTool(workspace)] });
+    const results = await h.run([
+      { name: 'append_line', args: { path: 'notes.txt', line: 'relative' } },
+      { name: 'append_line', args: { path: join(h.workspace, 'notes.txt'), line: 'absolute' } },
+    ]);
+    expect(results.every((result) => result.ok)).toBe(true);
+    expect(await readFile(join(h.workspace, 'notes.txt'), 'utf8')).toBe(
+      'begin relative\nend relative\nbegin absolute\nend absolute\n',
+    );
+  });
+
+  it('runs writes to different files at the same time', async () => {
+    let arrived = 0;
+    let release: () => void = () => {};
+    const bothArrived = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Each call waits until the other has started: only overlapping calls can both succeed.
+    const rendezvous = defineTool({
+      name: 'rendezvous_write',
+      description: 'Writes a file once another writer has started.',
+      input: z.object({ path: z.string() }),
+      capabilities: {},
+      permission: { kind: 'write', paths: (args: { path: string }) => [args.path] },
+      execute: async (_args, ctx) => {
+        arrived += 1;
+        if (arrived === 2) release();
+        const timer = new Promise<'alone'>((resolve) => setTimeout(() => resolve('alone'), 5_000));
+        const outcome = await Promise.race([bothArrived.then(() => 'together' as const), timer]);
+        if (ctx.signal.aborted) return fail('aborted', 'aborted');
+        return outcome === 'together' ? ok('overlapped') : fail('execution_failed', 'ran alone');
+      },
+    });
+    const h = await harness({ tools: [rendezvous] });
+    const results = await h.run([
+      { name: 'rendezvous_write', args: { path: 'a.txt' } },
+      { name: 'rendezvous_write', args: { path: 'b.txt' } },
+    ]);
+    expect(results).toEqual([
+      { ok: true, value: 'overlapped' },
+      { ok: true, value: 'overlapped' },
+    ]);
+  });
+});

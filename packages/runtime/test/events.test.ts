@@ -1,0 +1,140 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { QuiverEvent } from '@quiver/types';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InMemoryEventBus } from '../src/events/bus.js';
+import { createEventFactory } from '../src/events/event-factory.js';
+import { createHarness, type Harness, removeTempDirs } from './fixtures/lifecycle-harness.js';
+import { echoTool } from './fixtures/test-tools.js';
+
+const harnesses: Harness[] = [];
+const stops: AbortController[] = [];
+
+afterEach(async () => {
+  for (const stop of stops.splice(0)) stop.abort();
+  await Promise.all(harnesses.splice(0).map((created) => created.dispose()));
+  await removeTempDirs();
+});
+
+function stopper(): AbortController {
+  const controller = new AbortController();
+  stops.push(controller);
+  return controller;
+}
+
+const makeEvent = createEventFactory('bus-session');
+const info = (message: string) => makeEvent('session.info', { message });
+
+describe('InMemoryEventBus', () => {
+  it('delivers events to a stream consumer in publication order', async () => {
+    const bus = new InMemoryEventBus();
+    const stop = stopper();
+    const stream = bus.stream(stop.signal);
+    bus.publish(info('one'));
+    bus.publish(info('two'));
+    bus.publish(info('three'));
+    const received: string[] = [];
+    for await (const event of stream) {
+      if (event.type === 'session.info') received.push(event.message);
+      if (received.length === 3) break;
+    }
+    expect(received).toEqual(['one', 'two', 'three']);
+  });
+
+  it('ends a stream when its signal aborts', async () => {
+    const bus = new InMemoryEventBus();
+    const stop = stopper();
+    const stream = bus.stream(stop.signal);
+    const next = stream.next();
+    stop.abort();
+    expect(await next).toEqual({ value: undefined, done: true });
+  });
+
+  it('drops the oldest progress events, never completions, when a stream consumer falls too far behind', async () => {
+    const bus = new InMemoryEventBus({ streamBuffer: 3 });
+    const stop = stopper();
+    const stream = bus.stream(stop.signal);
+    bus.publish(makeEvent('tool.execution_progress', { callId: 'c1', progress: 1 }));
+    bus.publish(makeEvent('tool.execution_progress', { callId: 'c1', progress: 2 }));
+    bus.publish(info('durable one'));
+    bus.publish(makeEvent('tool.execution_progress', { callId: 'c1', progress: 3 }));
+    bus.publish(info('durable two'));
+    await sleep(0);
+    stop.abort();
+    const received: string[] = [];
+    for await (const event of stream) {
+      received.push(
+        event.type === 'session.info'
+          ? event.message
+          : event.type === 'tool.execution_progress'
+            ? `progress ${event.progress}`
+            : event.type,
+      );
+    }
+    expect(received).toEqual(['durable one', 'progress 3', 'durable two']);
+  });
+
+  it('keeps delivering to other subscribers when one throws', async () => {
+    const bus = new InMemoryEventBus();
+    const received: QuiverEvent[] = [];
+    bus.subscribe(() => {
+      throw new Error('bad subscriber');
+    });
+    bus.subscribe((event) => received.push(event));
+    bus.publish(info('still here'));
+    await sleep(0);
+    expect(received).toHaveLength(1);
+  });
+
+  it('stops delivering to a subscriber after it unsubscribes', async () => {
+    const bus = new InMemoryEventBus();
+    const received: QuiverEvent[] = [];
+    const unsubscribe = bus.subscribe((event) => received.push(event));
+    bus.publish(info('before'));
+    await sleep(0);
+    unsubscribe();
+    bus.publish(info('after'));
+    await sleep(0);
+    expect(received.map((event) => event.type === 'session.info' && event.message)).toEqual(['before']);
+  });
+});
+
+describe('slow subscribers', () => {
+  it('does not hold up a call when a callback subscriber awaits 10 s per event', async () => {
+    const h = await createHarness({ tools: [echoTool] });
+    harnesses.push(h);
+    const stop = stopper();
+    let handled = 0;
+    h.bus.subscribe(async () => {
+      await sleep(10_000, undefined, { signal: stop.signal }).catch(() => undefined);
+      handled += 1;
+    });
+    const [result] = await h.run([{ name: 'echo', args: { text: 'not blocked' } }]);
+    expect(result).toMatchObject({ ok: true, value: 'not blocked' });
+    expect(handled).toBe(0);
+  });
+
+  it('does not hold up a call when a stream consumer awaits 10 s per event, and the consumer still gets every event', async () => {
+    const h = await createHarness({ tools: [echoTool] });
+    harnesses.push(h);
+    const stop = stopper();
+    const consumed: string[] = [];
+    const consumer = (async () => {
+      for await (const event of h.bus.stream(stop.signal)) {
+        consumed.push(event.type);
+        await sleep(10_000, undefined, { signal: stop.signal }).catch(() => undefined);
+      }
+    })();
+    const [result] = await h.run([{ id: 'c1', name: 'echo', args: { text: 'fast' } }]);
+    expect(result).toMatchObject({ ok: true, value: 'fast' });
+    expect(consumed).toEqual(['tool.user_requested']);
+    stop.abort();
+    await consumer;
+    expect(consumed).toEqual([
+      'tool.user_requested',
+      'tool.execution_start',
+      'tool.execution_partial_result',
+      'tool.execution_progress',
+      'tool.execution_complete',
+    ]);
+  });
+});

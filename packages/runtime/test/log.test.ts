@@ -1,0 +1,210 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { defineTool, isQuiverError, ok } from '@quiver/types';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { SqliteSessionEventLog } from '../src/log/sqlite-session-event-log.js';
+import { createHarness, type Harness, removeTempDirs, tempDir } from './fixtures/lifecycle-harness.js';
+import { echoTool, failingTool } from './fixtures/test-tools.js';
+
+const harnesses: Harness[] = [];
+const logs: SqliteSessionEventLog[] = [];
+async function harness(...args: Parameters<typeof createHarness>): Promise<Harness> {
+  const created = await createHarness(...args);
+  harnesses.push(created);
+  return created;
+}
+function openLog(dataDir: string): SqliteSessionEventLog {
+  const log = new SqliteSessionEventLog({ dataDir });
+  logs.push(log);
+  return log;
+}
+
+afterEach(async () => {
+  await Promise.all(harnesses.splice(0).map((created) => created.dispose()));
+  for (const log of logs.splice(0)) log.close();
+  await removeTempDirs();
+});
+
+const editTool = defineTool({
+  name: 'edit_file',
+  description: 'Pretends to edit files and reports what changed.',
+  input: z.object({ edits: z.array(z.object({ path: z.string(), added: z.number(), removed: z.number() })) }),
+  capabilities: {},
+  execute: ({ edits }) => {
+    const files = edits.map((edit) => ({
+      path: edit.path,
+      linesAdded: edit.added,
+      linesRemoved: edit.removed,
+    }));
+    return ok(`edited ${files.length} files`, { structured: files.length === 1 ? files[0] : { files } });
+  },
+});
+
+describe('SqliteSessionEventLog', () => {
+  it('records each call with its arguments, status, code and duration, and only durable events', async () => {
+    const h = await harness({ tools: [echoTool, failingTool], withLog: true, sessionId: 'logged' });
+    await h.run([
+      { id: 'c1', name: 'echo', args: { text: 'hello' } },
+      { id: 'c2', name: 'broken', args: {} },
+      { id: 'c3', name: 'missing', args: {} },
+    ]);
+    const log = h.log as SqliteSessionEventLog;
+    const calls = log.sessionCalls('logged');
+    // The unknown tool is refused at once, before the others start.
+    expect(calls.map((call) => [call.callId, call.toolName, call.status, call.code])).toEqual([
+      ['c3', 'missing', 'error', 'not_available'],
+      ['c1', 'echo', 'ok', undefined],
+      ['c2', 'broken', 'error', 'execution_failed'],
+    ]);
+    expect(calls[1]).toMatchObject({ args: { text: 'hello' }, structured: { length: 5 }, turn: 0 });
+    expect(calls[1]?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(calls[0]?.startedAt).toBeUndefined();
+    const types = new Set(log.sessionEvents('logged').map((event) => event.type));
+    expect(types.has('tool.user_requested')).toBe(true);
+    expect(types.has('tool.execution_complete')).toBe(true);
+    expect(types.has('tool.execution_start')).toBe(false);
+    expect(types.has('tool.execution_partial_result')).toBe(false);
+  });
+
+  it('lists recent sessions with their personality, agent and call counts, most recent first', async () => {
+    const dataDir = await tempDir('quiver-data-');
+    const older = await harness({
+      tools: [echoTool, failingTool],
+      withLog: true,
+      dataDir,
+      sessionId: 'older',
+    });
+    await older.run([{ name: 'broken', args: {} }]);
+    await older.dispose();
+    const newer = await harness({ tools: [echoTool], withLog: true, dataDir, sessionId: 'newer' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await newer.run([
+      { name: 'echo', args: { text: 'a' } },
+      { name: 'echo', args: { text: 'b' } },
+    ]);
+    const sessions = openLog(dataDir).recentSessions(10);
+    expect(sessions.map((session) => [session.id, session.calls, session.failedCalls])).toEqual([
+      ['newer', 2, 0],
+      ['older', 1, 1],
+    ]);
+    expect(sessions[0]).toMatchObject({
+      personalityId: 'test-personality',
+      agent: 'main',
+      endedAt: undefined,
+    });
+    expect(sessions[1]?.endedAt).toBeTypeOf('number');
+  });
+
+  it('sums files changed and lines added and removed from edit results, per session and overall', async () => {
+    const dataDir = await tempDir('quiver-data-');
+    const first = await harness({
+      tools: [editTool, failingTool],
+      withLog: true,
+      dataDir,
+      sessionId: 'first',
+    });
+    await first.run([
+      { name: 'edit_file', args: { edits: [{ path: 'src/a.ts', added: 10, removed: 2 }] } },
+      {
+        name: 'edit_file',
+        args: {
+          edits: [
+            { path: 'src/a.ts', added: 1, removed: 1 },
+            { path: 'README.md', added: 3, removed: 0 },
+          ],
+        },
+      },
+      { name: 'broken', args: {} },
+    ]);
+    const second = await harness({ tools: [editTool], withLog: true, dataDir, sessionId: 'second' });
+    await second.run([{ name: 'edit_file', args: { edits: [{ path: 'src/b.ts', added: 4, removed: 4 }] } }]);
+
+    const log = openLog(dataDir);
+    expect(log.fileEditMetrics('first')).toEqual({
+      filesChanged: 2,
+      linesAdded: 14,
+      linesRemoved: 3,
+      files: [
+        { path: 'README.md', linesAdded: 3, linesRemoved: 0, edits: 1 },
+        { path: 'src/a.ts', linesAdded: 11, linesRemoved: 3, edits: 2 },
+      ],
+    });
+    expect(log.fileEditMetrics()).toMatchObject({ filesChanged: 3, linesAdded: 18, linesRemoved: 7 });
+  });
+
+  it('stores its data in WAL mode with a versioned schema', async () => {
+    const dataDir = await tempDir('quiver-data-');
+    openLog(dataDir).close();
+    const db = new Database(`${dataDir}/sessions.db`, { readonly: true });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('user_version', { simple: true })).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a log written by a newer schema version instead of corrupting it', async () => {
+    const dataDir = await tempDir('quiver-data-');
+    const db = new Database(`${dataDir}/sessions.db`);
+    db.pragma('user_version = 99');
+    db.close();
+    let error: unknown;
+    try {
+      openLog(dataDir);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isQuiverError(error) && error.code).toBe('config_invalid');
+  });
+});
+
+describe('orphaned calls', () => {
+  it('marks a call interrupted when its process was killed, once the session resumes', async () => {
+    const dataDir = await tempDir('quiver-data-');
+    const workspace = await tempDir('quiver-workspace-');
+    const script = fileURLToPath(new URL('./fixtures/hanging-session.mjs', import.meta.url));
+    const child = spawn(process.execPath, [script, dataDir, workspace, 'resumable'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          if (String(chunk).includes('started')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`fixture exited early with ${code}: ${stderr}`)));
+      });
+    } finally {
+      child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+    }
+
+    const before = openLog(dataDir).sessionCalls('resumable');
+    expect(before.map((call) => [call.callId, call.status])).toEqual([
+      ['finished-1', 'ok'],
+      ['orphan-1', 'running'],
+    ]);
+
+    const resumed = await harness({ tools: [echoTool], withLog: true, dataDir, sessionId: 'resumable' });
+    expect(resumed.executor.interruptedCalls).toEqual(['orphan-1']);
+    await resumed.settle();
+    const warning = resumed.events.find((event) => event.type === 'session.warning');
+    expect(warning && 'message' in warning && warning.message).toContain('orphan-1');
+
+    const after = (resumed.log as SqliteSessionEventLog).sessionCalls('resumable');
+    expect(after.map((call) => [call.callId, call.status, call.code])).toEqual([
+      ['finished-1', 'ok', undefined],
+      ['orphan-1', 'interrupted', 'interrupted'],
+    ]);
+    expect(after[1]).toMatchObject({ toolName: 'hang', args: { label: 'never ends' } });
+    const again = await harness({ tools: [echoTool], withLog: true, dataDir, sessionId: 'resumable' });
+    expect(again.executor.interruptedCalls).toEqual([]);
+  });
+});

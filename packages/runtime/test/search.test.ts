@@ -1,0 +1,79 @@
+import type { ToolDefinitionLite } from '@quiver/types';
+import { describe, expect, it } from 'vitest';
+import { toDefinition } from '../src/assembly/definitions.js';
+import type { PoolTool } from '../src/contracts.js';
+import { searchTools } from '../src/search/search-tools.js';
+import { createToolSearchIndex, toolSearchIndexFor } from '../src/search/tool-search-index.js';
+import { createToolSearchTool } from '../src/search/tool-search-tool.js';
+import { tokenize } from '../src/search/tokenize.js';
+import { loadCatalogTools, names } from './assembly-helpers.js';
+
+function definition(name: string, description: string): ToolDefinitionLite {
+  return { name, description, parameters: { type: 'object', properties: {} } };
+}
+
+const catalog = loadCatalogTools().map((tool): ToolDefinitionLite => {
+  const pooled: PoolTool = { name: tool.name, source: 'mcp', tool, deferred: true, parameters: tool.parametersJsonSchema ?? {} };
+  return toDefinition(pooled);
+});
+
+describe('tool search', () => {
+  it('splits names on underscores, dashes and camelCase and folds plurals', () => {
+    expect(tokenize('mcp__github__listPullRequests')).toEqual(['mcp', 'github', 'list', 'pull', 'request']);
+    expect(tokenize('browser-take_screenshot of the HTMLPage')).toEqual(['browser', 'take', 'screenshot', 'html', 'page']);
+  });
+
+  it('ranks a tool whose name matches above tools that only mention the words', () => {
+    const tools = [
+      definition('send_email', 'Send an email. Mentions nothing about issues or github, except that github issues are not emails.'),
+      definition('mcp__github__create_issue', 'Create a new issue in a repository.'),
+      definition('mcp__gitlab__create_issue', 'Open an issue in a GitLab project.'),
+    ];
+    expect(names(searchTools('github issue', tools, 3))).toEqual(['mcp__github__create_issue', 'send_email', 'mcp__gitlab__create_issue']);
+    expect(names(searchTools('github issue', tools, 1))).toEqual(['mcp__github__create_issue']);
+  });
+
+  it('finds the right tool among the 598 real MCP tools', () => {
+    expect(searchTools('create pull request', catalog, 1)[0]?.name).toBe('mcp__server-github__create_pull_request');
+    expect(searchTools('screenshot', catalog, 10).some((tool) => tool.name.includes('screenshot'))).toBe(true);
+    expect(names(searchTools('kubernetes pods logs', catalog, 2))).toEqual(['mcp__mcp-server-kubernetes__kubectl_logs', 'mcp__mcp-server-kubernetes__exec_in_pod']);
+  });
+
+  it('matches words by their beginning when the query is a prefix', () => {
+    const tools = [definition('list_repositories', 'List repositories.'), definition('read_file', 'Read a file.')];
+    expect(names(searchTools('repo', tools, 5))).toEqual(['list_repositories']);
+  });
+
+  it('puts an exact tool name first', () => {
+    const found = searchTools('mcp__server-memory__read_graph', catalog, 5);
+    expect(found[0]?.name).toBe('mcp__server-memory__read_graph');
+  });
+
+  it('searches names and descriptions with a regular expression in /…/ or regex mode', () => {
+    const regexResults = searchTools('/^mcp__server-slack__.*(post|reply)/', catalog, 10);
+    expect(names(regexResults).sort()).toEqual(['mcp__server-slack__slack_post_message', 'mcp__server-slack__slack_reply_to_thread']);
+    expect(names(searchTools('slack_post', catalog, 10, 'regex'))).toEqual(['mcp__server-slack__slack_post_message']);
+    expect(() => searchTools('/(unclosed/', catalog, 5)).toThrow(/not a valid regular expression/);
+  });
+
+  it('builds the index once per tool list and reuses it', () => {
+    const tools = [definition('a_tool', 'first')];
+    expect(toolSearchIndexFor(tools)).toBe(toolSearchIndexFor(tools));
+    expect(toolSearchIndexFor([...tools])).not.toBe(toolSearchIndexFor(tools));
+    expect(createToolSearchIndex([]).search('anything', 5)).toEqual([]);
+  });
+
+  it('returns full definitions from the tool, reports what it found and fails an invalid regex as data', async () => {
+    const found: string[] = [];
+    const tool = createToolSearchTool({ definitions: () => catalog, onFound: (list) => found.push(...list) });
+    const result = await tool.execute({ query: 'slack channel history', limit: 2 }, {} as never);
+    expect(result.ok).toBe(true);
+    const tools = result.ok ? (result.structured as { tools: ToolDefinitionLite[] }).tools : [];
+    expect(tools).toHaveLength(2);
+    expect(tools[0]?.parameters).toMatchObject({ type: 'object' });
+    expect(tools.every((entry) => entry.deferLoading === undefined)).toBe(true);
+    expect(found).toEqual(names(tools));
+    expect(await tool.execute({ query: '/[/', mode: undefined, limit: undefined }, {} as never)).toMatchObject({ ok: false, code: 'input_invalid' });
+    expect(await tool.execute({ query: 'qqxyzzy' }, {} as never)).toMatchObject({ ok: true, structured: { tools: [] } });
+  });
+});

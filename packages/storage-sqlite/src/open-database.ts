@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { SqlDatabase } from '@quiver/types';
+import Database from 'better-sqlite3';
+import { applyMigrations } from './migrations.js';
+
+/**
+ * `full` fsyncs the WAL on every commit, so an acknowledged write survives power loss and OS
+ * crashes too. `normal` survives the death of the process (the WAL is already in the OS page
+ * cache) but may lose the last commits if the machine goes down; it is faster for bulk writes.
+ */
+export type Durability = 'full' | 'normal';
+
+export interface OpenDatabaseSettings {
+  durability?: Durability;
+  /** How long a writer waits for another connection's lock before failing with SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+}
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens a SQLite file in WAL mode with foreign keys on and applies the pending migrations.
+ * Creates the parent directory. The caller owns the connection and closes it.
+ */
+export function openDatabase(
+  path: string,
+  migrations: readonly string[],
+  options: OpenDatabaseSettings = {},
+): SqlDatabase {
+  mkdirSync(dirname(path), { recursive: true });
+  const database = new Database(path);
+  try {
+    // The busy timeout comes first so that switching to WAL waits for a concurrent opener.
+    database.pragma(
+      `busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`,
+    );
+    database.pragma('journal_mode = WAL');
+    database.pragma(`synchronous = ${(options.durability ?? 'full') === 'full' ? 'FULL' : 'NORMAL'}`);
+    database.pragma('foreign_keys = ON');
+    applyMigrations(database as unknown as SqlDatabase, migrations);
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  return database as unknown as SqlDatabase;
+}

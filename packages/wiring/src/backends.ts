@@ -1,0 +1,66 @@
+import { realpathSync } from 'node:fs';
+import type { BackendFactoryContext } from '@quiver/plugin-host';
+import { createStorageBackend } from '@quiver/storage-sqlite';
+import { createProcessBackend } from '@quiver/tools-terminal';
+import type { CapabilityBackend, SandboxMode } from '@quiver/types';
+
+function realRoot(workspace: string): string {
+  try {
+    return realpathSync(workspace);
+  } catch {
+    return workspace;
+  }
+}
+
+/** Secrets a personality grants: `secrets: { terminal: [GITHUB_TOKEN], '*': [...] }`, read from the environment. */
+function secretsBackend(context: BackendFactoryContext, env: NodeJS.ProcessEnv): CapabilityBackend<'secrets'> {
+  return {
+    capability: 'secrets',
+    resolve(request) {
+      const grants = (context.personality(request.personalityId)?.secrets ?? {}) as Record<string, string[]>;
+      const names = new Set([...(grants['*'] ?? []), ...(grants[request.toolName] ?? [])]);
+      const declared = request.declaration === true ? undefined : request.declaration.names;
+      const granted: Record<string, string> = {};
+      for (const name of names) {
+        if (declared && !declared.includes(name)) continue;
+        const value = env[name];
+        if (value !== undefined) granted[name] = value;
+      }
+      return { granted };
+    },
+  };
+}
+
+/** The first-party capability backends for a workspace and data dir. */
+export function createFirstPartyBackends(context: BackendFactoryContext, env: NodeJS.ProcessEnv = process.env): CapabilityBackend[] {
+  const roots = [realRoot(context.workspace)];
+  const processBackends = new Map<SandboxMode, CapabilityBackend<'process'>>();
+  const processFor = (sandbox: SandboxMode) => {
+    let backend = processBackends.get(sandbox);
+    if (!backend) {
+      backend = createProcessBackend({ roots, dataDir: context.dataDir, sandbox, sourceEnv: env });
+      processBackends.set(sandbox, backend);
+    }
+    return backend;
+  };
+  return [
+    createStorageBackend({ dataDir: context.dataDir }) as CapabilityBackend,
+    {
+      capability: 'process',
+      resolve: (request) => processFor((context.personality(request.personalityId)?.sandbox as SandboxMode | undefined) ?? 'auto').resolve(request as never),
+    } satisfies CapabilityBackend<'process'> as CapabilityBackend,
+    {
+      capability: 'fs_reach',
+      resolve: (request) => ({ roots, mode: request.declaration === true ? 'write' : (request.declaration.mode ?? 'write') }),
+    } satisfies CapabilityBackend<'fs_reach'> as CapabilityBackend,
+    secretsBackend(context, env) as CapabilityBackend,
+    {
+      capability: 'network',
+      resolve: (request) => ({
+        fetch: globalThis.fetch,
+        ...(request.declaration !== true && request.declaration.domains ? { allowedDomains: request.declaration.domains } : {}),
+      }),
+    } satisfies CapabilityBackend<'network'> as CapabilityBackend,
+    { capability: 'attachments', resolve: () => ({ turn: [] }) } satisfies CapabilityBackend<'attachments'> as CapabilityBackend,
+  ];
+}
