@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createGrepSearchTool, editFileTool, readFileTool } from '@quiver/tools-code';
-import type { SessionState, Tool, ToolContext } from '@quiver/types';
+import { DEFAULT_RESULT_BUDGET, type SessionState, type Tool, type ToolContext } from '@quiver/types';
 import { Bench } from 'tinybench';
 
 /**
@@ -25,7 +25,12 @@ function session(): SessionState {
   };
 }
 
-function context(root: string, mode: 'read' | 'write', state: SessionState): ToolContext {
+function context(
+  root: string,
+  mode: 'read' | 'write',
+  state: SessionState,
+  budget = Number.POSITIVE_INFINITY,
+): ToolContext {
   return {
     callId: 'bench',
     sessionId: 'bench',
@@ -34,7 +39,7 @@ function context(root: string, mode: 'read' | 'write', state: SessionState): Too
     turn: 0,
     signal: new AbortController().signal,
     emit: () => undefined,
-    budget: Number.POSITIVE_INFINITY,
+    budget,
     dryRun: false,
     capabilities: { fs_reach: { roots: [root], mode } },
     attachments: [],
@@ -48,7 +53,24 @@ async function call(tool: Tool, args: unknown, ctx: ToolContext): Promise<void> 
 }
 
 function runRipgrepDirectly(directory: string): Promise<void> {
-  const args = ['--json', '--no-config', '--sort=path', '--hidden', '--no-require-git', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-exclude', '--no-ignore-dot', '--no-messages', '--glob=!.git', '--case-sensitive', '--regexp', PATTERN, '--', '.'];
+  const args = [
+    '--json',
+    '--no-config',
+    '--sort=path',
+    '--hidden',
+    '--no-require-git',
+    '--no-ignore-parent',
+    '--no-ignore-global',
+    '--no-ignore-exclude',
+    '--no-ignore-dot',
+    '--no-messages',
+    '--glob=!.git',
+    '--case-sensitive',
+    '--regexp',
+    PATTERN,
+    '--',
+    '.',
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn('rg', args, { cwd: directory, stdio: ['ignore', 'pipe', 'ignore'] });
     child.stdout.resume();
@@ -60,7 +82,8 @@ function runRipgrepDirectly(directory: string): Promise<void> {
 function median(bench: Bench, name: string): number {
   const task = bench.tasks.find((candidate) => candidate.name === name);
   const result = task?.result;
-  if (result === undefined || !('latency' in result)) throw new Error(`benchmark task "${name}" did not complete`);
+  if (result === undefined || !('latency' in result))
+    throw new Error(`benchmark task "${name}" did not complete`);
   return result.latency.p50;
 }
 
@@ -100,6 +123,7 @@ async function benchLargeFile(): Promise<void> {
     await writeFile(file, content);
     await writeFile(baselineFile, content);
     const ctx = context(root, 'write', session());
+    const budgeted = context(root, 'read', session(), DEFAULT_RESULT_BUDGET);
     let marker = 'a';
     const bench = new Bench({ time: 1_000, iterations: 5, warmup: true, warmupIterations: 1 });
     bench
@@ -107,26 +131,37 @@ async function benchLargeFile(): Promise<void> {
         await readFile(file, 'utf8');
       })
       .add('read_file (whole 10 MB file)', () => call(readFileTool, { path: 'huge.txt' }, ctx))
+      .add('read_file (default 80,000-char budget)', () => call(readFileTool, { path: 'huge.txt' }, budgeted))
       .add('baseline: fs.readFile + replace + fs.writeFile', async () => {
         const text = await readFile(baselineFile, 'utf8');
         await writeFile(baselineFile, text.replace('marker-', 'marker-'));
       })
       .add('edit_file (one replacement, atomic write)', async () => {
         const next = marker === 'a' ? 'b' : 'a';
-        await call(editFileTool, { path: 'huge.txt', old_string: `marker-${marker}`, new_string: `marker-${next}` }, ctx);
+        await call(
+          editFileTool,
+          { path: 'huge.txt', old_string: `marker-${marker}`, new_string: `marker-${next}` },
+          ctx,
+        );
         marker = next;
       });
     globalThis.gc?.();
     await bench.run();
-    const readBaseline = median(bench, 'baseline: fs.readFile utf8');
-    const writeBaseline = median(bench, 'baseline: fs.readFile + replace + fs.writeFile');
     console.log('10 MB file (100,000 lines)');
-    console.table([
-      { task: 'fs.readFile (baseline)', 'median ms': round(readBaseline), ratio: '1×' },
-      { task: 'read_file', 'median ms': round(median(bench, 'read_file (whole 10 MB file)')), ratio: `${round(median(bench, 'read_file (whole 10 MB file)') / readBaseline)}×` },
-      { task: 'readFile + writeFile (baseline)', 'median ms': round(writeBaseline), ratio: '1×' },
-      { task: 'edit_file', 'median ms': round(median(bench, 'edit_file (one replacement, atomic write)')), ratio: `${round(median(bench, 'edit_file (one replacement, atomic write)') / writeBaseline)}×` },
-    ]);
+    const rows: Array<[task: string, baseline: string]> = [
+      ['baseline: fs.readFile utf8', 'baseline: fs.readFile utf8'],
+      ['read_file (whole 10 MB file)', 'baseline: fs.readFile utf8'],
+      ['read_file (default 80,000-char budget)', 'baseline: fs.readFile utf8'],
+      ['baseline: fs.readFile + replace + fs.writeFile', 'baseline: fs.readFile + replace + fs.writeFile'],
+      ['edit_file (one replacement, atomic write)', 'baseline: fs.readFile + replace + fs.writeFile'],
+    ];
+    console.table(
+      rows.map(([task, baseline]) => ({
+        task,
+        'median ms': round(median(bench, task)),
+        'vs baseline': `${round(median(bench, task) / median(bench, baseline))}×`,
+      })),
+    );
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DefaultToolRegistry } from '@quiver/core';
-import { type SessionPolicy, assembleToolPool, createToolSearchIndex, estimateTokens } from '@quiver/runtime';
-import { type Tool, type ToolDefinitionLite, ok } from '@quiver/types';
+import { assembleToolPool, createToolSearchIndex, estimateTokens, type SessionPolicy } from '@quiver/runtime';
+import { ok, type Tool, type ToolDefinitionLite } from '@quiver/types';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
 
@@ -15,7 +15,12 @@ import { z } from 'zod';
  */
 
 const SIZES = [10, 100, 1_000, 10_000] as const;
-const QUERIES = ['create pull request', 'take a screenshot of the page', 'kubernetes pod logs', 'send slack message'];
+const QUERIES = [
+  'create pull request',
+  'take a screenshot of the page',
+  'kubernetes pod logs',
+  'send slack message',
+];
 const CATALOGS = '/work/shared/data/mcp-catalogs';
 
 interface CatalogTool {
@@ -27,9 +32,15 @@ interface CatalogTool {
 
 function loadCatalogs(): CatalogTool[] {
   const tools: CatalogTool[] = [];
-  for (const file of readdirSync(CATALOGS).filter((name) => name.endsWith('.json')).sort()) {
-    const catalog = JSON.parse(readFileSync(join(CATALOGS, file), 'utf8')) as { server: string; tools: Omit<CatalogTool, 'server'>[] };
-    for (const tool of catalog.tools) tools.push({ ...tool, server: catalog.server, description: tool.description ?? tool.name });
+  for (const file of readdirSync(CATALOGS)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
+    const catalog = JSON.parse(readFileSync(join(CATALOGS, file), 'utf8')) as {
+      server: string;
+      tools: Omit<CatalogTool, 'server'>[];
+    };
+    for (const tool of catalog.tools)
+      tools.push({ ...tool, server: catalog.server, description: tool.description ?? tool.name });
   }
   return tools;
 }
@@ -38,11 +49,19 @@ function definitionsOfSize(catalog: readonly CatalogTool[], size: number): ToolD
   return Array.from({ length: size }, (_, index) => {
     const tool = catalog[index % catalog.length] as CatalogTool;
     const copy = Math.floor(index / catalog.length);
-    return { name: `mcp__${tool.server}${copy ? `-${copy}` : ''}__${tool.name}`, description: tool.description, parameters: tool.inputSchema };
+    return {
+      name: `mcp__${tool.server}${copy ? `-${copy}` : ''}__${tool.name}`,
+      description: tool.description,
+      parameters: tool.inputSchema,
+    };
   });
 }
 
-function naiveSearch(query: string, tools: readonly ToolDefinitionLite[], limit: number): ToolDefinitionLite[] {
+function naiveSearch(
+  query: string,
+  tools: readonly ToolDefinitionLite[],
+  limit: number,
+): ToolDefinitionLite[] {
   const words = query.toLowerCase().split(/\s+/);
   const scored: { tool: ToolDefinitionLite; score: number }[] = [];
   for (const tool of tools) {
@@ -51,7 +70,10 @@ function naiveSearch(query: string, tools: readonly ToolDefinitionLite[], limit:
     for (const word of words) if (text.includes(word)) score += 1;
     if (score > 0) scored.push({ tool, score });
   }
-  return scored.sort((a, b) => b.score - a.score).slice(0, limit).map((entry) => entry.tool);
+  return scored
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map((entry) => entry.tool);
 }
 
 export async function run(): Promise<void> {
@@ -75,7 +97,8 @@ export async function run(): Promise<void> {
     await bench.run();
     const [naive, indexed] = bench.tasks.map((task) => {
       const result = task.result;
-      if (result === undefined || !('latency' in result)) throw new Error(`benchmark task "${task.name}" did not complete`);
+      if (result === undefined || !('latency' in result))
+        throw new Error(`benchmark task "${task.name}" did not complete`);
       return result.latency.p50;
     });
     if (naive === undefined || indexed === undefined) throw new Error('missing benchmark results');
@@ -121,12 +144,24 @@ function reportTokens(catalog: readonly CatalogTool[]): void {
     budget: { resultChars: 80_000 },
     deferLoading: { enabled },
   });
-  const eager = assembleToolPool({ registered: registry.list(), policy: policy(false), options: { model: 'claude-sonnet-4-5' } });
-  const deferred = assembleToolPool({ registered: registry.list(), policy: policy('auto'), options: { model: 'claude-sonnet-4-5' } });
+  const eager = assembleToolPool({
+    registered: registry.list(),
+    policy: policy(false),
+    options: { model: 'claude-sonnet-4-5' },
+  });
+  const deferred = assembleToolPool({
+    registered: registry.list(),
+    policy: policy('auto'),
+    options: { model: 'claude-sonnet-4-5' },
+  });
   const eagerTokens = estimateTokens(eager.definitions);
   const loadedTokens = estimateTokens(deferred.definitions.filter((definition) => !definition.deferLoading));
   console.table([
-    { pool: `${eager.definitions.length} catalog MCP tools, all loaded`, 'estimated tokens': eagerTokens, ratio: '1×' },
+    {
+      pool: `${eager.definitions.length} catalog MCP tools, all loaded`,
+      'estimated tokens': eagerTokens,
+      ratio: '1×',
+    },
     {
       pool: `same, deferred (tool_search + ${deferred.definitions.filter((definition) => !definition.deferLoading).length - 1} loaded)`,
       'estimated tokens': loadedTokens,

@@ -14,11 +14,12 @@ function repeatTo(block: string, bytes: number): string {
 
 /** A log-like output no recognizer claims, and a failing vitest run with thousands of failures. */
 function outputs(): { name: string; command: string; exitCode: number; output: string }[] {
-  const logLine = (n: number) => `2026-11-22T04:00:${String(n % 60).padStart(2, '0')}Z info request ${n} served in ${n % 97} ms\n`;
+  const logLine = (n: number) =>
+    `2026-11-22T04:00:${String(n % 60).padStart(2, '0')}Z info request ${n} served in ${n % 97} ms\n`;
   let log = '';
   for (let n = 0; log.length < TEN_MB; n++) log += logLine(n);
   const failure =
-    ' FAIL  src/cart.test.ts > cart > applies the discount code\nAssertionError: expected 90 to be 85 // Object.is equality\n\n- Expected\n+ Received\n\n- 85\n+ 90\n\n ❯ src/cart.test.ts:12:20\n     10|   it(\'applies the discount code\', () => {\n     11|     const cart = createCart();\n     12|     expect(total(cart)).toBe(85);\n       |                    ^\n\n⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯\n\n';
+    " FAIL  src/cart.test.ts > cart > applies the discount code\nAssertionError: expected 90 to be 85 // Object.is equality\n\n- Expected\n+ Received\n\n- 85\n+ 90\n\n ❯ src/cart.test.ts:12:20\n     10|   it('applies the discount code', () => {\n     11|     const cart = createCart();\n     12|     expect(total(cart)).toBe(85);\n       |                    ^\n\n⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯\n\n";
   const vitest = `${repeatTo(failure, TEN_MB - 200)}\n Test Files  1 failed (1)\n      Tests  1 failed (1)\n`;
   return [
     { name: 'generic log', command: 'cat server.log', exitCode: 0, output: log.slice(0, TEN_MB) },
@@ -36,7 +37,9 @@ async function reducerThroughput(): Promise<void> {
       reduceTerminalOutput(sample);
     });
     await bench.run();
-    const [baseline, reducer] = bench.tasks.map((task) => (task.result.state === 'completed' ? task.result.latency.mean : Number.NaN));
+    const [baseline, reducer] = bench.tasks.map((task) =>
+      task.result.state === 'completed' ? task.result.latency.mean : Number.NaN,
+    );
     const megabytes = sample.output.length / 1024 / 1024;
     const reduced = reduceTerminalOutput(sample).length;
     console.log(
@@ -46,7 +49,10 @@ async function reducerThroughput(): Promise<void> {
   }
 }
 
-async function peakRssDelta(command: string, ctx: ToolContext): Promise<{ deltaMb: number; seconds: number }> {
+async function peakRssDelta(
+  command: string,
+  ctx: ToolContext,
+): Promise<{ deltaMb: number; seconds: number }> {
   globalThis.gc?.();
   const before = process.memoryUsage.rss();
   let peak = before;
@@ -58,13 +64,17 @@ async function peakRssDelta(command: string, ctx: ToolContext): Promise<{ deltaM
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage.rss());
-  return { deltaMb: (peak - before) / 1024 / 1024, seconds };
+  return { deltaMb: Math.max(0, peak - before) / 1024 / 1024, seconds };
 }
 
 async function memoryOfHugeOutput(): Promise<void> {
   const base = await realpath(await mkdtemp(path.join(os.tmpdir(), 'quiver-terminal-bench-')));
   try {
-    const backend = createProcessBackend({ roots: [base], dataDir: path.join(base, '.quiver'), sandbox: 'off' });
+    const backend = createProcessBackend({
+      roots: [base],
+      dataDir: path.join(base, '.quiver'),
+      sandbox: 'off',
+    });
     const processHandle = await backend.resolve({
       capability: 'process',
       declaration: true,
@@ -87,11 +97,12 @@ async function memoryOfHugeOutput(): Promise<void> {
       attachments: [],
       session: { get: () => undefined, set: () => undefined, delete: () => undefined },
     } satisfies ToolContext;
+    await terminalTool.execute({ command: 'true' }, ctx);
     const small = await peakRssDelta("head -c 1M /dev/zero | tr '\\0' x", ctx);
     const huge = await peakRssDelta("head -c 1G /dev/zero | tr '\\0' x", ctx);
     console.log(
-      `terminal peak RSS delta: 1 GB of output ${huge.deltaMb.toFixed(1)} MB (${huge.seconds.toFixed(1)} s, ${(1024 / huge.seconds).toFixed(0)} MB/s to the spill file) ` +
-        `vs 1 MB of output ${small.deltaMb.toFixed(1)} MB; ratio ${(huge.deltaMb / Math.max(small.deltaMb, 0.1)).toFixed(1)}× for 1024× the output`,
+      `terminal peak RSS growth: 1 GB of output ${huge.deltaMb.toFixed(1)} MB (${huge.seconds.toFixed(1)} s, ${(1024 / huge.seconds).toFixed(0)} MB/s to the spill file) ` +
+        `vs 1 MB of output ${small.deltaMb.toFixed(1)} MB; ratio ${(Math.max(huge.deltaMb, 1) / Math.max(small.deltaMb, 1)).toFixed(1)}× (floored at 1 MB) for 1024× the output`,
     );
   } finally {
     await rm(base, { recursive: true, force: true });
@@ -99,8 +110,9 @@ async function memoryOfHugeOutput(): Promise<void> {
 }
 
 export async function run(): Promise<void> {
-  await reducerThroughput();
+  // Memory first, before the reducer samples have grown the heap.
   await memoryOfHugeOutput();
+  await reducerThroughput();
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

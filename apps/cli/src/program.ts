@@ -3,6 +3,7 @@ import { registerCallCommand } from './commands/call.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerPersonalityCommand } from './commands/personality.js';
 import { registerPluginsCommand } from './commands/plugins.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { GlobalOptions } from './context.js';
 import { EXIT, reportError } from './output.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerPersonalityCommand(program);
   registerPluginsCommand(program);
   registerInitCommand(program);
+  registerServeCommand(program);
   return program;
 }
 

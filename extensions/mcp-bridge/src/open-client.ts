@@ -2,13 +2,14 @@ import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@mode
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { childEnvironment } from './child-environment.js';
 import { type HttpServerConfig, isStdioServerConfig, type McpServerConfig } from './config.js';
-import { deliverProgressBeforeResponses } from './progress-ordering.js';
+import { ProgressRouter } from './progress-router.js';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 
 export interface OpenedClient {
   client: Client;
   transport: TransportKind;
+  progress: ProgressRouter;
 }
 
 export interface OpenClientOptions {
@@ -44,19 +45,20 @@ async function openHttp(config: HttpServerConfig, options: OpenClientOptions): P
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
   const connectOptions = { timeout: config.connectTimeoutMs, signal: options.signal };
+  const progress = new ProgressRouter();
   if (config.transport === 'sse') {
     const client = newClient(options);
     const transport = new SSEClientTransport(url, { requestInit });
     await client.connect(transport, connectOptions);
-    deliverProgressBeforeResponses(transport);
-    return { client, transport: 'sse' };
+    progress.attach(transport);
+    return { client, transport: 'sse', progress };
   }
   const client = newClient(options);
   try {
     const transport = new StreamableHTTPClientTransport(url, { requestInit });
     await client.connect(transport, connectOptions);
-    deliverProgressBeforeResponses(transport);
-    return { client, transport: 'streamable-http' };
+    progress.attach(transport);
+    return { client, transport: 'streamable-http', progress };
   } catch (error) {
     const status = httpStatus(error);
     // Servers from before Streamable HTTP answer its POST with a 4xx; they speak SSE.
@@ -66,8 +68,8 @@ async function openHttp(config: HttpServerConfig, options: OpenClientOptions): P
     const fallback = newClient(options);
     const transport = new SSEClientTransport(url, { requestInit });
     await fallback.connect(transport, connectOptions);
-    deliverProgressBeforeResponses(transport);
-    return { client: fallback, transport: 'sse' };
+    progress.attach(transport);
+    return { client: fallback, transport: 'sse', progress };
   }
 }
 
@@ -84,7 +86,8 @@ export async function openClient(options: OpenClientOptions): Promise<OpenedClie
   });
   transport.stderr?.on('data', (chunk: Buffer) => options.onStderr(chunk.toString('utf8')));
   const client = newClient(options);
+  const progress = new ProgressRouter();
   await client.connect(transport, { timeout: config.connectTimeoutMs, signal: options.signal });
-  deliverProgressBeforeResponses(transport);
-  return { client, transport: 'stdio' };
+  progress.attach(transport);
+  return { client, transport: 'stdio', progress };
 }

@@ -5,6 +5,7 @@ import { toToolResult } from './call-result.js';
 import type { McpServerConfig } from './config.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import { openClient, type TransportKind } from './open-client.js';
+import type { ProgressRouter } from './progress-router.js';
 import { createToolFilter } from './tool-filter.js';
 import { assignToolNames } from './tool-names.js';
 
@@ -88,6 +89,7 @@ function errorCode(error: unknown): unknown {
 export class ServerConnection {
   private state: McpServerState;
   private client: Client | undefined;
+  private progress: ProgressRouter | undefined;
   private transport: TransportKind | undefined;
   private attempt = 0;
   private lastError: string | undefined;
@@ -203,6 +205,7 @@ export class ServerConnection {
         return;
       }
       this.client = opened.client;
+      this.progress = opened.progress;
       this.transport = opened.transport;
       opened.client.onclose = () => this.handleClose(generation);
       this.serverInstructions = opened.client.getInstructions();
@@ -402,37 +405,32 @@ export class ServerConnection {
     return Math.min(ctx.timeoutMs ?? callTimeoutMs, maxCallTimeoutMs);
   }
 
-  private async callOnce(
-    definition: McpToolDefinition,
-    args: Record<string, unknown>,
-    ctx: ToolContext,
-  ): Promise<CallOutcome> {
+  private async callOnce(definition: McpToolDefinition, args: Record<string, unknown>, ctx: ToolContext): Promise<CallOutcome> {
     const client = this.client;
-    if (this.state !== 'connected' || client === undefined)
+    const progress = this.progress;
+    if (this.state !== 'connected' || client === undefined || progress === undefined) {
       return { kind: 'result', result: this.unavailable() };
-    if (ctx.signal.aborted)
-      return {
-        kind: 'result',
-        result: fail('aborted', `the call to MCP tool "${definition.name}" was aborted`),
-      };
+    }
+    if (ctx.signal.aborted) return { kind: 'result', result: fail('aborted', `the call to MCP tool "${definition.name}" was aborted`) };
     const timeoutMs = this.callTimeout(ctx);
+    // Aborting this controller makes the SDK send notifications/cancelled; the caller's abort
+    // and the timeout (restarted by each progress notification) both go through it.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const forwardAbort = (): void => controller.abort(ctx.signal.reason);
+    ctx.signal.addEventListener('abort', forwardAbort, { once: true });
+    const subscription = progress.subscribe((update) => {
+      timer.refresh();
+      ctx.emit({ type: 'progress', ...update });
+    });
     try {
       const result = await client.callTool(
-        { name: definition.name, arguments: args },
-        {
-          signal: ctx.signal,
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: this.options.config.maxCallTimeoutMs,
-          onprogress: (progress) => {
-            ctx.emit({
-              type: 'progress',
-              progress: progress.progress,
-              total: progress.total,
-              message: progress.message,
-            });
-          },
-        },
+        { name: definition.name, arguments: args, _meta: { progressToken: subscription.token } },
+        { signal: controller.signal, timeout: this.options.config.maxCallTimeoutMs },
       );
       return { kind: 'result', result: toToolResult(result) };
     } catch (error) {
@@ -440,33 +438,28 @@ export class ServerConnection {
       if (ctx.signal.aborted) {
         return {
           kind: 'result',
-          result: fail(
-            'aborted',
-            `the call to MCP tool "${definition.name}" was aborted; the server was told to cancel it`,
-          ),
+          result: fail('aborted', `the call to MCP tool "${definition.name}" was aborted; the server was told to cancel it`),
         };
       }
-      if (code === 'REQUEST_TIMEOUT') {
+      if (timedOut || code === 'REQUEST_TIMEOUT') {
+        const limit = timedOut ? timeoutMs : this.options.config.maxCallTimeoutMs;
         return {
           kind: 'result',
-          result: fail(
-            'timeout',
-            `MCP tool "${definition.name}" of server "${this.name}" did not answer within ${timeoutMs} ms`,
-          ),
+          result: fail('timeout', `MCP tool "${definition.name}" of server "${this.name}" did not answer within ${limit} ms`),
         };
       }
       if (typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) {
         // The state may have changed while the call was awaited.
-        if ((this.state as McpServerState) === 'stopped')
-          return { kind: 'result', result: this.unavailable() };
+        if ((this.state as McpServerState) === 'stopped') return { kind: 'result', result: this.unavailable() };
         return { kind: 'dropped' };
       }
       if (code === 'NOT_CONNECTED') return { kind: 'result', result: this.unavailable() };
       const message = `MCP server "${this.name}" refused the call to "${definition.name}": ${errorMessage(error)}`;
-      return {
-        kind: 'result',
-        result: fail(code === INVALID_PARAMS ? 'input_invalid' : 'execution_failed', message),
-      };
+      return { kind: 'result', result: fail(code === INVALID_PARAMS ? 'input_invalid' : 'execution_failed', message) };
+    } finally {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', forwardAbort);
+      subscription.close();
     }
   }
 

@@ -140,6 +140,14 @@ describe('apply_patch (envelope format)', () => {
     expect(await workspace.text('end.txt')).toBe('x\ny\nz\n');
   });
 
+  it('treats a context line that looks like a marker as context', async () => {
+    await workspace.write('notes.md', '*** bold ***\ntext\n');
+    const patch =
+      '*** Begin Patch\n*** Update File: notes.md\n@@\n *** bold ***\n-text\n+more text\n*** End Patch';
+    expectOk(await workspace.run(applyPatchTool, { patch }));
+    expect(await workspace.text('notes.md')).toBe('*** bold ***\nmore text\n');
+  });
+
   it('keeps CRLF endings of the original file', async () => {
     await workspace.write('crlf.txt', 'one\r\ntwo\r\n');
     const patch =

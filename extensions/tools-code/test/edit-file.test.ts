@@ -1,7 +1,13 @@
 import { chmod, stat, utimes, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editFileTool, multiEditTool, readFileTool, writeFileTool } from '../src/index.js';
-import { createWorkspace, expectFailure, expectOk, type TestWorkspace } from './helpers/workspace.js';
+import {
+  createSessionState,
+  createWorkspace,
+  expectFailure,
+  expectOk,
+  type TestWorkspace,
+} from './helpers/workspace.js';
 
 describe('edit_file', () => {
   let workspace: TestWorkspace;
@@ -187,6 +193,29 @@ describe('edit_file', () => {
     expect(await workspace.text('race.txt')).toBe(`${expected.join('\n')}\n`);
   });
 
+  it('never tears a file when two sessions race: each edit lands or reports stale_write', async () => {
+    const lines = Array.from({ length: 5000 }, (_, index) => `row ${index}`);
+    await workspace.write('shared.txt', `${lines.join('\n')}\n`);
+    const other = createSessionState();
+    const [first, second] = await Promise.all([
+      workspace.run(editFileTool, { path: 'shared.txt', old_string: 'row 1\n', new_string: 'session one\n' }),
+      workspace.run(
+        editFileTool,
+        { path: 'shared.txt', old_string: 'row 4998\n', new_string: 'session two\n' },
+        workspace.context('write', other),
+      ),
+    ]);
+    for (const result of [first, second]) if (!result.ok) expect(result.code).toBe('stale_write');
+    const withFirst = [...lines];
+    withFirst[1] = 'session one';
+    const withSecond = [...lines];
+    withSecond[4998] = 'session two';
+    const withBoth = [...withFirst];
+    withBoth[4998] = 'session two';
+    const valid = [withFirst, withSecond, withBoth].map((variant) => `${variant.join('\n')}\n`);
+    expect(valid).toContain(await workspace.text('shared.txt'));
+  });
+
   it('edits a 10 MB file', async () => {
     const content = `${'y'.repeat(99)}\n`.repeat(100_000);
     await workspace.write('huge.txt', `${content}needle\n`);
@@ -251,6 +280,12 @@ describe('write_file', () => {
     expectOk(result);
     expect(await workspace.text('deep/er/new.ts')).toBe('a\nb\n');
     expect(result.structured).toEqual({ path: 'deep/er/new.ts', linesAdded: 2, linesRemoved: 0 });
+  });
+
+  it('refuses a path with a trailing slash instead of creating a file named like the directory', async () => {
+    const result = await workspace.run(writeFileTool, { path: 'newdir/', content: 'x' });
+    expectFailure(result);
+    expect(result.code).toBe('input_invalid');
   });
 
   it('refuses to overwrite a file this session never read', async () => {

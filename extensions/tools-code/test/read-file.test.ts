@@ -91,6 +91,19 @@ describe('read_file', () => {
     expect(result.value.split('\n')).toHaveLength(3);
   });
 
+  it('stops at the result budget and says where to read on', async () => {
+    await workspace.write('long.txt', numbered(1000));
+    const ctx = { ...workspace.context('read'), budget: 1000 };
+    const result = await workspace.run(readFileTool, { path: 'long.txt', start_line: 1, end_line: 900 }, ctx);
+    expectOk(result);
+    const endLine = (result.structured as { endLine: number }).endLine;
+    expect(endLine).toBeLessThan(900);
+    expect(result.value).toContain(`read on with start_line: ${endLine + 1}, end_line: 900`);
+    expect(result.value.split('\n')[0]).toBe(
+      `long.txt (lines 1-${endLine} of 1000, ${Buffer.byteLength(numbered(1000))} bytes)`,
+    );
+  });
+
   it('says when the path is a directory or missing', async () => {
     await workspace.write('dir/file.txt', 'x');
     const directory = await workspace.run(readFileTool, { path: 'dir' });

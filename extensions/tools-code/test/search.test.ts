@@ -91,8 +91,8 @@ describe('grep_search', () => {
       capabilities: { fs_reach: { roots: [packageRoot], mode: 'read' as const } },
     };
     for (const query of [
-      { pattern: 'export (type|interface) \\w+', max_results: 400 },
-      { pattern: 'ToolResult', context: 1 },
+      { pattern: 'export (type|interface) \\w+', path: 'src', max_results: 400 },
+      { pattern: 'ToolResult', path: 'src', context: 1 },
     ]) {
       const fromRipgrep = await workspace.run(ripgrepTool, query, ctx);
       const fromJavaScript = await workspace.run(javascriptTool, query, ctx);
@@ -136,6 +136,23 @@ describe('grep_search', () => {
     expect(result.value).toContain('src/a-b.ts:1:import { token } from "./x";');
     expect(result.value).toContain('src/a-b.ts:2:foo(token);');
     expect(result.value).toContain('more matches exist');
+  });
+
+  it('falls back to the JavaScript engine when rg is not on PATH', async () => {
+    const savedPath = process.env.PATH;
+    process.env.PATH = '';
+    try {
+      const autoTool = createGrepSearchTool();
+      const result = await workspace.run(autoTool, { pattern: 'token', path: 'src/nested' });
+      expectOk(result);
+      expect((result.structured as { engine: string }).engine).toBe('javascript');
+      expect(result.value).toContain('src/nested/important.tmp:1:token important');
+      const forced = await workspace.run(createGrepSearchTool({ engine: 'ripgrep' }), { pattern: 'token' });
+      expectFailure(forced);
+      expect(forced.code).toBe('not_available');
+    } finally {
+      process.env.PATH = savedPath;
+    }
   });
 
   it('rejects an invalid regular expression as invalid input', async () => {

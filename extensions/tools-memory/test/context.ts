@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStorageBackend, type SqliteStorageBackend } from '@quiver/storage-sqlite';
-import type { SessionState, Tool, ToolContext, ToolResult } from '@quiver/types';
+import type { CapabilityDeclarations, SessionState, Tool, ToolContext, ToolResult } from '@quiver/types';
 
 function memorySession(): SessionState {
   const values = new Map<string, unknown>();
@@ -21,7 +21,12 @@ export interface TestStorage {
   call(
     tool: Tool,
     args: unknown,
-    options?: { personalityId?: string; agentName?: string },
+    options?: {
+      personalityId?: string;
+      agentName?: string;
+      /** What the host grants instead of the tool's own declaration. */
+      storageGrant?: CapabilityDeclarations['storage'];
+    },
   ): Promise<ToolResult>;
   dispose(): Promise<void>;
 }
@@ -36,10 +41,11 @@ export async function createTestStorage(): Promise<TestStorage> {
     async call(tool, args, options = {}) {
       const personalityId = options.personalityId ?? 'assistant';
       calls += 1;
-      const storage = tool.capabilities.storage
+      const declaration = options.storageGrant ?? tool.capabilities.storage;
+      const storage = declaration
         ? await backend.resolve({
             capability: 'storage',
-            declaration: tool.capabilities.storage,
+            declaration,
             toolName: tool.name,
             sessionId: 'session-1',
             personalityId,

@@ -190,6 +190,21 @@ describe('scope isolation', () => {
     expect(await searchIds('left handed', 'grace-helper')).toEqual(['user:1']);
   });
 
+  it('reads and writes only the scopes the host grants', async () => {
+    await save({ text: 'Project builds use Node 20.', scope: 'project' });
+    await save({ text: 'I build the docs with Node 20 too.' });
+    const grant = { storageGrant: { scopes: ['personality' as const] } };
+    const { results } = structuredOf<{ results: ScoredMemory[] }>(
+      await storage.call(memorySearch, { query: 'node builds' }, grant),
+    );
+    expect(results.map((result) => result.id)).toEqual(['personality:1']);
+    const refused = failure(
+      await storage.call(memorySave, { text: 'Shared fact.', scope: 'project' }, grant),
+    );
+    expect(refused.code).toBe('not_permitted');
+    expect(refused.error).toContain('project');
+  });
+
   it('searches only the scopes asked for', async () => {
     await save({ text: 'Staging deploys need a feature flag.', scope: 'project' });
     await save({ text: 'Staging deploys are my favourite task.' });

@@ -75,6 +75,7 @@ test('applies the discount code', () => { assert.equal(90, 85); });
 test('rejects an expired card', () => { throw new TypeError('card.expiry is undefined'); });
 JS
 capture node-test-fail "$node_project" "node --version" "node --test"
+capture node-test-spec-fail "$node_project" "node --version" "node --test --test-reporter=spec"
 sed -i 's/assert.equal(90, 85)/assert.equal(85, 85)/; s/throw new TypeError(.card.expiry is undefined.)/assert.ok(true)/' "$node_project/test/cart.test.mjs"
 capture node-test-pass "$node_project" "node --version" "node --test"
 
@@ -108,6 +109,10 @@ pnpm_project="$work/pnpm-project"
 mkdir -p "$pnpm_project" && printf '{"name":"pnpm-project","version":"1.0.0"}\n' >"$pnpm_project/package.json"
 capture pnpm-add-missing "$pnpm_project" "npx -y pnpm@10 --version" "npx -y pnpm@10 add quiver-package-that-does-not-exist-7d3f"
 capture pnpm-add "$pnpm_project" "npx -y pnpm@10 --version" "npx -y pnpm@10 add is-number@7.0.0"
+yarn_project="$work/yarn-project"
+mkdir -p "$yarn_project" && printf '{"name":"yarn-project","version":"1.0.0"}\n' >"$yarn_project/package.json"
+capture yarn-add-missing "$yarn_project" "npx -y yarn@1 --version" "npx -y yarn@1 add --no-progress quiver-package-that-does-not-exist-7d3f"
+capture yarn-add "$yarn_project" "npx -y yarn@1 --version" "npx -y yarn@1 add --no-progress is-number@7.0.0"
 python_project="$work/python-project"
 mkdir -p "$python_project"
 capture pip-install-missing "$python_project" "python3 -m pip --version" "python3 -m pip install --retries 0 --timeout 5 quiver-package-that-does-not-exist-7d3f"

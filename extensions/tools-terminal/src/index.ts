@@ -10,6 +10,7 @@ export {
 export type { ProcessBackendOptions } from './process-backend.js';
 export { createProcessBackend } from './process-backend.js';
 export { isSecretName } from './secret-names.js';
+export { terminalPlugin, terminalTools } from './terminal-plugin.js';
 export { reduceTerminalOutput, terminalReducer } from './terminal-reducer.js';
 export type { TerminalRunData } from './terminal-result.js';
 export { terminalResultFromRaw } from './terminal-result.js';

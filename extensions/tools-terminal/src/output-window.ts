@@ -75,10 +75,15 @@ export class OutputWindow {
   write(chunk: Buffer): void {
     if (chunk.length === 0) return;
     this.total += chunk.length;
-    if (this.spillDescriptor === undefined && this.spillError === undefined && this.total > this.headBytes + this.tailBytes) {
+    if (
+      this.spillDescriptor === undefined &&
+      this.spillError === undefined &&
+      this.total > this.headBytes + this.tailBytes
+    ) {
       this.spill(() => this.openSpill());
     }
-    if (this.spillDescriptor !== undefined) this.spill(() => writeSync(this.spillDescriptor as number, chunk));
+    if (this.spillDescriptor !== undefined)
+      this.spill(() => writeSync(this.spillDescriptor as number, chunk));
     let rest = chunk;
     if (this.headLength < this.headBytes) {
       const taken = Math.min(this.headBytes - this.headLength, rest.length);

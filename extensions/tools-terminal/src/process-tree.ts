@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** The environment variable that tags every process of one run, so that it can be found after setsid. */
 export const RUN_MARKER_VARIABLE = 'QUIVER_TERMINAL_RUN';
@@ -8,6 +8,8 @@ export interface RunIdentity {
   pid: number;
   /** Value of RUN_MARKER_VARIABLE in the run's environment. */
   marker: string;
+  /** `pipe:[inode]` of the run's output pipes: whoever still holds one belongs to the run. */
+  pipes?: readonly string[];
 }
 
 interface ProcessStat {
@@ -36,6 +38,20 @@ function carriesMarker(pid: number, marker: string): boolean {
   }
 }
 
+function holdsPipe(pid: number, pipes: ReadonlySet<string>): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return pipes.has(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
 function listProcesses(): ProcessStat[] {
   const processes: ProcessStat[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -48,8 +64,8 @@ function listProcesses(): ProcessStat[] {
 
 /**
  * Every live process that belongs to a run: its process group, the descendants of its leader
- * (even in other groups), and anything still carrying the run's marker (daemons that called
- * setsid and were re-parented).
+ * (even in other groups), anything still carrying the run's marker (daemons that called setsid
+ * and were re-parented) and anything holding the run's output pipes (even with a clean environment).
  */
 export function findRunProcesses(run: RunIdentity): number[] {
   const processes = listProcesses().filter((stat) => !stat.zombie && stat.pid !== process.pid);

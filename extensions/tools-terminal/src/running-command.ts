@@ -1,10 +1,29 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { killRun, RUN_MARKER_VARIABLE, type RunIdentity } from './process-tree.js';
 import { BUBBLEWRAP_PATH, bubblewrapArguments } from './sandbox.js';
+
+const PIPE_CLOSE_GRACE_MS = 2_000;
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `pipe:[inode]` of our ends of the child's stdout and stderr (the same pipes the child writes to). */
+function pipeIdentities(child: ChildProcess): string[] {
+  const identities: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    const fd = (stream as unknown as { _handle?: { fd?: number } } | null)?._handle?.fd;
+    if (typeof fd !== 'number' || fd < 0) continue;
+    try {
+      identities.push(readlinkSync(`/proc/self/fd/${fd}`));
+    } catch {
+      // Not on Linux or the pipe is already gone: the other searches still apply.
+    }
+  }
+  return identities;
+}
 
 export interface StartCommandOptions {
   command: string;
@@ -51,7 +70,15 @@ export class RunningCommand {
       );
       const settle = async (exitCode: number | null, signal: NodeJS.Signals | null) => {
         if (run.pid > 0) await killRun(run);
-        await streamsClosed;
+        // A process that escaped every search (a clean-environment daemon) may hold the pipes open; do not wait for it forever.
+        const closedInTime = await Promise.race([
+          streamsClosed.then(() => true),
+          delay(PIPE_CLOSE_GRACE_MS).then(() => false),
+        ]);
+        if (!closedInTime) {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+        }
         this.finished = true;
         if (tempDir) await rm(tempDir, { recursive: true, force: true });
         const exit: CommandExit = { exitCode, signal, durationMs: Date.now() - startedAt };
@@ -88,7 +115,12 @@ export class RunningCommand {
     child.stderr?.on('data', (chunk: Buffer) => options.onOutput(chunk));
     // A closed stdin (the command exited or ignores input) must not crash the host.
     child.stdin?.on('error', () => undefined);
-    return new RunningCommand(child, { pid: child.pid ?? -1, marker }, startedAt, tempDir);
+    return new RunningCommand(
+      child,
+      { pid: child.pid ?? -1, marker, pipes: pipeIdentities(child) },
+      startedAt,
+      tempDir,
+    );
   }
 
   get pid(): number {

@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from 'node:fs';
 import type { ReducerInput, ToolResult, ToolResultReducer } from '@quiver/types';
 import { reduceGenericOutput } from './reducers/generic.js';
 import { reduceGitOutput } from './reducers/git.js';
@@ -16,6 +17,21 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceGenericOutput,
 ];
 
+function recognize(input: {
+  command: string;
+  output: string;
+  exitCode: number | null;
+}): { reduced: string; specific: boolean } | undefined {
+  const clean = stripAnsi(input.output).replace(/\r\n/g, '\n');
+  const lines = clean.split('\n').map((line) => line.replace(/^.*\r(?=.)/, ''));
+  if (lines.at(-1) === '') lines.pop();
+  for (const recognizer of RECOGNIZERS) {
+    const reduced = recognizer({ command: input.command, output: clean, lines, exitCode: input.exitCode });
+    if (reduced !== undefined) return { reduced, specific: recognizer !== reduceGenericOutput };
+  }
+  return undefined;
+}
+
 /**
  * Shrinks one command's output to what a developer would look at. Returns the output unchanged
  * when nothing recognizes it or the reduction would not be shorter.
@@ -25,14 +41,26 @@ export function reduceTerminalOutput(input: {
   output: string;
   exitCode: number | null;
 }): string {
-  const clean = stripAnsi(input.output).replace(/\r\n/g, '\n');
-  const lines = clean.split('\n').map((line) => line.replace(/^.*\r(?=.)/, ''));
-  if (lines.at(-1) === '') lines.pop();
-  for (const recognizer of RECOGNIZERS) {
-    const reduced = recognizer({ command: input.command, output: clean, lines, exitCode: input.exitCode });
-    if (reduced !== undefined) return reduced.length < input.output.length ? reduced : input.output;
+  const recognized = recognize(input);
+  return recognized && recognized.reduced.length < input.output.length ? recognized.reduced : input.output;
+}
+
+/** Recognizing the spilled full output finds failures the middle cut hid; past this size it is not worth the read. */
+const MAX_SPILL_BYTES_TO_RECOGNIZE = 32 * 1024 * 1024;
+
+function reduceSpilledOutput(
+  spillFile: unknown,
+  command: string,
+  exitCode: number | null,
+): string | undefined {
+  if (typeof spillFile !== 'string') return undefined;
+  try {
+    if (statSync(spillFile).size > MAX_SPILL_BYTES_TO_RECOGNIZE) return undefined;
+    const recognized = recognize({ command, output: readFileSync(spillFile, 'utf8'), exitCode });
+    return recognized?.specific ? recognized.reduced : undefined;
+  } catch {
+    return undefined;
   }
-  return input.output;
 }
 
 function commandOf(args: unknown): string | undefined {
@@ -46,7 +74,11 @@ function exitCodeOf(result: ToolResult): number | null {
   return result.ok ? 0 : null;
 }
 
-/** The reducer for `terminal`: reduces the output under the result's header line, keeps `structured`. */
+/**
+ * The reducer for `terminal`: reduces the output under the result's header line and keeps
+ * `structured`. When the middle was cut and spilled, the full output is recognized instead, so a
+ * failing test in the middle of a long run still shows.
+ */
 export const terminalReducer: ToolResultReducer = {
   tool: 'terminal',
   reduce(result: ToolResult, input: ReducerInput): ToolResult {
@@ -54,13 +86,17 @@ export const terminalReducer: ToolResultReducer = {
     const text = result.ok ? result.value : result.error;
     const parts = splitTerminalText(text);
     if (command === undefined || parts === undefined) return result;
-    const reducedOutput = reduceTerminalOutput({
-      command,
-      output: parts.output,
-      exitCode: exitCodeOf(result),
-    });
-    const reduced = `${parts.header}\n${reducedOutput}`;
-    if (reduced.length >= text.length) return result;
+    const exitCode = exitCodeOf(result);
+    const spillFile = (result.structured as { spillFile?: unknown } | undefined)?.spillFile;
+    const candidates = [
+      reduceSpilledOutput(spillFile, command, exitCode),
+      reduceTerminalOutput({ command, output: parts.output, exitCode }),
+    ]
+      .filter((output): output is string => output !== undefined)
+      .map((output) => `${parts.header}\n${output}`)
+      .filter((candidate) => candidate.length < text.length);
+    const reduced = candidates[0];
+    if (reduced === undefined) return result;
     return result.ok ? { ...result, value: reduced } : { ...result, error: reduced };
   },
 };

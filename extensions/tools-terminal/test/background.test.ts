@@ -8,7 +8,7 @@ import {
   terminalWriteTool,
 } from '../src/index.js';
 import { createContext, createWorkspace, TestSessionState, type TestWorkspace } from './context.js';
-import { processesWithMarker, uniqueMarker } from './survivors.js';
+import { processesWithMarker, uniqueMarker, waitForProcesses } from './survivors.js';
 
 let workspace: TestWorkspace;
 let session: TestSessionState;
@@ -71,8 +71,7 @@ describe('background shells', () => {
     const marker = uniqueMarker('stop');
     const id = await start(`trap '' TERM; (exec -a ${marker} sleep 300) & wait`);
     await readUntil(id, 'running');
-    for (let attempt = 0; attempt < 100 && processesWithMarker(marker).length === 0; attempt++)
-      await new Promise((r) => setTimeout(r, 20));
+    await waitForProcesses(marker, 1);
     expect(processesWithMarker(marker).length).toBeGreaterThan(0);
     const stopped = await terminalStopTool.execute({ id }, ctx);
     expect(stopped.ok).toBe(true);
@@ -93,9 +92,7 @@ describe('background shells', () => {
     const marker = uniqueMarker('session');
     await start(`exec -a ${marker}-one sleep 300`);
     await start(`exec -a ${marker}-two sleep 300`);
-    for (let attempt = 0; attempt < 100 && processesWithMarker(marker).length < 2; attempt++)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(processesWithMarker(marker)).toHaveLength(2);
+    await waitForProcesses(marker, 2);
     await session.end();
     expect(processesWithMarker(marker)).toEqual([]);
   });

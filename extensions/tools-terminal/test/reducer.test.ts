@@ -64,6 +64,19 @@ describe('test run reduction', () => {
     expect(reduced).not.toContain('processPendingSubtests');
   });
 
+  it("keeps the failing tests when node's test runner uses the spec reporter", () => {
+    const reduced = expectSmallerKeeping('node-test-spec-fail', [
+      'applies the discount code',
+      '90 !== 85',
+      'cart.test.mjs:4:50',
+      'rejects an expired card',
+      'card.expiry is undefined',
+      'ℹ fail 2',
+    ]);
+    expect(reduced).not.toContain('processPendingSubtests');
+    expect(reduced).not.toContain('generatedMessage');
+  });
+
   it('reduces a passing node --test run to its counts', () => {
     expectSmallerKeeping('node-test-pass', ['# pass 3', '# fail 0']);
   });
@@ -209,6 +222,18 @@ describe('install reduction', () => {
   it('keeps what pnpm added and drops its progress lines', () => {
     const reduced = expectSmallerKeeping('pnpm-add', ['+ is-number 7.0.0', 'Done in']);
     expect(reduced).not.toContain('Progress:');
+  });
+
+  it('keeps the package yarn could not find', () => {
+    const reduced = expectSmallerKeeping('yarn-add-missing', [
+      'Couldn\'t find package "quiver-package-that-does-not-exist-7d3f"',
+    ]);
+    expect(reduced).not.toContain('No license field');
+  });
+
+  it('keeps what yarn added', () => {
+    const reduced = expectSmallerKeeping('yarn-add', ['is-number@7.0.0', 'Done in']);
+    expect(reduced).not.toContain('[2/4] Fetching packages');
   });
 
   it('keeps the pip errors naming the missing distribution', () => {

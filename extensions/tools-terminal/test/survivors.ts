@@ -19,3 +19,14 @@ export function processesWithMarker(marker: string): number[] {
 export function uniqueMarker(label: string): string {
   return `quiver-${label}-${Math.random().toString(36).slice(2, 10)}`;
 }
+
+/** Waits (up to 15 s, for loaded CI machines) until `count` processes carry `marker`. */
+export async function waitForProcesses(marker: string, count: number): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (processesWithMarker(marker).length >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(
+    `expected ${count} processes marked ${marker}, found ${processesWithMarker(marker).length}`,
+  );
+}

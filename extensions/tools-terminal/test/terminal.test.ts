@@ -88,6 +88,12 @@ describe('terminal', () => {
     expect(processesWithMarker(marker)).toEqual([]);
   });
 
+  it('uses the timeout the runtime put in the context when the call gives none', async () => {
+    const { ctx } = await createContext(workspace, { timeoutMs: 200 });
+    const result = await run({ command: 'sleep 30' }, ctx);
+    expect(result).toMatchObject({ ok: false, code: 'timeout' });
+  });
+
   it('leaves no process alive after an abort, even children that ignore SIGTERM or called setsid', async () => {
     const marker = uniqueMarker('abort');
     const controller = new AbortController();
@@ -101,13 +107,16 @@ describe('terminal', () => {
       'wait',
     ].join('\n');
     const pending = run({ command }, ctx);
-    // The shell itself carries the marker in its command line, and so do its three children.
-    await waitFor(() => processesWithMarker(marker).length === 4, 'the three children to start');
-    await waitFor(
-      () => emissions.some((emission) => emission.type === 'partial' && emission.text.includes('started')),
-      'output',
-    );
-    controller.abort();
+    try {
+      // The shell itself carries the marker in its command line, and so do its three children.
+      await waitFor(() => processesWithMarker(marker).length >= 4, 'the three children to start');
+      await waitFor(
+        () => emissions.some((emission) => emission.type === 'partial' && emission.text.includes('started')),
+        'output',
+      );
+    } finally {
+      controller.abort();
+    }
     const result = await pending;
     expect(result).toMatchObject({ ok: false, code: 'aborted' });
     expect(dataOf(result).aborted).toBe(true);
@@ -119,6 +128,17 @@ describe('terminal', () => {
     const { ctx } = await createContext(workspace);
     const result = await run({ command: `(exec -a ${marker} sleep 300) & echo done` }, ctx);
     expect(result.ok).toBe(true);
+    expect(processesWithMarker(marker)).toEqual([]);
+  });
+
+  it('kills a daemon that left with a clean environment in its own session but kept the output open', async () => {
+    const marker = uniqueMarker('daemon');
+    const { ctx } = await createContext(workspace);
+    const result = await run(
+      { command: `env -i /usr/bin/setsid /bin/bash -c 'exec -a ${marker} /bin/sleep 300' & echo started` },
+      ctx,
+    );
+    expect(textOf(result)).toContain('started');
     expect(processesWithMarker(marker)).toEqual([]);
   });
 
@@ -151,7 +171,7 @@ describe('terminal', () => {
   });
 
   it('keeps memory bounded while a command prints 200 MB, spilling the full output to a file', async () => {
-    const { ctx } = await createContext(workspace);
+    const { ctx, emissions } = await createContext(workspace);
     const before = process.memoryUsage.rss();
     let peak = before;
     const sampler = setInterval(() => {
@@ -172,6 +192,11 @@ describe('terminal', () => {
     expect(textOf(result)).toContain(data.spillFile as string);
     expect(textOf(result).length).toBeLessThan(70 * 1024);
     expect(peak - before).toBeLessThan(100 * 1024 * 1024);
+    const streamed = emissions.reduce(
+      (sum, emission) => sum + (emission.type === 'partial' ? emission.text.length : 0),
+      0,
+    );
+    expect(streamed).toBeLessThan(5 * 1024 * 1024);
   });
 
   it('keeps secret-looking variables out of the command environment', async () => {
@@ -189,6 +214,14 @@ describe('terminal', () => {
     expect(textOf(result)).not.toContain('AWS_REGION');
     expect(textOf(result)).toContain('LANG=C.UTF-8');
     expect(textOf(result)).toContain('PATH=');
+  });
+
+  it('filters secrets out even when a process backend put them in the base environment', async () => {
+    const { ctx } = await createContext(workspace);
+    const handle = ctx.capabilities.process as NonNullable<typeof ctx.capabilities.process>;
+    ctx.capabilities.process = { ...handle, baseEnv: { ...handle.baseEnv, LEAKED_SERVICE_TOKEN: 'leak-1' } };
+    const result = await run({ command: 'env' }, ctx);
+    expect(textOf(result)).not.toContain('leak-1');
   });
 
   it('passes a secret the personality granted to the tool', async () => {

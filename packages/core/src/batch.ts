@@ -92,7 +92,7 @@ export class Batch {
       const registered = typeof call?.name === 'string' ? lookup(call.name) : undefined;
       executeCall(call, registered, this, abort).then(
         (result) => this.#complete(index, result),
-        (error: unknown) => this.#complete(index, this.#internalFailure(call, error)),
+        (error: unknown) => this.#complete(index, internalFailure(call, error, this.perCallBudget)),
       );
     }
     return settled;
@@ -130,12 +130,13 @@ export class Batch {
     if (this.ctx.signal !== undefined) this.#links.unlink(this.ctx.signal, this);
     this.#resolve(this.#results as ToolResult[]);
   }
+}
 
-  #internalFailure(call: ToolCall | undefined, error: unknown): ToolResult {
-    const name = typeof call?.name === 'string' ? call.name : String(call?.name);
-    return trimResult(
-      fail('execution_failed', `Tool "${name}" failed inside the registry: ${messageOf(error)}`),
-      this.perCallBudget,
-    );
-  }
+/** The result for a call that hit a bug in the registry itself: still a result, never a throw. */
+export function internalFailure(call: ToolCall | undefined, error: unknown, budget: number): ToolResult {
+  const name = typeof call?.name === 'string' ? call.name : String(call?.name);
+  return trimResult(
+    fail('execution_failed', `Tool "${name}" failed inside the registry: ${messageOf(error)}`),
+    budget,
+  );
 }

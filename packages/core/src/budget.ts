@@ -40,6 +40,6 @@ export function trimText(text: string, budget: number): string {
 export function trimResult(result: ToolResult, budget: number): ToolResult {
   const text = resultText(result);
   if (text.length <= budget) return result;
-  const trimmed = trimText(text, Math.max(0, Math.floor(budget)));
+  const trimmed = trimText(text, Number.isNaN(budget) ? 0 : Math.max(0, Math.floor(budget)));
   return result.ok ? { ...result, value: trimmed } : { ...result, error: trimmed };
 }

@@ -2,7 +2,6 @@ import {
   type Attachment,
   DEFAULT_RESULT_BUDGET,
   type ExecuteContext,
-  fail,
   QuiverError,
   type RegisteredTool,
   type RegisterOptions,
@@ -16,9 +15,9 @@ import {
   type ToolResultReducerRegistry,
 } from '@quiver/types';
 import { AbortLinks } from './abort-links.js';
-import { Batch } from './batch.js';
-import { splitBudget, trimResult } from './budget.js';
-import { availabilityOf, gateRefusal, isBuiltIn, messageOf, passesToolsetGate } from './gates.js';
+import { Batch, internalFailure } from './batch.js';
+import { splitBudget } from './budget.js';
+import { availabilityOf, gateRefusal, isBuiltIn, passesToolsetGate } from './gates.js';
 import { deriveJsonSchema } from './json-schema.js';
 
 export interface DefaultToolRegistryOptions {
@@ -216,14 +215,6 @@ function duplicateToolError(
       fix: 'Rename one of the tools, or unregister the existing one before registering its replacement.',
       details: { tool: name, registeredBy: existing, attemptedBy: incoming },
     },
-  );
-}
-
-function internalFailure(call: ToolCall | undefined, error: unknown, budget: number): ToolResult {
-  const name = typeof call?.name === 'string' ? call.name : String(call?.name);
-  return trimResult(
-    fail('execution_failed', `Tool "${name}" failed inside the registry: ${messageOf(error)}`),
-    budget,
   );
 }
 

@@ -80,6 +80,19 @@ describe('toDefinitions', () => {
     ]);
   });
 
+  it('leaves out a tool whose availability check throws instead of failing the whole list', () => {
+    const registry = populated();
+    registry.register(
+      echoTool('flaky', {
+        isAvailable: () => {
+          throw new Error('probe crashed');
+        },
+      }),
+    );
+    expect(names(registry)).not.toContain('flaky');
+    expect(names(registry)).toContain('read_file');
+  });
+
   it('returns the same schema object that was derived at registration', () => {
     const registry = populated();
     expect(registry.toDefinitions()[0]?.parameters).toBe(registry.get('read_file')?.parameters);

@@ -122,7 +122,10 @@ describe('executeParallel never throws', () => {
     );
     const controller = new AbortController();
     const pending = registry.executeParallel(
-      [{ name: 'quick', args: { text: 'done' } }, { name: 'hang', args: { text: '' } }],
+      [
+        { name: 'quick', args: { text: 'done' } },
+        { name: 'hang', args: { text: '' } },
+      ],
       executeContext({ signal: controller.signal }),
     );
     await until(() => hung);

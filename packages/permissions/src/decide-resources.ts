@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
 import { matchesStringSpecifier } from './command-rule.js';
+import { processRelativeReason } from './decide-shell.js';
 import type { PermissionRule } from './rule.js';
 import type { RuleSet } from './rule-set.js';
 import { combineSubjects } from './subjects.js';
 import { matchesUrlSpecifier, parseUrl } from './url-rule.js';
-import { normalizeWorkspacePath } from './workspace-path.js';
+import { isProcessRelativePath, normalizeWorkspacePath } from './workspace-path.js';
 
 type Matcher = (rule: PermissionRule) => boolean;
 
@@ -47,16 +48,41 @@ export function decidePaths(
   paths: string[],
   rules: RuleSet,
 ): PermissionDecision {
-  const crossToolDenies = rules.pathRules('deny', kind, toolName).filter((rule) => rule.tool !== toolName);
+  // Write tools honour read denies too: editing a file shows its content.
+  const sharedKinds: Array<'read' | 'write'> = kind === 'write' ? ['write', 'read'] : ['read'];
+  const crossToolDenies = sharedKinds
+    .flatMap((shared) => rules.pathRules('deny', shared, toolName))
+    .filter((rule) => rule.tool !== toolName);
+  const hasPathDenies =
+    crossToolDenies.length > 0 ||
+    rules.forTool('deny', toolName).some((rule) => rule.specifier !== undefined);
   const subjects = paths.map((filePath) => {
     const normalized = normalizeWorkspacePath(filePath, rules.workspace);
-    return decideSubject(
+    const decided = decideSubject(
       normalized,
       rules,
       toolName,
       (rule) => rules.pathMatcher(rule)(normalized),
       crossToolDenies,
     );
+    // Only a rule written for /proc paths may allow one; a broader allow cannot see where it leads.
+    const writtenForProc = rules
+      .forTool('allow', toolName)
+      .some(
+        (rule) =>
+          rule.specifier !== undefined &&
+          isProcessRelativePath(rules.pathBase(rule) ?? '') &&
+          rules.pathMatcher(rule)(normalized),
+      );
+    if (
+      hasPathDenies &&
+      isProcessRelativePath(normalized) &&
+      decided.behavior === 'allow' &&
+      !writtenForProc
+    ) {
+      return { subject: normalized, behavior: 'ask' as const, reason: processRelativeReason(normalized) };
+    }
+    return decided;
   });
   if (subjects.length === 0) return decideName(toolName, rules);
   const decision = combineSubjects(subjects, 'no paths');

@@ -11,7 +11,7 @@ import { decideShellCommand } from './decide-shell.js';
 import { SessionGrantStore } from './grant-stores.js';
 import type { ProjectGrantStore } from './project-grant-store.js';
 import { type PermissionRule, parsePermissionRule } from './rule.js';
-import { RuleSet } from './rule-set.js';
+import { RuleSet, type RuleSetCaches } from './rule-set.js';
 import { headlessDenial } from './suggested-rule.js';
 
 export interface PermissionEngineOptions {
@@ -53,6 +53,7 @@ export class PermissionEngine {
   readonly #toolKinds = new Map<string, PermissionKind>();
   readonly #headless: boolean;
   #onceGrants: PermissionRule[] = [];
+  readonly #caches: RuleSetCaches = { pathMatchers: new Map(), pathBases: new Map() };
 
   constructor(options: PermissionEngineOptions) {
     this.#workspace = options.workspace;
@@ -167,6 +168,7 @@ export class PermissionEngine {
       this.#ask,
       [...this.#allow, ...grants, ...this.#onceGrants],
       this.#toolKinds,
+      this.#caches,
     );
   }
 }

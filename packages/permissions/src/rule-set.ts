@@ -30,10 +30,16 @@ const CONVENTIONAL_TOOL_KINDS: Record<string, PermissionKind> = {
   NotebookEdit: 'write',
 };
 
+/** Compiled path rules, kept by the engine across decisions (the workspace does not change). */
+export interface RuleSetCaches {
+  pathMatchers: Map<string, PathMatcher>;
+  pathBases: Map<string, string | null>;
+}
+
 /** The rules in force for one decision, with the lookups every kind of check needs. */
 export class RuleSet {
-  readonly #pathMatchers = new Map<string, PathMatcher>();
-  readonly #pathBases = new Map<string, string | null>();
+  readonly #pathMatchers: Map<string, PathMatcher>;
+  readonly #pathBases: Map<string, string | null>;
 
   constructor(
     readonly workspace: string,
@@ -41,7 +47,11 @@ export class RuleSet {
     readonly ask: readonly PermissionRule[],
     readonly allow: readonly PermissionRule[],
     readonly toolKinds: ReadonlyMap<string, PermissionKind>,
-  ) {}
+    caches: RuleSetCaches = { pathMatchers: new Map(), pathBases: new Map() },
+  ) {
+    this.#pathMatchers = caches.pathMatchers;
+    this.#pathBases = caches.pathBases;
+  }
 
   kindOf(toolName: string): PermissionKind | undefined {
     return (

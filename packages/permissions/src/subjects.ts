@@ -1,5 +1,8 @@
 import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
 
+/** The reason for a command that only lacks an allow rule (other asks need the exact command granted). */
+export const NO_RULE_ALLOWS = 'no rule allows this command';
+
 /** Deny if any subject is denied, ask if any is asked, allow only when every subject is allowed. */
 export function combineSubjects(
   subjects: PermissionSubjectDecision[],

@@ -1,6 +1,7 @@
 import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
 import { normalizeCommandText } from './command-rule.js';
 import type { ShellAnalysis } from './shell/shell-analysis.js';
+import { NO_RULE_ALLOWS } from './subjects.js';
 
 /** Programs whose second word is usually a target, not a subcommand: only the exact command is suggested. */
 const EXACT_ONLY_PROGRAMS = new Set([
@@ -31,7 +32,9 @@ export function suggestShellRule(
 ): string {
   const exact = `${toolName}(${normalizeCommandText(command)})`;
   const asked = subjects.filter((subject) => subject.behavior === 'ask');
-  if (asked.length !== 1 || analysis.unsafe.length > 0) return exact;
+  // Only a command that merely lacks an allow rule can be allowed by a prefix rule; path and
+  // safety asks are lifted only by granting the exact command.
+  if (asked.length !== 1 || analysis.unsafe.length > 0 || asked[0]?.reason !== NO_RULE_ALLOWS) return exact;
   const entry = analysis.commands.find(
     (candidate) =>
       candidate.argv.length > 0 &&

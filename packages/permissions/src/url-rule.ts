@@ -1,7 +1,7 @@
 /**
  * True when `url` is covered by a URL specifier: `domain:example.com` covers that host and
  * its subdomains (`docs.example.com`, never `example.com.evil.net`); `domain:*.example.com`
- * covers subdomains only; anything else must equal the URL exactly.
+ * covers subdomains only, whatever the scheme; anything else must equal the URL exactly.
  */
 export function matchesUrlSpecifier(specifier: string, url: string): boolean {
   const trimmed = specifier.trim();
@@ -10,7 +10,7 @@ export function matchesUrlSpecifier(specifier: string, url: string): boolean {
     const expected = parseUrl(trimmed);
     return parsed !== undefined && expected !== undefined && parsed.href === expected.href;
   }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return false;
+  if (!parsed || parsed.hostname === '') return false;
   const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
   let domain = trimmed.slice('domain:'.length).trim().toLowerCase().replace(/\.$/, '');
   if (domain.startsWith('*.')) {

@@ -23,6 +23,8 @@ export function resolveRealPath(absolutePath: string): string {
       continue;
     }
     const next = path.join(current, part);
+    // /proc/self/cwd and /dev/fd/N mean something else in the process that will run the command.
+    if (isProcessRelativePath(next)) exists = false;
     if (!exists) {
       current = next;
       continue;
@@ -46,6 +48,16 @@ export function resolveRealPath(absolutePath: string): string {
     pending.unshift(...target.split('/').filter((piece) => piece !== ''));
   }
   return current;
+}
+
+/** Paths whose meaning depends on the process reading them; rules cannot be checked through them. */
+export function isProcessRelativePath(normalizedPath: string): boolean {
+  return (
+    normalizedPath === '/proc' ||
+    normalizedPath.startsWith('/proc/') ||
+    normalizedPath === '/dev/fd' ||
+    normalizedPath.startsWith('/dev/fd/')
+  );
 }
 
 const workspaceRoots = new Map<string, string>();
@@ -123,7 +135,8 @@ export function pathSpecifierBase(specifier: string, workspace: string): string 
 /** True when `directory` (normalized) contains `target` (normalized), or is it. */
 export function containsPath(directory: string, target: string, workspace: string): boolean {
   const root = realWorkspace(workspace);
-  const absolute = (candidate: string) => (path.isAbsolute(candidate) ? candidate : path.join(root, candidate));
+  const absolute = (candidate: string) =>
+    path.isAbsolute(candidate) ? candidate : path.join(root, candidate);
   const outer = absolute(directory);
   const inner = absolute(target);
   return outer === '/' || inner === outer || inner.startsWith(`${outer}/`);

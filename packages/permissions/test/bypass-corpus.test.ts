@@ -78,3 +78,30 @@ describe('the allowed corpus', () => {
     );
   });
 });
+
+describe('suggested rules', () => {
+  it('allows every asked call of the corpus once its suggested rule is granted, and nothing denied', async () => {
+    const failures: string[] = [];
+    let asked = 0;
+    for (const entry of bypasses.entries) {
+      const engine = new PermissionEngine({
+        workspace: fixture.workspace,
+        layers: [entry.rules ?? bypasses.defaultRules],
+      });
+      const request = {
+        toolName: entry.tool,
+        args: withWorkspace(entry.args, fixture.workspace),
+        spec: TOOL_SPECS[entry.tool],
+      };
+      const first = await engine.decide(request);
+      if (first.behavior !== 'ask' || first.suggestedRule === undefined) continue;
+      asked++;
+      engine.grant(first.suggestedRule, 'session');
+      const granted = await engine.decide(request);
+      if (granted.behavior !== 'allow')
+        failures.push(`${entry.why}: ${first.suggestedRule} → ${granted.reason}`);
+    }
+    expect(asked).toBeGreaterThan(100);
+    expect(failures).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { analyzeShellCommand } from '../src/index.js';
 
@@ -10,6 +11,16 @@ describe('analyzeShellCommand', () => {
     expect(await argvOf(`g'it' status`)).toEqual([['git', 'status']]);
     expect(await argvOf('"git" "status"')).toEqual([['git', 'status']]);
     expect(await argvOf(`$'g\\x69t' a\\ b "c \\"d\\""`)).toEqual([['git', 'a b', 'c "d"']]);
+  });
+
+  it('reads words exactly as a real bash passes them to the program', async () => {
+    const words = String.raw`g'it' "two words" a\ b $'\x41\tB' "q\"uote" 'sing''le' $'it\'s' "\$HOME" \~ "back\\slash" mixed"dq"'sq'$'ansi' --flag=v"al"ue ~/x`;
+    const command = `printf '%s\\n' ${words}`;
+    const fromBash = execFileSync('bash', ['-c', command], { encoding: 'utf8' }).split('\n').slice(0, -1);
+    const analysis = await analyzeShellCommand(command);
+    expect(analysis.unsafe).toEqual([]);
+    expect(analysis.commands[0]?.argv.slice(2)).toEqual(fromBash);
+    expect(fromBash).toHaveLength(13);
   });
 
   it('lists every simple command in lists, pipelines, subshells and compound statements', async () => {

@@ -9,7 +9,8 @@ describe('url rules', () => {
     expect(matchesUrlSpecifier('domain:example.com', 'https://example.com.evil.net/')).toBe(false);
     expect(matchesUrlSpecifier('domain:example.com', 'https://badexample.com/')).toBe(false);
     expect(matchesUrlSpecifier('domain:example.com', 'https://example.com@evil.net/')).toBe(false);
-    expect(matchesUrlSpecifier('domain:example.com', 'ftp://example.com/')).toBe(false);
+    expect(matchesUrlSpecifier('domain:example.com', 'https://xn--xample-2of.com/')).toBe(false);
+    expect(matchesUrlSpecifier('domain:example.com', 'file:///example.com/etc/passwd')).toBe(false);
   });
 
   it('matches subdomains only for *.domain', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ToolPermissionSpec } from '@quiver/types';
 
 /**
- * A real workspace on disk: `src/` with files, `secrets/key`, and symlinks `src/link` (relative)
+ * A real workspace on disk: `src/` with files, `docs/guide.md`, `secrets/key`, and symlinks `src/link` (relative)
  * and `src/abslink` (absolute) that both point at `secrets/`. A sibling `outside/src/a.ts` lies
  * outside the workspace.
  */
@@ -19,6 +19,8 @@ export async function createWorkspaceFixture(): Promise<WorkspaceFixture> {
   const workspace = path.join(root, 'workspace');
   await fs.mkdir(path.join(workspace, 'src'), { recursive: true });
   await fs.mkdir(path.join(workspace, 'secrets'), { recursive: true });
+  await fs.mkdir(path.join(workspace, 'docs'), { recursive: true });
+  await fs.writeFile(path.join(workspace, 'docs', 'guide.md'), '# Guide\n');
   await fs.mkdir(path.join(root, 'outside', 'src'), { recursive: true });
   await fs.writeFile(path.join(workspace, 'src', 'a.ts'), 'export const a = 1;\n');
   await fs.writeFile(path.join(workspace, 'src', 'b.ts'), 'export const b = 2;\n');

@@ -123,12 +123,13 @@ export class QuiverHost {
     for (const builtin of options.builtinPlugins ?? []) await catalog.load(builtin.definition, builtin.source);
     for (const ref of config.plugins) {
       try {
-        const resolved = await resolvePluginReference(ref, [configDir, workspace]);
+        const resolved = await resolvePluginReference(ref, [...new Set([configDir, workspace])]);
         await catalog.load(resolved.definition, resolved.source);
       } catch (error) {
         const quiverError = error instanceof QuiverError ? error : undefined;
+        const pluginId = quiverError?.details.plugin;
         catalog.recordFailure({
-          plugin: ref,
+          plugin: typeof pluginId === 'string' ? pluginId : ref,
           source: ref,
           code: quiverError?.code ?? 'plugin_bad_manifest',
           message: (error as Error).message,

@@ -17,3 +17,12 @@ export { TOKENS, TOKEN_SCOPES, createToken } from './tokens.js';
 export type { HostOptions, ServiceScope, Token } from './tokens.js';
 export { createMemoryLogger, createStderrLogger } from './logger.js';
 export type { LogLevel } from './logger.js';
+export {
+  PERSONALITY_DEFAULTS,
+  describePersonalitySchema,
+  loadPersonalityFile,
+  personalitySchema,
+  resolvePersonality,
+  toSessionPolicy,
+} from './personality/index.js';
+export type { Personality, PersonalityFile, PersonalityKeyDescription, PersonalitySearchOptions } from './personality/index.js';

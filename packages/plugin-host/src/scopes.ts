@@ -18,7 +18,10 @@ function injectedTokens(target: Function): symbol[] {
     .getOwnMetadata;
   const recorded = getMetadata?.call(Reflect, INJECTION_TOKENS_KEY, target) as Record<string, unknown> | undefined;
   if (!recorded) return [];
-  return Object.values(recorded).filter((value): value is symbol => typeof value === 'symbol');
+  // Depending on the decorator, tsyringe records the token itself or `{ token, multiple }`.
+  return Object.values(recorded)
+    .map((value) => (typeof value === 'object' && value !== null && 'token' in value ? (value as { token: unknown }).token : value))
+    .filter((value): value is symbol => typeof value === 'symbol');
 }
 
 /**

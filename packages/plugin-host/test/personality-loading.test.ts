@@ -17,7 +17,10 @@ afterEach(() => {
 
 /** Writes `personalities/NAME.yaml` (or any relative path) under `dir`. */
 function writePersonality(relativePath: string, yaml: string, dir = root): string {
-  const file = path.join(dir, relativePath.includes('/') ? relativePath : `personalities/${relativePath}.yaml`);
+  const file = path.join(
+    dir,
+    relativePath.includes('/') ? relativePath : `personalities/${relativePath}.yaml`,
+  );
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, yaml);
   return file;
@@ -43,10 +46,15 @@ describe('personality validation', () => {
   });
 
   it('suggests keys of the nested level for an unknown nested key', () => {
-    writePersonality('coder', 'permissions:\n  alow: [read_file]\nmcpServers:\n  github:\n    includeTool: [issues]\n');
+    writePersonality(
+      'coder',
+      'permissions:\n  alow: [read_file]\nmcpServers:\n  github:\n    includeTool: [issues]\n',
+    );
     const error = failure(() => resolvePersonality('coder', { searchDirs: [root] }));
     expect(error.message).toContain('permissions.alow: unknown key "alow". Did you mean "allow"?');
-    expect(error.message).toContain('mcpServers.github.includeTool: unknown key "includeTool". Did you mean "includeTools"?');
+    expect(error.message).toContain(
+      'mcpServers.github.includeTool: unknown key "includeTool". Did you mean "includeTools"?',
+    );
   });
 
   it('lists the allowed keys when no key is close to the unknown one', () => {
@@ -57,7 +65,10 @@ describe('personality validation', () => {
   });
 
   it('names the key path of values with the wrong type', () => {
-    writePersonality('coder', 'toolset: read_file\nbudget:\n  resultChars: lots\nsandbox: maybe\ndeferLoading:\n  enabled: sometimes\n');
+    writePersonality(
+      'coder',
+      'toolset: read_file\nbudget:\n  resultChars: lots\nsandbox: maybe\ndeferLoading:\n  enabled: sometimes\n',
+    );
     const error = failure(() => resolvePersonality('coder', { searchDirs: [root] }));
     expect(error.message).toMatch(/toolset: .*expected array, received string/);
     expect(error.message).toMatch(/budget\.resultChars: .*expected number, received string/);
@@ -66,10 +77,15 @@ describe('personality validation', () => {
   });
 
   it('rejects a permission rule the permission engine cannot parse, naming the list entry', () => {
-    writePersonality('coder', 'permissions:\n  allow: ["read_file(src/**)", "terminal(git status"]\n  deny: ["terminal()"]\n');
+    writePersonality(
+      'coder',
+      'permissions:\n  allow: ["read_file(src/**)", "terminal(git status"]\n  deny: ["terminal()"]\n',
+    );
     const error = failure(() => resolvePersonality('coder', { searchDirs: [root] }));
     expect(error.message).toContain('permissions.allow.1: Invalid permission rule "terminal(git status"');
-    expect(error.message).toContain('permissions.deny.0: Permission rule "terminal()" has an empty specifier');
+    expect(error.message).toContain(
+      'permissions.deny.0: Permission rule "terminal()" has an empty specifier',
+    );
     expect(error.message).not.toContain('allow.0');
   });
 
@@ -90,7 +106,9 @@ describe('finding personalities', () => {
   });
 
   it('reports an unknown name with every place it looked', () => {
-    const error = failure(() => resolvePersonality('ghost', { searchDirs: [root, path.join(root, 'other')] }));
+    const error = failure(() =>
+      resolvePersonality('ghost', { searchDirs: [root, path.join(root, 'other')] }),
+    );
     expect(error.code).toBe('config_not_found');
     expect(error.message).toContain(path.join(root, 'personalities/ghost.yaml'));
     expect(error.message).toContain(path.join(root, 'other/personalities/ghost.yml'));
@@ -105,7 +123,10 @@ describe('finding personalities', () => {
     expect(found.description).toBe('from the first dir');
     expect(found.sources).toEqual([path.join(root, 'personalities/reviewer.yml')]);
 
-    const embedded = resolvePersonality('default', { searchDirs: [root], embedded: { default: { plugins: ['code'] } } });
+    const embedded = resolvePersonality('default', {
+      searchDirs: [root],
+      embedded: { default: { plugins: ['code'] } },
+    });
     expect(embedded).toMatchObject({ id: 'default', plugins: ['code'], sources: ['embedded:default'] });
   });
 
@@ -141,7 +162,10 @@ describe('extends', () => {
         '  reviewer: { description: Reviews diffs, tools: [read_file] }',
       ].join('\n'),
     );
-    writePersonality('middle', 'extends: base\nplugins: [code]\nmcpServers:\n  github: true\ndeferLoading: { enabled: true }\n');
+    writePersonality(
+      'middle',
+      'extends: base\nplugins: [code]\nmcpServers:\n  github: true\ndeferLoading: { enabled: true }\n',
+    );
     const childFile = writePersonality(
       'personalities/team/child.yaml',
       'extends: ../middle.yaml\ndescription: child\npermissions:\n  allow: ["terminal(git status:*)"]\n',
@@ -152,11 +176,19 @@ describe('extends', () => {
     expect(child.plugins).toEqual(['code']);
     expect(child.toolset).toEqual(['read_file', 'terminal']);
     expect(child.mcpServers).toEqual({ github: true, slack: true });
-    expect(child.permissions).toEqual({ allow: ['terminal(git status:*)'], ask: [], deny: ['terminal(rm:*)'] });
+    expect(child.permissions).toEqual({
+      allow: ['terminal(git status:*)'],
+      ask: [],
+      deny: ['terminal(rm:*)'],
+    });
     expect(child.budget).toEqual({ resultChars: 40000 });
     expect(child.deferLoading).toEqual({ enabled: true, maxTools: 30 });
     expect(child.agents).toEqual({ reviewer: { description: 'Reviews diffs', tools: ['read_file'] } });
-    expect(child.sources).toEqual([childFile, path.join(root, 'personalities/middle.yaml'), path.join(root, 'personalities/base.yaml')]);
+    expect(child.sources).toEqual([
+      childFile,
+      path.join(root, 'personalities/middle.yaml'),
+      path.join(root, 'personalities/base.yaml'),
+    ]);
   });
 
   it('detects a cycle through names and through paths, naming every step', () => {
@@ -210,7 +242,11 @@ describe('session policy', () => {
       'plugins: [code]\nmcpServers:\n  github: true\n  slack: { excludeTools: [post] }\nmodelProfiles:\n  gpt: { editStyle: apply_patch }\nsecrets:\n  web_fetch: [API_TOKEN]\n',
     );
     const personality = resolvePersonality('coder', { searchDirs: [root] });
-    expect(personality).toMatchObject({ sandbox: 'auto', simpleMode: false, secrets: { web_fetch: ['API_TOKEN'] } });
+    expect(personality).toMatchObject({
+      sandbox: 'auto',
+      simpleMode: false,
+      secrets: { web_fetch: ['API_TOKEN'] },
+    });
     expect(toSessionPolicy(personality)).toEqual({
       personalityId: 'coder',
       plugins: ['code'],

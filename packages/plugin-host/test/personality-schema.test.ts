@@ -29,7 +29,7 @@ describe('describePersonalitySchema', () => {
     expect(byKey.get('budget.resultChars')).toMatchObject({ type: 'integer', default: 80_000 });
     expect(byKey.get('deferLoading.enabled')).toMatchObject({ type: "boolean | 'auto'", default: 'auto' });
     expect(byKey.get('sandbox')).toMatchObject({ type: "'auto' | 'off' | 'required'", default: 'auto' });
-    expect(byKey.get('mcpServers')?.type).toBe('map<<server>, true | object>');
-    expect(byKey.get('secrets')?.type).toBe('map<<tool>, string[]>');
+    expect(byKey.get('mcpServers')?.type).toBe('map<server, true | object>');
+    expect(byKey.get('secrets')?.type).toBe('map<tool, string[]>');
   });
 });

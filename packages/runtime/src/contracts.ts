@@ -189,6 +189,8 @@ export interface SessionDeps {
   events?: EventBus;
   /** Custom model profiles added to the built-in ones. */
   profiles?: ModelProfile[];
+  /** Durable event log; sessions hand it to their call executor. */
+  eventLog?: SessionEventLog;
 }
 
 export interface ExecuteCallsOptions {

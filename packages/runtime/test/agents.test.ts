@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_TOOL_POLICIES, ALL_AGENT_DISALLOWED_TOOLS } from '../src/agents/agent-policies.js';
 import { currentTeammate, runAsTeammate } from '../src/agents/teammate-context.js';
 import { assembleToolPool } from '../src/assembly/assemble-tool-pool.js';
-import { builtInTool, externalTool, makePolicy, mcpTool, names, newRegistry, registerStandardTools } from './assembly-helpers.js';
+import {
+  builtInTool,
+  externalTool,
+  makePolicy,
+  mcpTool,
+  names,
+  newRegistry,
+  registerStandardTools,
+} from './assembly-helpers.js';
 
 describe('agent contexts', () => {
   it('knows it runs as a teammate across awaits and timers, and only inside runAsTeammate', async () => {
@@ -24,7 +32,12 @@ describe('agent contexts', () => {
     const registry = newRegistry();
     registerStandardTools(registry);
     for (const kind of ['subagent', 'async', 'teammate'] as const) {
-      const pool = assembleToolPool({ registered: registry.list(), policy: makePolicy(), options: { externalTools: [externalTool('enter_plan_mode')] }, agent: kind });
+      const pool = assembleToolPool({
+        registered: registry.list(),
+        policy: makePolicy(),
+        options: { externalTools: [externalTool('enter_plan_mode')] },
+        agent: kind,
+      });
       for (const name of ALL_AGENT_DISALLOWED_TOOLS) expect(pool.executables.has(name)).toBe(false);
       expect(AGENT_TOOL_POLICIES[kind].deny).toEqual(ALL_AGENT_DISALLOWED_TOOLS);
     }
@@ -37,10 +50,21 @@ describe('agent contexts', () => {
     registerStandardTools(registry);
     registry.register(builtInTool('web_fetch'), { pluginId: 'code' });
     registry.register(mcpTool('docs', 'search'));
-    const policy = makePolicy({ mcpServers: { docs: {} }, agents: { reviewer: { tools: ['read_file', 'grep', 'mcp__docs__*'] } } });
-    const pool = assembleToolPool({ registered: registry.list(), policy, options: { customAgent: 'reviewer' }, agent: 'subagent' });
+    const policy = makePolicy({
+      mcpServers: { docs: {} },
+      agents: { reviewer: { tools: ['read_file', 'grep', 'mcp__docs__*'] } },
+    });
+    const pool = assembleToolPool({
+      registered: registry.list(),
+      policy,
+      options: { customAgent: 'reviewer' },
+      agent: 'subagent',
+    });
     expect(names(pool.definitions)).toEqual(['grep', 'read_file', 'mcp__docs__search']);
-    expect(pool.removed.get('web_fetch')).toMatchObject({ stage: 'agent_context', rule: 'agents.reviewer.tools' });
+    expect(pool.removed.get('web_fetch')).toMatchObject({
+      stage: 'agent_context',
+      rule: 'agents.reviewer.tools',
+    });
     let thrown: unknown;
     try {
       assembleToolPool({ registered: registry.list(), policy, options: { customAgent: 'writer' } });

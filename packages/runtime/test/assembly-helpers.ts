@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DefaultToolRegistry, DefaultToolResultReducerRegistry } from '@quiver/core';
-import { type CapabilityBackendRegistry, type Tool, type ToolAnnotations, ok } from '@quiver/types';
+import { type CapabilityBackendRegistry, ok, type Tool, type ToolAnnotations } from '@quiver/types';
 import { z } from 'zod';
 import type { ExternalToolDefinition, SessionDeps, SessionPolicy } from '../src/contracts.js';
 import { DefaultHookRegistry } from '../src/lifecycle/hook-registry.js';
@@ -18,7 +18,11 @@ export function builtInTool(name: string, extra: Partial<Tool> = {}): Tool {
   };
 }
 
-export function mcpTool(server: string, originalName: string, extra: { description?: string; schema?: Record<string, unknown>; annotations?: ToolAnnotations } = {}): Tool {
+export function mcpTool(
+  server: string,
+  originalName: string,
+  extra: { description?: string; schema?: Record<string, unknown>; annotations?: ToolAnnotations } = {},
+): Tool {
   const full = `mcp__${server}__${originalName}`;
   const tool: Tool = {
     name: providerToolName(full, 'openai', 64),
@@ -33,7 +37,10 @@ export function mcpTool(server: string, originalName: string, extra: { descripti
   return tool;
 }
 
-export function externalTool(name: string, extra: Partial<ExternalToolDefinition> = {}): ExternalToolDefinition {
+export function externalTool(
+  name: string,
+  extra: Partial<ExternalToolDefinition> = {},
+): ExternalToolDefinition {
   return {
     name,
     description: `Client tool ${name}.`,
@@ -65,7 +72,12 @@ export function registerStandardTools(registry: DefaultToolRegistry): void {
     { pluginId: 'code' },
   );
   registry.registerAll([builtInTool('terminal')], { pluginId: 'shell' });
-  registry.registerAll(['agent', 'ask_user', 'send_message', 'task_create', 'task_stop', 'team_create'].map((name) => builtInTool(name)), { pluginId: 'agents' });
+  registry.registerAll(
+    ['agent', 'ask_user', 'send_message', 'task_create', 'task_stop', 'team_create'].map((name) =>
+      builtInTool(name),
+    ),
+    { pluginId: 'agents' },
+  );
 }
 
 export function newRegistry(): DefaultToolRegistry {
@@ -77,7 +89,11 @@ const noBackends: CapabilityBackendRegistry = {
   resolve: () => Promise.reject(new Error('no capability backends in this test')),
 };
 
-export function makeDeps(registry: DefaultToolRegistry, policy: SessionPolicy, extra: Partial<SessionDeps> = {}): SessionDeps {
+export function makeDeps(
+  registry: DefaultToolRegistry,
+  policy: SessionPolicy,
+  extra: Partial<SessionDeps> = {},
+): SessionDeps {
   return {
     registry,
     reducers: new DefaultToolResultReducerRegistry(),
@@ -100,11 +116,18 @@ interface CatalogFile {
 /** The 598 real MCP tools of the shared catalogs, as the MCP bridge would register them. */
 export function loadCatalogTools(): Tool[] {
   const tools: Tool[] = [];
-  for (const file of readdirSync(CATALOG_DIRECTORY).filter((name) => name.endsWith('.json')).sort()) {
+  for (const file of readdirSync(CATALOG_DIRECTORY)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     const catalog = JSON.parse(readFileSync(join(CATALOG_DIRECTORY, file), 'utf8')) as CatalogFile;
     const server = catalog.server.replace(/[^a-zA-Z0-9-]/g, '-');
     for (const entry of catalog.tools) {
-      tools.push(mcpTool(server, entry.name, { description: entry.description ?? entry.title ?? entry.name, schema: entry.inputSchema }));
+      tools.push(
+        mcpTool(server, entry.name, {
+          description: entry.description ?? entry.title ?? entry.name,
+          schema: entry.inputSchema,
+        }),
+      );
     }
   }
   return tools;

@@ -20,7 +20,10 @@ function catalogSetup(policyOverrides: Partial<SessionPolicy> = {}) {
   const registry = newRegistry();
   registerStandardTools(registry);
   const servers = registerCatalog(registry, loadCatalogTools());
-  const policy = makePolicy({ mcpServers: Object.fromEntries(servers.map((server) => [server, {}])), ...policyOverrides });
+  const policy = makePolicy({
+    mcpServers: Object.fromEntries(servers.map((server) => [server, {}])),
+    ...policyOverrides,
+  });
   return { registry, policy };
 }
 
@@ -30,14 +33,20 @@ describe('assembleToolPool', () => {
     registerStandardTools(registry);
     const policy = makePolicy({ mcpServers: { github: {}, slack: {} } });
     const before = assembleToolPool({ registered: registry.list(), policy });
-    const unregister = registry.registerAll([mcpTool('github', 'aaa_first'), mcpTool('slack', 'post_message')]);
+    const unregister = registry.registerAll([
+      mcpTool('github', 'aaa_first'),
+      mcpTool('slack', 'post_message'),
+    ]);
     const during = assembleToolPool({ registered: registry.list(), policy });
     unregister();
     const after = assembleToolPool({ registered: registry.list(), policy });
     const prefix = (pool: typeof before) => pool.definitions.slice(0, pool.stablePrefixLength);
     expect(prefix(during)).toEqual(prefix(before));
     expect(during.stablePrefixLength).toBe(before.stablePrefixLength);
-    expect(names(during.definitions).slice(-2)).toEqual(['mcp__github__aaa_first', 'mcp__slack__post_message']);
+    expect(names(during.definitions).slice(-2)).toEqual([
+      'mcp__github__aaa_first',
+      'mcp__slack__post_message',
+    ]);
     expect(after.signature).toBe(before.signature);
     expect(during.signature).not.toBe(before.signature);
   });
@@ -50,7 +59,8 @@ describe('assembleToolPool', () => {
     expect(second.signature).toBe(first.signature);
     expect(first.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.parse(JSON.stringify(first.definitions))).toEqual(first.definitions);
-    for (const definition of first.definitions) expect(Object.values(definition).some((value) => typeof value === 'function')).toBe(false);
+    for (const definition of first.definitions)
+      expect(Object.values(definition).some((value) => typeof value === 'function')).toBe(false);
   });
 
   it('fails with a fix when an external tool shadows a built-in without overridesBuiltInTool', () => {
@@ -58,7 +68,11 @@ describe('assembleToolPool', () => {
     registerStandardTools(registry);
     let thrown: unknown;
     try {
-      assembleToolPool({ registered: registry.list(), policy: makePolicy(), options: { externalTools: [externalTool('terminal')] } });
+      assembleToolPool({
+        registered: registry.list(),
+        policy: makePolicy(),
+        options: { externalTools: [externalTool('terminal')] },
+      });
     } catch (error) {
       thrown = error;
     }
@@ -75,23 +89,39 @@ describe('assembleToolPool', () => {
       options: { model: 'gpt-5', excludedTools: ['grep'] },
       agent: 'subagent',
     });
-    expect(pool.removed.get('terminal')).toEqual({ stage: 'deny_rules', rule: 'terminal', reason: 'denied by the permission rule "terminal"' });
+    expect(pool.removed.get('terminal')).toEqual({
+      stage: 'deny_rules',
+      rule: 'terminal',
+      reason: 'denied by the permission rule "terminal"',
+    });
     expect(pool.removed.get('grep')?.stage).toBe('session_filter');
     expect(pool.removed.get('agent')?.stage).toBe('agent_context');
     expect(pool.removed.get('edit_file')?.stage).toBe('model_profile');
-    expect(explainTool(pool, 'terminal')).toBe('"terminal" was removed at the deny rules stage by "terminal": denied by the permission rule "terminal".');
+    expect(explainTool(pool, 'terminal')).toBe(
+      '"terminal" was removed at the deny rules stage by "terminal": denied by the permission rule "terminal".',
+    );
     expect(explainTool(pool, 'kanban_add')).toContain('plugin "kanban" is not enabled');
-    expect(explainTool(pool, 'Read')).toBe('"Read" refers to "read_file". "read_file" is available: a built-in tool of plugin "code".');
+    expect(explainTool(pool, 'Read')).toBe(
+      '"Read" refers to "read_file". "read_file" is available: a built-in tool of plugin "code".',
+    );
     expect(explainTool(pool, 'no_such_tool')).toContain('is not a known tool');
   });
 
   it('defers the catalog’s MCP tools behind tool_search for Claude and keeps them executable', () => {
     const { registry, policy } = catalogSetup({ deferLoading: { enabled: 'auto' } });
-    const pool = assembleToolPool({ registered: registry.list(), policy, options: { model: 'claude-opus-4-1' } });
+    const pool = assembleToolPool({
+      registered: registry.list(),
+      policy,
+      options: { model: 'claude-opus-4-1' },
+    });
     const mcpDefinitions = pool.definitions.filter((definition) => definition.name.startsWith('mcp__'));
     expect(mcpDefinitions.length).toBeGreaterThan(550);
     expect(mcpDefinitions.every((definition) => definition.deferLoading === true)).toBe(true);
-    expect(pool.definitions.filter((definition) => !definition.name.startsWith('mcp__')).every((definition) => !definition.deferLoading)).toBe(true);
+    expect(
+      pool.definitions
+        .filter((definition) => !definition.name.startsWith('mcp__'))
+        .every((definition) => !definition.deferLoading),
+    ).toBe(true);
     expect(pool.executables.get('tool_search')).toBeDefined();
     expect(names(pool.definitions).indexOf('tool_search')).toBe(pool.stablePrefixLength);
     for (const definition of mcpDefinitions) expect(pool.executables.has(definition.name)).toBe(true);
@@ -103,14 +133,26 @@ describe('assembleToolPool', () => {
 
   it('does not defer for models whose profile lacks deferred loading unless the personality forces it', () => {
     const auto = catalogSetup({ deferLoading: { enabled: 'auto' } });
-    const gpt = assembleToolPool({ registered: auto.registry.list(), policy: auto.policy, options: { model: 'gpt-5' } });
+    const gpt = assembleToolPool({
+      registered: auto.registry.list(),
+      policy: auto.policy,
+      options: { model: 'gpt-5' },
+    });
     expect(gpt.definitions.some((definition) => definition.deferLoading)).toBe(false);
     expect(gpt.executables.has('tool_search')).toBe(false);
     const forced = catalogSetup({ deferLoading: { enabled: true, maxTools: 1000, maxTokens: 1_000_000 } });
-    const underThreshold = assembleToolPool({ registered: forced.registry.list(), policy: forced.policy, options: { model: 'gpt-5' } });
+    const underThreshold = assembleToolPool({
+      registered: forced.registry.list(),
+      policy: forced.policy,
+      options: { model: 'gpt-5' },
+    });
     expect(underThreshold.definitions.some((definition) => definition.deferLoading)).toBe(false);
     const tokenBound = catalogSetup({ deferLoading: { enabled: true, maxTools: 1000, maxTokens: 50_000 } });
-    const overTokens = assembleToolPool({ registered: tokenBound.registry.list(), policy: tokenBound.policy, options: { model: 'gpt-5' } });
+    const overTokens = assembleToolPool({
+      registered: tokenBound.registry.list(),
+      policy: tokenBound.policy,
+      options: { model: 'gpt-5' },
+    });
     expect(overTokens.definitions.some((definition) => definition.deferLoading)).toBe(true);
   });
 
@@ -131,12 +173,27 @@ describe('assembleToolPool', () => {
     const search = (pool.executables.get('tool_search') as PoolTool).tool;
     const result = await search.execute({ query: 'create pull request github', limit: 3 }, {} as never);
     expect(result.ok).toBe(true);
-    const found = (result.ok ? (result.structured as { tools: ToolDefinitionLite[] }).tools : []).map((tool) => tool.name);
+    const found = (result.ok ? (result.structured as { tools: ToolDefinitionLite[] }).tools : []).map(
+      (tool) => tool.name,
+    );
     expect(found[0]).toBe('mcp__server-github__create_pull_request');
     const next = build();
     expect(next.definitions.find((definition) => definition.name === found[0])?.deferLoading).toBeUndefined();
-    expect(next.definitions.find((definition) => definition.name === 'mcp__server-github__list_issues')?.deferLoading).toBe(true);
+    expect(
+      next.definitions.find((definition) => definition.name === 'mcp__server-github__list_issues')
+        ?.deferLoading,
+    ).toBe(true);
     expect(next.signature).not.toBe(pool.signature);
+  });
+
+  it('shows every tool in full when the rules deny tool_search, rather than hiding tools it could not find', () => {
+    const { registry, policy } = catalogSetup({
+      deferLoading: { enabled: true },
+      permissions: { deny: ['tool_search'] },
+    });
+    const pool = assembleToolPool({ registered: registry.list(), policy });
+    expect(pool.definitions.some((definition) => definition.deferLoading)).toBe(false);
+    expect(pool.executables.has('tool_search')).toBe(false);
   });
 
   it('strips deferred hints when asked, as child sessions do', () => {

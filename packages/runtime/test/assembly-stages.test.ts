@@ -10,12 +10,25 @@ import { applyOverrides } from '../src/assembly/overrides.js';
 import { applySessionFilter } from '../src/assembly/session-filter.js';
 import type { PoolTool } from '../src/contracts.js';
 import { resolveModelProfile } from '../src/profiles/model-profiles.js';
-import { builtInTool, externalTool, makePolicy, mcpTool, names, newRegistry, registerStandardTools } from './assembly-helpers.js';
+import {
+  builtInTool,
+  externalTool,
+  makePolicy,
+  mcpTool,
+  names,
+  newRegistry,
+  registerStandardTools,
+} from './assembly-helpers.js';
 
 function standardCandidates(extra: { mcp?: boolean } = {}): PoolTool[] {
   const registry = newRegistry();
   registerStandardTools(registry);
-  if (extra.mcp) registry.registerAll([mcpTool('github', 'create_issue'), mcpTool('github', 'list_issues'), mcpTool('slack', 'post_message')]);
+  if (extra.mcp)
+    registry.registerAll([
+      mcpTool('github', 'create_issue'),
+      mcpTool('github', 'list_issues'),
+      mcpTool('slack', 'post_message'),
+    ]);
   const policy = makePolicy({ mcpServers: extra.mcp ? { github: {}, slack: {} } : {} });
   return collectCandidates(registry.list(), policy).kept;
 }
@@ -29,7 +42,14 @@ describe('candidates', () => {
     const result = collectCandidates(registry.list(), makePolicy({ plugins: ['code'] }));
     expect(names(result.kept).sort()).toEqual(['host_status', 'read_file']);
     expect(result.removed).toEqual([
-      { name: 'kanban_add', reason: { stage: 'candidates', rule: 'plugins: kanban', reason: 'plugin "kanban" is not enabled in the personality' } },
+      {
+        name: 'kanban_add',
+        reason: {
+          stage: 'candidates',
+          rule: 'plugins: kanban',
+          reason: 'plugin "kanban" is not enabled in the personality',
+        },
+      },
     ]);
   });
 
@@ -42,7 +62,9 @@ describe('candidates', () => {
       mcpTool('gitlab', 'create_issue'),
       mcpTool('slack', 'post_message'),
     ]);
-    const policy = makePolicy({ mcpServers: { github: { excludeTools: ['delete_*'] }, slack: { includeTools: ['list_*'] } } });
+    const policy = makePolicy({
+      mcpServers: { github: { excludeTools: ['delete_*'] }, slack: { includeTools: ['list_*'] } },
+    });
     const result = collectCandidates(registry.list(), policy);
     expect(names(result.kept)).toEqual(['mcp__github__create_issue', 'mcp__github__list_issues']);
     const reasons = Object.fromEntries(result.removed.map((entry) => [entry.name, entry.reason.rule]));
@@ -56,20 +78,29 @@ describe('candidates', () => {
   it('keeps the earliest of duplicate external tools and rejects schemas that are not object schemas', async () => {
     const first = externalTool('lookup', { execute: () => ok('first') });
     const second = externalTool('lookup', { execute: () => ok('second') });
-    const listSchema = externalTool('bad_schema', { parameters: { type: 'array', items: { type: 'string' } } });
+    const listSchema = externalTool('bad_schema', {
+      parameters: { type: 'array', items: { type: 'string' } },
+    });
     const result = collectCandidates([], makePolicy(), [first, second, listSchema]);
     expect(names(result.kept)).toEqual(['lookup']);
     const kept = result.kept[0] as PoolTool;
     const outcome = await kept.tool.execute({ text: 'x' }, {} as never);
     expect(outcome).toEqual(ok('first'));
-    expect(result.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['external_duplicate', 'external_schema_not_object']);
+    expect(result.diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
+      'external_duplicate',
+      'external_schema_not_object',
+    ]);
   });
 
   it('checks an external tool’s arguments against its JSON Schema’s required keys and basic types', () => {
     const definition = externalTool('search_notes', {
       parameters: {
         type: 'object',
-        properties: { query: { type: 'string' }, limit: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          query: { type: 'string' },
+          limit: { type: 'integer' },
+          tags: { type: 'array', items: { type: 'string' } },
+        },
         required: ['query'],
       },
     });
@@ -101,18 +132,32 @@ describe('overrides', () => {
   it('replaces the built-in callback in the built-in position when the override is explicit', async () => {
     const registry = newRegistry();
     registry.registerAll([builtInTool('read_file'), builtInTool('terminal')], { pluginId: 'code' });
-    const override = externalTool('read_file', { overridesBuiltInTool: true, execute: () => ok('from the client') });
+    const override = externalTool('read_file', {
+      overridesBuiltInTool: true,
+      execute: () => ok('from the client'),
+    });
     const candidates = collectCandidates(registry.list(), makePolicy(), [override]).kept;
     const result = applyOverrides(candidates, new Set(['read_file']));
-    expect(result.kept.map((tool) => `${tool.name}:${tool.source}`)).toEqual(['read_file:builtin', 'terminal:builtin']);
-    expect(await (result.kept[0] as PoolTool).tool.execute({ text: 'a' }, {} as never)).toEqual(ok('from the client'));
+    expect(result.kept.map((tool) => `${tool.name}:${tool.source}`)).toEqual([
+      'read_file:builtin',
+      'terminal:builtin',
+    ]);
+    expect(await (result.kept[0] as PoolTool).tool.execute({ text: 'a' }, {} as never)).toEqual(
+      ok('from the client'),
+    );
   });
 });
 
 describe('deny rules', () => {
   it('removes tools named by blanket rules, whole MCP servers and globs, and leaves rules with a specifier to execution', () => {
     const candidates = standardCandidates({ mcp: true });
-    const result = applyDenyRules(candidates, ['terminal(rm:*)', 'write_file', 'mcp__github', 'task_*', 'Read']);
+    const result = applyDenyRules(candidates, [
+      'terminal(rm:*)',
+      'write_file',
+      'mcp__github',
+      'task_*',
+      'Read',
+    ]);
     const removed = Object.fromEntries(result.removed.map((entry) => [entry.name, entry.reason.rule]));
     expect(removed).toEqual({
       read_file: 'Read',
@@ -132,8 +177,20 @@ describe('enabled and available', () => {
     const tools = collectCandidates(
       [
         { tool: builtInTool('web_fetch', { isEnabled: () => false }), parameters: {} },
-        { tool: builtInTool('browser', { isAvailable: () => ({ available: false, reason: 'no Chrome found' }) }), parameters: {} },
-        { tool: builtInTool('flaky', { isAvailable: () => { throw new Error('probe crashed'); } }), parameters: {} },
+        {
+          tool: builtInTool('browser', {
+            isAvailable: () => ({ available: false, reason: 'no Chrome found' }),
+          }),
+          parameters: {},
+        },
+        {
+          tool: builtInTool('flaky', {
+            isAvailable: () => {
+              throw new Error('probe crashed');
+            },
+          }),
+          parameters: {},
+        },
         { tool: builtInTool('grep', { isAvailable: () => true }), parameters: {} },
       ],
       makePolicy(),
@@ -149,7 +206,14 @@ describe('enabled and available', () => {
 
   it('keeps only the shell, read and edit tools in simple mode', () => {
     const result = applyEnabledFilter(standardCandidates({ mcp: true }), { simpleMode: true });
-    expect(names(result.kept).sort()).toEqual(['apply_patch', 'edit_file', 'multi_edit', 'read_file', 'terminal', 'write_file']);
+    expect(names(result.kept).sort()).toEqual([
+      'apply_patch',
+      'edit_file',
+      'multi_edit',
+      'read_file',
+      'terminal',
+      'write_file',
+    ]);
     expect(result.removed.find((entry) => entry.name === 'grep')?.reason.rule).toBe('simpleMode: true');
   });
 });
@@ -172,15 +236,27 @@ describe('session allow and exclude', () => {
 
   it('removes excluded tools when there is no allowlist', () => {
     const candidates = standardCandidates();
-    const result = applySessionFilter(candidates, { excludedTools: ['Bash', 'multi_*'], knownTools: candidates });
+    const result = applySessionFilter(candidates, {
+      excludedTools: ['Bash', 'multi_*'],
+      knownTools: candidates,
+    });
     expect(names(result.kept)).not.toContain('terminal');
     expect(names(result.kept)).not.toContain('multi_edit');
-    expect(result.removed.find((entry) => entry.name === 'terminal')?.reason.rule).toBe('excludedTools: Bash');
+    expect(result.removed.find((entry) => entry.name === 'terminal')?.reason.rule).toBe(
+      'excludedTools: Bash',
+    );
   });
 
   it('gates built-ins by the personality toolset, except tools that always come along', () => {
     const registry = newRegistry();
-    registry.registerAll([builtInTool('read_file'), builtInTool('grep', { toolset: 'search' }), builtInTool('todo', { alwaysInclude: true })], { pluginId: 'code' });
+    registry.registerAll(
+      [
+        builtInTool('read_file'),
+        builtInTool('grep', { toolset: 'search' }),
+        builtInTool('todo', { alwaysInclude: true }),
+      ],
+      { pluginId: 'code' },
+    );
     registry.register(mcpTool('github', 'list_issues'));
     const candidates = collectCandidates(registry.list(), makePolicy({ mcpServers: { github: {} } })).kept;
     const result = applySessionFilter(candidates, { toolset: ['search'], knownTools: candidates });
@@ -214,13 +290,21 @@ describe('agent context', () => {
     expect(asyncTools).not.toContain('task_create');
     expect(asyncTools).not.toContain('send_message');
     const teammateTools = names(applyAgentContext(candidates(), { agent: 'teammate' }).kept);
-    expect(teammateTools).toEqual(expect.arrayContaining(['task_create', 'task_list', 'send_message', 'read_file']));
+    expect(teammateTools).toEqual(
+      expect.arrayContaining(['task_create', 'task_list', 'send_message', 'read_file']),
+    );
     expect(teammateTools).not.toContain('agent');
   });
 
   it('leaves a coordinator only its delegation tools and the MCP tools its suffixes name', () => {
     const result = applyAgentContext(candidates(), { agent: 'coordinator' });
-    expect(names(result.kept).sort()).toEqual(['agent', 'mcp__github__subscribe_pr_activity', 'send_message', 'task_list', 'task_stop']);
+    expect(names(result.kept).sort()).toEqual([
+      'agent',
+      'mcp__github__subscribe_pr_activity',
+      'send_message',
+      'task_list',
+      'task_stop',
+    ]);
   });
 
   it('keeps a custom agent’s named tools plus tool_search, and most tools for "*"', () => {
@@ -229,7 +313,13 @@ describe('agent context', () => {
       agent: 'subagent',
       customAgent: { name: 'reviewer', policy: { tools: ['read_file', 'grep', 'mcp__github'] } },
     });
-    expect(names(named.kept).sort()).toEqual(['grep', 'mcp__github__create_issue', 'mcp__github__subscribe_pr_activity', 'read_file', 'tool_search']);
+    expect(names(named.kept).sort()).toEqual([
+      'grep',
+      'mcp__github__create_issue',
+      'mcp__github__subscribe_pr_activity',
+      'read_file',
+      'tool_search',
+    ]);
     const everything = applyAgentContext(candidates(), {
       agent: 'main',
       customAgent: { name: 'builder', policy: { tools: ['*'], disallowedTools: ['terminal'] } },
@@ -238,9 +328,13 @@ describe('agent context', () => {
   });
 
   it('applies defaultAgentExcludedTools to agents other than the main session', () => {
-    expect(names(applyAgentContext(candidates(), { agent: 'main', defaultAgentExcludedTools: ['grep'] }).kept)).toContain('grep');
+    expect(
+      names(applyAgentContext(candidates(), { agent: 'main', defaultAgentExcludedTools: ['grep'] }).kept),
+    ).toContain('grep');
     const sub = applyAgentContext(candidates(), { agent: 'subagent', defaultAgentExcludedTools: ['grep'] });
-    expect(sub.removed.find((entry) => entry.name === 'grep')?.reason.rule).toBe('defaultAgentExcludedTools: grep');
+    expect(sub.removed.find((entry) => entry.name === 'grep')?.reason.rule).toBe(
+      'defaultAgentExcludedTools: grep',
+    );
   });
 });
 
@@ -249,8 +343,19 @@ describe('order', () => {
     const registry = newRegistry();
     registry.registerAll([mcpTool('zeta', 'b'), mcpTool('alpha', 'a')]);
     registry.registerAll([builtInTool('write_file'), builtInTool('apply_patch')], { pluginId: 'code' });
-    const candidates = collectCandidates(registry.list(), makePolicy({ mcpServers: { zeta: {}, alpha: {} } }), [externalTool('zz_client'), externalTool('aa_client')]).kept;
-    expect(names(orderTools(candidates).kept)).toEqual(['apply_patch', 'write_file', 'mcp__alpha__a', 'mcp__zeta__b', 'zz_client', 'aa_client']);
+    const candidates = collectCandidates(
+      registry.list(),
+      makePolicy({ mcpServers: { zeta: {}, alpha: {} } }),
+      [externalTool('zz_client'), externalTool('aa_client')],
+    ).kept;
+    expect(names(orderTools(candidates).kept)).toEqual([
+      'apply_patch',
+      'write_file',
+      'mcp__alpha__a',
+      'mcp__zeta__b',
+      'zz_client',
+      'aa_client',
+    ]);
   });
 });
 
@@ -259,7 +364,10 @@ describe('model profile', () => {
     const gpt = applyModelProfile(standardCandidates(), resolveModelProfile('gpt-5'));
     expect(names(gpt.kept)).toContain('apply_patch');
     expect(names(gpt.removed).sort()).toEqual(['edit_file', 'multi_edit']);
-    expect(gpt.removed[0]?.reason).toMatchObject({ stage: 'model_profile', rule: 'modelProfiles.gpt.editStyle: apply_patch' });
+    expect(gpt.removed[0]?.reason).toMatchObject({
+      stage: 'model_profile',
+      rule: 'modelProfiles.gpt.editStyle: apply_patch',
+    });
     const claude = applyModelProfile(standardCandidates(), resolveModelProfile('claude-sonnet-4-5'));
     expect(names(claude.removed)).toEqual(['apply_patch']);
   });

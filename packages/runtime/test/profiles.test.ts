@@ -21,17 +21,38 @@ describe('model profiles', () => {
   });
 
   it('applies personality overrides by profile id and tries custom profiles first', () => {
-    const custom: ModelProfile = { id: 'local-qwen', match: ['/^qwen.*coder/'], provider: 'openai', supportsDeferLoading: false, editStyle: 'apply_patch', toolNameLimit: 48 };
+    const custom: ModelProfile = {
+      id: 'local-qwen',
+      match: ['/^qwen.*coder/'],
+      provider: 'openai',
+      supportsDeferLoading: false,
+      editStyle: 'apply_patch',
+      toolNameLimit: 48,
+    };
     expect(resolveModelProfile('qwen3-coder-30b', { profiles: [custom] }).id).toBe('local-qwen');
     expect(resolveModelProfile('qwen3-chat', { profiles: [custom] }).id).toBe('default');
-    expect(resolveModelProfile('gpt-5', { overrides: { gpt: { editStyle: 'str_replace' } } })).toMatchObject({ id: 'gpt', editStyle: 'str_replace', provider: 'openai' });
-    expect(listModelProfiles([custom]).map((profile) => profile.id)).toEqual(['local-qwen', 'claude', 'gpt', 'gemini', 'default']);
+    expect(resolveModelProfile('gpt-5', { overrides: { gpt: { editStyle: 'str_replace' } } })).toMatchObject({
+      id: 'gpt',
+      editStyle: 'str_replace',
+      provider: 'openai',
+    });
+    expect(listModelProfiles([custom]).map((profile) => profile.id)).toEqual([
+      'local-qwen',
+      'claude',
+      'gpt',
+      'gemini',
+      'default',
+    ]);
   });
 
   it('changes which edit tools a session gets when the personality overrides the edit style', () => {
     const registry = newRegistry();
     registerStandardTools(registry);
-    const pool = assembleToolPool({ registered: registry.list(), policy: makePolicy({ modelProfiles: { gpt: { editStyle: 'str_replace' } } }), options: { model: 'gpt-5' } });
+    const pool = assembleToolPool({
+      registered: registry.list(),
+      policy: makePolicy({ modelProfiles: { gpt: { editStyle: 'str_replace' } } }),
+      options: { model: 'gpt-5' },
+    });
     expect(names(pool.definitions)).toContain('edit_file');
     expect(names(pool.definitions)).not.toContain('apply_patch');
     expect(pool.executables.has('apply_patch')).toBe(false);

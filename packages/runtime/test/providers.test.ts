@@ -4,16 +4,40 @@ import { assembleToolPool } from '../src/assembly/assemble-tool-pool.js';
 import { resolveProviderName } from '../src/providers/provider-names.js';
 import { renderDefinitions, renderToolPool } from '../src/providers/render-definitions.js';
 import { resolveToolName } from '../src/providers/resolve-tool-name.js';
-import { builtInTool, loadCatalogTools, makePolicy, mcpTool, names, newRegistry, registerCatalog, registerStandardTools } from './assembly-helpers.js';
+import {
+  builtInTool,
+  loadCatalogTools,
+  makePolicy,
+  mcpTool,
+  names,
+  newRegistry,
+  registerCatalog,
+  registerStandardTools,
+} from './assembly-helpers.js';
 
 const strictSchema = {
   type: 'object',
-  properties: { path: { type: 'string' }, lines: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false } } },
+  properties: {
+    path: { type: 'string' },
+    lines: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { n: { type: 'integer' } },
+        required: ['n'],
+        additionalProperties: false,
+      },
+    },
+  },
   required: ['path', 'lines'],
   additionalProperties: false,
 };
 
-function definition(name: string, parameters: Record<string, unknown> = strictSchema, extra: Partial<ToolDefinitionLite> = {}): ToolDefinitionLite {
+function definition(
+  name: string,
+  parameters: Record<string, unknown> = strictSchema,
+  extra: Partial<ToolDefinitionLite> = {},
+): ToolDefinitionLite {
   return { name, description: `${name} does things.`, parameters, ...extra };
 }
 
@@ -23,7 +47,10 @@ function catalogPool(model: string) {
   const servers = registerCatalog(registry, loadCatalogTools());
   return assembleToolPool({
     registered: registry.list(),
-    policy: makePolicy({ mcpServers: Object.fromEntries(servers.map((server) => [server, {}])), deferLoading: { enabled: 'auto' } }),
+    policy: makePolicy({
+      mcpServers: Object.fromEntries(servers.map((server) => [server, {}])),
+      deferLoading: { enabled: 'auto' },
+    }),
     options: { model },
   });
 }
@@ -36,16 +63,29 @@ describe('provider formats', () => {
     expect(breakpoints).toEqual([(pool.stablePrefixLength ?? 0) - 1]);
     expect(rendered.tools[breakpoints[0] as number]?.name).toBe('write_file');
     expect(rendered.tools.filter((tool) => tool.defer_loading).length).toBeGreaterThan(550);
-    expect(rendered.tools[0]).toMatchObject({ name: 'agent', description: expect.any(String), input_schema: { type: 'object' } });
+    expect(rendered.tools[0]).toMatchObject({
+      name: 'agent',
+      description: expect.any(String),
+      input_schema: { type: 'object' },
+    });
   });
 
   it('sends OpenAI tools strict only when every property is required and extra properties are refused', () => {
     const rendered = renderDefinitions(
       [
         definition('strict_tool'),
-        definition('optional_field', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }),
+        definition('optional_field', {
+          type: 'object',
+          properties: { a: { type: 'string' } },
+          additionalProperties: false,
+        }),
         definition('open_object', { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }),
-        definition('uses_one_of', { type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'number' }] } }, required: ['a'], additionalProperties: false }),
+        definition('uses_one_of', {
+          type: 'object',
+          properties: { a: { oneOf: [{ type: 'string' }, { type: 'number' }] } },
+          required: ['a'],
+          additionalProperties: false,
+        }),
       ],
       'openai',
     );
@@ -55,13 +95,23 @@ describe('provider formats', () => {
       ['open_object', false],
       ['uses_one_of', false],
     ]);
-    expect(rendered.tools[0]).toEqual({ type: 'function', function: { name: 'strict_tool', description: 'strict_tool does things.', parameters: strictSchema, strict: true } });
+    expect(rendered.tools[0]).toEqual({
+      type: 'function',
+      function: {
+        name: 'strict_tool',
+        description: 'strict_tool does things.',
+        parameters: strictSchema,
+        strict: true,
+      },
+    });
   });
 
   it('omits deferred tools for providers without deferred loading unless asked to include them', () => {
     const tools = [definition('shown'), definition('hidden', strictSchema, { deferLoading: true })];
     expect(renderDefinitions(tools, 'openai').tools.map((tool) => tool.function.name)).toEqual(['shown']);
-    expect(renderDefinitions(tools, 'mcp', { includeDeferred: true }).tools.map((tool) => tool.name)).toEqual(['shown', 'hidden']);
+    expect(renderDefinitions(tools, 'mcp', { includeDeferred: true }).tools.map((tool) => tool.name)).toEqual(
+      ['shown', 'hidden'],
+    );
   });
 
   it('rewrites schemas into the keywords Gemini accepts', () => {
@@ -78,7 +128,13 @@ describe('provider formats', () => {
           },
           required: ['mode', 'missing'],
           additionalProperties: false,
-          $defs: { item: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, additionalProperties: false } },
+          $defs: {
+            item: {
+              type: 'object',
+              properties: { id: { type: 'string', format: 'uuid' } },
+              additionalProperties: false,
+            },
+          },
         }),
         definition('no_arguments', { type: 'object', properties: {} }),
       ],
@@ -108,16 +164,32 @@ describe('provider formats', () => {
   });
 
   it('renders the MCP tools/list shape with title and hint annotations', () => {
-    const rendered = renderDefinitions([definition('read_file', strictSchema, { title: 'Read a file', annotations: { readOnly: true, openWorld: false } })], 'mcp');
+    const rendered = renderDefinitions(
+      [
+        definition('read_file', strictSchema, {
+          title: 'Read a file',
+          annotations: { readOnly: true, openWorld: false },
+        }),
+      ],
+      'mcp',
+    );
     expect(rendered.tools).toEqual([
-      { name: 'read_file', title: 'Read a file', description: 'read_file does things.', inputSchema: strictSchema, annotations: { readOnlyHint: true, openWorldHint: false } },
+      {
+        name: 'read_file',
+        title: 'Read a file',
+        description: 'read_file does things.',
+        inputSchema: strictSchema,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
     ]);
   });
 
   it('shortens names a provider would refuse with a stable hash and maps them back for dispatch', () => {
     const long = `mcp__server__${'very_long_tool_name_'.repeat(4)}`;
     const dotted = 'namespace.tool';
-    const first = renderDefinitions([definition(long), definition(dotted), definition('9lives')], 'gemini', { toolNameLimit: 40 });
+    const first = renderDefinitions([definition(long), definition(dotted), definition('9lives')], 'gemini', {
+      toolNameLimit: 40,
+    });
     const second = renderDefinitions([definition(long)], 'gemini', { toolNameLimit: 40 });
     const sent = first.tools[0]?.functionDeclarations.map((tool) => tool.name) ?? [];
     expect(sent[0]).toHaveLength(40);
@@ -133,7 +205,11 @@ describe('provider formats', () => {
 
   it('sends only valid names for every tool of the real catalogs in every format', () => {
     const pool = catalogPool('gpt-5');
-    const patterns = { anthropic: /^[a-zA-Z0-9_-]{1,64}$/, openai: /^[a-zA-Z0-9_-]{1,64}$/, mcp: /^[a-zA-Z0-9_.-]{1,128}$/ } as const;
+    const patterns = {
+      anthropic: /^[a-zA-Z0-9_-]{1,64}$/,
+      openai: /^[a-zA-Z0-9_-]{1,64}$/,
+      mcp: /^[a-zA-Z0-9_.-]{1,128}$/,
+    } as const;
     for (const format of ['anthropic', 'openai', 'mcp'] as const) {
       const rendered = renderToolPool(pool, format, { includeDeferred: true });
       const sent = rendered.tools.map((tool) => ('function' in tool ? tool.function.name : tool.name));
@@ -141,7 +217,11 @@ describe('provider formats', () => {
       expect(sent.every((name) => patterns[format].test(name))).toBe(true);
     }
     const gemini = renderToolPool(pool, 'gemini', { includeDeferred: true });
-    expect(gemini.tools[0]?.functionDeclarations.every((tool) => /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/.test(tool.name))).toBe(true);
+    expect(
+      gemini.tools[0]?.functionDeclarations.every((tool) =>
+        /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/.test(tool.name),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -151,14 +231,22 @@ describe('tool name compatibility', () => {
     registerStandardTools(registry);
     registry.register(builtInTool('web_fetch', { aliases: ['WebFetch'] }), { pluginId: 'code' });
     registry.register(mcpTool('github', 'list_issues'));
-    const pool = assembleToolPool({ registered: registry.list(), policy: makePolicy({ mcpServers: { github: {} } }), options: { model: 'gpt-5' } });
+    const pool = assembleToolPool({
+      registered: registry.list(),
+      policy: makePolicy({ mcpServers: { github: {} } }),
+      options: { model: 'gpt-5' },
+    });
     expect(resolveToolName('Bash', pool)).toBe('terminal');
     expect(resolveToolName('Read', pool)).toBe('read_file');
     expect(resolveToolName('Edit', pool)).toBe('apply_patch');
     expect(resolveToolName('WebFetch', pool)).toBe('web_fetch');
     expect(resolveToolName('mcp__github__list_issues', pool)).toBe('mcp__github__list_issues');
     expect(resolveToolName('NotebookEdit', pool)).toBeUndefined();
-    const claude = assembleToolPool({ registered: registry.list(), policy: makePolicy(), options: { model: 'claude-opus-4-1' } });
+    const claude = assembleToolPool({
+      registered: registry.list(),
+      policy: makePolicy(),
+      options: { model: 'claude-opus-4-1' },
+    });
     expect(resolveToolName('Edit', claude)).toBe('edit_file');
     expect(resolveToolName('MultiEdit', claude)).toBe('multi_edit');
     expect(names(claude.definitions)).not.toContain('apply_patch');

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { toDefinition } from '../src/assembly/definitions.js';
 import type { PoolTool } from '../src/contracts.js';
 import { searchTools } from '../src/search/search-tools.js';
+import { tokenize } from '../src/search/tokenize.js';
 import { createToolSearchIndex, toolSearchIndexFor } from '../src/search/tool-search-index.js';
 import { createToolSearchTool } from '../src/search/tool-search-tool.js';
-import { tokenize } from '../src/search/tokenize.js';
 import { loadCatalogTools, names } from './assembly-helpers.js';
 
 function definition(name: string, description: string): ToolDefinitionLite {
@@ -13,34 +13,63 @@ function definition(name: string, description: string): ToolDefinitionLite {
 }
 
 const catalog = loadCatalogTools().map((tool): ToolDefinitionLite => {
-  const pooled: PoolTool = { name: tool.name, source: 'mcp', tool, deferred: true, parameters: tool.parametersJsonSchema ?? {} };
+  const pooled: PoolTool = {
+    name: tool.name,
+    source: 'mcp',
+    tool,
+    deferred: true,
+    parameters: tool.parametersJsonSchema ?? {},
+  };
   return toDefinition(pooled);
 });
 
 describe('tool search', () => {
   it('splits names on underscores, dashes and camelCase and folds plurals', () => {
     expect(tokenize('mcp__github__listPullRequests')).toEqual(['mcp', 'github', 'list', 'pull', 'request']);
-    expect(tokenize('browser-take_screenshot of the HTMLPage')).toEqual(['browser', 'take', 'screenshot', 'html', 'page']);
+    expect(tokenize('browser-take_screenshot of the HTMLPage')).toEqual([
+      'browser',
+      'take',
+      'screenshot',
+      'html',
+      'page',
+    ]);
   });
 
   it('ranks a tool whose name matches above tools that only mention the words', () => {
     const tools = [
-      definition('send_email', 'Send an email. Mentions nothing about issues or github, except that github issues are not emails.'),
+      definition(
+        'send_email',
+        'Send an email. Mentions nothing about issues or github, except that github issues are not emails.',
+      ),
       definition('mcp__github__create_issue', 'Create a new issue in a repository.'),
       definition('mcp__gitlab__create_issue', 'Open an issue in a GitLab project.'),
     ];
-    expect(names(searchTools('github issue', tools, 3))).toEqual(['mcp__github__create_issue', 'send_email', 'mcp__gitlab__create_issue']);
+    expect(names(searchTools('github issue', tools, 3))).toEqual([
+      'mcp__github__create_issue',
+      'send_email',
+      'mcp__gitlab__create_issue',
+    ]);
     expect(names(searchTools('github issue', tools, 1))).toEqual(['mcp__github__create_issue']);
   });
 
   it('finds the right tool among the 598 real MCP tools', () => {
-    expect(searchTools('create pull request', catalog, 1)[0]?.name).toBe('mcp__server-github__create_pull_request');
-    expect(searchTools('screenshot', catalog, 10).some((tool) => tool.name.includes('screenshot'))).toBe(true);
-    expect(names(searchTools('kubernetes pods logs', catalog, 2))).toEqual(['mcp__mcp-server-kubernetes__kubectl_logs', 'mcp__mcp-server-kubernetes__exec_in_pod']);
+    expect(searchTools('create pull request', catalog, 1)[0]?.name).toBe(
+      'mcp__server-github__create_pull_request',
+    );
+    expect(searchTools('screenshot', catalog, 10).some((tool) => tool.name.includes('screenshot'))).toBe(
+      true,
+    );
+    expect(names(searchTools('kubernetes pods logs', catalog, 2))).toEqual([
+      'mcp__mcp-server-kubernetes__kubectl_logs',
+      'mcp__mcp-server-kubernetes__exec_in_pod',
+    ]);
   });
 
   it('matches words by their beginning when the query is a prefix', () => {
-    const tools = [definition('list_repositories', 'List repositories.'), definition('read_file', 'Read a file.')];
+    const tools = [
+      definition('list_repositories', 'List repositories.'),
+      definition('read_file', 'Read a file.'),
+    ];
     expect(names(searchTools('repo', tools, 5))).toEqual(['list_repositories']);
   });
 
@@ -51,8 +80,13 @@ describe('tool search', () => {
 
   it('searches names and descriptions with a regular expression in /…/ or regex mode', () => {
     const regexResults = searchTools('/^mcp__server-slack__.*(post|reply)/', catalog, 10);
-    expect(names(regexResults).sort()).toEqual(['mcp__server-slack__slack_post_message', 'mcp__server-slack__slack_reply_to_thread']);
-    expect(names(searchTools('slack_post', catalog, 10, 'regex'))).toEqual(['mcp__server-slack__slack_post_message']);
+    expect(names(regexResults).sort()).toEqual([
+      'mcp__server-slack__slack_post_message',
+      'mcp__server-slack__slack_reply_to_thread',
+    ]);
+    expect(names(searchTools('slack_post', catalog, 10, 'regex'))).toEqual([
+      'mcp__server-slack__slack_post_message',
+    ]);
     expect(() => searchTools('/(unclosed/', catalog, 5)).toThrow(/not a valid regular expression/);
   });
 
@@ -61,6 +95,17 @@ describe('tool search', () => {
     expect(toolSearchIndexFor(tools)).toBe(toolSearchIndexFor(tools));
     expect(toolSearchIndexFor([...tools])).not.toBe(toolSearchIndexFor(tools));
     expect(createToolSearchIndex([]).search('anything', 5)).toEqual([]);
+  });
+
+  it('answers from the new list when a reassembled pool only changed deferred flags', () => {
+    const before = catalog.slice(0, 50);
+    const after = before.map(({ deferLoading: _deferred, ...definition }) => definition);
+    const first = searchTools('list pull requests', before, 3);
+    const second = searchTools('list pull requests', after, 3);
+    expect(first).toHaveLength(3);
+    expect(names(second)).toEqual(names(first));
+    expect(first.every((tool) => tool.deferLoading === true)).toBe(true);
+    expect(second.every((tool) => after.includes(tool))).toBe(true);
   });
 
   it('returns full definitions from the tool, reports what it found and fails an invalid regex as data', async () => {
@@ -73,7 +118,12 @@ describe('tool search', () => {
     expect(tools[0]?.parameters).toMatchObject({ type: 'object' });
     expect(tools.every((entry) => entry.deferLoading === undefined)).toBe(true);
     expect(found).toEqual(names(tools));
-    expect(await tool.execute({ query: '/[/', mode: undefined, limit: undefined }, {} as never)).toMatchObject({ ok: false, code: 'input_invalid' });
-    expect(await tool.execute({ query: 'qqxyzzy' }, {} as never)).toMatchObject({ ok: true, structured: { tools: [] } });
+    expect(
+      await tool.execute({ query: '/[/', mode: undefined, limit: undefined }, {} as never),
+    ).toMatchObject({ ok: false, code: 'input_invalid' });
+    expect(await tool.execute({ query: 'qqxyzzy' }, {} as never)).toMatchObject({
+      ok: true,
+      structured: { tools: [] },
+    });
   });
 });

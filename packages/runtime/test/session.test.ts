@@ -7,8 +7,17 @@ import { ok } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAsTeammate } from '../src/agents/teammate-context.js';
 import { InMemoryEventBus } from '../src/events/bus.js';
-import { type Session, createSession } from '../src/session/session.js';
-import { builtInTool, externalTool, makeDeps, makePolicy, mcpTool, names, newRegistry, registerStandardTools } from './assembly-helpers.js';
+import { createSession, type Session } from '../src/session/session.js';
+import {
+  builtInTool,
+  externalTool,
+  makeDeps,
+  makePolicy,
+  mcpTool,
+  names,
+  newRegistry,
+  registerStandardTools,
+} from './assembly-helpers.js';
 
 const open: Session[] = [];
 afterEach(async () => {
@@ -39,12 +48,18 @@ describe('Session', () => {
     const build = async (server: string, client: string, deny: string[]) => {
       await nextMacrotask();
       const session = track(
-        createSession(makeDeps(registry, makePolicy({ mcpServers: { [server]: {} }, permissions: { deny } })), { externalTools: [externalTool(client)] }),
+        createSession(
+          makeDeps(registry, makePolicy({ mcpServers: { [server]: {} }, permissions: { deny } })),
+          { externalTools: [externalTool(client)] },
+        ),
       );
       await nextMacrotask();
       return names(session.pool().definitions);
     };
-    const [first, second] = await Promise.all([build('github', 'client_one', ['terminal']), build('slack', 'client_two', ['read_file'])]);
+    const [first, second] = await Promise.all([
+      build('github', 'client_one', ['terminal']),
+      build('slack', 'client_two', ['read_file']),
+    ]);
     expect(first).toContain('mcp__github__list_issues');
     expect(first).toContain('client_one');
     expect(first).toContain('read_file');
@@ -63,9 +78,16 @@ describe('Session', () => {
     const registry = standardRegistry();
     registry.registerAll([mcpTool('github', 'list_issues'), mcpTool('github', 'create_issue')]);
     const policy = makePolicy({ mcpServers: { github: {} }, deferLoading: { enabled: true, maxTools: 3 } });
-    const parent = track(createSession(makeDeps(registry, policy), { permissions: { deny: ['terminal'] }, excludedTools: ['grep'] }));
+    const parent = track(
+      createSession(makeDeps(registry, policy), {
+        permissions: { deny: ['terminal'] },
+        excludedTools: ['grep'],
+      }),
+    );
     expect(parent.pool().definitions.some((definition) => definition.deferLoading)).toBe(true);
-    const child = parent.createChild({ availableTools: ['terminal', 'grep', 'read_file', 'mcp__github__list_issues', 'agent'] });
+    const child = parent.createChild({
+      availableTools: ['terminal', 'grep', 'read_file', 'mcp__github__list_issues', 'agent'],
+    });
     expect(child.agent.kind).toBe('subagent');
     expect(child.parentDenies).toContain('terminal');
     const pool = child.pool();
@@ -94,12 +116,19 @@ describe('Session', () => {
     await nextMacrotask();
     const updates = events.filter((event) => event.type === 'session.tools_updated');
     expect(updates).toHaveLength(1);
-    expect(updates[0]).toMatchObject({ added: ['web_fetch'], removed: [], sessionId: session.id, signature: session.pool().signature });
+    expect(updates[0]).toMatchObject({
+      added: ['web_fetch'],
+      removed: [],
+      sessionId: session.id,
+      signature: session.pool().signature,
+    });
   });
 
   it('moves the external version only when the external definitions change, and refreshes a stale pool', () => {
     const registry = standardRegistry();
-    const session = track(createSession(makeDeps(registry, makePolicy()), { externalTools: [externalTool('lookup')] }));
+    const session = track(
+      createSession(makeDeps(registry, makePolicy()), { externalTools: [externalTool('lookup')] }),
+    );
     const inFlight = session.pool();
     session.updateExternalTools([externalTool('lookup', { execute: () => ok('new callback') })]);
     expect(session.externalVersion).toBe(0);
@@ -113,7 +142,9 @@ describe('Session', () => {
 
   it('keeps the previous pool and warns when a refresh fails', async () => {
     const registry = standardRegistry();
-    const session = track(createSession(makeDeps(registry, makePolicy()), { externalTools: [externalTool('lookup')] }));
+    const session = track(
+      createSession(makeDeps(registry, makePolicy()), { externalTools: [externalTool('lookup')] }),
+    );
     const events = collect(session);
     const before = session.pool();
     session.updateExternalTools([externalTool('terminal')]);
@@ -130,7 +161,11 @@ describe('Session', () => {
     const hostBus = new InMemoryEventBus();
     const hostEvents: QuiverEvent[] = [];
     hostBus.subscribe((event) => hostEvents.push(event));
-    const session = track(createSession(makeDeps(registry, makePolicy(), { events: hostBus }), { availableTools: ['read_file', 'Raed'] }));
+    const session = track(
+      createSession(makeDeps(registry, makePolicy(), { events: hostBus }), {
+        availableTools: ['read_file', 'Raed'],
+      }),
+    );
     session.pool();
     session.invalidate();
     session.pool();
@@ -138,7 +173,10 @@ describe('Session', () => {
     await nextMacrotask();
     const infos = hostEvents.filter((event) => event.type === 'session.info');
     expect(infos).toHaveLength(1);
-    expect(infos[0]).toMatchObject({ code: 'unknown_tool_name', message: 'availableTools names "Raed", which matches no tool.' });
+    expect(infos[0]).toMatchObject({
+      code: 'unknown_tool_name',
+      message: 'availableTools names "Raed", which matches no tool.',
+    });
   });
 
   it('runs a session created inside runAsTeammate as a teammate with the teammate tools', async () => {
@@ -156,6 +194,13 @@ describe('Session', () => {
     expect(visible).not.toContain('agent');
     const main = track(createSession(makeDeps(registry, makePolicy()), {}));
     expect(main.agent.kind).toBe('main');
+  });
+
+  it('refuses to change the agent kind of an existing session and points to child sessions', () => {
+    const session = track(createSession(makeDeps(standardRegistry(), makePolicy()), {}));
+    expect(() => session.updateOptions({ agent: 'async' })).toThrow(/cannot change/);
+    session.updateOptions({ agent: 'main', excludedTools: ['grep'] });
+    expect(names(session.pool().definitions)).not.toContain('grep');
   });
 
   it('disposes session state and stops following the registry when closed', async () => {
@@ -178,10 +223,20 @@ describe('Session', () => {
 
   it('runs calls through the pool, including deferred tools, and shows tools found by tool_search in full next time', async () => {
     const registry = standardRegistry();
-    registry.registerAll([mcpTool('github', 'list_issues', { description: 'List issues of a GitHub repository.' }), mcpTool('github', 'create_issue')]);
+    registry.registerAll([
+      mcpTool('github', 'list_issues', { description: 'List issues of a GitHub repository.' }),
+      mcpTool('github', 'create_issue'),
+    ]);
     const directory = await mkdtemp(join(tmpdir(), 'quiver-session-'));
-    const policy = makePolicy({ mcpServers: { github: {} }, deferLoading: { enabled: true, maxTools: 5 }, permissions: { allow: ['*'] } });
-    const session = createSession(makeDeps(registry, policy, { workspace: directory, dataDir: join(directory, '.quiver') }), {});
+    const policy = makePolicy({
+      mcpServers: { github: {} },
+      deferLoading: { enabled: true, maxTools: 5 },
+      permissions: { allow: ['*'] },
+    });
+    const session = createSession(
+      makeDeps(registry, policy, { workspace: directory, dataDir: join(directory, '.quiver') }),
+      {},
+    );
     try {
       await runThroughSession(session);
     } finally {
@@ -193,14 +248,20 @@ describe('Session', () => {
 
 async function runThroughSession(session: Session): Promise<void> {
   const pool = session.pool();
-  expect(pool.definitions.find((definition) => definition.name === 'mcp__github__list_issues')?.deferLoading).toBe(true);
+  expect(
+    pool.definitions.find((definition) => definition.name === 'mcp__github__list_issues')?.deferLoading,
+  ).toBe(true);
   const [direct, search] = await session.execute([
     { id: 'call-1', name: 'mcp__github__list_issues', args: {} },
-    { id: 'call-2', name: 'tool_search', args: { query: 'list issues' } },
+    { id: 'call-2', name: 'tool_search', args: { query: 'list issues', limit: 1 } },
   ]);
   expect(direct).toMatchObject({ ok: true, value: 'list_issues answered' });
   expect(search?.ok).toBe(true);
   const next = session.pool();
-  expect(next.definitions.find((definition) => definition.name === 'mcp__github__list_issues')?.deferLoading).toBeUndefined();
-  expect(next.definitions.find((definition) => definition.name === 'mcp__github__create_issue')?.deferLoading).toBe(true);
+  expect(
+    next.definitions.find((definition) => definition.name === 'mcp__github__list_issues')?.deferLoading,
+  ).toBeUndefined();
+  expect(
+    next.definitions.find((definition) => definition.name === 'mcp__github__create_issue')?.deferLoading,
+  ).toBe(true);
 }

@@ -70,15 +70,14 @@ describe('createQuiver', () => {
     expect(plain?.ok && plain.value).toContain('deploy=none other=none');
   });
 
-  it('registers nothing when the extensions are imported', async () => {
-    const { container } = await import('tsyringe');
-    const before = Object.keys(container).length;
+  it('registers nothing and adds no global state when the extensions are imported', async () => {
+    const before = Object.keys(globalThis).sort();
     await import('@quiver/tools-code');
     await import('@quiver/tools-terminal');
     await import('@quiver/tools-kanban');
     await import('@quiver/tools-memory');
     await import('@quiver/mcp-bridge');
-    expect(Object.keys(container).length).toBe(before);
+    expect(Object.keys(globalThis).sort()).toEqual(before);
     const ws = workspace();
     const bare = await (await import('@quiver/plugin-host')).QuiverHost.create({ workspace: ws, logger: { debug() {}, info() {}, warn() {}, error() {} } });
     expect(bare.registry.list()).toEqual([]);

@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { resolvePersonality } from '@quiver/plugin-host';
 import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
-import { openQuiver } from '../context.js';
+import { loadPluginHost, openQuiver } from '../context.js';
 import { color, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
@@ -14,6 +13,7 @@ export function registerPersonalityCommand(program: Command): void {
     .argument('<path>', 'personality YAML file')
     .option('--json', 'machine-readable output')
     .action(async (file: string, options: { json?: boolean }) => {
+      const { resolvePersonality } = await loadPluginHost();
       const resolved = resolvePersonality(path.resolve(file), { searchDirs: [path.dirname(path.resolve(file)), process.cwd()] });
       if (options.json) printJson({ ok: true, id: resolved.id, sources: resolved.sources });
       else printLine(`${color.green('ok')} ${resolved.id} (${resolved.sources.join(' ← ')})`);

@@ -1,12 +1,6 @@
-import {
-  type ProviderFormat,
-  type SessionAgentKind,
-  estimateTokens,
-  explainTool,
-  renderDefinitions,
-} from '@quiver/runtime';
+import type { ProviderFormat, SessionAgentKind } from '@quiver/runtime';
 import type { Command } from 'commander';
-import { openQuiver } from '../context.js';
+import { loadRuntime, openQuiver } from '../context.js';
 import { CliError, color, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
@@ -42,6 +36,7 @@ export function registerToolsCommand(program: Command): void {
         throw new CliError(`Unknown format "${options.format}".`, `Use one of: ${FORMATS.join(', ')}.`);
       }
       const quiver = await openQuiver(globalOptions(command), options);
+      const { estimateTokens, explainTool } = await loadRuntime();
       try {
         const session = quiver.createSession({
           ...(options.personality ? { personality: options.personality } : {}),
@@ -51,20 +46,22 @@ export function registerToolsCommand(program: Command): void {
         });
         const pool = session.pool();
         if (options.explain) {
-          const explanation = explainTool(pool, options.explain);
-          if (options.json) printJson({ tool: options.explain, ...explanation });
-          else printLine(explanation.message);
+          const message = explainTool(pool, options.explain);
+          const removed = pool.removed.get(options.explain);
+          if (options.json) {
+            printJson({ tool: options.explain, available: pool.executables.has(options.explain), ...(removed ?? {}), message });
+          } else printLine(message);
           return;
         }
         const tokens = estimateTokens(pool.definitions);
         if (options.format) {
-          const rendered = renderDefinitions(pool.definitions, options.format);
-          printJson(options.json ? { format: options.format, tokens, definitions: rendered.definitions } : rendered.definitions);
+          const rendered = session.render(options.format);
+          printJson(options.json ? { format: options.format, tokens, tools: rendered.tools, nameMap: rendered.nameMap } : rendered.tools);
           return;
         }
         if (options.json) {
           printJson({
-            personality: pool.profile ? session.personalityId : undefined,
+            personality: options.personality ?? quiver.defaultPersonality,
             profile: pool.profile.id,
             signature: pool.signature,
             tokens,

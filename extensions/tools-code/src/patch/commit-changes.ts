@@ -1,5 +1,6 @@
 import { rmdir, unlink } from 'node:fs/promises';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { changedSince, type FileStamp } from '../workspace/file-stamps.js';
 
 /** The desired end state of one file, with what it was before (for rollback). */
 export interface PendingFileState {
@@ -7,6 +8,8 @@ export interface PendingFileState {
   /** Content before the change; undefined when the file did not exist. */
   before: Buffer | undefined;
   beforeMode: number | undefined;
+  /** Stat of the file when the plan read it; undefined when it did not exist. */
+  beforeStamp: FileStamp | undefined;
   /** Content after the change; undefined deletes the file. */
   after: Buffer | undefined;
   afterMode: number | undefined;
@@ -14,13 +17,24 @@ export interface PendingFileState {
 
 export type CommitOutcome =
   | { ok: true }
-  | { ok: false; failedPath: string; error: unknown; rollbackErrors: string[] };
+  | { ok: false; failedPath: string; error: unknown; rollbackErrors: string[] }
+  | { ok: false; changedPath: string };
+
+/** The first file that changed on disk since the plan read it (or appeared, for a new file). */
+async function firstChangedFile(changes: readonly PendingFileState[]): Promise<string | undefined> {
+  for (const change of changes) {
+    if ((await changedSince(change.absolute, change.beforeStamp)) !== undefined) return change.absolute;
+  }
+  return undefined;
+}
 
 /**
  * Writes every change, each atomically. When one fails, the files already written are put back
  * (restored or removed) in reverse order, and directories created on the way are removed.
  */
 export async function commitChanges(changes: readonly PendingFileState[]): Promise<CommitOutcome> {
+  const changedPath = await firstChangedFile(changes);
+  if (changedPath !== undefined) return { ok: false, changedPath };
   const done: Array<{ change: PendingFileState; createdDirectories: string[] }> = [];
   for (const change of changes) {
     try {

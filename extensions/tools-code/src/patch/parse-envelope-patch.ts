@@ -12,9 +12,10 @@ export function looksLikeEnvelopePatch(text: string): boolean {
   return text.trimStart().startsWith(BEGIN);
 }
 
+/** Only known headers end a hunk, so a context line such as ` *** bold ***` stays context. */
 function isOperationHeader(line: string): boolean {
   const trimmed = line.trim();
-  return trimmed.startsWith('*** ') && trimmed !== END_OF_FILE;
+  return trimmed.startsWith(ADD) || trimmed.startsWith(DELETE) || trimmed.startsWith(UPDATE);
 }
 
 /**

@@ -3,8 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { type FsReachHandle, fail, type SessionState, type ToolFailure } from '@quiver/types';
 import { decodeText, encodeText } from '../text/encoding.js';
 import { joinLines, splitLines } from '../text/line-endings.js';
-import { checkStale } from '../workspace/file-stamps.js';
-import { type ResolvedPath, resolveWorkspacePath } from '../workspace/resolve-path.js';
+import { checkStale, stampOf } from '../workspace/file-stamps.js';
+import { namesDirectory, type ResolvedPath, resolveWorkspacePath } from '../workspace/resolve-path.js';
 import { applyHunks } from './apply-hunks.js';
 import type { PendingFileState } from './commit-changes.js';
 import type { ParsedPatch } from './patch-model.js';
@@ -83,6 +83,15 @@ export async function planPatch(
     const current = await load(target, operation.path);
     if ('ok' in current) return { ok: false, failure: current };
     if (operation.action === 'add') {
+      if (namesDirectory(operation.path)) {
+        return {
+          ok: false,
+          failure: fail(
+            'input_invalid',
+            `Add File ${operation.path}: the path ends with "/", which names a directory.`,
+          ),
+        };
+      }
       state.set(target.absolute, { content: Buffer.from(operation.content, 'utf8'), mode: current.mode });
       reports.push({
         path: operation.path,
@@ -141,6 +150,7 @@ export async function planPatch(
       absolute,
       before,
       beforeMode: original?.stats === undefined ? undefined : original.stats.mode & 0o7777,
+      beforeStamp: original?.stats === undefined ? undefined : stampOf(original.stats),
       after: final.content,
       afterMode: final.mode,
     });

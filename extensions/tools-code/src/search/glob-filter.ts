@@ -14,7 +14,7 @@ type Matcher = (relative: string, name: string) => boolean;
  * at any depth, one with a slash matches the path from the searched directory.
  */
 function compile(glob: string): Matcher {
-  const trimmed = glob.startsWith('/') ? glob.slice(1) : glob;
+  const trimmed = glob.replace(/^\.?\//, '');
   const directoryOnly = trimmed.endsWith('/');
   const body = directoryOnly ? trimmed.slice(0, -1) : trimmed;
   const isMatch = picomatch(body, { dot: true });

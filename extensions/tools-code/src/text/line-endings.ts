@@ -10,25 +10,20 @@ export interface SplitText {
 }
 
 export function splitLines(text: string): SplitText {
+  if (!text.includes('\r')) {
+    const lines = text.split('\n');
+    const endings: LineEnding[] = new Array(lines.length).fill('\n');
+    endings[lines.length - 1] = '';
+    return { lines, endings };
+  }
   const lines: string[] = [];
   const endings: LineEnding[] = [];
+  const pattern = /\r\n|\r|\n/g;
   let start = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === 10) {
-      lines.push(text.slice(start, index));
-      endings.push('\n');
-      start = index + 1;
-    } else if (code === 13) {
-      lines.push(text.slice(start, index));
-      if (text.charCodeAt(index + 1) === 10) {
-        endings.push('\r\n');
-        index += 1;
-      } else {
-        endings.push('\r');
-      }
-      start = index + 1;
-    }
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    lines.push(text.slice(start, match.index));
+    endings.push(match[0] as LineEnding);
+    start = match.index + match[0].length;
   }
   lines.push(text.slice(start));
   endings.push('');

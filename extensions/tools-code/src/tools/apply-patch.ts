@@ -51,6 +51,12 @@ export const applyPatchTool = defineTool({
       }
       const { plan } = planned;
       const committed = await commitChanges(plan.changes);
+      if (!committed.ok && 'changedPath' in committed) {
+        return fail(
+          'stale_write',
+          `${committed.changedPath} changed on disk while the patch was being prepared. No files were modified.`,
+        );
+      }
       if (!committed.ok) {
         const restored =
           committed.rollbackErrors.length === 0

@@ -4,7 +4,7 @@ import { encodeText } from '../text/encoding.js';
 import { joinLines, type SplitText, splitLines } from '../text/line-endings.js';
 import type { LineCounts } from '../text/string-edit.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
-import { checkStale, recordStamp, withFileLock } from '../workspace/file-stamps.js';
+import { changedSince, checkStale, recordStamp, stampOf, withFileLock } from '../workspace/file-stamps.js';
 import { resolveWorkspacePath } from '../workspace/resolve-path.js';
 import { loadTextFile } from '../workspace/text-file.js';
 import { displayPathOf, type FileEditSummary, fsReachOf } from './tool-support.js';
@@ -35,6 +35,12 @@ export async function editTextFile(
     const transformed = transform(splitLines(loaded.file.text));
     if (!transformed.ok) return transformed.failure;
     const content = encodeText(joinLines(transformed.split), loaded.file.encoding);
+    if ((await changedSince(target.absolute, stampOf(loaded.file.stats))) !== undefined) {
+      return fail(
+        'stale_write',
+        `${shownPath} changed on disk while the edit was being prepared; read it again, then redo the edit.`,
+      );
+    }
     try {
       await writeFileAtomic(target.absolute, content, loaded.file.stats.mode & 0o7777);
     } catch (error) {

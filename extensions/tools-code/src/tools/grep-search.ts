@@ -116,7 +116,11 @@ export function createGrepSearchTool(options: GrepSearchToolOptions = {}): Tool<
       if (!result.ok) return fail('input_invalid', result.error);
       const prefix = shownPath === '.' ? '' : `${shownPath}/`;
       return ok(formatGrepOutcome(result.outcome, prefix), {
-        structured: { engine: binary === undefined ? 'javascript' : 'ripgrep', ...result.outcome },
+        structured: {
+          engine: binary === undefined ? 'javascript' : 'ripgrep',
+          ...result.outcome,
+          files: result.outcome.files.map((file) => ({ ...file, path: prefix + file.path })),
+        },
       });
     },
   });

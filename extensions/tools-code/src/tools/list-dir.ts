@@ -32,7 +32,6 @@ export const listDirTool = defineTool({
     'List a directory (and subdirectories up to `depth`) with entry types and file sizes, sorted, honouring .gitignore files. Symlinks are shown but not entered.',
   input: listDirInput,
   toolset: 'code',
-  aliases: ['LS'],
   annotations: { readOnly: true, idempotent: true },
   capabilities: { fs_reach: { mode: 'read' } },
   permission: { kind: 'read', paths: (args) => [args.path ?? '.'] },

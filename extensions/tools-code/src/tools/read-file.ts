@@ -94,10 +94,24 @@ export const readFileTool = defineTool({
         `start_line ${startLine} is past the end of ${shownPath}, which has ${totalLines} lines.`,
       );
     }
-    const endLine = Math.min(args.end_line ?? totalLines, totalLines);
-    const body: string[] = [readFileHeader(shownPath, totalLines, buffer.length, startLine, endLine)];
-    for (let number = startLine; number <= endLine; number += 1)
-      body.push(numberLine(number, lines[number - 1] ?? ''));
+    const lastWanted = Math.min(args.end_line ?? totalLines, totalLines);
+    // Lines past the result budget would be trimmed by the runtime anyway; stop there and say so.
+    const numbered: string[] = [];
+    let size = 0;
+    let endLine = startLine - 1;
+    for (let number = startLine; number <= lastWanted; number += 1) {
+      const line = numberLine(number, lines[number - 1] ?? '');
+      if (size + line.length > ctx.budget && numbered.length > 0) break;
+      numbered.push(line);
+      size += line.length + 1;
+      endLine = number;
+    }
+    const body = [readFileHeader(shownPath, totalLines, buffer.length, startLine, endLine), ...numbered];
+    if (endLine < lastWanted) {
+      body.push(
+        `[Cut at the result budget after line ${endLine}; read on with start_line: ${endLine + 1}${args.end_line === undefined ? '' : `, end_line: ${lastWanted}`}.]`,
+      );
+    }
     const structured: ReadFileStructured = {
       path: shownPath,
       totalLines,

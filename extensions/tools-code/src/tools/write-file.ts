@@ -6,7 +6,7 @@ import { dominantLineEnding, splitLines } from '../text/line-endings.js';
 import { countChangedLines } from '../text/string-edit.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { checkStale, lastStamp, recordStamp, withFileLock } from '../workspace/file-stamps.js';
-import { resolveWorkspacePath } from '../workspace/resolve-path.js';
+import { namesDirectory, resolveWorkspacePath } from '../workspace/resolve-path.js';
 import { displayPathOf, type FileEditSummary, fsReachOf } from './tool-support.js';
 
 const writeFileInput = z.object({
@@ -33,6 +33,8 @@ export const writeFileTool = defineTool({
   capabilities: { fs_reach: { mode: 'write' } },
   permission: { kind: 'write', paths: (args) => [args.path] },
   async execute(args, ctx) {
+    if (namesDirectory(args.path))
+      return fail('input_invalid', `${args.path} ends with "/", which names a directory; give a file path.`);
     const resolution = await resolveWorkspacePath(fsReachOf(ctx), args.path);
     if (!resolution.ok) return resolution.failure;
     const target = resolution.resolved;

@@ -1,4 +1,5 @@
 import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { fail, type SessionState, type ToolFailure } from '@quiver/types';
 
 /** What the session last saw of a file: enough to notice that someone else changed it. */
@@ -59,6 +60,22 @@ export function checkStale(
     `${displayPath} changed on disk since this session last read it (${changes.join(', ')}). Read it again, then redo the edit.`,
     { path: displayPath, before: seen, after: now },
   );
+}
+
+/**
+ * Another process (or session) may write between our read and our rename: compare the file's
+ * stat with the one taken at load, right before writing, to keep that window small.
+ */
+export async function changedSince(
+  absolute: string,
+  loaded: FileStamp | undefined,
+): Promise<FileStamp | undefined> {
+  const now = await stat(absolute).then(stampOf, () => undefined);
+  if (loaded === undefined) return now;
+  if (now === undefined) return { size: -1, mtimeMs: 0, ctimeMs: 0 };
+  return now.size === loaded.size && now.mtimeMs === loaded.mtimeMs && now.ctimeMs === loaded.ctimeMs
+    ? undefined
+    : now;
 }
 
 /**

@@ -104,3 +104,8 @@ export async function resolveWorkspacePath(
   const relative = path.relative(root, real).split(path.sep).join('/') || '.';
   return { ok: true, resolved: { absolute: real, root, relative } };
 }
+
+/** A file to create or overwrite cannot be named with a trailing slash (that names a directory). */
+export function namesDirectory(rawPath: string): boolean {
+  return rawPath.endsWith('/') || rawPath.endsWith(path.sep);
+}

@@ -1,7 +1,7 @@
 import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
 import { actorOf, KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
-import { addComment } from '../ticket-store.js';
+import { addComment } from '../ticket-relations.js';
 import { ticketIdField } from './fields.js';
 
 const input = z.object({

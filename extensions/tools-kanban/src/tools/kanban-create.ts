@@ -2,7 +2,7 @@ import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
 import { actorOf, KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
 import { formatTicketHeader } from '../format-ticket.js';
-import { createTicket } from '../ticket-store.js';
+import { createTicket } from '../ticket-writes.js';
 import { boardField, labelsField, priorityField } from './fields.js';
 
 const input = z.object({

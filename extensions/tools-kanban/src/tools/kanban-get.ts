@@ -2,7 +2,7 @@ import { defineTool, fail, ok } from '@quiver/types';
 import { z } from 'zod';
 import { KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
 import { formatTicketDetails } from '../format-ticket.js';
-import { getTicketDetails } from '../ticket-store.js';
+import { getTicketDetails } from '../ticket-reads.js';
 import { ticketIdField } from './fields.js';
 
 const input = z.object({ id: ticketIdField });

@@ -2,7 +2,7 @@ import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
 import { KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
 import { LINK_TYPES } from '../ticket-model.js';
-import { changeLink } from '../ticket-store.js';
+import { changeLink } from '../ticket-relations.js';
 import { ticketIdField } from './fields.js';
 
 const input = z.object({

@@ -2,7 +2,7 @@ import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
 import { KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
 import { formatTicketList } from '../format-ticket.js';
-import { listTickets } from '../ticket-store.js';
+import { listTickets } from '../ticket-reads.js';
 import { boardField, statusField } from './fields.js';
 
 const input = z.object({

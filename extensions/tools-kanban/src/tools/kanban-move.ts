@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { actorOf, KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
 import { formatTicketHeader } from '../format-ticket.js';
 import { STATUS_TRANSITIONS, TICKET_STATUSES } from '../ticket-model.js';
-import { moveTicket } from '../ticket-store.js';
+import { moveTicket } from '../ticket-writes.js';
 import { statusField, ticketIdField, versionField } from './fields.js';
 
 const allowedMoves = TICKET_STATUSES.filter((status) => status !== 'archived')

@@ -2,7 +2,7 @@ import { defineTool, fail, ok } from '@quiver/types';
 import { z } from 'zod';
 import { KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
 import { formatTicketHeader } from '../format-ticket.js';
-import { updateTicket } from '../ticket-store.js';
+import { updateTicket } from '../ticket-writes.js';
 import { labelsField, priorityField, ticketIdField, versionField } from './fields.js';
 
 const input = z.object({

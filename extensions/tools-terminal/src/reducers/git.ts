@@ -119,7 +119,7 @@ export const reduceGitOutput: Recognizer = (input: RecognizerInput) => {
   const subcommand = gitSubcommand(input.command);
   if (subcommand === undefined || input.exitCode !== 0) return undefined;
   if (subcommand === 'status') {
-    return /--porcelain|(^|\s)-s\b|--short/.test(input.command)
+    return /--porcelain|--short|(^|\s)-[a-zA-Z]*s/.test(input.command)
       ? reducePorcelainStatus(input.lines)
       : reduceLongStatus(input.lines);
   }

@@ -7,7 +7,7 @@ const ERROR_LINE =
 const IMPORTANT_WARNING =
   /\b(?:peer|ERESOLVE|deprecated|vulnerabilit|conflict|unmet|incompatible|missing|requires)\b/i;
 const SUMMARY_LINE =
-  /^(?:added|removed|changed|up to date|audited|found \d+ vulnerabilit|\d+ vulnerabilit|Packages: |Done in|Successfully installed|Requirement already satisfied|Already up[- ]to[- ]date|dependencies:|devDependencies:|[+-] \S+ \S+$|success |✨)/i;
+  /^(?:added|removed|changed|up to date|audited|found \d+ vulnerabilit|\d+ vulnerabilit|Packages: |Done in|Successfully installed|Requirement already satisfied|Already up[- ]to[- ]date|dependencies:|devDependencies:|[+-] \S+ \S+$|[└├]─ \S+$|success |✨)/i;
 const NOISE =
   /^(?:Progress: |Looking in (?:indexes|links)|Collecting |Downloading |Using cached|\s*━|npm (?:http|timing|sill|verb) )/;
 

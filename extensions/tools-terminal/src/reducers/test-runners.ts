@@ -118,7 +118,9 @@ function nodeTest(input: RecognizerInput): TestReport | undefined {
       (line) => /^\s*[✔ℹ﹣] /.test(line),
     ).map(([header, ...rest]) => ({
       name: (header as string).trim().replace(/^✖ /, ''),
-      details: firstErrorLines(rest),
+      details: firstErrorLines(rest, (line) =>
+        /^(?:generatedMessage|code|actual|expected|operator):|^[{}]$/.test(line),
+      ),
     }));
     return { runner: 'node --test', failures, summary: specSummary };
   }
@@ -237,11 +239,13 @@ export const reduceTestOutput: Recognizer = (input: RecognizerInput) => {
       lines.push('', `✗ ${failure.name}`, ...failure.details.map((line) => `  ${line}`));
     }
     const rest = new Map<string, number>();
-    for (const failure of report.failures.slice(DETAILED_FAILURES)) rest.set(failure.name, (rest.get(failure.name) ?? 0) + 1);
+    for (const failure of report.failures.slice(DETAILED_FAILURES))
+      rest.set(failure.name, (rest.get(failure.name) ?? 0) + 1);
     if (rest.size > 0) {
       const names = [...rest].map(([name, count]) => `✗ ${name}${count > 1 ? ` (${count}×)` : ''}`);
       lines.push('', ...names.slice(0, LISTED_FAILURES));
-      if (names.length > LISTED_FAILURES) lines.push(`… and ${names.length - LISTED_FAILURES} more failing tests`);
+      if (names.length > LISTED_FAILURES)
+        lines.push(`… and ${names.length - LISTED_FAILURES} more failing tests`);
     }
     lines.push('', ...report.summary.map((line) => line.trim()));
     return lines.join('\n');

@@ -31,11 +31,12 @@ export function resolveShellWord(node: Node): ShellWord {
   return word;
 }
 
+/** Only a `~` written bare at the start of the word expands (`\~` and `"~"` stay literal). */
 function startsUnquoted(node: Node): boolean {
-  if (node.type === 'word') return true;
+  if (node.type === 'word') return node.text.startsWith('~');
   if (node.type === 'concatenation') {
-    const first = node.namedChildren[0];
-    return first !== undefined && first !== null && first.type === 'word';
+    const first = node.children[0];
+    return first !== undefined && first !== null && first.type === 'word' && first.text.startsWith('~');
   }
   return false;
 }

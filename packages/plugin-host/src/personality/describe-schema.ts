@@ -17,12 +17,12 @@ interface Node {
   isInt?: boolean;
 }
 
-/** Placeholder names for map keys, by the map's key path. */
+/** What the keys of each map name, by the map's key path. */
 const MAP_KEY_NAMES: Record<string, string> = {
-  mcpServers: '<server>',
-  agents: '<agent>',
-  modelProfiles: '<profile>',
-  secrets: '<tool>',
+  mcpServers: 'server',
+  agents: 'agent',
+  modelProfiles: 'profile',
+  secrets: 'tool',
 };
 
 function unwrap(node: Node): Node {
@@ -52,7 +52,9 @@ function typeName(node: Node): string {
         .map((value) => `'${value}'`)
         .join(' | ');
     case 'literal':
-      return (def.values as unknown[]).map((value) => (typeof value === 'string' ? `'${value}'` : String(value))).join(' | ');
+      return (def.values as unknown[])
+        .map((value) => (typeof value === 'string' ? `'${value}'` : String(value)))
+        .join(' | ');
     case 'array':
       return `${typeName(def.element as Node)}[]`;
     case 'record':
@@ -67,7 +69,8 @@ function typeName(node: Node): string {
 function objectOf(node: Node): Node | undefined {
   const inner = unwrap(node);
   if (inner.def.type === 'object') return inner;
-  if (inner.def.type === 'union') return (inner.def.options as Node[]).map(objectOf).find((option) => option !== undefined);
+  if (inner.def.type === 'union')
+    return (inner.def.options as Node[]).map(objectOf).find((option) => option !== undefined);
   return undefined;
 }
 
@@ -87,7 +90,10 @@ function describeObject(object: Node, prefix: string, into: PersonalityKeyDescri
     const inner = unwrap(field);
     into.push({
       key,
-      type: inner.def.type === 'record' ? type.replace('map<string,', `map<${MAP_KEY_NAMES[key] ?? '<name>'},`) : type,
+      type:
+        inner.def.type === 'record'
+          ? type.replace('map<string,', `map<${MAP_KEY_NAMES[key] ?? 'name'},`)
+          : type,
       description: descriptionOf(field),
       default: defaultAt(key),
     });
@@ -95,7 +101,7 @@ function describeObject(object: Node, prefix: string, into: PersonalityKeyDescri
     if (nested !== undefined && inner.def.type === 'object') describeObject(nested, `${key}.`, into);
     if (inner.def.type === 'record') {
       const value = objectOf(inner.def.valueType as Node);
-      if (value !== undefined) describeObject(value, `${key}.${MAP_KEY_NAMES[key] ?? '<name>'}.`, into);
+      if (value !== undefined) describeObject(value, `${key}.<${MAP_KEY_NAMES[key] ?? 'name'}>.`, into);
     }
   }
 }

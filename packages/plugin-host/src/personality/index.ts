@@ -1,8 +1,9 @@
 // Personality config: schema, loading with `extends`, and the session policy derived from it.
-export { describePersonalitySchema } from './describe-schema.js';
+
 export type { PersonalityKeyDescription } from './describe-schema.js';
-export { loadPersonalityFile, resolvePersonality } from './load-personality.js';
+export { describePersonalitySchema } from './describe-schema.js';
 export type { PersonalitySearchOptions } from './load-personality.js';
-export { PERSONALITY_DEFAULTS, personalitySchema } from './personality-schema.js';
+export { loadPersonalityFile, resolvePersonality } from './load-personality.js';
 export type { Personality, PersonalityFile } from './personality-schema.js';
+export { PERSONALITY_DEFAULTS, personalitySchema } from './personality-schema.js';
 export { toSessionPolicy } from './session-policy.js';

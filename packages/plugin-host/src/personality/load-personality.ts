@@ -4,7 +4,12 @@ import { QuiverError } from '@quiver/types';
 import { parseDocument } from 'yaml';
 import { mergePersonalityData } from './merge-personality.js';
 import { type PersonalityIssue, personalityIssues } from './personality-issues.js';
-import { PERSONALITY_DEFAULTS, type Personality, type PersonalityFile, personalitySchema } from './personality-schema.js';
+import {
+  PERSONALITY_DEFAULTS,
+  type Personality,
+  type PersonalityFile,
+  personalitySchema,
+} from './personality-schema.js';
 
 export interface PersonalitySearchOptions {
   /** Directories whose `personalities/NAME.yaml` (or `.yml`) define personalities by name, first match wins. */
@@ -27,7 +32,11 @@ const EXTENSIONS = ['.yaml', '.yml'] as const;
 
 /** True when `reference` is a path rather than a personality name. */
 function isPathReference(reference: string): boolean {
-  return reference.includes('/') || reference.includes('\\') || EXTENSIONS.some((extension) => reference.endsWith(extension));
+  return (
+    reference.includes('/') ||
+    reference.includes('\\') ||
+    EXTENSIONS.some((extension) => reference.endsWith(extension))
+  );
 }
 
 /** The personality a name or a path refers to, with its `extends` chain merged and defaults applied. */
@@ -61,7 +70,8 @@ function resolveChain(first: PersonalitySource, options: PersonalitySearchOption
   }
   let merged: Record<string, unknown> = {};
   for (const entry of [...chain].reverse()) merged = mergePersonalityData(merged, entry.data);
-  const { extends: _followed, id, ...settings } = personalitySchema.parse(merged);
+  // The id is the asked-for personality's own, never inherited.
+  const { extends: _followed, id: _inheritedId, ...settings } = personalitySchema.parse(merged);
   const ownId = first.data.id ?? first.defaultId;
   const defaults = structuredClone(PERSONALITY_DEFAULTS);
   return {
@@ -80,7 +90,12 @@ function resolveChain(first: PersonalitySource, options: PersonalitySearchOption
  * already in the `extends` chain are skipped, so `personalities/default.yaml` may say
  * `extends: default` to build on the embedded default; a name with no other candidate left is a cycle.
  */
-function findByName(name: string, options: PersonalitySearchOptions, visited: readonly string[], from: string | undefined): PersonalitySource {
+function findByName(
+  name: string,
+  options: PersonalitySearchOptions,
+  visited: readonly string[],
+  from: string | undefined,
+): PersonalitySource {
   const searched: string[] = [];
   let skipped: string | undefined;
   for (const directory of options.searchDirs) {
@@ -96,7 +111,10 @@ function findByName(name: string, options: PersonalitySearchOptions, visited: re
     }
   }
   const embeddedSource = `embedded:${name}`;
-  const embedded = options.embedded !== undefined && Object.hasOwn(options.embedded, name) ? options.embedded[name] : undefined;
+  const embedded =
+    options.embedded !== undefined && Object.hasOwn(options.embedded, name)
+      ? options.embedded[name]
+      : undefined;
   if (embedded !== undefined) {
     if (!visited.includes(embeddedSource)) return validateSource(embedded, embeddedSource, undefined, name);
     skipped ??= embeddedSource;
@@ -104,10 +122,14 @@ function findByName(name: string, options: PersonalitySearchOptions, visited: re
   if (skipped !== undefined) throw cycleError([...visited, skipped]);
   const referrer = from === undefined ? '' : ` (extended by ${from})`;
   const embeddedNames = Object.keys(options.embedded ?? {});
-  throw new QuiverError('config_not_found', `Personality "${name}"${referrer} was not found. Looked in:\n${searched.map((file) => `  - ${file}`).join('\n')}${embeddedNames.length > 0 ? `\n  - embedded personalities: ${embeddedNames.join(', ')}` : ''}`, {
-    fix: `Create personalities/${name}.yaml in one of those directories, or name an existing personality.`,
-    details: { name, searched, from },
-  });
+  throw new QuiverError(
+    'config_not_found',
+    `Personality "${name}"${referrer} was not found. Looked in:\n${searched.map((file) => `  - ${file}`).join('\n')}${embeddedNames.length > 0 ? `\n  - embedded personalities: ${embeddedNames.join(', ')}` : ''}`,
+    {
+      fix: `Create personalities/${name}.yaml in one of those directories, or name an existing personality.`,
+      details: { name, searched, from },
+    },
+  );
 }
 
 function readPersonalityFile(file: string, context: { from?: string | undefined } = {}): PersonalitySource {
@@ -116,11 +138,15 @@ function readPersonalityFile(file: string, context: { from?: string | undefined 
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const referrer = context.from === undefined ? '' : ` (extended by ${context.from})`;
-    throw new QuiverError('config_not_found', `Personality file ${file}${referrer} could not be read: ${(error as Error).message}`, {
-      fix: 'Check the path; a relative `extends` path starts at the directory of the file that extends it.',
-      details: { file, from: context.from },
-      cause: error,
-    });
+    throw new QuiverError(
+      'config_not_found',
+      `Personality file ${file}${referrer} could not be read: ${(error as Error).message}`,
+      {
+        fix: 'Check the path; a relative `extends` path starts at the directory of the file that extends it.',
+        details: { file, from: context.from },
+        cause: error,
+      },
+    );
   }
   const document = parseDocument(text, { prettyErrors: true });
   if (document.errors.length > 0) {
@@ -135,7 +161,12 @@ function readPersonalityFile(file: string, context: { from?: string | undefined 
   return validateSource(document.toJS() ?? {}, file, path.dirname(file), defaultId);
 }
 
-function validateSource(raw: unknown, source: string, directory: string | undefined, defaultId: string): PersonalitySource {
+function validateSource(
+  raw: unknown,
+  source: string,
+  directory: string | undefined,
+  defaultId: string,
+): PersonalitySource {
   const parsed = personalitySchema.safeParse(raw);
   if (!parsed.success) throw invalidError(source, personalityIssues(parsed.error, personalitySchema));
   return { source, directory, defaultId, data: parsed.data };
@@ -146,7 +177,7 @@ function invalidError(source: string, issues: PersonalityIssue[]): QuiverError {
   const unknownKey = issues.find((issue) => issue.message.startsWith('unknown key'));
   return new QuiverError('config_invalid', `Personality ${source} is invalid:\n${lines}`, {
     fix: unknownKey
-      ? `Rename or remove the unknown key at ${unknownKey.keyPath} in ${source} (the keys allowed there are listed above).`
+      ? `Rename or remove the unknown key at ${unknownKey.keyPath} in ${source} (see the suggestion above).`
       : `Correct the values at the key paths above in ${source}.`,
     details: { file: source, issues },
   });

@@ -58,7 +58,9 @@ export function personalityIssues(error: z.ZodError, schema: z.ZodType): Persona
       const allowed = allowedKeysAt(schema, issue.path);
       return issue.keys.map((key) => {
         const suggestion = didYouMean(key, allowed);
-        const hint = suggestion ? ` Did you mean "${suggestion}"?` : ` Allowed keys here: ${allowed.join(', ')}.`;
+        const hint = suggestion
+          ? ` Did you mean "${suggestion}"?`
+          : ` Allowed keys here: ${allowed.join(', ')}.`;
         return { keyPath: keyPathOf([...issue.path, key]), message: `unknown key "${key}".${hint}` };
       });
     }

@@ -17,7 +17,9 @@ const permissionRule = z
       ctx.addIssue({ code: 'custom', message: `${(error as Error).message}${fix ? ` ${fix}` : ''}` });
     }
   })
-  .describe('A permission rule: ToolName or ToolName(specifier), e.g. terminal(git status:*), read_file(src/**), mcp__github.');
+  .describe(
+    'A permission rule: ToolName or ToolName(specifier), e.g. terminal(git status:*), read_file(src/**), mcp__github.',
+  );
 
 const envVarName = z
   .string()
@@ -31,7 +33,10 @@ const mcpServerGate = z
     [
       z.literal(true),
       z.strictObject({
-        includeTools: z.array(z.string()).optional().describe('Only these tools of the server (original or mcp__ names); absent = all.'),
+        includeTools: z
+          .array(z.string())
+          .optional()
+          .describe('Only these tools of the server (original or mcp__ names); absent = all.'),
         excludeTools: z.array(z.string()).optional().describe('Tools of the server to hide.'),
       }),
     ],
@@ -41,7 +46,9 @@ const mcpServerGate = z
 
 const deferThreshold = z.strictObject({
   maxTools: count.optional().describe('Defer MCP and external tools when the pool has more tools than this.'),
-  maxTokens: count.optional().describe('Defer MCP and external tools when their definitions are estimated above this many tokens.'),
+  maxTokens: count
+    .optional()
+    .describe('Defer MCP and external tools when their definitions are estimated above this many tokens.'),
 });
 
 /**
@@ -52,27 +59,46 @@ const deferThreshold = z.strictObject({
  * Defaults are applied once, after merging (see PERSONALITY_DEFAULTS).
  */
 export const personalitySchema = z.strictObject({
-  id: z.string().min(1).optional().describe('Identifier of the personality; defaults to the file name without extension.'),
+  id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Identifier of the personality; defaults to the file name without extension.'),
   description: z.string().optional().describe('What this personality is for, shown by `quiver personality`.'),
   extends: z
     .string()
     .min(1)
     .optional()
-    .describe('A personality to start from: a name (looked up like any personality) or a path relative to this file.'),
+    .describe(
+      'A personality to start from: a name (looked up like any personality) or a path relative to this file.',
+    ),
   toolset: z
     .array(toolName)
     .optional()
-    .describe('Built-in tools the model may see, by name. Absent = every built-in of the enabled plugins; [] = none.'),
-  plugins: z.array(z.string().min(1)).optional().describe('Plugin ids whose tools are enabled. Plugins not listed are off (deny by default).'),
+    .describe(
+      'Built-in tools the model may see, by name. Absent = every built-in of the enabled plugins; [] = none.',
+    ),
+  plugins: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Plugin ids whose tools are enabled. Plugins not listed are off (deny by default).'),
   mcpServers: z
     .record(z.string(), mcpServerGate)
     .optional()
-    .describe('MCP servers whose tools are enabled, by server name. Servers not listed are off (deny by default).'),
+    .describe(
+      'MCP servers whose tools are enabled, by server name. Servers not listed are off (deny by default).',
+    ),
   permissions: z
     .strictObject({
       allow: z.array(permissionRule).optional().describe('Rules for calls that run without asking.'),
-      ask: z.array(permissionRule).optional().describe('Rules for calls that need a decision (denied when headless).'),
-      deny: z.array(permissionRule).optional().describe('Rules for calls that never run; a blanket deny also hides the tool.'),
+      ask: z
+        .array(permissionRule)
+        .optional()
+        .describe('Rules for calls that need a decision (denied when headless).'),
+      deny: z
+        .array(permissionRule)
+        .optional()
+        .describe('Rules for calls that never run; a blanket deny also hides the tool.'),
     })
     .optional()
     .describe('Permission rules; deny wins over ask, ask over allow.'),
@@ -81,7 +107,10 @@ export const personalitySchema = z.strictObject({
       z.string(),
       z.strictObject({
         description: z.string().optional().describe('When to use this agent.'),
-        tools: z.array(z.string()).optional().describe('Tools the agent may use (`["*"]` or absent = the usual set).'),
+        tools: z
+          .array(z.string())
+          .optional()
+          .describe('Tools the agent may use (`["*"]` or absent = the usual set).'),
         disallowedTools: z.array(z.string()).optional().describe('Tools the agent may not use.'),
       }),
     )
@@ -89,7 +118,9 @@ export const personalitySchema = z.strictObject({
     .describe('Custom agents by name.'),
   budget: z
     .strictObject({
-      resultChars: count.optional().describe('Total characters of tool results per model turn, split between the calls.'),
+      resultChars: count
+        .optional()
+        .describe('Total characters of tool results per model turn, split between the calls.'),
     })
     .optional()
     .describe('Result size budget.'),
@@ -98,7 +129,9 @@ export const personalitySchema = z.strictObject({
       enabled: z
         .union([z.boolean(), z.literal('auto')], { error: "expected true, false or 'auto'" })
         .optional()
-        .describe("Defer MCP and external tool definitions behind tool_search: true, false, or 'auto' (above the thresholds)."),
+        .describe(
+          "Defer MCP and external tool definitions behind tool_search: true, false, or 'auto' (above the thresholds).",
+        ),
       maxTools: deferThreshold.shape.maxTools,
       maxTokens: deferThreshold.shape.maxTokens,
     })
@@ -110,8 +143,13 @@ export const personalitySchema = z.strictObject({
       z.string(),
       z.strictObject({
         editStyle: z.enum(['apply_patch', 'str_replace']).optional().describe('How the model edits files.'),
-        supportsDeferLoading: z.boolean().optional().describe('Whether the provider understands deferred tool definitions.'),
-        deferThreshold: deferThreshold.optional().describe('Thresholds above which tools are deferred for this profile.'),
+        supportsDeferLoading: z
+          .boolean()
+          .optional()
+          .describe('Whether the provider understands deferred tool definitions.'),
+        deferThreshold: deferThreshold
+          .optional()
+          .describe('Thresholds above which tools are deferred for this profile.'),
       }),
     )
     .optional()
@@ -119,7 +157,9 @@ export const personalitySchema = z.strictObject({
   sandbox: z
     .enum(['auto', 'off', 'required'])
     .optional()
-    .describe("Process sandboxing: 'auto' (when available), 'off', or 'required' (refuse to run without it)."),
+    .describe(
+      "Process sandboxing: 'auto' (when available), 'off', or 'required' (refuse to run without it).",
+    ),
   secrets: z
     .record(z.string(), z.array(envVarName))
     .optional()

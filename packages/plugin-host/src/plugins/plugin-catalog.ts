@@ -82,7 +82,7 @@ export class PluginCatalog {
       }
       // Registered before register() runs so that tools it adds later (MCP reconnects) are tracked too.
       this.#loaded.set(definition.id, entry);
-      await definition.register(this.#contextFor(definition, entry) as PluginContext<never>);
+      await definition.register(this.#contextFor(definition, entry));
       this.logger.debug(`plugin ${definition.id} loaded`, { source });
       return undefined;
     } catch (error) {
@@ -179,7 +179,7 @@ export class PluginCatalog {
     const services = Object.fromEntries((definition.requires ?? []).map((name) => [name, all[name]]));
     return {
       pluginId: definition.id,
-      services: services as PluginServices,
+      services: services as unknown as PluginServices,
       registerTool: (tool: Tool) => {
         const existing = this.registry.get(tool.name);
         if (existing) {

@@ -1,5 +1,9 @@
 import { QuiverError } from '@quiver/types';
-import { AGENT_TOOL_POLICIES, CUSTOM_AGENT_DISALLOWED_TOOLS, CUSTOM_AGENT_MANDATORY_TOOLS } from '../agents/agent-policies.js';
+import {
+  AGENT_TOOL_POLICIES,
+  CUSTOM_AGENT_DISALLOWED_TOOLS,
+  CUSTOM_AGENT_MANDATORY_TOOLS,
+} from '../agents/agent-policies.js';
 import type { CustomAgentPolicy, PoolTool, SessionAgentKind } from '../contracts.js';
 import { matchesAnyNamePattern, matchesNamePattern } from './name-pattern.js';
 import type { StageResult } from './stage-result.js';
@@ -21,9 +25,23 @@ export function applyAgentContext(tools: readonly PoolTool[], options: AgentCont
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
   const policy = AGENT_TOOL_POLICIES[options.agent];
   const custom = options.customAgent;
-  const namedTools = custom?.policy.tools && !custom.policy.tools.includes('*') ? custom.policy.tools : undefined;
+  const namedTools =
+    custom?.policy.tools && !custom.policy.tools.includes('*') ? custom.policy.tools : undefined;
+  if (
+    !custom &&
+    !policy.allow &&
+    !policy.mcpSuffixes &&
+    policy.deny.length === 0 &&
+    !policy.appliesDefaultAgentExcludes
+  ) {
+    result.kept = [...tools];
+    return result;
+  }
   for (const tool of tools) {
-    const removal = kindRemoval(tool, options.agent) ?? customRemoval(tool, custom, namedTools) ?? defaultExclusion(tool, options, policy.appliesDefaultAgentExcludes);
+    const removal =
+      kindRemoval(tool, options.agent) ??
+      customRemoval(tool, custom, namedTools) ??
+      defaultExclusion(tool, options, policy.appliesDefaultAgentExcludes);
     if (removal) result.removed.push({ name: tool.name, reason: { stage: 'agent_context', ...removal } });
     else result.kept.push(tool);
   }
@@ -33,10 +51,15 @@ export function applyAgentContext(tools: readonly PoolTool[], options: AgentCont
 function kindRemoval(tool: PoolTool, agent: SessionAgentKind): { rule: string; reason: string } | undefined {
   const policy = AGENT_TOOL_POLICIES[agent];
   if (tool.source === 'mcp') {
-    if (!policy.mcpSuffixes || policy.mcpSuffixes.some((suffix) => tool.name.endsWith(suffix))) return undefined;
-    return { rule: `${policy.ruleName} (MCP suffixes)`, reason: `a ${agent} session keeps only MCP tools ending in ${policy.mcpSuffixes.join(', ')}` };
+    if (!policy.mcpSuffixes || policy.mcpSuffixes.some((suffix) => tool.name.endsWith(suffix)))
+      return undefined;
+    return {
+      rule: `${policy.ruleName} (MCP suffixes)`,
+      reason: `a ${agent} session keeps only MCP tools ending in ${policy.mcpSuffixes.join(', ')}`,
+    };
   }
-  if (policy.deny.includes(tool.name)) return { rule: 'ALL_AGENT_DISALLOWED_TOOLS', reason: `no ${agent} agent may use "${tool.name}"` };
+  if (policy.deny.includes(tool.name))
+    return { rule: 'ALL_AGENT_DISALLOWED_TOOLS', reason: `no ${agent} agent may use "${tool.name}"` };
   if (policy.allow && !matchesAnyNamePattern(policy.allow, tool.name)) {
     return { rule: policy.ruleName, reason: `not among the tools a ${agent} agent may use` };
   }
@@ -53,9 +76,19 @@ function customRemoval(
   if (tool.source !== 'mcp' && CUSTOM_AGENT_DISALLOWED_TOOLS.includes(tool.name)) {
     return { rule: 'CUSTOM_AGENT_DISALLOWED_TOOLS', reason: `custom agents may not use "${tool.name}"` };
   }
-  const disallowed = custom.policy.disallowedTools ? matchesAnyNamePattern(custom.policy.disallowedTools, tool.name) : undefined;
-  if (disallowed !== undefined) return { rule: `${label}.disallowedTools: ${disallowed}`, reason: `custom agent "${custom.name}" disallows it` };
-  if (namedTools && !CUSTOM_AGENT_MANDATORY_TOOLS.includes(tool.name) && !namedTools.some((pattern) => namesTool(pattern, tool))) {
+  const disallowed = custom.policy.disallowedTools
+    ? matchesAnyNamePattern(custom.policy.disallowedTools, tool.name)
+    : undefined;
+  if (disallowed !== undefined)
+    return {
+      rule: `${label}.disallowedTools: ${disallowed}`,
+      reason: `custom agent "${custom.name}" disallows it`,
+    };
+  if (
+    namedTools &&
+    !CUSTOM_AGENT_MANDATORY_TOOLS.includes(tool.name) &&
+    !namedTools.some((pattern) => namesTool(pattern, tool))
+  ) {
     return { rule: `${label}.tools`, reason: `custom agent "${custom.name}" does not list it in its tools` };
   }
   return undefined;
@@ -66,22 +99,41 @@ function namesTool(pattern: string, tool: PoolTool): boolean {
   return tool.mcpServer !== undefined && pattern === `mcp__${tool.mcpServer}`;
 }
 
-function defaultExclusion(tool: PoolTool, options: AgentContextOptions, applies: boolean): { rule: string; reason: string } | undefined {
+function defaultExclusion(
+  tool: PoolTool,
+  options: AgentContextOptions,
+  applies: boolean,
+): { rule: string; reason: string } | undefined {
   if (!applies || !options.defaultAgentExcludedTools) return undefined;
   const by = matchesAnyNamePattern(options.defaultAgentExcludedTools, tool.name);
-  return by === undefined ? undefined : { rule: `defaultAgentExcludedTools: ${by}`, reason: `excluded for ${options.agent} agents by defaultAgentExcludedTools` };
+  return by === undefined
+    ? undefined
+    : {
+        rule: `defaultAgentExcludedTools: ${by}`,
+        reason: `excluded for ${options.agent} agents by defaultAgentExcludedTools`,
+      };
 }
 
 /** Looks up the selected custom agent; an unknown name is a configuration error. */
-export function resolveCustomAgent(name: string | undefined, agents: Readonly<Record<string, CustomAgentPolicy>>): AgentContextOptions['customAgent'] {
+export function resolveCustomAgent(
+  name: string | undefined,
+  agents: Readonly<Record<string, CustomAgentPolicy>>,
+): AgentContextOptions['customAgent'] {
   if (name === undefined) return undefined;
   const policy = Object.hasOwn(agents, name) ? agents[name] : undefined;
   if (!policy) {
     const known = Object.keys(agents);
-    throw new QuiverError('assembly_failed', `The custom agent "${name}" is not defined in the personality.`, {
-      fix: known.length > 0 ? `Use one of: ${known.join(', ')}, or add "${name}" under agents.` : `Add "${name}" under agents in the personality.`,
-      details: { customAgent: name, known },
-    });
+    throw new QuiverError(
+      'assembly_failed',
+      `The custom agent "${name}" is not defined in the personality.`,
+      {
+        fix:
+          known.length > 0
+            ? `Use one of: ${known.join(', ')}, or add "${name}" under agents.`
+            : `Add "${name}" under agents in the personality.`,
+        details: { customAgent: name, known },
+      },
+    );
   }
   return { name, policy };
 }

@@ -11,7 +11,7 @@ import type {
   ToolPool,
 } from '../contracts.js';
 import { resolveModelProfile } from '../profiles/model-profiles.js';
-import { TOOL_SEARCH_TOOL_NAME, createToolSearchTool } from '../search/tool-search-tool.js';
+import { createToolSearchTool, TOOL_SEARCH_TOOL_NAME } from '../search/tool-search-tool.js';
 import { applyAgentContext, resolveCustomAgent } from './agent-context.js';
 import { collectCandidates } from './candidates.js';
 import { applyDeferLoading } from './defer.js';
@@ -26,7 +26,14 @@ import type { StageResult } from './stage-result.js';
 
 export type AssemblySessionOptions = Pick<
   SessionOptions,
-  'agent' | 'customAgent' | 'availableTools' | 'excludedTools' | 'defaultAgentExcludedTools' | 'externalTools' | 'model' | 'permissions'
+  | 'agent'
+  | 'customAgent'
+  | 'availableTools'
+  | 'excludedTools'
+  | 'defaultAgentExcludedTools'
+  | 'externalTools'
+  | 'model'
+  | 'permissions'
 >;
 
 export interface AssemblyInput {
@@ -72,8 +79,22 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
     ...input.registered.map((entry) => ({ name: entry.tool.name, aliases: entry.tool.aliases })),
     ...externals.map((definition) => ({ name: definition.name })),
   ];
-  tools = absorb(applyOverrides(tools, new Set(externals.filter((definition) => definition.overridesBuiltInTool).map((definition) => definition.name))));
-  tools = absorb(applyDenyRules(tools, [...(input.policy.permissions.deny ?? []), ...(options.permissions?.deny ?? []), ...(input.parentDenies ?? [])]));
+  tools = absorb(
+    applyOverrides(
+      tools,
+      new Set(
+        externals
+          .filter((definition) => definition.overridesBuiltInTool)
+          .map((definition) => definition.name),
+      ),
+    ),
+  );
+  const denyRules = [
+    ...(input.policy.permissions.deny ?? []),
+    ...(options.permissions?.deny ?? []),
+    ...(input.parentDenies ?? []),
+  ];
+  tools = absorb(applyDenyRules(tools, denyRules));
   tools = absorb(applyEnabledFilter(tools, { simpleMode: input.policy.simpleMode }));
   tools = absorb(
     applySessionFilter(tools, {
@@ -93,13 +114,19 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
     }),
   );
   tools = absorb(orderTools(tools));
-  const profile = resolveModelProfile(options.model, { profiles: input.profiles, overrides: input.policy.modelProfiles });
+  const profile = resolveModelProfile(options.model, {
+    profiles: input.profiles,
+    overrides: input.policy.modelProfiles,
+  });
   tools = absorb(applyModelProfile(tools, profile));
+  // Deferring behind a search tool the rules deny would hide those tools for good.
+  const searchDenied =
+    denyRules.length > 0 && applyDenyRules([searchToolStub()], denyRules).removed.length > 0;
   const deferral = applyDeferLoading(tools, {
     deferLoading: input.policy.deferLoading,
     profile,
     expanded: input.expandedTools,
-    disabled: input.stripDeferred,
+    disabled: input.stripDeferred || searchDenied,
   });
   diagnostics.push(...deferral.diagnostics);
   tools = deferral.tools;
@@ -120,8 +147,9 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
     tools.splice(prefixLength, 0, searchTool);
   }
   definitions = tools.map(toDefinition);
-  const executables = new Map(tools.map((tool) => [tool.name, tool] as const));
-  for (const name of executables.keys()) removed.delete(name);
+  const executables = new Map<string, PoolTool>();
+  for (const tool of tools) executables.set(tool.name, tool);
+  for (const name of [...removed.keys()]) if (executables.has(name)) removed.delete(name);
   return {
     definitions,
     executables,
@@ -134,11 +162,32 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
   };
 }
 
+function searchToolStub(): PoolTool {
+  const tool = createToolSearchTool({ definitions: () => [] });
+  return {
+    name: TOOL_SEARCH_TOOL_NAME,
+    source: 'builtin',
+    tool,
+    pluginId: undefined,
+    mcpServer: undefined,
+    deferred: false,
+    parameters: {},
+  };
+}
+
 function boundByParent(tools: readonly PoolTool[], parentTools: ReadonlySet<string>): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
   for (const tool of tools) {
     if (parentTools.has(tool.name)) result.kept.push(tool);
-    else result.removed.push({ name: tool.name, reason: { stage: 'session_filter', rule: 'parent session', reason: 'the parent session does not have it' } });
+    else
+      result.removed.push({
+        name: tool.name,
+        reason: {
+          stage: 'session_filter',
+          rule: 'parent session',
+          reason: 'the parent session does not have it',
+        },
+      });
   }
   return result;
 }

@@ -19,11 +19,17 @@ export function collectCandidates(
   for (const entry of registered) {
     const { tool } = entry;
     if (tool.mcp) {
-      const gate = Object.hasOwn(policy.mcpServers, tool.mcp.server) ? policy.mcpServers[tool.mcp.server] : undefined;
+      const gate = Object.hasOwn(policy.mcpServers, tool.mcp.server)
+        ? policy.mcpServers[tool.mcp.server]
+        : undefined;
       if (!gate) {
         result.removed.push({
           name: tool.name,
-          reason: { stage: 'candidates', rule: `mcpServers.${tool.mcp.server}`, reason: `MCP server "${tool.mcp.server}" is not enabled in the personality` },
+          reason: {
+            stage: 'candidates',
+            rule: `mcpServers.${tool.mcp.server}`,
+            reason: `MCP server "${tool.mcp.server}" is not enabled in the personality`,
+          },
         });
         continue;
       }
@@ -57,7 +63,11 @@ export function collectCandidates(
     if (entry.pluginId !== undefined && !enabledPlugins.has(entry.pluginId)) {
       result.removed.push({
         name: tool.name,
-        reason: { stage: 'candidates', rule: `plugins: ${entry.pluginId}`, reason: `plugin "${entry.pluginId}" is not enabled in the personality` },
+        reason: {
+          stage: 'candidates',
+          rule: `plugins: ${entry.pluginId}`,
+          reason: `plugin "${entry.pluginId}" is not enabled in the personality`,
+        },
       });
       continue;
     }
@@ -79,8 +89,23 @@ export function collectCandidates(
   return result;
 }
 
-/** Every pool tool has the same property layout (absent values as undefined) so the stages stay monomorphic. */
+const poolTools = new WeakMap<RegisteredTool, PoolTool>();
+
+/**
+ * One pool entry per registration, reused across assemblies: stages never mutate a PoolTool
+ * (they copy to change one), so a 10,000-tool reassembly allocates no candidates. Every entry
+ * has the same property layout (absent values as undefined) so the stages stay monomorphic.
+ */
 function poolTool(entry: RegisteredTool, source: 'builtin' | 'mcp'): PoolTool {
+  let cached = poolTools.get(entry);
+  if (cached === undefined || cached.tool !== entry.tool || cached.parameters !== entry.parameters) {
+    cached = createPoolTool(entry, source);
+    poolTools.set(entry, cached);
+  }
+  return cached;
+}
+
+function createPoolTool(entry: RegisteredTool, source: 'builtin' | 'mcp'): PoolTool {
   return {
     name: entry.tool.name,
     source,

@@ -13,6 +13,18 @@ export interface DeferOptions {
   disabled?: boolean | undefined;
 }
 
+const deferredCopies = new WeakMap<PoolTool, PoolTool>();
+
+/** The deferred twin of a pool tool, made once (pool tools are never mutated). */
+function deferredCopy(tool: PoolTool): PoolTool {
+  let copy = deferredCopies.get(tool);
+  if (copy === undefined) {
+    copy = { ...tool, deferred: true };
+    deferredCopies.set(tool, copy);
+  }
+  return copy;
+}
+
 export interface DeferResult {
   tools: PoolTool[];
   /** True when some tools are deferred and a search tool is needed. */
@@ -31,8 +43,14 @@ export function applyDeferLoading(tools: readonly PoolTool[], options: DeferOpti
   const { enabled } = options.deferLoading;
   if (options.disabled || enabled === false) return unchanged;
   if (enabled === 'auto' && !options.profile.supportsDeferLoading) return unchanged;
-  const maxTools = options.deferLoading.maxTools ?? options.profile.deferThreshold?.maxTools ?? DEFAULT_DEFER_THRESHOLD.maxTools;
-  const maxTokens = options.deferLoading.maxTokens ?? options.profile.deferThreshold?.maxTokens ?? DEFAULT_DEFER_THRESHOLD.maxTokens;
+  const maxTools =
+    options.deferLoading.maxTools ??
+    options.profile.deferThreshold?.maxTools ??
+    DEFAULT_DEFER_THRESHOLD.maxTools;
+  const maxTokens =
+    options.deferLoading.maxTokens ??
+    options.profile.deferThreshold?.maxTokens ??
+    DEFAULT_DEFER_THRESHOLD.maxTokens;
   const overCount = tools.length > maxTools;
   const tokens = overCount ? 0 : estimateTokens(tools.map(toDefinition));
   if (!overCount && tokens <= maxTokens) return unchanged;
@@ -41,13 +59,21 @@ export function applyDeferLoading(tools: readonly PoolTool[], options: DeferOpti
   const result = tools.map((tool) => {
     if (tool.source === 'builtin' || tool.tool.alwaysInclude || expanded.has(tool.name)) return tool;
     deferredCount += 1;
-    return { ...tool, deferred: true };
+    return deferredCopy(tool);
   });
   if (deferredCount === 0) return unchanged;
-  const why = overCount ? `${tools.length} tools > maxTools ${maxTools}` : `~${tokens} tokens > maxTokens ${maxTokens}`;
+  const why = overCount
+    ? `${tools.length} tools > maxTools ${maxTools}`
+    : `~${tokens} tokens > maxTokens ${maxTokens}`;
   return {
     tools: result,
     deferred: true,
-    diagnostics: [{ level: 'info', code: 'tools_deferred', message: `${deferredCount} MCP/external tools are deferred behind tool_search (${why}).` }],
+    diagnostics: [
+      {
+        level: 'info',
+        code: 'tools_deferred',
+        message: `${deferredCount} MCP/external tools are deferred behind tool_search (${why}).`,
+      },
+    ],
   };
 }

@@ -2,9 +2,27 @@ import type { ToolDefinitionLite } from '@quiver/types';
 import type { PoolTool } from '../contracts.js';
 import { sha256, stableStringify } from './stable-json.js';
 
-/** What the model sees of a pool tool: metadata only. */
+const definitions = new WeakMap<PoolTool, ToolDefinitionLite>();
+
+/**
+ * What the model sees of a pool tool: metadata only. Made once per pool tool and frozen, since
+ * pool tools are immutable and reassembly should not rebuild 10,000 identical objects.
+ */
 export function toDefinition(tool: PoolTool): ToolDefinitionLite {
-  const definition: ToolDefinitionLite = { name: tool.name, description: tool.tool.description, parameters: tool.parameters };
+  let cached = definitions.get(tool);
+  if (cached === undefined) {
+    cached = Object.freeze(createDefinition(tool));
+    definitions.set(tool, cached);
+  }
+  return cached;
+}
+
+function createDefinition(tool: PoolTool): ToolDefinitionLite {
+  const definition: ToolDefinitionLite = {
+    name: tool.name,
+    description: tool.tool.description,
+    parameters: tool.parameters,
+  };
   if (tool.tool.title !== undefined) definition.title = tool.tool.title;
   if (tool.tool.annotations !== undefined) definition.annotations = tool.tool.annotations;
   if (tool.deferred) definition.deferLoading = true;
@@ -19,13 +37,21 @@ export function toDefinition(tool: PoolTool): ToolDefinitionLite {
 export function estimateTokens(definitions: readonly ToolDefinitionLite[]): number {
   let characters = 0;
   for (const definition of definitions) {
-    characters += JSON.stringify({ name: definition.name, description: definition.description, parameters: definition.parameters }).length;
+    characters += JSON.stringify({
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.parameters,
+    }).length;
   }
   return Math.ceil(characters / 4);
 }
 
+const DIGEST_LENGTH = 20;
 const schemaDigests = new WeakMap<object, string>();
-const toolDigests = new WeakMap<object, { parameters: Record<string, unknown>; digest: string }>();
+const toolDigests = new WeakMap<
+  object,
+  { parameters: Record<string, unknown>; shown: string; deferred: string }
+>();
 
 /**
  * sha256 over the final definitions in order: equal signatures mean an identical tool list.
@@ -33,7 +59,11 @@ const toolDigests = new WeakMap<object, { parameters: Record<string, unknown>; d
  * the digests and deferred flags are hashed together; see poolSignatureOfTools for the cached path.
  */
 export function poolSignature(definitions: readonly ToolDefinitionLite[]): string {
-  return sha256(definitions.map((definition) => `${definitionDigest(definition)}${definition.deferLoading ? '+' : '-'}`).join(''));
+  return sha256(
+    definitions
+      .map((definition) => `${definitionDigest(definition)}${definition.deferLoading ? '+' : '-'}`)
+      .join(''),
+  );
 }
 
 /**
@@ -42,21 +72,31 @@ export function poolSignature(definitions: readonly ToolDefinitionLite[]): strin
  * 10,000-tool pool hashes only the short digests on reassembly.
  */
 export function poolSignatureOfTools(tools: readonly PoolTool[]): string {
-  const parts: string[] = [];
-  for (const tool of tools) {
+  const parts: string[] = new Array(tools.length);
+  for (let index = 0; index < tools.length; index += 1) {
+    const tool = tools[index] as PoolTool;
     let cached = toolDigests.get(tool.tool);
     if (cached === undefined || cached.parameters !== tool.parameters || tool.name !== tool.tool.name) {
-      cached = { parameters: tool.parameters, digest: definitionDigest(toDefinition({ ...tool, deferred: false })) };
+      const digest = definitionDigest(createDefinition({ ...tool, deferred: false }));
+      cached = { parameters: tool.parameters, shown: `${digest}-`, deferred: `${digest}+` };
       if (tool.name === tool.tool.name) toolDigests.set(tool.tool, cached);
     }
-    parts.push(`${cached.digest}${tool.deferred ? '+' : '-'}`);
+    parts[index] = tool.deferred ? cached.deferred : cached.shown;
   }
   return sha256(parts.join(''));
 }
 
 function definitionDigest(definition: ToolDefinitionLite): string {
   const annotations = definition.annotations ? stableStringify(definition.annotations) : '';
-  return sha256([definition.name, definition.description, definition.title ?? '', annotations, schemaDigest(definition.parameters)].join('\u0000')).slice(0, 32);
+  return sha256(
+    [
+      definition.name,
+      definition.description,
+      definition.title ?? '',
+      annotations,
+      schemaDigest(definition.parameters),
+    ].join('\u0000'),
+  ).slice(0, DIGEST_LENGTH);
 }
 
 function schemaDigest(schema: Record<string, unknown>): string {

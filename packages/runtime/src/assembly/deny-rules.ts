@@ -22,12 +22,22 @@ export function applyDenyRules(tools: readonly PoolTool[], denyRules: readonly s
     else if (!exact.has(rule.tool)) exact.set(rule.tool, rule);
   }
   for (const tool of tools) {
-    const names = tool.tool.aliases ? [tool.name, ...tool.tool.aliases] : [tool.name];
-    const rule =
-      names.map((name) => exact.get(name)).find((found) => found !== undefined) ??
-      patterns.find((candidate) => names.some((name) => ruleMatchesToolName(candidate, name)));
+    const aliases = tool.tool.aliases;
+    let rule =
+      exact.get(tool.name) ?? aliases?.map((alias) => exact.get(alias)).find((found) => found !== undefined);
+    if (!rule && patterns.length > 0) {
+      const names = aliases ? [tool.name, ...aliases] : [tool.name];
+      rule = patterns.find((candidate) => names.some((name) => ruleMatchesToolName(candidate, name)));
+    }
     if (rule) {
-      result.removed.push({ name: tool.name, reason: { stage: 'deny_rules', rule: rule.source, reason: `denied by the permission rule "${rule.source}"` } });
+      result.removed.push({
+        name: tool.name,
+        reason: {
+          stage: 'deny_rules',
+          rule: rule.source,
+          reason: `denied by the permission rule "${rule.source}"`,
+        },
+      });
     } else {
       result.kept.push(tool);
     }

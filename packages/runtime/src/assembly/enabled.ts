@@ -2,14 +2,24 @@ import type { PoolTool } from '../contracts.js';
 import type { StageResult } from './stage-result.js';
 
 /** Simple mode keeps the shell, read and edit tools only. */
-export const SIMPLE_MODE_TOOLS: readonly string[] = ['terminal', 'read_file', 'edit_file', 'multi_edit', 'apply_patch', 'write_file'];
+export const SIMPLE_MODE_TOOLS: readonly string[] = [
+  'terminal',
+  'read_file',
+  'edit_file',
+  'multi_edit',
+  'apply_patch',
+  'write_file',
+];
 
 /**
  * Stage 4: each tool's own `isEnabled()` / `isAvailable()` (a check that throws counts as
  * unavailable), then simple mode. External tools are exempt from simple mode: the SDK client
  * handed them to this very session.
  */
-export function applyEnabledFilter(tools: readonly PoolTool[], options: { simpleMode?: boolean } = {}): StageResult {
+export function applyEnabledFilter(
+  tools: readonly PoolTool[],
+  options: { simpleMode?: boolean } = {},
+): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
   const simple = new Set(SIMPLE_MODE_TOOLS);
   for (const tool of tools) {
@@ -21,7 +31,11 @@ export function applyEnabledFilter(tools: readonly PoolTool[], options: { simple
     if (options.simpleMode && tool.source !== 'external' && !simple.has(tool.name)) {
       result.removed.push({
         name: tool.name,
-        reason: { stage: 'enabled', rule: 'simpleMode: true', reason: `simple mode keeps only ${SIMPLE_MODE_TOOLS.join(', ')}` },
+        reason: {
+          stage: 'enabled',
+          rule: 'simpleMode: true',
+          reason: `simple mode keeps only ${SIMPLE_MODE_TOOLS.join(', ')}`,
+        },
       });
       continue;
     }
@@ -32,14 +46,24 @@ export function applyEnabledFilter(tools: readonly PoolTool[], options: { simple
 
 function checkTool(tool: PoolTool): { rule: string; reason: string } | undefined {
   try {
-    if (tool.tool.isEnabled && !tool.tool.isEnabled()) return { rule: 'isEnabled()', reason: 'the tool reports itself disabled' };
+    if (tool.tool.isEnabled && !tool.tool.isEnabled())
+      return { rule: 'isEnabled()', reason: 'the tool reports itself disabled' };
     const availability = tool.tool.isAvailable?.();
-    if (availability === false) return { rule: 'isAvailable()', reason: 'the tool reports itself unavailable' };
+    if (availability === false)
+      return { rule: 'isAvailable()', reason: 'the tool reports itself unavailable' };
     if (typeof availability === 'object' && !availability.available) {
-      return { rule: 'isAvailable()', reason: availability.reason ? `unavailable: ${availability.reason}` : 'the tool reports itself unavailable' };
+      return {
+        rule: 'isAvailable()',
+        reason: availability.reason
+          ? `unavailable: ${availability.reason}`
+          : 'the tool reports itself unavailable',
+      };
     }
   } catch (error) {
-    return { rule: 'isEnabled()/isAvailable()', reason: `its availability check threw: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      rule: 'isEnabled()/isAvailable()',
+      reason: `its availability check threw: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   return undefined;
 }

@@ -24,11 +24,14 @@ export function explainTool(pool: ToolPool, name: string): string {
           : tool.pluginId
             ? `a built-in tool of plugin "${tool.pluginId}"`
             : 'a built-in tool of the host';
-    const deferred = tool.deferred ? '; it is deferred: the model finds it through tool_search before calling it' : '';
+    const deferred = tool.deferred
+      ? '; it is deferred: the model finds it through tool_search before calling it'
+      : '';
     return `"${name}" is available: ${origin}${deferred}.`;
   }
   const reason = pool.removed.get(name);
-  if (reason) return `"${name}" was removed at the ${STAGE_LABELS[reason.stage]} stage by "${reason.rule}": ${reason.reason}.`;
+  if (reason)
+    return `"${name}" was removed at the ${STAGE_LABELS[reason.stage]} stage by "${reason.rule}": ${reason.reason}.`;
   const resolved = resolveToolName(name, pool);
   if (resolved !== undefined) return `"${name}" refers to "${resolved}". ${explainTool(pool, resolved)}`;
   return `"${name}" is not a known tool: no enabled plugin registers it, no enabled MCP server lists it and no external tool defines it.`;

@@ -40,7 +40,9 @@ export interface ValidatedExternalTools {
 }
 
 /** Deduplicates (earliest wins) and rejects names and schemas a provider would refuse. */
-export function validateExternalTools(definitions: readonly ExternalToolDefinition[]): ValidatedExternalTools {
+export function validateExternalTools(
+  definitions: readonly ExternalToolDefinition[],
+): ValidatedExternalTools {
   const accepted: ExternalToolDefinition[] = [];
   const diagnostics: PoolDiagnostic[] = [];
   const seen = new Set<string>();

@@ -43,13 +43,17 @@ function schemaForType(type: string, node: Record<string, unknown>): z.ZodType {
 }
 
 function objectSchema(node: Record<string, unknown>): z.ZodType {
-  const properties = (typeof node.properties === 'object' && node.properties !== null ? node.properties : {}) as Record<string, unknown>;
+  const properties = (
+    typeof node.properties === 'object' && node.properties !== null ? node.properties : {}
+  ) as Record<string, unknown>;
   const required = new Set(Array.isArray(node.required) ? node.required.map(String) : []);
   const shape: Record<string, z.ZodType> = {};
   for (const [key, property] of Object.entries(properties)) {
     const inner = jsonSchemaToPermissiveZod(property);
     shape[key] = required.has(key) ? inner : inner.optional();
   }
-  for (const key of required) if (!(key in shape)) shape[key] = z.unknown().refine((value) => value !== undefined, { message: 'Required' });
+  for (const key of required)
+    if (!(key in shape))
+      shape[key] = z.unknown().refine((value) => value !== undefined, { message: 'Required' });
   return z.looseObject(shape);
 }

@@ -15,8 +15,9 @@ export const EDIT_STYLE_HIDDEN_TOOLS: Readonly<Record<EditStyle, readonly string
 export function applyModelProfile(tools: readonly PoolTool[], profile: ModelProfile): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
   const hidden = EDIT_STYLE_HIDDEN_TOOLS[profile.editStyle];
+  const hiddenNames = new Set(hidden);
   for (const tool of tools) {
-    if (tool.source === 'builtin' && hidden.includes(tool.name)) {
+    if (tool.source === 'builtin' && hiddenNames.has(tool.name)) {
       result.removed.push({
         name: tool.name,
         reason: {

@@ -11,10 +11,10 @@ export function orderTools(tools: readonly PoolTool[]): StageResult {
   const builtIns: PoolTool[] = [];
   const mcp: PoolTool[] = [];
   const external: PoolTool[] = [];
-  for (const tool of tools) (tool.source === 'builtin' ? builtIns : tool.source === 'mcp' ? mcp : external).push(tool);
-  // Array.prototype.sort is stable, so equal names keep their candidate order.
-  builtIns.sort(byName);
-  mcp.sort(byName);
+  for (const tool of tools)
+    (tool.source === 'builtin' ? builtIns : tool.source === 'mcp' ? mcp : external).push(tool);
+  const sortedBuiltIns = sortByName(builtIns, 'builtin');
+  const sortedMcp = sortByName(mcp, 'mcp');
   const taken = new Set<string>();
   const clash = (tool: PoolTool) =>
     result.diagnostics.push({
@@ -23,16 +23,16 @@ export function orderTools(tools: readonly PoolTool[]): StageResult {
       message: `Two tools are named "${tool.name}"; the ${tool.source} one is dropped in favour of the one that sorts first (built-ins, then MCP, then external).`,
       tool: tool.name,
     });
-  for (const group of [builtIns, mcp]) {
+  for (const group of [sortedBuiltIns, sortedMcp]) {
     let previous: string | undefined;
     for (const tool of group) {
       // Within a sorted group duplicates are neighbours; across groups only the built-in names can clash.
-      if (tool.name === previous || (group === mcp && taken.has(tool.name))) {
+      if (tool.name === previous || (group === sortedMcp && taken.has(tool.name))) {
         clash(tool);
         continue;
       }
       previous = tool.name;
-      if (group === builtIns) taken.add(tool.name);
+      if (group === sortedBuiltIns) taken.add(tool.name);
       result.kept.push(tool);
     }
   }
@@ -50,8 +50,37 @@ export function orderTools(tools: readonly PoolTool[]): StageResult {
   return result;
 }
 
-function byName(a: PoolTool, b: PoolTool): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+interface SortMemo {
+  names: string[];
+  order: number[];
+}
+
+let sortMemos: Map<string, SortMemo> | undefined;
+
+/**
+ * Sorted by name, stable. Reassembling the same pool is the common case (every registry change
+ * or option update), so the last permutation per group is remembered and reused when the input
+ * names are the same, in the same order: an O(n) check instead of an O(n log n) string sort.
+ */
+function sortByName(group: readonly PoolTool[], slot: string): PoolTool[] {
+  sortMemos ??= new Map();
+  const memo = sortMemos.get(slot);
+  if (
+    memo &&
+    memo.names.length === group.length &&
+    group.every((tool, index) => tool.name === memo.names[index])
+  ) {
+    return memo.order.map((index) => group[index] as PoolTool);
+  }
+  const names = group.map((tool) => tool.name);
+  const order = names.map((_, index) => index);
+  order.sort((a, b) => {
+    const left = names[a] as string;
+    const right = names[b] as string;
+    return left < right ? -1 : left > right ? 1 : a - b;
+  });
+  sortMemos.set(slot, { names, order });
+  return order.map((index) => group[index] as PoolTool);
 }
 
 /** Length of the built-in prefix of an ordered list. */

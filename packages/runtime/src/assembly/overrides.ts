@@ -20,12 +20,25 @@ export function applyOverrides(tools: readonly PoolTool[], overriding: ReadonlyS
     if (tool.source !== 'external') continue;
     const builtIn = builtIns.get(tool.name);
     if (!builtIn) continue;
-    const owner = builtIn.mcpServer ? `MCP server "${builtIn.mcpServer}"` : builtIn.pluginId ? `plugin "${builtIn.pluginId}"` : 'the host';
+    const owner = builtIn.mcpServer
+      ? `MCP server "${builtIn.mcpServer}"`
+      : builtIn.pluginId
+        ? `plugin "${builtIn.pluginId}"`
+        : 'the host';
     if (!overriding.has(tool.name)) {
-      throw new QuiverError('assembly_failed', `External tool "${tool.name}" has the same name as the built-in tool "${builtIn.name}" from ${owner}.`, {
-        fix: `Set overridesBuiltInTool: true on the external tool "${tool.name}" to replace the built-in, or give it another name.`,
-        details: { external: tool.name, builtIn: builtIn.name, pluginId: builtIn.pluginId, mcpServer: builtIn.mcpServer },
-      });
+      throw new QuiverError(
+        'assembly_failed',
+        `External tool "${tool.name}" has the same name as the built-in tool "${builtIn.name}" from ${owner}.`,
+        {
+          fix: `Set overridesBuiltInTool: true on the external tool "${tool.name}" to replace the built-in, or give it another name.`,
+          details: {
+            external: tool.name,
+            builtIn: builtIn.name,
+            pluginId: builtIn.pluginId,
+            mcpServer: builtIn.mcpServer,
+          },
+        },
+      );
     }
     replaced.set(tool.name, { ...builtIn, tool: tool.tool, parameters: tool.parameters });
     result.diagnostics.push({

@@ -24,25 +24,44 @@ export interface SessionFilterOptions {
  */
 export function applySessionFilter(tools: readonly PoolTool[], options: SessionFilterOptions): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
-  const refers = (requested: string, tool: PoolTool) => nameRefersTo(requested, { name: tool.name, aliases: tool.tool.aliases }, matchesNamePattern);
+  if (!options.toolset && !options.availableTools && !options.excludedTools) {
+    result.kept = [...tools];
+    return result;
+  }
+  const refers = (requested: string, tool: PoolTool) =>
+    nameRefersTo(requested, { name: tool.name, aliases: tool.tool.aliases }, matchesNamePattern);
   for (const tool of tools) {
     if (options.toolset && tool.source === 'builtin' && !tool.tool.alwaysInclude) {
       const inToolset = options.toolset.some((entry) => refers(entry, tool) || entry === tool.tool.toolset);
       if (!inToolset) {
-        result.removed.push({ name: tool.name, reason: { stage: 'session_filter', rule: 'toolset', reason: 'not in the personality toolset' } });
+        result.removed.push({
+          name: tool.name,
+          reason: { stage: 'session_filter', rule: 'toolset', reason: 'not in the personality toolset' },
+        });
         continue;
       }
     }
     const allowedBy = options.availableTools?.find((entry) => refers(entry, tool));
     if (options.availableTools && allowedBy === undefined) {
-      result.removed.push({ name: tool.name, reason: { stage: 'session_filter', rule: 'availableTools', reason: 'not in the session allowlist (availableTools)' } });
+      result.removed.push({
+        name: tool.name,
+        reason: {
+          stage: 'session_filter',
+          rule: 'availableTools',
+          reason: 'not in the session allowlist (availableTools)',
+        },
+      });
       continue;
     }
     const excludedBy = options.excludedTools?.find((entry) => refers(entry, tool));
     if (excludedBy !== undefined && allowedBy === undefined) {
       result.removed.push({
         name: tool.name,
-        reason: { stage: 'session_filter', rule: `excludedTools: ${excludedBy}`, reason: `excluded by the session option excludedTools ("${excludedBy}")` },
+        reason: {
+          stage: 'session_filter',
+          rule: `excludedTools: ${excludedBy}`,
+          reason: `excluded by the session option excludedTools ("${excludedBy}")`,
+        },
       });
       continue;
     }
@@ -68,6 +87,13 @@ function unknownNames(
   if (!names) return [];
   const groups = new Set(groupsFrom.map((tool) => tool.tool.toolset).filter((group) => group !== undefined));
   return names
-    .filter((name) => !groups.has(name) && !known.some((tool) => nameRefersTo(name, tool, matchesNamePattern)))
-    .map((name) => ({ level: 'info' as const, code: 'unknown_tool_name', message: `${setting} names "${name}", which matches no tool.`, tool: name }));
+    .filter(
+      (name) => !groups.has(name) && !known.some((tool) => nameRefersTo(name, tool, matchesNamePattern)),
+    )
+    .map((name) => ({
+      level: 'info' as const,
+      code: 'unknown_tool_name',
+      message: `${setting} names "${name}", which matches no tool.`,
+      tool: name,
+    }));
 }

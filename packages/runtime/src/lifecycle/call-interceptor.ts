@@ -26,7 +26,6 @@ export interface CallState {
   requestedAt: number;
   mcpServer: string | undefined;
   dryRun: boolean;
-  started: boolean;
   completed: boolean;
   suppressedBy: string | undefined;
   contexts: HookText[];
@@ -117,7 +116,6 @@ export class CallInterceptor implements ExecutionInterceptor {
       }
     }
     if (!state.dryRun) {
-      state.started = true;
       deps.publish(
         deps.makeEvent('tool.execution_start', {
           callId: call.callId,

@@ -157,7 +157,6 @@ class LifecycleExecutor implements CallExecutor {
         requestedAt: performance.now(),
         mcpServer: entry?.mcpServer ?? entry?.tool.mcp?.server,
         dryRun,
-        started: false,
         completed: false,
         suppressedBy: undefined,
         contexts: [],

@@ -7,9 +7,8 @@ interface HookEntry {
 }
 
 /**
- * Hooks in registration order. Owners let a plugin's hooks leave together when it unloads;
- * registering the same hook object twice is a programmer error we tolerate by keeping both,
- * since two plugins may legitimately share a hook implementation.
+ * Hooks in registration order. Owners let a plugin's hooks leave together when it unloads.
+ * Each registration is its own entry: two plugins may share one hook implementation.
  */
 export class DefaultHookRegistry implements HookRegistry {
   readonly #entries: HookEntry[] = [];

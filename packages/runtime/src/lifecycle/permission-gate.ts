@@ -78,7 +78,8 @@ export async function checkPermission(
       ...(decision.rule ? { rule: decision.rule } : {}),
       reason: decision.reason,
     });
-    const rule = decision.rule ? ` (rule "${decision.rule}")` : '';
+    const rule =
+      decision.rule && !decision.reason.includes(decision.rule) ? ` (rule "${decision.rule}")` : '';
     return fail('not_permitted', `${toolName} is not permitted: ${decision.reason}${rule}`);
   }
 

@@ -54,6 +54,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #appendEvent: (event: QuiverEvent) => void;
+  readonly #statements = new Map<string, Database.Statement>();
 
   constructor(options: SqliteSessionEventLogOptions) {
     mkdirSync(options.dataDir, { recursive: true });
@@ -66,17 +67,15 @@ export class SqliteSessionEventLog implements SessionEventLog {
   }
 
   beginSession(session: SessionRecordInput): void {
-    this.#db
-      .prepare(
-        `INSERT INTO sessions (id, personality, agent, started_at) VALUES (?, ?, ?, ?)
+    this.#prepare(
+      `INSERT INTO sessions (id, personality, agent, started_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET personality = coalesce(excluded.personality, personality),
            agent = coalesce(excluded.agent, agent), ended_at = NULL`,
-      )
-      .run(session.id, session.personalityId ?? null, session.agent ?? null, session.startedAt ?? Date.now());
+    ).run(session.id, session.personalityId ?? null, session.agent ?? null, session.startedAt ?? Date.now());
   }
 
   endSession(sessionId: string, endedAt: number = Date.now()): void {
-    this.#db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ?').run(endedAt, sessionId);
+    this.#prepare('UPDATE sessions SET ended_at = ? WHERE id = ?').run(endedAt, sessionId);
   }
 
   append(event: QuiverEvent): void {
@@ -85,17 +84,13 @@ export class SqliteSessionEventLog implements SessionEventLog {
 
   recoverOrphans(sessionId: string): string[] {
     const recover = this.#db.transaction(() => {
-      const rows = this.#db
-        .prepare(
-          `SELECT call_id FROM calls WHERE session_id = ? AND status = 'running' ORDER BY started_at, call_id`,
-        )
-        .all(sessionId) as { call_id: string }[];
-      this.#db
-        .prepare(
-          `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = ?
+      const rows = this.#prepare(
+        `SELECT call_id FROM calls WHERE session_id = ? AND status = 'running' ORDER BY started_at, call_id`,
+      ).all(sessionId) as { call_id: string }[];
+      this.#prepare(
+        `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = ?
            WHERE session_id = ? AND status = 'running'`,
-        )
-        .run(Date.now(), sessionId);
+      ).run(Date.now(), sessionId);
       return rows.map((row) => row.call_id);
     });
     return recover();
@@ -103,9 +98,8 @@ export class SqliteSessionEventLog implements SessionEventLog {
 
   /** Most recently active sessions first. */
   recentSessions(limit = 20): SessionSummary[] {
-    const rows = this.#db
-      .prepare(
-        `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
+    const rows = this.#prepare(
+      `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
            count(c.call_id) AS calls,
            coalesce(sum(c.status = 'error'), 0) AS failed,
            coalesce(sum(c.status = 'interrupted'), 0) AS interrupted,
@@ -114,8 +108,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
          GROUP BY s.id
          ORDER BY max(coalesce(last_activity, s.started_at), s.started_at) DESC, s.rowid DESC
          LIMIT ?`,
-      )
-      .all(limit) as SessionRow[];
+    ).all(limit) as SessionRow[];
     return rows.map((row) => ({
       id: row.id,
       personalityId: row.personality ?? undefined,
@@ -131,17 +124,17 @@ export class SqliteSessionEventLog implements SessionEventLog {
 
   /** A session's calls by start time; calls refused before starting sit at their completion time. */
   sessionCalls(sessionId: string): CallRecord[] {
-    const rows = this.#db
-      .prepare('SELECT * FROM calls WHERE session_id = ? ORDER BY coalesce(started_at, completed_at), rowid')
-      .all(sessionId) as CallRow[];
+    const rows = this.#prepare(
+      'SELECT * FROM calls WHERE session_id = ? ORDER BY coalesce(started_at, completed_at), rowid',
+    ).all(sessionId) as CallRow[];
     return rows.map(toCallRecord);
   }
 
   /** A session's durable events in publication order. */
   sessionEvents(sessionId: string): QuiverEvent[] {
-    const rows = this.#db
-      .prepare('SELECT data FROM events WHERE session_id = ? ORDER BY seq')
-      .all(sessionId) as {
+    const rows = this.#prepare('SELECT data FROM events WHERE session_id = ? ORDER BY seq').all(
+      sessionId,
+    ) as {
       data: string;
     }[];
     return rows.map((row) => JSON.parse(row.data) as QuiverEvent);
@@ -151,16 +144,12 @@ export class SqliteSessionEventLog implements SessionEventLog {
   fileEditMetrics(sessionId?: string): FileEditMetrics {
     const rows = (
       sessionId === undefined
-        ? this.#db
-            .prepare(
-              `SELECT structured FROM calls WHERE status = 'ok' AND structured IS NOT NULL ORDER BY rowid`,
-            )
-            .all()
-        : this.#db
-            .prepare(
-              `SELECT structured FROM calls WHERE session_id = ? AND status = 'ok' AND structured IS NOT NULL ORDER BY rowid`,
-            )
-            .all(sessionId)
+        ? this.#prepare(
+            `SELECT structured FROM calls WHERE status = 'ok' AND structured IS NOT NULL ORDER BY rowid`,
+          ).all()
+        : this.#prepare(
+            `SELECT structured FROM calls WHERE session_id = ? AND status = 'ok' AND structured IS NOT NULL ORDER BY rowid`,
+          ).all(sessionId)
     ) as { structured: string }[];
     return summarizeFileEdits(rows.map((row) => JSON.parse(row.structured) as unknown));
   }
@@ -169,38 +158,45 @@ export class SqliteSessionEventLog implements SessionEventLog {
     if (this.#db.open) this.#db.close();
   }
 
+  /** Statements are compiled once; appends happen for every lifecycle event. */
+  #prepare(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   #write(event: QuiverEvent): void {
-    this.#db
-      .prepare(`INSERT INTO sessions (id, started_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`)
-      .run(event.sessionId, event.timestamp);
+    this.#prepare(`INSERT INTO sessions (id, started_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`).run(
+      event.sessionId,
+      event.timestamp,
+    );
     if (event.type === 'tool.execution_start') this.#recordStart(event);
     if (event.type === 'tool.execution_complete') this.#recordCompletion(event);
     if (!isDurableEvent(event)) return;
     const callId = 'callId' in event ? event.callId : null;
-    this.#db
-      .prepare(
-        `INSERT INTO events (id, session_id, type, call_id, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)
+    this.#prepare(
+      `INSERT INTO events (id, session_id, type, call_id, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO NOTHING`,
-      )
-      .run(event.id, event.sessionId, event.type, callId, event.timestamp, JSON.stringify(event));
+    ).run(event.id, event.sessionId, event.type, callId, event.timestamp, JSON.stringify(event));
   }
 
   #recordStart(event: QuiverEventOf<'tool.execution_start'>): void {
-    this.#db
-      .prepare(
-        `INSERT INTO calls (session_id, call_id, tool, args, turn, started_at, status) VALUES (?, ?, ?, ?, ?, ?, 'running')
+    this.#prepare(
+      `INSERT INTO calls (session_id, call_id, tool, args, turn, started_at, status) VALUES (?, ?, ?, ?, ?, ?, 'running')
          ON CONFLICT (session_id, call_id) DO UPDATE SET tool = excluded.tool, args = excluded.args,
            turn = excluded.turn, started_at = excluded.started_at, completed_at = NULL, status = 'running',
            code = NULL, duration_ms = NULL, structured = NULL`,
-      )
-      .run(
-        event.sessionId,
-        event.callId,
-        event.toolName,
-        jsonOrNull(event.arguments),
-        event.turn,
-        event.timestamp,
-      );
+    ).run(
+      event.sessionId,
+      event.callId,
+      event.toolName,
+      jsonOrNull(event.arguments),
+      event.turn,
+      event.timestamp,
+    );
   }
 
   #recordCompletion(event: QuiverEventOf<'tool.execution_complete'>): void {
@@ -209,25 +205,23 @@ export class SqliteSessionEventLog implements SessionEventLog {
       : event.result.code === 'interrupted'
         ? 'interrupted'
         : 'error';
-    this.#db
-      .prepare(
-        `INSERT INTO calls (session_id, call_id, tool, turn, completed_at, status, code, duration_ms, structured)
+    this.#prepare(
+      `INSERT INTO calls (session_id, call_id, tool, turn, completed_at, status, code, duration_ms, structured)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (session_id, call_id) DO UPDATE SET completed_at = excluded.completed_at,
            status = excluded.status, code = excluded.code, duration_ms = excluded.duration_ms,
            structured = excluded.structured`,
-      )
-      .run(
-        event.sessionId,
-        event.callId,
-        event.toolName,
-        event.turn,
-        event.timestamp,
-        status,
-        event.result.code ?? null,
-        Math.round(event.durationMs),
-        jsonOrNull(event.result.structured),
-      );
+    ).run(
+      event.sessionId,
+      event.callId,
+      event.toolName,
+      event.turn,
+      event.timestamp,
+      status,
+      event.result.code ?? null,
+      Math.round(event.durationMs),
+      jsonOrNull(event.result.structured),
+    );
   }
 }
 

@@ -47,11 +47,18 @@ export interface ResolveModelProfileOptions {
 }
 
 /** Picks the profile whose `match` fits the model name (custom first), with overrides merged in. */
-export function resolveModelProfile(model: string | undefined, options: ResolveModelProfileOptions = {}): ModelProfile {
+export function resolveModelProfile(
+  model: string | undefined,
+  options: ResolveModelProfileOptions = {},
+): ModelProfile {
   const candidates = [...(options.profiles ?? []), ...BUILT_IN_MODEL_PROFILES];
   const name = model?.trim().toLowerCase();
-  const found = (name ? candidates.find((profile) => profile.match.some((pattern) => profileMatches(pattern, name))) : undefined) ?? defaultProfile(candidates);
-  const override = options.overrides && Object.hasOwn(options.overrides, found.id) ? options.overrides[found.id] : undefined;
+  const found =
+    (name
+      ? candidates.find((profile) => profile.match.some((pattern) => profileMatches(pattern, name)))
+      : undefined) ?? defaultProfile(candidates);
+  const override =
+    options.overrides && Object.hasOwn(options.overrides, found.id) ? options.overrides[found.id] : undefined;
   return override ? { ...found, ...override, id: found.id } : found;
 }
 
@@ -61,7 +68,8 @@ export function listModelProfiles(profiles: readonly ModelProfile[] = []): Model
 }
 
 function profileMatches(pattern: string, name: string): boolean {
-  if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/')) return new RegExp(pattern.slice(1, -1), 'i').test(name);
+  if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/'))
+    return new RegExp(pattern.slice(1, -1), 'i').test(name);
   return name.startsWith(pattern.toLowerCase());
 }
 

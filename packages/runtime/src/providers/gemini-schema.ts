@@ -29,7 +29,11 @@ const GEMINI_KEYWORDS = new Set([
  * one-value enum, `type: [x, "null"]` as `nullable`, local `$ref`s inlined (cycles cut to an
  * object), enums as strings.
  */
-export function toGeminiSchema(schema: unknown, root: unknown = schema, seen: ReadonlySet<string> = new Set()): Record<string, unknown> {
+export function toGeminiSchema(
+  schema: unknown,
+  root: unknown = schema,
+  seen: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   if (typeof schema !== 'object' || schema === null) return {};
   let node = schema as Record<string, unknown>;
   if (typeof node.$ref === 'string') {
@@ -43,7 +47,9 @@ export function toGeminiSchema(schema: unknown, root: unknown = schema, seen: Re
   for (const [key, value] of Object.entries(node)) {
     if (!GEMINI_KEYWORDS.has(key)) continue;
     if (key === 'properties' && typeof value === 'object' && value !== null) {
-      result.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, toGeminiSchema(property, root, seen)]));
+      result.properties = Object.fromEntries(
+        Object.entries(value).map(([name, property]) => [name, toGeminiSchema(property, root, seen)]),
+      );
     } else if (key === 'items') {
       result.items = toGeminiSchema(value, root, seen);
     } else if (key === 'anyOf' && Array.isArray(value)) {
@@ -62,7 +68,9 @@ export function toGeminiSchema(schema: unknown, root: unknown = schema, seen: Re
   }
   if (Array.isArray(result.required) && result.properties) {
     const properties = result.properties as Record<string, unknown>;
-    result.required = (result.required as unknown[]).filter((name) => typeof name === 'string' && name in properties);
+    result.required = (result.required as unknown[]).filter(
+      (name) => typeof name === 'string' && name in properties,
+    );
   }
   return result;
 }

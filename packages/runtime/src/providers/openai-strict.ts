@@ -23,7 +23,8 @@ const UNSUPPORTED_KEYWORDS = new Set([
  * the tool is sent non-strict rather than rewritten, since rewriting changes its meaning.
  */
 export function allowsOpenAiStrict(schema: unknown): boolean {
-  if (typeof schema !== 'object' || schema === null || (schema as Record<string, unknown>).type !== 'object') return false;
+  if (typeof schema !== 'object' || schema === null || (schema as Record<string, unknown>).type !== 'object')
+    return false;
   return strictNode(schema);
 }
 
@@ -32,7 +33,10 @@ function strictNode(node: unknown): boolean {
   if (typeof node !== 'object' || node === null) return true;
   const record = node as Record<string, unknown>;
   for (const key of Object.keys(record)) if (UNSUPPORTED_KEYWORDS.has(key)) return false;
-  const isObject = record.type === 'object' || (Array.isArray(record.type) && record.type.includes('object')) || 'properties' in record;
+  const isObject =
+    record.type === 'object' ||
+    (Array.isArray(record.type) && record.type.includes('object')) ||
+    'properties' in record;
   if (isObject) {
     if (record.additionalProperties !== false) return false;
     const properties = (record.properties ?? {}) as Record<string, unknown>;

@@ -9,7 +9,12 @@ const VALID_NAME: Record<ProviderFormat, RegExp> = {
   mcp: /^[a-zA-Z0-9_.-]+$/,
 };
 
-export const DEFAULT_TOOL_NAME_LIMIT: Record<ProviderFormat, number> = { anthropic: 64, openai: 64, gemini: 64, mcp: 128 };
+export const DEFAULT_TOOL_NAME_LIMIT: Record<ProviderFormat, number> = {
+  anthropic: 64,
+  openai: 64,
+  gemini: 64,
+  mcp: 128,
+};
 
 const HASH_LENGTH = 8;
 
@@ -17,7 +22,11 @@ const HASH_LENGTH = 8;
  * The name to send a provider: unchanged when valid and short enough, otherwise the readable
  * start of the name plus a hash of the whole, so the same tool always gets the same name.
  */
-export function providerToolName(name: string, format: ProviderFormat, limit = DEFAULT_TOOL_NAME_LIMIT[format]): string {
+export function providerToolName(
+  name: string,
+  format: ProviderFormat,
+  limit = DEFAULT_TOOL_NAME_LIMIT[format],
+): string {
   if (name.length <= limit && VALID_NAME[format].test(name)) return name;
   const hash = createHash('sha256').update(name).digest('hex').slice(0, HASH_LENGTH);
   let readable = name.replace(/[^a-zA-Z0-9_-]/g, '_');

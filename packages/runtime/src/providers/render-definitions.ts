@@ -32,7 +32,12 @@ export interface McpToolDefinition {
   title?: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
 }
 
 export interface RenderedToolsByFormat {
@@ -78,7 +83,11 @@ export function renderDefinitions<F extends ProviderFormat>(
     case 'anthropic': {
       const breakpoint = cacheBreakpoint(definitions, options.stablePrefixLength);
       tools = definitions.map((definition, index): AnthropicToolDefinition => {
-        const tool: AnthropicToolDefinition = { name: rename(definition.name), description: definition.description, input_schema: definition.parameters };
+        const tool: AnthropicToolDefinition = {
+          name: rename(definition.name),
+          description: definition.description,
+          input_schema: definition.parameters,
+        };
         if (index === breakpoint) tool.cache_control = { type: 'ephemeral' };
         if (definition.deferLoading) tool.defer_loading = true;
         return tool;
@@ -100,9 +109,13 @@ export function renderDefinitions<F extends ProviderFormat>(
       break;
     case 'gemini': {
       const functionDeclarations = visible.map((definition): GeminiFunctionDeclaration => {
-        const declaration: GeminiFunctionDeclaration = { name: rename(definition.name), description: definition.description };
+        const declaration: GeminiFunctionDeclaration = {
+          name: rename(definition.name),
+          description: definition.description,
+        };
         const parameters = toGeminiSchema(definition.parameters);
-        if (parameters.properties && Object.keys(parameters.properties).length > 0) declaration.parameters = parameters;
+        if (parameters.properties && Object.keys(parameters.properties).length > 0)
+          declaration.parameters = parameters;
         return declaration;
       });
       tools = functionDeclarations.length > 0 ? [{ functionDeclarations }] : [];
@@ -110,7 +123,11 @@ export function renderDefinitions<F extends ProviderFormat>(
     }
     default:
       tools = visible.map((definition): McpToolDefinition => {
-        const tool: McpToolDefinition = { name: rename(definition.name), description: definition.description, inputSchema: definition.parameters };
+        const tool: McpToolDefinition = {
+          name: rename(definition.name),
+          description: definition.description,
+          inputSchema: definition.parameters,
+        };
         if (definition.title !== undefined) tool.title = definition.title;
         if (definition.annotations) tool.annotations = mcpAnnotations(definition.annotations);
         return tool;
@@ -120,7 +137,11 @@ export function renderDefinitions<F extends ProviderFormat>(
 }
 
 /** Renders a session pool for its model's provider (or `format`), with the pool's cache prefix. */
-export function renderToolPool<F extends ProviderFormat>(pool: ToolPool, format?: F, options: RenderOptions = {}): RenderedDefinitions<F> {
+export function renderToolPool<F extends ProviderFormat>(
+  pool: ToolPool,
+  format?: F,
+  options: RenderOptions = {},
+): RenderedDefinitions<F> {
   const target = (format ?? pool.profile.provider) as F;
   return renderDefinitions(pool.definitions, target, {
     stablePrefixLength: pool.stablePrefixLength,
@@ -129,9 +150,13 @@ export function renderToolPool<F extends ProviderFormat>(pool: ToolPool, format?
   });
 }
 
-function cacheBreakpoint(definitions: readonly ToolDefinitionLite[], prefixLength: number | undefined): number {
+function cacheBreakpoint(
+  definitions: readonly ToolDefinitionLite[],
+  prefixLength: number | undefined,
+): number {
   if (prefixLength !== undefined) return Math.min(prefixLength, definitions.length) - 1;
-  for (let index = definitions.length - 1; index >= 0; index -= 1) if (!definitions[index]?.deferLoading) return index;
+  for (let index = definitions.length - 1; index >= 0; index -= 1)
+    if (!definitions[index]?.deferLoading) return index;
   return -1;
 }
 

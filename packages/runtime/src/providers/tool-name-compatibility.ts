@@ -20,7 +20,11 @@ export interface NamedTool {
 }
 
 /** True when a requested name (exact, `*` glob, alias or compatibility name) refers to `tool`. */
-export function nameRefersTo(requested: string, tool: NamedTool, match: (pattern: string, name: string) => boolean): boolean {
+export function nameRefersTo(
+  requested: string,
+  tool: NamedTool,
+  match: (pattern: string, name: string) => boolean,
+): boolean {
   if (match(requested, tool.name)) return true;
   if (tool.aliases?.includes(requested)) return true;
   return TOOL_NAME_COMPATIBILITY[requested]?.includes(tool.name) === true;

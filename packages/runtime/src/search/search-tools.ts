@@ -10,7 +10,12 @@ const REGEX_QUERY = /^\/(.+)\/([a-z]*)$/s;
  * names and descriptions in list order; anything else is a ranked keyword search over an index
  * cached per tool list. An invalid regex throws a QuiverError('usage').
  */
-export function searchTools(query: string, tools: readonly ToolDefinitionLite[], limit = 5, mode?: ToolSearchMode): ToolDefinitionLite[] {
+export function searchTools(
+  query: string,
+  tools: readonly ToolDefinitionLite[],
+  limit = 5,
+  mode?: ToolSearchMode,
+): ToolDefinitionLite[] {
   const literal = REGEX_QUERY.exec(query.trim());
   if (mode === 'regex' || (mode === undefined && literal)) {
     const regex = compile(literal ? (literal[1] as string) : query, literal ? (literal[2] as string) : 'i');
@@ -28,8 +33,12 @@ function compile(pattern: string, flags: string): RegExp {
   try {
     return new RegExp(pattern, flags.replace(/[gy]/g, ''));
   } catch (error) {
-    throw new QuiverError('usage', `"${pattern}" is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}.`, {
-      fix: 'Escape special characters, or search with plain keywords instead.',
-    });
+    throw new QuiverError(
+      'usage',
+      `"${pattern}" is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}.`,
+      {
+        fix: 'Escape special characters, or search with plain keywords instead.',
+      },
+    );
   }
 }

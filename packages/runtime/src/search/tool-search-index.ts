@@ -13,6 +13,8 @@ export interface ToolSearchIndex {
   readonly tools: readonly ToolDefinitionLite[];
   /** Best `limit` tools for a keyword query (BM25), best first. */
   search(query: string, limit: number): ToolDefinitionLite[];
+  /** The same ranking as positions in `tools`. */
+  rank(query: string, limit: number): number[];
 }
 
 interface Postings {
@@ -26,37 +28,59 @@ interface Postings {
  * the text; a query touches only the postings of its words, so it stays fast at 10,000 tools.
  */
 export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): ToolSearchIndex {
-  const building = new Map<string, { documents: number[]; frequencies: number[] }>();
+  // Words become ids once; per-document counts live in a scratch array indexed by id.
+  const termIds = new Map<string, number>();
+  const termDocuments: number[][] = [];
+  const termFrequencies: number[][] = [];
+  let scratch = new Float64Array(1024);
+  const seenInDocument: number[] = [];
   const lengths = new Float64Array(tools.length);
   const nameIndex = new Map<string, number>();
-  tools.forEach((tool, document) => {
-    if (!nameIndex.has(tool.name.toLowerCase())) nameIndex.set(tool.name.toLowerCase(), document);
-    const counts = new Map<string, number>();
-    const nameWords = tokenize(tool.name);
-    for (const word of nameWords) counts.set(word, (counts.get(word) ?? 0) + NAME_WEIGHT);
-    const descriptionWords = tokenize(`${tool.title ?? ''} ${tool.description}`);
-    for (const word of descriptionWords) counts.set(word, (counts.get(word) ?? 0) + 1);
-    lengths[document] = nameWords.length * NAME_WEIGHT + descriptionWords.length;
-    for (const [word, count] of counts) {
-      let entry = building.get(word);
-      if (!entry) {
-        entry = { documents: [], frequencies: [] };
-        building.set(word, entry);
+  const countWords = (words: readonly string[], weight: number) => {
+    for (const word of words) {
+      let id = termIds.get(word);
+      if (id === undefined) {
+        id = termDocuments.length;
+        termIds.set(word, id);
+        termDocuments.push([]);
+        termFrequencies.push([]);
+        if (id >= scratch.length) {
+          const grown = new Float64Array(scratch.length * 2);
+          grown.set(scratch);
+          scratch = grown;
+        }
       }
-      entry.documents.push(document);
-      entry.frequencies.push(count);
+      if (scratch[id] === 0) seenInDocument.push(id);
+      scratch[id] = (scratch[id] as number) + weight;
     }
+  };
+  tools.forEach((tool, document) => {
+    const lowerName = tool.name.toLowerCase();
+    if (!nameIndex.has(lowerName)) nameIndex.set(lowerName, document);
+    const nameWords = tokenize(tool.name);
+    const descriptionWords = tokenize(tool.title ? `${tool.title} ${tool.description}` : tool.description);
+    countWords(nameWords, NAME_WEIGHT);
+    countWords(descriptionWords, 1);
+    lengths[document] = nameWords.length * NAME_WEIGHT + descriptionWords.length;
+    for (const id of seenInDocument) {
+      (termDocuments[id] as number[]).push(document);
+      (termFrequencies[id] as number[]).push(scratch[id] as number);
+      scratch[id] = 0;
+    }
+    seenInDocument.length = 0;
   });
   const count = tools.length;
   const averageLength = count === 0 ? 1 : lengths.reduce((sum, length) => sum + length, 0) / count || 1;
   const norms = new Float64Array(count);
-  for (let document = 0; document < count; document += 1) norms[document] = K1 * (1 - B + (B * (lengths[document] ?? 0)) / averageLength);
+  for (let document = 0; document < count; document += 1)
+    norms[document] = K1 * (1 - B + (B * (lengths[document] ?? 0)) / averageLength);
   const postings = new Map<string, Postings>();
-  for (const [word, entry] of building) {
-    const frequency = entry.documents.length;
+  for (const [word, id] of termIds) {
+    const documents = termDocuments[id] as number[];
+    const frequency = documents.length;
     postings.set(word, {
-      documents: Int32Array.from(entry.documents),
-      frequencies: Float32Array.from(entry.frequencies),
+      documents: Int32Array.from(documents),
+      frequencies: Float32Array.from(termFrequencies[id] as number[]),
       idf: Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5)),
     });
   }
@@ -74,13 +98,17 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
       else high = middle;
     }
     const found: string[] = [];
-    for (let index = low; index < vocabulary.length && (vocabulary[index] as string).startsWith(word); index += 1) {
+    for (
+      let index = low;
+      index < vocabulary.length && (vocabulary[index] as string).startsWith(word);
+      index += 1
+    ) {
       if (vocabulary[index] !== word) found.push(vocabulary[index] as string);
     }
     return found;
   }
 
-  function search(query: string, limit: number): ToolDefinitionLite[] {
+  function rank(query: string, limit: number): number[] {
     if (limit <= 0 || count === 0) return [];
     let touchedCount = 0;
     const add = (word: string, weight: number) => {
@@ -91,7 +119,9 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
         const document = documents[index] as number;
         const frequency = frequencies[index] as number;
         if (scores[document] === 0) touched[touchedCount++] = document;
-        scores[document] = (scores[document] as number) + (weight * idf * frequency * (K1 + 1)) / (frequency + (norms[document] as number));
+        scores[document] =
+          (scores[document] as number) +
+          (weight * idf * frequency * (K1 + 1)) / (frequency + (norms[document] as number));
       }
     };
     for (const word of new Set(tokenize(query))) {
@@ -113,9 +143,8 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
       best.splice(position, 0, document);
       if (best.length > limit) best.pop();
     }
-    const results = best.map((document) => tools[document] as ToolDefinitionLite);
     for (let index = 0; index < touchedCount; index += 1) scores[touched[index] as number] = 0;
-    return results;
+    return best;
   }
 
   function isBetter(document: number, other: number): boolean {
@@ -123,17 +152,49 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
     return difference > 0 || (difference === 0 && document < other);
   }
 
-  return { tools, search };
+  return {
+    tools,
+    rank,
+    search: (query, limit) => rank(query, limit).map((document) => tools[document] as ToolDefinitionLite),
+  };
 }
 
 const cache = new WeakMap<readonly ToolDefinitionLite[], ToolSearchIndex>();
+let lastBuilt: ToolSearchIndex | undefined;
 
-/** The index for this exact list, built once and reused while the list lives. */
+/**
+ * The index for this list, built once and reused while the list lives. A new list with the same
+ * names, titles and descriptions (a reassembled pool where only deferred flags changed) reuses
+ * the last index, with results taken from the new list.
+ */
 export function toolSearchIndexFor(tools: readonly ToolDefinitionLite[]): ToolSearchIndex {
   let index = cache.get(tools);
-  if (!index) {
+  if (index) return index;
+  const previous = lastBuilt;
+  if (previous && sameSearchableText(previous.tools, tools)) {
+    index = {
+      tools,
+      rank: previous.rank,
+      search: (query, limit) =>
+        previous.rank(query, limit).map((document) => tools[document] as ToolDefinitionLite),
+    };
+  } else {
     index = createToolSearchIndex(tools);
-    cache.set(tools, index);
+    lastBuilt = index;
   }
+  cache.set(tools, index);
   return index;
+}
+
+function sameSearchableText(
+  left: readonly ToolDefinitionLite[],
+  right: readonly ToolDefinitionLite[],
+): boolean {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index += 1) {
+    const a = left[index] as ToolDefinitionLite;
+    const b = right[index] as ToolDefinitionLite;
+    if (a.name !== b.name || a.description !== b.description || a.title !== b.title) return false;
+  }
+  return true;
 }

@@ -1,4 +1,4 @@
-import { type Tool, type ToolDefinitionLite, fail, isQuiverError, ok } from '@quiver/types';
+import { fail, isQuiverError, ok, type Tool, type ToolDefinitionLite } from '@quiver/types';
 import { z } from 'zod';
 import { searchTools } from './search-tools.js';
 
@@ -12,8 +12,14 @@ export interface ToolSearchToolOptions {
 }
 
 const input = z.object({
-  query: z.string().min(1).describe('Keywords (e.g. "github pull request"), or /regex/ to match tool names and descriptions.'),
-  mode: z.enum(['keyword', 'regex']).optional().describe('Force keyword or regex search; default: regex when the query is /…/.'),
+  query: z
+    .string()
+    .min(1)
+    .describe('Keywords (e.g. "github pull request"), or /regex/ to match tool names and descriptions.'),
+  mode: z
+    .enum(['keyword', 'regex'])
+    .optional()
+    .describe('Force keyword or regex search; default: regex when the query is /…/.'),
   limit: z.number().int().min(1).max(50).optional().describe('How many tools to return (default 5).'),
 });
 
@@ -31,7 +37,9 @@ export function createToolSearchTool(options: ToolSearchToolOptions): Tool<typeo
     execute(args) {
       let found: ToolDefinitionLite[];
       try {
-        const searchable = options.definitions().filter((definition) => definition.name !== TOOL_SEARCH_TOOL_NAME);
+        const searchable = options
+          .definitions()
+          .filter((definition) => definition.name !== TOOL_SEARCH_TOOL_NAME);
         found = searchTools(args.query, searchable, args.limit ?? 5, args.mode);
       } catch (error) {
         if (isQuiverError(error)) return fail('input_invalid', error.message);

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { InMemorySessionState } from '@quiver/core';
-import { type AgentIdentity, type PermissionRules, QuiverError, type ToolCall, type ToolResult } from '@quiver/types';
+import {
+  type AgentIdentity,
+  type PermissionRules,
+  QuiverError,
+  type ToolCall,
+  type ToolResult,
+} from '@quiver/types';
 import { currentTeammate } from '../agents/teammate-context.js';
 import { assembleToolPool } from '../assembly/assemble-tool-pool.js';
 import { explainTool } from '../assembly/explain-tool.js';
@@ -19,7 +25,11 @@ import type {
 import { InMemoryEventBus } from '../events/bus.js';
 import { createEventFactory } from '../events/event-factory.js';
 import { type CallExecutor, createCallExecutor } from '../lifecycle/executor.js';
-import { type RenderedDefinitions, type RenderOptions, renderToolPool } from '../providers/render-definitions.js';
+import {
+  type RenderedDefinitions,
+  type RenderOptions,
+  renderToolPool,
+} from '../providers/render-definitions.js';
 
 /**
  * One conversation's view of the tools: its pool (assembled lazily, cached until the registry,
@@ -107,7 +117,13 @@ export class Session implements SessionLike {
    * a `session.warning`, so a broken update never takes tools away mid-request.
    */
   refreshIfStale(current: ToolPool | undefined = this.#pool): ToolPool {
-    if (current && !this.#stale && current.externalVersion === this.#externalVersion && current === this.#pool) return current;
+    if (
+      current &&
+      !this.#stale &&
+      current.externalVersion === this.#externalVersion &&
+      current === this.#pool
+    )
+      return current;
     try {
       return this.pool();
     } catch (error) {
@@ -126,6 +142,17 @@ export class Session implements SessionLike {
   /** Merges option changes; the next pool() reassembles. */
   updateOptions(patch: Partial<SessionOptions>): void {
     this.#assertOpen();
+    const current = { agent: this.agent.kind, sessionId: this.id };
+    for (const fixed of ['agent', 'sessionId'] as const) {
+      if (patch[fixed] !== undefined && patch[fixed] !== current[fixed]) {
+        throw new QuiverError('usage', `A session's ${fixed} cannot change after it is created.`, {
+          fix:
+            fixed === 'agent'
+              ? 'Create a child session with createChild({ agent }) instead.'
+              : 'Create a new session with that sessionId instead.',
+        });
+      }
+    }
     const { externalTools, ...rest } = patch;
     if ('permissions' in rest || 'permissionResolver' in rest) this.#resetExecutor();
     this.#options = { ...this.#options, ...rest };
@@ -166,6 +193,7 @@ export class Session implements SessionLike {
       permissions: this.#permissions(),
       parentDenies: this.#parentDenies,
       resolver: this.#options.permissionResolver,
+      log: this.#deps.eventLog,
     });
     return this.#executor.execute(calls, pool, options);
   }
@@ -175,7 +203,12 @@ export class Session implements SessionLike {
     this.#assertOpen();
     const child = new Session(
       this.#deps,
-      { model: this.#options.model, externalTools: this.#externalTools, permissionResolver: this.#options.permissionResolver, ...options },
+      {
+        model: this.#options.model,
+        externalTools: this.#externalTools,
+        permissionResolver: this.#options.permissionResolver,
+        ...options,
+      },
       this,
     );
     this.#children.add(child);
@@ -258,7 +291,9 @@ export class Session implements SessionLike {
 
   #assertOpen(): void {
     if (this.#closed) {
-      throw new QuiverError('usage', `Session ${this.id} is closed.`, { fix: 'Create a new session with createSession() instead of reusing a closed one.' });
+      throw new QuiverError('usage', `Session ${this.id} is closed.`, {
+        fix: 'Create a new session with createSession() instead of reusing a closed one.',
+      });
     }
   }
 }

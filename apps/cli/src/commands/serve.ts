@@ -1,0 +1,123 @@
+import { estimateTokens, type SessionOptions } from '@quiver/runtime';
+import type { Quiver } from '@quiver/wiring';
+import type { Command } from 'commander';
+import { type GlobalOptions, openQuiver } from '../context.js';
+import { CliError, EXIT } from '../output.js';
+import { serveHttp } from '../serve/http.js';
+import { isLoopbackHost, parseListenAddress } from '../serve/listen-address.js';
+import { createServeConnection, listedTools } from '../serve/mcp-server.js';
+import { serveStdio } from '../serve/stdio.js';
+
+interface ServeOptions {
+  personality?: string;
+  http?: string;
+  allowRemote?: boolean;
+  model?: string;
+  json?: boolean;
+}
+
+interface ServeSummary {
+  transport: 'stdio' | 'http';
+  url?: string;
+  personality: string;
+  tools: number;
+  deferredTools: number;
+  tokens: number;
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      "Serve a personality's gated tools as an MCP server: stdio by default, Streamable HTTP on loopback with --http.",
+    )
+    .option('-p, --personality <name|path>', 'personality whose tools to serve')
+    .option(
+      '--http <host:port>',
+      'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0 picks a free port)',
+    )
+    .option('--allow-remote', 'allow --http on a non-loopback host (there is no authentication)')
+    .option('--model <name>', 'model name; picks the model profile (edit tools, deferred loading)')
+    .option('--json', 'print the start summary as one JSON line')
+    .action(async (options: ServeOptions, command: Command) => {
+      const address = options.http === undefined ? undefined : parseListenAddress(options.http);
+      if (address && !options.allowRemote && !isLoopbackHost(address.host)) {
+        throw new CliError(
+          `Refusing to serve on non-loopback host "${address.host}": the MCP server has no authentication, so anyone who can reach it could run tools.`,
+          'Use a loopback address such as --http 127.0.0.1:8765, or pass --allow-remote if you really mean it.',
+          EXIT.usage,
+        );
+      }
+      const quiver = await openQuiver(command.optsWithGlobals<GlobalOptions>(), options);
+      const sessionOptions: SessionOptions = {
+        ...(options.personality ? { personality: options.personality } : {}),
+        ...(options.model ? { model: options.model } : {}),
+      };
+      const log = (message: string) => process.stderr.write(`quiver serve: ${message}\n`);
+      const openConnection = () => createServeConnection({ quiver, session: sessionOptions, log });
+      try {
+        // Assembling once up front turns a broken personality into a usage error, not a broken server.
+        const summary = summarize(quiver, sessionOptions, options.personality);
+        if (address) {
+          const server = await serveHttp({ address, openConnection, log });
+          announce({ ...summary, transport: 'http', url: server.url }, options.json === true, process.stdout);
+          await untilSignal();
+          await server.close();
+        } else {
+          // stdout carries the protocol; stray console output from plugins must not corrupt it.
+          console.log = console.info = console.debug = console.error;
+          const server = await serveStdio(openConnection());
+          announce({ ...summary, transport: 'stdio' }, options.json === true, process.stderr);
+          await Promise.race([untilSignal(), server.closed]);
+          await server.close();
+        }
+      } finally {
+        await quiver.close();
+      }
+    });
+}
+
+function summarize(
+  quiver: Quiver,
+  sessionOptions: SessionOptions,
+  personality: string | undefined,
+): Omit<ServeSummary, 'transport'> {
+  const session = quiver.createSession(sessionOptions);
+  try {
+    const definitions = session.pool().definitions;
+    const { tools } = listedTools(session);
+    const listed = new Set(tools.map((tool) => tool.name));
+    return {
+      personality: personality ?? quiver.defaultPersonality,
+      tools: tools.length,
+      deferredTools: definitions.filter((definition) => definition.deferLoading).length,
+      tokens: estimateTokens(definitions.filter((definition) => listed.has(definition.name))),
+    };
+  } finally {
+    void session.close();
+  }
+}
+
+function announce(summary: ServeSummary, json: boolean, stream: NodeJS.WritableStream): void {
+  if (json) {
+    stream.write(`${JSON.stringify(summary)}\n`);
+    return;
+  }
+  const deferred = summary.deferredTools > 0 ? `, ${summary.deferredTools} more through tool_search` : '';
+  const where = summary.url ?? 'stdio';
+  stream.write(
+    `quiver serve: ${summary.tools} tools (~${summary.tokens} tokens${deferred}) of personality "${summary.personality}" on ${where}\n`,
+  );
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

@@ -1,0 +1,56 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Attachment, ToolResult } from '@quiver/types';
+
+type ContentBlock = CallToolResult['content'][number];
+
+/**
+ * A Quiver result as an MCP `tools/call` result: the value as text, attachments as image, audio
+ * or resource content, `structuredContent` when the structured part is an object (MCP allows
+ * nothing else there). Failures keep their code in the text so clients can branch on it.
+ */
+export function toCallToolResult(result: ToolResult): CallToolResult {
+  if (!result.ok) {
+    const failure: CallToolResult = {
+      content: [{ type: 'text', text: `[${result.code}] ${result.error}` }],
+      isError: true,
+    };
+    if (isPlainObject(result.structured)) failure.structuredContent = result.structured;
+    return failure;
+  }
+  const content: ContentBlock[] = [{ type: 'text', text: result.value }];
+  for (const [index, attachment] of (result.attachments ?? []).entries()) {
+    const block = attachmentContent(attachment, index);
+    if (block) content.push(block);
+  }
+  const success: CallToolResult = { content };
+  if (isPlainObject(result.structured)) success.structuredContent = result.structured;
+  return success;
+}
+
+function attachmentContent(attachment: Attachment, index: number): ContentBlock | undefined {
+  const mimeType = attachment.mimeType ?? defaultMimeType(attachment.type);
+  if ((attachment.type === 'image' || attachment.type === 'audio') && attachment.data !== undefined) {
+    return { type: attachment.type, data: attachment.data, mimeType };
+  }
+  // Embedded resources need a URI; attachments without one get a stable, descriptive one.
+  const uri =
+    attachment.uri ?? `attachment:///${encodeURIComponent(attachment.name ?? `attachment-${index + 1}`)}`;
+  if (attachment.text !== undefined)
+    return { type: 'resource', resource: { uri, mimeType, text: attachment.text } };
+  if (attachment.data !== undefined)
+    return { type: 'resource', resource: { uri, mimeType, blob: attachment.data } };
+  if (attachment.uri !== undefined) {
+    return { type: 'resource_link', uri: attachment.uri, name: attachment.name ?? attachment.uri, mimeType };
+  }
+  return undefined;
+}
+
+function defaultMimeType(type: Attachment['type']): string {
+  if (type === 'image') return 'image/png';
+  if (type === 'audio') return 'audio/wav';
+  return 'application/octet-stream';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  hostHeaderValidation,
+  NodeStreamableHTTPServerTransport,
+  originValidation,
+} from '@modelcontextprotocol/node';
+import { isLoopbackHost, isWildcardHost, type ListenAddress, urlHost } from './listen-address.js';
+import type { ServeConnection } from './mcp-server.js';
+import { messageOf } from './mcp-server.js';
+
+export const MCP_PATH = '/mcp';
+const LOCAL_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+export interface HttpServeOptions {
+  address: ListenAddress;
+  openConnection: () => ServeConnection;
+  log: (message: string) => void;
+}
+
+export interface RunningHttpServer {
+  /** e.g. http://127.0.0.1:8765/mcp, with the port actually bound. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+interface HttpSession {
+  transport: NodeStreamableHTTPServerTransport;
+  connection: ServeConnection;
+}
+
+/**
+ * Streamable HTTP at /mcp, one Quiver session per MCP session id. Host and Origin headers are
+ * checked against the loopback names (and the bound host) so a web page cannot reach the server
+ * through DNS rebinding.
+ */
+export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
+  const { address, log } = options;
+  const sessions = new Map<string, HttpSession>();
+  const boundHost = urlHost(address.host).toLowerCase();
+  const allowedHostnames = [...new Set([...LOCAL_HOSTNAMES, boundHost])];
+  // A wildcard bind (only with --allow-remote) has no name to check the Host header against.
+  const validateHost = isWildcardHost(address.host) ? () => true : hostHeaderValidation(allowedHostnames);
+  const validateOrigin = originValidation(allowedHostnames);
+
+  const drop = async (sessionId: string) => {
+    const entry = sessions.get(sessionId);
+    if (!entry) return;
+    sessions.delete(sessionId);
+    await entry.connection.close();
+  };
+
+  const openSession = async (request: IncomingMessage, response: ServerResponse) => {
+    const connection = options.openConnection();
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, { transport, connection });
+      },
+      onsessionclosed: (sessionId) => drop(sessionId),
+    });
+    connection.server.onclose = () => {
+      if (transport.sessionId) void drop(transport.sessionId);
+    };
+    await connection.server.connect(transport);
+    await transport.handleRequest(request, response);
+    // Anything but an initialize request was refused by the transport: nothing to keep.
+    if (transport.sessionId === undefined) await connection.close();
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path !== MCP_PATH)
+      return sendJsonRpcError(response, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+    if (!validateHost(request, response) || !validateOrigin(request, response)) return;
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const entry = sessions.get(sessionId);
+      if (!entry) return sendJsonRpcError(response, 404, 'Session not found: initialize a new MCP session.');
+      return entry.transport.handleRequest(request, response);
+    }
+    if (request.method !== 'POST')
+      return sendJsonRpcError(
+        response,
+        400,
+        'Bad request: no MCP session id; start with an initialize POST.',
+      );
+    return openSession(request, response);
+  };
+
+  const httpServer = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log(`HTTP request failed: ${messageOf(error)}`);
+      if (!response.headersSent) sendJsonRpcError(response, 500, 'Internal server error.');
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(address.port, address.host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  const shownHost = isWildcardHost(address.host) ? '127.0.0.1' : urlHost(address.host);
+  if (!isLoopbackHost(address.host))
+    log(`serving on ${address.host}: anyone who can reach this address can run the allowed tools.`);
+
+  return {
+    url: `http://${shownHost}:${port}${MCP_PATH}`,
+    async close() {
+      await Promise.all([...sessions.keys()].map((sessionId) => drop(sessionId)));
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+    },
+  };
+}
+
+function sendJsonRpcError(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}

@@ -1,0 +1,82 @@
+import type { ClientCapabilities, ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
+import type { GrantScope, PermissionAnswer, PermissionPrompt, PermissionResolver } from '@quiver/types';
+
+/** Sends one elicitation request related to the MCP request that is being handled. */
+export type ElicitForm = (
+  params: ElicitRequestFormParams,
+  options: { signal: AbortSignal },
+) => Promise<ElicitResult>;
+
+const CHOICES: ReadonlyArray<{ const: GrantScope | 'deny'; title: string }> = [
+  { const: 'once', title: 'Allow once' },
+  { const: 'session', title: 'Allow for this session' },
+  { const: 'project', title: 'Always allow' },
+  { const: 'deny', title: 'Deny' },
+];
+
+/** Form elicitation is what we send; a bare `elicitation: {}` predates modes and means form. */
+export function supportsFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
+  if (!elicitation) return false;
+  return Object.keys(elicitation).length === 0 || elicitation.form !== undefined;
+}
+
+/**
+ * Answers permission asks by asking the MCP client's user through form elicitation. The
+ * runtime knows calls by id, the SDK knows requests by context, so each tools/call binds its
+ * call id to the request's elicitation channel while it runs.
+ */
+export class ElicitationPermissionResolver implements PermissionResolver {
+  readonly #channels = new Map<string, ElicitForm>();
+
+  bind(callId: string, elicit: ElicitForm): () => void {
+    this.#channels.set(callId, elicit);
+    return () => this.#channels.delete(callId);
+  }
+
+  async resolve(prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionAnswer> {
+    const elicit = this.#channels.get(prompt.callId);
+    if (!elicit)
+      return {
+        behavior: 'deny',
+        reason: 'no MCP request is waiting for this call, so nobody could be asked',
+      };
+    const result = await elicit(permissionForm(prompt), { signal });
+    if (result.action !== 'accept')
+      return { behavior: 'deny', reason: `the user chose ${result.action} when asked` };
+    const choice = result.content?.decision;
+    if (choice === 'once' || choice === 'session' || choice === 'project')
+      return { behavior: 'allow', scope: choice };
+    return { behavior: 'deny', reason: 'denied by the user' };
+  }
+}
+
+function permissionForm(prompt: PermissionPrompt): ElicitRequestFormParams {
+  const subject = describeSubject(prompt.args);
+  const always = prompt.decision.suggestedRule
+    ? ` Always allow adds "${prompt.decision.suggestedRule}" to the allow rules.`
+    : '';
+  return {
+    mode: 'form',
+    message: `Allow ${prompt.toolName}${subject ? `: ${subject}` : ''}? ${prompt.decision.reason}.${always}`,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        decision: {
+          type: 'string',
+          title: 'Decision',
+          oneOf: CHOICES.map((choice) => ({ ...choice })),
+          default: 'deny',
+        },
+      },
+      required: ['decision'],
+    },
+  };
+}
+
+function describeSubject(args: unknown): string {
+  if (typeof args !== 'object' || args === null) return '';
+  const record = args as Record<string, unknown>;
+  for (const key of ['command', 'path', 'url']) if (typeof record[key] === 'string') return record[key];
+  return '';
+}

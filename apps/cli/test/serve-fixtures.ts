@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { BIN, linkDependency, REPO, tempDir, write } from './helpers.js';
+
+/**
+ * A plugin for serve tests: a tool that counts with progress, one that waits on its signal and
+ * leaves a marker when aborted, and one that registers another tool at runtime.
+ */
+const PLUGIN_SOURCE = `import { writeFileSync } from 'node:fs';
+import { z } from 'zod';
+
+const pause = (ms, signal) => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+});
+
+export default { id: 'workbench', apiVersion: 1, version: '1.0.0', register(ctx) {
+  ctx.registerTool({ name: 'count_slowly', description: 'Counts to steps, reporting progress.', capabilities: {},
+    input: z.object({ steps: z.number().int().min(1) }),
+    async execute({ steps }, tool) {
+      for (let step = 1; step <= steps; step += 1) {
+        tool.emit({ type: 'progress', progress: step, total: steps, message: 'step ' + step });
+        await pause(20, tool.signal);
+      }
+      tool.emit({ type: 'partial', text: 'all ' + steps + ' counted' });
+      return { ok: true, value: 'counted to ' + steps, structured: { steps } };
+    } });
+  ctx.registerTool({ name: 'wait_for_abort', description: 'Reports progress once, then waits until the call is aborted.', capabilities: {},
+    input: z.object({ marker: z.string() }),
+    async execute({ marker }, tool) {
+      tool.emit({ type: 'progress', progress: 1, message: 'waiting' });
+      await new Promise((resolve) => tool.signal.addEventListener('abort', resolve, { once: true }));
+      writeFileSync(marker, 'aborted');
+      return { ok: false, code: 'aborted', error: 'stopped waiting' };
+    } });
+  ctx.registerTool({ name: 'add_tool', description: 'Registers another tool at runtime.', capabilities: {},
+    input: z.object({ name: z.string() }),
+    execute({ name }) {
+      ctx.registerTool({ name, description: 'Added at runtime.', input: z.object({}), capabilities: {},
+        execute: () => ({ ok: true, value: name + ' ran' }) });
+      return { ok: true, value: 'added ' + name };
+    } });
+} };
+`;
+
+export interface ServeWorkspace {
+  dir: string;
+  cleanup: () => void;
+}
+
+/** A workspace with quiver.yaml, the workbench plugin and a `dev` personality (no kanban, no terminal allow rule). */
+export function serveWorkspace(): ServeWorkspace {
+  const { dir, cleanup } = tempDir('quiver-serve-');
+  write(
+    path.join(dir, 'workbench/package.json'),
+    JSON.stringify({
+      name: 'workbench',
+      version: '1.0.0',
+      type: 'module',
+      quiver: { plugin: './plugin.js' },
+    }),
+  );
+  write(path.join(dir, 'workbench/plugin.js'), PLUGIN_SOURCE);
+  linkDependency(path.join(dir, 'workbench'), 'zod', path.join(REPO, 'packages/types/node_modules/zod'));
+  write(path.join(dir, 'quiver.yaml'), 'plugins:\n  - ./workbench\ndefaultPersonality: dev\n');
+  write(
+    path.join(dir, 'personalities/dev.yaml'),
+    'id: dev\nplugins: [tools-code, tools-terminal, workbench]\npermissions:\n  allow: [read_file, list_dir, count_slowly, wait_for_abort, add_tool, added_*]\n',
+  );
+  write(path.join(dir, 'README.md'), '# Serve fixture\nThe quick brown fox.\n');
+  return { dir, cleanup };
+}
+
+export function serveEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return { ...env, NO_COLOR: '1' };
+}
+
+/** An SDK client connected over stdio to `quiver serve` running in `dir`. */
+export async function connectStdio(
+  dir: string,
+  options: { args?: string[]; elicitation?: boolean } = {},
+): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', ...(options.args ?? [])],
+    cwd: dir,
+    env: serveEnv(),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client(
+    { name: 'serve-test', version: '1.0.0' },
+    options.elicitation ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr };
+}
+
+/** The text of a tools/call result's first content block. */
+export function textOf(result: { content?: unknown }): string {
+  const [first] = (result.content ?? []) as Array<{ type: string; text?: string }>;
+  return first?.type === 'text' ? (first.text ?? '') : '';
+}

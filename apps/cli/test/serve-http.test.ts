@@ -1,0 +1,177 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { request } from 'node:http';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BIN, quiver } from './helpers.js';
+import { serveEnv, serveWorkspace, textOf } from './serve-fixtures.js';
+
+interface StartSummary {
+  transport: string;
+  url: string;
+  personality: string;
+  tools: number;
+  tokens: number;
+}
+
+/** Starts `quiver serve --http 127.0.0.1:0 --json` and resolves with its start line. */
+function startHttpServer(
+  dir: string,
+): Promise<{ child: ChildProcessWithoutNullStreams; summary: StartSummary; stderr: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--http', '127.0.0.1:0', '--json'], {
+    cwd: dir,
+    env: serveEnv(),
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const newline = stdout.indexOf('\n');
+      if (newline >= 0)
+        resolve({ child, summary: JSON.parse(stdout.slice(0, newline)), stderr: () => stderr });
+    });
+    child.on('exit', (code) =>
+      reject(new Error(`quiver serve exited with ${code} before it started: ${stderr}`)),
+    );
+  });
+}
+
+function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** A raw POST, so the Host and Origin headers can be whatever a hostile page would send. */
+function rawPost(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'page', version: '1' },
+        },
+      }),
+    );
+  });
+}
+
+describe('quiver serve --http', () => {
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let client: Client;
+  let dir: string;
+  let cleanup: () => void;
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = serveWorkspace());
+    server = await startHttpServer(dir);
+    client = new Client({ name: 'serve-http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.summary.url)));
+  });
+  afterAll(async () => {
+    await client?.close().catch(() => {});
+    if (server && server.child.exitCode === null) {
+      server.child.kill('SIGKILL');
+      await exited(server.child);
+    }
+    cleanup?.();
+  });
+
+  it('prints the loopback URL, the tool count and the token estimate as one JSON line', () => {
+    expect(server.summary).toMatchObject({ transport: 'http', personality: 'dev' });
+    expect(server.summary.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(server.summary.tools).toBeGreaterThan(3);
+    expect(server.summary.tokens).toBeGreaterThan(100);
+  });
+
+  it("lists the personality's tools, and reads a workspace file", async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['read_file', 'terminal', 'count_slowly']));
+    expect(names).not.toContain('kanban_list');
+    expect(tools).toHaveLength(server.summary.tools);
+    const result = await client.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
+    expect(textOf(result)).toContain('The quick brown fox.');
+  });
+
+  it('returns refused and invalid calls as tool errors with their codes', async () => {
+    const denied = await client.callTool({ name: 'terminal', arguments: { command: 'touch over-http' } });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toMatch(/^\[not_permitted\] .*add "terminal\(touch[^"]*\)" to permissions\.allow/);
+    expect(existsSync(path.join(dir, 'over-http'))).toBe(false);
+    const invalid = await client.callTool({ name: 'count_slowly', arguments: { steps: 'many' } });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toContain('[input_invalid]');
+  });
+
+  it('streams progress notifications and aborts a call the client cancels', async () => {
+    const notices: number[] = [];
+    const counted = await client.callTool(
+      { name: 'count_slowly', arguments: { steps: 2 } },
+      { onprogress: (notice) => notices.push(notice.progress) },
+    );
+    expect(textOf(counted)).toBe('counted to 2');
+    expect(notices).toEqual([1, 2, 3]);
+
+    const marker = path.join(dir, 'aborted-over-http.txt');
+    const controller = new AbortController();
+    const waiting = client.callTool(
+      { name: 'wait_for_abort', arguments: { marker } },
+      { signal: controller.signal, onprogress: () => controller.abort() },
+    );
+    await expect(waiting).rejects.toThrow();
+    await vi.waitFor(() => expect(existsSync(marker)).toBe(true), { timeout: 10_000 });
+  });
+
+  it('refuses requests whose Host or Origin header is not local', async () => {
+    const { port } = new URL(server.summary.url);
+    expect(await rawPost(server.summary.url, { host: `attacker.example:${port}` })).toBe(403);
+    expect(await rawPost(server.summary.url, { origin: 'http://attacker.example' })).toBe(403);
+    expect(await rawPost(server.summary.url, { origin: `http://localhost:${port}` })).toBe(200);
+  });
+
+  it('shuts down cleanly on SIGTERM', async () => {
+    server.child.kill('SIGTERM');
+    expect(await exited(server.child)).toBe(0);
+    expect(server.stderr()).not.toMatch(/error|failed/i);
+  });
+});
+
+describe('quiver serve --http on a non-loopback host', () => {
+  it('is refused with exit 2 and says how to serve anyway', async () => {
+    const { dir, cleanup } = serveWorkspace();
+    try {
+      const run = await quiver(['serve', '--http', '0.0.0.0:0'], { cwd: dir });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('Refusing to serve on non-loopback host "0.0.0.0"');
+      expect(run.stderr).toContain('--allow-remote');
+      expect(run.stdout).toBe('');
+    } finally {
+      cleanup();
+    }
+  });
+});
