@@ -56,7 +56,9 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-async function bridgeCall(servers: Record<string, unknown>): Promise<{ call: Call; stop: () => Promise<void> }> {
+async function bridgeCall(
+  servers: Record<string, unknown>,
+): Promise<{ call: Call; stop: () => Promise<void> }> {
   const tools = new Map<string, Tool>();
   const bridge = new McpBridge({
     servers,
@@ -83,7 +85,9 @@ function rawCall(client: Client): Call {
 
 async function stdioSides(): Promise<Sides> {
   const client = new Client({ name: 'bench-raw', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }),
+  );
   const bridge = await bridgeCall({ everything: { command: process.execPath, args: [everything, 'stdio'] } });
   return {
     raw: rawCall(client),

@@ -1,6 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { registerCallCommand } from './commands/call.js';
 import { registerInitCommand } from './commands/init.js';
+import { registerLogCommand } from './commands/log.js';
+import { registerPermitCommand } from './commands/permit.js';
+import { registerReduceCommand } from './commands/reduce.js';
+import { registerSearchCommand } from './commands/search.js';
 import { registerPersonalityCommand } from './commands/personality.js';
 import { registerPluginsCommand } from './commands/plugins.js';
 import { registerServeCommand } from './commands/serve.js';
@@ -25,6 +29,10 @@ export function buildProgram(): Command {
   registerCallCommand(program);
   registerPersonalityCommand(program);
   registerPluginsCommand(program);
+  registerSearchCommand(program);
+  registerReduceCommand(program);
+  registerPermitCommand(program);
+  registerLogCommand(program);
   registerInitCommand(program);
   registerServeCommand(program);
   return program;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { BIN, linkDependency, REPO, tempDir, write } from './helpers.js';
 
@@ -106,4 +106,28 @@ export async function connectStdio(
 export function textOf(result: { content?: unknown }): string {
   const [first] = (result.content ?? []) as Array<{ type: string; text?: string }>;
   return first?.type === 'text' ? (first.text ?? '') : '';
+}
+
+export interface ProgressNotice {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * Records progress notifications as the transport reads them. The SDK client dispatches
+ * `onprogress` asynchronously but settles the response at once, so it can drop the last notice
+ * before a result; reading the wire shows what the server actually sent, in order.
+ */
+export function recordProgress(transport: Transport): ProgressNotice[] {
+  const notices: ProgressNotice[] = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && message.method === 'notifications/progress') {
+      const { progressToken: _token, ...notice } = message.params as ProgressNotice & { progressToken: unknown };
+      notices.push(notice);
+    }
+    deliver?.call(transport, message, extra);
+  };
+  return notices;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, quiver } from './helpers.js';
-import { serveEnv, serveWorkspace, textOf } from './serve-fixtures.js';
+import { recordProgress, serveEnv, serveWorkspace, textOf } from './serve-fixtures.js';
 
 interface StartSummary {
   transport: string;
@@ -83,6 +83,7 @@ function rawPost(url: string, headers: Record<string, string>): Promise<number> 
 describe('quiver serve --http', () => {
   let server: Awaited<ReturnType<typeof startHttpServer>>;
   let client: Client;
+  let transport: StreamableHTTPClientTransport;
   let dir: string;
   let cleanup: () => void;
 
@@ -90,7 +91,8 @@ describe('quiver serve --http', () => {
     ({ dir, cleanup } = serveWorkspace());
     server = await startHttpServer(dir);
     client = new Client({ name: 'serve-http-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.summary.url)));
+    transport = new StreamableHTTPClientTransport(new URL(server.summary.url));
+    await client.connect(transport);
   });
   afterAll(async () => {
     await client?.close().catch(() => {});

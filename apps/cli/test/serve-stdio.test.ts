@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectStdio, serveWorkspace, textOf } from './serve-fixtures.js';
+import { connectStdio, recordProgress, serveWorkspace, textOf } from './serve-fixtures.js';
 
 describe('quiver serve over stdio', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -70,12 +70,9 @@ describe('quiver serve over stdio', () => {
   });
 
   it('forwards progress and partial results of a running call as progress notifications', async () => {
-    const { client } = shared;
-    const notices: Array<{ progress: number; total?: number; message?: string }> = [];
-    const result = await client.callTool(
-      { name: 'count_slowly', arguments: { steps: 3 } },
-      { onprogress: (notice) => notices.push(notice) },
-    );
+    const { client, transport } = shared;
+    const notices = recordProgress(transport);
+    const result = await client.callTool({ name: 'count_slowly', arguments: { steps: 3 } }, { onprogress: () => {} });
     expect(textOf(result)).toBe('counted to 3');
     expect(result.structuredContent).toEqual({ steps: 3 });
     expect(notices).toEqual([

@@ -12,7 +12,8 @@ export interface ProgressSubscription {
 }
 
 function progressParams(message: JSONRPCMessage): Record<string, unknown> | undefined {
-  if (!('method' in message) || message.method !== 'notifications/progress' || 'id' in message) return undefined;
+  if (!('method' in message) || message.method !== 'notifications/progress' || 'id' in message)
+    return undefined;
   const params = message.params;
   return typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : undefined;
 }

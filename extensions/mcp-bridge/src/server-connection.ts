@@ -77,6 +77,33 @@ function isObjectSchema(schema: unknown): boolean {
   return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object';
 }
 
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+]);
+
+function networkErrorCode(error: unknown): string | undefined {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return typeof cause?.code === 'string' ? cause.code : undefined;
+}
+
+function isNetworkFailure(error: unknown): boolean {
+  const code = networkErrorCode(error);
+  return (
+    (code !== undefined && NETWORK_ERROR_CODES.has(code)) ||
+    (error instanceof TypeError && error.message === 'fetch failed')
+  );
+}
+
+function describeNetworkFailure(error: unknown): string {
+  const code = networkErrorCode(error);
+  return code === undefined ? errorMessage(error) : `${errorMessage(error)} (${code})`;
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -323,12 +350,19 @@ export class ServerConnection {
   }
 
   private handleClose(generation: number): void {
-    if (generation !== this.generation || this.state !== 'connected') return;
+    if (generation !== this.generation) return;
+    this.markDown(this.describeFailure('the connection closed'));
+  }
+
+  private markDown(reason: string): void {
+    if (this.state !== 'connected') return;
     this.generation += 1;
+    const client = this.client;
     this.client = undefined;
+    if (client) this.track(client.close());
     this.state = 'down';
-    this.lastError = this.describeFailure('the connection closed');
-    this.report('mcp_server_down', `MCP server "${this.name}" went down: ${this.lastError}; reconnecting.`);
+    this.lastError = reason;
+    this.report('mcp_server_down', `MCP server "${this.name}" went down: ${reason}; reconnecting.`);
     this.scheduleReconnect();
   }
 
@@ -380,23 +414,24 @@ export class ServerConnection {
     const first = await this.callOnce(definition, args, ctx);
     if (first.kind === 'result') return first.result;
     if (definition.annotations?.idempotentHint !== true) {
+      const what = this.transport === 'stdio' ? 'exited' : 'dropped the connection';
       return fail(
         'execution_failed',
-        `the MCP server "${this.name}" exited while the call was running; it was not retried because the tool is not annotated idempotent`,
+        `the MCP server "${this.name}" ${what} while the call was running; it was not retried because the tool is not annotated idempotent`,
       );
     }
     if (!(await this.waitForConnection(ctx.signal, this.callTimeout(ctx)))) {
       if (ctx.signal.aborted) return fail('aborted', `the call to MCP tool "${definition.name}" was aborted`);
       return fail(
         'execution_failed',
-        `the MCP server "${this.name}" exited while the call was running and did not come back in time to retry it`,
+        `the MCP server "${this.name}" went away while the call was running and did not come back in time to retry it`,
       );
     }
     const second = await this.callOnce(definition, args, ctx);
     if (second.kind === 'result') return second.result;
     return fail(
       'execution_failed',
-      `the MCP server "${this.name}" exited again while the idempotent call was retried`,
+      `the MCP server "${this.name}" went away again while the idempotent call was retried`,
     );
   }
 
@@ -405,13 +440,21 @@ export class ServerConnection {
     return Math.min(ctx.timeoutMs ?? callTimeoutMs, maxCallTimeoutMs);
   }
 
-  private async callOnce(definition: McpToolDefinition, args: Record<string, unknown>, ctx: ToolContext): Promise<CallOutcome> {
+  private async callOnce(
+    definition: McpToolDefinition,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+  ): Promise<CallOutcome> {
     const client = this.client;
     const progress = this.progress;
     if (this.state !== 'connected' || client === undefined || progress === undefined) {
       return { kind: 'result', result: this.unavailable() };
     }
-    if (ctx.signal.aborted) return { kind: 'result', result: fail('aborted', `the call to MCP tool "${definition.name}" was aborted`) };
+    if (ctx.signal.aborted)
+      return {
+        kind: 'result',
+        result: fail('aborted', `the call to MCP tool "${definition.name}" was aborted`),
+      };
     const timeoutMs = this.callTimeout(ctx);
     // Aborting this controller makes the SDK send notifications/cancelled; the caller's abort
     // and the timeout (restarted by each progress notification) both go through it.
@@ -438,24 +481,36 @@ export class ServerConnection {
       if (ctx.signal.aborted) {
         return {
           kind: 'result',
-          result: fail('aborted', `the call to MCP tool "${definition.name}" was aborted; the server was told to cancel it`),
+          result: fail(
+            'aborted',
+            `the call to MCP tool "${definition.name}" was aborted; the server was told to cancel it`,
+          ),
         };
       }
       if (timedOut || code === 'REQUEST_TIMEOUT') {
         const limit = timedOut ? timeoutMs : this.options.config.maxCallTimeoutMs;
         return {
           kind: 'result',
-          result: fail('timeout', `MCP tool "${definition.name}" of server "${this.name}" did not answer within ${limit} ms`),
+          result: fail(
+            'timeout',
+            `MCP tool "${definition.name}" of server "${this.name}" did not answer within ${limit} ms`,
+          ),
         };
       }
-      if (typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) {
+      if ((typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) || isNetworkFailure(error)) {
         // The state may have changed while the call was awaited.
-        if ((this.state as McpServerState) === 'stopped') return { kind: 'result', result: this.unavailable() };
+        if ((this.state as McpServerState) === 'stopped')
+          return { kind: 'result', result: this.unavailable() };
+        // An HTTP server that went away shows up only as failed requests, never as a close.
+        this.markDown(`the connection failed: ${describeNetworkFailure(error)}`);
         return { kind: 'dropped' };
       }
       if (code === 'NOT_CONNECTED') return { kind: 'result', result: this.unavailable() };
       const message = `MCP server "${this.name}" refused the call to "${definition.name}": ${errorMessage(error)}`;
-      return { kind: 'result', result: fail(code === INVALID_PARAMS ? 'input_invalid' : 'execution_failed', message) };
+      return {
+        kind: 'result',
+        result: fail(code === INVALID_PARAMS ? 'input_invalid' : 'execution_failed', message),
+      };
     } finally {
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', forwardAbort);

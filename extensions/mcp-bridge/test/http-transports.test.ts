@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childEnvironment } from '../src/index.js';
-import { createHarness, everythingServer, type Harness, successText } from './helpers.js';
+import { createHarness, eventually, everythingServer, type Harness, successText } from './helpers.js';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -15,8 +15,9 @@ async function freePort(): Promise<number> {
 
 async function startHttpEverything(
   mode: 'sse' | 'streamableHttp',
+  reusePort?: number,
 ): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
+  const port = reusePort ?? (await freePort());
   const child = spawn(process.execPath, [everythingServer, mode], {
     env: { ...childEnvironment({}), PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -73,5 +74,31 @@ describe('HTTP servers', () => {
     expect(harness.bridge.status()[0]).toMatchObject({ state: 'connected', transport: 'sse' });
     const { result } = await harness.call('mcp__remote__echo', { message: 'over sse' });
     expect(successText(result)).toBe('Echo: over sse');
+  });
+
+  it('marks an HTTP server that went away as down and reconnects when it is back', async () => {
+    const first = await startHttpEverything('streamableHttp');
+    const harness = createHarness({ remote: { url: `http://127.0.0.1:${first.port}/mcp` } });
+    cleanups.push(harness.stop);
+    await harness.bridge.start();
+    const exited = new Promise((resolve) => first.child.once('exit', resolve));
+    first.child.kill('SIGKILL');
+    await exited;
+
+    const { result } = await harness.call('mcp__remote__toggle-simulated-logging', {});
+    expect(result).toMatchObject({ ok: false, code: 'execution_failed' });
+    if (!result.ok)
+      expect(result.error).toContain('dropped the connection while the call was running; it was not retried');
+    expect(harness.bridge.status()[0]).toMatchObject({ state: expect.stringMatching(/down|connecting/) });
+    const whileDown = await harness.call('mcp__remote__echo', { message: 'anyone?' });
+    expect(whileDown.result).toMatchObject({ ok: false, code: 'not_available' });
+
+    const second = await startHttpEverything('streamableHttp', first.port);
+    cleanups.push(() => {
+      second.child.kill();
+    });
+    await eventually(() => harness.bridge.status()[0]?.state === 'connected', 'the bridge to reconnect');
+    const again = await harness.call('mcp__remote__echo', { message: 'back' });
+    expect(successText(again.result)).toBe('Echo: back');
   });
 });

@@ -162,6 +162,25 @@ describe('workspace boundary', () => {
     expect(await workspace.text('real/target.txt')).toBe('edited\n');
   });
 
+  it('accepts paths in a second root and roots given through a symlink', async () => {
+    const second = await createWorkspace('quiver-second-root-');
+    try {
+      await second.write('notes.txt', 'second root\n');
+      await symlink(workspace.root, `${second.root}-alias`);
+      const ctx = {
+        ...workspace.context(),
+        capabilities: { fs_reach: { roots: [`${second.root}-alias`, second.root], mode: 'write' as const } },
+      };
+      const viaAlias = await workspace.run(readFileTool, { path: 'src/a.txt' }, ctx);
+      const inSecond = await workspace.run(readFileTool, { path: second.at('notes.txt') }, ctx);
+      expect(viaAlias.ok && viaAlias.value).toContain('src/a.txt (lines 1-1 of 1');
+      expect(inSecond.ok && inSecond.value).toContain(`${second.at('notes.txt')} (lines 1-1 of 1`);
+    } finally {
+      await rm(`${second.root}-alias`, { force: true });
+      await second.cleanup();
+    }
+  });
+
   it('fails closed when the host granted no workspace root', async () => {
     const ctx = { ...workspace.context(), capabilities: {} };
     const result = await workspace.run(readFileTool, { path: 'src/a.txt' }, ctx);

@@ -86,9 +86,15 @@ export function findRunProcesses(run: RunIdentity): number[] {
       }
     }
   }
+  const pipes = new Set(run.pipes ?? []);
   for (const stat of processes) {
-    if (stat.pid === run.pid || stat.groupId === run.pid || carriesMarker(stat.pid, run.marker))
-      found.add(stat.pid);
+    if (found.has(stat.pid)) continue;
+    const belongs =
+      stat.pid === run.pid ||
+      stat.groupId === run.pid ||
+      carriesMarker(stat.pid, run.marker) ||
+      (pipes.size > 0 && holdsPipe(stat.pid, pipes));
+    if (belongs) found.add(stat.pid);
   }
   return [...found];
 }

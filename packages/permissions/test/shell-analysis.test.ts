@@ -98,6 +98,13 @@ describe('analyzeShellCommand', () => {
     expect(analysis.unsafe.length).toBeGreaterThan(0);
   });
 
+  it('reports absurdly nested commands as unsafe instead of overflowing the stack', async () => {
+    const analysis = await analyzeShellCommand(`${'echo $('.repeat(3000)}id${')'.repeat(3000)}`);
+    expect(analysis.unsafe.map((entry) => entry.reason)).toContain(
+      'the command is nested too deeply to check',
+    );
+  });
+
   it('tracks the directories a command may run in after cd', async () => {
     const analysis = await analyzeShellCommand('cd packages && ls; cd $X; pwd');
     expect(analysis.commands.map((entry) => entry.workingDirectories)).toEqual([

@@ -11,6 +11,7 @@ interface CallOptions {
   json?: boolean;
   events?: boolean;
   model?: string;
+  session?: string;
 }
 
 export function registerCallCommand(program: Command): void {
@@ -21,6 +22,7 @@ export function registerCallCommand(program: Command): void {
     .option('-a, --args <json>', 'arguments as a JSON object', '{}')
     .option('-p, --personality <name|path>', 'personality to run under')
     .option('--model <name>', 'model name; picks the model profile')
+    .option('-s, --session <id>', 'run in (or resume) this session id; calls a killed run left unfinished are marked interrupted')
     .option('--events', 'print lifecycle events as JSON lines on stderr')
     .option('--json', 'print the whole result as JSON')
     .action(async (tool: string, options: CallOptions, command: Command) => {
@@ -31,6 +33,7 @@ export function registerCallCommand(program: Command): void {
         ...(options.personality ? { personality: options.personality } : {}),
         ...(options.model ? { model: options.model } : {}),
         ...(resolver ? { permissionResolver: resolver } : {}),
+        ...(options.session ? { sessionId: options.session } : {}),
       });
       const printEvent = (event: QuiverEvent) => process.stderr.write(`${JSON.stringify(event)}\n`);
       const unsubscribe = options.events ? session.events.subscribe(printEvent) : undefined;

@@ -26,7 +26,7 @@ export async function editTextFile(
   const resolution = await resolveWorkspacePath(fsReachOf(ctx), rawPath);
   if (!resolution.ok) return resolution.failure;
   const target = resolution.resolved;
-  const shownPath = displayPathOf(target, ctx);
+  const shownPath = displayPathOf(target);
   return withFileLock(ctx.session, [target.absolute], async () => {
     const loaded = await loadTextFile(target.absolute, shownPath);
     if (!loaded.ok) return loaded.failure;

@@ -62,7 +62,7 @@ export const readFileTool = defineTool({
     const resolution = await resolveWorkspacePath(fsReachOf(ctx), args.path);
     if (!resolution.ok) return resolution.failure;
     const target = resolution.resolved;
-    const shownPath = displayPathOf(target, ctx);
+    const shownPath = displayPathOf(target);
     const stats = await stat(target.absolute).catch(() => undefined);
     if (stats === undefined) return fail('not_found', `${shownPath} does not exist.`);
     if (stats.isDirectory())

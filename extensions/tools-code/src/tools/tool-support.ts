@@ -6,8 +6,8 @@ export function fsReachOf(ctx: ToolContext): FsReachHandle | undefined {
 }
 
 /** Paths in results are shown relative to the first root, absolute for the other roots. */
-export function displayPathOf(resolved: ResolvedPath, ctx: ToolContext): string {
-  return resolved.root === fsReachOf(ctx)?.roots[0] ? resolved.relative : resolved.absolute;
+export function displayPathOf(resolved: ResolvedPath): string {
+  return resolved.inFirstRoot ? resolved.relative : resolved.absolute;
 }
 
 /** Structured data every edit tool returns, for file-edit metrics. */

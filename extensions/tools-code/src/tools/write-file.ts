@@ -38,7 +38,7 @@ export const writeFileTool = defineTool({
     const resolution = await resolveWorkspacePath(fsReachOf(ctx), args.path);
     if (!resolution.ok) return resolution.failure;
     const target = resolution.resolved;
-    const shownPath = displayPathOf(target, ctx);
+    const shownPath = displayPathOf(target);
     return withFileLock(ctx.session, [target.absolute], async () => {
       const stats = await stat(target.absolute).catch(() => undefined);
       let encoding: TextEncodingName = 'utf8';

@@ -9,6 +9,8 @@ export interface ResolvedPath {
   root: string;
   /** Path relative to that root, `/`-separated; `.` for the root itself. */
   relative: string;
+  /** The root is the first (default) one, against which relative paths resolve. */
+  inFirstRoot: boolean;
 }
 
 export type PathResolution = { ok: true; resolved: ResolvedPath } | { ok: false; failure: ToolFailure };
@@ -63,7 +65,9 @@ export async function resolveWorkspacePath(
   handle: FsReachHandle | undefined,
   rawPath: string,
 ): Promise<PathResolution> {
-  const roots = workspaceRoots(handle);
+  // Roots are meant to be real paths already; resolving them again keeps a host that passes
+  // e.g. a symlinked temp dir from locking every path out.
+  const roots = await Promise.all(workspaceRoots(handle).map((root) => realpath(root).catch(() => root)));
   const firstRoot = roots[0];
   if (firstRoot === undefined) {
     return {
@@ -102,7 +106,7 @@ export async function resolveWorkspacePath(
     };
   }
   const relative = path.relative(root, real).split(path.sep).join('/') || '.';
-  return { ok: true, resolved: { absolute: real, root, relative } };
+  return { ok: true, resolved: { absolute: real, root, relative, inFirstRoot: root === firstRoot } };
 }
 
 /** A file to create or overwrite cannot be named with a trailing slash (that names a directory). */

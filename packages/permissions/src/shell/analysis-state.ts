@@ -18,6 +18,8 @@ export interface State {
   analyzeSource(source: string, state: State, scope: Scope): void;
   analysis: ShellAnalysis;
   workingDirectories: string[] | null;
+  /** Current recursion depth of the tree walk. */
+  nesting: number;
 }
 
 export function markUnsafe(state: State, reason: string, text: string): void {

@@ -22,6 +22,7 @@ export async function analyzeShellCommand(command: string): Promise<ShellAnalysi
   const parser = await loadBashParser();
   const state: State = {
     parser,
+    nesting: 0,
     analyzeSource,
     analysis: { commands: [], unsafe: [] },
     workingDirectories: ['.'],
@@ -65,6 +66,10 @@ function analyzeSource(source: string, state: State, scope: Scope): void {
 }
 
 function visitStatement(node: Node, state: State, scope: Scope): void {
+  nested(node, state, () => visitStatementBody(node, state, scope));
+}
+
+function visitStatementBody(node: Node, state: State, scope: Scope): void {
   if (CONTAINER_TYPES.has(node.type)) {
     for (const child of node.namedChildren) {
       if (child) visitChild(child, state, scope);
@@ -127,6 +132,24 @@ function visitChild(child: Node, state: State, scope: Scope): void {
   } else visitStatement(child, state, scope);
 }
 
+/** Bounds recursion so that absurdly nested input is reported instead of overflowing the stack. */
+function nested(node: Node, state: State, visit: () => void): void {
+  if (state.nesting >= MAX_NESTING) {
+    if (!state.analysis.unsafe.some((entry) => entry.reason === TOO_DEEP))
+      markUnsafe(state, TOO_DEEP, node.text);
+    return;
+  }
+  state.nesting++;
+  try {
+    visit();
+  } finally {
+    state.nesting--;
+  }
+}
+
+const MAX_NESTING = 200;
+const TOO_DEEP = 'the command is nested too deeply to check';
+
 /** Finds substitutions inside words: they are unsafe, and the commands inside them are still checked. */
 function scanWords(node: Node, state: State, scope: Scope): void {
   for (const child of node.namedChildren) {
@@ -135,6 +158,10 @@ function scanWords(node: Node, state: State, scope: Scope): void {
 }
 
 function scanNode(node: Node, state: State, scope: Scope): void {
+  nested(node, state, () => scanNodeBody(node, state, scope));
+}
+
+function scanNodeBody(node: Node, state: State, scope: Scope): void {
   if (node.type === 'command_substitution' || node.type === 'process_substitution') {
     const kind =
       node.type === 'process_substitution'
