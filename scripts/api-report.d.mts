@@ -6,8 +6,13 @@ export interface ApiReport {
 }
 export declare function exportKind(value: unknown): ExportKind;
 export declare function declaredExportNames(declarations: string): Set<string>;
-export declare function describeExports(namespace: Record<string, unknown>, typeNames?: Iterable<string>): Record<string, ExportKind>;
-export declare function entryOf(packageRoot: string): Promise<{ name: string; file: string; types: string | undefined }>;
+export declare function describeExports(
+  namespace: Record<string, unknown>,
+  typeNames?: Iterable<string>,
+): Record<string, ExportKind>;
+export declare function entryOf(
+  packageRoot: string,
+): Promise<{ name: string; file: string; types: string | undefined }>;
 export declare function apiReport(
   location: string | URL,
   env?: Record<string, string | undefined>,

@@ -124,7 +124,9 @@ export function recordProgress(transport: Transport): ProgressNotice[] {
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
     if ('method' in message && message.method === 'notifications/progress') {
-      const { progressToken: _token, ...notice } = message.params as ProgressNotice & { progressToken: unknown };
+      const { progressToken: _token, ...notice } = message.params as unknown as ProgressNotice & {
+        progressToken: unknown;
+      };
       notices.push(notice);
     }
     deliver?.call(transport, message, extra);

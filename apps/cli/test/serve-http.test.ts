@@ -131,13 +131,13 @@ describe('quiver serve --http', () => {
   });
 
   it('streams progress notifications and aborts a call the client cancels', async () => {
-    const notices: number[] = [];
+    const notices = recordProgress(transport);
     const counted = await client.callTool(
       { name: 'count_slowly', arguments: { steps: 2 } },
-      { onprogress: (notice) => notices.push(notice.progress) },
+      { onprogress: () => {} },
     );
     expect(textOf(counted)).toBe('counted to 2');
-    expect(notices).toEqual([1, 2, 3]);
+    expect(notices.map((notice) => notice.progress)).toEqual([1, 2, 3]);
 
     const marker = path.join(dir, 'aborted-over-http.txt');
     const controller = new AbortController();

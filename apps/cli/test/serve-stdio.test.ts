@@ -72,7 +72,10 @@ describe('quiver serve over stdio', () => {
   it('forwards progress and partial results of a running call as progress notifications', async () => {
     const { client, transport } = shared;
     const notices = recordProgress(transport);
-    const result = await client.callTool({ name: 'count_slowly', arguments: { steps: 3 } }, { onprogress: () => {} });
+    const result = await client.callTool(
+      { name: 'count_slowly', arguments: { steps: 3 } },
+      { onprogress: () => {} },
+    );
     expect(textOf(result)).toBe('counted to 3');
     expect(result.structuredContent).toEqual({ steps: 3 });
     expect(notices).toEqual([

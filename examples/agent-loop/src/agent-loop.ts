@@ -43,7 +43,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     for (let turn = 1; turn <= maxTurns; turn++) {
       // Rendered each turn: the pool can change (tool_search expansions, MCP servers, plugins).
       const pool = session.pool();
-      const { tools, nameMap } = renderDefinitions(pool.definitions, 'anthropic', { stablePrefixLength: pool.stablePrefixLength });
+      const { tools, nameMap } = renderDefinitions(pool.definitions, 'anthropic', {
+        stablePrefixLength: pool.stablePrefixLength,
+      });
       const response = await model.respond({ tools, messages });
       messages.push({ role: 'assistant', content: response.content });
       for (const block of response.content) if (block.type === 'text') print(`model: ${block.text}`);
@@ -57,7 +59,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       );
       await eventsDelivered();
       const blocks = results.map((result, index): ToolResultBlock => {
-        const block: ToolResultBlock = { type: 'tool_result', tool_use_id: uses[index]?.id ?? '', content: resultText(result) };
+        const block: ToolResultBlock = {
+          type: 'tool_result',
+          tool_use_id: uses[index]?.id ?? '',
+          content: resultText(result),
+        };
         if (!result.ok) block.is_error = true;
         return block;
       });

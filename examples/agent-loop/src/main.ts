@@ -8,7 +8,8 @@ import { runAgentLoop } from './agent-loop.js';
 import { scriptedPermissionResolver, terminalPermissionResolver } from './permission-prompts.js';
 import { ScriptedModelStandIn } from './scripted-model-stand-in.js';
 
-export const DEMO_TASK = 'Tidy up this project: tick off what is done in the notes and clean the stale build output.';
+export const DEMO_TASK =
+  'Tidy up this project: tick off what is done in the notes and clean the stale build output.';
 
 /** A small project for the demo to work on: notes with a TODO and a stale build directory. */
 export async function prepareDemoWorkspace(directory: string): Promise<void> {
@@ -42,16 +43,31 @@ export async function main(options: MainOptions = {}): Promise<string> {
   const interactive = options.interactive ?? process.stdin.isTTY === true;
   const permissionResolver: PermissionResolver = interactive
     ? terminalPermissionResolver(process.stdin, process.stdout)
-    : scriptedPermissionResolver(() => ({ behavior: 'deny', reason: 'The scripted user does not allow deleting files.' }), print);
+    : scriptedPermissionResolver(
+        () => ({ behavior: 'deny', reason: 'The scripted user does not allow deleting files.' }),
+        print,
+      );
 
   const quiver = await createQuiver({ workspace });
   const session = quiver.createSession({ permissionResolver, model: 'claude-sonnet-4-5' });
   try {
-    print(`tools offered to the model: ${session.pool().definitions.map((definition) => definition.name).join(', ')}`);
+    print(
+      `tools offered to the model: ${session
+        .pool()
+        .definitions.map((definition) => definition.name)
+        .join(', ')}`,
+    );
     print(`user: ${DEMO_TASK}`);
-    const outcome = await runAgentLoop({ session, model: new ScriptedModelStandIn(), task: DEMO_TASK, print });
+    const outcome = await runAgentLoop({
+      session,
+      model: new ScriptedModelStandIn(),
+      task: DEMO_TASK,
+      print,
+    });
     print(`finished after ${outcome.turns} model calls`);
-    print(`NOTES.md now reads:\n${await readFile(path.join(workspace, 'NOTES.md'), 'utf8').catch(() => '(no NOTES.md)')}`);
+    print(
+      `NOTES.md now reads:\n${await readFile(path.join(workspace, 'NOTES.md'), 'utf8').catch(() => '(no NOTES.md)')}`,
+    );
     return workspace;
   } finally {
     await session.close();

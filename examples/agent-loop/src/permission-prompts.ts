@@ -4,7 +4,9 @@ import type { PermissionAnswer, PermissionPrompt, PermissionResolver } from '@qu
 /** How the question reads on a terminal: what would run, why it is asked, which rule would allow it. */
 export function describePrompt(prompt: PermissionPrompt): string {
   const args = JSON.stringify(prompt.args);
-  const rule = prompt.decision.suggestedRule ? ` (to always allow: add "${prompt.decision.suggestedRule}" to permissions.allow)` : '';
+  const rule = prompt.decision.suggestedRule
+    ? ` (to always allow: add "${prompt.decision.suggestedRule}" to permissions.allow)`
+    : '';
   return `${prompt.toolName} ${args}: ${prompt.decision.reason}${rule}`;
 }
 
@@ -28,13 +30,19 @@ export function scriptedPermissionResolver(
 }
 
 /** Asks on the terminal. Only for a TTY: without one, a readline question never gets an answer. */
-export function terminalPermissionResolver(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): PermissionResolver {
+export function terminalPermissionResolver(
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+): PermissionResolver {
   return {
     async resolve(prompt, signal) {
       await eventsDelivered();
       const readline = createInterface({ input, output });
       try {
-        const reply = await readline.question(`? ${describePrompt(prompt)}\n  [y] once, [s] this session, [N] deny: `, { signal });
+        const reply = await readline.question(
+          `? ${describePrompt(prompt)}\n  [y] once, [s] this session, [N] deny: `,
+          { signal },
+        );
         const key = reply.trim().toLowerCase();
         if (key === 'y' || key === 'yes') return { behavior: 'allow', scope: 'once' };
         if (key === 's') return { behavior: 'allow', scope: 'session' };

@@ -46,7 +46,10 @@ export class ScriptedModelStandIn implements Model {
     const turn = this.#turns[this.#next];
     this.#next += 1;
     if (turn === undefined) return finish('I have nothing left to do.');
-    const input = { results: lastToolResults(request.messages), toolNames: new Set(request.tools.map((tool) => tool.name)) };
+    const input = {
+      results: lastToolResults(request.messages),
+      toolNames: new Set(request.tools.map((tool) => tool.name)),
+    };
     return turn(input) ?? finish('I stopped: the previous result did not give me what I needed.');
   }
 }
@@ -58,7 +61,10 @@ const needs = (input: ScriptedTurnInput, name: string) => input.toolNames.has(na
  * user is asked and says no), and file a ticket about it instead.
  */
 export const DEMO_TURNS: readonly ScriptedTurn[] = [
-  (input) => (needs(input, 'list_dir') ? callTool('call_1', 'Let me see what is in the workspace.', 'list_dir', { path: '.' }) : undefined),
+  (input) =>
+    needs(input, 'list_dir')
+      ? callTool('call_1', 'Let me see what is in the workspace.', 'list_dir', { path: '.' })
+      : undefined,
   ({ results, toolNames }) => {
     const notes = results[0]?.content.match(/[\w.-]+\.md\b/)?.[0];
     if (notes === undefined || !toolNames.has('read_file')) return undefined;
@@ -76,15 +82,29 @@ export const DEMO_TURNS: readonly ScriptedTurn[] = [
   },
   (input) =>
     needs(input, 'terminal')
-      ? callTool('call_4', 'The build directory is stale; I will delete it.', 'terminal', { command: 'rm -rf build' })
+      ? callTool('call_4', 'The build directory is stale; I will delete it.', 'terminal', {
+          command: 'rm -rf build',
+        })
       : undefined,
   ({ results, toolNames }) => {
     const refused = results[0]?.is_error === true;
     if (!toolNames.has('kanban_create')) return undefined;
-    return callTool('call_5', refused ? 'I was not allowed to delete it; I will file a ticket instead.' : 'Deleted; I will record it.', 'kanban_create', {
-      title: 'Clean the stale build directory',
-      description: refused ? `\`rm -rf build\` was refused: ${results[0]?.content}` : 'Deleted build/ with rm -rf build.',
-    });
+    return callTool(
+      'call_5',
+      refused
+        ? 'I was not allowed to delete it; I will file a ticket instead.'
+        : 'Deleted; I will record it.',
+      'kanban_create',
+      {
+        title: 'Clean the stale build directory',
+        description: refused
+          ? `\`rm -rf build\` was refused: ${results[0]?.content}`
+          : 'Deleted build/ with rm -rf build.',
+      },
+    );
   },
-  ({ results }) => finish(`Done. I ticked off a TODO in the notes and filed a ticket. Last result: ${results[0]?.content.split('\n')[0] ?? 'none'}`),
+  ({ results }) =>
+    finish(
+      `Done. I ticked off a TODO in the notes and filed a ticket. Last result: ${results[0]?.content.split('\n')[0] ?? 'none'}`,
+    ),
 ];

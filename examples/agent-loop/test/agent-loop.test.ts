@@ -53,11 +53,13 @@ describe('the agent loop example', () => {
     const prompt = indexOfLine(lines, '? terminal {"command":"rm -rf build"}: ');
     const denied = indexOfLine(lines, '[event] permission.completed terminal: deny');
     const completed = indexOfLine(lines, '[event] tool.execution_complete terminal failed (not_permitted)');
-    expect([requested, asked, prompt, denied, completed]).toEqual([...[requested, asked, prompt, denied, completed]].sort((a, b) => a - b));
+    expect([requested, asked, prompt, denied, completed]).toEqual(
+      [...[requested, asked, prompt, denied, completed]].sort((a, b) => a - b),
+    );
     expect(lines.some((line) => line.includes('tool.execution_start terminal'))).toBe(false);
   });
 
-  it('prints each call\'s lifecycle events in order, between the model turns', async () => {
+  it("prints each call's lifecycle events in order, between the model turns", async () => {
     const workspace = await demoWorkspace();
     const lines = await runDemo(workspace);
     const order = [
@@ -95,17 +97,21 @@ describe('the agent loop example', () => {
   it('stops after looking around when the workspace has no notes to work on', async () => {
     const workspace = await demoWorkspace(false);
     const lines = await runDemo(workspace);
-    expect(lines.filter((line) => line.includes('[event] tool.execution_start')).map((line) => line.trim())).toEqual([
-      '[event] tool.execution_start list_dir',
-    ]);
+    expect(
+      lines.filter((line) => line.includes('[event] tool.execution_start')).map((line) => line.trim()),
+    ).toEqual(['[event] tool.execution_start list_dir']);
     indexOfLine(lines, 'model: I stopped: the previous result did not give me what I needed.');
   });
 
   it('runs as `pnpm start` from the built dist on a fresh temp workspace', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(packageRoot, 'dist', 'main.js')], {
-      cwd: packageRoot,
-      timeout: 60_000,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [path.join(packageRoot, 'dist', 'main.js')],
+      {
+        cwd: packageRoot,
+        timeout: 60_000,
+      },
+    );
     const workspace = stdout.match(/^workspace: (.+)$/m)?.[1];
     expect(workspace).toBeDefined();
     if (workspace) workspaces.push(workspace);

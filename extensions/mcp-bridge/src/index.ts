@@ -1,5 +1,13 @@
 // Public surface of @quiver/mcp-bridge.
 
+export type {
+  McpBridgeDiagnostic,
+  McpBridgeDiagnosticCode,
+  McpServerState,
+  McpServerStatus,
+  McpToolsChange,
+  ReconnectPolicy,
+} from './bridge-types.js';
 export { toToolResult } from './call-result.js';
 export { childEnvironment } from './child-environment.js';
 export type { HttpServerConfig, McpServerConfig, McpServerConfigInput, StdioServerConfig } from './config.js';
@@ -8,12 +16,4 @@ export type { McpBridgeOptions } from './mcp-bridge.js';
 export { McpBridge } from './mcp-bridge.js';
 export type { TransportKind } from './open-client.js';
 export { mcpBridgePlugin, mcpBridgePlugin as default } from './plugin.js';
-export type {
-  McpBridgeDiagnostic,
-  McpBridgeDiagnosticCode,
-  McpServerState,
-  McpServerStatus,
-  McpToolsChange,
-  ReconnectPolicy,
-} from './server-connection.js';
 export { assignToolNames } from './tool-names.js';

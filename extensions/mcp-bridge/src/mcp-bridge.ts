@@ -1,12 +1,12 @@
 import type { Logger, Tool } from '@quiver/types';
+import type {
+  McpBridgeDiagnostic,
+  McpServerStatus,
+  McpToolsChange,
+  ReconnectPolicy,
+} from './bridge-types.js';
 import { type McpServerConfigInput, parseMcpServersConfig } from './config.js';
-import {
-  type McpBridgeDiagnostic,
-  type McpServerStatus,
-  type McpToolsChange,
-  type ReconnectPolicy,
-  ServerConnection,
-} from './server-connection.js';
+import { ServerConnection } from './server-connection.js';
 import { MCP_BRIDGE_VERSION } from './version.js';
 
 export interface McpBridgeOptions {

@@ -1,49 +1,22 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { fail, type Logger, type Tool, type ToolContext, type ToolResult } from '@quiver/types';
 import { z } from 'zod';
-import { toToolResult } from './call-result.js';
+import type {
+  McpBridgeDiagnostic,
+  McpBridgeDiagnosticCode,
+  McpServerState,
+  McpServerStatus,
+  McpToolsChange,
+  ReconnectPolicy,
+} from './bridge-types.js';
+import { callOnce } from './call-once.js';
 import type { McpServerConfig } from './config.js';
+import { errorMessage } from './connection-errors.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import { openClient, type TransportKind } from './open-client.js';
 import type { ProgressRouter } from './progress-router.js';
 import { createToolFilter } from './tool-filter.js';
-import { assignToolNames } from './tool-names.js';
-
-export type McpServerState = 'connecting' | 'connected' | 'down' | 'stopped' | 'disabled';
-
-export interface McpServerStatus {
-  server: string;
-  state: McpServerState;
-  transport: TransportKind | undefined;
-  /** Quiver names of the tools registered for this server (kept while it is down). */
-  tools: string[];
-  /** Reconnection attempt in progress or scheduled; 0 while connected. */
-  attempt: number;
-  lastError: string | undefined;
-}
-
-export type McpBridgeDiagnosticCode =
-  | 'mcp_connect_failed'
-  | 'mcp_server_down'
-  | 'mcp_tool_skipped'
-  | 'mcp_register_failed'
-  | 'mcp_list_failed';
-
-export interface McpBridgeDiagnostic {
-  server: string;
-  code: McpBridgeDiagnosticCode;
-  message: string;
-}
-
-export interface McpToolsChange {
-  added: string[];
-  removed: string[];
-}
-
-export interface ReconnectPolicy {
-  initialDelayMs: number;
-  maxDelayMs: number;
-}
+import { ToolRegistrations } from './tool-registrations.js';
 
 export interface ServerConnectionOptions {
   name: string;
@@ -56,13 +29,7 @@ export interface ServerConnectionOptions {
   onToolsChanged: (server: string, change: McpToolsChange) => void;
 }
 
-interface RegisteredMcpTool {
-  name: string;
-  fingerprint: string;
-  unregister: () => void;
-}
-
-type CallOutcome = { kind: 'result'; result: ToolResult } | { kind: 'dropped' };
+type AttemptOutcome = { kind: 'result'; result: ToolResult } | { kind: 'dropped' };
 
 const STDERR_TAIL_CHARS = 2_000;
 
@@ -70,48 +37,6 @@ const toolsPageSchema = z.looseObject({
   tools: z.array(z.looseObject({ name: z.string(), inputSchema: z.unknown().optional() })),
   nextCursor: z.string().nullish(),
 });
-const CONNECTION_LOST_CODES = new Set(['CONNECTION_CLOSED', 'SEND_FAILED']);
-const INVALID_PARAMS = -32602;
-
-function isObjectSchema(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object';
-}
-
-const NETWORK_ERROR_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ENOTFOUND',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-]);
-
-function networkErrorCode(error: unknown): string | undefined {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return typeof cause?.code === 'string' ? cause.code : undefined;
-}
-
-function isNetworkFailure(error: unknown): boolean {
-  const code = networkErrorCode(error);
-  return (
-    (code !== undefined && NETWORK_ERROR_CODES.has(code)) ||
-    (error instanceof TypeError && error.message === 'fetch failed')
-  );
-}
-
-function describeNetworkFailure(error: unknown): string {
-  const code = networkErrorCode(error);
-  return code === undefined ? errorMessage(error) : `${errorMessage(error)} (${code})`;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function errorCode(error: unknown): unknown {
-  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-}
-
 /** One configured MCP server: its connection, its registered tools and its recovery. */
 export class ServerConnection {
   private state: McpServerState;
@@ -128,14 +53,27 @@ export class ServerConnection {
   private connecting: Promise<void> | undefined;
   private connectAbort: AbortController | undefined;
   private listChangedWhileConnecting = false;
-  private readonly registered = new Map<string, RegisteredMcpTool>();
+  private readonly tools: ToolRegistrations;
   private readonly connectionWaiters = new Set<(connected: boolean) => void>();
   private readonly closing = new Set<Promise<void>>();
-  private readonly isListed: (name: string) => boolean;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.state = options.config.disabled ? 'disabled' : 'connecting';
-    this.isListed = createToolFilter(options.config.includeTools, options.config.excludeTools);
+    this.tools = new ToolRegistrations({
+      server: options.name,
+      isListed: createToolFilter(options.config.includeTools, options.config.excludeTools),
+      register: options.register,
+      report: (code, message) => this.report(code, message),
+      createTool: (definition, name) =>
+        createMcpTool({
+          server: options.name,
+          name,
+          definition,
+          callTimeoutMs: options.config.callTimeoutMs,
+          maxCallTimeoutMs: options.config.maxCallTimeoutMs,
+          call: (toolDefinition, args, ctx) => this.callTool(toolDefinition, args, ctx),
+        }),
+    });
   }
 
   get name(): string {
@@ -151,7 +89,7 @@ export class ServerConnection {
       server: this.name,
       state: this.state,
       transport: this.transport,
-      tools: [...this.registered.values()].map((tool) => tool.name).sort(),
+      tools: this.tools.names(),
       attempt: this.attempt,
       lastError: this.lastError,
     };
@@ -171,8 +109,7 @@ export class ServerConnection {
     await this.connecting;
     for (const resolve of this.connectionWaiters) resolve(false);
     this.connectionWaiters.clear();
-    for (const tool of this.registered.values()) tool.unregister();
-    this.registered.clear();
+    this.tools.clear();
     const client = this.client;
     this.client = undefined;
     if (client) this.track(client.close());
@@ -244,7 +181,7 @@ export class ServerConnection {
       this.lastError = undefined;
       this.options.logger.info(`MCP server "${this.name}" connected over ${opened.transport}`, {
         server: this.name,
-        tools: this.registered.size,
+        tools: this.tools.size,
       });
       for (const resolve of this.connectionWaiters) resolve(true);
       this.connectionWaiters.clear();
@@ -302,50 +239,7 @@ export class ServerConnection {
   }
 
   private syncTools(listed: readonly McpToolDefinition[]): void {
-    const names = assignToolNames(
-      this.name,
-      listed.map((tool) => tool.name),
-    );
-    const wanted = new Map<string, { definition: McpToolDefinition; name: string; fingerprint: string }>();
-    for (const definition of listed) {
-      if (!this.isListed(definition.name)) continue;
-      if (!isObjectSchema(definition.inputSchema)) {
-        this.report(
-          'mcp_tool_skipped',
-          `MCP tool "${definition.name}" of server "${this.name}" was skipped: its input schema is not an object schema.`,
-        );
-        continue;
-      }
-      const name = names.get(definition.name) ?? definition.name;
-      wanted.set(definition.name, { definition, name, fingerprint: JSON.stringify([name, definition]) });
-    }
-    const change: McpToolsChange = { added: [], removed: [] };
-    for (const [originalName, tool] of this.registered) {
-      if (wanted.get(originalName)?.fingerprint === tool.fingerprint) continue;
-      tool.unregister();
-      this.registered.delete(originalName);
-      change.removed.push(tool.name);
-    }
-    for (const [originalName, { definition, name, fingerprint }] of wanted) {
-      if (this.registered.has(originalName)) continue;
-      const tool = createMcpTool({
-        server: this.name,
-        name,
-        definition,
-        callTimeoutMs: this.options.config.callTimeoutMs,
-        maxCallTimeoutMs: this.options.config.maxCallTimeoutMs,
-        call: (toolDefinition, args, ctx) => this.callTool(toolDefinition, args, ctx),
-      });
-      try {
-        this.registered.set(originalName, { name, fingerprint, unregister: this.options.register(tool) });
-        change.added.push(name);
-      } catch (error) {
-        this.report(
-          'mcp_register_failed',
-          `MCP tool "${name}" could not be registered: ${errorMessage(error)}`,
-        );
-      }
-    }
+    const change = this.tools.sync(listed);
     if (change.added.length > 0 || change.removed.length > 0) this.options.onToolsChanged(this.name, change);
   }
 
@@ -411,7 +305,7 @@ export class ServerConnection {
     args: Record<string, unknown>,
     ctx: ToolContext,
   ): Promise<ToolResult> {
-    const first = await this.callOnce(definition, args, ctx);
+    const first = await this.attemptCall(definition, args, ctx);
     if (first.kind === 'result') return first.result;
     if (definition.annotations?.idempotentHint !== true) {
       const what = this.transport === 'stdio' ? 'exited' : 'dropped the connection';
@@ -427,7 +321,7 @@ export class ServerConnection {
         `the MCP server "${this.name}" went away while the call was running and did not come back in time to retry it`,
       );
     }
-    const second = await this.callOnce(definition, args, ctx);
+    const second = await this.attemptCall(definition, args, ctx);
     if (second.kind === 'result') return second.result;
     return fail(
       'execution_failed',
@@ -440,82 +334,39 @@ export class ServerConnection {
     return Math.min(ctx.timeoutMs ?? callTimeoutMs, maxCallTimeoutMs);
   }
 
-  private async callOnce(
+  private async attemptCall(
     definition: McpToolDefinition,
     args: Record<string, unknown>,
     ctx: ToolContext,
-  ): Promise<CallOutcome> {
-    const client = this.client;
-    const progress = this.progress;
+  ): Promise<AttemptOutcome> {
+    const { client, progress } = this;
     if (this.state !== 'connected' || client === undefined || progress === undefined) {
       return { kind: 'result', result: this.unavailable() };
     }
-    if (ctx.signal.aborted)
+    if (ctx.signal.aborted) {
       return {
         kind: 'result',
         result: fail('aborted', `the call to MCP tool "${definition.name}" was aborted`),
       };
-    const timeoutMs = this.callTimeout(ctx);
-    // Aborting this controller makes the SDK send notifications/cancelled; the caller's abort
-    // and the timeout (restarted by each progress notification) both go through it.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-    }, timeoutMs);
-    const forwardAbort = (): void => controller.abort(ctx.signal.reason);
-    ctx.signal.addEventListener('abort', forwardAbort, { once: true });
-    const subscription = progress.subscribe((update) => {
-      timer.refresh();
-      ctx.emit({ type: 'progress', ...update });
-    });
-    try {
-      const result = await client.callTool(
-        { name: definition.name, arguments: args, _meta: { progressToken: subscription.token } },
-        { signal: controller.signal, timeout: this.options.config.maxCallTimeoutMs },
-      );
-      return { kind: 'result', result: toToolResult(result) };
-    } catch (error) {
-      const code = errorCode(error);
-      if (ctx.signal.aborted) {
-        return {
-          kind: 'result',
-          result: fail(
-            'aborted',
-            `the call to MCP tool "${definition.name}" was aborted; the server was told to cancel it`,
-          ),
-        };
-      }
-      if (timedOut || code === 'REQUEST_TIMEOUT') {
-        const limit = timedOut ? timeoutMs : this.options.config.maxCallTimeoutMs;
-        return {
-          kind: 'result',
-          result: fail(
-            'timeout',
-            `MCP tool "${definition.name}" of server "${this.name}" did not answer within ${limit} ms`,
-          ),
-        };
-      }
-      if ((typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) || isNetworkFailure(error)) {
-        // The state may have changed while the call was awaited.
-        if ((this.state as McpServerState) === 'stopped')
-          return { kind: 'result', result: this.unavailable() };
-        // An HTTP server that went away shows up only as failed requests, never as a close.
-        this.markDown(`the connection failed: ${describeNetworkFailure(error)}`);
-        return { kind: 'dropped' };
-      }
-      if (code === 'NOT_CONNECTED') return { kind: 'result', result: this.unavailable() };
-      const message = `MCP server "${this.name}" refused the call to "${definition.name}": ${errorMessage(error)}`;
-      return {
-        kind: 'result',
-        result: fail(code === INVALID_PARAMS ? 'input_invalid' : 'execution_failed', message),
-      };
-    } finally {
-      clearTimeout(timer);
-      ctx.signal.removeEventListener('abort', forwardAbort);
-      subscription.close();
     }
+    const outcome = await callOnce({
+      server: this.name,
+      client,
+      progress,
+      definition,
+      args,
+      ctx,
+      timeoutMs: this.callTimeout(ctx),
+      maxTimeoutMs: this.options.config.maxCallTimeoutMs,
+    });
+    if (outcome.kind === 'result') return outcome;
+    // The state may have changed while the call was awaited.
+    if (outcome.kind === 'not_connected' || (this.state as McpServerState) === 'stopped') {
+      return { kind: 'result', result: this.unavailable() };
+    }
+    // An HTTP server that went away shows up only as failed requests, never as a close.
+    this.markDown(`the connection failed: ${outcome.reason}`);
+    return { kind: 'dropped' };
   }
 
   private waitForConnection(signal: AbortSignal, timeoutMs: number): Promise<boolean> {

@@ -143,6 +143,7 @@ PY
 if python3 -m pytest --version >/dev/null 2>&1; then
   capture pytest-fail "$python_project" "python3 -m pytest --version" "python3 -m pytest -p no:cacheprovider"
   capture pytest-pass "$python_project" "python3 -m pytest --version" "python3 -m pytest -p no:cacheprovider -k 'adds or passes'"
+  capture pytest-quiet-fail "$python_project" "python3 -m pytest --version" "python3 -m pytest -q -p no:cacheprovider"
 else
   skip pytest "python3 -m pytest is not installed"
 fi

@@ -8,7 +8,7 @@ export interface RunIdentity {
   pid: number;
   /** Value of RUN_MARKER_VARIABLE in the run's environment. */
   marker: string;
-  /** `pipe:[inode]` of the run's output pipes: whoever still holds one belongs to the run. */
+  /** Identities of the run's output pipes (`socket:[inode]`): whoever still holds one belongs to the run. */
   pipes?: readonly string[];
 }
 

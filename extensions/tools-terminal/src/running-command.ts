@@ -10,16 +10,19 @@ import { BUBBLEWRAP_PATH, bubblewrapArguments } from './sandbox.js';
 const PIPE_CLOSE_GRACE_MS = 2_000;
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `pipe:[inode]` of our ends of the child's stdout and stderr (the same pipes the child writes to). */
-function pipeIdentities(child: ChildProcess): string[] {
+/**
+ * Identities (`socket:[inode]`) of the child's own stdout and stderr. Node connects them with
+ * socket pairs, whose two ends differ, so they are read from the child right after spawn, before
+ * it can have exited.
+ */
+function outputIdentities(pid: number | undefined): string[] {
+  if (pid === undefined) return [];
   const identities: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    const fd = (stream as unknown as { _handle?: { fd?: number } } | null)?._handle?.fd;
-    if (typeof fd !== 'number' || fd < 0) continue;
+  for (const fd of [1, 2]) {
     try {
-      identities.push(readlinkSync(`/proc/self/fd/${fd}`));
+      identities.push(readlinkSync(`/proc/${pid}/fd/${fd}`));
     } catch {
-      // Not on Linux or the pipe is already gone: the other searches still apply.
+      // Already gone, or no /proc: the other searches still apply.
     }
   }
   return identities;
@@ -117,7 +120,7 @@ export class RunningCommand {
     child.stdin?.on('error', () => undefined);
     return new RunningCommand(
       child,
-      { pid: child.pid ?? -1, marker, pipes: pipeIdentities(child) },
+      { pid: child.pid ?? -1, marker, pipes: outputIdentities(child.pid) },
       startedAt,
       tempDir,
     );

@@ -93,6 +93,10 @@ describe('test run reduction', () => {
     ]);
   });
 
+  it('keeps the failing tests of a quiet pytest run', () => {
+    expectSmallerKeeping('pytest-quiet-fail', ['test_inventory.py::InventoryTest::test_sku_lookup', "KeyError: 'sku-42'", 'test_inventory.py::test_plain_function_fails', '3 failed, 2 passed']);
+  });
+
   it('reduces a passing pytest run to its summary line', () => {
     const reduced = expectSmallerKeeping('pytest-pass', ['2 passed, 3 deselected']);
     expect(reduced).not.toContain('platform linux');

@@ -28,6 +28,8 @@ const CONVENTIONAL_TOOL_KINDS: Record<string, PermissionKind> = {
   Edit: 'write',
   MultiEdit: 'write',
   NotebookEdit: 'write',
+  web_fetch: 'url',
+  WebFetch: 'url',
 };
 
 /** Compiled path rules, kept by the engine across decisions (the workspace does not change). */
@@ -75,13 +77,24 @@ export class RuleSet {
 
   /**
    * Path rules of every tool of `kind` (plus the calling tool's own): a deny on
-   * `read_file(secrets/**)` also stops grep and `cat` from reading there.
+   * `read_file(secrets/**)` also stops grep and `cat` from reading there. A deny written for a
+   * tool whose kind is not known yet counts as a path deny of both kinds, unless its specifier
+   * is clearly a command prefix or a domain: failing closed beats missing a deny.
    */
   pathRules(behavior: PermissionBehavior, kind: 'read' | 'write', callingTool?: string): PermissionRule[] {
-    return this.layer(behavior).filter(
-      (rule) =>
-        rule.specifier !== undefined && (rule.tool === callingTool || this.kindOf(rule.tool) === kind),
-    );
+    return this.layer(behavior).filter((rule) => {
+      if (rule.specifier === undefined) return false;
+      if (rule.tool === callingTool) return true;
+      const ruleKind = this.kindOf(rule.tool);
+      if (ruleKind === kind) return true;
+      return (
+        behavior === 'deny' &&
+        ruleKind === undefined &&
+        !rule.tool.includes('*') &&
+        !rule.specifier.endsWith(':*') &&
+        !rule.specifier.startsWith('domain:')
+      );
+    });
   }
 
   pathMatcher(rule: PermissionRule): PathMatcher {

@@ -128,6 +128,31 @@ describe('path rules', () => {
     ).toBe('deny');
   });
 
+  it('treats a path deny on a tool it has not seen yet as a deny on that path everywhere', async () => {
+    const permissions = engine({
+      allow: ['terminal(cat:*)', 'read_file'],
+      deny: ['mcp__files__read(secrets/**)'],
+    });
+    expect(
+      (
+        await permissions.decide({
+          toolName: 'terminal',
+          args: { command: 'cat secrets/key' },
+          spec: TOOL_SPECS.terminal,
+        })
+      ).behavior,
+    ).toBe('deny');
+    expect(
+      (
+        await permissions.decide({
+          toolName: 'read_file',
+          args: { path: 'src/link/key' },
+          spec: TOOL_SPECS.read_file,
+        })
+      ).behavior,
+    ).toBe('deny');
+  });
+
   it('checks shell redirections against write denies and write allows', async () => {
     const permissions = engine({
       allow: ['terminal(echo:*)', 'write_file(/tmp/**)', 'write_file(src/**)'],

@@ -8,6 +8,7 @@ import {
   type Session,
   type SessionOptions,
   type SessionPolicy,
+  SqliteSessionEventLog,
   createSession,
 } from '@quiver/runtime';
 import {
@@ -74,6 +75,7 @@ const ROOT_SERVICES: ServiceDescriptor[] = [{ token: TOKENS.pluginCatalog, scope
 export class QuiverHost {
   readonly #personalities = new Map<string, { personality: Personality; container: DependencyContainer }>();
   readonly #sessions = new Set<Session>();
+  #eventLog: SqliteSessionEventLog | undefined;
   #closed = false;
 
   private constructor(
@@ -165,6 +167,12 @@ export class QuiverHost {
     return this.options.dataDir;
   }
 
+  /** The durable session log (`sessions.db` in the data dir), opened on first use. */
+  get eventLog(): SqliteSessionEventLog {
+    this.#eventLog ??= new SqliteSessionEventLog({ dataDir: this.options.dataDir });
+    return this.#eventLog;
+  }
+
   plugins(): PluginStatus {
     return { loaded: this.catalog.loaded(), failed: this.catalog.failed() };
   }
@@ -194,11 +202,17 @@ export class QuiverHost {
         workspace: this.options.workspace,
         dataDir: this.options.dataDir,
         events: this.events,
+        eventLog: this.eventLog,
         ...(this.profiles ? { profiles: this.profiles } : {}),
       },
       sessionContainer.resolve(TOKENS.sessionOptions),
     );
     this.#sessions.add(session);
+    const close = session.close.bind(session);
+    session.close = async () => {
+      this.#sessions.delete(session);
+      await close();
+    };
     return session;
   }
 
@@ -207,6 +221,7 @@ export class QuiverHost {
     this.#closed = true;
     await Promise.allSettled([...this.#sessions].map((session) => session.close()));
     await this.catalog.shutdown();
+    this.#eventLog?.close();
   }
 
   #searchDirs(): string[] {

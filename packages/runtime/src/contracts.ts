@@ -21,7 +21,8 @@ import type {
  * the plugin host maps a personality to a SessionPolicy; the runtime never reads YAML.
  */
 
-export type EditStyle = 'apply_patch' | 'str_replace';
+/** `any`: the model is unknown, so both editing styles stay available. */
+export type EditStyle = 'apply_patch' | 'str_replace' | 'any';
 export type ProviderFormat = 'anthropic' | 'openai' | 'gemini' | 'mcp';
 
 export interface ModelProfile {

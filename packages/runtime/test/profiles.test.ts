@@ -16,8 +16,8 @@ describe('model profiles', () => {
     expect(pick('o3-pro')).toBe('gpt/openai/apply_patch/false');
     expect(pick('codex-mini-latest')).toBe('gpt/openai/apply_patch/false');
     expect(pick('gemini-2.5-pro')).toBe('gemini/gemini/str_replace/false');
-    expect(pick('llama-3.3-70b')).toBe('default/openai/str_replace/false');
-    expect(pick(undefined)).toBe('default/openai/str_replace/false');
+    expect(pick('llama-3.3-70b')).toBe('default/openai/any/false');
+    expect(pick(undefined)).toBe('default/openai/any/false');
   });
 
   it('applies personality overrides by profile id and tries custom profiles first', () => {

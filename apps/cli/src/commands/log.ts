@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadRuntime, openQuiver } from '../context.js';
+import { openQuiver } from '../context.js';
 import { CliError, color, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
@@ -14,8 +14,7 @@ export function registerLogCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { session?: string; limit: string; json?: boolean }, command: Command) => {
       const quiver = await openQuiver(globalOptions(command));
-      const { SqliteSessionEventLog } = await loadRuntime();
-      const log = new SqliteSessionEventLog({ dataDir: quiver.host.dataDir });
+      const log = quiver.host.eventLog;
       try {
         if (!options.session) {
           const sessions = log.recentSessions(Number(options.limit) || 20);
@@ -41,7 +40,6 @@ export function registerLogCommand(program: Command): void {
         }
         printLine(color.dim(`files changed: ${fileEdits.filesChanged ?? 0}, +${fileEdits.linesAdded ?? 0} −${fileEdits.linesRemoved ?? 0}`));
       } finally {
-        log.close();
         await quiver.close();
       }
     });

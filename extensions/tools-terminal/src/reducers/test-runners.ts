@@ -131,9 +131,11 @@ function pytest(input: RecognizerInput): TestReport | undefined {
   const summaryLine = [...input.lines]
     .reverse()
     .find((line) =>
-      /^=+ .*\b(?:passed|failed|error|errors|skipped|no tests ran)\b.* in [\d.]+s.* =+$/.test(line),
+      // `-q` prints the summary without the rule of equals signs.
+      /^(?:=+ )?.*\b(?:passed|failed|error|errors|skipped|no tests ran)\b.* in [\d.]+s.*?(?: =+)?$/.test(line),
     );
-  if (!summaryLine && !/^=+ test session starts =+$/m.test(input.output)) return undefined;
+  const isPytest = /^=+ test session starts =+$/m.test(input.output) || /\bpytest\b/.test(commandWords(input.command));
+  if (!isPytest) return undefined;
   const sections = blocks(
     input.lines,
     (line) => /^_{3,} .+ _{3,}$/.test(line),

@@ -5,6 +5,7 @@ import type { StageResult } from './stage-result.js';
 export const EDIT_STYLE_HIDDEN_TOOLS: Readonly<Record<EditStyle, readonly string[]>> = {
   apply_patch: ['edit_file', 'multi_edit'],
   str_replace: ['apply_patch'],
+  any: [],
 };
 
 /**

@@ -6,7 +6,8 @@ export const DEFAULT_MODEL_PROFILE: ModelProfile = {
   match: [],
   provider: 'openai',
   supportsDeferLoading: false,
-  editStyle: 'str_replace',
+  // No model named (a person at the CLI, an MCP client): offer both editing styles.
+  editStyle: 'any',
   toolNameLimit: 64,
 };
 

@@ -1,0 +1,37 @@
+import type { TransportKind } from './open-client.js';
+
+export type McpServerState = 'connecting' | 'connected' | 'down' | 'stopped' | 'disabled';
+
+export interface McpServerStatus {
+  server: string;
+  state: McpServerState;
+  transport: TransportKind | undefined;
+  /** Quiver names of the tools registered for this server (kept while it is down). */
+  tools: string[];
+  /** Reconnection attempt in progress or scheduled; 0 while connected. */
+  attempt: number;
+  lastError: string | undefined;
+}
+
+export type McpBridgeDiagnosticCode =
+  | 'mcp_connect_failed'
+  | 'mcp_server_down'
+  | 'mcp_tool_skipped'
+  | 'mcp_register_failed'
+  | 'mcp_list_failed';
+
+export interface McpBridgeDiagnostic {
+  server: string;
+  code: McpBridgeDiagnosticCode;
+  message: string;
+}
+
+export interface McpToolsChange {
+  added: string[];
+  removed: string[];
+}
+
+export interface ReconnectPolicy {
+  initialDelayMs: number;
+  maxDelayMs: number;
+}

@@ -1,0 +1,83 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { fail, type ToolContext, type ToolResult } from '@quiver/types';
+import { toToolResult } from './call-result.js';
+import {
+  CONNECTION_LOST_CODES,
+  describeNetworkFailure,
+  errorCode,
+  errorMessage,
+  INVALID_PARAMS,
+  isNetworkFailure,
+} from './connection-errors.js';
+import type { McpToolDefinition } from './mcp-tool.js';
+import type { ProgressRouter } from './progress-router.js';
+
+export type CallOutcome =
+  | { kind: 'result'; result: ToolResult }
+  /** The request may or may not have reached the server. */
+  | { kind: 'connection_lost'; reason: string }
+  /** The request was never sent. */
+  | { kind: 'not_connected' };
+
+export interface CallOnceOptions {
+  server: string;
+  client: Client;
+  progress: ProgressRouter;
+  definition: McpToolDefinition;
+  args: Record<string, unknown>;
+  ctx: ToolContext;
+  /** Restarted by each progress notification. */
+  timeoutMs: number;
+  /** Never restarted. */
+  maxTimeoutMs: number;
+}
+
+/** One `tools/call` with abort, progress and timeout; failures come back as outcomes. */
+export async function callOnce(options: CallOnceOptions): Promise<CallOutcome> {
+  const { definition, ctx, timeoutMs } = options;
+  // Aborting this controller makes the SDK send notifications/cancelled; the caller's abort
+  // and the timeout both go through it.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+  }, timeoutMs);
+  const forwardAbort = (): void => controller.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', forwardAbort, { once: true });
+  const subscription = options.progress.subscribe((update) => {
+    timer.refresh();
+    ctx.emit({ type: 'progress', ...update });
+  });
+  try {
+    const result = await options.client.callTool(
+      { name: definition.name, arguments: options.args, _meta: { progressToken: subscription.token } },
+      { signal: controller.signal, timeout: options.maxTimeoutMs },
+    );
+    return { kind: 'result', result: toToolResult(result) };
+  } catch (error) {
+    const code = errorCode(error);
+    if (ctx.signal.aborted) {
+      const message = `the call to MCP tool "${definition.name}" was aborted; the server was told to cancel it`;
+      return { kind: 'result', result: fail('aborted', message) };
+    }
+    if (timedOut || code === 'REQUEST_TIMEOUT') {
+      const limit = timedOut ? timeoutMs : options.maxTimeoutMs;
+      const message = `MCP tool "${definition.name}" of server "${options.server}" did not answer within ${limit} ms`;
+      return { kind: 'result', result: fail('timeout', message) };
+    }
+    if ((typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) || isNetworkFailure(error)) {
+      return { kind: 'connection_lost', reason: describeNetworkFailure(error) };
+    }
+    if (code === 'NOT_CONNECTED') return { kind: 'not_connected' };
+    const message = `MCP server "${options.server}" refused the call to "${definition.name}": ${errorMessage(error)}`;
+    return {
+      kind: 'result',
+      result: fail(code === INVALID_PARAMS ? 'input_invalid' : 'execution_failed', message),
+    };
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', forwardAbort);
+    subscription.close();
+  }
+}
