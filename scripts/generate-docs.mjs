@@ -143,7 +143,7 @@ ${table(['Key', 'Type', 'Default', 'Description'], personalityRows)}
 # personalities/reviewer.yaml
 description: Reads and searches; may run git read-only commands; never edits.
 extends: default
-toolset: [read_file, list_dir, file_search, grep_search, terminal, tool_search]
+toolset: [read_file, list_dir, file_search, grep_search, terminal]
 permissions:
   allow: ["terminal(git log:*)", "terminal(git diff:*)"]
   deny: [write_file, edit_file, "terminal(git push:*)"]

@@ -10,7 +10,10 @@ export interface GlobalOptions {
 }
 
 /** Opens Quiver the way every command does: quiver.yaml from the cwd upward, else the embedded default. */
-export async function openQuiver(global: GlobalOptions, extra: { personality?: string } = {}): Promise<Quiver> {
+export async function openQuiver(
+  global: GlobalOptions,
+  extra: { personality?: string } = {},
+): Promise<Quiver> {
   const { createQuiver } = await import('@quiver/wiring');
   const { createStderrLogger } = await loadPluginHost();
   return createQuiver({
@@ -18,7 +21,9 @@ export async function openQuiver(global: GlobalOptions, extra: { personality?: s
     ...(global.config ? { configPath: path.resolve(global.config) } : {}),
     ...(global.dataDir ? { dataDir: path.resolve(global.dataDir) } : {}),
     ...(extra.personality ? { personality: extra.personality } : {}),
-    logger: createStderrLogger(global.logLevel ?? (process.env.QUIVER_LOG_LEVEL as LogLevel | undefined) ?? 'warn'),
+    logger: createStderrLogger(
+      global.logLevel ?? (process.env.QUIVER_LOG_LEVEL as LogLevel | undefined) ?? 'warn',
+    ),
   });
 }
 

@@ -3,10 +3,10 @@ import { registerCallCommand } from './commands/call.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerLogCommand } from './commands/log.js';
 import { registerPermitCommand } from './commands/permit.js';
-import { registerReduceCommand } from './commands/reduce.js';
-import { registerSearchCommand } from './commands/search.js';
 import { registerPersonalityCommand } from './commands/personality.js';
 import { registerPluginsCommand } from './commands/plugins.js';
+import { registerReduceCommand } from './commands/reduce.js';
+import { registerSearchCommand } from './commands/search.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { GlobalOptions } from './context.js';
@@ -17,7 +17,9 @@ export const VERSION = '0.1.0';
 /** Every command's definition; docs/cli-reference.md is generated from it. */
 export function buildProgram(): Command {
   const program = new Command('quiver')
-    .description('Quiver: the tool layer for AI agents. See what a model sees, call tools, serve them over MCP.')
+    .description(
+      'Quiver: the tool layer for AI agents. See what a model sees, call tools, serve them over MCP.',
+    )
     .version(VERSION)
     .option('-c, --config <path>', 'quiver.yaml to use (default: searched from the current directory upward)')
     .option('-w, --workspace <dir>', 'workspace root (default: from the config, else the current directory)')
@@ -52,7 +54,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return (process.exitCode as number | undefined) ?? EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      )
+        return EXIT.ok;
       return EXIT.usage;
     }
     return reportError(error, argv.includes('--json'));

@@ -17,7 +17,8 @@ describe('quiver CLI', () => {
   it('prints help with every command', async () => {
     const run = await quiver(['--help'], { cwd: workspace() });
     expect(run.code).toBe(0);
-    for (const command of ['tools', 'call', 'personality', 'plugins', 'init']) expect(run.stdout).toContain(command);
+    for (const command of ['tools', 'call', 'personality', 'plugins', 'init'])
+      expect(run.stdout).toContain(command);
   });
 
   it('lists the first-party tools of the embedded default personality when there is no quiver.yaml', async () => {
@@ -25,13 +26,23 @@ describe('quiver CLI', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const names = (JSON.parse(run.stdout).tools as Array<{ name: string }>).map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['read_file', 'edit_file', 'terminal', 'kanban_list', 'memory_search']));
+    expect(names).toEqual(
+      expect.arrayContaining(['read_file', 'edit_file', 'terminal', 'kanban_list', 'memory_search']),
+    );
   });
 
   it('loads a plugin from outside the workspace and gates it per personality', async () => {
     const plugin = tempDir('quiver-outside-plugin-');
     cleanups.push(plugin.cleanup);
-    write(path.join(plugin.dir, 'package.json'), JSON.stringify({ name: 'acme-shout', version: '1.0.0', type: 'module', quiver: { plugin: './plugin.js' } }));
+    write(
+      path.join(plugin.dir, 'package.json'),
+      JSON.stringify({
+        name: 'acme-shout',
+        version: '1.0.0',
+        type: 'module',
+        quiver: { plugin: './plugin.js' },
+      }),
+    );
     linkDependency(plugin.dir, 'zod', path.join(REPO, 'packages/types/node_modules/zod'));
     write(
       path.join(plugin.dir, 'plugin.js'),
@@ -44,8 +55,14 @@ export default { id: 'acme-shout', apiVersion: 1, version: '1.0.0', register(ctx
     );
     const ws = workspace();
     write(path.join(ws, 'quiver.yaml'), `plugins:\n  - ${plugin.dir}\ndefaultPersonality: loud\n`);
-    write(path.join(ws, 'personalities/loud.yaml'), 'id: loud\nplugins: [acme-shout]\npermissions:\n  allow: [shout]\n');
-    write(path.join(ws, 'personalities/quiet.yaml'), 'id: quiet\nplugins: [tools-code]\npermissions:\n  allow: [shout]\n');
+    write(
+      path.join(ws, 'personalities/loud.yaml'),
+      'id: loud\nplugins: [acme-shout]\npermissions:\n  allow: [shout]\n',
+    );
+    write(
+      path.join(ws, 'personalities/quiet.yaml'),
+      'id: quiet\nplugins: [tools-code]\npermissions:\n  allow: [shout]\n',
+    );
 
     const visible = await quiver(['tools', '--json'], { cwd: ws });
     expect(JSON.parse(visible.stdout).tools.map((t: { name: string }) => t.name)).toContain('shout');
@@ -54,15 +71,23 @@ export default { id: 'acme-shout', apiVersion: 1, version: '1.0.0', register(ctx
 
     const call = await quiver(['call', 'shout', '--args', '{"text":"hi"}'], { cwd: ws });
     expect(call).toMatchObject({ code: 0, stdout: 'HI!\n' });
-    const refused = await quiver(['call', 'shout', '--args', '{"text":"hi"}', '--personality', 'quiet'], { cwd: ws });
+    const refused = await quiver(['call', 'shout', '--args', '{"text":"hi"}', '--personality', 'quiet'], {
+      cwd: ws,
+    });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('shout failed');
   });
 
   it('reports each plugin failure with its code and fix, and keeps the others', async () => {
     const ws = workspace();
-    write(path.join(ws, 'future/package.json'), JSON.stringify({ name: 'future', type: 'module', quiver: { plugin: './index.js' } }));
-    write(path.join(ws, 'future/index.js'), "export default { id: 'future', apiVersion: 9, version: '1.0.0', register() {} };\n");
+    write(
+      path.join(ws, 'future/package.json'),
+      JSON.stringify({ name: 'future', type: 'module', quiver: { plugin: './index.js' } }),
+    );
+    write(
+      path.join(ws, 'future/index.js'),
+      "export default { id: 'future', apiVersion: 9, version: '1.0.0', register() {} };\n",
+    );
     write(path.join(ws, 'quiver.yaml'), 'plugins:\n  - ./future\n  - not-installed-plugin\n');
     const run = await quiver(['plugins'], { cwd: ws });
     expect(run.code).toBe(0);
@@ -93,10 +118,15 @@ export default { id: 'acme-shout', apiVersion: 1, version: '1.0.0', register(ctx
   it('lists the example plugin tool when a personality enables it', async () => {
     const ws = workspace();
     write(path.join(ws, 'quiver.yaml'), `plugins:\n  - ${path.join(REPO, 'examples/plugin-units')}\n`);
-    write(path.join(ws, 'personalities/default.yaml'), 'id: default\nplugins: [units]\npermissions:\n  allow: [convert_units]\n');
+    write(
+      path.join(ws, 'personalities/default.yaml'),
+      'id: default\nplugins: [units]\npermissions:\n  allow: [convert_units]\n',
+    );
     const run = await quiver(['tools', '--json'], { cwd: ws });
     expect(JSON.parse(run.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['convert_units']);
-    const call = await quiver(['call', 'convert_units', '--args', '{"value":1,"from":"km","to":"m"}'], { cwd: ws });
+    const call = await quiver(['call', 'convert_units', '--args', '{"value":1,"from":"km","to":"m"}'], {
+      cwd: ws,
+    });
     expect(call.stdout).toBe('1 km = 1000 m\n');
   });
 

@@ -16,7 +16,10 @@ export interface CliRun {
 }
 
 /** Runs the built `quiver` binary as a real child process. */
-export function quiver(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<CliRun> {
+export function quiver(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,

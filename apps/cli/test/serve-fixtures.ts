@@ -34,6 +34,12 @@ export default { id: 'workbench', apiVersion: 1, version: '1.0.0', register(ctx)
       writeFileSync(marker, 'aborted');
       return { ok: false, code: 'aborted', error: 'stopped waiting' };
     } });
+  ctx.registerTool({ name: 'render_swatch', description: 'Returns a swatch image and its notes as attachments.', capabilities: {},
+    input: z.object({}),
+    execute: () => ({ ok: true, value: 'one red pixel', attachments: [
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==' },
+      { type: 'resource', uri: 'file:///swatch-notes.txt', mimeType: 'text/plain', text: 'red, 1x1' },
+    ] }) });
   ctx.registerTool({ name: 'add_tool', description: 'Registers another tool at runtime.', capabilities: {},
     input: z.object({ name: z.string() }),
     execute({ name }) {
@@ -66,7 +72,7 @@ export function serveWorkspace(): ServeWorkspace {
   write(path.join(dir, 'quiver.yaml'), 'plugins:\n  - ./workbench\ndefaultPersonality: dev\n');
   write(
     path.join(dir, 'personalities/dev.yaml'),
-    'id: dev\nplugins: [tools-code, tools-terminal, workbench]\npermissions:\n  allow: [read_file, list_dir, count_slowly, wait_for_abort, add_tool, added_*]\n',
+    'id: dev\nplugins: [tools-code, tools-terminal, workbench]\npermissions:\n  allow: [read_file, list_dir, count_slowly, wait_for_abort, add_tool, added_*, render_swatch]\n',
   );
   write(path.join(dir, 'README.md'), '# Serve fixture\nThe quick brown fox.\n');
   return { dir, cleanup };

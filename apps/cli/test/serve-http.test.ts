@@ -149,6 +149,33 @@ describe('quiver serve --http', () => {
     await vi.waitFor(() => expect(existsSync(marker)).toBe(true), { timeout: 10_000 });
   });
 
+  it('keeps a grant given through elicitation inside the MCP session that gave it', async () => {
+    const asking = new Client(
+      { name: 'asking', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    let asked = 0;
+    asking.setRequestHandler('elicitation/create', () => {
+      asked += 1;
+      return { action: 'accept', content: { decision: 'session' } };
+    });
+    await asking.connect(new StreamableHTTPClientTransport(new URL(server.summary.url)));
+    try {
+      const first = await asking.callTool({ name: 'terminal', arguments: { command: 'touch granted' } });
+      expect(first.isError).toBeFalsy();
+      expect(existsSync(path.join(dir, 'granted'))).toBe(true);
+      const again = await asking.callTool({ name: 'terminal', arguments: { command: 'touch granted' } });
+      expect(again.isError).toBeFalsy();
+      expect(asked).toBe(1);
+      // The headless client from beforeAll has its own Quiver session, without that grant.
+      const other = await client.callTool({ name: 'terminal', arguments: { command: 'touch granted' } });
+      expect(other.isError).toBe(true);
+      expect(textOf(other)).toContain('[not_permitted]');
+    } finally {
+      await asking.close();
+    }
+  });
+
   it('refuses requests whose Host or Origin header is not local', async () => {
     const { port } = new URL(server.summary.url);
     expect(await rawPost(server.summary.url, { host: `attacker.example:${port}` })).toBe(403);

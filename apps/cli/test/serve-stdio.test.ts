@@ -62,6 +62,18 @@ describe('quiver serve over stdio', () => {
     expect(existsSync(path.join(dir, 'created-by-terminal'))).toBe(false);
   });
 
+  it('returns attachments as image and embedded resource content', async () => {
+    const result = await shared.client.callTool({ name: 'render_swatch', arguments: {} });
+    expect(result.content).toEqual([
+      { type: 'text', text: 'one red pixel' },
+      { type: 'image', mimeType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) },
+      {
+        type: 'resource',
+        resource: { uri: 'file:///swatch-notes.txt', mimeType: 'text/plain', text: 'red, 1x1' },
+      },
+    ]);
+  });
+
   it('reports arguments that do not match the schema as input_invalid', async () => {
     const { client } = shared;
     const result = await client.callTool({ name: 'read_file', arguments: { path: 42 } });

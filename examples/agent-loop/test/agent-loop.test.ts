@@ -2,11 +2,15 @@ import { execFile } from 'node:child_process';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createQuiver } from '@quiver/wiring';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main, prepareDemoWorkspace } from '../src/main.js';
+import { runAgentLoop } from '../src/agent-loop.js';
+import { DEMO_TASK, main, prepareDemoWorkspace } from '../src/main.js';
+import { terminalPermissionResolver } from '../src/permission-prompts.js';
+import { ScriptedModelStandIn } from '../src/scripted-model-stand-in.js';
 
 const packageRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const workspaces: string[] = [];
@@ -101,6 +105,35 @@ describe('the agent loop example', () => {
       lines.filter((line) => line.includes('[event] tool.execution_start')).map((line) => line.trim()),
     ).toEqual(['[event] tool.execution_start list_dir']);
     indexOfLine(lines, 'model: I stopped: the previous result did not give me what I needed.');
+  });
+
+  it('runs the command when the user answers y at the terminal prompt', async () => {
+    const workspace = await demoWorkspace();
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let screen = '';
+    output.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+      if (screen.endsWith('[y] once, [s] this session, [N] deny: ')) input.write('y\n');
+    });
+    const quiver = await createQuiver({ workspace });
+    const session = quiver.createSession({ permissionResolver: terminalPermissionResolver(input, output) });
+    const lines: string[] = [];
+    try {
+      await runAgentLoop({
+        session,
+        model: new ScriptedModelStandIn(),
+        task: DEMO_TASK,
+        print: (line) => lines.push(line),
+      });
+    } finally {
+      await session.close();
+      await quiver.close();
+    }
+    expect(screen).toContain('? terminal {"command":"rm -rf build"}: ');
+    await expect(access(path.join(workspace, 'build'))).rejects.toThrow();
+    indexOfLine(lines, '[event] permission.completed terminal: allow (once)');
+    indexOfLine(lines, 'model: Deleted; I will record it.');
   });
 
   it('runs as `pnpm start` from the built dist on a fresh temp workspace', async () => {

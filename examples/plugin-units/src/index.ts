@@ -1,5 +1,5 @@
 // Public surface of quiver-plugin-units: a Quiver plugin that converts units, offline.
-import { defineTool, definePlugin, fail, ok } from '@quiver/types';
+import { definePlugin, defineTool, fail, ok } from '@quiver/types';
 import { z } from 'zod';
 import { convert } from './units.js';
 
@@ -12,7 +12,13 @@ export const convertUnitsTool = defineTool({
     value: z.number().describe('The number to convert.'),
     from: z.string().min(1).describe('Unit of the value, e.g. "mi" or "F".'),
     to: z.string().min(1).describe('Unit to convert to, e.g. "km" or "C".'),
-    precision: z.number().int().min(0).max(15).default(6).describe('Significant digits in the answer (default 6).'),
+    precision: z
+      .number()
+      .int()
+      .min(0)
+      .max(15)
+      .default(6)
+      .describe('Significant digits in the answer (default 6).'),
   }),
   capabilities: {},
   annotations: { readOnly: true, idempotent: true, openWorld: false },
@@ -20,7 +26,9 @@ export const convertUnitsTool = defineTool({
     const result = convert(value, from, to);
     if (!result.ok) return fail('input_invalid', result.error);
     const rounded = Number(result.value.toPrecision(Math.max(1, precision)));
-    return ok(`${value} ${from} = ${rounded} ${to}`, { structured: { value: rounded, unit: to, dimension: result.dimension } });
+    return ok(`${value} ${from} = ${rounded} ${to}`, {
+      structured: { value: rounded, unit: to, dimension: result.dimension },
+    });
   },
 });
 

@@ -16,7 +16,11 @@ describe('quiver-plugin-units', () => {
   it('converts miles to kilometres through the real host', async () => {
     host = await createTestHost({ plugins: [unitsPlugin] });
     const result = await host.callTool('convert_units', { value: 26.2, from: 'mi', to: 'km' });
-    expect(result).toMatchObject({ ok: true, value: '26.2 mi = 42.1648 km', structured: { unit: 'km', dimension: 'length' } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: '26.2 mi = 42.1648 km',
+      structured: { unit: 'km', dimension: 'length' },
+    });
   });
 
   it('converts temperatures, which are not simple factors', async () => {
@@ -48,6 +52,9 @@ describe('quiver-plugin-units', () => {
   it('shows the tool to the model with a JSON Schema', async () => {
     host = await createTestHost({ plugins: [unitsPlugin] });
     const definition = host.definitions().find((d) => d.name === 'convert_units');
-    expect(definition?.parameters).toMatchObject({ type: 'object', required: expect.arrayContaining(['value', 'from', 'to']) });
+    expect(definition?.parameters).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['value', 'from', 'to']),
+    });
   });
 });

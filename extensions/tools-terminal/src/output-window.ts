@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ByteRing } from './byte-ring.js';
+import { pruneSpillFiles } from './spill-retention.js';
 
 export const DEFAULT_WINDOW_BYTES = 32 * 1024;
 
@@ -116,6 +117,7 @@ export class OutputWindow {
     this.spillDescriptor = openSync(this.spillPath, 'w', 0o600);
     writeSync(this.spillDescriptor, this.head.subarray(0, this.headLength));
     writeSync(this.spillDescriptor, this.tail.contents());
+    void pruneSpillFiles(this.options.spillDir);
   }
 
   /** Closes the spill file; the window keeps its text. */

@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxMode, SessionState, ToolContext, ToolEmission } from '@quiver/types';
@@ -15,7 +15,6 @@ export interface TestWorkspace {
 
 export async function createWorkspace(): Promise<TestWorkspace> {
   const base = await realpath(await mkdtemp(path.join(os.tmpdir(), 'quiver-terminal-test-')));
-  const { mkdir } = await import('node:fs/promises');
   const root = path.join(base, 'workspace');
   const dataDir = path.join(base, 'data');
   const outside = path.join(base, 'outside');

@@ -94,7 +94,12 @@ describe('test run reduction', () => {
   });
 
   it('keeps the failing tests of a quiet pytest run', () => {
-    expectSmallerKeeping('pytest-quiet-fail', ['test_inventory.py::InventoryTest::test_sku_lookup', "KeyError: 'sku-42'", 'test_inventory.py::test_plain_function_fails', '3 failed, 2 passed']);
+    expectSmallerKeeping('pytest-quiet-fail', [
+      'test_inventory.py::InventoryTest::test_sku_lookup',
+      "KeyError: 'sku-42'",
+      'test_inventory.py::test_plain_function_fails',
+      '3 failed, 2 passed',
+    ]);
   });
 
   it('reduces a passing pytest run to its summary line', () => {

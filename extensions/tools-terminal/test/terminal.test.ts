@@ -1,4 +1,4 @@
-import { readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolContext, ToolResult } from '@quiver/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,11 @@ afterEach(async () => {
 
 const run = (args: { command: string; cwd?: string; timeout_ms?: number }, ctx: ToolContext) =>
   Promise.resolve(terminalTool.execute(args, ctx));
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 const textOf = (result: ToolResult) => (result.ok ? result.value : result.error);
 const dataOf = (result: ToolResult) => result.structured as TerminalRunData;
 
@@ -52,7 +57,6 @@ describe('terminal', () => {
   });
 
   it('runs in a subdirectory given as cwd', async () => {
-    const { mkdir } = await import('node:fs/promises');
     await mkdir(path.join(workspace.root, 'packages', 'app'), { recursive: true });
     const { ctx } = await createContext(workspace);
     const result = await run({ command: 'pwd', cwd: 'packages/app' }, ctx);
@@ -197,6 +201,24 @@ describe('terminal', () => {
       0,
     );
     expect(streamed).toBeLessThan(5 * 1024 * 1024);
+  });
+
+  it('removes spill files older than a day when it spills again', async () => {
+    const spillDir = path.join(workspace.dataDir, 'terminal');
+    await mkdir(spillDir, { recursive: true });
+    const old = path.join(spillDir, 'output-1-1-old.log');
+    const recent = path.join(spillDir, 'output-2-2-recent.log');
+    await writeFile(old, 'old output');
+    await writeFile(recent, 'recent output');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    await utimes(old, twoDaysAgo, twoDaysAgo);
+    const { ctx } = await createContext(workspace);
+    const result = await run({ command: 'seq 1 100000' }, ctx);
+    expect(dataOf(result).spillFile).toBeDefined();
+    for (let attempt = 0; attempt < 100 && (await exists(old)); attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await exists(old)).toBe(false);
+    expect(await exists(recent)).toBe(true);
   });
 
   it('keeps secret-looking variables out of the command environment', async () => {

@@ -27,7 +27,7 @@ export async function runTool(
       if (typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs >= 0) {
         timer = setTimeout(() => {
           call.timedOut = true;
-          call.abort(new Error(`timed out after ${timeoutMs} ms`));
+          call.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
         }, timeoutMs);
       }
       try {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DefaultToolRegistry, DefaultToolResultReducerRegistry } from '@quiver/core';
 import {
+  createSession,
   DefaultHookRegistry,
   InMemoryEventBus,
   type ModelProfile,
@@ -9,7 +10,6 @@ import {
   type SessionOptions,
   type SessionPolicy,
   SqliteSessionEventLog,
-  createSession,
 } from '@quiver/runtime';
 import {
   type CapabilityBackend,
@@ -69,7 +69,9 @@ export interface PluginStatus {
   failed: FailedPluginInfo[];
 }
 
-const ROOT_SERVICES: ServiceDescriptor[] = [{ token: TOKENS.pluginCatalog, scope: 'root', useClass: PluginCatalog }];
+const ROOT_SERVICES: ServiceDescriptor[] = [
+  { token: TOKENS.pluginCatalog, scope: 'root', useClass: PluginCatalog },
+];
 
 /** The plugin host: owns the root container, loads plugins, and creates gated sessions. */
 export class QuiverHost {
@@ -86,7 +88,10 @@ export class QuiverHost {
   ) {}
 
   static async create(options: CreateHostOptions = {}): Promise<QuiverHost> {
-    const configDir = path.resolve(options.configDir ?? (options.configPath ? path.dirname(options.configPath) : options.workspace ?? process.cwd()));
+    const configDir = path.resolve(
+      options.configDir ??
+        (options.configPath ? path.dirname(options.configPath) : (options.workspace ?? process.cwd())),
+    );
     const config: QuiverConfig = options.configPath
       ? loadConfigFile(path.resolve(options.configPath))
       : parseConfig(options.config ?? {}, 'config');
@@ -118,11 +123,16 @@ export class QuiverHost {
     root.registerSingleton(TOKENS.pluginCatalog, PluginCatalog);
 
     const host = new QuiverHost(root, hostOptions, options.embeddedPersonalities ?? {}, options.profiles);
-    for (const backend of options.backends?.({ workspace, dataDir, personality: (id) => host.#personalityById(id) }) ?? []) {
+    for (const backend of options.backends?.({
+      workspace,
+      dataDir,
+      personality: (id) => host.#personalityById(id),
+    }) ?? []) {
       backends.register(backend);
     }
     const catalog = host.catalog;
-    for (const builtin of options.builtinPlugins ?? []) await catalog.load(builtin.definition, builtin.source);
+    for (const builtin of options.builtinPlugins ?? [])
+      await catalog.load(builtin.definition, builtin.source);
     for (const ref of config.plugins) {
       try {
         const resolved = await resolvePluginReference(ref, [...new Set([configDir, workspace])]);

@@ -7,7 +7,9 @@ const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 export function createStderrLogger(level: LogLevel = 'warn'): Logger {
   const write = (at: LogLevel, message: string, data?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
-    process.stderr.write(`quiver ${at}: ${message}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`);
+    process.stderr.write(
+      `quiver ${at}: ${message}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`,
+    );
   };
   return {
     debug: (message, data) => write('debug', message, data),

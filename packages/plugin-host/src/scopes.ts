@@ -10,17 +10,25 @@ export interface ServiceDescriptor {
   token: symbol;
   scope: ServiceScope;
   /** A class decorated with @injectable() whose parameters use @inject(token). */
-  useClass?: new (...args: any[]) => unknown;
+  useClass?: new (
+    ...args: any[]
+  ) => unknown;
 }
 
 function injectedTokens(target: Function): symbol[] {
   const getMetadata = (Reflect as unknown as { getOwnMetadata?: (key: string, target: object) => unknown })
     .getOwnMetadata;
-  const recorded = getMetadata?.call(Reflect, INJECTION_TOKENS_KEY, target) as Record<string, unknown> | undefined;
+  const recorded = getMetadata?.call(Reflect, INJECTION_TOKENS_KEY, target) as
+    | Record<string, unknown>
+    | undefined;
   if (!recorded) return [];
   // Depending on the decorator, tsyringe records the token itself or `{ token, multiple }`.
   return Object.values(recorded)
-    .map((value) => (typeof value === 'object' && value !== null && 'token' in value ? (value as { token: unknown }).token : value))
+    .map((value) =>
+      typeof value === 'object' && value !== null && 'token' in value
+        ? (value as { token: unknown }).token
+        : value,
+    )
     .filter((value): value is symbol => typeof value === 'symbol');
 }
 
@@ -28,7 +36,10 @@ function injectedTokens(target: Function): symbol[] {
  * Fails at startup when a service depends on a service of a narrower scope (a root service
  * asking for a session service would capture one session's state for every session).
  */
-export function validateScopes(services: readonly ServiceDescriptor[], tokenScopes: ReadonlyMap<symbol, ServiceScope>): void {
+export function validateScopes(
+  services: readonly ServiceDescriptor[],
+  tokenScopes: ReadonlyMap<symbol, ServiceScope>,
+): void {
   for (const service of services) {
     if (!service.useClass) continue;
     for (const dependency of injectedTokens(service.useClass)) {

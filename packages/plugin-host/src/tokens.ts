@@ -1,3 +1,4 @@
+import type { HookRegistry, SessionOptions, SessionPolicy } from '@quiver/runtime';
 import type {
   CapabilityBackendRegistry,
   EventBus,
@@ -5,7 +6,6 @@ import type {
   ToolRegistry,
   ToolResultReducerRegistry,
 } from '@quiver/types';
-import type { HookRegistry, SessionOptions, SessionPolicy } from '@quiver/runtime';
 import type { QuiverConfig } from './config/config-schema.js';
 import type { Personality } from './personality/index.js';
 

@@ -29,11 +29,27 @@ export function linkDependency(dir: string, name: string): void {
  */
 export function writePluginPackage(
   dir: string,
-  options: { name: string; id: string; tools: string[]; apiVersion?: number; body?: string; manifest?: unknown },
+  options: {
+    name: string;
+    id: string;
+    tools: string[];
+    apiVersion?: number;
+    body?: string;
+    manifest?: unknown;
+  },
 ): string {
   write(
     path.join(dir, 'package.json'),
-    JSON.stringify({ name: options.name, version: '1.0.0', type: 'module', quiver: options.manifest ?? { plugin: './index.js' } }, null, 2),
+    JSON.stringify(
+      {
+        name: options.name,
+        version: '1.0.0',
+        type: 'module',
+        quiver: options.manifest ?? { plugin: './index.js' },
+      },
+      null,
+      2,
+    ),
   );
   linkDependency(dir, 'zod');
   const tools = options.tools

@@ -33,8 +33,14 @@ describe('plugin loading', () => {
     cleanups.push(outside.cleanup, workspace.cleanup);
     writePluginPackage(outside.dir, { name: 'acme-echo', id: 'acme-echo', tools: ['acme_echo'] });
     write(path.join(workspace.dir, 'quiver.yaml'), `plugins:\n  - ${outside.dir}\n`);
-    write(path.join(workspace.dir, 'personalities/with-acme.yaml'), 'id: with-acme\nplugins: [acme-echo]\npermissions:\n  allow: [acme_echo]\n');
-    write(path.join(workspace.dir, 'personalities/without-acme.yaml'), 'id: without-acme\nplugins: []\npermissions:\n  allow: [acme_echo]\n');
+    write(
+      path.join(workspace.dir, 'personalities/with-acme.yaml'),
+      'id: with-acme\nplugins: [acme-echo]\npermissions:\n  allow: [acme_echo]\n',
+    );
+    write(
+      path.join(workspace.dir, 'personalities/without-acme.yaml'),
+      'id: without-acme\nplugins: []\npermissions:\n  allow: [acme_echo]\n',
+    );
     const quiver = await host({ configPath: path.join(workspace.dir, 'quiver.yaml') });
 
     expect(quiver.plugins().failed).toEqual([]);
@@ -52,8 +58,16 @@ describe('plugin loading', () => {
   it('loads a plugin by package name from the config directory', async () => {
     const workspace = tempDir('quiver-ws-');
     cleanups.push(workspace.cleanup);
-    writePluginPackage(path.join(workspace.dir, 'node_modules', 'acme-named'), { name: 'acme-named', id: 'acme-named', tools: ['named_echo'] });
-    const quiver = await host({ workspace: workspace.dir, configDir: workspace.dir, config: { plugins: ['acme-named'] } });
+    writePluginPackage(path.join(workspace.dir, 'node_modules', 'acme-named'), {
+      name: 'acme-named',
+      id: 'acme-named',
+      tools: ['named_echo'],
+    });
+    const quiver = await host({
+      workspace: workspace.dir,
+      configDir: workspace.dir,
+      config: { plugins: ['acme-named'] },
+    });
     expect(quiver.plugins().loaded.map((p) => [p.id, p.tools])).toEqual([['acme-named', ['named_echo']]]);
   });
 
@@ -69,7 +83,12 @@ describe('plugin loading', () => {
   });
 
   it('names both plugins when two register the same tool, and keeps the first', async () => {
-    const first = definePlugin({ id: 'first', apiVersion: 1, version: '1.0.0', register: (ctx) => void ctx.registerTool(echo('shared_tool')) });
+    const first = definePlugin({
+      id: 'first',
+      apiVersion: 1,
+      version: '1.0.0',
+      register: (ctx) => void ctx.registerTool(echo('shared_tool')),
+    });
     const second = definePlugin({
       id: 'second',
       apiVersion: 1,
@@ -79,18 +98,37 @@ describe('plugin loading', () => {
         ctx.registerTool(echo('shared_tool'));
       },
     });
-    const quiver = await host({ builtinPlugins: [{ definition: first, source: 'test' }, { definition: second, source: 'test' }] });
+    const quiver = await host({
+      builtinPlugins: [
+        { definition: first, source: 'test' },
+        { definition: second, source: 'test' },
+      ],
+    });
     const [failure] = quiver.plugins().failed;
     expect(failure).toMatchObject({ plugin: 'second', code: 'plugin_duplicate_tool' });
-    expect(failure?.message).toContain('"second" registers tool "shared_tool", which plugin "first" already registers');
+    expect(failure?.message).toContain(
+      '"second" registers tool "shared_tool", which plugin "first" already registers',
+    );
     // The failed plugin is rolled back entirely: its other tool is gone too.
     expect(quiver.registry.get('second_only')).toBeUndefined();
     expect(quiver.registry.get('shared_tool')?.pluginId).toBe('first');
   });
 
   it('reports a missing service or plugin dependency', async () => {
-    const needsService = { id: 'needs-db', apiVersion: 1, version: '1.0.0', requires: ['database'], register() {} };
-    const needsPlugin = definePlugin({ id: 'needs-plugin', apiVersion: 1, version: '1.0.0', dependsOn: ['absent'], register() {} });
+    const needsService = {
+      id: 'needs-db',
+      apiVersion: 1,
+      version: '1.0.0',
+      requires: ['database'],
+      register() {},
+    };
+    const needsPlugin = definePlugin({
+      id: 'needs-plugin',
+      apiVersion: 1,
+      version: '1.0.0',
+      dependsOn: ['absent'],
+      register() {},
+    });
     const quiver = await host({
       builtinPlugins: [
         { definition: needsService as never, source: 'test' },
@@ -110,8 +148,14 @@ describe('plugin loading', () => {
     writePluginPackage(outside.dir, { name: 'bad-manifest', id: 'bad', tools: [], manifest: { plugin: 42 } });
     const badDefinition = tempDir();
     cleanups.push(badDefinition.cleanup);
-    write(path.join(badDefinition.dir, 'plugin.mjs'), "export default { id: 'Bad Id', apiVersion: 1, version: '1', register: 'nope' };\n");
-    const quiver = await host({ workspace: outside.dir, config: { plugins: [outside.dir, path.join(badDefinition.dir, 'plugin.mjs')] } });
+    write(
+      path.join(badDefinition.dir, 'plugin.mjs'),
+      "export default { id: 'Bad Id', apiVersion: 1, version: '1', register: 'nope' };\n",
+    );
+    const quiver = await host({
+      workspace: outside.dir,
+      config: { plugins: [outside.dir, path.join(badDefinition.dir, 'plugin.mjs')] },
+    });
     const [manifest, definition] = quiver.plugins().failed;
     expect(manifest?.code).toBe('plugin_bad_manifest');
     expect(manifest?.message).toContain('quiver.plugin');
@@ -130,8 +174,18 @@ describe('plugin loading', () => {
         throw new Error('database is on fire');
       },
     });
-    const healthy = definePlugin({ id: 'healthy', apiVersion: 1, version: '1.0.0', register: (ctx) => void ctx.registerTool(echo('healthy_tool')) });
-    const quiver = await host({ builtinPlugins: [{ definition: broken, source: 'test' }, { definition: healthy, source: 'test' }] });
+    const healthy = definePlugin({
+      id: 'healthy',
+      apiVersion: 1,
+      version: '1.0.0',
+      register: (ctx) => void ctx.registerTool(echo('healthy_tool')),
+    });
+    const quiver = await host({
+      builtinPlugins: [
+        { definition: broken, source: 'test' },
+        { definition: healthy, source: 'test' },
+      ],
+    });
     expect(quiver.plugins().failed[0]).toMatchObject({ plugin: 'broken', code: 'plugin_register_failed' });
     expect(quiver.plugins().failed[0]?.message).toContain('database is on fire');
     expect(quiver.registry.get('broken_tool')).toBeUndefined();
@@ -172,14 +226,21 @@ describe('plugin loading', () => {
         expect('container' in ctx).toBe(false);
       },
     });
-    await host({ config: { pluginConfig: { picky: { greeting: 'hello' } } }, builtinPlugins: [{ definition: plugin, source: 'test' }] });
+    await host({
+      config: { pluginConfig: { picky: { greeting: 'hello' } } },
+      builtinPlugins: [{ definition: plugin, source: 'test' }],
+    });
     expect(seen).toEqual(['config', 'logger']);
   });
 
   it('fails with plugin_not_found for a package that is not installed', async () => {
     const workspace = tempDir();
     cleanups.push(workspace.cleanup);
-    const quiver = await host({ workspace: workspace.dir, configDir: workspace.dir, config: { plugins: ['quiver-plugin-that-does-not-exist'] } });
+    const quiver = await host({
+      workspace: workspace.dir,
+      configDir: workspace.dir,
+      config: { plugins: ['quiver-plugin-that-does-not-exist'] },
+    });
     expect(quiver.plugins().failed[0]).toMatchObject({ code: 'plugin_not_found' });
     expect(quiver.plugins().failed[0]?.fix).toContain('npm install quiver-plugin-that-does-not-exist');
   });

@@ -1,8 +1,8 @@
-import { type ToolRegistry } from '@quiver/types';
 import type { SessionOptions } from '@quiver/runtime';
+import { type ToolRegistry } from '@quiver/types';
 import { inject, injectable } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
-import { QuiverHost, TOKENS, validateScopes, TOKEN_SCOPES } from '../src/index.js';
+import { QuiverHost, TOKEN_SCOPES, TOKENS, validateScopes } from '../src/index.js';
 
 @injectable()
 class RootServiceAskingForSession {
@@ -17,12 +17,24 @@ class SessionServiceAskingForRoot {
 describe('service scopes', () => {
   it('fails at startup when a root service depends on a session service', async () => {
     await expect(
-      QuiverHost.create({ services: [{ token: Symbol('bad'), scope: 'root', useClass: RootServiceAskingForSession }] }),
-    ).rejects.toMatchObject({ code: 'scope_violation', message: expect.stringContaining('RootServiceAskingForSession (root scope) depends on SessionOptions (session scope)') });
+      QuiverHost.create({
+        services: [{ token: Symbol('bad'), scope: 'root', useClass: RootServiceAskingForSession }],
+      }),
+    ).rejects.toMatchObject({
+      code: 'scope_violation',
+      message: expect.stringContaining(
+        'RootServiceAskingForSession (root scope) depends on SessionOptions (session scope)',
+      ),
+    });
   });
 
   it('allows a session service to depend on a root service', () => {
-    expect(() => validateScopes([{ token: Symbol('ok'), scope: 'session', useClass: SessionServiceAskingForRoot }], TOKEN_SCOPES)).not.toThrow();
+    expect(() =>
+      validateScopes(
+        [{ token: Symbol('ok'), scope: 'session', useClass: SessionServiceAskingForRoot }],
+        TOKEN_SCOPES,
+      ),
+    ).not.toThrow();
   });
 
   it('never registers into the global tsyringe container', async () => {

@@ -1,5 +1,6 @@
-import { z } from 'zod';
 import {
+  fail,
+  ok,
   type PluginContext,
   type PluginDefinition,
   TOOL_NAME_PATTERN,
@@ -7,9 +8,8 @@ import {
   type ToolHook,
   type ToolResult,
   type ToolResultReducer,
-  ok,
-  fail,
 } from '@quiver/types';
+import { z } from 'zod';
 
 export interface ContractProblem {
   subject: string;
@@ -38,9 +38,18 @@ async function collect(plugin: PluginDefinition<any>) {
   const context: PluginContext<any> = {
     pluginId: plugin.id,
     services,
-    registerTool: (tool) => (tools.push(tool), () => {}),
-    registerReducer: (reducer) => (reducers.push(reducer), () => {}),
-    registerHook: (hook) => (hooks.push(hook), () => {}),
+    registerTool: (tool) => {
+      tools.push(tool);
+      return () => {};
+    },
+    registerReducer: (reducer) => {
+      reducers.push(reducer);
+      return () => {};
+    },
+    registerHook: (hook) => {
+      hooks.push(hook);
+      return () => {};
+    },
     registerBackend: () => () => {},
   };
   await plugin.register(context);
@@ -54,33 +63,53 @@ async function collect(plugin: PluginDefinition<any>) {
 export async function checkPluginContract(plugin: PluginDefinition<any>): Promise<ContractProblem[]> {
   const problems: ContractProblem[] = [];
   const { tools, reducers } = await collect(plugin);
-  if (tools.length === 0 && reducers.length === 0) problems.push({ subject: plugin.id, problem: 'registers no tools and no reducers' });
+  if (tools.length === 0 && reducers.length === 0)
+    problems.push({ subject: plugin.id, problem: 'registers no tools and no reducers' });
   const names = new Set<string>();
   for (const tool of tools) {
-    if (!TOOL_NAME_PATTERN.test(tool.name)) problems.push({ subject: tool.name, problem: 'name must be 1–64 chars of [a-zA-Z0-9_-]' });
+    if (!TOOL_NAME_PATTERN.test(tool.name))
+      problems.push({ subject: tool.name, problem: 'name must be 1–64 chars of [a-zA-Z0-9_-]' });
     if (names.has(tool.name)) problems.push({ subject: tool.name, problem: 'registered twice' });
     names.add(tool.name);
-    if (!tool.description || tool.description.trim().length < 10) problems.push({ subject: tool.name, problem: 'description missing or shorter than 10 characters' });
-    if (!tool.capabilities || typeof tool.capabilities !== 'object') problems.push({ subject: tool.name, problem: 'capabilities must be an object ({} for none)' });
+    if (!tool.description || tool.description.trim().length < 10)
+      problems.push({ subject: tool.name, problem: 'description missing or shorter than 10 characters' });
+    if (!tool.capabilities || typeof tool.capabilities !== 'object')
+      problems.push({ subject: tool.name, problem: 'capabilities must be an object ({} for none)' });
     try {
       const schema = tool.parametersJsonSchema ?? (z.toJSONSchema(tool.input) as Record<string, unknown>);
-      if (schema.type !== 'object') problems.push({ subject: tool.name, problem: `input schema must be an object schema, got type ${String(schema.type)}` });
+      if (schema.type !== 'object')
+        problems.push({
+          subject: tool.name,
+          problem: `input schema must be an object schema, got type ${String(schema.type)}`,
+        });
     } catch (error) {
-      problems.push({ subject: tool.name, problem: `input schema cannot be converted to JSON Schema: ${(error as Error).message}` });
+      problems.push({
+        subject: tool.name,
+        problem: `input schema cannot be converted to JSON Schema: ${(error as Error).message}`,
+      });
     }
   }
   for (const reducer of reducers) {
-    const samples: ToolResult[] = [...SAMPLE_OUTPUTS.map((text) => ok(text, { structured: { sample: true } })), ...SAMPLE_OUTPUTS.map((text) => fail('execution_failed', text))];
+    const samples: ToolResult[] = [
+      ...SAMPLE_OUTPUTS.map((text) => ok(text, { structured: { sample: true } })),
+      ...SAMPLE_OUTPUTS.map((text) => fail('execution_failed', text)),
+    ];
     for (const sample of samples) {
       let reduced: ToolResult;
       try {
         reduced = reducer.reduce(sample, { toolName: reducer.tool, args: {} });
       } catch (error) {
-        problems.push({ subject: `reducer ${reducer.tool}`, problem: `throws on a ${sampleSize(sample)} result: ${(error as Error).message}` });
+        problems.push({
+          subject: `reducer ${reducer.tool}`,
+          problem: `throws on a ${sampleSize(sample)} result: ${(error as Error).message}`,
+        });
         continue;
       }
       if (text(reduced).length > text(sample).length) {
-        problems.push({ subject: `reducer ${reducer.tool}`, problem: `grows a ${sampleSize(sample)} result to ${text(reduced).length} chars` });
+        problems.push({
+          subject: `reducer ${reducer.tool}`,
+          problem: `grows a ${sampleSize(sample)} result to ${text(reduced).length} chars`,
+        });
       }
       if (sample.structured !== undefined && reduced.structured === undefined) {
         problems.push({ subject: `reducer ${reducer.tool}`, problem: 'drops structured data' });
@@ -94,7 +123,9 @@ export async function checkPluginContract(plugin: PluginDefinition<any>): Promis
 export async function expectPluginContract(plugin: PluginDefinition<any>): Promise<void> {
   const problems = await checkPluginContract(plugin);
   if (problems.length > 0) {
-    throw new Error(`Plugin "${plugin.id}" breaks the contract:\n${problems.map((p) => `  - ${p.subject}: ${p.problem}`).join('\n')}`);
+    throw new Error(
+      `Plugin "${plugin.id}" breaks the contract:\n${problems.map((p) => `  - ${p.subject}: ${p.problem}`).join('\n')}`,
+    );
   }
 }
 

@@ -4,7 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { QuiverHost } from '@quiver/plugin-host';
 import type { Session, SessionOptions } from '@quiver/runtime';
-import type { CapabilityBackend, PluginDefinition, QuiverEvent, ToolDefinitionLite, ToolResult } from '@quiver/types';
+import type {
+  CapabilityBackend,
+  PluginDefinition,
+  QuiverEvent,
+  ToolDefinitionLite,
+  ToolResult,
+} from '@quiver/types';
 
 export interface TestHostOptions {
   plugins: PluginDefinition<any>[];
@@ -57,7 +63,9 @@ export async function createTestHost(options: TestHostOptions): Promise<TestHost
   const failed = host.plugins().failed;
   if (failed.length > 0) {
     await host.close();
-    throw new Error(`Plugins failed to load:\n${failed.map((f) => `  ${f.plugin} [${f.code}] ${f.message}`).join('\n')}`);
+    throw new Error(
+      `Plugins failed to load:\n${failed.map((f) => `  ${f.plugin} [${f.code}] ${f.message}`).join('\n')}`,
+    );
   }
   const session = host.createSession({ ...options.session, personality: String(personality.id ?? 'test') });
   const events: QuiverEvent[] = [];

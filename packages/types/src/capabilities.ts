@@ -1,6 +1,13 @@
 import type { Attachment } from './result.js';
 
-export const CAPABILITY_NAMES = ['network', 'secrets', 'storage', 'fs_reach', 'process', 'attachments'] as const;
+export const CAPABILITY_NAMES = [
+  'network',
+  'secrets',
+  'storage',
+  'fs_reach',
+  'process',
+  'attachments',
+] as const;
 export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
 
 /**

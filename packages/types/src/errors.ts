@@ -79,5 +79,8 @@ export class QuiverError extends Error {
 }
 
 export function isQuiverError(value: unknown): value is QuiverError {
-  return value instanceof QuiverError || (value instanceof Error && value.name === 'QuiverError' && 'code' in value);
+  return (
+    value instanceof QuiverError ||
+    (value instanceof Error && value.name === 'QuiverError' && 'code' in value)
+  );
 }

@@ -21,7 +21,14 @@ const permissionDecision = z.object({
   rule: z.string().optional(),
   reason: z.string(),
   subjects: z
-    .array(z.object({ subject: z.string(), behavior: z.enum(['allow', 'ask', 'deny']), rule: z.string().optional(), reason: z.string() }))
+    .array(
+      z.object({
+        subject: z.string(),
+        behavior: z.enum(['allow', 'ask', 'deny']),
+        rule: z.string().optional(),
+        reason: z.string(),
+      }),
+    )
     .optional(),
   suggestedRule: z.string().optional(),
 });

@@ -41,15 +41,24 @@ interface HookBase {
 
 export interface PreToolUseHook extends HookBase {
   event: 'preToolUse';
-  run(call: HookCallInfo, signal: AbortSignal): Promise<PreToolUseOutcome | undefined | void> | PreToolUseOutcome | undefined | void;
+  run(
+    call: HookCallInfo,
+    signal: AbortSignal,
+  ): Promise<PreToolUseOutcome | undefined | void> | PreToolUseOutcome | undefined | void;
 }
 export interface PostToolUseHook extends HookBase {
   event: 'postToolUse';
-  run(call: HookCallInfo & { result: ToolResult }, signal: AbortSignal): Promise<PostToolUseOutcome | undefined | void> | PostToolUseOutcome | undefined | void;
+  run(
+    call: HookCallInfo & { result: ToolResult },
+    signal: AbortSignal,
+  ): Promise<PostToolUseOutcome | undefined | void> | PostToolUseOutcome | undefined | void;
 }
 export interface PostToolUseFailureHook extends HookBase {
   event: 'postToolUseFailure';
-  run(call: HookCallInfo & { result: ToolResult }, signal: AbortSignal): Promise<PostToolUseFailureOutcome | undefined | void> | PostToolUseFailureOutcome | undefined | void;
+  run(
+    call: HookCallInfo & { result: ToolResult },
+    signal: AbortSignal,
+  ): Promise<PostToolUseFailureOutcome | undefined | void> | PostToolUseFailureOutcome | undefined | void;
 }
 
 export type ToolHook = PreToolUseHook | PostToolUseHook | PostToolUseFailureHook;

@@ -1,9 +1,5 @@
 // Public surface of @quiver/types: the contract plugin authors depend on.
-export { ERROR_CODES, QuiverError, isQuiverError } from './errors.js';
-export type { ErrorCode, ToolErrorCode, QuiverErrorOptions } from './errors.js';
-export { ok, fail, resultText, isToolResult } from './result.js';
-export type { Attachment, ToolResult, ToolSuccess, ToolFailure } from './result.js';
-export { CAPABILITY_NAMES } from './capabilities.js';
+
 export type {
   AttachmentsHandle,
   CapabilityBackend,
@@ -25,7 +21,39 @@ export type {
   StorageHandle,
   StorageScope,
 } from './capabilities.js';
-export { PERMISSION_KINDS } from './permissions.js';
+export { CAPABILITY_NAMES } from './capabilities.js';
+export type { ErrorCode, QuiverErrorOptions, ToolErrorCode } from './errors.js';
+export { ERROR_CODES, isQuiverError, QuiverError } from './errors.js';
+export type { EventBus, QuiverEvent, QuiverEventOf, QuiverEventType } from './events.js';
+export {
+  abortEvent,
+  hookCompletedEvent,
+  hookStartedEvent,
+  isDurableEvent,
+  permissionCompletedEvent,
+  permissionRequestedEvent,
+  quiverEventSchema,
+  sessionInfoEvent,
+  sessionToolsUpdatedEvent,
+  sessionWarningEvent,
+  TRANSIENT_EVENT_TYPES,
+  toolExecutionCompleteEvent,
+  toolExecutionPartialResultEvent,
+  toolExecutionProgressEvent,
+  toolExecutionStartEvent,
+  toolUserRequestedEvent,
+} from './events.js';
+export type {
+  HookCallInfo,
+  HookEventName,
+  PostToolUseFailureHook,
+  PostToolUseFailureOutcome,
+  PostToolUseHook,
+  PostToolUseOutcome,
+  PreToolUseHook,
+  PreToolUseOutcome,
+  ToolHook,
+} from './hooks.js';
 export type {
   GrantScope,
   PermissionAnswer,
@@ -38,18 +66,33 @@ export type {
   PermissionSubjectDecision,
   ToolPermissionSpec,
 } from './permissions.js';
+export { PERMISSION_KINDS } from './permissions.js';
 export type {
-  HookCallInfo,
-  HookEventName,
-  PostToolUseFailureHook,
-  PostToolUseFailureOutcome,
-  PostToolUseHook,
-  PostToolUseOutcome,
-  PreToolUseHook,
-  PreToolUseOutcome,
-  ToolHook,
-} from './hooks.js';
-export { TOOL_NAME_PATTERN, defineTool } from './tool.js';
+  Logger,
+  PluginApiVersion,
+  PluginContext,
+  PluginDefinition,
+  PluginEvents,
+  PluginLifecycle,
+  PluginPaths,
+  PluginServiceName,
+  PluginServices,
+} from './plugin.js';
+export { definePlugin, SUPPORTED_PLUGIN_API_VERSIONS } from './plugin.js';
+export type { ReducerInput, ToolResultReducer, ToolResultReducerRegistry } from './reducer.js';
+export type {
+  ExecuteContext,
+  ExecutionInterceptor,
+  InterceptDecision,
+  PreparedCall,
+  RegisteredTool,
+  RegisterOptions,
+  ToolCall,
+  ToolRegistry,
+} from './registry.js';
+export { DEFAULT_RESULT_BUDGET } from './registry.js';
+export type { Attachment, ToolFailure, ToolResult, ToolSuccess } from './result.js';
+export { fail, isToolResult, ok, resultText } from './result.js';
 export type {
   AgentIdentity,
   AgentKind,
@@ -64,46 +107,4 @@ export type {
   ToolFilterOpts,
   ToolTimeouts,
 } from './tool.js';
-export type { ReducerInput, ToolResultReducer, ToolResultReducerRegistry } from './reducer.js';
-export { DEFAULT_RESULT_BUDGET } from './registry.js';
-export type {
-  ExecuteContext,
-  ExecutionInterceptor,
-  InterceptDecision,
-  PreparedCall,
-  RegisterOptions,
-  RegisteredTool,
-  ToolCall,
-  ToolRegistry,
-} from './registry.js';
-export {
-  TRANSIENT_EVENT_TYPES,
-  abortEvent,
-  hookCompletedEvent,
-  hookStartedEvent,
-  isDurableEvent,
-  permissionCompletedEvent,
-  permissionRequestedEvent,
-  quiverEventSchema,
-  sessionInfoEvent,
-  sessionToolsUpdatedEvent,
-  sessionWarningEvent,
-  toolExecutionCompleteEvent,
-  toolExecutionPartialResultEvent,
-  toolExecutionProgressEvent,
-  toolExecutionStartEvent,
-  toolUserRequestedEvent,
-} from './events.js';
-export type { EventBus, QuiverEvent, QuiverEventOf, QuiverEventType } from './events.js';
-export { SUPPORTED_PLUGIN_API_VERSIONS, definePlugin } from './plugin.js';
-export type {
-  Logger,
-  PluginApiVersion,
-  PluginContext,
-  PluginDefinition,
-  PluginEvents,
-  PluginLifecycle,
-  PluginPaths,
-  PluginServiceName,
-  PluginServices,
-} from './plugin.js';
+export { defineTool, TOOL_NAME_PATTERN } from './tool.js';

@@ -68,6 +68,8 @@ export interface PluginDefinition<R extends PluginServiceName = PluginServiceNam
 }
 
 /** Declares a plugin; `ctx.services` is typed from `requires`. Registers nothing by itself. */
-export function definePlugin<const R extends PluginServiceName = never>(plugin: PluginDefinition<R>): PluginDefinition<R> {
+export function definePlugin<const R extends PluginServiceName = never>(
+  plugin: PluginDefinition<R>,
+): PluginDefinition<R> {
   return plugin;
 }

@@ -1,7 +1,14 @@
 import type { CapabilityBackendRegistry } from './capabilities.js';
 import type { HookCallInfo } from './hooks.js';
 import type { Attachment, ToolResult } from './result.js';
-import type { AgentIdentity, SessionState, Tool, ToolDefinitionLite, ToolEmission, ToolFilterOpts } from './tool.js';
+import type {
+  AgentIdentity,
+  SessionState,
+  Tool,
+  ToolDefinitionLite,
+  ToolEmission,
+  ToolFilterOpts,
+} from './tool.js';
 
 export interface ToolCall {
   /** Call id from the model; generated when absent. */
@@ -39,7 +46,11 @@ export type InterceptDecision =
  */
 export interface ExecutionInterceptor {
   beforeExecute?(call: PreparedCall): Promise<InterceptDecision> | InterceptDecision;
-  afterExecute?(call: PreparedCall, result: ToolResult, info: { durationMs: number }): Promise<ToolResult> | ToolResult;
+  afterExecute?(
+    call: PreparedCall,
+    result: ToolResult,
+    info: { durationMs: number },
+  ): Promise<ToolResult> | ToolResult;
 }
 
 export interface ExecuteContext {

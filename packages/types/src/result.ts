@@ -27,7 +27,10 @@ export interface ToolFailure {
 
 export type ToolResult = ToolSuccess | ToolFailure;
 
-export function ok(value: string, extra: { structured?: unknown; attachments?: Attachment[] } = {}): ToolSuccess {
+export function ok(
+  value: string,
+  extra: { structured?: unknown; attachments?: Attachment[] } = {},
+): ToolSuccess {
   const result: ToolSuccess = { ok: true, value };
   if (extra.structured !== undefined) result.structured = extra.structured;
   if (extra.attachments !== undefined && extra.attachments.length > 0) result.attachments = extra.attachments;

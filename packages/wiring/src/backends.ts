@@ -13,7 +13,10 @@ function realRoot(workspace: string): string {
 }
 
 /** Secrets a personality grants: `secrets: { terminal: [GITHUB_TOKEN], '*': [...] }`, read from the environment. */
-function secretsBackend(context: BackendFactoryContext, env: NodeJS.ProcessEnv): CapabilityBackend<'secrets'> {
+function secretsBackend(
+  context: BackendFactoryContext,
+  env: NodeJS.ProcessEnv,
+): CapabilityBackend<'secrets'> {
   return {
     capability: 'secrets',
     resolve(request) {
@@ -32,7 +35,10 @@ function secretsBackend(context: BackendFactoryContext, env: NodeJS.ProcessEnv):
 }
 
 /** The first-party capability backends for a workspace and data dir. */
-export function createFirstPartyBackends(context: BackendFactoryContext, env: NodeJS.ProcessEnv = process.env): CapabilityBackend[] {
+export function createFirstPartyBackends(
+  context: BackendFactoryContext,
+  env: NodeJS.ProcessEnv = process.env,
+): CapabilityBackend[] {
   const roots = [realRoot(context.workspace)];
   const processBackends = new Map<SandboxMode, CapabilityBackend<'process'>>();
   const processFor = (sandbox: SandboxMode) => {
@@ -47,20 +53,31 @@ export function createFirstPartyBackends(context: BackendFactoryContext, env: No
     createStorageBackend({ dataDir: context.dataDir }) as CapabilityBackend,
     {
       capability: 'process',
-      resolve: (request) => processFor((context.personality(request.personalityId)?.sandbox as SandboxMode | undefined) ?? 'auto').resolve(request as never),
+      resolve: (request) =>
+        processFor(
+          (context.personality(request.personalityId)?.sandbox as SandboxMode | undefined) ?? 'auto',
+        ).resolve(request as never),
     } satisfies CapabilityBackend<'process'> as CapabilityBackend,
     {
       capability: 'fs_reach',
-      resolve: (request) => ({ roots, mode: request.declaration === true ? 'write' : (request.declaration.mode ?? 'write') }),
+      resolve: (request) => ({
+        roots,
+        mode: request.declaration === true ? 'write' : (request.declaration.mode ?? 'write'),
+      }),
     } satisfies CapabilityBackend<'fs_reach'> as CapabilityBackend,
     secretsBackend(context, env) as CapabilityBackend,
     {
       capability: 'network',
       resolve: (request) => ({
         fetch: globalThis.fetch,
-        ...(request.declaration !== true && request.declaration.domains ? { allowedDomains: request.declaration.domains } : {}),
+        ...(request.declaration !== true && request.declaration.domains
+          ? { allowedDomains: request.declaration.domains }
+          : {}),
       }),
     } satisfies CapabilityBackend<'network'> as CapabilityBackend,
-    { capability: 'attachments', resolve: () => ({ turn: [] }) } satisfies CapabilityBackend<'attachments'> as CapabilityBackend,
+    {
+      capability: 'attachments',
+      resolve: () => ({ turn: [] }),
+    } satisfies CapabilityBackend<'attachments'> as CapabilityBackend,
   ];
 }

@@ -1,7 +1,13 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { mcpBridgePlugin } from '@quiver/mcp-bridge';
-import { type BuiltinPlugin, type CreateHostOptions, QuiverHost, findConfigFile, type QuiverConfigInput } from '@quiver/plugin-host';
+import {
+  type BuiltinPlugin,
+  type CreateHostOptions,
+  findConfigFile,
+  type QuiverConfigInput,
+  QuiverHost,
+} from '@quiver/plugin-host';
 import type { Session, SessionOptions } from '@quiver/runtime';
 import { codePlugin } from '@quiver/tools-code';
 import { kanbanPlugin } from '@quiver/tools-kanban';
@@ -52,10 +58,17 @@ export interface Quiver {
 export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Quiver> {
   const start = path.resolve(options.workspace ?? process.cwd());
   const configFile =
-    options.configPath ?? (options.config || options.discoverConfig === false ? undefined : findConfigFile(start));
+    options.configPath ??
+    (options.config || options.discoverConfig === false ? undefined : findConfigFile(start));
   const hostOptions: CreateHostOptions = {
-    ...(configFile ? { configPath: path.resolve(configFile) } : { config: options.config ?? {}, configDir: start }),
-    ...(options.workspace ? { workspace: path.resolve(options.workspace) } : configFile ? {} : { workspace: start }),
+    ...(configFile
+      ? { configPath: path.resolve(configFile) }
+      : { config: options.config ?? {}, configDir: start }),
+    ...(options.workspace
+      ? { workspace: path.resolve(options.workspace) }
+      : configFile
+        ? {}
+        : { workspace: start }),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     builtinPlugins: [...FIRST_PARTY_PLUGINS, ...(options.plugins ?? [])],
     backends: (context) => createFirstPartyBackends(context, options.env ?? process.env),
@@ -71,7 +84,10 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
     configFile,
     defaultPersonality,
     createSession: (sessionOptions = {}) =>
-      host.createSession({ ...sessionOptions, personality: sessionOptions.personality ?? defaultPersonality }),
+      host.createSession({
+        ...sessionOptions,
+        personality: sessionOptions.personality ?? defaultPersonality,
+      }),
     close: () => host.close(),
   };
 }

@@ -1,9 +1,16 @@
 /** The personality used when no quiver.yaml names one: every first-party tool, safe permissions. */
-export const FIRST_PARTY_PLUGIN_IDS = ['tools-terminal', 'tools-code', 'tools-kanban', 'tools-memory', 'mcp-bridge'] as const;
+export const FIRST_PARTY_PLUGIN_IDS = [
+  'tools-terminal',
+  'tools-code',
+  'tools-kanban',
+  'tools-memory',
+  'mcp-bridge',
+] as const;
 
 export const DEFAULT_PERSONALITY = {
   id: 'default',
-  description: 'Every first-party tool. Reads, searches, edits inside the workspace, boards and memories are allowed; shell commands other than a few read-only ones are asked.',
+  description:
+    'Every first-party tool. Reads, searches, edits inside the workspace, boards and memories are allowed; shell commands other than a few read-only ones are asked.',
   plugins: [...FIRST_PARTY_PLUGIN_IDS],
   permissions: {
     allow: [

@@ -1,14 +1,21 @@
 import { terminalResultFromRaw } from '@quiver/tools-terminal';
-import { type ToolResult, fail, ok } from '@quiver/types';
+import { fail, ok, type ToolResult } from '@quiver/types';
 
 /**
  * The result a tool would have produced for a raw output, before its reducer: for the shell
  * tools the terminal's own formatting; for any other tool the text as-is (failed when the exit
  * code is non-zero). Lets `quiver reduce` show exactly what the model would receive.
  */
-export function resultFromRawOutput(tool: string, input: { output: string; args: Record<string, unknown>; exitCode?: number }): ToolResult {
+export function resultFromRawOutput(
+  tool: string,
+  input: { output: string; args: Record<string, unknown>; exitCode?: number },
+): ToolResult {
   if (tool === 'terminal' || tool === 'terminal_read') {
-    return terminalResultFromRaw({ command: String(input.args.command ?? ''), output: input.output, exitCode: input.exitCode ?? 0 });
+    return terminalResultFromRaw({
+      command: String(input.args.command ?? ''),
+      output: input.output,
+      exitCode: input.exitCode ?? 0,
+    });
   }
   return input.exitCode ? fail('execution_failed', input.output) : ok(input.output);
 }

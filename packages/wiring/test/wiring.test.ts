@@ -22,9 +22,19 @@ describe('createQuiver', () => {
     const quiver = await createQuiver({ workspace: ws, discoverConfig: false });
     open.push(quiver);
     expect(quiver.host.plugins().failed).toEqual([]);
-    expect(quiver.host.plugins().loaded.map((p) => p.id).sort()).toEqual([...FIRST_PARTY_PLUGIN_IDS].sort());
-    const names = quiver.createSession().pool().definitions.map((d) => d.name);
-    expect(names).toEqual(expect.arrayContaining(['terminal', 'read_file', 'grep_search', 'kanban_create', 'memory_save']));
+    expect(
+      quiver.host
+        .plugins()
+        .loaded.map((p) => p.id)
+        .sort(),
+    ).toEqual([...FIRST_PARTY_PLUGIN_IDS].sort());
+    const names = quiver
+      .createSession()
+      .pool()
+      .definitions.map((d) => d.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['terminal', 'read_file', 'grep_search', 'kanban_create', 'memory_save']),
+    );
     expect(quiver.host.dataDir).toBe(path.join(ws, '.quiver'));
   });
 
@@ -33,7 +43,9 @@ describe('createQuiver', () => {
     writeFileSync(path.join(ws, 'notes.txt'), 'first\nsecond\n');
     const quiver = await createQuiver({ workspace: ws, discoverConfig: false });
     open.push(quiver);
-    const [result] = await quiver.createSession().execute([{ name: 'read_file', args: { path: 'notes.txt' } }]);
+    const [result] = await quiver
+      .createSession()
+      .execute([{ name: 'read_file', args: { path: 'notes.txt' } }]);
     expect(result?.ok).toBe(true);
     expect(result?.ok && result.value).toContain('second');
   });
@@ -42,28 +54,34 @@ describe('createQuiver', () => {
     const ws = workspace();
     const quiver = await createQuiver({ workspace: ws, discoverConfig: false });
     open.push(quiver);
-    const [result] = await quiver.createSession().execute([{ name: 'terminal', args: { command: 'rm -rf build' } }]);
+    const [result] = await quiver
+      .createSession()
+      .execute([{ name: 'terminal', args: { command: 'rm -rf build' } }]);
     expect(result).toMatchObject({ ok: false, code: 'not_permitted' });
     expect(!result?.ok && result?.error).toContain('terminal(');
   });
 
   it('keeps secrets out of shell commands unless the personality grants them', async () => {
     const ws = workspace();
-    writeFileSync(
-      path.join(ws, 'quiver.yaml'),
-      'defaultPersonality: granted\n',
-    );
+    writeFileSync(path.join(ws, 'quiver.yaml'), 'defaultPersonality: granted\n');
     const personalities = path.join(ws, 'personalities');
     (await import('node:fs')).mkdirSync(personalities);
     writeFileSync(
       path.join(personalities, 'granted.yaml'),
       'id: granted\nplugins: [tools-terminal]\nsandbox: off\npermissions:\n  allow: [terminal]\nsecrets:\n  terminal: [DEPLOY_TOKEN]\n',
     );
-    writeFileSync(path.join(personalities, 'plain.yaml'), 'id: plain\nplugins: [tools-terminal]\nsandbox: off\npermissions:\n  allow: [terminal]\n');
+    writeFileSync(
+      path.join(personalities, 'plain.yaml'),
+      'id: plain\nplugins: [tools-terminal]\nsandbox: off\npermissions:\n  allow: [terminal]\n',
+    );
     const env = { ...process.env, DEPLOY_TOKEN: 'granted-value', OTHER_API_KEY: 'never-passed' };
     const quiver = await createQuiver({ workspace: ws, env });
     open.push(quiver);
-    const command = { name: 'terminal', args: { command: 'echo "deploy=${DEPLOY_TOKEN:-none} other=${OTHER_API_KEY:-none}"' } };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
+    const command = {
+      name: 'terminal',
+      args: { command: 'echo "deploy=${DEPLOY_TOKEN:-none} other=${OTHER_API_KEY:-none}"' },
+    };
     const [granted] = await quiver.createSession().execute([command]);
     const [plain] = await quiver.createSession({ personality: 'plain' }).execute([command]);
     expect(granted?.ok && granted.value).toContain('deploy=granted-value other=none');
@@ -79,7 +97,10 @@ describe('createQuiver', () => {
     await import('@quiver/mcp-bridge');
     expect(Object.keys(globalThis).sort()).toEqual(before);
     const ws = workspace();
-    const bare = await (await import('@quiver/plugin-host')).QuiverHost.create({ workspace: ws, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const bare = await (await import('@quiver/plugin-host')).QuiverHost.create({
+      workspace: ws,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
     expect(bare.registry.list()).toEqual([]);
     await bare.close();
   });

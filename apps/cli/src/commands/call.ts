@@ -2,7 +2,7 @@ import type { QuiverEvent } from '@quiver/types';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
 import { interactiveResolver } from '../interactive/permission-prompt.js';
-import { EXIT, color, parseJsonArgs, printJson, printLine } from '../output.js';
+import { color, EXIT, parseJsonArgs, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
 interface CallOptions {
@@ -22,7 +22,10 @@ export function registerCallCommand(program: Command): void {
     .option('-a, --args <json>', 'arguments as a JSON object', '{}')
     .option('-p, --personality <name|path>', 'personality to run under')
     .option('--model <name>', 'model name; picks the model profile')
-    .option('-s, --session <id>', 'run in (or resume) this session id; calls a killed run left unfinished are marked interrupted')
+    .option(
+      '-s, --session <id>',
+      'run in (or resume) this session id; calls a killed run left unfinished are marked interrupted',
+    )
     .option('--events', 'print lifecycle events as JSON lines on stderr')
     .option('--json', 'print the whole result as JSON')
     .action(async (tool: string, options: CallOptions, command: Command) => {

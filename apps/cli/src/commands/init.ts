@@ -17,9 +17,14 @@ export function registerInitCommand(program: Command): void {
         { file: path.join(root, 'quiver.yaml'), content: QUIVER_YAML_TEMPLATE },
         { file: path.join(root, 'personalities', 'default.yaml'), content: DEFAULT_PERSONALITY_TEMPLATE },
       ];
-      const existing = files.filter(({ file }) => existsSync(file)).map(({ file }) => path.relative(process.cwd(), file) || file);
+      const existing = files
+        .filter(({ file }) => existsSync(file))
+        .map(({ file }) => path.relative(process.cwd(), file) || file);
       if (existing.length > 0 && !options.force) {
-        throw new CliError(`${existing.join(' and ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written.`, 'Run `quiver init --force` to overwrite, or edit the files.');
+        throw new CliError(
+          `${existing.join(' and ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written.`,
+          'Run `quiver init --force` to overwrite, or edit the files.',
+        );
       }
       for (const { file, content } of files) {
         mkdirSync(path.dirname(file), { recursive: true });
@@ -28,8 +33,13 @@ export function registerInitCommand(program: Command): void {
       const written = files.map(({ file }) => file);
       if (options.json) printJson({ written });
       else {
-        for (const file of written) printLine(`${color.green('wrote')} ${path.relative(process.cwd(), file) || file}`);
-        printLine(color.dim('Next: `quiver tools` to see what the model sees, `quiver serve` to serve the tools over MCP.'));
+        for (const file of written)
+          printLine(`${color.green('wrote')} ${path.relative(process.cwd(), file) || file}`);
+        printLine(
+          color.dim(
+            'Next: `quiver tools` to see what the model sees, `quiver serve` to serve the tools over MCP.',
+          ),
+        );
       }
     });
 }

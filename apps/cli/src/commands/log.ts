@@ -3,7 +3,8 @@ import { openQuiver } from '../context.js';
 import { CliError, color, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
-const time = (ms: number | undefined) => (ms === undefined ? '—' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19));
+const time = (ms: number | undefined) =>
+  ms === undefined ? '—' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
 export function registerLogCommand(program: Command): void {
   program
@@ -21,24 +22,51 @@ export function registerLogCommand(program: Command): void {
           if (options.json) return printJson({ sessions, fileEdits: log.fileEditMetrics() });
           if (sessions.length === 0) printLine(color.dim('No sessions logged yet in this data directory.'));
           for (const session of sessions) {
-            const flags = [session.failedCalls ? color.red(`${session.failedCalls} failed`) : '', session.interruptedCalls ? color.yellow(`${session.interruptedCalls} interrupted`) : '']
+            const flags = [
+              session.failedCalls ? color.red(`${session.failedCalls} failed`) : '',
+              session.interruptedCalls ? color.yellow(`${session.interruptedCalls} interrupted`) : '',
+            ]
               .filter(Boolean)
               .join(', ');
-            printLine(`${color.bold(session.id)}  ${time(session.lastActivityAt)}  ${session.personalityId ?? ''} ${session.agent ?? ''}  ${session.calls} calls${flags ? `, ${flags}` : ''}`);
+            printLine(
+              `${color.bold(session.id)}  ${time(session.lastActivityAt)}  ${session.personalityId ?? ''} ${session.agent ?? ''}  ${session.calls} calls${flags ? `, ${flags}` : ''}`,
+            );
           }
           return;
         }
         const calls = log.sessionCalls(options.session);
         if (calls.length === 0 && !log.recentSessions(10_000).some((s) => s.id === options.session)) {
-          throw new CliError(`No session "${options.session}" in ${quiver.host.dataDir}.`, 'Run `quiver log` to list the recent sessions.');
+          throw new CliError(
+            `No session "${options.session}" in ${quiver.host.dataDir}.`,
+            'Run `quiver log` to list the recent sessions.',
+          );
         }
         const fileEdits = log.fileEditMetrics(options.session);
-        if (options.json) return printJson({ session: options.session, calls, fileEdits, events: log.sessionEvents(options.session) });
+        if (options.json)
+          return printJson({
+            session: options.session,
+            calls,
+            fileEdits,
+            events: log.sessionEvents(options.session),
+          });
         for (const call of calls) {
-          const status = call.status === 'ok' ? color.green('ok') : call.status === 'running' ? color.yellow('running') : call.status === 'interrupted' ? color.yellow('interrupted') : color.red(call.code ?? 'error');
-          printLine(`${time(call.startedAt ?? call.completedAt)}  ${call.toolName.padEnd(18)} ${status}${call.durationMs !== undefined ? color.dim(` ${call.durationMs} ms`) : ''}  ${color.dim(JSON.stringify(call.args).slice(0, 80))}`);
+          const status =
+            call.status === 'ok'
+              ? color.green('ok')
+              : call.status === 'running'
+                ? color.yellow('running')
+                : call.status === 'interrupted'
+                  ? color.yellow('interrupted')
+                  : color.red(call.code ?? 'error');
+          printLine(
+            `${time(call.startedAt ?? call.completedAt)}  ${call.toolName.padEnd(18)} ${status}${call.durationMs !== undefined ? color.dim(` ${call.durationMs} ms`) : ''}  ${color.dim(JSON.stringify(call.args).slice(0, 80))}`,
+          );
         }
-        printLine(color.dim(`files changed: ${fileEdits.filesChanged ?? 0}, +${fileEdits.linesAdded ?? 0} −${fileEdits.linesRemoved ?? 0}`));
+        printLine(
+          color.dim(
+            `files changed: ${fileEdits.filesChanged ?? 0}, +${fileEdits.linesAdded ?? 0} −${fileEdits.linesRemoved ?? 0}`,
+          ),
+        );
       } finally {
         await quiver.close();
       }

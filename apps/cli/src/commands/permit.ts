@@ -4,51 +4,72 @@ import { openQuiver } from '../context.js';
 import { color, parseJsonArgs, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
-const paint = (behavior: string) => (behavior === 'allow' ? color.green : behavior === 'deny' ? color.red : color.yellow)(behavior);
+const paint = (behavior: string) =>
+  (behavior === 'allow' ? color.green : behavior === 'deny' ? color.red : color.yellow)(behavior);
 
 export function registerPermitCommand(program: Command): void {
   program
     .command('permit')
-    .description('Show the permission decision for a call: allow, ask or deny, the rule that matched, and each parsed shell subcommand.')
+    .description(
+      'Show the permission decision for a call: allow, ask or deny, the rule that matched, and each parsed shell subcommand.',
+    )
     .argument('<tool>', 'tool name')
     .option('-a, --args <json>', 'the call arguments', '{}')
     .option('-p, --personality <name|path>', 'personality whose rules apply')
     .option('--json', 'machine-readable output')
-    .action(async (tool: string, options: { args: string; personality?: string; json?: boolean }, command: Command) => {
-      const args = parseJsonArgs(options.args);
-      const quiver = await openQuiver(globalOptions(command), options);
-      try {
-        const { PermissionEngine, ProjectGrantStore } = await import('@quiver/permissions');
-        const session = quiver.createSession(options.personality ? { personality: options.personality } : {});
-        const pool = session.pool();
-        const entry = pool.executables.get(tool);
-        const projectGrants = new ProjectGrantStore({ dataDir: quiver.host.dataDir });
-        const engine = new PermissionEngine({
-          workspace: quiver.host.workspace,
-          layers: [quiver.host.policy(options.personality).permissions],
-          projectGrants,
-        });
-        const decision: PermissionDecision = await engine.decide({
-          toolName: tool,
-          args,
-          ...(entry?.tool.permission ? { spec: entry.tool.permission } : {}),
-          ...(entry?.mcpServer ? { mcpServer: entry.mcpServer } : {}),
-        });
-        projectGrants.close?.();
-        const inPool = Boolean(entry);
-        if (options.json) {
-          printJson({ tool, inPool, ...decision });
-          return;
+    .action(
+      async (
+        tool: string,
+        options: { args: string; personality?: string; json?: boolean },
+        command: Command,
+      ) => {
+        const args = parseJsonArgs(options.args);
+        const quiver = await openQuiver(globalOptions(command), options);
+        try {
+          const { PermissionEngine, ProjectGrantStore } = await import('@quiver/permissions');
+          const session = quiver.createSession(
+            options.personality ? { personality: options.personality } : {},
+          );
+          const pool = session.pool();
+          const entry = pool.executables.get(tool);
+          const projectGrants = new ProjectGrantStore({ dataDir: quiver.host.dataDir });
+          const engine = new PermissionEngine({
+            workspace: quiver.host.workspace,
+            layers: [quiver.host.policy(options.personality).permissions],
+            projectGrants,
+          });
+          const decision: PermissionDecision = await engine.decide({
+            toolName: tool,
+            args,
+            ...(entry?.tool.permission ? { spec: entry.tool.permission } : {}),
+            ...(entry?.mcpServer ? { mcpServer: entry.mcpServer } : {}),
+          });
+          projectGrants.close?.();
+          const inPool = Boolean(entry);
+          if (options.json) {
+            printJson({ tool, inPool, ...decision });
+            return;
+          }
+          printLine(
+            `${paint(decision.behavior)}  ${tool}${decision.rule ? color.dim(`  rule: ${decision.rule}`) : ''}`,
+          );
+          printLine(`  ${decision.reason}`);
+          for (const subject of decision.subjects ?? []) {
+            printLine(
+              `  ${paint(subject.behavior).padEnd(5)}  ${subject.subject}${subject.rule ? color.dim(`  (${subject.rule})`) : ''}${subject.behavior !== 'allow' ? color.dim(` — ${subject.reason}`) : ''}`,
+            );
+          }
+          if (decision.behavior === 'ask' && decision.suggestedRule)
+            printLine(color.dim(`  to allow it: add "${decision.suggestedRule}" to permissions.allow`));
+          if (!inPool)
+            printLine(
+              color.yellow(
+                `  note: ${tool} is not in this personality's pool; \`quiver tools --explain ${tool}\` says why.`,
+              ),
+            );
+        } finally {
+          await quiver.close();
         }
-        printLine(`${paint(decision.behavior)}  ${tool}${decision.rule ? color.dim(`  rule: ${decision.rule}`) : ''}`);
-        printLine(`  ${decision.reason}`);
-        for (const subject of decision.subjects ?? []) {
-          printLine(`  ${paint(subject.behavior).padEnd(5)}  ${subject.subject}${subject.rule ? color.dim(`  (${subject.rule})`) : ''}${subject.behavior !== 'allow' ? color.dim(` — ${subject.reason}`) : ''}`);
-        }
-        if (decision.behavior === 'ask' && decision.suggestedRule) printLine(color.dim(`  to allow it: add "${decision.suggestedRule}" to permissions.allow`));
-        if (!inPool) printLine(color.yellow(`  note: ${tool} is not in this personality's pool; \`quiver tools --explain ${tool}\` says why.`));
-      } finally {
-        await quiver.close();
-      }
-    });
+      },
+    );
 }

@@ -14,7 +14,9 @@ export function registerPersonalityCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (file: string, options: { json?: boolean }) => {
       const { resolvePersonality } = await loadPluginHost();
-      const resolved = resolvePersonality(path.resolve(file), { searchDirs: [path.dirname(path.resolve(file)), process.cwd()] });
+      const resolved = resolvePersonality(path.resolve(file), {
+        searchDirs: [path.dirname(path.resolve(file)), process.cwd()],
+      });
       if (options.json) printJson({ ok: true, id: resolved.id, sources: resolved.sources });
       else printLine(`${color.green('ok')} ${resolved.id} (${resolved.sources.join(' ← ')})`);
     });

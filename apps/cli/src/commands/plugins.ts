@@ -17,11 +17,15 @@ export function registerPluginsCommand(program: Command): void {
           return;
         }
         for (const plugin of status.loaded) {
-          printLine(`${color.green('✓')} ${color.bold(plugin.id)}@${plugin.version} ${color.dim(plugin.source)}`);
+          printLine(
+            `${color.green('✓')} ${color.bold(plugin.id)}@${plugin.version} ${color.dim(plugin.source)}`,
+          );
           printLine(`    ${plugin.tools.length ? plugin.tools.join(', ') : color.dim('(no tools)')}`);
         }
         for (const failure of status.failed) {
-          printLine(`${color.red('✗')} ${color.bold(failure.plugin)} ${color.red(`[${failure.code}]`)} ${failure.message}`);
+          printLine(
+            `${color.red('✗')} ${color.bold(failure.plugin)} ${color.red(`[${failure.code}]`)} ${failure.message}`,
+          );
           if (failure.fix) printLine(`    ${color.dim('fix:')} ${failure.fix}`);
         }
       } finally {

@@ -6,7 +6,10 @@ import { globalOptions } from '../program.js';
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) {
-    throw new CliError('quiver reduce reads the raw output from standard input.', 'Pipe it in: `npm test 2>&1 | quiver reduce terminal --args \'{"command":"npm test"}\' --exit-code 1`.');
+    throw new CliError(
+      'quiver reduce reads the raw output from standard input.',
+      'Pipe it in: `npm test 2>&1 | quiver reduce terminal --args \'{"command":"npm test"}\' --exit-code 1`.',
+    );
   }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -16,40 +19,61 @@ async function readStdin(): Promise<string> {
 export function registerReduceCommand(program: Command): void {
   program
     .command('reduce')
-    .description("Print exactly what the model would receive for a tool's raw output (its reducer, then the budget trim).")
+    .description(
+      "Print exactly what the model would receive for a tool's raw output (its reducer, then the budget trim).",
+    )
     .argument('<tool>', 'tool whose reducer to apply, e.g. terminal')
     .option('-a, --args <json>', 'the call arguments (terminal: {"command": "…"})', '{}')
     .option('--exit-code <n>', 'exit code of the command (terminal); non-zero makes it a failed result')
     .option('-p, --personality <name|path>', 'personality (its result budget applies)')
     .option('--json', 'print the whole result as JSON')
-    .action(async (tool: string, options: { args: string; exitCode?: string; personality?: string; json?: boolean }, command: Command) => {
-      const args = parseJsonArgs(options.args) as Record<string, unknown>;
-      const exitCode = options.exitCode === undefined ? undefined : Number(options.exitCode);
-      if (exitCode !== undefined && !Number.isInteger(exitCode)) {
-        throw new CliError(`--exit-code must be a whole number, got "${options.exitCode}".`, 'Pass the exit status of the command, e.g. --exit-code 1.');
-      }
-      const raw = await readStdin();
-      const quiver = await openQuiver(globalOptions(command), options);
-      try {
-        const { resultFromRawOutput } = await import('@quiver/wiring');
-        const { trimResult } = await import('@quiver/core');
-        const policy = quiver.host.policy(options.personality);
-        let result: ToolResult = resultFromRawOutput(tool, { output: raw, args, ...(exitCode !== undefined ? { exitCode } : {}) });
-        const reducer = quiver.host.reducers.get(tool);
-        if (reducer) {
-          try {
-            const reduced = reducer.reduce(result, { toolName: tool, args });
-            const length = (r: ToolResult) => (r.ok ? r.value : r.error).length;
-            if (length(reduced) <= length(result)) result = { ...reduced, ...(result.structured !== undefined && reduced.structured === undefined ? { structured: result.structured } : {}) };
-          } catch {
-            // The registry keeps the original result when a reducer throws; so do we.
-          }
+    .action(
+      async (
+        tool: string,
+        options: { args: string; exitCode?: string; personality?: string; json?: boolean },
+        command: Command,
+      ) => {
+        const args = parseJsonArgs(options.args) as Record<string, unknown>;
+        const exitCode = options.exitCode === undefined ? undefined : Number(options.exitCode);
+        if (exitCode !== undefined && !Number.isInteger(exitCode)) {
+          throw new CliError(
+            `--exit-code must be a whole number, got "${options.exitCode}".`,
+            'Pass the exit status of the command, e.g. --exit-code 1.',
+          );
         }
-        result = trimResult(result, policy.budget.resultChars);
-        if (options.json) printJson({ reducer: reducer ? tool : null, result });
-        else process.stdout.write(`${result.ok ? result.value : result.error}\n`);
-      } finally {
-        await quiver.close();
-      }
-    });
+        const raw = await readStdin();
+        const quiver = await openQuiver(globalOptions(command), options);
+        try {
+          const { resultFromRawOutput } = await import('@quiver/wiring');
+          const { trimResult } = await import('@quiver/core');
+          const policy = quiver.host.policy(options.personality);
+          let result: ToolResult = resultFromRawOutput(tool, {
+            output: raw,
+            args,
+            ...(exitCode !== undefined ? { exitCode } : {}),
+          });
+          const reducer = quiver.host.reducers.get(tool);
+          if (reducer) {
+            try {
+              const reduced = reducer.reduce(result, { toolName: tool, args });
+              const length = (r: ToolResult) => (r.ok ? r.value : r.error).length;
+              if (length(reduced) <= length(result))
+                result = {
+                  ...reduced,
+                  ...(result.structured !== undefined && reduced.structured === undefined
+                    ? { structured: result.structured }
+                    : {}),
+                };
+            } catch {
+              // The registry keeps the original result when a reducer throws; so do we.
+            }
+          }
+          result = trimResult(result, policy.budget.resultChars);
+          if (options.json) printJson({ reducer: reducer ? tool : null, result });
+          else process.stdout.write(`${result.ok ? result.value : result.error}\n`);
+        } finally {
+          await quiver.close();
+        }
+      },
+    );
 }

@@ -26,7 +26,10 @@ export function registerToolsCommand(program: Command): void {
     .option('--custom-agent <name>', "a custom agent from the personality's agents")
     .option('--format <format>', `render definitions in a provider format: ${FORMATS.join(' | ')}`)
     .option('--model <name>', 'model name; picks the model profile (edit tools, deferred loading)')
-    .option('--explain <tool>', 'say which assembly stage removed a tool, and the rule or setting that did it')
+    .option(
+      '--explain <tool>',
+      'say which assembly stage removed a tool, and the rule or setting that did it',
+    )
     .option('--json', 'machine-readable output')
     .action(async (options: ToolsOptions, command: Command) => {
       if (!AGENTS.includes(options.agent)) {
@@ -49,14 +52,23 @@ export function registerToolsCommand(program: Command): void {
           const message = explainTool(pool, options.explain);
           const removed = pool.removed.get(options.explain);
           if (options.json) {
-            printJson({ tool: options.explain, available: pool.executables.has(options.explain), ...(removed ?? {}), message });
+            printJson({
+              tool: options.explain,
+              available: pool.executables.has(options.explain),
+              ...(removed ?? {}),
+              message,
+            });
           } else printLine(message);
           return;
         }
         const tokens = estimateTokens(pool.definitions);
         if (options.format) {
           const rendered = session.render(options.format);
-          printJson(options.json ? { format: options.format, tokens, tools: rendered.tools, nameMap: rendered.nameMap } : rendered.tools);
+          printJson(
+            options.json
+              ? { format: options.format, tokens, tools: rendered.tools, nameMap: rendered.nameMap }
+              : rendered.tools,
+          );
           return;
         }
         if (options.json) {
@@ -73,11 +85,18 @@ export function registerToolsCommand(program: Command): void {
         }
         for (const definition of pool.definitions) {
           const firstLine = definition.description.split('\n')[0] ?? '';
-          printLine(`${color.bold(definition.name)}${definition.deferLoading ? color.dim(' (deferred)') : ''}  ${color.dim(firstLine.slice(0, 100))}`);
+          printLine(
+            `${color.bold(definition.name)}${definition.deferLoading ? color.dim(' (deferred)') : ''}  ${color.dim(firstLine.slice(0, 100))}`,
+          );
         }
         printLine();
-        printLine(color.dim(`${pool.definitions.length} tools · ~${tokens} tokens · profile ${pool.profile.id} · signature ${pool.signature.slice(0, 12)}`));
-        for (const diagnostic of pool.diagnostics) printLine(color.yellow(`${diagnostic.level}: ${diagnostic.message}`));
+        printLine(
+          color.dim(
+            `${pool.definitions.length} tools · ~${tokens} tokens · profile ${pool.profile.id} · signature ${pool.signature.slice(0, 12)}`,
+          ),
+        );
+        for (const diagnostic of pool.diagnostics)
+          printLine(color.yellow(`${diagnostic.level}: ${diagnostic.message}`));
       } finally {
         await quiver.close();
       }

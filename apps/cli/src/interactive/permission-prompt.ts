@@ -12,7 +12,10 @@ export function interactiveResolver(): PermissionResolver | undefined {
         options: [
           { value: 'once', label: 'Allow once' },
           { value: 'session', label: 'Allow for this session' },
-          { value: 'project', label: `Always allow${prompt.decision.suggestedRule ? ` (${prompt.decision.suggestedRule})` : ''}` },
+          {
+            value: 'project',
+            label: `Always allow${prompt.decision.suggestedRule ? ` (${prompt.decision.suggestedRule})` : ''}`,
+          },
           { value: 'deny', label: 'Deny' },
         ],
         signal,

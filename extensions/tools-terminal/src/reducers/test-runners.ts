@@ -128,13 +128,12 @@ function nodeTest(input: RecognizerInput): TestReport | undefined {
 }
 
 function pytest(input: RecognizerInput): TestReport | undefined {
-  const summaryLine = [...input.lines]
-    .reverse()
-    .find((line) =>
-      // `-q` prints the summary without the rule of equals signs.
-      /^(?:=+ )?.*\b(?:passed|failed|error|errors|skipped|no tests ran)\b.* in [\d.]+s.*?(?: =+)?$/.test(line),
-    );
-  const isPytest = /^=+ test session starts =+$/m.test(input.output) || /\bpytest\b/.test(commandWords(input.command));
+  const summaryLine = [...input.lines].reverse().find((line) =>
+    // `-q` prints the summary without the rule of equals signs.
+    /^(?:=+ )?.*\b(?:passed|failed|error|errors|skipped|no tests ran)\b.* in [\d.]+s.*?(?: =+)?$/.test(line),
+  );
+  const isPytest =
+    /^=+ test session starts =+$/m.test(input.output) || /\bpytest\b/.test(commandWords(input.command));
   if (!isPytest) return undefined;
   const sections = blocks(
     input.lines,

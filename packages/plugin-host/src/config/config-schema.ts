@@ -3,11 +3,16 @@ import { z } from 'zod';
 /** `quiver.yaml`: what the host loads. Personalities decide what each session may use. */
 export const quiverConfigSchema = z
   .object({
-    workspace: z.string().default('.').describe('Workspace root, relative to this file. Tools stay inside it.'),
+    workspace: z
+      .string()
+      .default('.')
+      .describe('Workspace root, relative to this file. Tools stay inside it.'),
     dataDir: z
       .string()
       .default('.quiver')
-      .describe('Where Quiver keeps its data (SQLite databases, spill files, grants), relative to the workspace.'),
+      .describe(
+        'Where Quiver keeps its data (SQLite databases, spill files, grants), relative to the workspace.',
+      ),
     plugins: z
       .array(z.string())
       .default([])
@@ -17,14 +22,21 @@ export const quiverConfigSchema = z
     pluginConfig: z
       .record(z.string(), z.record(z.string(), z.unknown()))
       .default({})
-      .describe('Per-plugin settings by plugin id; a plugin receives its own section when it requires `config`.'),
+      .describe(
+        'Per-plugin settings by plugin id; a plugin receives its own section when it requires `config`.',
+      ),
     mcpServers: z
       .record(z.string(), z.record(z.string(), z.unknown()))
       .default({})
       .describe(
         'MCP servers by name: `{ command, args, env, cwd }` for stdio or `{ url, headers }` for HTTP. Personalities enable servers by name.',
       ),
-    defaultPersonality: z.string().default('default').describe('The personality used when none is named: personalities/NAME.yaml beside this file, or an embedded one.'),
+    defaultPersonality: z
+      .string()
+      .default('default')
+      .describe(
+        'The personality used when none is named: personalities/NAME.yaml beside this file, or an embedded one.',
+      ),
   })
   .strict();
 

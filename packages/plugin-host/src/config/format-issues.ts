@@ -52,7 +52,11 @@ export function formatZodIssues(error: z.ZodError, schema: z.ZodType): string {
         const allowed = keysAt(schema, issue.path);
         return issue.keys.map((key) => {
           const suggestion = didYouMean(key, allowed);
-          const hint = suggestion ? ` Did you mean "${suggestion}"?` : allowed.length ? ` Allowed keys: ${allowed.join(', ')}.` : '';
+          const hint = suggestion
+            ? ` Did you mean "${suggestion}"?`
+            : allowed.length
+              ? ` Allowed keys: ${allowed.join(', ')}.`
+              : '';
           return `  - ${issue.path.length ? `${where}.` : ''}${key}: unknown key.${hint}`;
         });
       }

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { QuiverError } from '@quiver/types';
 import { parse as parseYaml } from 'yaml';
-import { formatZodIssues } from './format-issues.js';
 import { type QuiverConfig, type QuiverConfigInput, quiverConfigSchema } from './config-schema.js';
+import { formatZodIssues } from './format-issues.js';
 
 export const CONFIG_FILE_NAMES = ['quiver.yaml', 'quiver.yml'] as const;
 
@@ -24,10 +24,14 @@ export function findConfigFile(startDir: string): string | undefined {
 export function parseConfig(input: unknown, source: string): QuiverConfig {
   const parsed = quiverConfigSchema.safeParse(input ?? {});
   if (!parsed.success) {
-    throw new QuiverError('config_invalid', `${source} is not a valid Quiver config:\n${formatZodIssues(parsed.error, quiverConfigSchema)}`, {
-      fix: 'Correct the keys listed above (see docs/personality-reference.md and `quiver init` for a commented example).',
-      details: { file: source },
-    });
+    throw new QuiverError(
+      'config_invalid',
+      `${source} is not a valid Quiver config:\n${formatZodIssues(parsed.error, quiverConfigSchema)}`,
+      {
+        fix: 'Correct the keys listed above (see docs/personality-reference.md and `quiver init` for a commented example).',
+        details: { file: source },
+      },
+    );
   }
   return parsed.data;
 }

@@ -142,7 +142,12 @@ export const personalitySchema = z.strictObject({
     .record(
       z.string(),
       z.strictObject({
-        editStyle: z.enum(['apply_patch', 'str_replace', 'any']).optional().describe('How the model edits files: apply_patch (GPT-family envelope patches), str_replace (edit_file/multi_edit), any (both).'),
+        editStyle: z
+          .enum(['apply_patch', 'str_replace', 'any'])
+          .optional()
+          .describe(
+            'How the model edits files: apply_patch (GPT-family envelope patches), str_replace (edit_file/multi_edit), any (both).',
+          ),
         supportsDeferLoading: z
           .boolean()
           .optional()

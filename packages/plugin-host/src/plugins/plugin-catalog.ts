@@ -1,6 +1,8 @@
+import type { HookRegistry } from '@quiver/runtime';
 import {
   type CapabilityBackend,
   type EventBus,
+  isQuiverError,
   type Logger,
   type PluginContext,
   type PluginDefinition,
@@ -12,9 +14,7 @@ import {
   type ToolRegistry,
   type ToolResultReducer,
   type ToolResultReducerRegistry,
-  isQuiverError,
 } from '@quiver/types';
-import type { HookRegistry } from '@quiver/runtime';
 import { inject, injectable } from 'tsyringe';
 import type { DefaultCapabilityBackendRegistry } from '../backend-registry.js';
 import { type HostOptions, TOKENS } from '../tokens.js';
@@ -68,16 +68,23 @@ export class PluginCatalog {
       definition = validatePluginDefinition(candidate, source);
       entry.definition = definition;
       if (this.#loaded.has(definition.id)) {
-        throw new QuiverError('plugin_duplicate_tool', `Plugin "${definition.id}" is loaded twice (${this.#loaded.get(definition.id)!.source} and ${source}).`, {
-          fix: 'Remove one of the two entries from quiver.yaml `plugins`.',
-        });
+        throw new QuiverError(
+          'plugin_duplicate_tool',
+          `Plugin "${definition.id}" is loaded twice (${this.#loaded.get(definition.id)!.source} and ${source}).`,
+          {
+            fix: 'Remove one of the two entries from quiver.yaml `plugins`.',
+          },
+        );
       }
       const missing = (definition.dependsOn ?? []).filter((id) => !this.#loaded.has(id));
       if (missing.length > 0) {
         throw new QuiverError(
           'plugin_missing_dependency',
           `Plugin "${definition.id}" depends on plugin${missing.length > 1 ? 's' : ''} ${missing.map((id) => `"${id}"`).join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} not loaded.`,
-          { fix: `Add ${missing.join(', ')} to quiver.yaml \`plugins\` before "${definition.id}".`, details: { plugin: definition.id, missing } },
+          {
+            fix: `Add ${missing.join(', ')} to quiver.yaml \`plugins\` before "${definition.id}".`,
+            details: { plugin: definition.id, missing },
+          },
         );
       }
       // Registered before register() runs so that tools it adds later (MCP reconnects) are tracked too.
@@ -111,7 +118,10 @@ export class PluginCatalog {
       version: definition.version,
       ...(definition.description ? { description: definition.description } : {}),
       source,
-      tools: tools.filter((entry) => entry.pluginId === definition.id).map((entry) => entry.tool.name).sort(),
+      tools: tools
+        .filter((entry) => entry.pluginId === definition.id)
+        .map((entry) => entry.tool.name)
+        .sort(),
     }));
   }
 
@@ -148,10 +158,20 @@ export class PluginCatalog {
     }
   }
 
-  #describeFailure(error: unknown, definition: PluginDefinition | undefined, source: string): FailedPluginInfo {
+  #describeFailure(
+    error: unknown,
+    definition: PluginDefinition | undefined,
+    source: string,
+  ): FailedPluginInfo {
     const plugin = definition?.id ?? source;
     if (isQuiverError(error)) {
-      return { plugin, source, code: error.code, message: error.message, ...(error.fix ? { fix: error.fix } : {}) };
+      return {
+        plugin,
+        source,
+        code: error.code,
+        message: error.message,
+        ...(error.fix ? { fix: error.fix } : {}),
+      };
     }
     return {
       plugin,
@@ -211,7 +231,11 @@ export class PluginCatalog {
         error: (message, data) => this.logger.error(`${prefix} ${message}`, data),
       },
       config: Object.freeze({ ...this.options.pluginConfig(definition.id) }),
-      paths: { workspace: this.options.workspace, dataDir: this.options.dataDir, configDir: this.options.configDir },
+      paths: {
+        workspace: this.options.workspace,
+        dataDir: this.options.dataDir,
+        configDir: this.options.configDir,
+      },
       lifecycle: { onShutdown: (fn) => void this.#shutdown.push(fn) },
       events: { publish: (event) => this.events.publish(event) },
     };

@@ -5,19 +5,28 @@ export const PLUGIN_SERVICE_NAMES = ['logger', 'config', 'paths', 'lifecycle', '
 
 /** `package.json#quiver`: where a plugin package's entry is. */
 export const packageManifestSchema = z.object({
-  plugin: z.string().min(1).describe('Path of the module that default-exports the plugin, relative to package.json.'),
+  plugin: z
+    .string()
+    .min(1)
+    .describe('Path of the module that default-exports the plugin, relative to package.json.'),
 });
 
 const pluginDefinitionSchema = z.object({
   id: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be lowercase letters, digits, ".", "_" or "-", starting with a letter or digit'),
+    .regex(
+      /^[a-z0-9][a-z0-9._-]*$/,
+      'must be lowercase letters, digits, ".", "_" or "-", starting with a letter or digit',
+    ),
   apiVersion: z.number().int(),
   version: z.string().min(1),
   description: z.string().optional(),
   requires: z.array(z.string()).optional(),
   dependsOn: z.array(z.string()).optional(),
-  register: z.custom<PluginDefinition['register']>((value) => typeof value === 'function', 'must be a function'),
+  register: z.custom<PluginDefinition['register']>(
+    (value) => typeof value === 'function',
+    'must be a function',
+  ),
 });
 
 function issuesText(error: z.ZodError): string {
@@ -28,10 +37,14 @@ function issuesText(error: z.ZodError): string {
 export function validatePluginDefinition(value: unknown, source: string): PluginDefinition {
   const parsed = pluginDefinitionSchema.safeParse(value);
   if (!parsed.success) {
-    throw new QuiverError('plugin_bad_manifest', `Plugin from ${source} is not a valid plugin definition: ${issuesText(parsed.error)}.`, {
-      fix: 'Default-export definePlugin({ id, apiVersion: 1, version, register(ctx) { … } }) from @quiver/types.',
-      details: { source, issues: parsed.error.issues },
-    });
+    throw new QuiverError(
+      'plugin_bad_manifest',
+      `Plugin from ${source} is not a valid plugin definition: ${issuesText(parsed.error)}.`,
+      {
+        fix: 'Default-export definePlugin({ id, apiVersion: 1, version, register(ctx) { … } }) from @quiver/types.',
+        details: { source, issues: parsed.error.issues },
+      },
+    );
   }
   const plugin = value as PluginDefinition;
   if (!(SUPPORTED_PLUGIN_API_VERSIONS as readonly number[]).includes(plugin.apiVersion)) {
@@ -40,11 +53,17 @@ export function validatePluginDefinition(value: unknown, source: string): Plugin
       `Plugin "${plugin.id}" (${source}) declares apiVersion ${plugin.apiVersion}; this host supports apiVersion ${SUPPORTED_PLUGIN_API_VERSIONS.join(', ')}.`,
       {
         fix: `Build the plugin against a @quiver/types release with apiVersion ${SUPPORTED_PLUGIN_API_VERSIONS.at(-1)}, or upgrade Quiver.`,
-        details: { plugin: plugin.id, apiVersion: plugin.apiVersion, supported: [...SUPPORTED_PLUGIN_API_VERSIONS] },
+        details: {
+          plugin: plugin.id,
+          apiVersion: plugin.apiVersion,
+          supported: [...SUPPORTED_PLUGIN_API_VERSIONS],
+        },
       },
     );
   }
-  const unknown = (plugin.requires ?? []).filter((name) => !(PLUGIN_SERVICE_NAMES as readonly string[]).includes(name));
+  const unknown = (plugin.requires ?? []).filter(
+    (name) => !(PLUGIN_SERVICE_NAMES as readonly string[]).includes(name),
+  );
   if (unknown.length > 0) {
     throw new QuiverError(
       'plugin_missing_dependency',
@@ -58,7 +77,10 @@ export function validatePluginDefinition(value: unknown, source: string): Plugin
   return plugin;
 }
 
-export function validatePackageManifest(value: unknown, packageJsonPath: string): z.infer<typeof packageManifestSchema> {
+export function validatePackageManifest(
+  value: unknown,
+  packageJsonPath: string,
+): z.infer<typeof packageManifestSchema> {
   const parsed = packageManifestSchema.safeParse(value);
   if (!parsed.success) {
     throw new QuiverError(

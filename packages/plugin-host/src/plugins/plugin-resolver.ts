@@ -12,7 +12,7 @@ export interface ResolvedPlugin {
 }
 
 function looksLikePath(ref: string): boolean {
-  return ref.startsWith('.') || ref.startsWith('/') || ref.includes(path.sep) && !ref.startsWith('@');
+  return ref.startsWith('.') || ref.startsWith('/') || (ref.includes(path.sep) && !ref.startsWith('@'));
 }
 
 function entryFromPackageDir(dir: string): string {
@@ -21,10 +21,14 @@ function entryFromPackageDir(dir: string): string {
   try {
     packageJson = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { quiver?: unknown };
   } catch (error) {
-    throw new QuiverError('plugin_bad_manifest', `${packageJsonPath} could not be read as JSON: ${(error as Error).message}.`, {
-      fix: 'Fix the package.json of the plugin.',
-      cause: error,
-    });
+    throw new QuiverError(
+      'plugin_bad_manifest',
+      `${packageJsonPath} could not be read as JSON: ${(error as Error).message}.`,
+      {
+        fix: 'Fix the package.json of the plugin.',
+        cause: error,
+      },
+    );
   }
   const manifest = validatePackageManifest(packageJson.quiver, packageJsonPath);
   return path.resolve(dir, manifest.plugin);
@@ -38,26 +42,40 @@ function locate(ref: string, baseDirs: readonly string[]): { entry: string; sour
       const entry = statSync(target).isDirectory() ? entryFromPackageDir(target) : target;
       return { entry, source: target };
     }
-    throw new QuiverError('plugin_not_found', `Plugin path "${ref}" does not exist (looked in ${baseDirs.join(', ')}).`, {
-      fix: 'Correct the path in quiver.yaml `plugins`; relative paths resolve from the config file directory.',
-    });
+    throw new QuiverError(
+      'plugin_not_found',
+      `Plugin path "${ref}" does not exist (looked in ${baseDirs.join(', ')}).`,
+      {
+        fix: 'Correct the path in quiver.yaml `plugins`; relative paths resolve from the config file directory.',
+      },
+    );
   }
   for (const base of baseDirs) {
     try {
       const require = createRequire(path.join(base, 'package.json'));
       const packageJsonPath = require.resolve(`${ref}/package.json`);
-      return { entry: entryFromPackageDir(path.dirname(packageJsonPath)), source: `${ref} (${path.dirname(packageJsonPath)})` };
+      return {
+        entry: entryFromPackageDir(path.dirname(packageJsonPath)),
+        source: `${ref} (${path.dirname(packageJsonPath)})`,
+      };
     } catch (error) {
       if (error instanceof QuiverError) throw error;
     }
   }
-  throw new QuiverError('plugin_not_found', `Plugin package "${ref}" is not installed (looked from ${baseDirs.join(', ')}).`, {
-    fix: `Install it next to quiver.yaml (npm install ${ref}) or name it by path.`,
-  });
+  throw new QuiverError(
+    'plugin_not_found',
+    `Plugin package "${ref}" is not installed (looked from ${baseDirs.join(', ')}).`,
+    {
+      fix: `Install it next to quiver.yaml (npm install ${ref}) or name it by path.`,
+    },
+  );
 }
 
 /** Resolves a plugin named by package name or path and validates what it exports. */
-export async function resolvePluginReference(ref: string, baseDirs: readonly string[]): Promise<ResolvedPlugin> {
+export async function resolvePluginReference(
+  ref: string,
+  baseDirs: readonly string[],
+): Promise<ResolvedPlugin> {
   const { entry, source } = locate(ref, baseDirs);
   if (!existsSync(entry)) {
     throw new QuiverError('plugin_bad_manifest', `Plugin entry ${entry} (from ${source}) does not exist.`, {
@@ -68,10 +86,14 @@ export async function resolvePluginReference(ref: string, baseDirs: readonly str
   try {
     module = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new QuiverError('plugin_bad_manifest', `Plugin entry ${entry} failed to import: ${(error as Error).message}`, {
-      fix: 'Check that the plugin is built and its dependencies are installed.',
-      cause: error,
-    });
+    throw new QuiverError(
+      'plugin_bad_manifest',
+      `Plugin entry ${entry} failed to import: ${(error as Error).message}`,
+      {
+        fix: 'Check that the plugin is built and its dependencies are installed.',
+        cause: error,
+      },
+    );
   }
   const exported = module.default ?? module.plugin;
   return { definition: validatePluginDefinition(exported, source), source };

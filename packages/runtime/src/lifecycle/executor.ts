@@ -80,6 +80,7 @@ class LifecycleExecutor implements CallExecutor {
       dataDir: options.deps.dataDir,
       rules: options.permissions,
       parentDenies: options.parentDenies,
+      registry: options.deps.registry,
     });
     this.#interceptor = new CallInterceptor({
       hooks: options.deps.hooks,

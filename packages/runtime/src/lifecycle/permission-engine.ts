@@ -1,5 +1,5 @@
 import { PermissionEngine, ProjectGrantStore, SessionGrantStore } from '@quiver/permissions';
-import type { PermissionRules } from '@quiver/types';
+import type { PermissionKind, PermissionRules, ToolRegistry } from '@quiver/types';
 import type { PermissionDecider } from './permission-gate.js';
 
 export interface SessionPermissionEngine extends PermissionDecider {
@@ -11,6 +11,17 @@ export interface SessionPermissionEngineOptions {
   dataDir: string;
   rules: PermissionRules;
   parentDenies: readonly string[];
+  /** Registered tools, so path denies written for one tool reach every tool of its kind up front. */
+  registry?: ToolRegistry;
+}
+
+function toolKinds(registry: ToolRegistry | undefined): Record<string, PermissionKind> {
+  const kinds: Record<string, PermissionKind> = {};
+  for (const { tool } of registry?.list() ?? []) {
+    if (tool.permission) kinds[tool.name] = tool.permission.kind;
+    else if (tool.mcp) kinds[tool.name] = 'mcp';
+  }
+  return kinds;
 }
 
 /**
@@ -27,6 +38,7 @@ export function createSessionPermissionEngine(
     parentDenies: [...options.parentDenies],
     sessionGrants: new SessionGrantStore(),
     projectGrants,
+    toolKinds: toolKinds(options.registry),
   });
   return {
     decide: (request) => engine.decide(request),
