@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { fail, type ToolContext, type ToolResult } from '@quiver/types';
 import { toToolResult } from './call-result.js';
+import type { CallRouter } from './call-router.js';
 import {
   CONNECTION_LOST_CODES,
   describeNetworkFailure,
@@ -10,7 +11,6 @@ import {
   isNetworkFailure,
 } from './connection-errors.js';
 import type { McpToolDefinition } from './mcp-tool.js';
-import type { ProgressRouter } from './progress-router.js';
 
 export type CallOutcome =
   | { kind: 'result'; result: ToolResult }
@@ -22,11 +22,11 @@ export type CallOutcome =
 export interface CallOnceOptions {
   server: string;
   client: Client;
-  progress: ProgressRouter;
+  router: CallRouter;
   definition: McpToolDefinition;
   args: Record<string, unknown>;
   ctx: ToolContext;
-  /** Restarted by each progress notification. */
+  /** Restarted by each progress notification; on expiry the server is told to cancel. */
   timeoutMs: number;
   /** Never restarted. */
   maxTimeoutMs: number;
@@ -34,25 +34,21 @@ export interface CallOnceOptions {
 
 /** One `tools/call` with abort, progress and timeout; failures come back as outcomes. */
 export async function callOnce(options: CallOnceOptions): Promise<CallOutcome> {
-  const { definition, ctx, timeoutMs } = options;
-  // Aborting this controller makes the SDK send notifications/cancelled; the caller's abort
-  // and the timeout both go through it.
-  const controller = new AbortController();
+  const { definition, ctx, timeoutMs, client, router } = options;
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+    router.cancel(client, tracking, `timed out after ${timeoutMs} ms`);
   }, timeoutMs);
-  const forwardAbort = (): void => controller.abort(ctx.signal.reason);
-  ctx.signal.addEventListener('abort', forwardAbort, { once: true });
-  const subscription = options.progress.subscribe((update) => {
+  const tracking = router.track((update) => {
     timer.refresh();
     ctx.emit({ type: 'progress', ...update });
   });
   try {
-    const result = await options.client.callTool(
-      { name: definition.name, arguments: options.args, _meta: { progressToken: subscription.token } },
-      { signal: controller.signal, timeout: options.maxTimeoutMs },
+    // The caller's signal goes to the SDK as is: aborting it sends notifications/cancelled.
+    const result = await client.callTool(
+      { name: definition.name, arguments: options.args, _meta: { progressToken: tracking.token } },
+      { signal: ctx.signal, timeout: options.maxTimeoutMs },
     );
     return { kind: 'result', result: toToolResult(result) };
   } catch (error) {
@@ -77,7 +73,6 @@ export async function callOnce(options: CallOnceOptions): Promise<CallOutcome> {
     };
   } finally {
     clearTimeout(timer);
-    ctx.signal.removeEventListener('abort', forwardAbort);
-    subscription.close();
+    router.release(tracking);
   }
 }

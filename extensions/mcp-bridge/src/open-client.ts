@@ -1,15 +1,15 @@
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { CallRouter } from './call-router.js';
 import { childEnvironment } from './child-environment.js';
 import { type HttpServerConfig, isStdioServerConfig, type McpServerConfig } from './config.js';
-import { ProgressRouter } from './progress-router.js';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 
 export interface OpenedClient {
   client: Client;
   transport: TransportKind;
-  progress: ProgressRouter;
+  router: CallRouter;
 }
 
 export interface OpenClientOptions {
@@ -45,20 +45,20 @@ async function openHttp(config: HttpServerConfig, options: OpenClientOptions): P
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
   const connectOptions = { timeout: config.connectTimeoutMs, signal: options.signal };
-  const progress = new ProgressRouter();
+  const router = new CallRouter();
   if (config.transport === 'sse') {
     const client = newClient(options);
     const transport = new SSEClientTransport(url, { requestInit });
     await client.connect(transport, connectOptions);
-    progress.attach(transport);
-    return { client, transport: 'sse', progress };
+    router.attach(transport);
+    return { client, transport: 'sse', router };
   }
   const client = newClient(options);
   try {
     const transport = new StreamableHTTPClientTransport(url, { requestInit });
     await client.connect(transport, connectOptions);
-    progress.attach(transport);
-    return { client, transport: 'streamable-http', progress };
+    router.attach(transport);
+    return { client, transport: 'streamable-http', router };
   } catch (error) {
     const status = httpStatus(error);
     // Servers from before Streamable HTTP answer its POST with a 4xx; they speak SSE.
@@ -68,8 +68,8 @@ async function openHttp(config: HttpServerConfig, options: OpenClientOptions): P
     const fallback = newClient(options);
     const transport = new SSEClientTransport(url, { requestInit });
     await fallback.connect(transport, connectOptions);
-    progress.attach(transport);
-    return { client: fallback, transport: 'sse', progress };
+    router.attach(transport);
+    return { client: fallback, transport: 'sse', router };
   }
 }
 
@@ -86,8 +86,8 @@ export async function openClient(options: OpenClientOptions): Promise<OpenedClie
   });
   transport.stderr?.on('data', (chunk: Buffer) => options.onStderr(chunk.toString('utf8')));
   const client = newClient(options);
-  const progress = new ProgressRouter();
+  const router = new CallRouter();
   await client.connect(transport, { timeout: config.connectTimeoutMs, signal: options.signal });
-  progress.attach(transport);
-  return { client, transport: 'stdio', progress };
+  router.attach(transport);
+  return { client, transport: 'stdio', router };
 }

@@ -10,11 +10,11 @@ import type {
   ReconnectPolicy,
 } from './bridge-types.js';
 import { callOnce } from './call-once.js';
+import type { CallRouter } from './call-router.js';
 import type { McpServerConfig } from './config.js';
 import { errorMessage } from './connection-errors.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import { openClient, type TransportKind } from './open-client.js';
-import type { ProgressRouter } from './progress-router.js';
 import { createToolFilter } from './tool-filter.js';
 import { ToolRegistrations } from './tool-registrations.js';
 
@@ -41,7 +41,7 @@ const toolsPageSchema = z.looseObject({
 export class ServerConnection {
   private state: McpServerState;
   private client: Client | undefined;
-  private progress: ProgressRouter | undefined;
+  private router: CallRouter | undefined;
   private transport: TransportKind | undefined;
   private attempt = 0;
   private lastError: string | undefined;
@@ -169,7 +169,7 @@ export class ServerConnection {
         return;
       }
       this.client = opened.client;
-      this.progress = opened.progress;
+      this.router = opened.router;
       this.transport = opened.transport;
       opened.client.onclose = () => this.handleClose(generation);
       this.serverInstructions = opened.client.getInstructions();
@@ -339,8 +339,8 @@ export class ServerConnection {
     args: Record<string, unknown>,
     ctx: ToolContext,
   ): Promise<AttemptOutcome> {
-    const { client, progress } = this;
-    if (this.state !== 'connected' || client === undefined || progress === undefined) {
+    const { client, router } = this;
+    if (this.state !== 'connected' || client === undefined || router === undefined) {
       return { kind: 'result', result: this.unavailable() };
     }
     if (ctx.signal.aborted) {
@@ -352,7 +352,7 @@ export class ServerConnection {
     const outcome = await callOnce({
       server: this.name,
       client,
-      progress,
+      router,
       definition,
       args,
       ctx,
