@@ -4,6 +4,7 @@ import { readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { BASH_FLAGS } from './bash-flags.js';
 import { killRun, RUN_MARKER_VARIABLE, type RunIdentity } from './process-tree.js';
 import { BUBBLEWRAP_PATH, bubblewrapArguments } from './sandbox.js';
 
@@ -106,7 +107,7 @@ export class RunningCommand {
           BUBBLEWRAP_PATH,
           bubblewrapArguments({ roots: options.roots, tempDir, cwd: options.cwd, command: options.command }),
         ]
-      : ['bash', ['-c', options.command]];
+      : ['bash', [...BASH_FLAGS, '-c', options.command]];
     const startedAt = Date.now();
     const child = spawn(file, args, {
       cwd: options.cwd,

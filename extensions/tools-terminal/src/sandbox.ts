@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { SandboxMode } from '@quiver/types';
+import { BASH_FLAGS } from './bash-flags.js';
 
 export const BUBBLEWRAP_PATH = '/usr/bin/bwrap';
 
@@ -90,6 +91,7 @@ export function bubblewrapArguments(options: {
     '--chdir',
     options.cwd,
     'bash',
+    ...BASH_FLAGS,
     '-c',
     options.command,
   ];

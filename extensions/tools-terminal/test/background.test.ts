@@ -99,7 +99,12 @@ describe('background shells', () => {
 
   it('refuses to write to a shell that has exited', async () => {
     const id = await start('true');
-    await read(id, 5_000);
+    // Wait for the exit however loaded the machine is: each read waits up to 5 s for it.
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const result = await read(id, 5_000);
+      if ((result.ok ? (result.structured as { running?: boolean } | undefined)?.running : true) === false)
+        break;
+    }
     expect(await terminalWriteTool.execute({ id, text: 'late\n' }, ctx)).toMatchObject({
       ok: false,
       code: 'conflict',
