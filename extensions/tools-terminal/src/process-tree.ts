@@ -123,8 +123,14 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function killRun(run: RunIdentity, graceMs = 2_000): Promise<void> {
   signalAll(run, findRunProcesses(run), 'SIGTERM');
   const deadline = Date.now() + graceMs;
+  // A process caught mid-fork or mid-exec can be missing from one /proc scan: only two empty
+  // scans in a row mean the run is gone.
+  let emptyScans = 0;
   while (Date.now() < deadline) {
-    if (findRunProcesses(run).length === 0) return;
+    const found = findRunProcesses(run);
+    emptyScans = found.length === 0 ? emptyScans + 1 : 0;
+    if (emptyScans >= 2) return;
+    if (found.length > 0) signalAll(run, found, 'SIGTERM');
     await delay(50);
   }
   for (let attempt = 0; attempt < 50; attempt++) {

@@ -1,6 +1,7 @@
 import type { QuiverEvent } from '@quiver/types';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
+import { showLiveOutput } from '../interactive/live-output.js';
 import { interactiveResolver } from '../interactive/permission-prompt.js';
 import { color, EXIT, parseJsonArgs, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
@@ -39,7 +40,11 @@ export function registerCallCommand(program: Command): void {
         ...(options.session ? { sessionId: options.session } : {}),
       });
       const printEvent = (event: QuiverEvent) => process.stderr.write(`${JSON.stringify(event)}\n`);
-      const unsubscribe = options.events ? session.events.subscribe(printEvent) : undefined;
+      const unsubscribe = options.events
+        ? session.events.subscribe(printEvent)
+        : options.json
+          ? undefined
+          : showLiveOutput(session.events);
       const controller = new AbortController();
       const onSigint = () => controller.abort(new Error('interrupted (SIGINT)'));
       process.once('SIGINT', onSigint);
