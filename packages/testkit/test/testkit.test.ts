@@ -66,8 +66,8 @@ describe('@quiver/testkit', () => {
       apiVersion: 1,
       version: '1.0.0',
       register(ctx) {
-        ctx.registerTool({ ...greet, name: 'has spaces', description: '' });
-        ctx.registerTool({ ...greet, name: 'scalar_input', input: z.string() as never });
+        ctx.registerTool(defineTool({ ...greet, name: 'has spaces', description: '' }));
+        ctx.registerTool(defineTool({ ...greet, name: 'scalar_input', input: z.string() as never }));
         ctx.registerReducer({
           tool: 'greet',
           reduce: (result) => (result.ok ? { ...result, value: `${result.value}${result.value}!` } : result),
