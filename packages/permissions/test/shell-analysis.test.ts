@@ -16,7 +16,12 @@ describe('analyzeShellCommand', () => {
   it('reads words exactly as a real bash passes them to the program', async () => {
     const words = String.raw`g'it' "two words" a\ b $'\x41\tB' "q\"uote" 'sing''le' $'it\'s' "\$HOME" \~ "back\\slash" mixed"dq"'sq'$'ansi' --flag=v"al"ue ~/x`;
     const command = `printf '%s\\n' ${words}`;
-    const fromBash = execFileSync('bash', ['-c', command], { encoding: 'utf8' }).split('\n').slice(0, -1);
+    const fromBash = execFileSync('bash', ['--norc', '--noprofile', '-c', command], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+      .split('\n')
+      .slice(0, -1);
     const analysis = await analyzeShellCommand(command);
     expect(analysis.unsafe).toEqual([]);
     expect(analysis.commands[0]?.argv.slice(2)).toEqual(fromBash);

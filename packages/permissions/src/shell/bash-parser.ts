@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { Language, Parser } from 'web-tree-sitter';
 
 let parserPromise: Promise<Parser> | undefined;
@@ -14,6 +15,10 @@ export function loadBashParser(): Promise<Parser> {
 }
 
 async function createBashParser(): Promise<Parser> {
+  // Node 20's V8 finishes the optimized (TurboFan) compile of the tree-sitter wasm on the main
+  // thread about a second after the first parse, stalling every tool call in flight. Baseline
+  // (Liftoff) code parses a command in well under a millisecond, so keep wasm there.
+  v8.setFlagsFromString('--liftoff-only');
   const require = createRequire(import.meta.url);
   const runtimeWasm = require.resolve('web-tree-sitter/web-tree-sitter.wasm');
   await Parser.init({ locateFile: () => runtimeWasm });

@@ -61,6 +61,9 @@ export class SqliteSessionEventLog implements SessionEventLog {
     this.path = join(options.dataDir, 'sessions.db');
     this.#db = new Database(this.path);
     this.#db.pragma('journal_mode = WAL');
+    // Every lifecycle event is a commit; in WAL mode NORMAL survives a killed process (what orphan
+    // recovery needs) without an fsync per event, which stalls tool calls on a busy disk.
+    this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('busy_timeout = 5000');
     migrate(this.#db);
     this.#appendEvent = this.#db.transaction((event: QuiverEvent) => this.#write(event));
