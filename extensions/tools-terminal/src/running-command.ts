@@ -29,6 +29,21 @@ function outputIdentities(pid: number | undefined): string[] {
   return identities;
 }
 
+/**
+ * The child's output pipes as /proc names them. Right after spawn() the child may not have
+ * installed its pipes yet (it still shows this process's stdout), so wait until it has:
+ * recording the wrong identity would let a daemon holding the real pipe escape the kill.
+ */
+async function childOutputIdentities(pid: number | undefined): Promise<string[]> {
+  const own = new Set(outputIdentities(process.pid));
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const identities = outputIdentities(pid);
+    if (identities.length === 0 || !identities.some((identity) => own.has(identity))) return identities;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return outputIdentities(pid).filter((identity) => !own.has(identity));
+}
+
 export interface StartCommandOptions {
   command: string;
   /** A real path inside one of `roots`. */
@@ -64,6 +79,7 @@ export class RunningCommand {
     private readonly run: RunIdentity,
     startedAt: number,
     tempDir: string | undefined,
+    identified: Promise<void>,
   ) {
     this.exited = new Promise<CommandExit>((resolve) => {
       let spawnError: string | undefined;
@@ -73,6 +89,7 @@ export class RunningCommand {
         ),
       );
       const settle = async (exitCode: number | null, signal: NodeJS.Signals | null) => {
+        await identified;
         if (run.pid > 0) await killRun(run);
         // A process that escaped every search (a clean-environment daemon) may hold the pipes open; do not wait for it forever.
         const closedInTime = await Promise.race([
@@ -80,6 +97,9 @@ export class RunningCommand {
           delay(PIPE_CLOSE_GRACE_MS).then(() => false),
         ]);
         if (!closedInTime) {
+          // Someone still holds the output: a process that was between fork and exec during the
+          // first search is visible now. Search once more before giving up on the pipes.
+          if (run.pid > 0) await killRun(run);
           child.stdout?.destroy();
           child.stderr?.destroy();
         }
@@ -119,12 +139,14 @@ export class RunningCommand {
     child.stderr?.on('data', (chunk: Buffer) => options.onOutput(chunk));
     // A closed stdin (the command exited or ignores input) must not crash the host.
     child.stdin?.on('error', () => undefined);
-    return new RunningCommand(
-      child,
-      { pid: child.pid ?? -1, marker, pipes: outputIdentities(child.pid) },
-      startedAt,
-      tempDir,
-    );
+    const run: RunIdentity = { pid: child.pid ?? -1, marker, pipes: [] };
+    const identified = childOutputIdentities(child.pid).then((pipes) => {
+      run.pipes = pipes;
+    });
+    // Constructed before any await so that no exit event of a quick command is missed.
+    const command = new RunningCommand(child, run, startedAt, tempDir, identified);
+    await identified;
+    return command;
   }
 
   get pid(): number {
