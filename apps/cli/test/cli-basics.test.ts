@@ -1,18 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { linkDependency, quiver, REPO, tempDir, write } from './helpers.js';
+import { linkDependency, quiver, REPO, tempDirs, write } from './helpers.js';
 
 describe('quiver CLI', () => {
-  const cleanups: Array<() => void> = [];
-  afterEach(() => {
-    for (const cleanup of cleanups.splice(0)) cleanup();
-  });
-  const workspace = () => {
-    const temp = tempDir();
-    cleanups.push(temp.cleanup);
-    return temp.dir;
-  };
+  const dirs = tempDirs();
+  afterEach(dirs.cleanup);
+  const workspace = dirs.make;
 
   it('prints help with every command', async () => {
     const run = await quiver(['--help'], { cwd: workspace() });
@@ -32,8 +26,7 @@ describe('quiver CLI', () => {
   });
 
   it('loads a plugin from outside the workspace and gates it per personality', async () => {
-    const plugin = tempDir('quiver-outside-plugin-');
-    cleanups.push(plugin.cleanup);
+    const plugin = { dir: dirs.make() };
     write(
       path.join(plugin.dir, 'package.json'),
       JSON.stringify({

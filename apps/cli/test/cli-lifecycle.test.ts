@@ -3,7 +3,7 @@ import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { QuiverEvent } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, quiver, REPO, tempDir, write } from './helpers.js';
+import { BIN, quiver, REPO, tempDirs, write } from './helpers.js';
 
 const SCENARIOS = path.resolve(REPO, '../shared/data/apply-patch-scenarios');
 
@@ -33,16 +33,13 @@ permissions:
 `;
 
 describe('quiver call through the lifecycle', () => {
-  const cleanups: Array<() => void> = [];
-  afterEach(() => {
-    for (const cleanup of cleanups.splice(0)) cleanup();
-  });
+  const dirs = tempDirs();
+  afterEach(dirs.cleanup);
   const workspace = () => {
-    const temp = tempDir();
-    cleanups.push(temp.cleanup);
-    write(path.join(temp.dir, 'quiver.yaml'), 'defaultPersonality: dev\n');
-    write(path.join(temp.dir, 'personalities/dev.yaml'), PERSONALITY);
-    return temp.dir;
+    const dir = dirs.make();
+    write(path.join(dir, 'quiver.yaml'), 'defaultPersonality: dev\n');
+    write(path.join(dir, 'personalities/dev.yaml'), PERSONALITY);
+    return dir;
   };
 
   it('prints every event in order for a successful call', async () => {

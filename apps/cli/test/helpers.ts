@@ -45,6 +45,21 @@ export function tempDir(prefix = 'quiver-cli-'): { dir: string; cleanup: () => v
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Temp directories removed after each test: `const dirs = tempDirs(); afterEach(dirs.cleanup)`. */
+export function tempDirs(prefix?: string): { make(): string; cleanup(): void } {
+  const made: Array<() => void> = [];
+  return {
+    make() {
+      const temp = tempDir(prefix);
+      made.push(temp.cleanup);
+      return temp.dir;
+    },
+    cleanup() {
+      for (const cleanup of made.splice(0)) cleanup();
+    },
+  };
+}
+
 export function write(file: string, content: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, content);
