@@ -182,6 +182,19 @@ describe('quiver call through the lifecycle', () => {
     expect(await explain('terminal')).toMatchObject({ stage: 'deny_rules', rule: 'terminal' });
     expect(await explain('grep_search')).toMatchObject({ stage: 'session_filter' });
     expect(await explain('edit_file', ['--model', 'gpt-5'])).toMatchObject({ stage: 'model_profile' });
+    expect(await explain('write_file', ['--agent', 'coordinator'])).toMatchObject({
+      stage: 'agent_context',
+      rule: 'COORDINATOR_ALLOWED_TOOLS',
+    });
+    write(
+      path.join(ws, 'personalities/simple.yaml'),
+      'id: simple\nplugins: [tools-code, tools-kanban]\nsimpleMode: true\n',
+    );
+    const simple = JSON.parse(
+      (await quiver(['tools', '--personality', 'simple', '--json', '--explain', 'kanban_list'], { cwd: ws }))
+        .stdout,
+    );
+    expect(simple).toMatchObject({ stage: 'enabled', rule: 'simpleMode: true' });
     expect((await explain('read_file')).message).toContain('is available');
   });
 
