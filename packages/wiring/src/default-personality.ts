@@ -31,6 +31,7 @@ export const DEFAULT_PERSONALITY = {
       'terminal(ls:*)',
       'terminal(pwd)',
     ],
-    deny: ['read_file(.env)', 'read_file(**/.env)', 'write_file(.git/**)'],
+    // Write denies reach every write tool: Quiver's own data (saved grants, logs) is not the model's to edit.
+    deny: ['read_file(.env)', 'read_file(**/.env)', 'write_file(.git/**)', 'write_file(.quiver/**)'],
   },
 } as const;

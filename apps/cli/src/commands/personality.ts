@@ -14,8 +14,13 @@ export function registerPersonalityCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (file: string, options: { json?: boolean }) => {
       const { resolvePersonality } = await loadPluginHost();
+      const { DEFAULT_PERSONALITY } = await import('@quiver/wiring');
+      // `extends: NAME` resolves as the host does: personalities/NAME.yaml beside quiver.yaml, or an embedded one.
+      const dir = path.dirname(path.resolve(file));
+      const configDir = path.basename(dir) === 'personalities' ? path.dirname(dir) : dir;
       const resolved = resolvePersonality(path.resolve(file), {
-        searchDirs: [path.dirname(path.resolve(file)), process.cwd()],
+        searchDirs: [...new Set([configDir, process.cwd()])],
+        embedded: { default: DEFAULT_PERSONALITY },
       });
       if (options.json) printJson({ ok: true, id: resolved.id, sources: resolved.sources });
       else printLine(`${color.green('ok')} ${resolved.id} (${resolved.sources.join(' ← ')})`);

@@ -85,6 +85,7 @@ permissions:
   deny:
     - read_file(.env)
     - read_file(**/.env)
+    - write_file(.quiver/**)
 
 # Custom agents a session may select (\`quiver tools --custom-agent reviewer\`).
 agents: {}
