@@ -1,10 +1,8 @@
-import { stat } from 'node:fs/promises';
-import { defineTool, fail, ok } from '@quiver/types';
+import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
 import { globMatcher } from '../search/glob-filter.js';
 import { walkWorkspace } from '../search/workspace-walker.js';
-import { resolveWorkspacePath } from '../workspace/resolve-path.js';
-import { displayPathOf, fsReachOf } from './tool-support.js';
+import { resolveDirectory } from './resolve-directory.js';
 
 const fileSearchInput = z.object({
   pattern: z
@@ -28,13 +26,9 @@ export const fileSearchTool = defineTool({
   capabilities: { fs_reach: { mode: 'read' } },
   permission: { kind: 'read', paths: (args) => [args.path ?? '.'] },
   async execute(args, ctx) {
-    const resolution = await resolveWorkspacePath(fsReachOf(ctx), args.path);
-    if (!resolution.ok) return resolution.failure;
-    const target = resolution.resolved;
-    const shownPath = displayPathOf(target);
-    const stats = await stat(target.absolute).catch(() => undefined);
-    if (stats === undefined) return fail('not_found', `${shownPath} does not exist.`);
-    if (!stats.isDirectory()) return fail('conflict', `${shownPath} is not a directory.`);
+    const directory = await resolveDirectory(ctx, args.path);
+    if (!directory.ok) return directory.failure;
+    const { target, shownPath } = directory;
     const patterns = typeof args.pattern === 'string' ? [args.pattern] : args.pattern;
     const matchers = patterns.map(globMatcher);
     const prefix = shownPath === '.' ? '' : `${shownPath}/`;

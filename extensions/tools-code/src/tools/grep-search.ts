@@ -1,11 +1,9 @@
-import { stat } from 'node:fs/promises';
 import { defineTool, fail, ok, type Tool } from '@quiver/types';
 import { z } from 'zod';
 import { grepWithJavaScript } from '../search/grep-javascript.js';
 import type { GrepEngineResult, GrepOutcome, GrepQuery } from '../search/grep-query.js';
 import { findRipgrep, grepWithRipgrep } from '../search/grep-ripgrep.js';
-import { resolveWorkspacePath } from '../workspace/resolve-path.js';
-import { displayPathOf, fsReachOf } from './tool-support.js';
+import { resolveDirectory } from './resolve-directory.js';
 
 const MAX_LINE_CHARS = 400;
 
@@ -82,17 +80,13 @@ export function createGrepSearchTool(options: GrepSearchToolOptions = {}): Tool<
     capabilities: { fs_reach: { mode: 'read' } },
     permission: { kind: 'read', paths: (args) => [args.path ?? '.'] },
     async execute(args, ctx) {
-      const resolution = await resolveWorkspacePath(fsReachOf(ctx), args.path);
-      if (!resolution.ok) return resolution.failure;
-      const target = resolution.resolved;
-      const shownPath = displayPathOf(target);
-      const stats = await stat(target.absolute).catch(() => undefined);
-      if (stats === undefined) return fail('not_found', `${shownPath} does not exist.`);
-      if (!stats.isDirectory())
-        return fail(
-          'conflict',
-          `${shownPath} is not a directory; give the directory that contains it and an include glob.`,
-        );
+      const directory = await resolveDirectory(
+        ctx,
+        args.path,
+        '; give the directory that contains it and an include glob',
+      );
+      if (!directory.ok) return directory.failure;
+      const { target, shownPath } = directory;
       const query: GrepQuery = {
         pattern: args.pattern,
         fixedStrings: args.fixed_strings,

@@ -1,9 +1,8 @@
-import { lstat, stat } from 'node:fs/promises';
-import { defineTool, fail, ok } from '@quiver/types';
+import { lstat } from 'node:fs/promises';
+import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
 import { type EntryType, walkWorkspace } from '../search/workspace-walker.js';
-import { resolveWorkspacePath } from '../workspace/resolve-path.js';
-import { displayPathOf, fsReachOf } from './tool-support.js';
+import { resolveDirectory } from './resolve-directory.js';
 
 export const LIST_DIR_MAX_DEPTH = 5;
 
@@ -36,14 +35,9 @@ export const listDirTool = defineTool({
   capabilities: { fs_reach: { mode: 'read' } },
   permission: { kind: 'read', paths: (args) => [args.path ?? '.'] },
   async execute(args, ctx) {
-    const resolution = await resolveWorkspacePath(fsReachOf(ctx), args.path);
-    if (!resolution.ok) return resolution.failure;
-    const target = resolution.resolved;
-    const shownPath = displayPathOf(target);
-    const stats = await stat(target.absolute).catch(() => undefined);
-    if (stats === undefined) return fail('not_found', `${shownPath} does not exist.`);
-    if (!stats.isDirectory())
-      return fail('conflict', `${shownPath} is not a directory; use read_file for files.`);
+    const directory = await resolveDirectory(ctx, args.path, '; use read_file for files');
+    if (!directory.ok) return directory.failure;
+    const { target, shownPath } = directory;
     const entries: ListedEntry[] = [];
     let omitted = 0;
     for await (const entry of walkWorkspace(target.absolute, { maxDepth: args.depth, signal: ctx.signal })) {
