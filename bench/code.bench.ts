@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createGrepSearchTool, editFileTool, readFileTool } from '@quiver/tools-code';
 import { DEFAULT_RESULT_BUDGET, type SessionState, type Tool, type ToolContext } from '@quiver/types';
 import { Bench } from 'tinybench';
+import { systemToolsPresent } from './not-run.js';
 
 /**
  * grep_search over the monorepo's node_modules/.pnpm against running `rg` directly with the same
@@ -168,7 +169,7 @@ async function benchLargeFile(): Promise<void> {
 }
 
 export async function run(): Promise<void> {
-  await benchGrep();
+  if (systemToolsPresent('code: grep_search against rg', ['rg'])) await benchGrep();
   await benchLargeFile();
 }
 

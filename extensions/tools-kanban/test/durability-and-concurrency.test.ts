@@ -2,15 +2,15 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { openDatabase } from '@quiver/storage-sqlite';
+import { createTestStorage, structuredOf, type TestStorage, WorkerProcess } from '@quiver/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KANBAN_MIGRATIONS, kanbanCreate, kanbanGet, type Ticket, type TicketDetails } from '../src/index.js';
-import { createTestStorage, structuredOf, type TestStorage } from './context.js';
-import { fixturePath, WorkerProcess } from './processes.js';
+import { fixturePath } from './fixtures/fixture-path.js';
 
 let storage: TestStorage;
 
 beforeEach(async () => {
-  storage = await createTestStorage();
+  storage = await createTestStorage({ prefix: 'quiver-kanban', personalityId: 'planner' });
 });
 
 afterEach(async () => {
@@ -76,7 +76,7 @@ describe('concurrency', () => {
       await storage.call(kanbanCreate, { title: 'Contended ticket' }),
     ).ticket;
     workers = ['left', 'right'].map(
-      (name) => new WorkerProcess('kanban-worker.mjs', [storage.dataDir, name]),
+      (name) => new WorkerProcess(fixturePath('kanban-worker.mjs'), [storage.dataDir, name]),
     );
     const rounds = 15;
     const winners: string[] = [];
@@ -114,7 +114,7 @@ describe('concurrency', () => {
       await storage.call(kanbanCreate, { title: 'Busy ticket' }),
     ).ticket;
     workers = ['left', 'right'].map(
-      (name) => new WorkerProcess('kanban-worker.mjs', [storage.dataDir, name]),
+      (name) => new WorkerProcess(fixturePath('kanban-worker.mjs'), [storage.dataDir, name]),
     );
     const count = 150;
     const bursts = await Promise.all(

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestStorage, structuredOf, type TestStorage } from '@quiver/test-utils';
 import type { PluginContext, Tool, ToolResult, ToolResultReducer } from '@quiver/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import defaultPlugin, {
@@ -16,12 +17,11 @@ import defaultPlugin, {
   type TicketDetails,
   type TicketSummary,
 } from '../src/index.js';
-import { createTestStorage, structuredOf, type TestStorage } from './context.js';
 
 let storage: TestStorage;
 
 beforeEach(async () => {
-  storage = await createTestStorage();
+  storage = await createTestStorage({ prefix: 'quiver-kanban', personalityId: 'planner' });
 });
 
 afterEach(async () => {

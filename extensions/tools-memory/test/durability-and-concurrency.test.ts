@@ -2,15 +2,15 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { openDatabase } from '@quiver/storage-sqlite';
+import { createTestStorage, structuredOf, type TestStorage, WorkerProcess } from '@quiver/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MEMORY_MIGRATIONS, type Memory, memoryList, memorySearch } from '../src/index.js';
-import { createTestStorage, structuredOf, type TestStorage } from './context.js';
-import { fixturePath, WorkerProcess } from './processes.js';
+import { fixturePath } from './fixtures/fixture-path.js';
 
 let storage: TestStorage;
 
 beforeEach(async () => {
-  storage = await createTestStorage();
+  storage = await createTestStorage({ prefix: 'quiver-memory', personalityId: 'assistant' });
 });
 
 afterEach(async () => {
@@ -72,7 +72,7 @@ describe('two processes saving at once', () => {
   });
 
   it('end up with one memory per fact when they save the same facts concurrently', async () => {
-    savers = [0, 1].map(() => new WorkerProcess('memory-saver.mjs', [storage.dataDir]));
+    savers = [0, 1].map(() => new WorkerProcess(fixturePath('memory-saver.mjs'), [storage.dataDir]));
     const facts = Array.from(
       { length: 40 },
       (_, index) =>

@@ -1,3 +1,4 @@
+import { createTestStorage, structuredOf, type TestStorage } from '@quiver/test-utils';
 import type { PluginContext, Tool, ToolResult } from '@quiver/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import defaultPlugin, {
@@ -10,12 +11,11 @@ import defaultPlugin, {
   memorySearch,
   type ScoredMemory,
 } from '../src/index.js';
-import { createTestStorage, structuredOf, type TestStorage } from './context.js';
 
 let storage: TestStorage;
 
 beforeEach(async () => {
-  storage = await createTestStorage();
+  storage = await createTestStorage({ prefix: 'quiver-memory', personalityId: 'assistant' });
 });
 
 afterEach(async () => {

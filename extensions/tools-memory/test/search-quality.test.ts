@@ -1,6 +1,6 @@
+import { createTestStorage, structuredOf, type TestStorage } from '@quiver/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySave, memorySearch, type ScoredMemory } from '../src/index.js';
-import { createTestStorage, structuredOf, type TestStorage } from './context.js';
 
 // A realistic set of things an assistant is told while working with one developer.
 const CORPUS: { key: string; text: string; tags: string[] }[] = [
@@ -154,7 +154,7 @@ describe('memory_search ranking', () => {
   const idsByKey = new Map<string, string>();
 
   beforeAll(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ prefix: 'quiver-memory', personalityId: 'assistant' });
     for (const [index, memory] of CORPUS.entries()) {
       // Spread the corpus over the three scopes: ranking must work across them.
       const scope = (['personality', 'project', 'user'] as const)[index % 3];

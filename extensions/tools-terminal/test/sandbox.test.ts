@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { itWithSystemTools } from '@quiver/test-utils';
 import type { ToolResult } from '@quiver/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { terminalTool } from '../src/index.js';
@@ -15,29 +16,33 @@ afterEach(async () => {
   await workspace.cleanup();
 });
 
+const itWithBubblewrap = itWithSystemTools(['bwrap']);
 const textOf = (result: ToolResult) => (result.ok ? result.value : result.error);
 
 describe('sandbox', () => {
-  it('runs sandboxed when required, writing inside the workspace and its temp dir only', async () => {
-    const { ctx } = await createContext(workspace, { sandbox: 'required' });
-    const outsideFile = path.join(workspace.outside, 'escaped.txt');
-    const result = await Promise.resolve(
-      terminalTool.execute(
-        {
-          command: `echo inside > inside.txt && echo temp > "$TMPDIR/t.txt" && cat "$TMPDIR/t.txt"; echo outside > ${outsideFile}`,
-        },
-        ctx,
-      ),
-    );
-    expect(result.structured).toMatchObject({ sandboxed: true });
-    expect(textOf(result)).toContain('sandboxed');
-    expect(textOf(result)).toContain('temp');
-    expect(textOf(result)).toMatch(/Read-only file system/);
-    expect(await readFile(path.join(workspace.root, 'inside.txt'), 'utf8')).toBe('inside\n');
-    await expect(stat(outsideFile)).rejects.toThrow();
-  });
+  itWithBubblewrap(
+    'runs sandboxed when required, writing inside the workspace and its temp dir only',
+    async () => {
+      const { ctx } = await createContext(workspace, { sandbox: 'required' });
+      const outsideFile = path.join(workspace.outside, 'escaped.txt');
+      const result = await Promise.resolve(
+        terminalTool.execute(
+          {
+            command: `echo inside > inside.txt && echo temp > "$TMPDIR/t.txt" && cat "$TMPDIR/t.txt"; echo outside > ${outsideFile}`,
+          },
+          ctx,
+        ),
+      );
+      expect(result.structured).toMatchObject({ sandboxed: true });
+      expect(textOf(result)).toContain('sandboxed');
+      expect(textOf(result)).toContain('temp');
+      expect(textOf(result)).toMatch(/Read-only file system/);
+      expect(await readFile(path.join(workspace.root, 'inside.txt'), 'utf8')).toBe('inside\n');
+      await expect(stat(outsideFile)).rejects.toThrow();
+    },
+  );
 
-  it('cannot reach the network from the sandbox', async () => {
+  itWithBubblewrap('cannot reach the network from the sandbox', async () => {
     const connections: net.Socket[] = [];
     const server = net.createServer((socket) => connections.push(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,7 +64,7 @@ describe('sandbox', () => {
     }
   });
 
-  it('uses bubblewrap in auto mode when it works', async () => {
+  itWithBubblewrap('uses bubblewrap in auto mode when it works', async () => {
     const { ctx } = await createContext(workspace, { sandbox: 'auto' });
     const result = await Promise.resolve(terminalTool.execute({ command: 'true' }, ctx));
     expect(result.structured).toMatchObject({ sandboxed: true });

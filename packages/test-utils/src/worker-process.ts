@@ -1,20 +1,15 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 
-export function fixturePath(name: string): string {
-  return fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-}
-
-/** A fixture process answering JSON-line requests (see fixtures/memory-saver.mjs). */
+/** A fixture Node process answering JSON-line requests `{ id, ... }` with `{ id, result }`. */
 export class WorkerProcess {
   readonly child: ChildProcessWithoutNullStreams;
   private nextId = 0;
   private readonly pending = new Map<number, (result: any) => void>();
   private stderr = '';
 
-  constructor(script: string, args: string[]) {
-    this.child = spawn(process.execPath, [fixturePath(script), ...args], { stdio: 'pipe' });
+  constructor(scriptPath: string, args: string[]) {
+    this.child = spawn(process.execPath, [scriptPath, ...args], { stdio: 'pipe' });
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       const { id, result } = JSON.parse(line) as { id: number; result: unknown };

@@ -1,0 +1,43 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** System tools some of Quiver's tests use, with how to install each on Debian/Ubuntu. */
+export const SYSTEM_TOOLS = {
+  rg: 'apt-get install ripgrep',
+  bwrap: 'apt-get install bubblewrap',
+  strace: 'apt-get install strace',
+  go: 'apt-get install golang',
+  postgres: 'apt-get install postgresql (and put its bin directory on PATH)',
+  initdb: 'apt-get install postgresql (and put its bin directory on PATH)',
+  git: 'apt-get install git',
+} as const satisfies Record<string, string>;
+
+export type SystemToolName = keyof typeof SYSTEM_TOOLS;
+
+const found = new Map<string, string | undefined>();
+
+/** The absolute path of `name` on PATH, or undefined. Looked up once per process. */
+export function findSystemTool(name: string): string | undefined {
+  if (found.has(name)) return found.get(name);
+  let path: string | undefined;
+  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
+    if (!directory) continue;
+    const candidate = join(directory, name);
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      path = candidate;
+      break;
+    } catch {}
+  }
+  found.set(name, path);
+  return path;
+}
+
+export function hasSystemTools(names: readonly SystemToolName[]): boolean {
+  return names.every((name) => findSystemTool(name) !== undefined);
+}
+
+export function missingSystemTools(names: readonly SystemToolName[]): SystemToolName[] {
+  return names.filter((name) => findSystemTool(name) === undefined);
+}
