@@ -1,0 +1,132 @@
+import { pathToFileURL } from 'node:url';
+import { searchTools } from '@quiver/runtime';
+import type { ToolDefinitionLite } from '@quiver/types';
+import { loadCatalogDefinitions, loadQuerySet, type SearchQuery } from './search-catalog.js';
+import { createPlainBm25 } from './search-plain-bm25.js';
+
+/**
+ * Tool search quality on the 598 real catalog tools: recall@1, recall@5 and MRR@10 over the
+ * committed query set and the held-out set (bench/data), for each searcher; then the mean time
+ * per query at 10,000 tools, as a ratio to today's searchTools measured in the same run.
+ * `--misses` also prints the committed requests a searcher did not answer in its top 5.
+ */
+
+type Search = (query: string, limit: number) => readonly ToolDefinitionLite[];
+interface Searcher {
+  name: string;
+  /** The searcher the latency ratio is taken against: today's search. */
+  latencyBaseline?: boolean;
+  /** Builds whatever the searcher needs for this tool list (an index) and returns its query function. */
+  prepare(tools: readonly ToolDefinitionLite[]): Search;
+}
+
+const SEARCHERS: Searcher[] = [
+  { name: 'plain BM25 (baseline)', prepare: createPlainBm25 },
+  {
+    name: 'searchTools',
+    latencyBaseline: true,
+    prepare: (tools) => (query, limit) => searchTools(query, tools, limit, 'keyword'),
+  },
+];
+
+interface Quality {
+  recallAt1: number;
+  recallAt5: number;
+  mrrAt10: number;
+  misses: string[];
+}
+
+function measureQuality(search: Search, nameOf: Map<string, string>, queries: SearchQuery[]): Quality {
+  let hitsAt1 = 0;
+  let hitsAt5 = 0;
+  let reciprocalRanks = 0;
+  const misses: string[] = [];
+  for (const { query, relevant } of queries) {
+    const wanted = new Set(relevant.map((id) => nameOf.get(id)));
+    const found = search(query, 10).map((tool) => tool.name);
+    const rank = found.findIndex((name) => wanted.has(name));
+    if (rank === 0) hitsAt1 += 1;
+    if (rank >= 0 && rank < 5) hitsAt5 += 1;
+    else misses.push(`${query} → ${found.slice(0, 3).join(', ')}`);
+    if (rank >= 0) reciprocalRanks += 1 / (rank + 1);
+  }
+  return {
+    recallAt1: hitsAt1 / queries.length,
+    recallAt5: hitsAt5 / queries.length,
+    mrrAt10: reciprocalRanks / queries.length,
+    misses,
+  };
+}
+
+/** Mean ms per query over every query of both sets, the median of several rounds. */
+function msPerQuery(search: Search, queries: readonly string[], rounds: number): number {
+  for (const query of queries) search(query, 10);
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const start = performance.now();
+    for (const query of queries) search(query, 10);
+    samples.push((performance.now() - start) / queries.length);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] as number;
+}
+
+function percent(value: number): string {
+  return `${(value * 100).toFixed(1)}%`;
+}
+
+export async function run(): Promise<void> {
+  const catalog = loadCatalogDefinitions();
+  const nameOf = new Map(catalog.map(({ id, definition }) => [id, definition.name]));
+  const tools = catalog.map(({ definition }) => definition);
+  const sets = [
+    { label: 'committed', queries: loadQuerySet('tool-search-queries.json') },
+    { label: 'held-out', queries: loadQuerySet('tool-search-held-out.json') },
+  ];
+  for (const { queries } of sets)
+    for (const { relevant } of queries)
+      for (const id of relevant) if (!nameOf.has(id)) throw new Error(`query set names unknown tool ${id}`);
+
+  const rows: Record<string, string>[] = [];
+  const missesBySearcher: [string, string[]][] = [];
+  for (const searcher of SEARCHERS) {
+    const search = searcher.prepare(tools);
+    for (const { label, queries } of sets) {
+      const quality = measureQuality(search, nameOf, queries);
+      rows.push({
+        searcher: searcher.name,
+        set: `${label} (${queries.length})`,
+        'recall@1': percent(quality.recallAt1),
+        'recall@5': percent(quality.recallAt5),
+        'MRR@10': quality.mrrAt10.toFixed(3),
+      });
+      if (label === 'committed') missesBySearcher.push([searcher.name, quality.misses]);
+    }
+  }
+  console.table(rows);
+  if (process.argv.includes('--misses'))
+    for (const [name, misses] of missesBySearcher) console.log(`\n${name} misses:\n  ${misses.join('\n  ')}`);
+
+  const large = loadCatalogDefinitions(10_000).map(({ definition }) => definition);
+  const allQueries = sets.flatMap(({ queries }) => queries.map(({ query }) => query));
+  const timings = SEARCHERS.map((searcher) => {
+    globalThis.gc?.();
+    const buildStart = performance.now();
+    const search = searcher.prepare(large);
+    search('warm up', 10);
+    const buildMs = performance.now() - buildStart;
+    return { searcher: searcher.name, buildMs, queryMs: msPerQuery(search, allQueries, 15) };
+  });
+  const baseline = timings[SEARCHERS.findIndex((searcher) => searcher.latencyBaseline)]?.queryMs ?? 1;
+  console.table(
+    timings.map(({ searcher, buildMs, queryMs }) => ({
+      searcher,
+      tools: 10_000,
+      'first query (index build) ms': buildMs.toFixed(1),
+      'ms per query': queryMs.toFixed(4),
+      'ratio to searchTools': `${(queryMs / baseline).toFixed(2)}×`,
+    })),
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();
