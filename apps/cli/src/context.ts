@@ -1,12 +1,14 @@
 import path from 'node:path';
 import type { LogLevel } from '@quiver/plugin-host';
-import type { Quiver } from '@quiver/wiring';
+import type { CreateQuiverOptions, Quiver } from '@quiver/wiring';
 
 export interface GlobalOptions {
   config?: string;
   workspace?: string;
   dataDir?: string;
   logLevel?: LogLevel;
+  /** `--trust-project`: the project configuration as found at launch is trusted for this process. */
+  trustProject?: boolean;
 }
 
 /** Opens Quiver the way every command does: quiver.yaml from the cwd upward, else the embedded default. */
@@ -16,15 +18,26 @@ export async function openQuiver(
 ): Promise<Quiver> {
   const { createQuiver } = await import('@quiver/wiring');
   const { createStderrLogger } = await loadPluginHost();
-  return createQuiver({
-    ...(global.workspace ? { workspace: path.resolve(global.workspace) } : {}),
-    ...(global.config ? { configPath: path.resolve(global.config) } : {}),
-    ...(global.dataDir ? { dataDir: path.resolve(global.dataDir) } : {}),
-    ...(extra.personality ? { personality: extra.personality } : {}),
+  const quiver = await createQuiver({
+    ...quiverOptions(global, extra),
     logger: createStderrLogger(
       global.logLevel ?? (process.env.QUIVER_LOG_LEVEL as LogLevel | undefined) ?? 'warn',
     ),
   });
+  // Every command says what of the project configuration it did not apply, and how to trust it.
+  if (quiver.trustNotice) process.stderr.write(`quiver: ${quiver.trustNotice}\n`);
+  return quiver;
+}
+
+/** The options every command opens Quiver with (without the logger). */
+export function quiverOptions(global: GlobalOptions, extra: { personality?: string } = {}): CreateQuiverOptions {
+  return {
+    ...(global.workspace ? { workspace: path.resolve(global.workspace) } : {}),
+    ...(global.config ? { configPath: path.resolve(global.config) } : {}),
+    ...(global.dataDir ? { dataDir: path.resolve(global.dataDir) } : {}),
+    ...(extra.personality ? { personality: extra.personality } : {}),
+    ...(global.trustProject ? { trustProject: true } : {}),
+  };
 }
 
 /**

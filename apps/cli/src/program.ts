@@ -9,6 +9,7 @@ import { registerReduceCommand } from './commands/reduce.js';
 import { registerSearchCommand } from './commands/search.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerToolsCommand } from './commands/tools.js';
+import { registerTrustCommand } from './commands/trust.js';
 import type { GlobalOptions } from './context.js';
 import { EXIT, reportError } from './output.js';
 
@@ -25,6 +26,10 @@ export function buildProgram(): Command {
     .option('-w, --workspace <dir>', 'workspace root (default: from the config, else the current directory)')
     .option('--data-dir <dir>', 'data directory (default: .quiver in the workspace)')
     .option('--log-level <level>', 'debug | info | warn | error | silent', 'warn')
+    .option(
+      '--trust-project',
+      "trust the project's quiver.yaml and personality files as found at launch, for this process only (e.g. in an MCP client's config)",
+    )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerToolsCommand(program);
@@ -36,6 +41,7 @@ export function buildProgram(): Command {
   registerPermitCommand(program);
   registerLogCommand(program);
   registerInitCommand(program);
+  registerTrustCommand(program);
   registerServeCommand(program);
   return program;
 }

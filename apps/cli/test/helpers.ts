@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/bin.js');
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/** Trust records of CLI runs go here, never to the real user data directory (created only if written). */
+export const TEST_XDG_DATA_HOME = path.join(os.tmpdir(), `quiver-cli-xdg-${process.pid}`);
 
 export interface CliRun {
   code: number | null;
@@ -23,7 +25,7 @@ export function quiver(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      env: { ...process.env, NO_COLOR: '1', XDG_DATA_HOME: TEST_XDG_DATA_HOME, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Client, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { BIN, linkDependency, REPO, tempDir, write } from './helpers.js';
+import { BIN, linkDependency, REPO, TEST_XDG_DATA_HOME, tempDir, write } from './helpers.js';
 
 /**
  * A plugin for serve tests: a tool that counts with progress, one that waits on its signal and
@@ -81,7 +81,7 @@ export function serveWorkspace(): ServeWorkspace {
 export function serveEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  return { ...env, NO_COLOR: '1' };
+  return { ...env, NO_COLOR: '1', XDG_DATA_HOME: TEST_XDG_DATA_HOME };
 }
 
 /** An SDK client connected over stdio to `quiver serve` running in `dir`. */
@@ -91,7 +91,8 @@ export async function connectStdio(
 ): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'serve', ...(options.args ?? [])],
+    // The fixture's quiver.yaml loads a plugin by path: a person launching it trusts it.
+    args: [BIN, '--trust-project', 'serve', ...(options.args ?? [])],
     cwd: dir,
     env: serveEnv(),
     stderr: 'pipe',

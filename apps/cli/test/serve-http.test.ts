@@ -19,7 +19,7 @@ interface StartSummary {
 function startHttpServer(
   dir: string,
 ): Promise<{ child: ChildProcessWithoutNullStreams; summary: StartSummary; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--http', '127.0.0.1:0', '--json'], {
+  const child = spawn(process.execPath, [BIN, '--trust-project', 'serve', '--http', '127.0.0.1:0', '--json'], {
     cwd: dir,
     env: serveEnv(),
   });

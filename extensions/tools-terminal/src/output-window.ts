@@ -4,6 +4,8 @@ import { ByteRing } from './byte-ring.js';
 import { pruneSpillFiles } from './spill-retention.js';
 
 export const DEFAULT_WINDOW_BYTES = 32 * 1024;
+/** A spill file stops growing here: `yes` under a long timeout would otherwise fill the disk. */
+export const DEFAULT_SPILL_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export interface OutputWindowOptions {
   headBytes?: number;
@@ -11,6 +13,8 @@ export interface OutputWindowOptions {
   /** Where the full output is written once it no longer fits; absent = it is not kept. */
   spillDir?: string;
   spillName?: string;
+  /** The most bytes a spill file takes; the rest of the output is not kept. */
+  spillLimitBytes?: number;
 }
 
 export interface WindowedOutput {
@@ -19,6 +23,8 @@ export interface WindowedOutput {
   totalBytes: number;
   truncated: boolean;
   spillFile?: string;
+  /** Set when the spill file holds only the first `spillLimitBytes` of the output. */
+  spillCapped?: boolean;
 }
 
 const isContinuationByte = (byte: number) => (byte & 0b1100_0000) === 0b1000_0000;
@@ -61,12 +67,16 @@ export class OutputWindow {
   private spillDescriptor: number | undefined;
   private spillPath: string | undefined;
   private spillError: string | undefined;
+  private spilledBytes = 0;
+  private spillCapped = false;
+  private readonly spillLimit: number;
 
   constructor(private readonly options: OutputWindowOptions = {}) {
     this.headBytes = options.headBytes ?? DEFAULT_WINDOW_BYTES;
     this.tailBytes = options.tailBytes ?? DEFAULT_WINDOW_BYTES;
     this.head = Buffer.alloc(this.headBytes);
     this.tail = new ByteRing(this.tailBytes);
+    this.spillLimit = Math.max(0, options.spillLimitBytes ?? DEFAULT_SPILL_LIMIT_BYTES);
   }
 
   get totalBytes(): number {
@@ -79,12 +89,12 @@ export class OutputWindow {
     if (
       this.spillDescriptor === undefined &&
       this.spillError === undefined &&
+      this.spillPath === undefined &&
       this.total > this.headBytes + this.tailBytes
     ) {
       this.spill(() => this.openSpill());
     }
-    if (this.spillDescriptor !== undefined)
-      this.spill(() => writeSync(this.spillDescriptor as number, chunk));
+    if (this.spillDescriptor !== undefined) this.spill(() => this.writeSpill(chunk));
     let rest = chunk;
     if (this.headLength < this.headBytes) {
       const taken = Math.min(this.headBytes - this.headLength, rest.length);
@@ -115,9 +125,22 @@ export class OutputWindow {
       `output-${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.log`;
     this.spillPath = path.join(this.options.spillDir, name);
     this.spillDescriptor = openSync(this.spillPath, 'w', 0o600);
-    writeSync(this.spillDescriptor, this.head.subarray(0, this.headLength));
-    writeSync(this.spillDescriptor, this.tail.contents());
+    this.writeSpill(this.head.subarray(0, this.headLength));
+    this.writeSpill(this.tail.contents());
     void pruneSpillFiles(this.options.spillDir);
+  }
+
+  /** Writes up to the spill limit; at the limit the file is closed and keeps what it has. */
+  private writeSpill(bytes: Buffer): void {
+    if (this.spillDescriptor === undefined || bytes.length === 0) return;
+    const room = this.spillLimit - this.spilledBytes;
+    const part = bytes.length > room ? bytes.subarray(0, Math.max(0, room)) : bytes;
+    if (part.length > 0) writeSync(this.spillDescriptor, part);
+    this.spilledBytes += part.length;
+    if (part.length < bytes.length) {
+      this.spillCapped = true;
+      this.close();
+    }
   }
 
   /** Closes the spill file; the window keeps its text. */
@@ -138,7 +161,9 @@ export class OutputWindow {
     const tailText = trimIncompleteStart(tail).toString('utf8');
     const cut = this.total - Buffer.byteLength(headText) - Buffer.byteLength(tailText);
     const where = this.spillPath
-      ? `full output in ${this.spillPath}`
+      ? this.spillCapped
+        ? `first ${formatBytes(this.spilledBytes)} of the output in ${this.spillPath}`
+        : `full output in ${this.spillPath}`
       : this.spillError
         ? `full output could not be saved: ${this.spillError}`
         : 'full output not kept';
@@ -149,6 +174,7 @@ export class OutputWindow {
       truncated: true,
     };
     if (this.spillPath) result.spillFile = this.spillPath;
+    if (this.spillCapped) result.spillCapped = true;
     return result;
   }
 }

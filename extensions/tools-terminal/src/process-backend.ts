@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { CapabilityBackend, ProcessHandle, SandboxMode } from '@quiver/types';
 import { minimalEnvironment } from './child-environment.js';
+import { DEFAULT_SPILL_LIMIT_BYTES } from './output-window.js';
 
 export interface ProcessBackendOptions {
   /** Absolute real paths of the workspace roots; the first is the default cwd. */
@@ -10,6 +11,8 @@ export interface ProcessBackendOptions {
   sandbox: SandboxMode;
   /** Where the minimal environment is picked from; defaults to this process's environment. */
   sourceEnv?: Readonly<Record<string, string | undefined>>;
+  /** The most bytes one spill file takes (default 64 MiB); the rest of the output is not kept. */
+  spillLimitBytes?: number;
 }
 
 /** Provides the `process` capability: roots, a spill directory and an environment without secrets. */
@@ -19,6 +22,7 @@ export function createProcessBackend(options: ProcessBackendOptions): Capability
     spillDir: path.join(options.dataDir, 'terminal'),
     baseEnv: Object.freeze(minimalEnvironment(options.sourceEnv ?? process.env)),
     sandbox: options.sandbox,
+    spillLimitBytes: options.spillLimitBytes ?? DEFAULT_SPILL_LIMIT_BYTES,
   });
   return { capability: 'process', resolve: () => handle };
 }

@@ -1,9 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { ReducerInput, ToolResult, ToolResultReducer } from '@quiver/types';
+import { reduceDiagnosticsOutput } from './reducers/diagnostics.js';
+import { reduceEslintOutput } from './reducers/eslint.js';
 import { reduceGenericOutput } from './reducers/generic.js';
 import { reduceGitOutput } from './reducers/git.js';
 import { reduceInstallOutput } from './reducers/installs.js';
-import { type Recognizer, stripAnsi } from './reducers/reducer-input.js';
+import { reduceNpmLsOutput } from './reducers/npm-ls.js';
+import { DEFAULT_REDUCER_BUDGET, type Recognizer, stripAnsi } from './reducers/reducer-input.js';
 import { reduceTestOutput } from './reducers/test-runners.js';
 import { reduceTypescriptOutput } from './reducers/tsc.js';
 import { splitTerminalText } from './terminal-result.js';
@@ -11,22 +14,35 @@ import { splitTerminalText } from './terminal-result.js';
 // Specific recognizers first; the generic head-and-tail cut applies only when none recognized the output.
 const RECOGNIZERS: readonly Recognizer[] = [
   reduceGitOutput,
+  reduceNpmLsOutput,
   reduceInstallOutput,
   reduceTestOutput,
   reduceTypescriptOutput,
+  reduceEslintOutput,
+  reduceDiagnosticsOutput,
   reduceGenericOutput,
 ];
 
-function recognize(input: {
+interface OutputToReduce {
   command: string;
   output: string;
   exitCode: number | null;
-}): { reduced: string; specific: boolean } | undefined {
+  /** Characters the reduced output aims at; facts are kept beyond it. */
+  budget?: number;
+}
+
+function recognize(input: OutputToReduce): { reduced: string; specific: boolean } | undefined {
   const clean = stripAnsi(input.output).replace(/\r\n/g, '\n');
   const lines = clean.split('\n').map((line) => line.replace(/^.*\r(?=.)/, ''));
   if (lines.at(-1) === '') lines.pop();
   for (const recognizer of RECOGNIZERS) {
-    const reduced = recognizer({ command: input.command, output: clean, lines, exitCode: input.exitCode });
+    const reduced = recognizer({
+      command: input.command,
+      output: clean,
+      lines,
+      exitCode: input.exitCode,
+      budget: input.budget ?? DEFAULT_REDUCER_BUDGET,
+    });
     if (reduced !== undefined) return { reduced, specific: recognizer !== reduceGenericOutput };
   }
   return undefined;
@@ -36,11 +52,7 @@ function recognize(input: {
  * Shrinks one command's output to what a developer would look at. Returns the output unchanged
  * when nothing recognizes it or the reduction would not be shorter.
  */
-export function reduceTerminalOutput(input: {
-  command: string;
-  output: string;
-  exitCode: number | null;
-}): string {
+export function reduceTerminalOutput(input: OutputToReduce): string {
   const recognized = recognize(input);
   return recognized && recognized.reduced.length < input.output.length ? recognized.reduced : input.output;
 }
@@ -74,10 +86,21 @@ function exitCodeOf(result: ToolResult): number | null {
   return result.ok ? 0 : null;
 }
 
+function rawOutputBytes(result: ToolResult, output: string): number {
+  const outputBytes = (result.structured as { outputBytes?: unknown } | undefined)?.outputBytes;
+  return typeof outputBytes === 'number' ? outputBytes : Buffer.byteLength(output);
+}
+
+function withText(result: ToolResult, text: string): ToolResult {
+  return result.ok ? { ...result, value: text } : { ...result, error: text };
+}
+
 /**
  * The reducer for `terminal`: reduces the output under the result's header line and keeps
  * `structured`. When the middle was cut and spilled, the full output is recognized instead, so a
- * failing test in the middle of a long run still shows.
+ * failing test in the middle of a long run still shows. The text it returns, header included, is
+ * never longer than what the command printed: when it would be, the printed text alone is
+ * returned (the exit code stays in `structured` and in the result's code).
  */
 export const terminalReducer: ToolResultReducer = {
   tool: 'terminal',
@@ -86,17 +109,20 @@ export const terminalReducer: ToolResultReducer = {
     const text = result.ok ? result.value : result.error;
     const parts = splitTerminalText(text);
     if (command === undefined || parts === undefined) return result;
+    const rawBytes = rawOutputBytes(result, parts.output);
     const exitCode = exitCodeOf(result);
     const spillFile = (result.structured as { spillFile?: unknown } | undefined)?.spillFile;
-    const candidates = [
+    const reduced = [
       reduceSpilledOutput(spillFile, command, exitCode),
       reduceTerminalOutput({ command, output: parts.output, exitCode }),
     ]
       .filter((output): output is string => output !== undefined)
       .map((output) => `${parts.header}\n${output}`)
-      .filter((candidate) => candidate.length < text.length);
-    const reduced = candidates[0];
-    if (reduced === undefined) return result;
-    return result.ok ? { ...result, value: reduced } : { ...result, error: reduced };
+      .find((candidate) => candidate.length < text.length && Buffer.byteLength(candidate) <= rawBytes);
+    if (reduced !== undefined) return withText(result, reduced);
+    // An empty output is shown as a placeholder, which the command did not print either.
+    const printed = rawBytes === 0 ? '' : parts.output;
+    const complete = Buffer.byteLength(printed) === rawBytes;
+    return complete && Buffer.byteLength(text) > rawBytes ? withText(result, printed) : result;
   },
 };

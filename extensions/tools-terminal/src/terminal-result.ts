@@ -10,6 +10,8 @@ export interface TerminalRunData {
   durationMs: number;
   /** Where the full output is, when it did not fit in the result. */
   spillFile?: string;
+  /** The spill file holds only the beginning of the output: it reached its size limit. */
+  spillCapped?: boolean;
   truncated: boolean;
   outputBytes: number;
   sandboxed: boolean;
@@ -32,10 +34,17 @@ export function terminalHeader(data: TerminalRunData, options: { duration?: bool
   if (data.sandboxed) parts.push('sandboxed');
   if (data.truncated) {
     parts.push(
-      `${formatBytes(data.outputBytes)} of output, middle cut${data.spillFile ? `; full output in ${data.spillFile}` : ''}`,
+      `${formatBytes(data.outputBytes)} of output, middle cut${spillNote(data)}`,
     );
   }
   return `[${parts.join(' · ')}]`;
+}
+
+function spillNote(data: TerminalRunData): string {
+  if (!data.spillFile) return '';
+  return data.spillCapped
+    ? `; the beginning of the output (up to the spill limit) in ${data.spillFile}`
+    : `; full output in ${data.spillFile}`;
 }
 
 export function terminalResult(

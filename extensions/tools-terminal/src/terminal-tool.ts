@@ -38,6 +38,7 @@ export interface PreparedLaunch {
   env: Record<string, string>;
   sandboxed: boolean;
   spillDir: string;
+  spillLimitBytes: number | undefined;
 }
 
 /** Checks the capability, the working directory and the sandbox before anything runs. */
@@ -57,6 +58,7 @@ export async function prepareLaunch(
     env: commandEnvironment(handle.baseEnv, ctx.capabilities.secrets?.granted),
     sandboxed: sandbox.sandboxed,
     spillDir: handle.spillDir,
+    spillLimitBytes: handle.spillLimitBytes,
   };
 }
 
@@ -68,7 +70,7 @@ export async function runTerminalCommand(
   if ('ok' in launch) return launch;
   if (ctx.signal.aborted) return fail('aborted', 'The call was aborted before the command started.');
   const timeoutMs = Math.min(args.timeout_ms ?? ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
-  const window = new OutputWindow({ spillDir: launch.spillDir });
+  const window = new OutputWindow({ spillDir: launch.spillDir, spillLimitBytes: launch.spillLimitBytes });
   const partials = new PartialEmitter((emission) => ctx.emit(emission));
   const running = await RunningCommand.start({
     command: args.command,
@@ -111,6 +113,7 @@ export async function runTerminalCommand(
     sandboxed: launch.sandboxed,
   };
   if (windowed.spillFile) data.spillFile = windowed.spillFile;
+  if (windowed.spillCapped) data.spillCapped = true;
   if (stopReason === 'timeout') data.timedOut = true;
   if (stopReason === 'aborted') data.aborted = true;
   return terminalResult(data, windowed.text);

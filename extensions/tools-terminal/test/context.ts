@@ -50,6 +50,7 @@ export interface ContextOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   session?: SessionState;
+  spillLimitBytes?: number;
 }
 
 export interface TestContext {
@@ -67,6 +68,7 @@ export async function createContext(
     dataDir: workspace.dataDir,
     sandbox: options.sandbox ?? 'off',
     sourceEnv: options.sourceEnv ?? process.env,
+    ...(options.spillLimitBytes === undefined ? {} : { spillLimitBytes: options.spillLimitBytes }),
   });
   const processHandle = await backend.resolve({
     capability: 'process',

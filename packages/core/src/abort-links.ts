@@ -25,6 +25,15 @@ export class CallAbort {
     this.#controller?.abort(reason);
     this.settle?.();
   }
+
+  /** The call's timeout: its signal aborts so the tool stops, but the wait for its result goes on. */
+  expire(reason: unknown): void {
+    if (this.aborted) return;
+    this.timedOut = true;
+    this.aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
 }
 
 export interface Abortable {

@@ -10,7 +10,7 @@ import {
   type ToolResultReducerRegistry,
 } from '@quiver/types';
 import { type AbortLinks, CallAbort } from './abort-links.js';
-import { trimResult } from './budget.js';
+import { type AttachmentLimits, capAttachments, trimResult } from './budget.js';
 import { executeCall } from './execute-call.js';
 import { messageOf } from './gates.js';
 import { InMemorySessionState } from './session-state.js';
@@ -25,6 +25,7 @@ export interface BatchOptions {
   turnAttachments: readonly Attachment[] | undefined;
   reducers: ToolResultReducerRegistry | undefined;
   links: AbortLinks;
+  attachmentLimits: Readonly<AttachmentLimits>;
 }
 
 /**
@@ -40,6 +41,7 @@ export class Batch {
   readonly attachments: readonly Attachment[];
   readonly reducers: ToolResultReducerRegistry | undefined;
   readonly #links: AbortLinks;
+  readonly #attachmentLimits: Readonly<AttachmentLimits>;
   #session: SessionState | undefined;
   #calls: readonly ToolCall[] = [];
   #aborts: CallAbort[] = [];
@@ -56,6 +58,7 @@ export class Batch {
     this.attachments = options.turnAttachments ?? NO_ATTACHMENTS;
     this.reducers = options.reducers;
     this.#links = options.links;
+    this.#attachmentLimits = options.attachmentLimits;
     this.#session = options.ctx.session;
   }
 
@@ -128,7 +131,9 @@ export class Batch {
   #settle(): void {
     this.#settled = true;
     if (this.ctx.signal !== undefined) this.#links.unlink(this.ctx.signal, this);
-    this.#resolve(this.#results as ToolResult[]);
+    this.#resolve(
+      capAttachments(this.#results as ToolResult[], this.#attachmentLimits, () => this.perCallBudget),
+    );
   }
 }
 

@@ -19,7 +19,7 @@ import type { Batch } from './batch.js';
 import { trimResult } from './budget.js';
 import { availabilityOf, gateRefusal, messageOf } from './gates.js';
 import { reduceResult } from './reduce-result.js';
-import { runTool } from './run-tool.js';
+import { type RunToolOptions, runTool } from './run-tool.js';
 import { validateArgs } from './validate-args.js';
 
 const NO_CAPABILITIES: ResolvedCapabilities = Object.freeze({});
@@ -124,6 +124,7 @@ export async function executeCall(
 
   const startedAt = prepared === undefined ? 0 : performance.now();
   const emit = ctx.emit;
+  const running: RunToolOptions = { parentSignal: ctx.signal, track: ctx.track };
   const toolContext: ToolContext = {
     callId,
     sessionId: ctx.sessionId,
@@ -133,7 +134,10 @@ export async function executeCall(
     get signal() {
       return abort.signal;
     },
-    emit: emit === undefined ? ignoreEmission : (emission: ToolEmission) => safeEmit(emit, callId, emission),
+    emit: (emission: ToolEmission) => {
+      if (emission?.type === 'progress') running.backstop?.progress();
+      if (emit !== undefined) safeEmit(emit, callId, emission);
+    },
     budget: effectiveBudget,
     dryRun: false,
     timeoutMs: ctx.timeoutFor?.(tool, args),
@@ -141,13 +145,12 @@ export async function executeCall(
     attachments: batch.attachments,
     session: batch.session,
   };
-  const executed = await runTool(tool, args, toolContext, abort, ctx.signal);
-  const reduced = reduceResult(executed, batch.reducers?.get(tool.name), tool.name, args);
+  const executed = await runTool(tool, args, toolContext, abort, running);
+  const reducers = ctx.reducers ?? batch.reducers;
+  const reduced = reduceResult(executed, reducers?.get(tool.name), tool.name, args);
   if (prepared === undefined) return trimResult(reduced, effectiveBudget);
   return finish(reduced, effectiveBudget, interceptor, prepared, performance.now() - startedAt);
 }
-
-function ignoreEmission(): void {}
 
 function safeEmit(emit: NonNullable<ExecuteContext['emit']>, callId: string, emission: ToolEmission): void {
   try {

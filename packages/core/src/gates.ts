@@ -23,7 +23,7 @@ export function mcpServerOf(registered: RegisteredTool): string | undefined {
 
 /**
  * Why a call may not run here, or undefined when it may: built-ins must be in a non-empty
- * `allowedTools`; MCP tools pass the server gate; other plugin tools pass the plugin gate.
+ * `allowedTools` unless marked `alwaysInclude`; MCP tools pass the server gate; other plugin tools pass the plugin gate.
  */
 export function gateRefusal(
   registered: RegisteredTool,
@@ -46,7 +46,13 @@ export function gateRefusal(
     }
     return undefined;
   }
-  if (allowedTools !== undefined && allowedTools.length > 0 && !allowedTools.includes(name)) {
+  // `alwaysInclude` bypasses this gate only; deny rules and agent lists are assembly stages.
+  if (
+    allowedTools !== undefined &&
+    allowedTools.length > 0 &&
+    registered.tool.alwaysInclude !== true &&
+    !allowedTools.includes(name)
+  ) {
     return `Tool "${name}" is not permitted: it is not in the allowed tools of this session`;
   }
   return undefined;

@@ -1,5 +1,6 @@
 // Public surface of @quiver/core.
-export { splitBudget, trimResult } from './budget.js';
+export type { AttachmentLimits } from './budget.js';
+export { DEFAULT_ATTACHMENT_LIMITS, splitBudget, trimResult } from './budget.js';
 export { deriveJsonSchema } from './json-schema.js';
 export { DefaultToolResultReducerRegistry } from './reducer-registry.js';
 export { InMemorySessionState } from './session-state.js';

@@ -1,21 +1,33 @@
-import { fail, isToolResult, type Tool, type ToolContext, type ToolResult } from '@quiver/types';
+import { fail, type Tool, type ToolContext, type ToolResult } from '@quiver/types';
 import type { CallAbort } from './abort-links.js';
 import { messageOf } from './gates.js';
+import { snapshotResult } from './snapshot-result.js';
+import { type Backstop, backstopFor } from './timeout-backstop.js';
+
+export interface RunToolOptions {
+  parentSignal: AbortSignal | undefined;
+  track: ((execution: Promise<void>) => void) | undefined;
+  /** Progress emissions restart an MCP tool's backstop; set by runTool before the tool runs. */
+  backstop?: Backstop;
+}
 
 /**
- * Calls `tool.execute` with the call's own signal, and settles as soon as the call times out
- * even if the tool ignores its signal. Never rejects.
+ * Calls `tool.execute` with the call's own signal. At the call's timeout the signal is aborted
+ * so that the tool stops itself and returns what it has; the call is answered `timeout` by the
+ * registry only when the tool has not returned by the backstop. Never rejects.
  */
 export async function runTool(
   tool: Tool,
   args: unknown,
   context: ToolContext,
   call: CallAbort,
-  parentSignal: AbortSignal | undefined,
+  options: RunToolOptions,
 ): Promise<ToolResult> {
+  const { parentSignal } = options;
   if (parentSignal?.aborted === true) return abortedResult(tool, parentSignal);
   const timeoutMs = context.timeoutMs;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const backstop = backstopFor(tool, timeoutMs, call);
+  options.backstop = backstop;
   try {
     let outcome: unknown;
     try {
@@ -24,35 +36,41 @@ export async function runTool(
       return thrownResult(tool, error, call, timeoutMs, parentSignal);
     }
     if (isThenable(outcome)) {
-      if (typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs >= 0) {
-        timer = setTimeout(() => {
-          call.timedOut = true;
-          call.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
-        }, timeoutMs);
+      if (options.track !== undefined) {
+        const noop = () => {};
+        options.track(Promise.resolve(outcome).then(noop, noop));
       }
+      backstop?.start();
       try {
         // The batch settles calls aborted by the caller; only a timeout needs a race per call.
-        outcome = timer === undefined ? await outcome : await raceAbort(outcome, call);
+        outcome = backstop === undefined ? await outcome : await raceBackstop(outcome, call);
       } catch (error) {
         return thrownResult(tool, error, call, timeoutMs, parentSignal);
       }
       if (outcome === ABORTED)
         return call.timedOut ? timeoutResult(tool, timeoutMs) : abortedResult(tool, parentSignal);
     }
-    if (isToolResult(outcome)) return outcome;
+    const snapshot = snapshotResult(outcome);
+    if (snapshot !== undefined) {
+      const result = snapshot.result;
+      // A tool that only honours its signal reports the abort; the cause was the timeout.
+      if (call.timedOut && !result.ok && result.code === 'aborted') return { ...result, code: 'timeout' };
+      return result;
+    }
     return fail(
       'execution_failed',
       `Tool "${tool.name}" returned something that is not a ToolResult: ${describe(outcome)}`,
     );
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    backstop?.stop();
   }
 }
 
 const ABORTED = Symbol('aborted');
 
-function raceAbort(outcome: PromiseLike<unknown>, call: CallAbort): Promise<unknown> {
-  if (call.aborted) return Promise.resolve(ABORTED);
+/** Settles when the tool returns, or when the backstop gives up on it; the caller's aborts go through the batch. */
+function raceBackstop(outcome: PromiseLike<unknown>, call: CallAbort): Promise<unknown> {
+  if (call.aborted && !call.timedOut) return Promise.resolve(ABORTED);
   return new Promise((resolve, reject) => {
     call.settle = () => resolve(ABORTED);
     outcome.then(resolve, reject);

@@ -16,13 +16,15 @@ import {
 } from '@quiver/types';
 import { AbortLinks } from './abort-links.js';
 import { Batch, internalFailure } from './batch.js';
-import { splitBudget } from './budget.js';
+import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS, splitBudget } from './budget.js';
 import { availabilityOf, gateRefusal, isBuiltIn, passesToolsetGate } from './gates.js';
 import { deriveJsonSchema } from './json-schema.js';
 
 export interface DefaultToolRegistryOptions {
   /** Where `executeParallel` looks up each tool's reducer by exact name. */
   reducers?: ToolResultReducerRegistry;
+  /** Attachments one `executeParallel` may return in all; default 10 and 10 MiB. */
+  attachmentLimits?: Partial<AttachmentLimits>;
 }
 
 /** Tools by name, their JSON Schema derived once at registration, and the call pipeline. */
@@ -31,9 +33,11 @@ export class DefaultToolRegistry implements ToolRegistry {
   readonly #listeners = new Set<() => void>();
   readonly #reducers: ToolResultReducerRegistry | undefined;
   readonly #abortLinks = new AbortLinks();
+  readonly #attachmentLimits: Readonly<AttachmentLimits>;
 
   constructor(options: DefaultToolRegistryOptions = {}) {
     this.#reducers = options.reducers;
+    this.#attachmentLimits = Object.freeze({ ...DEFAULT_ATTACHMENT_LIMITS, ...options.attachmentLimits });
   }
 
   register(tool: Tool, options: RegisterOptions = {}): () => void {
@@ -122,6 +126,7 @@ export class DefaultToolRegistry implements ToolRegistry {
         turnAttachments,
         reducers: this.#reducers,
         links: this.#abortLinks,
+        attachmentLimits: this.#attachmentLimits,
       });
       return await batch.run(calls, (name) => this.#tools.get(name));
     } catch (error) {

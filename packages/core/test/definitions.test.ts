@@ -65,7 +65,12 @@ describe('toDefinitions', () => {
 
   it('limits built-ins to a non-empty allowlist and gates MCP and plugin tools by server and plugin', () => {
     const registry = populated();
-    expect(names(registry, ['terminal'])).toEqual(['terminal', 'mcp__github__issues', 'board']);
+    expect(names(registry, ['terminal'])).toEqual([
+      'terminal',
+      'tool_search',
+      'mcp__github__issues',
+      'board',
+    ]);
     expect(names(registry, [], { allowedMcpServers: [], allowedPlugins: ['kanban'] })).toEqual([
       'read_file',
       'terminal',

@@ -6,7 +6,8 @@ import type { PermissionRule } from './rule.js';
 import type { RuleSet } from './rule-set.js';
 import { combineSubjects } from './subjects.js';
 import { matchesUrlSpecifier, parseUrl } from './url-rule.js';
-import { isProcessRelativePath, normalizeWorkspacePath } from './workspace-path.js';
+import { isProtectionRule } from './protected-paths.js';
+import { isProcessRelativePath, toolPathSubject } from './workspace-path.js';
 
 type Matcher = (rule: PermissionRule) => boolean;
 
@@ -19,6 +20,8 @@ function decideSubject(
   extraDenies: PermissionRule[] = [],
 ): PermissionSubjectDecision {
   const applies = (rule: PermissionRule) => rule.specifier === undefined || matches(rule);
+  const protection = extraDenies.find((rule) => isProtectionRule(rule) && matches(rule));
+  if (protection) return { subject, behavior: 'deny', rule: protection.source, reason: protection.source };
   const denied = rules.forTool('deny', toolName).find(applies) ?? extraDenies.find(matches);
   if (denied)
     return { subject, behavior: 'deny', rule: denied.source, reason: `denied by rule "${denied.source}"` };
@@ -56,8 +59,11 @@ export function decidePaths(
   const hasPathDenies =
     crossToolDenies.length > 0 ||
     rules.forTool('deny', toolName).some((rule) => rule.specifier !== undefined);
-  const subjects = paths.map((filePath) => {
-    const normalized = normalizeWorkspacePath(filePath, rules.workspace);
+  const subjects = paths.map((filePath): PermissionSubjectDecision => {
+    const resolved = toolPathSubject(filePath, rules.workspace);
+    // The tool refuses such a path with the same words; deciding it here keeps a prompt from asking about it.
+    if (!resolved.ok) return { subject: filePath, behavior: 'deny', reason: `${resolved.error} ${resolved.fix}` };
+    const normalized = resolved.normalized;
     const decided = decideSubject(
       normalized,
       rules,
@@ -80,7 +86,7 @@ export function decidePaths(
       decided.behavior === 'allow' &&
       !writtenForProc
     ) {
-      return { subject: normalized, behavior: 'ask' as const, reason: processRelativeReason(normalized) };
+      return { subject: normalized, behavior: 'ask', reason: processRelativeReason(normalized) };
     }
     return decided;
   });

@@ -4,10 +4,15 @@ import { matchesCommandPrefix, normalizeCommandText, parseCommandSpecifier } fro
 import type { PermissionRule } from './rule.js';
 import type { RuleSet } from './rule-set.js';
 import { analyzeShellCommand } from './shell/analyze-shell-command.js';
-import type { ShellCommandAnalysis, ShellRedirect } from './shell/shell-analysis.js';
+import type {
+  ShellCommandAnalysis,
+  ShellRedirect,
+  ShellUnprovenConstruct,
+} from './shell/shell-analysis.js';
 import { combineSubjects, NO_RULE_ALLOWS } from './subjects.js';
 import { suggestShellRule } from './suggested-rule.js';
 import { isDirectory, scanForDeniedSymlink } from './symlink-scan.js';
+import { changedWorkspaceCode } from './workspace-code.js';
 import {
   containsPath,
   isProcessRelativePath,
@@ -22,6 +27,13 @@ export interface ShellRequest {
   toolName: string;
   command: string;
   cwd?: string;
+  /** When the allow rule `rule` began to be trusted (the session's start, or its grant): config written later asks. */
+  trustedSince?: (rule: PermissionRule) => number;
+}
+
+/** A subject that asks because of a construct outside the provable subset, with its range in the command. */
+export interface UnprovenSubjectDecision extends PermissionSubjectDecision {
+  construct: { name: string; start: number; end: number };
 }
 
 type Directories = string[] | null;
@@ -42,7 +54,7 @@ const allow = (subject: string, reason: string, rule?: PermissionRule): Subject 
 export async function decideShellCommand(request: ShellRequest, rules: RuleSet): Promise<PermissionDecision> {
   const { toolName, command } = request;
   const analysis = await analyzeShellCommand(command);
-  const checker = new ShellChecker(toolName, rules);
+  const checker = new ShellChecker(toolName, rules, request.trustedSince);
   const normalized = normalizeCommandText(command);
   const wholeCommandAllow = checker.allows.find(
     ({ rule, specifier }) => !specifier.prefix && normalizeCommandText(rule.specifier ?? '') === normalized,
@@ -60,17 +72,13 @@ export async function decideShellCommand(request: ShellRequest, rules: RuleSet):
     if (entry.argv.length > 0) subjects.push(checker.decideCommand(entry, subject, directories));
     for (const redirect of entry.redirects) subjects.push(checker.decideRedirect(redirect, directories));
   }
-  const trusted = checker.blanketAllow ?? wholeCommandAllow;
-  for (const construct of analysis.unsafe) {
-    subjects.push(
-      trusted
-        ? allow(construct.text, `allowed by rule "${trusted.source}" although ${construct.reason}`, trusted)
-        : ask(construct.text, construct.reason),
-    );
-  }
+  // A blanket allow does not lift these: a deny rule could not see what they hide. Only a rule
+  // naming this exact command (below) does.
+  for (const construct of analysis.unproven) subjects.push(unprovenSubject(construct));
+  for (const construct of analysis.unsafe) subjects.push(ask(construct.text, construct.reason));
   if (wholeCommandAllow && !checker.blanketAsk) {
     for (const [index, decided] of subjects.entries()) {
-      if (decided.behavior !== 'ask') continue;
+      if (decided.behavior !== 'ask' || checker.changedCode.has(decided)) continue;
       subjects[index] = allow(
         decided.subject,
         `allowed by rule "${wholeCommandAllow.source}" for this exact command`,
@@ -84,12 +92,23 @@ export async function decideShellCommand(request: ShellRequest, rules: RuleSet):
   return decision;
 }
 
+function unprovenSubject(construct: ShellUnprovenConstruct): UnprovenSubjectDecision {
+  return {
+    subject: construct.text,
+    behavior: 'ask',
+    reason: `${construct.construct} (characters ${construct.start}–${construct.end}) is outside the part of bash this checker can prove; only a rule for this exact command allows it`,
+    construct: { name: construct.construct, start: construct.start, end: construct.end },
+  };
+}
+
 class ShellChecker {
   readonly denies;
   readonly asks;
   readonly allows;
   readonly blanketAllow: PermissionRule | undefined;
   readonly blanketAsk: PermissionRule | undefined;
+  /** Asks caused by workspace code changed since the rule was trusted: no rule lifts them. */
+  readonly changedCode = new WeakSet<Subject>();
   readonly readDenies: PermissionRule[];
   readonly writeDenies: PermissionRule[];
   readonly writeAllows: PermissionRule[];
@@ -97,6 +116,7 @@ class ShellChecker {
   constructor(
     readonly toolName: string,
     readonly rules: RuleSet,
+    readonly trustedSince?: (rule: PermissionRule) => number,
   ) {
     this.denies = commandRules(rules.forTool('deny', toolName));
     this.asks = commandRules(rules.forTool('ask', toolName));
@@ -132,14 +152,25 @@ class ShellChecker {
     if (entry.wrappers.length === 0 && INERT_COMMANDS.has(program)) {
       return allow(subject, `${program} only changes the shell's own state`);
     }
-    if (this.blanketAllow)
-      return allow(subject, `allowed by rule "${this.blanketAllow.source}"`, this.blanketAllow);
-    const allowed = this.allows.find(
-      ({ specifier }) =>
-        (specifier.prefix || !entry.appendsArguments) && matchesCommandPrefix(specifier, entry.argv),
-    );
-    if (allowed) return allow(subject, `allowed by rule "${allowed.rule.source}"`, allowed.rule);
-    return ask(subject, NO_RULE_ALLOWS);
+    const allowing =
+      this.blanketAllow ??
+      this.allows.find(
+        ({ specifier }) =>
+          (specifier.prefix || !entry.appendsArguments) && matchesCommandPrefix(specifier, entry.argv),
+      )?.rule;
+    if (!allowing) return ask(subject, NO_RULE_ALLOWS);
+    const changed = this.trustedSince
+      ? changedWorkspaceCode(entry.argv, directories, this.rules.workspace, this.trustedSince(allowing))
+      : undefined;
+    if (changed) {
+      const asked = ask(
+        subject,
+        `${changed} changed after rule "${allowing.source}" was trusted, and ${path.posix.basename(entry.argv[0] ?? '')} runs what it says`,
+      );
+      this.changedCode.add(asked);
+      return asked;
+    }
+    return allow(subject, `allowed by rule "${allowing.source}"`, allowing);
   }
 
   /**

@@ -10,6 +10,7 @@ export {
 export { SessionGrantStore } from './grant-stores.js';
 export type { PermissionEngineOptions, PermissionRequest } from './permission-engine.js';
 export { PermissionEngine } from './permission-engine.js';
+export type { ProtectedPath } from './protected-paths.js';
 export type { ProjectGrantStoreOptions } from './project-grant-store.js';
 export { ProjectGrantStore } from './project-grant-store.js';
 export type { PermissionRule } from './rule.js';
@@ -23,4 +24,4 @@ export type {
 } from './shell/shell-analysis.js';
 export { headlessDenial } from './suggested-rule.js';
 export { matchesUrlSpecifier } from './url-rule.js';
-export { normalizeWorkspacePath, resolveRealPath } from './workspace-path.js';
+export { normalizeWorkspacePath } from './workspace-path.js';

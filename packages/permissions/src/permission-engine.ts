@@ -10,6 +10,7 @@ import { decideName, decidePaths, decideSpecifier, decideUrl } from './decide-re
 import { decideShellCommand } from './decide-shell.js';
 import { SessionGrantStore } from './grant-stores.js';
 import type { ProjectGrantStore } from './project-grant-store.js';
+import { type ProtectedPath, protectionRules } from './protected-paths.js';
 import { type PermissionRule, parsePermissionRule } from './rule.js';
 import { RuleSet, type RuleSetCaches } from './rule-set.js';
 import { headlessDenial } from './suggested-rule.js';
@@ -32,6 +33,12 @@ export interface PermissionEngineOptions {
   toolKinds?: Record<string, PermissionKind>;
   /** A headless session has nobody to ask: asks become denies that name the rule to add. */
   headless?: boolean;
+  /**
+   * What Quiver loads as configuration or code, and its data directory: write-denied to every
+   * tool (file tools, shell redirections, shell arguments) whatever the rules allow. A plain
+   * string is explained as "protected: Quiver loads this file as configuration".
+   */
+  protectedPaths?: ReadonlyArray<string | ProtectedPath>;
 }
 
 export interface PermissionRequest {
@@ -52,7 +59,12 @@ export class PermissionEngine {
   readonly #projectGrants: ProjectGrantStore | undefined;
   readonly #toolKinds = new Map<string, PermissionKind>();
   readonly #headless: boolean;
+  readonly #protections: PermissionRule[];
   #onceGrants: PermissionRule[] = [];
+  /** When the session began: workspace code (package scripts, git config) written later is not trusted by its rules. */
+  readonly #sessionStart = Date.now();
+  /** When each granted rule was granted: it trusts workspace code as it was then. */
+  readonly #grantedAt = new Map<string, number>();
   readonly #caches: RuleSetCaches = { pathMatchers: new Map(), pathBases: new Map() };
 
   constructor(options: PermissionEngineOptions) {
@@ -67,6 +79,7 @@ export class PermissionEngine {
     this.#projectGrants = options.projectGrants;
     for (const [name, kind] of Object.entries(options.toolKinds ?? {})) this.#toolKinds.set(name, kind);
     this.#headless = options.headless ?? false;
+    this.#protections = protectionRules(options.protectedPaths ?? [], options.workspace);
   }
 
   async decide(request: PermissionRequest): Promise<PermissionDecision> {
@@ -110,7 +123,12 @@ export class PermissionEngine {
         const cwd = extract(() => spec.cwd?.(args));
         return {
           decision: await decideShellCommand(
-            { toolName, command, cwd: cwd.ok ? cwd.value : undefined },
+            {
+              toolName,
+              command,
+              cwd: cwd.ok ? cwd.value : undefined,
+              trustedSince: (rule) => this.#grantedAt.get(rule.source) ?? this.#sessionStart,
+            },
             rules,
           ),
           subject: command,
@@ -143,6 +161,7 @@ export class PermissionEngine {
   /** Adds `rule` to the allow layer: for the next decision only, this session, or the project (saved). */
   grant(rule: string, scope: GrantScope): void {
     const parsed = parsePermissionRule(rule);
+    this.#grantedAt.set(parsed.source, Date.now());
     if (scope === 'once') this.#onceGrants.push(parsed);
     else if (scope === 'session') this.#sessionGrants.add(parsed.source);
     else if (this.#projectGrants) this.#projectGrants.add(parsed.source);
@@ -169,6 +188,7 @@ export class PermissionEngine {
       [...this.#allow, ...grants, ...this.#onceGrants],
       this.#toolKinds,
       this.#caches,
+      this.#protections,
     );
   }
 }

@@ -32,6 +32,9 @@ const CONVENTIONAL_TOOL_KINDS: Record<string, PermissionKind> = {
   WebFetch: 'url',
 };
 
+/** The tool name whose rules every shell tool obeys. */
+export const SHELL_RULE_SPACE = 'terminal';
+
 /** Compiled path rules, kept by the engine across decisions (the workspace does not change). */
 export interface RuleSetCaches {
   pathMatchers: Map<string, PathMatcher>;
@@ -50,6 +53,8 @@ export class RuleSet {
     readonly allow: readonly PermissionRule[],
     readonly toolKinds: ReadonlyMap<string, PermissionKind>,
     caches: RuleSetCaches = { pathMatchers: new Map(), pathBases: new Map() },
+    /** Write denies for what Quiver loads as configuration or code (see protected-paths.ts). */
+    readonly protections: readonly PermissionRule[] = [],
   ) {
     this.#pathMatchers = caches.pathMatchers;
     this.#pathBases = caches.pathBases;
@@ -66,9 +71,20 @@ export class RuleSet {
     return behavior === 'deny' ? this.deny : behavior === 'ask' ? this.ask : this.allow;
   }
 
-  /** Rules of `behavior` that name this tool, with or without a specifier. */
+  /**
+   * Rules of `behavior` that name this tool, with or without a specifier. The shell tools share
+   * one rule space: `terminal(...)` rules apply to every tool of kind shell (`terminal_start`, a
+   * `terminal_write`), and a deny written for any shell tool applies to all of them.
+   */
   forTool(behavior: PermissionBehavior, toolName: string, mcpServer?: string): PermissionRule[] {
-    return this.layer(behavior).filter((rule) => ruleAppliesToTool(rule, toolName, mcpServer));
+    const shell = mcpServer === undefined && this.kindOf(toolName) === 'shell';
+    return this.layer(behavior).filter(
+      (rule) =>
+        ruleAppliesToTool(rule, toolName, mcpServer) ||
+        (shell &&
+          (rule.tool === SHELL_RULE_SPACE ||
+            (behavior === 'deny' && !rule.tool.includes('*') && this.kindOf(rule.tool) === 'shell'))),
+    );
   }
 
   blanket(behavior: PermissionBehavior, toolName: string, mcpServer?: string): PermissionRule | undefined {
@@ -79,9 +95,15 @@ export class RuleSet {
    * Path rules of every tool of `kind` (plus the calling tool's own): a deny on
    * `read_file(secrets/**)` also stops grep and `cat` from reading there. A deny written for a
    * tool whose kind is not known yet counts as a path deny of both kinds, unless its specifier
-   * is clearly a command prefix or a domain: failing closed beats missing a deny.
+   * is clearly a command prefix or a domain: failing closed beats missing a deny. Write denies
+   * start with the protected paths, so every write subject meets them before any other rule.
    */
   pathRules(behavior: PermissionBehavior, kind: 'read' | 'write', callingTool?: string): PermissionRule[] {
+    const protections = behavior === 'deny' && kind === 'write' ? this.protections : [];
+    return [...protections, ...this.#layerPathRules(behavior, kind, callingTool)];
+  }
+
+  #layerPathRules(behavior: PermissionBehavior, kind: 'read' | 'write', callingTool?: string): PermissionRule[] {
     return this.layer(behavior).filter((rule) => {
       if (rule.specifier === undefined) return false;
       if (rule.tool === callingTool) return true;

@@ -1,97 +1,62 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { resolvePathArgument, resolveRealPath } from '@quiver/types';
 import picomatch from 'picomatch';
 
-const MAX_SYMLINK_HOPS = 40;
-
-/**
- * Resolves every symlink in an absolute path the way the kernel would, folding `..` after
- * each link. Components that do not exist yet are kept as written, so a file about to be
- * created is judged by the real location of its deepest existing parent.
- */
-export function resolveRealPath(absolutePath: string): string {
-  const pending = absolutePath.split('/').filter((part) => part !== '');
-  let current = '/';
-  let hops = 0;
-  let exists = true;
-  while (pending.length > 0) {
-    const part = pending.shift() as string;
-    if (part === '.') continue;
-    if (part === '..') {
-      current = path.dirname(current);
-      continue;
-    }
-    const next = path.join(current, part);
-    // /proc/self/cwd and /dev/fd/N mean something else in the process that will run the command.
-    if (isProcessRelativePath(next)) exists = false;
-    if (!exists) {
-      current = next;
-      continue;
-    }
-    let stats: fs.Stats;
-    try {
-      stats = fs.lstatSync(next);
-    } catch {
-      exists = false;
-      current = next;
-      continue;
-    }
-    if (!stats.isSymbolicLink()) {
-      current = next;
-      continue;
-    }
-    hops++;
-    if (hops > MAX_SYMLINK_HOPS) return next;
-    const target = fs.readlinkSync(next);
-    if (path.isAbsolute(target)) current = '/';
-    pending.unshift(...target.split('/').filter((piece) => piece !== ''));
-  }
-  return current;
-}
-
-/** Paths whose meaning depends on the process reading them; rules cannot be checked through them. */
-export function isProcessRelativePath(normalizedPath: string): boolean {
-  return (
-    normalizedPath === '/proc' ||
-    normalizedPath.startsWith('/proc/') ||
-    normalizedPath === '/dev/fd' ||
-    normalizedPath.startsWith('/dev/fd/')
-  );
-}
+export { isProcessRelativePath } from '@quiver/types';
 
 const workspaceRoots = new Map<string, string>();
 
 export function realWorkspace(workspace: string): string {
   let root = workspaceRoots.get(workspace);
   if (root === undefined) {
-    root = resolveRealPath(path.resolve(workspace));
+    root = resolveRealPath(path.resolve(workspace)).path;
     workspaceRoots.set(workspace, root);
   }
   return root;
 }
 
 /**
- * The form path rules are matched against: the real path (symlinks resolved, `..` folded)
- * relative to the workspace with `/` separators, `.` for the workspace itself, or an absolute
- * path when it lies outside the workspace.
+ * The form path rules are matched against: the real path (symlinks resolved, `..` folded after
+ * them) relative to the workspace with `/` separators, `.` for the workspace itself, or an
+ * absolute path when it lies outside the workspace. `filePath` is read literally, as the kernel
+ * reads it: a shell word arrives here after the shell's own expansions, so a `~` left in it is
+ * a file name.
  */
 export function normalizeWorkspacePath(filePath: string, workspace: string, cwd?: string): string {
   const root = realWorkspace(workspace);
-  const base = cwd === undefined ? root : path.resolve(root, cwd);
-  const expanded = expandHome(filePath);
+  const base = cwd === undefined ? root : path.isAbsolute(cwd) ? cwd : `${root}/${cwd}`;
   // Joined without normalizing: `link/..` must leave the link's target, not the link.
-  const real = resolveRealPath(path.isAbsolute(expanded) ? expanded : `${base}/${expanded}`);
+  const real = resolveRealPath(path.isAbsolute(filePath) ? filePath : `${base}/${filePath}`).path;
+  return relativeToWorkspace(real, root);
+}
+
+export type ToolPathSubject = { ok: true; normalized: string } | { ok: false; error: string; fix: string };
+
+/**
+ * A file tool's path argument, read by the resolver the tool opens it with (relative to the
+ * workspace root), in the form path rules are matched against.
+ */
+export function toolPathSubject(filePath: string, workspace: string): ToolPathSubject {
+  const root = realWorkspace(workspace);
+  const resolved = resolvePathArgument(filePath, root);
+  if (!resolved.ok) return resolved;
+  return { ok: true, normalized: relativeToWorkspace(resolved.path, root) };
+}
+
+function relativeToWorkspace(real: string, root: string): string {
   const relative = path.relative(root, real);
   if (relative === '') return '.';
   if (relative.startsWith('..') || path.isAbsolute(relative)) return real;
   return relative.split(path.sep).join('/');
 }
 
-function expandHome(filePath: string): string {
-  if (filePath === '~') return os.homedir();
-  if (filePath.startsWith('~/')) return path.join(os.homedir(), filePath.slice(2));
-  return filePath;
+/** In a rule (written by a person in configuration), a leading `~/` means their home directory. */
+function specifierPath(specifier: string, workspace: string): string {
+  if (specifier === '~') return normalizeWorkspacePath(os.homedir(), workspace);
+  if (specifier.startsWith('~/'))
+    return normalizeWorkspacePath(path.join(os.homedir(), specifier.slice(2)), workspace);
+  return normalizeWorkspacePath(specifier, workspace);
 }
 
 /** A compiled path specifier such as `src/**`, `/tmp/**` or `secrets` (a directory and all below it). */
@@ -102,7 +67,7 @@ export function compilePathSpecifier(specifier: string, workspace: string): Path
   const scan = picomatch.scan(trimmed);
   const options = { dot: true };
   if (!scan.isGlob) {
-    const target = normalizeWorkspacePath(trimmed, workspace);
+    const target = specifierPath(trimmed, workspace);
     if (target === '.') return () => true;
     return (candidate) => candidate === target || candidate.startsWith(`${target}/`);
   }
@@ -114,7 +79,7 @@ export function compilePathSpecifier(specifier: string, workspace: string): Path
     return (candidate) =>
       matcher(candidate) || (floating && path.isAbsolute(candidate) && matcher(candidate.slice(1)));
   }
-  const base = normalizeWorkspacePath(scan.base, workspace);
+  const base = specifierPath(scan.base, workspace);
   const pattern = base === '.' ? scan.glob : `${base === '/' ? '' : base}/${scan.glob}`;
   const matcher = picomatch(pattern, options);
   return (candidate) => matcher(candidate);
@@ -127,9 +92,9 @@ export function compilePathSpecifier(specifier: string, workspace: string): Path
 export function pathSpecifierBase(specifier: string, workspace: string): string | null {
   const trimmed = specifier.trim().replace(/\/+$/, '') || '/';
   const scan = picomatch.scan(trimmed);
-  if (!scan.isGlob) return normalizeWorkspacePath(trimmed, workspace);
+  if (!scan.isGlob) return specifierPath(trimmed, workspace);
   if (scan.base === '' && !path.isAbsolute(trimmed) && !trimmed.startsWith('~')) return null;
-  return normalizeWorkspacePath(scan.base, workspace);
+  return specifierPath(scan.base, workspace);
 }
 
 /** True when `directory` (normalized) contains `target` (normalized), or is it. */

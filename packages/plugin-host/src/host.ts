@@ -4,6 +4,7 @@ import { DefaultToolRegistry, DefaultToolResultReducerRegistry } from '@quiver/c
 import {
   createSession,
   DefaultHookRegistry,
+  type HookRegistry,
   InMemoryEventBus,
   type ModelProfile,
   type Session,
@@ -13,6 +14,7 @@ import {
 } from '@quiver/runtime';
 import {
   type CapabilityBackend,
+  type CapabilityBackendRegistry,
   type EventBus,
   type Logger,
   type PluginDefinition,
@@ -23,13 +25,19 @@ import {
 import { type DependencyContainer, container as globalContainer } from 'tsyringe';
 import { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 import type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js';
-import { loadConfigFile, parseConfig } from './config/load-config.js';
+import { configurationPaths, pluginLocation } from './config/configuration-paths.js';
 import { createStderrLogger } from './logger.js';
 import { type Personality, resolvePersonality, toSessionPolicy } from './personality/index.js';
 import { type FailedPluginInfo, type LoadedPluginInfo, PluginCatalog } from './plugins/plugin-catalog.js';
 import { resolvePluginReference } from './plugins/plugin-resolver.js';
+import { type HostProtectedPath, protectedPathsOf } from './protected-paths.js';
 import { type ServiceDescriptor, validateScopes } from './scopes.js';
 import { type HostOptions, TOKEN_SCOPES, TOKENS } from './tokens.js';
+import { narrowPersonality } from './trust/compare-configurations.js';
+import { inspectProject, type ProjectTrustOptions } from './trust/inspect-project.js';
+import { type PersonalitySettings, personalityKey, personalitySettings } from './trust/project-configuration.js';
+import type { ProjectTrust } from './trust/project-trust.js';
+import { trustDirectory } from './trust/trust-store.js';
 
 export interface BuiltinPlugin {
   definition: PluginDefinition<any>;
@@ -59,9 +67,33 @@ export interface CreateHostOptions {
   profiles?: ModelProfile[];
   logger?: Logger;
   /** Where a plugin's `config` service comes from, by plugin id (default: `pluginConfig.<id>`). */
-  pluginConfigSources?: Record<string, (config: QuiverConfig) => Record<string, unknown>>;
+  pluginConfigSources?: Record<
+    string,
+    (config: QuiverConfig, context: PluginConfigContext) => Record<string, unknown>
+  >;
+  /** The personality sessions use when none is named; default the config's `defaultPersonality`. */
+  personality?: string;
+  /**
+   * Check the project configuration (a quiver.yaml file and personality files) against what a
+   * person trusted. Absent: everything found is used as is (an embedder's own configuration).
+   */
+  trust?: ProjectTrustOptions;
   /** Extra services checked for scope violations at startup. */
   services?: ServiceDescriptor[];
+}
+
+export interface PluginConfigContext {
+  /** The effective personality sessions use by default; undefined when it does not resolve. */
+  personality(): Personality | undefined;
+}
+
+/** What a personality's sessions are built from: only the enabled plugins' hooks, reducers and backends. */
+interface PersonalityScope {
+  personality: Personality;
+  container: DependencyContainer;
+  hooks: HookRegistry;
+  reducers: ToolResultReducerRegistry;
+  backends: CapabilityBackendRegistry;
 }
 
 export interface PluginStatus {
@@ -75,7 +107,7 @@ const ROOT_SERVICES: ServiceDescriptor[] = [
 
 /** The plugin host: owns the root container, loads plugins, and creates gated sessions. */
 export class QuiverHost {
-  readonly #personalities = new Map<string, { personality: Personality; container: DependencyContainer }>();
+  readonly #personalities = new Map<string, PersonalityScope>();
   readonly #sessions = new Set<Session>();
   #eventLog: SqliteSessionEventLog | undefined;
   #closed = false;
@@ -85,27 +117,39 @@ export class QuiverHost {
     readonly options: HostOptions,
     private readonly embedded: Record<string, unknown>,
     private readonly profiles: ModelProfile[] | undefined,
+    /** How the project configuration stands against what a person trusted; undefined = not checked. */
+    readonly trust: ProjectTrust | undefined,
+    private readonly sessionPersonality: string,
   ) {}
 
   static async create(options: CreateHostOptions = {}): Promise<QuiverHost> {
-    const configDir = path.resolve(
-      options.configDir ??
-        (options.configPath ? path.dirname(options.configPath) : (options.workspace ?? process.cwd())),
-    );
-    const config: QuiverConfig = options.configPath
-      ? loadConfigFile(path.resolve(options.configPath))
-      : parseConfig(options.config ?? {}, 'config');
+    const { configFile, configDir, found, searchDirs, trust, personalityFiles } = inspectProject(options);
+    const config = trust?.comparison.effective.config ?? found;
     const workspace = path.resolve(options.workspace ?? path.resolve(configDir, config.workspace));
+    const embedded = options.embeddedPersonalities ?? {};
     const dataDir = path.resolve(workspace, options.dataDir ?? config.dataDir);
     mkdirSync(dataDir, { recursive: true });
     const sources = options.pluginConfigSources ?? {};
+    const sessionPersonality = options.personality ?? config.defaultPersonality;
+    let host: QuiverHost | undefined;
+    const context: PluginConfigContext = {
+      personality: () => {
+        try {
+          return host?.personality(sessionPersonality);
+        } catch {
+          return undefined;
+        }
+      },
+    };
     const hostOptions: HostOptions = {
       workspace,
       dataDir,
       configDir,
       config,
-      pluginConfig: (pluginId) => sources[pluginId]?.(config) ?? config.pluginConfig[pluginId] ?? {},
+      pluginConfig: (pluginId) => sources[pluginId]?.(config, context) ?? config.pluginConfig[pluginId] ?? {},
+      loadedConfigurationPaths: [],
     };
+    const pluginLocations: string[] = [];
 
     validateScopes([...ROOT_SERVICES, ...(options.services ?? [])], TOKEN_SCOPES);
 
@@ -122,12 +166,15 @@ export class QuiverHost {
     root.register(TOKENS.eventBus, { useValue: new InMemoryEventBus() });
     root.registerSingleton(TOKENS.pluginCatalog, PluginCatalog);
 
-    const host = new QuiverHost(root, hostOptions, options.embeddedPersonalities ?? {}, options.profiles);
-    for (const backend of options.backends?.({
+    host = new QuiverHost(root, hostOptions, embedded, options.profiles, trust, sessionPersonality);
+    const hostBackends = options.backends?.({
       workspace,
       dataDir,
       personality: (id) => host.#personalityById(id),
-    }) ?? []) {
+    });
+    // The embedder's own list: a later entry for a capability replaces an earlier one (a test
+    // host overriding a default); only plugins' backends compete, per personality.
+    for (const backend of new Map((hostBackends ?? []).map((entry) => [entry.capability, entry])).values()) {
       backends.register(backend);
     }
     const catalog = host.catalog;
@@ -136,6 +183,8 @@ export class QuiverHost {
     for (const ref of config.plugins) {
       try {
         const resolved = await resolvePluginReference(ref, [...new Set([configDir, workspace])]);
+        const location = pluginLocation(resolved.source);
+        if (location) pluginLocations.push(location);
         await catalog.load(resolved.definition, resolved.source);
       } catch (error) {
         const quiverError = error instanceof QuiverError ? error : undefined;
@@ -149,6 +198,18 @@ export class QuiverHost {
         });
       }
     }
+    hostOptions.loadedConfigurationPaths.push(
+      ...configurationPaths({
+        configFile,
+        configDir,
+        dataDir,
+        config: found,
+        searchDirs,
+        personalityFiles,
+        pluginLocations,
+        trustDirectory: trust ? trustDirectory(options.trust?.env) : undefined,
+      }),
+    );
     return host;
   }
 
@@ -175,6 +236,18 @@ export class QuiverHost {
   }
   get dataDir(): string {
     return this.options.dataDir;
+  }
+  /**
+   * Every file and directory loaded as configuration or code (quiver.yaml, personality files and
+   * directories, plugin paths, files the config points at, the data and trust directories).
+   */
+  get loadedConfigurationPaths(): string[] {
+    return [...this.options.loadedConfigurationPaths];
+  }
+
+  /** What no tool may write, whatever the rules say: the permission engine's `protectedPaths`. */
+  get protectedPaths(): HostProtectedPath[] {
+    return protectedPathsOf(this.options);
   }
 
   /** The durable session log (`sessions.db` in the data dir), opened on first use. */
@@ -205,14 +278,15 @@ export class QuiverHost {
     const session = createSession(
       {
         registry: this.registry,
-        reducers: this.reducers,
-        backends: this.backends,
-        hooks: this.hooks,
+        reducers: scope.reducers,
+        backends: scope.backends,
+        hooks: scope.hooks,
         policy: scope.container.resolve(TOKENS.sessionPolicy),
         workspace: this.options.workspace,
         dataDir: this.options.dataDir,
         events: this.events,
         eventLog: this.eventLog,
+        protectedPaths: protectedPathsOf(this.options),
         ...(this.profiles ? { profiles: this.profiles } : {}),
       },
       sessionContainer.resolve(TOKENS.sessionOptions),
@@ -239,17 +313,44 @@ export class QuiverHost {
     return configDir === workspace ? [configDir] : [configDir, workspace];
   }
 
-  #personalityScope(nameOrPath?: string) {
-    const key = nameOrPath ?? this.options.config.defaultPersonality;
+  #personalityScope(nameOrPath?: string): PersonalityScope {
+    const key = nameOrPath ?? this.sessionPersonality;
     const cached = this.#personalities.get(key);
     if (cached) return cached;
-    const personality = resolvePersonality(key, { searchDirs: this.#searchDirs(), embedded: this.embedded });
+    const personality = this.#trusted(
+      key,
+      resolvePersonality(key, { searchDirs: this.#searchDirs(), embedded: this.embedded }),
+    );
     const container = this.container.createChildContainer();
     container.register(TOKENS.personality, { useValue: personality });
     container.register(TOKENS.sessionPolicy, { useValue: toSessionPolicy(personality) });
-    const scope = { personality, container };
+    // Hooks, reducers and backends of a plugin apply only where the personality enables it.
+    const scope = {
+      personality,
+      container,
+      hooks: this.hooks.forPlugins(personality.plugins),
+      reducers: (this.reducers as DefaultToolResultReducerRegistry).forPlugins(personality.plugins),
+      backends: this.backends.forPersonality({
+        personalityId: personality.id,
+        plugins: personality.plugins,
+        chosen: personality.backends ?? {},
+      }),
+    };
     this.#personalities.set(key, scope);
     return scope;
+  }
+
+  /** The personality with only what trust allows: its narrowing edits, never its widening ones. */
+  #trusted(reference: string, found: Personality): Personality {
+    for (const source of found.sources) {
+      if (!source.startsWith('embedded:') && !this.options.loadedConfigurationPaths.includes(source))
+        this.options.loadedConfigurationPaths.push(source);
+    }
+    if (this.trust === undefined) return found;
+    const key = personalityKey(reference);
+    const known: PersonalitySettings | undefined = this.trust.trusted.personalities[key];
+    const settings = narrowPersonality(known, personalitySettings(found));
+    return { ...settings, sources: found.sources };
   }
 
   #personalityById(id: string): Personality | undefined {

@@ -5,7 +5,13 @@ export type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js'
 export { quiverConfigSchema } from './config/config-schema.js';
 export { didYouMean, formatZodIssues } from './config/format-issues.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadConfigFile, parseConfig } from './config/load-config.js';
-export type { BackendFactoryContext, BuiltinPlugin, CreateHostOptions, PluginStatus } from './host.js';
+export type {
+  BackendFactoryContext,
+  BuiltinPlugin,
+  CreateHostOptions,
+  PluginConfigContext,
+  PluginStatus,
+} from './host.js';
 export { QuiverHost } from './host.js';
 export type { LogLevel } from './logger.js';
 export { createMemoryLogger, createStderrLogger } from './logger.js';
@@ -36,3 +42,29 @@ export type { ServiceDescriptor } from './scopes.js';
 export { validateScopes } from './scopes.js';
 export type { HostOptions, ServiceScope, Token } from './tokens.js';
 export { createToken, TOKEN_SCOPES, TOKENS } from './tokens.js';
+export type { ConfigurationComparison } from './trust/compare-configurations.js';
+export { compareConfigurations, narrowPersonality } from './trust/compare-configurations.js';
+export type { ConfigurationChange } from './trust/configuration-change.js';
+export { describeProjectConfiguration } from './trust/describe-configuration.js';
+export type {
+  PersonalitySettings,
+  ProjectConfiguration,
+  ReadProjectConfigurationOptions,
+} from './trust/project-configuration.js';
+export { baselineConfiguration, personalityKey, readProjectConfiguration } from './trust/project-configuration.js';
+export type { EvaluateProjectTrustOptions, ProjectTrust, ProjectTrustState } from './trust/project-trust.js';
+export { describeProjectTrust, evaluateProjectTrust } from './trust/project-trust.js';
+export type {
+  InspectProjectOptions,
+  ProjectInspection,
+  ProjectTrustOptions,
+} from './trust/inspect-project.js';
+export { inspectProject } from './trust/inspect-project.js';
+export type { TrustRecord } from './trust/trust-store.js';
+export {
+  fingerprintConfiguration,
+  readTrustRecord,
+  trustDirectory,
+  trustRecordPath,
+  writeTrustRecord,
+} from './trust/trust-store.js';

@@ -23,6 +23,11 @@ export interface HostOptions {
   dataDir: string;
   configDir: string;
   config: QuiverConfig;
+  /**
+   * Every file and directory Quiver loaded as configuration or code: tools must not write them.
+   * Grows when a personality file is resolved later.
+   */
+  loadedConfigurationPaths: string[];
   /** What a plugin receives as its `config` service; default `config.pluginConfig[id]`. */
   pluginConfig(pluginId: string): Record<string, unknown>;
 }

@@ -79,9 +79,15 @@ export interface ExternalToolDefinition {
   name: string;
   description: string;
   title?: string;
-  parameters: Record<string, unknown>;
+  /** A JSON object schema; absent means the tool takes no arguments (an empty object schema). */
+  parameters?: Record<string, unknown>;
   annotations?: ToolAnnotations;
   overridesBuiltInTool?: boolean;
+  /**
+   * Run without asking for permission when no rule decides the call (as the SDK client vouches
+   * for it); deny rules still apply. Headless sessions run such a tool instead of denying it.
+   */
+  skipPermission?: boolean;
   execute(args: unknown, ctx: { callId: string; signal: AbortSignal }): Promise<ToolResult> | ToolResult;
 }
 
@@ -157,6 +163,10 @@ export interface ToolPool {
   externalVersion: number;
   /** How many leading definitions are the stable built-in prefix (where a provider cache breakpoint goes). */
   stablePrefixLength?: number;
+  /** Coordinator pools: the tools its workers can use, in pool order. */
+  workerTools?: string[];
+  /** Text the agent builder adds to the model's context for this agent kind (a coordinator is told its workers' tools). */
+  agentContext?: string;
 }
 
 export interface HookRegistry {
@@ -192,6 +202,11 @@ export interface SessionDeps {
   profiles?: ModelProfile[];
   /** Durable event log; sessions hand it to their call executor. */
   eventLog?: SessionEventLog;
+  /**
+   * Paths Quiver loads as configuration or code, and its data directory: write-denied to every
+   * tool whatever the rules say (the permission engine's `protectedPaths`).
+   */
+  protectedPaths?: ReadonlyArray<string | { path: string; reason?: string }>;
 }
 
 export interface ExecuteCallsOptions {

@@ -13,8 +13,10 @@ export {
 } from './agents/agent-policies.js';
 export type { TeammateIdentity } from './agents/teammate-context.js';
 export { currentTeammate, runAsTeammate } from './agents/teammate-context.js';
+export type { NamedTool, ToolNameCatalog, ToolNameCheck } from './agents/tool-name-resolver.js';
+export { checkToolName, knownNames, namesTool } from './agents/tool-name-resolver.js';
 export type { AgentContextOptions } from './assembly/agent-context.js';
-export { applyAgentContext, resolveCustomAgent } from './assembly/agent-context.js';
+export { applyAgentContext, resolveCustomAgent, toolsForChildren } from './assembly/agent-context.js';
 export type { AssemblyInput, AssemblySessionOptions } from './assembly/assemble-tool-pool.js';
 export { assembleToolPool } from './assembly/assemble-tool-pool.js';
 export { collectCandidates } from './assembly/candidates.js';
@@ -32,6 +34,7 @@ export {
 } from './assembly/external-tools.js';
 export { jsonSchemaToPermissiveZod } from './assembly/json-schema-input.js';
 export { applyModelProfile, EDIT_STYLE_HIDDEN_TOOLS } from './assembly/model-profile-filter.js';
+export { toolNameCatalog } from './assembly/named-settings.js';
 export { builtInPrefixLength, orderTools } from './assembly/order.js';
 export { applyOverrides } from './assembly/overrides.js';
 export type { SessionFilterOptions } from './assembly/session-filter.js';
@@ -100,9 +103,17 @@ export type {
   RenderedToolsByFormat,
   RenderOptions,
 } from './providers/render-definitions.js';
-export { renderDefinitions, renderToolPool } from './providers/render-definitions.js';
+export {
+  MCP_SERVER_META_KEY,
+  renderDefinitions,
+  renderToolPool,
+} from './providers/render-definitions.js';
 export { resolveToolName } from './providers/resolve-tool-name.js';
-export { TOOL_NAME_COMPATIBILITY } from './providers/tool-name-compatibility.js';
+export {
+  CLAUDE_CODE_NAMES_WITHOUT_COUNTERPART,
+  isClaudeCodeToolName,
+  TOOL_NAME_COMPATIBILITY,
+} from './providers/tool-name-compatibility.js';
 export type { ToolSearchMode } from './search/search-tools.js';
 export { searchTools } from './search/search-tools.js';
 export type { ToolSearchIndex } from './search/tool-search-index.js';

@@ -52,7 +52,7 @@ describe('agent contexts', () => {
     registry.register(mcpTool('docs', 'search'));
     const policy = makePolicy({
       mcpServers: { docs: {} },
-      agents: { reviewer: { tools: ['read_file', 'grep', 'mcp__docs__*'] } },
+      agents: { reviewer: { tools: ['Read', 'Grep', 'mcp__docs__*'] } },
     });
     const pool = assembleToolPool({
       registered: registry.list(),
@@ -60,7 +60,7 @@ describe('agent contexts', () => {
       options: { customAgent: 'reviewer' },
       agent: 'subagent',
     });
-    expect(names(pool.definitions)).toEqual(['grep', 'read_file', 'mcp__docs__search']);
+    expect(names(pool.definitions)).toEqual(['grep_search', 'read_file', 'mcp__docs__search']);
     expect(pool.removed.get('web_fetch')).toMatchObject({
       stage: 'agent_context',
       rule: 'agents.reviewer.tools',

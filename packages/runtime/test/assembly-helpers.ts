@@ -64,11 +64,21 @@ export function makePolicy(overrides: Partial<SessionPolicy> = {}): SessionPolic
 }
 
 /** Built-ins as first-party plugins would register them. */
+/** The names and aliases tools-code ships, so agent sets are tested against what users get. */
+const SHIPPED_CODE_TOOL_ALIASES: Record<string, string[]> = {
+  read_file: ['Read'],
+  write_file: ['Write'],
+  edit_file: ['Edit'],
+  multi_edit: ['MultiEdit'],
+  apply_patch: [],
+  grep_search: ['Grep'],
+  file_search: ['Glob'],
+  list_dir: [],
+};
+
 export function registerStandardTools(registry: DefaultToolRegistry): void {
   registry.registerAll(
-    ['read_file', 'write_file', 'edit_file', 'multi_edit', 'apply_patch', 'grep', 'glob'].map((name) =>
-      builtInTool(name, name === 'read_file' ? { aliases: ['Read'] } : {}),
-    ),
+    Object.entries(SHIPPED_CODE_TOOL_ALIASES).map(([name, aliases]) => builtInTool(name, { aliases })),
     { pluginId: 'code' },
   );
   registry.registerAll([builtInTool('terminal')], { pluginId: 'shell' });

@@ -86,7 +86,7 @@ describe('assembleToolPool', () => {
     const pool = assembleToolPool({
       registered: registry.list(),
       policy: makePolicy({ permissions: { deny: ['terminal'] } }),
-      options: { model: 'gpt-5', excludedTools: ['grep'] },
+      options: { model: 'gpt-5', excludedTools: ['grep_search'] },
       agent: 'subagent',
     });
     expect(pool.removed.get('terminal')).toEqual({
@@ -94,7 +94,7 @@ describe('assembleToolPool', () => {
       rule: 'terminal',
       reason: 'denied by the permission rule "terminal"',
     });
-    expect(pool.removed.get('grep')?.stage).toBe('session_filter');
+    expect(pool.removed.get('grep_search')?.stage).toBe('session_filter');
     expect(pool.removed.get('agent')?.stage).toBe('agent_context');
     expect(pool.removed.get('edit_file')?.stage).toBe('model_profile');
     expect(explainTool(pool, 'terminal')).toBe(

@@ -214,7 +214,7 @@ describe('enabled and available', () => {
       'terminal',
       'write_file',
     ]);
-    expect(result.removed.find((entry) => entry.name === 'grep')?.reason.rule).toBe('simpleMode: true');
+    expect(result.removed.find((entry) => entry.name === 'grep_search')?.reason.rule).toBe('simpleMode: true');
   });
 });
 
@@ -222,16 +222,16 @@ describe('session allow and exclude', () => {
   it('lets the allowlist win over the exclude list and reports names that match no tool', () => {
     const candidates = standardCandidates();
     const result = applySessionFilter(candidates, {
-      availableTools: ['read_file', 'Bash', 'grep', 'nonexistent_tool'],
-      excludedTools: ['grep', 'also_missing'],
+      availableTools: ['read_file', 'Bash', 'Grep', 'nonexistent_tool'],
+      excludedTools: ['grep_search', 'also_missing'],
       knownTools: candidates.map((tool) => ({ name: tool.name, aliases: tool.tool.aliases })),
     });
-    expect(names(result.kept).sort()).toEqual(['grep', 'read_file', 'terminal']);
+    expect(names(result.kept).sort()).toEqual(['grep_search', 'read_file', 'terminal']);
     expect(result.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
-      'availableTools names "nonexistent_tool", which matches no tool.',
-      'excludedTools names "also_missing", which matches no tool.',
+      'availableTools names "nonexistent_tool", which matches no tool, alias, plugin or configured MCP server.',
+      'excludedTools names "also_missing", which matches no tool, alias, plugin or configured MCP server.',
     ]);
-    expect(result.diagnostics.every((diagnostic) => diagnostic.level === 'info')).toBe(true);
+    expect(result.diagnostics.every((diagnostic) => diagnostic.level === 'warning')).toBe(true);
   });
 
   it('removes excluded tools when there is no allowlist', () => {
@@ -302,7 +302,6 @@ describe('agent context', () => {
       'agent',
       'mcp__github__subscribe_pr_activity',
       'send_message',
-      'task_list',
       'task_stop',
     ]);
   });
@@ -311,10 +310,10 @@ describe('agent context', () => {
     const withSearch = [...candidates(), { ...(candidates()[0] as PoolTool), name: 'tool_search' }];
     const named = applyAgentContext(withSearch, {
       agent: 'subagent',
-      customAgent: { name: 'reviewer', policy: { tools: ['read_file', 'grep', 'mcp__github'] } },
+      customAgent: { name: 'reviewer', policy: { tools: ['read_file', 'Grep', 'mcp__github'] } },
     });
     expect(names(named.kept).sort()).toEqual([
-      'grep',
+      'grep_search',
       'mcp__github__create_issue',
       'mcp__github__subscribe_pr_activity',
       'read_file',
@@ -327,14 +326,25 @@ describe('agent context', () => {
     expect(names(everything.removed).sort()).toEqual(['agent', 'ask_user', 'team_create', 'terminal']);
   });
 
-  it('applies defaultAgentExcludedTools to agents other than the main session', () => {
-    expect(
-      names(applyAgentContext(candidates(), { agent: 'main', defaultAgentExcludedTools: ['grep'] }).kept),
-    ).toContain('grep');
-    const sub = applyAgentContext(candidates(), { agent: 'subagent', defaultAgentExcludedTools: ['grep'] });
-    expect(sub.removed.find((entry) => entry.name === 'grep')?.reason.rule).toBe(
-      'defaultAgentExcludedTools: grep',
+  it('hides defaultAgentExcludedTools from the default agent only, and not when an allowlist is given', () => {
+    const main = applyAgentContext(candidates(), { agent: 'main', defaultAgentExcludedTools: ['Grep'] });
+    expect(main.removed.find((entry) => entry.name === 'grep_search')?.reason.rule).toBe(
+      'defaultAgentExcludedTools: Grep',
     );
+    const allowlisted = applyAgentContext(candidates(), {
+      agent: 'main',
+      defaultAgentExcludedTools: ['Grep'],
+      hasAllowlist: true,
+    });
+    expect(names(allowlisted.kept)).toContain('grep_search');
+    const custom = applyAgentContext(candidates(), {
+      agent: 'main',
+      customAgent: { name: 'searcher', policy: { tools: ['Grep'] } },
+      defaultAgentExcludedTools: ['Grep'],
+    });
+    expect(names(custom.kept)).toEqual(['grep_search']);
+    const sub = applyAgentContext(candidates(), { agent: 'subagent', defaultAgentExcludedTools: ['Grep'] });
+    expect(names(sub.kept)).toContain('grep_search');
   });
 });
 

@@ -74,19 +74,19 @@ describe('Session', () => {
     expect(second).not.toContain('client_one');
   });
 
-  it('bounds a child by its parent’s denies and pool, strips deferred hints and narrows to the requested tools', () => {
+  it('bounds a child by its parent’s denies and pool and narrows to the requested tools', () => {
     const registry = standardRegistry();
     registry.registerAll([mcpTool('github', 'list_issues'), mcpTool('github', 'create_issue')]);
     const policy = makePolicy({ mcpServers: { github: {} }, deferLoading: { enabled: true, maxTools: 3 } });
     const parent = track(
       createSession(makeDeps(registry, policy), {
         permissions: { deny: ['terminal'] },
-        excludedTools: ['grep'],
+        excludedTools: ['grep_search'],
       }),
     );
     expect(parent.pool().definitions.some((definition) => definition.deferLoading)).toBe(true);
     const child = parent.createChild({
-      availableTools: ['terminal', 'grep', 'read_file', 'mcp__github__list_issues', 'agent'],
+      availableTools: ['terminal', 'grep_search', 'read_file', 'mcp__github__list_issues', 'agent'],
     });
     expect(child.agent.kind).toBe('subagent');
     expect(child.parentDenies).toContain('terminal');
@@ -94,16 +94,25 @@ describe('Session', () => {
     expect(names(pool.definitions)).toEqual(['read_file', 'mcp__github__list_issues']);
     expect(pool.definitions.some((definition) => definition.deferLoading)).toBe(false);
     expect(pool.removed.get('terminal')?.stage).toBe('deny_rules');
-    expect(pool.removed.get('grep')?.rule).toBe('parent session');
+    expect(pool.removed.get('grep_search')?.rule).toBe('parent session');
     const grandchild = child.createChild({});
     expect(names(grandchild.pool().definitions)).toEqual(['read_file', 'mcp__github__list_issues']);
   });
 
-  it('emits session.tools_updated only when the definitions actually change', async () => {
+  it('emits session.tools_updated on the first assembly and then only when the definitions change', async () => {
     const registry = standardRegistry();
     const session = track(createSession(makeDeps(registry, makePolicy()), {}));
     const events = collect(session);
-    session.pool();
+    const first = session.pool();
+    await nextMacrotask();
+    expect(events.filter((event) => event.type === 'session.tools_updated')).toEqual([
+      expect.objectContaining({
+        added: first.definitions.map((definition) => definition.name),
+        removed: [],
+        count: first.definitions.length,
+      }),
+    ]);
+    events.length = 0;
     registry.register(builtInTool('kanban_add'), { pluginId: 'kanban' });
     session.pool();
     session.updateOptions({ excludedTools: [] });
@@ -156,7 +165,7 @@ describe('Session', () => {
     expect(warning && 'message' in warning ? warning.message : '').toContain('External tool "terminal"');
   });
 
-  it('reports unknown tool names as session.info events and forwards every event to the host bus', async () => {
+  it('reports unknown tool names as session.warning events and forwards every event to the host bus', async () => {
     const registry = standardRegistry();
     const hostBus = new InMemoryEventBus();
     const hostEvents: QuiverEvent[] = [];
@@ -171,11 +180,11 @@ describe('Session', () => {
     session.pool();
     await nextMacrotask();
     await nextMacrotask();
-    const infos = hostEvents.filter((event) => event.type === 'session.info');
-    expect(infos).toHaveLength(1);
-    expect(infos[0]).toMatchObject({
+    const warnings = hostEvents.filter((event) => event.type === 'session.warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({
       code: 'unknown_tool_name',
-      message: 'availableTools names "Raed", which matches no tool.',
+      message: 'availableTools names "Raed", which matches no tool, alias, plugin or configured MCP server.',
     });
   });
 
@@ -199,8 +208,8 @@ describe('Session', () => {
   it('refuses to change the agent kind of an existing session and points to child sessions', () => {
     const session = track(createSession(makeDeps(standardRegistry(), makePolicy()), {}));
     expect(() => session.updateOptions({ agent: 'async' })).toThrow(/cannot change/);
-    session.updateOptions({ agent: 'main', excludedTools: ['grep'] });
-    expect(names(session.pool().definitions)).not.toContain('grep');
+    session.updateOptions({ agent: 'main', excludedTools: ['grep_search'] });
+    expect(names(session.pool().definitions)).not.toContain('grep_search');
   });
 
   it('disposes session state and stops following the registry when closed', async () => {

@@ -73,6 +73,8 @@ export interface ProcessHandle {
   readonly roots: readonly string[];
   /** A directory in the data dir the tool may write spill files and logs to. */
   readonly spillDir: string;
+  /** The most bytes one spill file may take; output past it is not kept. Absent = the tool's default. */
+  readonly spillLimitBytes?: number;
   /** Minimal safe environment for child processes (no secrets). */
   readonly baseEnv: Readonly<Record<string, string>>;
   readonly sandbox: SandboxMode;

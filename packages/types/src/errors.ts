@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   plugin_not_found: 'A plugin named in the configuration could not be resolved.',
   duplicate_tool: 'A tool with this name is already registered.',
   duplicate_reducer: 'A reducer for this tool is already registered.',
+  backend_conflict: 'Two capability backends serve one capability and the personality names neither.',
   config_invalid: 'A configuration or personality file is invalid.',
   config_not_found: 'A configuration or personality file could not be found.',
   scope_violation: 'A service depends on a service from a narrower scope.',

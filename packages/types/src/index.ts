@@ -67,6 +67,8 @@ export type {
   ToolPermissionSpec,
 } from './permissions.js';
 export { PERMISSION_KINDS } from './permissions.js';
+export type { PathArgumentResolution, RealPath } from './path-resolution.js';
+export { isProcessRelativePath, resolvePathArgument, resolveRealPath } from './path-resolution.js';
 export type {
   Logger,
   PluginApiVersion,

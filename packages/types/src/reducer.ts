@@ -13,8 +13,11 @@ export interface ToolResultReducer {
 }
 
 export interface ToolResultReducerRegistry {
-  /** Throws `duplicate_reducer` on a second reducer for the same tool. Returns an unregister function. */
-  register(reducer: ToolResultReducer): () => void;
+  /**
+   * Throws `duplicate_reducer` on a second reducer for the same tool. Returns an unregister
+   * function. `pluginId` names the plugin it belongs to: it applies only where that plugin is enabled.
+   */
+  register(reducer: ToolResultReducer, options?: { pluginId?: string }): () => void;
   get(toolName: string): ToolResultReducer | undefined;
   list(): ToolResultReducer[];
 }

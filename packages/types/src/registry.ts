@@ -1,5 +1,6 @@
 import type { CapabilityBackendRegistry } from './capabilities.js';
 import type { HookCallInfo } from './hooks.js';
+import type { ToolResultReducerRegistry } from './reducer.js';
 import type { Attachment, ToolResult } from './result.js';
 import type {
   AgentIdentity,
@@ -66,8 +67,21 @@ export interface ExecuteContext {
   session?: SessionState;
   backends?: CapabilityBackendRegistry;
   interceptor?: ExecutionInterceptor;
-  /** Per-call timeout resolver; the registry aborts the call past it with `timeout`. */
+  /**
+   * Per-call timeout resolver. The tool sees it as `ctx.timeoutMs` and should stop itself then,
+   * keeping what it has; the registry aborts the call's signal at that time and answers `timeout`
+   * itself only as a backstop a little later (for MCP tools: the tool's `timeouts.maxMs`,
+   * restarted by each progress emission).
+   */
   timeoutFor?: (tool: Tool, args: unknown) => number | undefined;
+  /** Reducers for this batch instead of the registry's own (a personality's view). */
+  reducers?: ToolResultReducerRegistry;
+  /**
+   * Receives each tool execution as it starts, settling when the tool itself has returned, which
+   * can be after its call was answered (an aborted command still being killed). A caller that
+   * must not exit before its tools have stopped waits for these.
+   */
+  track?: (execution: Promise<void>) => void;
 }
 
 export interface ToolRegistry {

@@ -81,7 +81,7 @@ export interface Tool<I extends z.ZodType = z.ZodType> {
   toolset?: string;
   maxResultChars?: number;
   capabilities: CapabilityDeclarations;
-  /** Bypasses the toolset gate. */
+  /** Bypasses the toolset gate and the `allowedTools` gate (not deny rules or agent lists). */
   alwaysInclude?: boolean;
   annotations?: ToolAnnotations;
   /** Other names prompts may use for this tool (e.g. `Read`). */

@@ -4,7 +4,15 @@ import { mcpBridgePlugin } from '@quiver/mcp-bridge';
 import {
   type BuiltinPlugin,
   type CreateHostOptions,
+  describeProjectTrust,
   findConfigFile,
+  type InspectProjectOptions,
+  inspectProject,
+  type Personality,
+  type ProjectInspection,
+  type ProjectConfiguration,
+  type ProjectTrust,
+  type QuiverConfig,
   type QuiverConfigInput,
   QuiverHost,
 } from '@quiver/plugin-host';
@@ -35,6 +43,13 @@ export interface CreateQuiverOptions {
   env?: NodeJS.ProcessEnv;
   /** Search for quiver.yaml upward when neither config nor configPath is given (default true). */
   discoverConfig?: boolean;
+  /**
+   * Trust the project configuration (quiver.yaml, personality files) for this process, as a
+   * person launching Quiver does with `--trust-project`: `true` trusts it as found now; a
+   * configuration (e.g. `quiver.trust.current` of an earlier instance) trusts exactly that one.
+   * Without it only what `quiver trust` recorded (or the narrowing part of an edit) applies.
+   */
+  trustProject?: boolean | ProjectConfiguration;
 }
 
 export const FIRST_PARTY_PLUGINS: BuiltinPlugin[] = [
@@ -50,39 +65,80 @@ export interface Quiver {
   /** The config file in use, if any (undefined = embedded default or inline config). */
   readonly configFile: string | undefined;
   readonly defaultPersonality: string;
+  /** How the project configuration stands against what a person trusted. */
+  readonly trust: ProjectTrust;
+  /** What to tell a person when part of the project configuration waits for trust; undefined when nothing does. */
+  readonly trustNotice: string | undefined;
+  /** Every file and directory loaded as configuration or code: no tool may write them. */
+  readonly loadedConfigurationPaths: string[];
   createSession(options?: SessionOptions): Session;
   close(): Promise<void>;
 }
 
-/** Composes the host with every first-party extension and backend. */
-export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Quiver> {
+/** Where the configuration comes from and how trust is checked: shared by createQuiver and `quiver trust`. */
+function projectOptions(options: CreateQuiverOptions): {
+  configFile: string | undefined;
+  project: InspectProjectOptions & Pick<CreateHostOptions, 'dataDir'>;
+} {
   const start = path.resolve(options.workspace ?? process.cwd());
   const configFile =
     options.configPath ??
     (options.config || options.discoverConfig === false ? undefined : findConfigFile(start));
+  return {
+    configFile,
+    project: {
+      ...(configFile
+        ? { configPath: path.resolve(configFile) }
+        : { config: options.config ?? {}, configDir: start }),
+      ...(options.workspace
+        ? { workspace: path.resolve(options.workspace) }
+        : configFile
+          ? {}
+          : { workspace: start }),
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      embeddedPersonalities: { default: DEFAULT_PERSONALITY },
+      ...(options.personality ? { personality: options.personality } : {}),
+      trust: {
+        ...(options.trustProject ? { launch: options.trustProject } : {}),
+        ...(options.env ? { env: options.env } : {}),
+      },
+    },
+  };
+}
+
+/**
+ * The project configuration Quiver would load with these options, and how it stands against
+ * what a person trusted, without starting anything (what `quiver trust` shows).
+ */
+export function inspectQuiverProject(options: CreateQuiverOptions = {}): ProjectInspection {
+  return inspectProject(projectOptions(options).project);
+}
+
+/** Composes the host with every first-party extension and backend. */
+export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Quiver> {
+  const { configFile, project } = projectOptions(options);
   const hostOptions: CreateHostOptions = {
-    ...(configFile
-      ? { configPath: path.resolve(configFile) }
-      : { config: options.config ?? {}, configDir: start }),
-    ...(options.workspace
-      ? { workspace: path.resolve(options.workspace) }
-      : configFile
-        ? {}
-        : { workspace: start }),
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...project,
     builtinPlugins: [...FIRST_PARTY_PLUGINS, ...(options.plugins ?? [])],
     backends: (context) => createFirstPartyBackends(context, options.env ?? process.env),
-    embeddedPersonalities: { default: DEFAULT_PERSONALITY },
-    // The MCP bridge reads its servers from the top-level `mcpServers` table.
-    pluginConfigSources: { 'mcp-bridge': (config) => config.mcpServers },
+    // The bridge starts only the servers of the top-level `mcpServers` table that the personality enables.
+    pluginConfigSources: {
+      'mcp-bridge': (config, context) => enabledServers(config, context.personality()),
+    },
     ...(options.logger ? { logger: options.logger } : {}),
   };
   const host = await QuiverHost.create(hostOptions);
   const defaultPersonality = options.personality ?? host.options.config.defaultPersonality;
+  const trust = host.trust as ProjectTrust;
   return {
     host,
     configFile,
     defaultPersonality,
+    trust,
+    trustNotice: describeProjectTrust(trust),
+    get loadedConfigurationPaths() {
+      return host.loadedConfigurationPaths;
+    },
     createSession: (sessionOptions = {}) =>
       host.createSession({
         ...sessionOptions,
@@ -90,4 +146,12 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
       }),
     close: () => host.close(),
   };
+}
+
+/** The servers the personality enables; none when it does not resolve or enables none. */
+function enabledServers(config: QuiverConfig, personality: Personality | undefined): Record<string, unknown> {
+  const enabled = Object.keys(personality?.mcpServers ?? {});
+  return Object.fromEntries(
+    Object.entries(config.mcpServers).filter(([name]) => enabled.includes(name)),
+  );
 }

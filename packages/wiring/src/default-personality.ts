@@ -31,7 +31,15 @@ export const DEFAULT_PERSONALITY = {
       'terminal(ls:*)',
       'terminal(pwd)',
     ],
-    // Write denies reach every write tool: Quiver's own data (saved grants, logs) is not the model's to edit.
-    deny: ['read_file(.env)', 'read_file(**/.env)', 'write_file(.git/**)', 'write_file(.quiver/**)'],
+    // Write denies reach every write tool. An edited .git/config or hook (of any nested repository)
+    // runs code at the next `git status`; Quiver's own data and configuration are protected by the
+    // host whatever these rules say, and denied here too for hosts that pass no protected paths.
+    deny: [
+      'read_file(.env)',
+      'read_file(**/.env)',
+      'write_file(**/.git)',
+      'write_file(**/.git/**)',
+      'write_file(.quiver/**)',
+    ],
   },
 } as const;

@@ -2,6 +2,6 @@
 
 export { createFirstPartyBackends } from './backends.js';
 export type { CreateQuiverOptions, Quiver } from './create-quiver.js';
-export { createQuiver, FIRST_PARTY_PLUGINS } from './create-quiver.js';
+export { createQuiver, FIRST_PARTY_PLUGINS, inspectQuiverProject } from './create-quiver.js';
 export { DEFAULT_PERSONALITY, FIRST_PARTY_PLUGIN_IDS } from './default-personality.js';
 export { resultFromRawOutput } from './raw-output.js';

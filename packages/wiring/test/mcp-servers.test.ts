@@ -34,7 +34,7 @@ describe('MCP servers from quiver.yaml, gated by personality', () => {
       path.join(workspace, 'personalities/narrow.yaml'),
       'id: narrow\nplugins: [mcp-bridge]\nmcpServers:\n  everything: { includeTools: [echo] }\npermissions:\n  allow: [mcp__everything]\n',
     );
-    quiver = await createQuiver({ workspace });
+    quiver = await createQuiver({ workspace, trustProject: true });
   }, 60_000);
 
   afterAll(async () => {

@@ -75,7 +75,7 @@ describe('createQuiver', () => {
       'id: plain\nplugins: [tools-terminal]\nsandbox: off\npermissions:\n  allow: [terminal]\n',
     );
     const env = { ...process.env, DEPLOY_TOKEN: 'granted-value', OTHER_API_KEY: 'never-passed' };
-    const quiver = await createQuiver({ workspace: ws, env });
+    const quiver = await createQuiver({ workspace: ws, env, trustProject: true });
     open.push(quiver);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
     const command = {

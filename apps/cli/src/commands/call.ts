@@ -46,8 +46,11 @@ export function registerCallCommand(program: Command): void {
           ? undefined
           : showLiveOutput(session.events);
       const controller = new AbortController();
-      const onSigint = () => controller.abort(new Error('interrupted (SIGINT)'));
-      process.once('SIGINT', onSigint);
+      // The handlers stay installed until the session is closed, which waits for the command's kill
+      // step (SIGTERM, grace, SIGKILL of its whole tree): exiting sooner would leave the tree running.
+      const onSignal = (signal: NodeJS.Signals) => controller.abort(new Error(`interrupted (${signal})`));
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       try {
         const [result] = await session.execute([{ name: tool, args }], { signal: controller.signal });
         // Events are delivered on microtasks; let them drain before printing and exiting.
@@ -58,9 +61,10 @@ export function registerCallCommand(program: Command): void {
         else process.stderr.write(`${color.red(`${tool} failed [${result.code}]`)} ${result.error}\n`);
         if (!result.ok) process.exitCode = EXIT.toolFailed;
       } finally {
-        process.off('SIGINT', onSigint);
         unsubscribe?.();
         await quiver.close();
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
       }
     });
 }

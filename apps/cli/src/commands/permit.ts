@@ -37,6 +37,7 @@ export function registerPermitCommand(program: Command): void {
             workspace: quiver.host.workspace,
             layers: [quiver.host.policy(options.personality).permissions],
             projectGrants,
+            protectedPaths: quiver.host.protectedPaths,
           });
           const decision: PermissionDecision = await engine.decide({
             toolName: tool,

@@ -31,6 +31,8 @@ export interface ServeConnectionOptions {
 export interface ServeConnection {
   readonly server: Server;
   readonly session: Session;
+  /** Moves the connection to a reloaded configuration: a new session, then tools/list_changed. */
+  switchTo(quiver: Quiver): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,52 +47,66 @@ export function listedTools(session: Session): { tools: McpTool[]; nameMap: Reco
  * low-level `Server` (McpServer wants zod shapes); every call runs the session's full lifecycle.
  */
 export function createServeConnection(options: ServeConnectionOptions): ServeConnection {
-  const { quiver, log } = options;
-  const session = quiver.createSession(options.session);
+  const { log } = options;
   const server = new Server(
     { name: 'quiver', version: serverVersion() },
     { capabilities: { tools: { listChanged: true } } },
   );
   const resolver = new ElicitationPermissionResolver();
-  const progress = new ProgressForwarding(session.events);
-  const cleanups: Array<() => void> = [() => progress.close()];
   let closed = false;
+  let elicitation = false;
+
+  const announceToolsChanged = () => {
+    if (closed) return;
+    server
+      .sendToolListChanged()
+      .catch((error: unknown) => log(`could not send tools/list_changed: ${messageOf(error)}`));
+  };
+
+  /** The session behind the connection, with what listens to it; replaced when the configuration reloads. */
+  const bind = (quiver: Quiver) => {
+    const session = quiver.createSession({
+      ...options.session,
+      ...(elicitation ? { permissionResolver: resolver } : {}),
+    });
+    const progress = new ProgressForwarding(session.events);
+    const cleanups: Array<() => void> = [() => progress.close()];
+    cleanups.push(
+      session.events.subscribe((event) => {
+        if (event.type === 'session.tools_updated') announceToolsChanged();
+      }),
+    );
+    // The session reassembles lazily; a registry change (a plugin registering a tool later) is
+    // only seen once someone asks for the pool, so ask now and let a changed signature announce it.
+    let refreshScheduled = false;
+    const refreshPool = () => {
+      if (refreshScheduled || closed) return;
+      refreshScheduled = true;
+      setImmediate(() => {
+        refreshScheduled = false;
+        if (closed || current.session !== session) return;
+        try {
+          session.pool();
+        } catch (error) {
+          log(`the tools could not be reassembled: ${messageOf(error)}`);
+        }
+      });
+    };
+    cleanups.push(quiver.host.registry.onChange(refreshPool));
+    return { session, progress, refreshPool, cleanups };
+  };
+  let current = bind(options.quiver);
 
   server.oninitialized = () => {
     // Without form elicitation the session stays headless: asks become denies naming the rule.
-    if (supportsFormElicitation(server.getClientCapabilities()))
-      session.updateOptions({ permissionResolver: resolver });
+    elicitation = supportsFormElicitation(server.getClientCapabilities());
+    if (elicitation) current.session.updateOptions({ permissionResolver: resolver });
   };
 
-  cleanups.push(
-    session.events.subscribe((event) => {
-      if (event.type !== 'session.tools_updated' || closed) return;
-      server
-        .sendToolListChanged()
-        .catch((error: unknown) => log(`could not send tools/list_changed: ${messageOf(error)}`));
-    }),
-  );
-  // The session reassembles lazily; a registry change (a plugin registering a tool later) is
-  // only seen once someone asks for the pool, so ask now and let a changed signature announce it.
-  let refreshScheduled = false;
-  const refreshPool = () => {
-    if (refreshScheduled || closed) return;
-    refreshScheduled = true;
-    setImmediate(() => {
-      refreshScheduled = false;
-      if (closed) return;
-      try {
-        session.pool();
-      } catch (error) {
-        log(`the tools could not be reassembled: ${messageOf(error)}`);
-      }
-    });
-  };
-  cleanups.push(quiver.host.registry.onChange(refreshPool));
-
-  server.setRequestHandler('tools/list', () => ({ tools: listedTools(session).tools }));
+  server.setRequestHandler('tools/list', () => ({ tools: listedTools(current.session).tools }));
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    const { session, progress, refreshPool } = current;
     const { name, arguments: args = {} } = request.params;
     const toolName = resolveProviderName(name, listedTools(session).nameMap);
     const callId = `mcp-${randomUUID()}`;
@@ -121,14 +137,29 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     }
   });
 
+  const release = async (bound: typeof current) => {
+    for (const cleanup of bound.cleanups.splice(0)) cleanup();
+    await bound.session
+      .close()
+      .catch((error: unknown) => log(`closing the session failed: ${messageOf(error)}`));
+  };
+
   return {
     server,
-    session,
+    get session() {
+      return current.session;
+    },
+    async switchTo(quiver: Quiver) {
+      if (closed) return;
+      const previous = current;
+      current = bind(quiver);
+      await release(previous);
+      announceToolsChanged();
+    },
     async close() {
       if (closed) return;
       closed = true;
-      for (const cleanup of cleanups.splice(0)) cleanup();
-      await session.close().catch((error: unknown) => log(`closing the session failed: ${messageOf(error)}`));
+      await release(current);
       await server
         .close()
         .catch((error: unknown) => log(`closing the MCP server failed: ${messageOf(error)}`));

@@ -85,6 +85,9 @@ permissions:
   deny:
     - read_file(.env)
     - read_file(**/.env)
+    # A write to .git/config or a hook of any repository here runs code at the next git command.
+    - write_file(**/.git)
+    - write_file(**/.git/**)
     - write_file(.quiver/**)
 
 # Custom agents a session may select (\`quiver tools --custom-agent reviewer\`).

@@ -18,12 +18,17 @@ export class BackgroundShell {
     readonly cwd: string,
     readonly sandboxed: boolean,
     private readonly spillDir: string,
+    private readonly spillLimitBytes?: number,
   ) {
     this.unread = this.newWindow();
   }
 
   private newWindow(): OutputWindow {
-    return new OutputWindow({ spillDir: this.spillDir, spillName: `${this.id}-${Date.now()}.log` });
+    return new OutputWindow({
+      spillDir: this.spillDir,
+      spillName: `${this.id}-${Date.now()}.log`,
+      spillLimitBytes: this.spillLimitBytes,
+    });
   }
 
   attach(running: RunningCommand): void {

@@ -29,7 +29,7 @@ function describeShell(shell: BackgroundShell) {
 function unreadResult(shell: BackgroundShell): ToolResult {
   const unread = shell.takeUnread();
   const cut = unread.truncated
-    ? ` · middle cut${unread.spillFile ? `; full output in ${unread.spillFile}` : ''}`
+    ? ` · middle cut${unread.spillFile ? `; ${unread.spillCapped ? 'the beginning of the output (up to the spill limit)' : 'full output'} in ${unread.spillFile}` : ''}`
     : '';
   const body = unread.text.length > 0 ? unread.text : '(no new output)';
   const structured: Record<string, unknown> = {
@@ -77,6 +77,7 @@ export const terminalStartTool = defineTool({
       launch.cwd,
       launch.sandboxed,
       launch.spillDir,
+      launch.spillLimitBytes,
     );
     const running = await RunningCommand.start({
       command: args.command,
@@ -149,7 +150,9 @@ export const terminalWriteTool = defineTool({
     end_input: z.boolean().optional().describe('Close standard input after writing (sends end-of-file).'),
   }),
   capabilities: {},
-  permission: { kind: 'custom', specifier: (args) => args.id },
+  // What it writes may be read as a command line by the program behind it (a shell, a REPL): it is
+  // decided as a shell command, in the same rule space as terminal.
+  permission: { kind: 'shell', command: (args) => args.text },
   annotations: { destructive: true },
   execute(args, ctx) {
     const shells = backgroundShellsOf(ctx.session);

@@ -1,7 +1,6 @@
+import { reduceGitPatch } from './git-diff.js';
 import { commandWords, listWithLimit, type Recognizer, type RecognizerInput } from './reducer-input.js';
 
-const FILE_LIMIT = 20;
-const COMMIT_LIMIT = 30;
 
 function gitSubcommand(command: string): string | undefined {
   return /(?:^|\s|;)git\s+(?:-C\s+\S+\s+|-c\s+\S+\s+|--no-pager\s+)*(status|diff|log|show)\b/.exec(
@@ -17,10 +16,12 @@ interface StatusGroups {
   conflicted: string[];
 }
 
-function formatStatus(groups: StatusGroups): string {
+function formatStatus(groups: StatusGroups, budget: number): string {
+  // About 30 characters a name: a status that fits the budget is listed whole.
+  const limit = Math.max(20, Math.floor(budget / 30));
   const lines = [...groups.header];
   const section = (label: string, entries: string[]) => {
-    if (entries.length > 0) lines.push(`${label} (${entries.length}): ${listWithLimit(entries, FILE_LIMIT)}`);
+    if (entries.length > 0) lines.push(`${label} (${entries.length}): ${listWithLimit(entries, limit)}`);
   };
   section('conflicted', groups.conflicted);
   section('staged', groups.staged);
@@ -30,7 +31,7 @@ function formatStatus(groups: StatusGroups): string {
   return lines.join('\n');
 }
 
-function reduceLongStatus(lines: readonly string[]): string | undefined {
+function reduceLongStatus(lines: readonly string[], budget: number): string | undefined {
   const groups: StatusGroups = { header: [], staged: [], unstaged: [], untracked: [], conflicted: [] };
   let current: string[] | undefined;
   for (const line of lines) {
@@ -51,10 +52,10 @@ function reduceLongStatus(lines: readonly string[]): string | undefined {
     }
   }
   if (groups.header.length === 0 && current === undefined) return undefined;
-  return formatStatus(groups);
+  return formatStatus(groups, budget);
 }
 
-function reducePorcelainStatus(lines: readonly string[]): string | undefined {
+function reducePorcelainStatus(lines: readonly string[], budget: number): string | undefined {
   const groups: StatusGroups = { header: [], staged: [], unstaged: [], untracked: [], conflicted: [] };
   for (const line of lines) {
     if (line.length === 0) continue;
@@ -78,19 +79,21 @@ function reducePorcelainStatus(lines: readonly string[]): string | undefined {
       if (worktree !== ' ' && worktree !== '!') groups.unstaged.push(`${worktree} ${file}`);
     }
   }
-  return formatStatus(groups);
+  return formatStatus(groups, budget);
 }
 
+/** Every file of a `--stat`, without the padding and the +/− graph: the count says as much. */
 function reduceDiffStat(lines: readonly string[]): string | undefined {
-  const files = lines.filter((line) => /^ \S.* \| +(\d+|Bin)/.test(line));
+  const files = lines.flatMap((line) => {
+    const match = /^ (\S.*?) +\| +(\d+|Bin.*?)(?: [+-]*)?$/.exec(line);
+    return match ? [`${match[1]} ${match[2]}`] : [];
+  });
   const summary = lines.find((line) => /^ \d+ files? changed/.test(line));
   if (!summary || files.length === 0) return undefined;
-  const kept = files.slice(0, FILE_LIMIT).map((line) => line.trimEnd());
-  if (files.length > FILE_LIMIT) kept.push(` … and ${files.length - FILE_LIMIT} more files`);
-  return [...kept, summary].join('\n');
+  return [summary.trim(), ...files].join('\n');
 }
 
-function reduceLog(lines: readonly string[]): string | undefined {
+function reduceLog(lines: readonly string[], budget: number): string | undefined {
   const commits: string[] = [];
   let current: { hash: string; author: string; subject?: string } | undefined;
   for (const line of lines) {
@@ -109,23 +112,37 @@ function reduceLog(lines: readonly string[]): string | undefined {
   }
   if (current) commits.push(`${current.hash} ${current.subject ?? ''} (${current.author})`);
   if (commits.length === 0) return undefined;
-  const shown = commits.slice(0, COMMIT_LIMIT);
-  const more = commits.length > COMMIT_LIMIT ? [`… and ${commits.length - COMMIT_LIMIT} more commits`] : [];
+  const shown: string[] = [];
+  let used = 0;
+  for (const commit of commits) {
+    if (shown.length > 0 && used + commit.length + 1 > budget) break;
+    shown.push(commit);
+    used += commit.length + 1;
+  }
+  const more = commits.length > shown.length ? [`… and ${commits.length - shown.length} older commits`] : [];
   return [`${commits.length} commit${commits.length === 1 ? '' : 's'}:`, ...shown, ...more].join('\n');
 }
 
-/** `git status` (long and porcelain), `git diff --stat` and `git log`: counts and names up to a limit. */
+/**
+ * `git status` (long and porcelain), `git diff`/`git show` (patches and `--stat`) and `git log`:
+ * counts and names, every changed file of a patch, hunks and commits up to the budget.
+ */
 export const reduceGitOutput: Recognizer = (input: RecognizerInput) => {
   const subcommand = gitSubcommand(input.command);
-  if (subcommand === undefined || input.exitCode !== 0) return undefined;
+  if (subcommand === undefined) return undefined;
+  // `git diff --exit-code` and `--quiet` exit with 1 when there are differences.
+  const succeeded = input.exitCode === 0 || (subcommand === 'diff' && input.exitCode === 1);
+  if (!succeeded) return undefined;
   if (subcommand === 'status') {
     return /--porcelain|--short|(^|\s)-[a-zA-Z]*s/.test(input.command)
-      ? reducePorcelainStatus(input.lines)
-      : reduceLongStatus(input.lines);
+      ? reducePorcelainStatus(input.lines, input.budget)
+      : reduceLongStatus(input.lines, input.budget);
   }
   if (subcommand === 'diff' || subcommand === 'show')
-    return /--stat|--shortstat/.test(input.command) ? reduceDiffStat(input.lines) : undefined;
+    return /--stat|--shortstat/.test(input.command)
+      ? reduceDiffStat(input.lines)
+      : reduceGitPatch(input.lines, input.budget);
   if (subcommand === 'log' && !/--oneline|--pretty|--format|(^|\s)-p\b|--patch|--stat/.test(input.command))
-    return reduceLog(input.lines);
+    return reduceLog(input.lines, input.budget);
   return undefined;
 };

@@ -1,10 +1,18 @@
-/** What every recognizer sees: the command line, its output (ANSI codes removed) and exit code. */
+/**
+ * What every recognizer sees: the command line, its output (ANSI codes removed), its exit code and
+ * the budget in characters. The budget bounds what is optional (diff hunks, passing details);
+ * the facts a developer needs (failing tests, errors, changed files) are kept beyond it.
+ */
 export interface RecognizerInput {
   command: string;
   output: string;
   lines: readonly string[];
   exitCode: number | null;
+  budget: number;
 }
+
+/** What a reduced output aims at when the caller gives no budget. */
+export const DEFAULT_REDUCER_BUDGET = 4_000;
 
 /** Returns the reduced output, or undefined when the output is not its kind. */
 export type Recognizer = (input: RecognizerInput) => string | undefined;

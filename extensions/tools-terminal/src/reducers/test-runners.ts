@@ -1,55 +1,12 @@
+import { goTest } from './go-test.js';
+import { mocha } from './mocha.js';
+import { pytest, unittest } from './pytest.js';
 import { commandWords, type Recognizer, type RecognizerInput } from './reducer-input.js';
+import { blocks, firstErrorLines, isCodeFrame, type TestReport } from './test-report.js';
 
-const ERROR_LINES_PER_FAILURE = 6;
-// Past these, a flood of failures (one broken import) would crowd out everything else.
-const DETAILED_FAILURES = 30;
+// Past this, a flood of failures (one broken import) would crowd out everything else.
 const LISTED_FAILURES = 300;
 
-interface TestReport {
-  runner: string;
-  failures: { name: string; details: string[] }[];
-  summary: string[];
-}
-
-/** Splits `lines` into blocks that start where `isStart` matches; each block ends before the next start or `isEnd`. */
-function blocks(
-  lines: readonly string[],
-  isStart: (line: string) => boolean,
-  isEnd: (line: string) => boolean,
-): string[][] {
-  const found: string[][] = [];
-  let current: string[] | undefined;
-  for (const line of lines) {
-    if (isStart(line)) {
-      current = [line];
-      found.push(current);
-    } else if (current && isEnd(line)) {
-      current = undefined;
-    } else {
-      current?.push(line);
-    }
-  }
-  return found;
-}
-
-/** The first meaningful lines of a failure: no blanks, code frames, carets or stack frames past the first. */
-function firstErrorLines(
-  lines: readonly string[],
-  isNoise: (line: string) => boolean = () => false,
-): string[] {
-  const kept: string[] = [];
-  let stackFrames = 0;
-  for (const line of lines) {
-    const trimmed = line.trim();
-    if (trimmed.length === 0 || isNoise(trimmed)) continue;
-    if (/^(?:at |❯ )/.test(trimmed) && ++stackFrames > 1) continue;
-    kept.push(trimmed);
-    if (kept.length >= ERROR_LINES_PER_FAILURE) break;
-  }
-  return kept;
-}
-
-const isCodeFrame = (line: string) => /^(?:>?\s*\d+\s*\||\|)/.test(line) || /^[\s^~]+$/.test(line);
 
 function vitest(input: RecognizerInput): TestReport | undefined {
   const summary = input.lines
@@ -127,75 +84,6 @@ function nodeTest(input: RecognizerInput): TestReport | undefined {
   return undefined;
 }
 
-function pytest(input: RecognizerInput): TestReport | undefined {
-  const summaryLine = [...input.lines].reverse().find((line) =>
-    // `-q` prints the summary without the rule of equals signs.
-    /^(?:=+ )?.*\b(?:passed|failed|error|errors|skipped|no tests ran)\b.* in [\d.]+s.*?(?: =+)?$/.test(line),
-  );
-  const isPytest =
-    /^=+ test session starts =+$/m.test(input.output) || /\bpytest\b/.test(commandWords(input.command));
-  if (!isPytest) return undefined;
-  const sections = blocks(
-    input.lines,
-    (line) => /^_{3,} .+ _{3,}$/.test(line),
-    (line) => /^=+ .* =+$/.test(line),
-  );
-  const details = new Map<string, string[]>();
-  for (const [header, ...rest] of sections) {
-    const name = (header as string).replace(/^_+ | _+$/g, '');
-    const errors = rest.filter((line) => /^E\s/.test(line)).map((line) => line.replace(/^E\s+/, ''));
-    const location = rest.find((line) => /^\S+:\d+: \w/.test(line));
-    details.set(name, [...errors.slice(0, ERROR_LINES_PER_FAILURE - 1), ...(location ? [location] : [])]);
-  }
-  const shortSummary = input.lines.filter((line) => /^(?:FAILED|ERROR) \S+/.test(line));
-  const failures =
-    shortSummary.length > 0
-      ? shortSummary.map((line) => {
-          const id = line.replace(/^(?:FAILED|ERROR) /, '').replace(/ - .*$/, '');
-          const key = id.split('::').slice(1).join('.');
-          return { name: line, details: details.get(key) ?? [] };
-        })
-      : [...details].map(([name, lines]) => ({ name, details: lines }));
-  return { runner: 'pytest', failures, summary: summaryLine ? [summaryLine.replace(/^=+ | =+$/g, '')] : [] };
-}
-
-function unittest(input: RecognizerInput): TestReport | undefined {
-  const ran = input.lines.find((line) => /^Ran \d+ tests? in /.test(line));
-  if (!ran) return undefined;
-  const verdict = input.lines.find((line) => /^(?:OK|FAILED)\b/.test(line));
-  const failures = blocks(
-    input.lines,
-    (line) => /^(?:FAIL|ERROR): /.test(line),
-    (line) => /^={10,}$/.test(line) || /^Ran \d+ tests? in /.test(line),
-  ).map(([header, ...rest]) => {
-    const body = rest.filter((line) => !/^-{10,}$/.test(line) && line.trim().length > 0);
-    const lastFile = body.filter((line) => /^\s+File "/.test(line)).at(-1);
-    const exception = body.slice(body.findLastIndex((line) => /^\s/.test(line)) + 1);
-    return {
-      name: header as string,
-      details: [...(lastFile ? [lastFile.trim()] : []), ...exception.slice(0, ERROR_LINES_PER_FAILURE - 1)],
-    };
-  });
-  return { runner: 'unittest', failures, summary: [ran, ...(verdict ? [verdict] : [])] };
-}
-
-function goTest(input: RecognizerInput): TestReport | undefined {
-  if (!/(?:^|\s|;)go\s+test\b/.test(commandWords(input.command))) return undefined;
-  const failures = blocks(
-    input.lines,
-    (line) => /^\s*--- FAIL: /.test(line),
-    (line) => /^\s*(?:--- (?:PASS|FAIL|SKIP)|=== RUN|FAIL\s|ok\s|PASS$)/.test(line),
-  ).map(([header, ...rest]) => ({
-    name: (header as string).trim().replace(/^--- FAIL: /, ''),
-    details: firstErrorLines(rest),
-  }));
-  const summary = input.lines.filter(
-    (line) =>
-      /^(?:ok|FAIL|---)\s+\S+\s+[\d.]+s|^(?:ok|FAIL)\s+\S+|^PASS$|^FAIL$/.test(line) && !/^--- /.test(line),
-  );
-  return { runner: 'go test', failures, summary };
-}
-
 function cargoTest(input: RecognizerInput): TestReport | undefined {
   const results = input.lines.filter((line) => /^test result: /.test(line));
   if (results.length === 0) return undefined;
@@ -218,13 +106,42 @@ function cargoTest(input: RecognizerInput): TestReport | undefined {
   };
 }
 
-const RUNNERS = [vitest, jest, cargoTest, pytest, unittest, goTest, nodeTest];
+const RUNNERS = [vitest, jest, mocha, cargoTest, pytest, unittest, goTest, nodeTest];
+
+function failingRun(report: TestReport, budget: number): string {
+  const count = report.failures.length;
+  const lines = [`${report.runner}: ${count} failing test${count === 1 ? '' : 's'}`];
+  // Names and first error lines are what a developer acts on, so every one is listed.
+  const counted = new Map<string, { details: string[]; times: number }>();
+  for (const failure of report.failures) {
+    const seen = counted.get(failure.name);
+    if (seen) seen.times++;
+    else counted.set(failure.name, { details: failure.details, times: 1 });
+  }
+  const names = [...counted].slice(0, LISTED_FAILURES);
+  let left =
+    budget -
+    names.reduce((sum, [name]) => sum + name.length + 4, 0) -
+    report.summary.reduce((sum, line) => sum + line.length + 1, 0);
+  for (const [name, { details, times }] of names) {
+    lines.push(`✗ ${name}${times > 1 ? ` (${times}×)` : ''}`);
+    const detailLines = details.map((line) => `  ${line}`);
+    const size = detailLines.reduce((sum, line) => sum + line.length + 1, 0);
+    // The first line is the error itself; the rest (values, location) only while the budget lasts.
+    const shown = size <= left ? detailLines : detailLines.slice(0, 1);
+    lines.push(...shown);
+    left -= shown.reduce((sum, line) => sum + line.length + 1, 0);
+  }
+  if (counted.size > LISTED_FAILURES) lines.push(`… and ${counted.size - LISTED_FAILURES} more failing tests`);
+  lines.push('', ...report.summary.map((line) => line.trim()));
+  return lines.join('\n');
+}
 
 /**
- * Test runs of vitest, jest, node's test runner, pytest, unittest, go test and cargo test. A
- * passing run becomes its summary; a failing one keeps every failing test's name with its first
- * error lines, and the summary. A failing run where no failing test is found is left to the
- * other recognizers, so a crash or compile error is never summarized away.
+ * Test runs of vitest, jest, mocha, node's test runner, pytest, unittest, go test and cargo test.
+ * A passing run becomes its summary; a failing one keeps every failing test's name, their first
+ * error lines as far as the budget goes, and the summary. A failing run where no failing test is
+ * found is left to the other recognizers, so a crash or compile error is never summarized away.
  */
 export const reduceTestOutput: Recognizer = (input: RecognizerInput) => {
   for (const runner of RUNNERS) {
@@ -233,23 +150,7 @@ export const reduceTestOutput: Recognizer = (input: RecognizerInput) => {
     const failed = input.exitCode !== 0;
     if (failed && report.failures.length === 0) return undefined;
     if (!failed) return [`${report.runner}: passed`, ...report.summary.map((line) => line.trim())].join('\n');
-    const lines = [
-      `${report.runner}: ${report.failures.length} failing test${report.failures.length === 1 ? '' : 's'}`,
-    ];
-    for (const failure of report.failures.slice(0, DETAILED_FAILURES)) {
-      lines.push('', `✗ ${failure.name}`, ...failure.details.map((line) => `  ${line}`));
-    }
-    const rest = new Map<string, number>();
-    for (const failure of report.failures.slice(DETAILED_FAILURES))
-      rest.set(failure.name, (rest.get(failure.name) ?? 0) + 1);
-    if (rest.size > 0) {
-      const names = [...rest].map(([name, count]) => `✗ ${name}${count > 1 ? ` (${count}×)` : ''}`);
-      lines.push('', ...names.slice(0, LISTED_FAILURES));
-      if (names.length > LISTED_FAILURES)
-        lines.push(`… and ${names.length - LISTED_FAILURES} more failing tests`);
-    }
-    lines.push('', ...report.summary.map((line) => line.trim()));
-    return lines.join('\n');
+    return failingRun(report, input.budget);
   }
   return undefined;
 };

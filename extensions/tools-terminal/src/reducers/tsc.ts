@@ -13,7 +13,8 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
   const otherErrors: string[] = [];
   let errorCount = 0;
   for (const line of input.lines) {
-    const match = PLAIN.exec(line) ?? PRETTY.exec(line);
+    const plain = PLAIN.exec(line);
+    const match = plain ?? PRETTY.exec(line);
     if (!match) {
       if (/^error TS\d+:/.test(line)) otherErrors.push(line);
       continue;
@@ -28,7 +29,8 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
     ];
     const key = `${code} ${message}`;
     const group = groups.get(key) ?? { code, message, locations: new Set<string>() };
-    group.locations.add(`${file}(${row},${column})`);
+    // Locations stay as tsc printed them, so they can be searched for and clicked.
+    group.locations.add(plain ? `${file}(${row},${column})` : `${file}:${row}:${column}`);
     groups.set(key, group);
     errorCount++;
   }

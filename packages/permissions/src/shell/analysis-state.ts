@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Parser } from 'web-tree-sitter';
 import type { ShellAnalysis, ShellCommandAnalysis, ShellRedirect } from './shell-analysis.js';
-import { DANGEROUS_VARIABLE, MAX_WORKING_DIRECTORIES } from './shell-syntax.js';
+import { INERT_VARIABLES, MAX_WORKING_DIRECTORIES } from './shell-syntax.js';
 import type { ShellWord } from './shell-word.js';
 
 /** Where a walk is: nesting depth, wrappers peeled so far, redirects inherited from an enclosing statement. */
@@ -10,6 +10,8 @@ export interface Scope {
   wrappers: string[];
   outerArgv: string[][];
   redirects: ShellRedirect[];
+  /** For nested shell code: the range of its payload in the outermost command. */
+  origin?: { start: number; end: number };
 }
 
 export interface State {
@@ -18,6 +20,8 @@ export interface State {
   analyzeSource(source: string, state: State, scope: Scope): void;
   analysis: ShellAnalysis;
   workingDirectories: string[] | null;
+  /** The outermost command, as given. */
+  source: string;
   /** Current recursion depth of the tree walk. */
   nesting: number;
 }
@@ -26,9 +30,18 @@ export function markUnsafe(state: State, reason: string, text: string): void {
   state.analysis.unsafe.push({ reason, text });
 }
 
+/**
+ * Only names on a short list of inert variables may be set: any other name may be read by the
+ * program to pick a configuration, a pager, a shell or code to load (npm reads `npm_config_*` in
+ * any letter case, git reads `GIT_*`, `HOME` and `XDG_CONFIG_HOME`).
+ */
 export function checkVariableName(name: string, text: string, state: State): void {
-  if (DANGEROUS_VARIABLE.test(name))
-    markUnsafe(state, `setting ${name} changes which program runs or what it loads`, text);
+  if (!INERT_VARIABLES.has(name))
+    markUnsafe(
+      state,
+      `setting ${name} can change which program runs or what it loads (inert names: ${[...INERT_VARIABLES].slice(0, 6).join(', ')}, …)`,
+      text,
+    );
 }
 
 export function addPathRedirect(

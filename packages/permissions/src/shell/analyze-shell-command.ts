@@ -12,7 +12,9 @@ import {
   WORD_TYPES,
 } from './shell-syntax.js';
 import { resolveShellWord, type ShellWord } from './shell-word.js';
+import { crossCheck } from './cross-check.js';
 import { analyzeWords } from './simple-command.js';
+import { readProvableShell } from './strict-reader.js';
 
 /**
  * Parses `command` with a real bash grammar and lists every simple command it would run,
@@ -24,8 +26,9 @@ export async function analyzeShellCommand(command: string): Promise<ShellAnalysi
     parser,
     nesting: 0,
     analyzeSource,
-    analysis: { commands: [], unsafe: [] },
+    analysis: { commands: [], unsafe: [], unproven: [] },
     workingDirectories: ['.'],
+    source: command,
   };
   analyzeSource(command, state, { depth: 0, wrappers: [], outerArgv: [], redirects: [] });
   return state.analysis;
@@ -59,10 +62,25 @@ function analyzeSource(source: string, state: State, scope: Scope): void {
         source,
       );
     }
+    proveSubset(source, tree.rootNode, state, scope);
     visitStatement(tree.rootNode, state, scope);
   } finally {
     tree.delete();
   }
+}
+
+/** Reads the source again with the strict reader; what it cannot account for, or reads differently, is unproven. */
+function proveSubset(source: string, root: Node, state: State, scope: Scope): void {
+  const reading = readProvableShell(source);
+  const unproven = reading.proven ? crossCheck(root, reading.commands) : reading;
+  if (!unproven) return;
+  const { start, end } = scope.origin ?? unproven;
+  state.analysis.unproven.push({
+    construct: unproven.construct,
+    start,
+    end,
+    text: (scope.origin ? state.source : source).slice(start, end),
+  });
 }
 
 function visitStatement(node: Node, state: State, scope: Scope): void {

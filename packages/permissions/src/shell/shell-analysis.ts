@@ -31,9 +31,24 @@ export interface ShellUnsafeConstruct {
   text: string;
 }
 
+/**
+ * A construct outside the provable subset of bash (or a place where the grammar and the strict
+ * reader disagree). `start`/`end` are offsets into the JavaScript string of the command; inside a
+ * nested `bash -c` payload they span the payload word.
+ */
+export interface ShellUnprovenConstruct {
+  construct: string;
+  start: number;
+  end: number;
+  /** The source text of that range. */
+  text: string;
+}
+
 export interface ShellAnalysis {
   commands: ShellCommandAnalysis[];
   unsafe: ShellUnsafeConstruct[];
+  /** Why the command is not proven: empty when every character is accounted for by the subset. */
+  unproven: ShellUnprovenConstruct[];
   /** Set when the parser could not fully understand the command. */
   parseError?: string;
 }

@@ -63,9 +63,28 @@ export const CODE_RUNNING_BUILTINS = new Map([
 ]);
 export const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'popd']);
 export const HARMLESS_WRITE_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
-/** Environment variables that change which program runs or inject code into it. */
-export const DANGEROUS_VARIABLE =
-  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|BASH_FUNC_\w*|PROMPT_COMMAND|IFS|SHELLOPTS|BASHOPTS|PS4|CDPATH|GLOBIGNORE|HOME|GIT_\w+|PAGER|\w+_PAGER|EDITOR|VISUAL|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|npm_config_\w+|NPM_CONFIG_\w+|SSH_ASKPASS|SUDO_ASKPASS|TMPDIR)$/;
+/**
+ * Environment variables a command may set: none of them names a program, a configuration file or
+ * code to load. Compared exactly (bash names are case-sensitive), so `ci` or `Npm_Config_X` ask.
+ */
+export const INERT_VARIABLES = new Set([
+  'CI',
+  'NODE_ENV',
+  'FORCE_COLOR',
+  'NO_COLOR',
+  'COLUMNS',
+  'LINES',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_MESSAGES',
+  'LC_COLLATE',
+  'LC_NUMERIC',
+  'LC_TIME',
+  'TZ',
+  'DEBUG',
+])
 
 /** Builtins that take variable names: a name with a subscript (`a[$(id)]`) is evaluated as arithmetic. */
 export const VARIABLE_NAME_BUILTINS = new Set([

@@ -8,6 +8,9 @@ export interface ShellWord {
   literal: boolean;
   /** True when the word has an unquoted glob character (`*`, `?`, `[`). */
   glob: boolean;
+  /** Offsets of the word in the source it was read from. */
+  start?: number;
+  end?: number;
 }
 
 const DYNAMIC_NODE_TYPES = new Set([
@@ -21,7 +24,7 @@ const DYNAMIC_NODE_TYPES = new Set([
 
 /** Resolves quotes and escapes the way bash would, so `g'it'` and `"git"` both read `git`. */
 export function resolveShellWord(node: Node): ShellWord {
-  const word = resolvePart(node);
+  const word = { ...resolvePart(node), start: node.startIndex, end: node.endIndex };
   if (word.value.startsWith('~') && startsUnquoted(node)) {
     const slash = word.value.indexOf('/');
     const user = slash === -1 ? word.value.slice(1) : word.value.slice(1, slash);

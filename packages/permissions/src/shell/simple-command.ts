@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   addPathRedirect,
   changeDirectory,
@@ -8,10 +9,11 @@ import {
   type Scope,
   type State,
 } from './analysis-state.js';
+import { programEffects } from './program-semantics.js';
 import type { ShellRedirect } from './shell-analysis.js';
 import { CODE_RUNNING_BUILTINS, DIRECTORY_CHANGERS, SHELLS, VARIABLE_NAME_BUILTINS } from './shell-syntax.js';
 import type { ShellWord } from './shell-word.js';
-import { splitFind, unwrapCommand } from './wrappers.js';
+import { COMMAND_RUNNERS, splitFind, unwrapCommand } from './wrappers.js';
 
 export function analyzeWords(
   words: ShellWord[],
@@ -66,9 +68,16 @@ export function analyzeWords(
     }
     const program = name.value;
     const inner: Scope = { ...scope, wrappers, outerArgv };
-    if (program === 'find') {
+    const effects = programEffects(current);
+    for (const reason of effects.asks) markUnsafe(state, reason, text);
+    for (const write of effects.writes) addPathRedirect(state, redirects, write, 'write', text);
+    const runsArguments = COMMAND_RUNNERS.get(path.posix.basename(program));
+    if (runsArguments) markUnsafe(state, runsArguments, text);
+    if (path.posix.basename(program) === 'find') {
       const split = splitFind(current);
       if (split.error) markUnsafe(state, split.error, text);
+      if (split.executed.length > 0) markUnsafe(state, 'find -exec, -execdir and -ok run a program on each file found', text);
+      if (split.writes.length > 0) markUnsafe(state, 'find -fprint and -fls write files', text);
       for (const write of split.writes) addPathRedirect(state, redirects, write, 'write', text);
       recordCommand(state, inner, split.findWords, text, redirects, appends);
       const findArgv = current.map((word) => word.value);
@@ -171,5 +180,6 @@ export function analyzeShellInvocation(
     wrappers: [...scope.wrappers, `${program} -c`],
     outerArgv: [...scope.outerArgv, shellArgv],
     redirects,
+    origin: scope.origin ?? { start: payload.start ?? 0, end: payload.end ?? 0 },
   });
 }

@@ -132,6 +132,25 @@ const WRAPPERS: Record<string, WrapperOptions> = {
   },
 };
 
+/**
+ * Programs that run a command, code or script given in their arguments but whose options this
+ * checker does not model: the program they run cannot be proven, so they ask (deny rules still
+ * see the words).
+ */
+export const COMMAND_RUNNERS = new Map(
+  [
+    ...[
+      'ionice', 'taskset', 'chrt', 'flock', 'setpriv', 'unshare', 'nsenter', 'chroot', 'runuser', 'sg',
+      'pkexec', 'firejail', 'strace', 'ltrace', 'valgrind', 'gdb', 'perf', 'parallel', 'systemd-run',
+      'busybox', 'toybox', 'fakeroot', 'eatmydata', 'nocache', 'cpulimit', 'unbuffer', 'rlwrap', 'entr',
+      'chpst', 'setarch', 'linux32', 'linux64', 'numactl', 'prlimit', 'faketime', 'proxychains',
+      'proxychains4', 'torsocks', 'catchsegv', 'dbus-launch', 'ssh', 'tmux', 'screen', 'expect', 'direnv',
+      'caffeinate', 'sem', 'retry', 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'xdg-open', 'open',
+      'at', 'batch', 'crontab', 'nohup-wrapper',
+    ].map((name) => [name, `${name} runs a command given in its arguments, which this checker does not model`] as const),
+  ],
+);
+
 export function isWrapperName(name: string): boolean {
   return Object.hasOwn(WRAPPERS, name);
 }

@@ -1,5 +1,5 @@
 import { parsePermissionRule } from '@quiver/permissions';
-import { DEFAULT_RESULT_BUDGET, TOOL_NAME_PATTERN } from '@quiver/types';
+import { CAPABILITY_NAMES, type CapabilityName, DEFAULT_RESULT_BUDGET, TOOL_NAME_PATTERN } from '@quiver/types';
 import { z } from 'zod';
 
 const toolName = z
@@ -169,6 +169,12 @@ export const personalitySchema = z.strictObject({
     .record(z.string(), z.array(envVarName))
     .optional()
     .describe('Environment variables granted as secrets, by tool name (or `*` for every tool).'),
+  backends: z
+    .partialRecord(z.enum(CAPABILITY_NAMES), z.string().min(1))
+    .optional()
+    .describe(
+      'Which backend serves a capability when several could, by owner: `host` or an enabled plugin id (e.g. `fs_reach: my-plugin`).',
+    ),
 });
 
 export type PersonalityFile = z.infer<typeof personalitySchema>;
@@ -185,6 +191,7 @@ export const PERSONALITY_DEFAULTS = {
   modelProfiles: {} as NonNullable<PersonalityFile['modelProfiles']>,
   sandbox: 'auto' as 'auto' | 'off' | 'required',
   secrets: {} as Record<string, string[]>,
+  backends: {} as Partial<Record<CapabilityName, string>>,
 };
 
 /** A resolved personality: the `extends` chain merged, defaults applied. */
@@ -203,6 +210,8 @@ export interface Personality {
   modelProfiles: NonNullable<PersonalityFile['modelProfiles']>;
   sandbox: 'auto' | 'off' | 'required';
   secrets: Record<string, string[]>;
+  /** The backend owner (`host` or a plugin id) chosen per capability where several could serve. */
+  backends: Partial<Record<CapabilityName, string>>;
   /** Where it came from, the personality asked for first, then each personality it extends. */
   sources: string[];
 }

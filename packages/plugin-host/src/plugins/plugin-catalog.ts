@@ -215,9 +215,10 @@ export class PluginCatalog {
         }
         return track(this.registry.register(tool, { pluginId: definition.id }));
       },
-      registerReducer: (reducer: ToolResultReducer) => track(this.reducers.register(reducer)),
+      registerReducer: (reducer: ToolResultReducer) =>
+        track(this.reducers.register(reducer, { pluginId: definition.id })),
       registerHook: (hook: ToolHook) => track(this.hooks.register(hook, definition.id)),
-      registerBackend: (backend: CapabilityBackend) => track(this.backends.register(backend)),
+      registerBackend: (backend: CapabilityBackend) => track(this.backends.register(backend, definition.id)),
     };
   }
 

@@ -1,7 +1,20 @@
 import type { SessionAgentKind } from '../contracts.js';
 
-/** Tools no agent below the main session gets: they spawn agents or talk to the user. */
+/*
+ * The agent sets are written in Claude Code's tool names and read through the name resolver, so
+ * `Glob` keeps file_search and list_dir, `Bash` the terminal and its background tools, and any
+ * plugin tool that declares the name in `aliases` (`WebFetch`, `TodoWrite`, …) qualifies. The
+ * snake_case names keep tools written before aliases existed.
+ */
+
+/** Tools no agent below the main session gets: they spawn agents, talk to the user or leave plan mode. */
 export const ALL_AGENT_DISALLOWED_TOOLS: readonly string[] = [
+  'Agent',
+  'AskUserQuestion',
+  'EnterPlanMode',
+  'ExitPlanMode',
+  'TaskOutput',
+  'TaskStop',
   'agent',
   'ask_user',
   'enter_plan_mode',
@@ -11,30 +24,40 @@ export const ALL_AGENT_DISALLOWED_TOOLS: readonly string[] = [
 /** A selected custom agent also may not manage teams. */
 export const CUSTOM_AGENT_DISALLOWED_TOOLS: readonly string[] = [
   ...ALL_AGENT_DISALLOWED_TOOLS,
+  'TeamCreate',
+  'TeamDelete',
   'team_create',
   'team_delete',
 ];
 
-/** Background (async) agents work unattended: files, shell, search and the web only. */
+/** Background (async) agents work unattended: files, shell, search, the web, notebooks, todos, skills. */
 export const ASYNC_AGENT_ALLOWED_TOOLS: readonly string[] = [
-  'read_file',
-  'write_file',
-  'edit_file',
-  'multi_edit',
-  'apply_patch',
-  'terminal',
-  'grep',
-  'glob',
+  'Read',
+  'Grep',
+  'Glob',
+  'Bash',
+  'Edit',
+  'Write',
+  'ToolSearch',
+  'WebFetch',
+  'WebSearch',
+  'NotebookEdit',
+  'TodoWrite',
+  'Skill',
   'web_fetch',
   'web_search',
-  'todo_write',
   'notebook_edit',
+  'todo_write',
   'skill',
-  'tool_search',
 ];
 
 /** What an in-process teammate adds to the async set: the shared task list and messages. */
 export const TEAMMATE_ADDED_TOOLS: readonly string[] = [
+  'TaskCreate',
+  'TaskGet',
+  'TaskList',
+  'TaskUpdate',
+  'SendMessage',
   'task_create',
   'task_get',
   'task_list',
@@ -42,32 +65,35 @@ export const TEAMMATE_ADDED_TOOLS: readonly string[] = [
   'send_message',
 ];
 
-/** A coordinator only delegates: it spawns agents, messages them and stops them. */
+/** A coordinator only delegates: it starts agents, messages and stops them, and returns output. */
 export const COORDINATOR_ALLOWED_TOOLS: readonly string[] = [
+  'Agent',
+  'TaskStop',
+  'SendMessage',
+  'StructuredOutput',
   'agent',
-  'send_message',
   'task_stop',
-  'task_list',
-  'tool_search',
+  'send_message',
+  'structured_output',
 ];
 
 /** MCP tools a coordinator keeps, matched by the end of their name. */
-export const COORDINATOR_MCP_TOOL_SUFFIXES: readonly string[] = [
-  '__subscribe_pr_activity',
-  '__unsubscribe_pr_activity',
-];
+export const COORDINATOR_MCP_TOOL_SUFFIXES: readonly string[] = ['subscribe_pr_activity'];
 
 /** Support tools a custom agent with a named tool list always keeps. */
 export const CUSTOM_AGENT_MANDATORY_TOOLS: readonly string[] = ['tool_search'];
 
 export interface AgentToolPolicy {
-  /** Only these built-in and external tools (names or `*` globs); undefined = every tool. */
+  /** Only these built-in and external tools (any name the resolver reads); undefined = every tool. */
   allow?: readonly string[];
   /** Removed even when allowed. */
   deny: readonly string[];
   /** MCP tools pass agent filters unless the policy names the suffixes it keeps. */
   mcpSuffixes?: readonly string[];
-  /** Whether the session option defaultAgentExcludedTools applies. */
+  /**
+   * Whether the session option defaultAgentExcludedTools applies: only to the default agent (a
+   * main session with no custom agent selected), as in Copilot CLI, so sub-agents keep the tools.
+   */
   appliesDefaultAgentExcludes: boolean;
   /** The setting named when this policy removes a tool. */
   ruleName: string;
@@ -75,22 +101,22 @@ export interface AgentToolPolicy {
 
 /** Agent contexts as data: assembly reads this table; tools never ask who is calling. */
 export const AGENT_TOOL_POLICIES: Readonly<Record<SessionAgentKind, AgentToolPolicy>> = {
-  main: { deny: [], appliesDefaultAgentExcludes: false, ruleName: 'main session' },
+  main: { deny: [], appliesDefaultAgentExcludes: true, ruleName: 'main session' },
   subagent: {
     deny: ALL_AGENT_DISALLOWED_TOOLS,
-    appliesDefaultAgentExcludes: true,
+    appliesDefaultAgentExcludes: false,
     ruleName: 'ALL_AGENT_DISALLOWED_TOOLS',
   },
   async: {
     allow: ASYNC_AGENT_ALLOWED_TOOLS,
     deny: ALL_AGENT_DISALLOWED_TOOLS,
-    appliesDefaultAgentExcludes: true,
+    appliesDefaultAgentExcludes: false,
     ruleName: 'ASYNC_AGENT_ALLOWED_TOOLS',
   },
   teammate: {
     allow: [...ASYNC_AGENT_ALLOWED_TOOLS, ...TEAMMATE_ADDED_TOOLS],
     deny: ALL_AGENT_DISALLOWED_TOOLS,
-    appliesDefaultAgentExcludes: true,
+    appliesDefaultAgentExcludes: false,
     ruleName: 'ASYNC_AGENT_ALLOWED_TOOLS + TEAMMATE_ADDED_TOOLS',
   },
   coordinator: {

@@ -4,8 +4,8 @@ import {
   CUSTOM_AGENT_DISALLOWED_TOOLS,
   CUSTOM_AGENT_MANDATORY_TOOLS,
 } from '../agents/agent-policies.js';
-import type { CustomAgentPolicy, PoolTool, SessionAgentKind } from '../contracts.js';
-import { matchesAnyNamePattern, matchesNamePattern } from './name-pattern.js';
+import { firstNaming, type NamedTool } from '../agents/tool-name-resolver.js';
+import type { CustomAgentPolicy, PoolTool, SessionAgentKind, ToolPool } from '../contracts.js';
 import type { StageResult } from './stage-result.js';
 
 export interface AgentContextOptions {
@@ -13,13 +13,20 @@ export interface AgentContextOptions {
   /** Name and policy of the selected custom agent. */
   customAgent?: { name: string; policy: CustomAgentPolicy } | undefined;
   defaultAgentExcludedTools?: readonly string[] | undefined;
+  /** An explicit session allowlist (availableTools) is present: it wins over defaultAgentExcludedTools. */
+  hasAllowlist?: boolean | undefined;
 }
+
+/** The rule a defaultAgentExcludedTools removal is recorded under (children still get the tool). */
+export const DEFAULT_AGENT_EXCLUSION_RULE = 'defaultAgentExcludedTools';
 
 /**
  * Stage 6: the agent kind's policy from AGENT_TOOL_POLICIES, then the selected custom agent's
- * tool list, then defaultAgentExcludedTools for agents other than the main session. MCP tools
- * pass the kind's policy (a coordinator keeps only the MCP suffixes it names); a custom agent's
- * named list narrows them like any tool, and accepts `mcp__server__*` globs.
+ * tools and disallowedTools, then defaultAgentExcludedTools for the default agent (a main
+ * session with no custom agent and no availableTools). Every list is read through the name
+ * resolver (names, aliases, Claude Code names, plugin ids, `mcp__server__*`). MCP tools pass
+ * the kind's policy (a coordinator keeps only the MCP suffixes it names); a custom agent's
+ * named list narrows them like any tool.
  */
 export function applyAgentContext(tools: readonly PoolTool[], options: AgentContextOptions): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
@@ -27,28 +34,43 @@ export function applyAgentContext(tools: readonly PoolTool[], options: AgentCont
   const custom = options.customAgent;
   const namedTools =
     custom?.policy.tools && !custom.policy.tools.includes('*') ? custom.policy.tools : undefined;
-  if (
-    !custom &&
-    !policy.allow &&
-    !policy.mcpSuffixes &&
-    policy.deny.length === 0 &&
-    !policy.appliesDefaultAgentExcludes
-  ) {
+  const excludes =
+    policy.appliesDefaultAgentExcludes && !custom && !options.hasAllowlist
+      ? options.defaultAgentExcludedTools
+      : undefined;
+  if (!custom && !policy.allow && !policy.mcpSuffixes && policy.deny.length === 0 && !excludes?.length) {
     result.kept = [...tools];
     return result;
   }
   for (const tool of tools) {
+    const named = namedToolOf(tool);
     const removal =
-      kindRemoval(tool, options.agent) ??
-      customRemoval(tool, custom, namedTools) ??
-      defaultExclusion(tool, options, policy.appliesDefaultAgentExcludes);
+      kindRemoval(tool, named, options.agent) ??
+      customRemoval(tool, named, custom, namedTools) ??
+      defaultExclusion(named, excludes);
     if (removal) result.removed.push({ name: tool.name, reason: { stage: 'agent_context', ...removal } });
     else result.kept.push(tool);
+  }
+  const onlySupportTools = !result.kept.some((tool) => !CUSTOM_AGENT_MANDATORY_TOOLS.includes(tool.name));
+  if (custom && namedTools && namedTools.length > 0 && onlySupportTools) {
+    result.diagnostics.push({
+      level: 'warning',
+      code: 'custom_agent_without_tools',
+      message: `Custom agent "${custom.name}" lists tools (${namedTools.join(', ')}) but none of them is available in this session.`,
+    });
   }
   return result;
 }
 
-function kindRemoval(tool: PoolTool, agent: SessionAgentKind): { rule: string; reason: string } | undefined {
+function namedToolOf(tool: PoolTool): NamedTool {
+  return { name: tool.name, aliases: tool.tool.aliases, pluginId: tool.pluginId, mcpServer: tool.mcpServer };
+}
+
+function kindRemoval(
+  tool: PoolTool,
+  named: NamedTool,
+  agent: SessionAgentKind,
+): { rule: string; reason: string } | undefined {
   const policy = AGENT_TOOL_POLICIES[agent];
   if (tool.source === 'mcp') {
     if (!policy.mcpSuffixes || policy.mcpSuffixes.some((suffix) => tool.name.endsWith(suffix)))
@@ -58,9 +80,13 @@ function kindRemoval(tool: PoolTool, agent: SessionAgentKind): { rule: string; r
       reason: `a ${agent} session keeps only MCP tools ending in ${policy.mcpSuffixes.join(', ')}`,
     };
   }
-  if (policy.deny.includes(tool.name))
-    return { rule: 'ALL_AGENT_DISALLOWED_TOOLS', reason: `no ${agent} agent may use "${tool.name}"` };
-  if (policy.allow && !matchesAnyNamePattern(policy.allow, tool.name)) {
+  const denied = firstNaming(policy.deny, named);
+  if (denied !== undefined)
+    return {
+      rule: `ALL_AGENT_DISALLOWED_TOOLS: ${denied}`,
+      reason: `no ${agent} agent may use "${tool.name}"`,
+    };
+  if (policy.allow && firstNaming(policy.allow, named) === undefined) {
     return { rule: policy.ruleName, reason: `not among the tools a ${agent} agent may use` };
   }
   return undefined;
@@ -68,16 +94,21 @@ function kindRemoval(tool: PoolTool, agent: SessionAgentKind): { rule: string; r
 
 function customRemoval(
   tool: PoolTool,
+  named: NamedTool,
   custom: AgentContextOptions['customAgent'],
   namedTools: readonly string[] | undefined,
 ): { rule: string; reason: string } | undefined {
   if (!custom) return undefined;
   const label = `agents.${custom.name}`;
-  if (tool.source !== 'mcp' && CUSTOM_AGENT_DISALLOWED_TOOLS.includes(tool.name)) {
-    return { rule: 'CUSTOM_AGENT_DISALLOWED_TOOLS', reason: `custom agents may not use "${tool.name}"` };
+  const forbidden = tool.source === 'mcp' ? undefined : firstNaming(CUSTOM_AGENT_DISALLOWED_TOOLS, named);
+  if (forbidden !== undefined) {
+    return {
+      rule: `CUSTOM_AGENT_DISALLOWED_TOOLS: ${forbidden}`,
+      reason: `custom agents may not use "${tool.name}"`,
+    };
   }
   const disallowed = custom.policy.disallowedTools
-    ? matchesAnyNamePattern(custom.policy.disallowedTools, tool.name)
+    ? firstNaming(custom.policy.disallowedTools, named)
     : undefined;
   if (disallowed !== undefined)
     return {
@@ -87,31 +118,37 @@ function customRemoval(
   if (
     namedTools &&
     !CUSTOM_AGENT_MANDATORY_TOOLS.includes(tool.name) &&
-    !namedTools.some((pattern) => namesTool(pattern, tool))
+    firstNaming(namedTools, named) === undefined
   ) {
     return { rule: `${label}.tools`, reason: `custom agent "${custom.name}" does not list it in its tools` };
   }
   return undefined;
 }
 
-function namesTool(pattern: string, tool: PoolTool): boolean {
-  if (matchesNamePattern(pattern, tool.name)) return true;
-  return tool.mcpServer !== undefined && pattern === `mcp__${tool.mcpServer}`;
-}
-
 function defaultExclusion(
-  tool: PoolTool,
-  options: AgentContextOptions,
-  applies: boolean,
+  named: NamedTool,
+  excludes: readonly string[] | undefined,
 ): { rule: string; reason: string } | undefined {
-  if (!applies || !options.defaultAgentExcludedTools) return undefined;
-  const by = matchesAnyNamePattern(options.defaultAgentExcludedTools, tool.name);
+  const by = excludes ? firstNaming(excludes, named) : undefined;
   return by === undefined
     ? undefined
     : {
-        rule: `defaultAgentExcludedTools: ${by}`,
-        reason: `excluded for ${options.agent} agents by defaultAgentExcludedTools`,
+        rule: `${DEFAULT_AGENT_EXCLUSION_RULE}: ${by}`,
+        reason: 'hidden from the default agent by defaultAgentExcludedTools (sub-agents keep it)',
       };
+}
+
+/**
+ * The tools a child session may have: the parent's pool plus what defaultAgentExcludedTools
+ * hid from the parent alone, since those exclusions exist to leave such tools to sub-agents.
+ */
+export function toolsForChildren(pool: Pick<ToolPool, 'executables' | 'removed'>): Set<string> {
+  const names = new Set(pool.executables.keys());
+  for (const [name, reason] of pool.removed) {
+    if (reason.stage === 'agent_context' && reason.rule.startsWith(`${DEFAULT_AGENT_EXCLUSION_RULE}:`))
+      names.add(name);
+  }
+  return names;
 }
 
 /** Looks up the selected custom agent; an unknown name is a configuration error. */

@@ -1,5 +1,6 @@
 import type { RegisteredTool, ToolDefinitionLite } from '@quiver/types';
 import { z } from 'zod';
+import type { ToolNameCatalog } from '../agents/tool-name-resolver.js';
 import type {
   ModelProfile,
   PoolDiagnostic,
@@ -19,10 +20,13 @@ import { poolSignatureOfTools, toDefinition } from './definitions.js';
 import { applyDenyRules } from './deny-rules.js';
 import { applyEnabledFilter } from './enabled.js';
 import { applyModelProfile } from './model-profile-filter.js';
+import { toolNameDiagnostics } from './name-diagnostics.js';
+import { namedSettings, toolNameCatalog } from './named-settings.js';
 import { builtInPrefixLength, orderTools } from './order.js';
 import { applyOverrides } from './overrides.js';
 import { applySessionFilter } from './session-filter.js';
 import type { StageResult } from './stage-result.js';
+import { toolsOfWorkers, workerToolsContext } from './worker-tools.js';
 
 export type AssemblySessionOptions = Pick<
   SessionOptions,
@@ -75,10 +79,11 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
   };
   const externals = options.externalTools ?? [];
   let tools = absorb(collectCandidates(input.registered, input.policy, externals));
-  const knownTools = () => [
-    ...input.registered.map((entry) => ({ name: entry.tool.name, aliases: entry.tool.aliases })),
-    ...externals.map((definition) => ({ name: definition.name })),
-  ];
+  let catalog: ToolNameCatalog | undefined;
+  const knownTools = () => {
+    catalog ??= toolNameCatalog(input.registered, externals, input.policy);
+    return catalog;
+  };
   tools = absorb(
     applyOverrides(
       tools,
@@ -94,6 +99,7 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
     ...(options.permissions?.deny ?? []),
     ...(input.parentDenies ?? []),
   ];
+  diagnostics.push(...toolNameDiagnostics(namedSettings(input.policy, options, denyRules), knownTools));
   tools = absorb(applyDenyRules(tools, denyRules));
   tools = absorb(applyEnabledFilter(tools, { simpleMode: input.policy.simpleMode }));
   tools = absorb(
@@ -101,16 +107,19 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
       toolset: input.policy.toolset,
       availableTools: options.availableTools,
       excludedTools: options.excludedTools,
-      knownTools,
+      knownTools: () => knownTools().tools,
+      mcpServers: Object.keys(input.policy.mcpServers),
     }),
   );
   if (input.parentTools) tools = absorb(boundByParent(tools, input.parentTools));
   const agent = input.agent ?? options.agent ?? 'main';
+  const workerTools = agent === 'coordinator' ? toolsOfWorkers(tools) : undefined;
   tools = absorb(
     applyAgentContext(tools, {
       agent,
       customAgent: resolveCustomAgent(options.customAgent, input.policy.agents),
       defaultAgentExcludedTools: options.defaultAgentExcludedTools,
+      hasAllowlist: options.availableTools !== undefined,
     }),
   );
   tools = absorb(orderTools(tools));
@@ -150,7 +159,7 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
   const executables = new Map<string, PoolTool>();
   for (const tool of tools) executables.set(tool.name, tool);
   for (const name of [...removed.keys()]) if (executables.has(name)) removed.delete(name);
-  return {
+  const pool: ToolPool = {
     definitions,
     executables,
     signature: poolSignatureOfTools(tools),
@@ -160,6 +169,11 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
     externalVersion: input.externalVersion ?? 0,
     stablePrefixLength: prefixLength,
   };
+  if (workerTools) {
+    pool.workerTools = workerTools;
+    pool.agentContext = workerToolsContext(workerTools);
+  }
+  return pool;
 }
 
 function searchToolStub(): PoolTool {

@@ -1,6 +1,6 @@
 import type { RegisteredTool } from '@quiver/types';
 import type { ExternalToolDefinition, PoolTool, SessionPolicy } from '../contracts.js';
-import { validateExternalTools, wrapExternalTool } from './external-tools.js';
+import { externalParameters, validateExternalTools, wrapExternalTool } from './external-tools.js';
 import { matchesAnyNamePattern } from './name-pattern.js';
 import type { StageResult } from './stage-result.js';
 
@@ -83,7 +83,7 @@ export function collectCandidates(
       pluginId: undefined,
       mcpServer: undefined,
       deferred: false,
-      parameters: definition.parameters,
+      parameters: externalParameters(definition),
     });
   }
   return result;

@@ -11,7 +11,7 @@ export function externalToolsSignature(definitions: readonly ExternalToolDefinit
         name: definition.name,
         description: definition.description,
         title: definition.title ?? null,
-        parameters: definition.parameters,
+        parameters: definition.parameters ?? null,
         annotations: definition.annotations ?? null,
         overridesBuiltInTool: definition.overridesBuiltInTool === true,
       })),
@@ -19,19 +19,42 @@ export function externalToolsSignature(definitions: readonly ExternalToolDefinit
   );
 }
 
+/** The schema of an external tool defined without parameters: it takes no arguments. */
+export const EMPTY_OBJECT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({}),
+});
+
+/** The JSON Schema an external tool is shown with. */
+export function externalParameters(definition: ExternalToolDefinition): Record<string, unknown> {
+  return definition.parameters ?? (EMPTY_OBJECT_SCHEMA as Record<string, unknown>);
+}
+
+const skippingPermission = new WeakSet<Tool>();
+
 /** Wraps an SDK client's definition as a Tool: its JSON Schema is shown as-is and checked permissively. */
 export function wrapExternalTool(definition: ExternalToolDefinition): Tool {
+  const parameters = externalParameters(definition);
   const tool: Tool = {
     name: definition.name,
     description: definition.description,
-    input: jsonSchemaToPermissiveZod(definition.parameters),
+    input: jsonSchemaToPermissiveZod(parameters),
     capabilities: {},
-    parametersJsonSchema: definition.parameters,
+    parametersJsonSchema: parameters,
     execute: (args, ctx) => definition.execute(args, { callId: ctx.callId, signal: ctx.signal }),
   };
   if (definition.title !== undefined) tool.title = definition.title;
   if (definition.annotations !== undefined) tool.annotations = definition.annotations;
+  if (definition.skipPermission === true) skippingPermission.add(tool);
   return tool;
+}
+
+/**
+ * True for an external tool its SDK client registered with `skipPermission`. Kept beside the
+ * wrapper rather than on Tool, so a plugin cannot declare its own tools exempt.
+ */
+export function skipsPermission(tool: Tool): boolean {
+  return skippingPermission.has(tool);
 }
 
 export interface ValidatedExternalTools {
@@ -39,7 +62,10 @@ export interface ValidatedExternalTools {
   diagnostics: PoolDiagnostic[];
 }
 
-/** Deduplicates (earliest wins) and rejects names and schemas a provider would refuse. */
+/**
+ * Deduplicates (earliest wins) and rejects names and schemas a provider would refuse. A tool
+ * without parameters is accepted as taking none, as Copilot CLI does.
+ */
 export function validateExternalTools(
   definitions: readonly ExternalToolDefinition[],
 ): ValidatedExternalTools {
@@ -65,11 +91,11 @@ export function validateExternalTools(
       });
       continue;
     }
-    if (definition.parameters?.type !== 'object') {
+    if (definition.parameters !== undefined && definition.parameters?.type !== 'object') {
       diagnostics.push({
         level: 'error',
         code: 'external_schema_not_object',
-        message: `External tool "${definition.name}" was rejected: its parameters must be a JSON object schema ({ "type": "object", ... }).`,
+        message: `External tool "${definition.name}" was rejected: its parameters must be a JSON object schema ({ "type": "object", ... }), or absent for a tool that takes no arguments.`,
         tool: definition.name,
       });
       continue;

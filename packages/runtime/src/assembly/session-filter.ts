@@ -1,20 +1,17 @@
-import type { PoolDiagnostic, PoolTool } from '../contracts.js';
-import { nameRefersTo } from '../providers/tool-name-compatibility.js';
-import { matchesNamePattern } from './name-pattern.js';
+import { type NamedTool, namesTool } from '../agents/tool-name-resolver.js';
+import type { PoolTool } from '../contracts.js';
+import { toolNameDiagnostics } from './name-diagnostics.js';
 import type { StageResult } from './stage-result.js';
-
-export interface KnownTool {
-  name: string;
-  aliases?: readonly string[] | undefined;
-}
 
 export interface SessionFilterOptions {
   /** The personality's built-in toolset (names or toolset groups); undefined = every built-in. */
   toolset?: readonly string[] | undefined;
   availableTools?: readonly string[] | undefined;
   excludedTools?: readonly string[] | undefined;
-  /** Every tool name assembly has seen, kept or not, with aliases: names outside it are reported. */
-  knownTools: readonly KnownTool[] | (() => readonly KnownTool[]);
+  /** Every tool assembly has seen, kept or not, with aliases: names outside it are reported. */
+  knownTools: readonly NamedTool[] | (() => readonly NamedTool[]);
+  /** MCP servers the personality enables: names of their tools are known before the tools are listed. */
+  mcpServers?: readonly string[] | undefined;
 }
 
 /**
@@ -29,7 +26,12 @@ export function applySessionFilter(tools: readonly PoolTool[], options: SessionF
     return result;
   }
   const refers = (requested: string, tool: PoolTool) =>
-    nameRefersTo(requested, { name: tool.name, aliases: tool.tool.aliases }, matchesNamePattern);
+    namesTool(requested, {
+      name: tool.name,
+      aliases: tool.tool.aliases,
+      pluginId: tool.pluginId,
+      mcpServer: tool.mcpServer,
+    });
   for (const tool of tools) {
     if (options.toolset && tool.source === 'builtin' && !tool.tool.alwaysInclude) {
       const inToolset = options.toolset.some((entry) => refers(entry, tool) || entry === tool.tool.toolset);
@@ -67,33 +69,20 @@ export function applySessionFilter(tools: readonly PoolTool[], options: SessionF
     }
     result.kept.push(tool);
   }
-  if (options.toolset || options.availableTools || options.excludedTools) {
+  const catalog = () => {
+    const groups = tools.map((tool) => tool.tool.toolset).filter((group) => group !== undefined);
     const known = typeof options.knownTools === 'function' ? options.knownTools() : options.knownTools;
-    result.diagnostics.push(
-      ...unknownNames('toolset', options.toolset, known, tools),
-      ...unknownNames('availableTools', options.availableTools, known),
-      ...unknownNames('excludedTools', options.excludedTools, known),
-    );
-  }
+    return { tools: known, mcpServers: options.mcpServers ?? [], extraNames: groups };
+  };
+  result.diagnostics.push(
+    ...toolNameDiagnostics(
+      [
+        { setting: 'toolset', names: options.toolset },
+        { setting: 'availableTools', names: options.availableTools },
+        { setting: 'excludedTools', names: options.excludedTools },
+      ],
+      catalog,
+    ),
+  );
   return result;
-}
-
-function unknownNames(
-  setting: string,
-  names: readonly string[] | undefined,
-  known: readonly KnownTool[],
-  groupsFrom: readonly PoolTool[] = [],
-): PoolDiagnostic[] {
-  if (!names) return [];
-  const groups = new Set(groupsFrom.map((tool) => tool.tool.toolset).filter((group) => group !== undefined));
-  return names
-    .filter(
-      (name) => !groups.has(name) && !known.some((tool) => nameRefersTo(name, tool, matchesNamePattern)),
-    )
-    .map((name) => ({
-      level: 'info' as const,
-      code: 'unknown_tool_name',
-      message: `${setting} names "${name}", which matches no tool.`,
-      tool: name,
-    }));
 }

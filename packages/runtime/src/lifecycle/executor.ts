@@ -16,10 +16,10 @@ import type {
 import { DEFAULT_RESULT_BUDGET, fail, isDurableEvent } from '@quiver/types';
 import type { ExecuteCallsOptions, PoolTool, SessionDeps, SessionEventLog, ToolPool } from '../contracts.js';
 import { createEventFactory } from '../events/event-factory.js';
+import { SessionLogWriter } from '../log/session-log-writer.js';
 import { CallInterceptor } from './call-interceptor.js';
 import { PathLocks } from './path-locks.js';
 import { createSessionPermissionEngine, type SessionPermissionEngine } from './permission-engine.js';
-import { messageOf } from './permission-gate.js';
 import { callTimeoutFor } from './timeouts.js';
 import { normalizeToolName } from './tool-name.js';
 import { TurnSignals } from './turn-signals.js';
@@ -60,7 +60,6 @@ interface QueuedCall {
 }
 
 class LifecycleExecutor implements CallExecutor {
-  readonly interruptedCalls: readonly string[];
   readonly #options: CallExecutorOptions;
   readonly #makeEvent: ReturnType<typeof createEventFactory>;
   readonly #permissions: SessionPermissionEngine;
@@ -69,6 +68,9 @@ class LifecycleExecutor implements CallExecutor {
   readonly #sessionRegistry: DefaultToolRegistry;
   readonly #turns = new TurnSignals();
   readonly #running = new Set<Promise<unknown>>();
+  /** Tool executions, which can outlive their answered call (a command still being killed). */
+  readonly #executions = new Set<Promise<void>>();
+  readonly #log: SessionLogWriter | undefined;
   #disposed = false;
 
   constructor(options: CallExecutorOptions) {
@@ -81,6 +83,7 @@ class LifecycleExecutor implements CallExecutor {
       rules: options.permissions,
       parentDenies: options.parentDenies,
       registry: options.deps.registry,
+      ...(options.deps.protectedPaths ? { protectedPaths: options.deps.protectedPaths } : {}),
     });
     this.#interceptor = new CallInterceptor({
       hooks: options.deps.hooks,
@@ -91,21 +94,28 @@ class LifecycleExecutor implements CallExecutor {
       makeEvent: this.#makeEvent,
       publish: (event) => this.#publish(event),
     });
-    const log = options.log;
-    log?.beginSession?.({
-      id: options.sessionId,
-      personalityId: options.deps.policy.personalityId,
-      agent: options.agent.name ?? options.agent.kind,
-    });
-    this.interruptedCalls = log?.recoverOrphans(options.sessionId) ?? [];
-    if (this.interruptedCalls.length > 0) {
-      this.#publish(
-        this.#makeEvent('session.warning', {
-          code: 'interrupted',
-          message: `Session ${options.sessionId} resumed after its process ended mid-call; marked interrupted: ${this.interruptedCalls.join(', ')}.`,
-        }),
-      );
+    if (options.log !== undefined) {
+      this.#log = new SessionLogWriter({
+        log: options.log,
+        session: {
+          id: options.sessionId,
+          personalityId: options.deps.policy.personalityId,
+          agent: options.agent.name ?? options.agent.kind,
+        },
+        onProblem: (code, message) => this.#publish(this.#makeEvent('session.warning', { code, message })),
+        onRecovered: (callIds) =>
+          this.#publish(
+            this.#makeEvent('session.warning', {
+              code: 'interrupted',
+              message: `Session ${options.sessionId} resumed after its process ended mid-call; marked interrupted: ${callIds.join(', ')}.`,
+            }),
+          ),
+      });
     }
+  }
+
+  get interruptedCalls(): readonly string[] {
+    return this.#log?.interruptedCalls ?? [];
   }
 
   execute(
@@ -129,10 +139,11 @@ class LifecycleExecutor implements CallExecutor {
     this.#disposed = true;
     this.#turns.abort('the session ended');
     await Promise.allSettled([...this.#running]);
+    await waitAtMost(Promise.allSettled([...this.#executions]), TOOL_STOP_PATIENCE_MS);
     this.#permissions.close();
     for (const registered of this.#sessionRegistry.list())
       this.#sessionRegistry.unregister(registered.tool.name);
-    this.#options.log?.endSession?.(this.#options.sessionId);
+    await this.#log?.close();
   }
 
   async #execute(
@@ -241,6 +252,11 @@ class LifecycleExecutor implements CallExecutor {
       backends: deps.backends,
       interceptor: this.#interceptor,
       timeoutFor: callTimeoutFor,
+      reducers: deps.reducers,
+      track: (execution) => {
+        this.#executions.add(execution);
+        void execution.then(() => this.#executions.delete(execution));
+      },
       emit: (callId, emission) => this.#publish(this.#emissionEvent(callId, emission)),
     };
   }
@@ -259,15 +275,8 @@ class LifecycleExecutor implements CallExecutor {
   /** Every event goes to the session's bus; durable ones and call starts also go to the log. */
   #publish(event: QuiverEvent): void {
     this.#options.events.publish(event);
-    const log = this.#options.log;
-    if (log === undefined || !(isDurableEvent(event) || event.type === 'tool.execution_start')) return;
-    try {
-      log.append(event);
-    } catch (error) {
-      if (event.type === 'session.warning') return;
-      const message = `The session log could not record ${event.type}: ${messageOf(error)}`;
-      this.#options.events.publish(this.#makeEvent('session.warning', { code: 'log_write_failed', message }));
-    }
+    if (this.#log === undefined || !(isDurableEvent(event) || event.type === 'tool.execution_start')) return;
+    this.#log.append(event);
   }
 
   /** Tools whose callable is not the one in the shared registry run from the session's own. */
@@ -294,6 +303,15 @@ class LifecycleExecutor implements CallExecutor {
     seen.add(callId);
     return callId;
   }
+}
+
+/** How long closing a session waits for tools still stopping (a command's kill step) before it lets go. */
+const TOOL_STOP_PATIENCE_MS = 10_000;
+
+async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function notInPoolMessage(toolName: string, pool: ToolPool): string {

@@ -33,6 +33,27 @@ export class DefaultHookRegistry implements HookRegistry {
       if (this.#entries[index]?.owner === owner) this.#entries.splice(index, 1);
     }
   }
+
+  /**
+   * The hooks a personality runs: the host's own (no owner) and those of the plugins it enables.
+   * A plugin that is loaded but not enabled must not approve, deny or rewrite anything.
+   */
+  forPlugins(plugins: readonly string[]): HookRegistry {
+    const enabled = new Set(plugins);
+    return {
+      register: (hook, owner) => this.register(hook, owner),
+      removeOwner: (owner) => this.removeOwner(owner),
+      list: (event, toolName) =>
+        this.#entries
+          .filter(
+            (entry) =>
+              (entry.owner === undefined || enabled.has(entry.owner)) &&
+              entry.hook.event === event &&
+              hookMatches(entry.hook.matcher, toolName),
+          )
+          .map((entry) => entry.hook),
+    };
+  }
 }
 
 /** Absent matcher = every tool; otherwise any exact name or `*` glob that matches. */

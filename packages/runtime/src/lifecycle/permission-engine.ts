@@ -1,4 +1,9 @@
-import { PermissionEngine, ProjectGrantStore, SessionGrantStore } from '@quiver/permissions';
+import {
+  PermissionEngine,
+  ProjectGrantStore,
+  type ProtectedPath,
+  SessionGrantStore,
+} from '@quiver/permissions';
 import type { PermissionKind, PermissionRules, ToolRegistry } from '@quiver/types';
 import type { PermissionDecider } from './permission-gate.js';
 
@@ -13,6 +18,8 @@ export interface SessionPermissionEngineOptions {
   parentDenies: readonly string[];
   /** Registered tools, so path denies written for one tool reach every tool of its kind up front. */
   registry?: ToolRegistry;
+  /** What Quiver loads as configuration or code: no tool may write it. */
+  protectedPaths?: ReadonlyArray<string | ProtectedPath>;
 }
 
 function toolKinds(registry: ToolRegistry | undefined): Record<string, PermissionKind> {
@@ -39,6 +46,7 @@ export function createSessionPermissionEngine(
     sessionGrants: new SessionGrantStore(),
     projectGrants,
     toolKinds: toolKinds(options.registry),
+    ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
   });
   return {
     decide: (request) => engine.decide(request),

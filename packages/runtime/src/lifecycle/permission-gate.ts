@@ -9,6 +9,7 @@ import type {
   ToolFailure,
 } from '@quiver/types';
 import { fail } from '@quiver/types';
+import { skipsPermission } from '../assembly/external-tools.js';
 import type { createEventFactory } from '../events/event-factory.js';
 
 /** The part of `@quiver/permissions`' PermissionEngine the lifecycle relies on. */
@@ -81,6 +82,15 @@ export async function checkPermission(
     const rule =
       decision.rule && !decision.reason.includes(decision.rule) ? ` (rule "${decision.rule}")` : '';
     return fail('not_permitted', `${toolName} is not permitted: ${decision.reason}${rule}`);
+  }
+
+  if (skipsPermission(check.tool)) {
+    completed({
+      behavior: 'allow',
+      scope: 'once',
+      reason: 'its SDK client registered it with skipPermission',
+    });
+    return undefined;
   }
 
   if (check.approvedBy !== undefined) {

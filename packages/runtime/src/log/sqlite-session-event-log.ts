@@ -64,9 +64,12 @@ export class SqliteSessionEventLog implements SessionEventLog {
     // Every lifecycle event is a commit; in WAL mode NORMAL survives a killed process (what orphan
     // recovery needs) without an fsync per event, which stalls tool calls on a busy disk.
     this.#db.pragma('synchronous = NORMAL');
-    this.#db.pragma('busy_timeout = 5000');
+    // SQLite's busy handler sleeps on the event loop; a locked log answers at once instead and
+    // the session's writer retries on a timer (SessionLogWriter).
+    this.#db.pragma('busy_timeout = 0');
     migrate(this.#db);
-    this.#appendEvent = this.#db.transaction((event: QuiverEvent) => this.#write(event));
+    const appendEvent = this.#db.transaction((event: QuiverEvent) => this.#write(event));
+    this.#appendEvent = (event) => appendEvent.immediate(event);
   }
 
   beginSession(session: SessionRecordInput): void {
@@ -96,7 +99,8 @@ export class SqliteSessionEventLog implements SessionEventLog {
       ).run(Date.now(), sessionId);
       return rows.map((row) => row.call_id);
     });
-    return recover();
+    // Immediate: a deferred read-then-write cannot take the write lock once another process wrote.
+    return recover.immediate();
   }
 
   /** Most recently active sessions first. */

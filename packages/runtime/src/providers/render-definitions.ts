@@ -32,6 +32,8 @@ export interface McpToolDefinition {
   title?: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** MCP's field for metadata: `quiver/mcpServer` names the server a bridged tool comes from. */
+  _meta?: Record<string, unknown>;
   annotations?: {
     readOnlyHint?: boolean;
     destructiveHint?: boolean;
@@ -61,7 +63,12 @@ export interface RenderOptions {
   toolNameLimit?: number | undefined;
   /** Providers without deferred loading omit deferred tools (tool_search finds them); set to send them anyway. */
   includeDeferred?: boolean | undefined;
+  /** Tool name → the MCP server it comes from; renderToolPool fills it from the pool. */
+  mcpServers?: Readonly<Record<string, string>> | undefined;
 }
+
+/** The `_meta` key of an MCP definition that names the server a bridged tool comes from. */
+export const MCP_SERVER_META_KEY = 'quiver/mcpServer';
 
 /** Renders neutral definitions in a provider's wire format, keeping names dispatchable through `nameMap`. */
 export function renderDefinitions<F extends ProviderFormat>(
@@ -77,6 +84,17 @@ export function renderDefinitions<F extends ProviderFormat>(
     return sent;
   };
   const keepDeferred = format === 'anthropic' || options.includeDeferred === true;
+  const serverOf = (definition: ToolDefinitionLite) =>
+    options.mcpServers && Object.hasOwn(options.mcpServers, definition.name)
+      ? options.mcpServers[definition.name]
+      : undefined;
+  // Anthropic, OpenAI and Gemini refuse fields they do not define, so the server goes in the description.
+  const describe = (definition: ToolDefinitionLite) => {
+    const server = serverOf(definition);
+    return server === undefined
+      ? definition.description
+      : `${definition.description}\n\n(Tool of the MCP server "${server}".)`;
+  };
   const visible = keepDeferred ? definitions : definitions.filter((definition) => !definition.deferLoading);
   let tools: unknown[];
   switch (format) {
@@ -85,7 +103,7 @@ export function renderDefinitions<F extends ProviderFormat>(
       tools = definitions.map((definition, index): AnthropicToolDefinition => {
         const tool: AnthropicToolDefinition = {
           name: rename(definition.name),
-          description: definition.description,
+          description: describe(definition),
           input_schema: definition.parameters,
         };
         if (index === breakpoint) tool.cache_control = { type: 'ephemeral' };
@@ -100,7 +118,7 @@ export function renderDefinitions<F extends ProviderFormat>(
           type: 'function',
           function: {
             name: rename(definition.name),
-            description: definition.description,
+            description: describe(definition),
             parameters: withoutSchemaDialect(definition.parameters),
             strict: allowsOpenAiStrict(definition.parameters),
           },
@@ -111,7 +129,7 @@ export function renderDefinitions<F extends ProviderFormat>(
       const functionDeclarations = visible.map((definition): GeminiFunctionDeclaration => {
         const declaration: GeminiFunctionDeclaration = {
           name: rename(definition.name),
-          description: definition.description,
+          description: describe(definition),
         };
         const parameters = toGeminiSchema(definition.parameters);
         if (parameters.properties && Object.keys(parameters.properties).length > 0)
@@ -130,6 +148,8 @@ export function renderDefinitions<F extends ProviderFormat>(
         };
         if (definition.title !== undefined) tool.title = definition.title;
         if (definition.annotations) tool.annotations = mcpAnnotations(definition.annotations);
+        const server = serverOf(definition);
+        if (server !== undefined) tool._meta = { [MCP_SERVER_META_KEY]: server };
         return tool;
       });
   }
@@ -143,9 +163,13 @@ export function renderToolPool<F extends ProviderFormat>(
   options: RenderOptions = {},
 ): RenderedDefinitions<F> {
   const target = (format ?? pool.profile.provider) as F;
+  const mcpServers: Record<string, string> = {};
+  for (const tool of pool.executables.values())
+    if (tool.mcpServer !== undefined) mcpServers[tool.name] = tool.mcpServer;
   return renderDefinitions(pool.definitions, target, {
     stablePrefixLength: pool.stablePrefixLength,
     toolNameLimit: target === pool.profile.provider ? pool.profile.toolNameLimit : undefined,
+    mcpServers,
     ...options,
   });
 }

@@ -1,5 +1,5 @@
 import type { ToolPool } from '../contracts.js';
-import { TOOL_NAME_COMPATIBILITY } from './tool-name-compatibility.js';
+import { compatibleToolNames } from './tool-name-compatibility.js';
 
 /**
  * The pool tool a name refers to: the tool itself, a tool that lists it in `aliases`, or the
@@ -8,6 +8,5 @@ import { TOOL_NAME_COMPATIBILITY } from './tool-name-compatibility.js';
 export function resolveToolName(name: string, pool: Pick<ToolPool, 'executables'>): string | undefined {
   if (pool.executables.has(name)) return name;
   for (const tool of pool.executables.values()) if (tool.tool.aliases?.includes(name)) return tool.name;
-  const compatible = Object.hasOwn(TOOL_NAME_COMPATIBILITY, name) ? TOOL_NAME_COMPATIBILITY[name] : undefined;
-  return compatible?.find((candidate) => pool.executables.has(candidate));
+  return compatibleToolNames(name).find((candidate) => pool.executables.has(candidate));
 }

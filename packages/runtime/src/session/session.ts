@@ -8,6 +8,7 @@ import {
   type ToolResult,
 } from '@quiver/types';
 import { currentTeammate } from '../agents/teammate-context.js';
+import { toolsForChildren } from '../assembly/agent-context.js';
 import { assembleToolPool } from '../assembly/assemble-tool-pool.js';
 import { explainTool } from '../assembly/explain-tool.js';
 import { externalToolsSignature } from '../assembly/external-tools.js';
@@ -96,10 +97,9 @@ export class Session implements SessionLike {
       options: { ...this.#options, externalTools: this.#externalTools },
       agent: this.agent.kind,
       parentDenies: this.#parentDenies,
-      parentTools: parentPool ? new Set(parentPool.executables.keys()) : undefined,
+      parentTools: parentPool ? toolsForChildren(parentPool) : undefined,
       profiles: this.#deps.profiles,
       expandedTools: this.#expanded,
-      stripDeferred: this.#parent !== undefined,
       externalVersion: this.#externalVersion,
       onToolsFound: (names) => this.#expand(names),
     });
@@ -107,7 +107,7 @@ export class Session implements SessionLike {
     this.#pool = next;
     this.#stale = false;
     this.#report(next.diagnostics);
-    if (previous && previous.signature !== next.signature) this.#publishToolsUpdated(previous, next);
+    if (previous?.signature !== next.signature) this.#publishToolsUpdated(previous, next);
     return next;
   }
 
@@ -265,8 +265,9 @@ export class Session implements SessionLike {
     void executor?.dispose().catch(() => {});
   }
 
-  #publishToolsUpdated(previous: ToolPool, next: ToolPool): void {
-    const before = new Set(previous.definitions.map((definition) => definition.name));
+  /** Also on the first assembly, with every tool as added, so a client learns the initial list. */
+  #publishToolsUpdated(previous: ToolPool | undefined, next: ToolPool): void {
+    const before = new Set(previous?.definitions.map((definition) => definition.name));
     const after = new Set(next.definitions.map((definition) => definition.name));
     this.events.publish(
       this.#event('session.tools_updated', {

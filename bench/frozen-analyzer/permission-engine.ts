@@ -1,0 +1,211 @@
+import {
+  type GrantScope,
+  type PermissionDecision,
+  type PermissionKind,
+  type PermissionRules,
+  QuiverError,
+  type ToolPermissionSpec,
+} from '@quiver/types';
+import { decideName, decidePaths, decideSpecifier, decideUrl } from './decide-resources.js';
+import { decideShellCommand } from './decide-shell.js';
+import { SessionGrantStore } from './grant-stores.js';
+/** The frozen engine never saves project grants; only the shape it calls is kept. */
+interface ProjectGrantStore {
+  add(rule: string): void;
+  list(): string[];
+}
+import { type PermissionRule, parsePermissionRule } from './rule.js';
+import { RuleSet, type RuleSetCaches } from './rule-set.js';
+import { headlessDenial } from './suggested-rule.js';
+
+export interface PermissionEngineOptions {
+  /** Path rules are relative to this directory. */
+  workspace: string;
+  /** Rule layers in order (personality, session options, …); all of them apply. */
+  layers: PermissionRules[];
+  /** Denies of the parent agent: they bound this one whatever its own layers allow. */
+  parentDenies?: string[];
+  sessionGrants?: SessionGrantStore;
+  projectGrants?: ProjectGrantStore;
+  /**
+   * Kinds of tools that may not be the one being decided, so that a deny written for one
+   * read tool (`read_file(secrets/**)`) also holds for the others. Conventional names
+   * (`read_file`, `grep`, `write_file`, `edit_file`, …) are known without it, and every
+   * decided request teaches the engine its tool's kind.
+   */
+  toolKinds?: Record<string, PermissionKind>;
+  /** A headless session has nobody to ask: asks become denies that name the rule to add. */
+  headless?: boolean;
+}
+
+export interface PermissionRequest {
+  toolName: string;
+  args: unknown;
+  spec?: ToolPermissionSpec;
+  /** The MCP server the tool comes from, when it is an MCP tool. */
+  mcpServer?: string;
+}
+
+/** Decides allow, ask or deny for a tool call from rule layers, parent denies and grants. */
+export class PermissionEngine {
+  readonly #workspace: string;
+  readonly #deny: PermissionRule[];
+  readonly #ask: PermissionRule[];
+  readonly #allow: PermissionRule[];
+  readonly #sessionGrants: SessionGrantStore;
+  readonly #projectGrants: ProjectGrantStore | undefined;
+  readonly #toolKinds = new Map<string, PermissionKind>();
+  readonly #headless: boolean;
+  #onceGrants: PermissionRule[] = [];
+  readonly #caches: RuleSetCaches = { pathMatchers: new Map(), pathBases: new Map() };
+
+  constructor(options: PermissionEngineOptions) {
+    this.#workspace = options.workspace;
+    this.#deny = [
+      ...options.layers.flatMap((layer) => layer.deny ?? []),
+      ...(options.parentDenies ?? []),
+    ].map(parsePermissionRule);
+    this.#ask = options.layers.flatMap((layer) => layer.ask ?? []).map(parsePermissionRule);
+    this.#allow = options.layers.flatMap((layer) => layer.allow ?? []).map(parsePermissionRule);
+    this.#sessionGrants = options.sessionGrants ?? new SessionGrantStore();
+    this.#projectGrants = options.projectGrants;
+    for (const [name, kind] of Object.entries(options.toolKinds ?? {})) this.#toolKinds.set(name, kind);
+    this.#headless = options.headless ?? false;
+  }
+
+  async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    const { toolName, spec, mcpServer } = request;
+    if (spec) this.#toolKinds.set(toolName, spec.kind);
+    const rules = this.#ruleSet();
+    this.#onceGrants = [];
+    const blanketDeny = rules.blanket('deny', toolName, mcpServer);
+    if (blanketDeny)
+      return {
+        behavior: 'deny',
+        rule: blanketDeny.source,
+        reason: `${toolName} is denied by rule "${blanketDeny.source}"`,
+      };
+    const { decision, subject } = await this.#decideByKind(request, rules);
+    return this.#headless ? headlessDenial(toolName, subject, decision) : decision;
+  }
+
+  async #decideByKind(
+    request: PermissionRequest,
+    rules: RuleSet,
+  ): Promise<{ decision: PermissionDecision; subject: string }> {
+    const { toolName, spec, args, mcpServer } = request;
+    if (!spec || mcpServer !== undefined)
+      return { decision: decideName(toolName, rules, mcpServer), subject: toolName };
+    const extracted = extract(() => subjectsOf(spec, args));
+    if (!extracted.ok) {
+      return {
+        decision: {
+          behavior: 'ask',
+          reason: `the ${spec.kind} subject could not be read from the arguments: ${extracted.error}`,
+          suggestedRule: toolName,
+        },
+        subject: toolName,
+      };
+    }
+    const value = extracted.value;
+    switch (spec.kind) {
+      case 'shell': {
+        const command = value as string;
+        const cwd = extract(() => spec.cwd?.(args));
+        return {
+          decision: await decideShellCommand(
+            { toolName, command, cwd: cwd.ok ? cwd.value : undefined },
+            rules,
+          ),
+          subject: command,
+        };
+      }
+      case 'read':
+      case 'write': {
+        const paths = value as string[];
+        return {
+          decision: decidePaths(toolName, spec.kind, paths, rules),
+          subject: paths.join(', ') || toolName,
+        };
+      }
+      case 'url':
+        return { decision: decideUrl(toolName, value as string, rules), subject: value as string };
+      default:
+        return {
+          decision: decideSpecifier(toolName, value as string | undefined, rules),
+          subject: (value as string | undefined) ?? toolName,
+        };
+    }
+  }
+
+  /** For pool assembly: a blanket deny (`terminal`, `mcp__github`) removes the tool before the model sees it. */
+  isBlanketDenied(toolName: string, mcpServer?: string): { denied: boolean; rule?: string } {
+    const rule = this.#ruleSet().blanket('deny', toolName, mcpServer);
+    return rule ? { denied: true, rule: rule.source } : { denied: false };
+  }
+
+  /** Adds `rule` to the allow layer: for the next decision only, this session, or the project (saved). */
+  grant(rule: string, scope: GrantScope): void {
+    const parsed = parsePermissionRule(rule);
+    if (scope === 'once') this.#onceGrants.push(parsed);
+    else if (scope === 'session') this.#sessionGrants.add(parsed.source);
+    else if (this.#projectGrants) this.#projectGrants.add(parsed.source);
+    else {
+      throw new QuiverError(
+        'config_invalid',
+        `Cannot save the project grant "${rule}": this engine has no project grant store.`,
+        {
+          fix: 'Pass projectGrants: new ProjectGrantStore({ dataDir }) to the PermissionEngine, or grant with scope "session".',
+          details: { rule },
+        },
+      );
+    }
+  }
+
+  #ruleSet(): RuleSet {
+    const grants = [...this.#sessionGrants.list(), ...(this.#projectGrants?.list() ?? [])].map(
+      parsePermissionRule,
+    );
+    return new RuleSet(
+      this.#workspace,
+      this.#deny,
+      this.#ask,
+      [...this.#allow, ...grants, ...this.#onceGrants],
+      this.#toolKinds,
+      this.#caches,
+    );
+  }
+}
+
+function subjectsOf(spec: ToolPermissionSpec, args: unknown): unknown {
+  switch (spec.kind) {
+    case 'shell':
+      return requireType(spec.command(args), 'string');
+    case 'read':
+    case 'write': {
+      const paths = spec.paths(args);
+      if (!Array.isArray(paths) || paths.some((entry) => typeof entry !== 'string'))
+        throw new TypeError('paths() did not return an array of strings');
+      return paths;
+    }
+    case 'url':
+      return requireType(spec.url(args), 'string');
+    default: {
+      const specifier = spec.specifier?.(args);
+      return specifier === undefined ? undefined : requireType(specifier, 'string');
+    }
+  }
+}
+
+function requireType(value: unknown, type: 'string'): unknown {
+  if (typeof value !== type) throw new TypeError(`expected a ${type}, got ${typeof value}`);
+  return value;
+}
+
+function extract<T>(read: () => T): { ok: true; value: T } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: read() };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,390 @@
+#!/usr/bin/env bash
+# Captures the reducer fixtures that need more tools than scripts/capture-fixtures.sh: large git
+# diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
+# Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
+# tool version). The facts files (NAME.facts) are written by hand from the captured text.
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python rust go js make)
+set -uo pipefail
+
+package_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+monorepo="$(cd "$package_dir/../.." && pwd)"
+monorepo_bin="$monorepo/node_modules/.bin"
+fixtures="$package_dir/test/fixtures"
+work="$(mktemp -d "${TMPDIR:-/tmp}/quiver-fixtures-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$fixtures"
+export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
+export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
+export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
+sections="${*:-git npm npmtree python rust go js make}"
+wants() { [[ " $sections " == *" $1 "* ]]; }
+
+# capture NAME DIR VERSION_COMMAND COMMAND
+capture() {
+  local name="$1" dir="$2" version_command="$3" command="$4"
+  (cd "$dir" && bash -c "$command") >"$fixtures/$name.txt" 2>&1
+  local exit_code=$?
+  local version
+  version="$(cd "$dir" && bash -c "$version_command" 2>&1 | head -n 1)"
+  # Temp paths differ per run; keep the fixtures stable.
+  sed -i "s#$work#/tmp/project#g" "$fixtures/$name.txt"
+  jq -n --arg command "$command" --argjson exitCode "$exit_code" --arg tool "$version" \
+    '{command: $command, exitCode: $exitCode, tool: $tool}' >"$fixtures/$name.json"
+  echo "captured $name (exit $exit_code, $(wc -c <"$fixtures/$name.txt") bytes)"
+}
+
+pnpm_package() { ls -d "$monorepo"/node_modules/.pnpm/"$1"@"$2"*/node_modules/"$1" | head -n 1; }
+
+if wants git; then
+  repo="$work/diff-package"
+  mkdir -p "$repo" && cd "$repo" && git init -q -b main .
+  cp -r "$(pnpm_package diff 4.0.4)" pkg && git add -A && git commit -qm "diff 4.0.4"
+  rm -rf pkg && cp -r "$(pnpm_package diff 8.0.4)" pkg && git add -A && git commit -qm "diff 8.0.4"
+  capture git-diff-package-upgrade "$repo" "git --version" \
+    "git diff HEAD~1 -- pkg/libesm pkg/package.json pkg/README.md pkg/release-notes.md pkg/runtime.js"
+  capture git-diff-package-upgrade-stat "$repo" "git --version" "git diff --stat HEAD~1"
+
+  small="$work/small-repo"
+  mkdir -p "$small/src" && cd "$small" && git init -q -b main .
+  printf 'export function total(items) {\n  return items.reduce((sum, item) => sum + item.price, 0);\n}\n' >src/cart.js
+  printf 'export const currency = "EUR";\n' >src/config.js
+  printf '# Shop\n\nA small shop.\n' >README.md
+  printf 'old helper\n' >src/legacy.js
+  seq 1 40 | sed 's/^/line /' >src/moved.txt
+  git add -A && git commit -qm "Initial shop"
+  printf 'export function total(items, discount = 0) {\n  const sum = items.reduce((acc, item) => acc + item.price * item.quantity, 0);\n  return sum - discount;\n}\n' >src/cart.js
+  printf 'export const currency = "USD";\nexport const taxRate = 0.2;\n' >src/config.js
+  git rm -q src/legacy.js && git mv src/moved.txt src/renamed.txt && printf 'line 41\n' >>src/renamed.txt
+  printf 'export const VERSION = "1.0.0";\n' >src/version.js && git add -A
+  capture git-diff-small "$small" "git --version" "git diff --cached"
+
+  history="$work/history-repo"
+  mkdir -p "$history" && cd "$history" && git init -q -b main .
+  for n in $(seq 1 60); do
+    printf 'entry %s\n' "$n" >>changelog.txt
+    GIT_AUTHOR_NAME="$([ $((n % 3)) -eq 0 ] && echo Grace || echo Ada)" git commit -qam "Record release note $n" >/dev/null 2>&1 ||
+      { git add -A && git commit -qm "Record release note $n"; }
+  done
+  capture git-log-long "$history" "git --version" "git log"
+  capture git-log-oneline "$history" "git --version" "git log --oneline -n 25"
+fi
+
+if wants npm; then
+  app="$work/npm-app"
+  mkdir -p "$app" && cd "$app" && npm init -y >/dev/null
+  npm install --no-audit --no-fund is-number@7.0.0 left-pad@1.3.0 ms@2.1.3 debug@4.3.4 >/dev/null 2>&1
+  capture npm-ls "$app" "npm --version" "npm ls"
+  capture npm-ls-all "$app" "npm --version" "npm ls --all"
+  mkdir -p node_modules/stray-helper && printf '{"name":"stray-helper","version":"0.3.1"}\n' >node_modules/stray-helper/package.json
+  capture npm-ls-extraneous "$app" "npm --version" "npm ls"
+  rm -rf node_modules/stray-helper node_modules/left-pad
+  capture npm-ls-missing "$app" "npm --version" "npm ls"
+  npm install --no-audit --no-fund left-pad@1.3.0 >/dev/null 2>&1
+  jq '.dependencies["ms"] = "^1.0.0"' package.json >package.tmp && mv package.tmp package.json
+  capture npm-ls-invalid "$app" "npm --version" "npm ls"
+
+  broken="$work/npm-broken"
+  mkdir -p "$broken" && cd "$broken" && printf '{"name": "broken", "version": "1.0.0",\n  "dependencies": {"is-number": "^7.0.0",}\n}\n' >package.json
+  capture npm-install-bad-json "$broken" "npm --version" "npm install"
+  peers="$work/npm-peers"
+  mkdir -p "$peers" && cd "$peers" && npm init -y >/dev/null
+  capture npm-install-eresolve "$peers" "npm --version" "npm install --no-audit --no-fund react@17.0.2 react-dom@18.2.0"
+  capture npm-ci-no-lockfile "$peers" "npm --version" "npm ci"
+fi
+
+if wants npmtree; then
+  tree="$work/npm-tree"
+  mkdir -p "$tree" && cd "$tree" && npm init -y >/dev/null
+  npm install --no-audit --no-fund mocha@11 jest@29 >/dev/null 2>&1
+  capture npm-ls-all-large "$tree" "npm --version" "npm ls --all"
+  rm -rf node_modules/ms
+  mkdir -p node_modules/left-over && printf '{"name":"left-over","version":"2.0.0"}\n' >node_modules/left-over/package.json
+  printf '{"name":"supports-color","version":"1.0.0"}\n' >node_modules/supports-color/package.json
+  capture npm-ls-all-problems "$tree" "npm --version" "npm ls --all"
+fi
+
+if wants python; then
+  py="$work/python-project"
+  mkdir -p "$py/tests"
+  cat >"$py/tests/conftest.py" <<'PY'
+import pytest
+
+@pytest.fixture
+def database():
+    raise ConnectionError("could not connect to postgres at localhost:5432")
+
+@pytest.fixture
+def cache():
+    yield {}
+    raise RuntimeError("cache teardown left 3 open handles")
+PY
+  cat >"$py/tests/test_orders.py" <<'PY'
+import pytest
+
+def price(quantity, unit):
+    return quantity * unit
+
+def test_price_of_one():
+    assert price(1, 5) == 5
+
+def test_price_of_many():
+    assert price(3, 5) == 16
+
+def test_orders_are_saved(database):
+    assert database.save({"id": 1})
+
+def test_cache_is_warm(cache):
+    assert cache == {}
+
+@pytest.mark.parametrize("quantity,expected", [(1, 2), (2, 4), (3, 7)])
+def test_double(quantity, expected):
+    assert quantity * 2 == expected
+
+def test_refund_is_negative():
+    with pytest.raises(ValueError):
+        price(-1, 5)
+PY
+  cat >"$py/tests/test_broken_import.py" <<'PY'
+from shop.inventory import restock
+
+def test_restock():
+    assert restock(1) == 2
+PY
+  debian_python=/usr/bin/python3
+  capture pytest-errors "$py" "$debian_python -m pytest --version" "$debian_python -m pytest -p no:cacheprovider tests"
+  capture pytest-errors-verbose "$py" "$debian_python -m pytest --version" "$debian_python -m pytest -v -p no:cacheprovider tests --continue-on-collection-errors"
+  capture pytest-setup-errors "$py" "$debian_python -m pytest --version" "$debian_python -m pytest -p no:cacheprovider tests/test_orders.py"
+  capture pytest-setup-errors-no-summary "$py" "$debian_python -m pytest --version" "$debian_python -m pytest -p no:cacheprovider -rN tests/test_orders.py"
+  many="$work/python-many"
+  mkdir -p "$many"
+  {
+    echo 'import pytest'
+    for n in $(seq 1 120); do
+      if [ $((n % 4)) -eq 0 ]; then
+        printf 'def test_invoice_%s():\n    totals = {"net": %s, "tax": %s}\n    assert totals["net"] + totals["tax"] == %s, "invoice %s does not add up"\n\n' "$n" "$n" "$((n / 4))" "$((n + n / 4 + 1))" "$n"
+      else
+        printf 'def test_invoice_%s():\n    assert %s == %s\n\n' "$n" "$n" "$n"
+      fi
+    done
+  } >"$many/test_invoices.py"
+  capture pytest-many-failures "$many" "$debian_python -m pytest --version" "$debian_python -m pytest -p no:cacheprovider"
+
+  mypy_project="$work/mypy-project"
+  mkdir -p "$mypy_project/app"
+  touch "$mypy_project/app/__init__.py"
+  cat >"$mypy_project/app/billing.py" <<'PY'
+from typing import Optional
+
+def invoice_total(amounts: list[int]) -> int:
+    return sum(amounts) + "0"
+
+def customer_name(customer_id: int) -> Optional[str]:
+    return None if customer_id < 0 else str(customer_id)
+
+def greeting(customer_id: int) -> str:
+    return "Hello " + customer_name(customer_id)
+
+def apply_discount(total: int, percent: float) -> int:
+    return total * (1 - percent)
+PY
+  cat >"$mypy_project/app/shipping.py" <<'PY'
+import requests_unknown_module
+from app.billing import invoice_total
+
+def ship(order: dict[str, int]) -> None:
+    invoice_total(order)
+    order.dispatch()
+PY
+  capture mypy-errors "$mypy_project" "$debian_python -m mypy --version" "$debian_python -m mypy --no-color-output --no-error-summary app"
+  capture mypy-errors-summary "$mypy_project" "$debian_python -m mypy --version" "$debian_python -m mypy --no-color-output app"
+
+  capture pip-install-externally-managed "$py" "$debian_python -m pip --version" "$debian_python -m pip install requests"
+  capture pip-install-unreachable-index "$py" "$debian_python -m pip --version" \
+    "$debian_python -m pip install --break-system-packages --retries 0 --timeout 2 --index-url http://127.0.0.1:9/simple shop-utils==2.1.0"
+  printf 'shop-utils==2.1.0\nflask>=3\n' >"$py/requirements.txt"
+  capture pip-install-requirements-missing "$py" "$debian_python -m pip --version" \
+    "$debian_python -m pip install --break-system-packages -r requirements-dev.txt"
+fi
+
+if wants rust; then
+  crate="$work/crate"
+  mkdir -p "$crate/src"
+  printf '[package]\nname = "ledger"\nversion = "0.1.0"\nedition = "2021"\n' >"$crate/Cargo.toml"
+  cat >"$crate/src/lib.rs" <<'RS'
+pub struct Ledger { entries: Vec<i64> }
+
+impl Ledger {
+    pub fn new() -> Self { Ledger { entries: Vec::new() } }
+    pub fn add(&mut self, amount: i64) { self.entries.push(amount) }
+    pub fn balance(&self) -> i64 { self.entries.iter().sum::<i64>() + "0" }
+    pub fn owner(&self) -> &str { self.owner_name }
+}
+
+pub fn unused_helper() { let count = 3; }
+
+pub fn parse(text: &str) -> u32 { text.parse().unwrap_or(0u64) }
+RS
+  capture cargo-build-errors "$crate" "cargo --version" "cargo build --offline"
+  cat >"$crate/src/lib.rs" <<'RS'
+pub fn balance(entries: &[i64]) -> i64 { entries.iter().sum() }
+pub fn fee(amount: i64) -> i64 { amount / 100 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn sums_entries() { assert_eq!(balance(&[1, 2, 3]), 6); }
+    #[test]
+    fn charges_one_percent() { assert_eq!(fee(250), 3, "fee for 250 cents"); }
+    #[test]
+    fn zero_fee_for_nothing() { assert_eq!(fee(0), 0); }
+    #[test]
+    fn divides_safely() { let zero = fee(0); assert_eq!(100 / zero, 1); }
+}
+RS
+  capture cargo-test-panics "$crate" "cargo --version" "cargo test --offline"
+  cat >"$crate/src/lib.rs" <<'RS'
+use std::collections::HashMap;
+
+pub fn fee(amount: i64) -> i64 {
+    let rounding = 50;
+    amount / 100
+}
+
+fn legacy_fee(amount: i64) -> i64 { amount / 50 }
+RS
+  capture cargo-build-warnings "$crate" "cargo --version" "cargo build --offline"
+fi
+
+if wants go; then
+  module="$work/gomodule"
+  mkdir -p "$module/store" && (cd "$module" && go mod init example.com/shop >/dev/null 2>&1)
+  cat >"$module/store/store.go" <<'GO'
+package store
+
+func Total(prices []int) int {
+	sum := 0
+	for _, price := range prices {
+		sum += price
+	}
+	return sum
+}
+
+func Discount(total int, percent int) int { return total - total*percent/100 }
+GO
+  cat >"$module/store/store_test.go" <<'GO'
+package store
+
+import "testing"
+
+func TestTotal(t *testing.T) {
+	if got := Total([]int{1, 2, 3}); got != 6 {
+		t.Fatalf("Total = %d, want 6", got)
+	}
+}
+
+func TestDiscount(t *testing.T) {
+	if got := Discount(200, 10); got != 170 {
+		t.Errorf("Discount(200, 10) = %d, want 170", got)
+	}
+}
+
+func TestDiscountTable(t *testing.T) {
+	cases := []struct{ total, percent, want int }{{100, 0, 100}, {100, 50, 50}, {100, 25, 70}}
+	for _, c := range cases {
+		t.Run("percent", func(t *testing.T) {
+			if got := Discount(c.total, c.percent); got != c.want {
+				t.Errorf("Discount(%d, %d) = %d, want %d", c.total, c.percent, got, c.want)
+			}
+		})
+	}
+}
+
+func TestPanicsOnNil(t *testing.T) {
+	var prices map[string]int
+	prices["apple"] = 1
+}
+GO
+  capture go-test-fail "$module" "go version" "go test ./..."
+  capture go-test-verbose-fail "$module" "go version" "go test -v ./..."
+  sed -i 's/170/180/; s/{100, 25, 70}/{100, 25, 75}/; s/prices\["apple"\] = 1/_ = prices["apple"]/' "$module/store/store_test.go"
+  capture go-test-pass "$module" "go version" "go test ./..."
+  cat >"$module/store/broken.go" <<'GO'
+package store
+
+import "fmt"
+
+func Describe(total int) string {
+	label := "total"
+	return total + " items"
+}
+
+func Missing() int { return undefinedCounter }
+GO
+  capture go-build-errors "$module" "go version" "go build ./..."
+  capture go-vet-errors "$module" "go version" "go vet ./..."
+fi
+
+if wants js; then
+  js="$work/js-project"
+  mkdir -p "$js/src" "$js/test" && cd "$js" && npm init -y >/dev/null
+  npm install --no-audit --no-fund mocha@11 eslint@9 @eslint/js@9 jest@29 >/dev/null 2>&1
+  cat >"$js/test/cart.spec.js" <<'JS'
+const assert = require('node:assert');
+describe('cart', () => {
+  it('adds an item', () => { assert.strictEqual([1].length, 1); });
+  it('applies the discount', () => { assert.strictEqual(90, 85); });
+  describe('checkout', () => {
+    it('charges the card', () => { throw new TypeError('card.number is undefined'); });
+    it('sends a receipt', () => { assert.deepStrictEqual({ to: 'ada@example.com' }, { to: 'grace@example.com' }); });
+  });
+});
+JS
+  capture mocha-fail "$js" "npx mocha --version" "npx mocha"
+  capture mocha-pass "$js" "npx mocha --version" "npx mocha --grep 'adds an item'"
+  printf "import js from '@eslint/js';\nexport default [js.configs.recommended, { languageOptions: { globals: { console: 'readonly' } }, rules: { 'no-unused-vars': 'error', eqeqeq: 'warn' } }];\n" >eslint.config.mjs
+  for n in $(seq 1 40); do
+    printf 'export function handler%s(request, unused%s) {\n  if (request.id == %s) console.log(undefinedLogger);\n  const value = 1;\n  return request;\n}\n' "$n" "$n" "$n" >"src/handler-$n.js"
+  done
+  printf 'export const ok = 1;\n' >src/clean.js
+  printf 'export function broken( {\n' >src/syntax-error.js
+  capture eslint-errors "$js" "npx eslint --version" "npx eslint src"
+  rm src/handler-*.js src/syntax-error.js
+  printf 'export function area(width, height) {\n  const unused = 2;\n  return width * height;\n}\n' >src/area.js
+  capture eslint-few "$js" "npx eslint --version" "npx eslint src"
+  mkdir -p "$js/suite"
+  for n in $(seq 1 12); do
+    printf "describe('invoice %s', () => {\n  test('adds tax', () => { expect(%s * 1.2).toBe(%s); });\n  test('rounds totals', () => { expect(Math.round(%s.5)).toBe(%s); });\n});\n" "$n" "$n" "$((n + 1))" "$n" "$((n + 1))" >"suite/invoice-$n.test.js"
+  done
+  printf "const missing = require('./does-not-exist');\ntest('never runs', () => { expect(missing).toBeDefined(); });\n" >suite/broken.test.js
+  capture jest-many-failures "$js" "npx jest --version" "npx jest suite"
+  vit="$work/vitest-project"
+  mkdir -p "$vit"
+  printf "import { describe, expect, it } from 'vitest';\nimport { missing } from './not-here.js';\nit('uses missing', () => { expect(missing).toBe(1); });\n" >"$vit/broken-import.test.js"
+  printf "import { describe, expect, it } from 'vitest';\ndescribe('parser', () => {\n  it('parses numbers', () => { expect(Number('42')).toBe(42); });\n  it('parses dates', () => { expect(new Date('2026-01-01').getUTCFullYear()).toBe(2025); });\n  it('rejects garbage', () => { expect(() => JSON.parse('{')).not.toThrow(); });\n});\n" >"$vit/parser.test.js"
+  capture vitest-suite-error "$vit" "$monorepo_bin/vitest --version" "$monorepo_bin/vitest run"
+  for n in $(seq 1 40); do
+    printf "import { expect, it } from 'vitest';\nit('formats amount %s', () => { expect((%s).toFixed(2)).toBe('%s.0'); });\nit('keeps amount %s', () => { expect(%s).toBe(%s); });\n" "$n" "$n" "$n" "$n" "$n" "$n" >"$vit/amount-$n.test.js"
+  done
+  rm "$vit/broken-import.test.js"
+  capture vitest-many-failures "$vit" "$monorepo_bin/vitest --version" "$monorepo_bin/vitest run"
+  tsp="$work/tsc-project"
+  mkdir -p "$tsp/src"
+  for n in $(seq 1 60); do
+    printf "export interface Order%s { id: number; total: number }\nexport function load%s(order: Order%s): string {\n  return order.total.toFixed(2) + order.id.length;\n}\nexport const sample%s: Order%s = { id: '%s', total: %s };\n" "$n" "$n" "$n" "$n" "$n" "$n" "$n" >"$tsp/src/order-$n.ts"
+  done
+  capture tsc-many-errors "$tsp" "$monorepo_bin/tsc --version" "$monorepo_bin/tsc --noEmit --strict --pretty false src/*.ts"
+fi
+
+if wants make; then
+  mk="$work/make-project"
+  mkdir -p "$mk"
+  printf '#include <stdio.h>\nint total(int a, int b) { return a + b }\nint main(void) { printf("%%d\\n", total(1, 2)); return undefined_value; }\n' >"$mk/main.c"
+  printf '#include <stdio.h>\nvoid report(void) { printf("ok\\n"); }\n' >"$mk/report.c"
+  printf 'CFLAGS = -Wall\nall: shop\nshop: main.o report.o\n\t$(CC) -o $@ $^\n%%.o: %%.c\n\t$(CC) $(CFLAGS) -c $< -o $@\ntest: shop\n\t./shop\n.PHONY: all test\n' >"$mk/Makefile"
+  capture make-compile-error "$mk" "make --version" "make"
+  capture make-missing-target "$mk" "make --version" "make deploy"
+  printf '#include <stdio.h>\nint total(int a, int b) { return a + b; }\nvoid report(void);\nint main(void) { report(); return total(1, 2) == 3 ? 0 : 1; }\n' >"$mk/main.c"
+  printf 'void report(void);\n' >"$mk/report.c"
+  capture make-link-error "$mk" "make --version" "make"
+fi

@@ -1,0 +1,48 @@
+/** What a test-run recognizer found: each failing test with its first error lines, and the summary. */
+export interface TestReport {
+  runner: string;
+  failures: { name: string; details: string[] }[];
+  summary: string[];
+}
+
+export const ERROR_LINES_PER_FAILURE = 6;
+
+/** Splits `lines` into blocks that start where `isStart` matches; each block ends before the next start or `isEnd`. */
+export function blocks(
+  lines: readonly string[],
+  isStart: (line: string) => boolean,
+  isEnd: (line: string) => boolean,
+): string[][] {
+  const found: string[][] = [];
+  let current: string[] | undefined;
+  for (const line of lines) {
+    if (isStart(line)) {
+      current = [line];
+      found.push(current);
+    } else if (current && isEnd(line)) {
+      current = undefined;
+    } else {
+      current?.push(line);
+    }
+  }
+  return found;
+}
+
+/** The first meaningful lines of a failure: no blanks, code frames, carets or stack frames past the first. */
+export function firstErrorLines(
+  lines: readonly string[],
+  isNoise: (line: string) => boolean = () => false,
+): string[] {
+  const kept: string[] = [];
+  let stackFrames = 0;
+  for (const line of lines) {
+    const trimmed = line.trim();
+    if (trimmed.length === 0 || isNoise(trimmed)) continue;
+    if (/^(?:at |❯ )/.test(trimmed) && ++stackFrames > 1) continue;
+    kept.push(trimmed);
+    if (kept.length >= ERROR_LINES_PER_FAILURE) break;
+  }
+  return kept;
+}
+
+export const isCodeFrame = (line: string) => /^(?:>?\s*\d+\s*\||\|)/.test(line) || /^[\s^~]+$/.test(line);

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import type { QuiverConfig, QuiverConfigInput } from '../config/config-schema.js';
+import { loadConfigFile, parseConfig } from '../config/load-config.js';
+import {
+  baselineConfiguration,
+  type ProjectConfiguration,
+  readProjectConfiguration,
+} from './project-configuration.js';
+import { evaluateProjectTrust, type ProjectTrust } from './project-trust.js';
+
+export interface ProjectTrustOptions {
+  /**
+   * Trusted for this process without a record: `true` trusts the configuration as found now
+   * (`--trust-project`); a configuration trusts exactly that one (e.g. the one found at launch).
+   */
+  launch?: boolean | ProjectConfiguration;
+  /** Environment for the trust directory (XDG_DATA_HOME, HOME); default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface InspectProjectOptions {
+  configDir?: string;
+  config?: QuiverConfigInput;
+  configPath?: string;
+  workspace?: string;
+  embeddedPersonalities?: Record<string, unknown>;
+  /** The personality sessions use by default: recorded with the others even when it is a path. */
+  personality?: string;
+  trust?: ProjectTrustOptions;
+}
+
+/** A project's configuration as found on disk, and how it stands against what a person trusted. */
+export interface ProjectInspection {
+  configFile: string | undefined;
+  configDir: string;
+  /** quiver.yaml as found (or the inline config), before trust narrows it. */
+  found: QuiverConfig;
+  /** Where trust records are keyed: the workspace the found config names. */
+  workspace: string;
+  searchDirs: string[];
+  configuration: ProjectConfiguration;
+  /** Personality files read. */
+  personalityFiles: string[];
+  /** Personalities that did not resolve (they fail with their own message when used). */
+  errors: Error[];
+  /** Undefined when trust is not checked (no `trust` option). */
+  trust: ProjectTrust | undefined;
+}
+
+/** Reads the config and every personality it can select, and compares them with what is trusted. */
+export function inspectProject(options: InspectProjectOptions): ProjectInspection {
+  const configDir = path.resolve(
+    options.configDir ??
+      (options.configPath ? path.dirname(options.configPath) : (options.workspace ?? process.cwd())),
+  );
+  const configFile = options.configPath ? path.resolve(options.configPath) : undefined;
+  const found = configFile ? loadConfigFile(configFile) : parseConfig(options.config ?? {}, 'config');
+  const embedded = options.embeddedPersonalities ?? {};
+  const workspace = path.resolve(options.workspace ?? path.resolve(configDir, found.workspace));
+  const searchDirs = [...new Set([configDir, workspace])];
+  const snapshot = readProjectConfiguration({
+    config: found,
+    searchDirs,
+    embedded,
+    references: options.personality ? [options.personality] : [],
+  });
+  const trust =
+    options.trust === undefined
+      ? undefined
+      : evaluateProjectTrust({
+          workspace,
+          current: snapshot.configuration,
+          // An inline config is the embedder's own; a file is the project's.
+          baseline: baselineConfiguration(embedded, configFile ? undefined : found),
+          launch: options.trust.launch === true ? snapshot.configuration : options.trust.launch || undefined,
+          ...(options.trust.env ? { env: options.trust.env } : {}),
+        });
+  return {
+    configFile,
+    configDir,
+    found,
+    workspace,
+    searchDirs,
+    configuration: snapshot.configuration,
+    personalityFiles: snapshot.sources,
+    errors: snapshot.errors,
+    trust,
+  };
+}

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { QuiverError } from '@quiver/types';
+import type { ProjectConfiguration } from './project-configuration.js';
+
+/** What `quiver trust` keeps: the configuration a person accepted, to diff later edits against. */
+export interface TrustRecord {
+  version: 1;
+  /** The workspace's real path: the key of the record. */
+  workspace: string;
+  configFile?: string;
+  fingerprint: string;
+  trustedAt: string;
+  configuration: ProjectConfiguration;
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/** sha256 of the configuration with keys sorted: equal settings give equal fingerprints. */
+export function fingerprintConfiguration(configuration: ProjectConfiguration): string {
+  return createHash('sha256').update(JSON.stringify(canonical(configuration))).digest('hex');
+}
+
+/**
+ * `$XDG_DATA_HOME/quiver/trust`, else `~/.local/share/quiver/trust`: the user's, never the
+ * workspace's, so a repository cannot ship its own trust. A relative XDG_DATA_HOME is ignored,
+ * as the XDG spec says.
+ */
+export function trustDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_DATA_HOME;
+  const base =
+    xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.local', 'share');
+  return path.join(base, 'quiver', 'trust');
+}
+
+function realWorkspace(workspace: string): string {
+  try {
+    return realpathSync(workspace);
+  } catch {
+    return path.resolve(workspace);
+  }
+}
+
+function isInside(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The record file of a workspace; refuses a trust directory inside the workspace. */
+export function trustRecordPath(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  const real = realWorkspace(workspace);
+  const directory = trustDirectory(env);
+  let realDirectory = directory;
+  try {
+    realDirectory = realpathSync(directory);
+  } catch {}
+  if (isInside(directory, real) || isInside(realDirectory, real)) {
+    throw new QuiverError(
+      'config_invalid',
+      `The trust directory ${directory} is inside the workspace ${real}, where a repository could ship its own trust records.`,
+      { fix: 'Point XDG_DATA_HOME (or HOME) at a directory outside the workspace.', details: { directory } },
+    );
+  }
+  const key = createHash('sha256').update(real).digest('hex').slice(0, 32);
+  return path.join(directory, `${key}.json`);
+}
+
+/** The record of a workspace; undefined when there is none or it cannot be read (fail closed). */
+export function readTrustRecord(workspace: string, env: NodeJS.ProcessEnv = process.env): TrustRecord | undefined {
+  let record: TrustRecord;
+  try {
+    record = JSON.parse(readFileSync(trustRecordPath(workspace, env), 'utf8')) as TrustRecord;
+  } catch {
+    return undefined;
+  }
+  const valid =
+    record?.version === 1 &&
+    record.workspace === realWorkspace(workspace) &&
+    typeof record.configuration === 'object' &&
+    record.configuration !== null &&
+    fingerprintConfiguration(record.configuration) === record.fingerprint;
+  return valid ? record : undefined;
+}
+
+/** Records `configuration` as trusted for `workspace`; returns the record file. */
+export function writeTrustRecord(
+  workspace: string,
+  configuration: ProjectConfiguration,
+  options: { env?: NodeJS.ProcessEnv; configFile?: string | undefined } = {},
+): string {
+  const file = trustRecordPath(workspace, options.env);
+  const record: TrustRecord = {
+    version: 1,
+    workspace: realWorkspace(workspace),
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    fingerprint: fingerprintConfiguration(configuration),
+    trustedAt: new Date().toISOString(),
+    configuration,
+  };
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+  return file;
+}

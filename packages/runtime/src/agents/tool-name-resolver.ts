@@ -1,0 +1,87 @@
+import { matchesNamePattern } from '../assembly/name-pattern.js';
+import { compatibleToolNames, isClaudeCodeToolName } from '../providers/tool-name-compatibility.js';
+
+/** What a name written by a user can refer to in one tool. */
+export interface NamedTool {
+  name: string;
+  aliases?: readonly string[] | undefined;
+  pluginId?: string | undefined;
+  mcpServer?: string | undefined;
+}
+
+/**
+ * True when a name as users write it refers to `tool`: its own name or a `*` glob over it
+ * (`mcp__github__*`), one of its aliases, a Claude Code name mapped to it (`Bash` → terminal),
+ * the id of the plugin that contributes it, or `mcp__<server>` for every tool of a server.
+ * Agent allowlists, custom agents' tools, session allow/exclude lists and deny rules all ask this.
+ */
+export function namesTool(requested: string, tool: NamedTool): boolean {
+  if (requested === tool.name) return true;
+  if (requested.includes('*'))
+    return (
+      matchesNamePattern(requested, tool.name) ||
+      tool.aliases?.some((alias) => matchesNamePattern(requested, alias)) === true
+    );
+  if (tool.aliases?.includes(requested)) return true;
+  if (compatibleToolNames(requested).includes(tool.name)) return true;
+  if (tool.pluginId !== undefined && requested === tool.pluginId) return true;
+  return tool.mcpServer !== undefined && requested === `mcp__${tool.mcpServer}`;
+}
+
+/** The first of `names` that refers to `tool`. */
+export function firstNaming(names: readonly string[], tool: NamedTool): string | undefined {
+  return names.find((requested) => namesTool(requested, tool));
+}
+
+/** Everything a name may be checked against: the tools known so far and the configured MCP servers. */
+export interface ToolNameCatalog {
+  tools: readonly NamedTool[];
+  /** Servers the configuration enables; their tools may not be listed yet. */
+  mcpServers: readonly string[];
+  /** Other words that count as known where the name is used (toolset groups). */
+  extraNames?: readonly string[];
+}
+
+export type ToolNameCheck =
+  | { status: 'known' }
+  /** A Claude Code name that no tool here answers to. */
+  | { status: 'no_counterpart' }
+  /** `candidates` are the names that would have been known, for a did-you-mean. */
+  | { status: 'unknown'; candidates: string[] };
+
+/**
+ * Whether a name refers to anything: a tool, an alias, a Claude Code name, a plugin id, or an
+ * MCP server the configuration enables. An MCP name is checked against the server's tools only
+ * when they are known (the server listed them); an unlisted server's names are taken on trust.
+ */
+export function checkToolName(requested: string, catalog: ToolNameCatalog): ToolNameCheck {
+  if (requested === '*' || catalog.extraNames?.includes(requested)) return { status: 'known' };
+  if (catalog.tools.some((tool) => namesTool(requested, tool))) return { status: 'known' };
+  if (requested.startsWith('mcp__')) {
+    const server = requested.slice('mcp__'.length).split('__')[0] ?? '';
+    const configured = catalog.mcpServers.some((name) => matchesNamePattern(server, name));
+    if (configured) {
+      const listed = catalog.tools.filter(
+        (tool) => tool.mcpServer !== undefined && tool.mcpServer === server,
+      );
+      if (listed.length === 0) return { status: 'known' };
+      return { status: 'unknown', candidates: listed.map((tool) => tool.name) };
+    }
+    return { status: 'unknown', candidates: catalog.mcpServers.map((name) => `mcp__${name}`) };
+  }
+  if (isClaudeCodeToolName(requested)) return { status: 'no_counterpart' };
+  return { status: 'unknown', candidates: knownNames(catalog) };
+}
+
+/** Every name the catalog would accept, for suggestions. */
+export function knownNames(catalog: ToolNameCatalog): string[] {
+  const names = new Set<string>();
+  for (const tool of catalog.tools) {
+    names.add(tool.name);
+    for (const alias of tool.aliases ?? []) names.add(alias);
+    if (tool.pluginId !== undefined) names.add(tool.pluginId);
+  }
+  for (const server of catalog.mcpServers) names.add(`mcp__${server}`);
+  for (const extra of catalog.extraNames ?? []) names.add(extra);
+  return [...names];
+}

@@ -1,0 +1,42 @@
+import { checkToolName, type ToolNameCatalog } from '../agents/tool-name-resolver.js';
+import type { PoolDiagnostic } from '../contracts.js';
+
+/** A list of tool names as written, and the setting it was written in (`agents.reviewer.tools`). */
+export interface NamedSetting {
+  setting: string;
+  names: readonly string[] | undefined;
+}
+
+/**
+ * Warnings for names that refer to nothing: an unknown name would otherwise leave an allowlist
+ * silently empty, or a deny rule silently without effect. A Claude Code name with no
+ * counterpart here is reported separately, since the configuration itself is not wrong.
+ */
+export function toolNameDiagnostics(
+  settings: readonly NamedSetting[],
+  catalog: ToolNameCatalog | (() => ToolNameCatalog),
+): PoolDiagnostic[] {
+  const diagnostics: PoolDiagnostic[] = [];
+  let resolved: ToolNameCatalog | undefined;
+  for (const { setting, names } of settings) {
+    for (const name of names ?? []) {
+      resolved ??= typeof catalog === 'function' ? catalog() : catalog;
+      const check = checkToolName(name, resolved);
+      if (check.status === 'unknown')
+        diagnostics.push({
+          level: 'warning',
+          code: 'unknown_tool_name',
+          message: `${setting} names "${name}", which matches no tool, alias, plugin or configured MCP server.`,
+          tool: name,
+        });
+      else if (check.status === 'no_counterpart')
+        diagnostics.push({
+          level: 'warning',
+          code: 'tool_name_without_counterpart',
+          message: `${setting} names the Claude Code tool "${name}", which no tool here provides (a plugin tool provides it by declaring "${name}" in its aliases).`,
+          tool: name,
+        });
+    }
+  }
+  return diagnostics;
+}

@@ -1,0 +1,53 @@
+import { parsePermissionRule } from '@quiver/permissions';
+import type { RegisteredTool } from '@quiver/types';
+import type { NamedTool, ToolNameCatalog } from '../agents/tool-name-resolver.js';
+import type { ExternalToolDefinition, SessionPolicy } from '../contracts.js';
+import { TOOL_SEARCH_TOOL_NAME } from '../search/tool-search-tool.js';
+import type { AssemblySessionOptions } from './assemble-tool-pool.js';
+import type { NamedSetting } from './name-diagnostics.js';
+
+/**
+ * What names may refer to in a session: every registered tool (enabled or not: naming a tool of
+ * a disabled plugin is not a typo), the session's external tools, tool_search, and the MCP
+ * servers the personality enables. MCP tools registered for a server are its known tool list.
+ */
+export function toolNameCatalog(
+  registered: readonly RegisteredTool[],
+  externals: readonly ExternalToolDefinition[],
+  policy: Pick<SessionPolicy, 'mcpServers'>,
+): ToolNameCatalog {
+  const tools: NamedTool[] = registered.map(({ tool, pluginId }) => ({
+    name: tool.name,
+    aliases: tool.aliases,
+    pluginId,
+    mcpServer: tool.mcp?.server,
+  }));
+  for (const definition of externals) tools.push({ name: definition.name });
+  tools.push({ name: TOOL_SEARCH_TOOL_NAME });
+  return { tools, mcpServers: Object.keys(policy.mcpServers) };
+}
+
+/**
+ * The tool names a session's configuration writes outside the session filter (which checks its
+ * own): custom agents' lists, permission rules, and defaultAgentExcludedTools.
+ */
+export function namedSettings(
+  policy: Pick<SessionPolicy, 'agents' | 'permissions'>,
+  options: Pick<AssemblySessionOptions, 'defaultAgentExcludedTools' | 'permissions'>,
+  denyRules: readonly string[],
+): NamedSetting[] {
+  const settings: NamedSetting[] = [];
+  for (const [name, agent] of Object.entries(policy.agents)) {
+    settings.push({ setting: `agents.${name}.tools`, names: agent.tools });
+    settings.push({ setting: `agents.${name}.disallowedTools`, names: agent.disallowedTools });
+  }
+  const rules = [...(policy.permissions.allow ?? []), ...(policy.permissions.ask ?? []), ...denyRules];
+  const extra = [...(options.permissions?.allow ?? []), ...(options.permissions?.ask ?? [])];
+  settings.push({ setting: 'permissions', names: ruleTools([...rules, ...extra]) });
+  settings.push({ setting: 'defaultAgentExcludedTools', names: options.defaultAgentExcludedTools });
+  return settings;
+}
+
+function ruleTools(rules: readonly string[]): string[] {
+  return [...new Set(rules.map((rule) => parsePermissionRule(rule).tool))];
+}

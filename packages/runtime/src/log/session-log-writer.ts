@@ -1,0 +1,119 @@
+import type { QuiverEvent } from '@quiver/types';
+import type { SessionEventLog } from '../contracts.js';
+
+/** How long a session keeps retrying a log another process holds before it gives up on those writes. */
+export const LOG_BUSY_PATIENCE_MS = 2_000;
+const FIRST_RETRY_MS = 10;
+const LONGEST_RETRY_MS = 200;
+
+export interface SessionLogWriterOptions {
+  log: SessionEventLog;
+  session: { id: string; personalityId?: string; agent?: string };
+  /** A write that failed for good; the session turns it into a `session.warning`. */
+  onProblem(code: 'log_busy' | 'log_write_failed', message: string): void;
+  /** Calls of an earlier process of this session that orphan recovery marked interrupted. */
+  onRecovered(callIds: readonly string[]): void;
+}
+
+/**
+ * A session's writes to the durable log, in order, without ever blocking the event loop on
+ * another process's lock: the log answers busy at once, and a busy write waits on a timer (and
+ * holds the writes behind it) until the log is free or the patience runs out, when it is dropped
+ * with a warning. Orphan recovery goes first, so that no call of this process can be mistaken
+ * for an orphan.
+ */
+export class SessionLogWriter {
+  readonly #options: SessionLogWriterOptions;
+  readonly #pending: Array<() => void> = [];
+  #interrupted: readonly string[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #busySince: number | undefined;
+  #retryMs = FIRST_RETRY_MS;
+  #gaveUp = false;
+  #idle: Array<() => void> = [];
+
+  constructor(options: SessionLogWriterOptions) {
+    this.#options = options;
+    const { log, session } = options;
+    this.#enqueue(() => log.beginSession?.(session));
+    this.#enqueue(() => {
+      this.#interrupted = log.recoverOrphans(session.id);
+      if (this.#interrupted.length > 0) options.onRecovered(this.#interrupted);
+    });
+  }
+
+  /** Known once recovery has run; empty before. */
+  get interruptedCalls(): readonly string[] {
+    return this.#interrupted;
+  }
+
+  append(event: QuiverEvent): void {
+    this.#enqueue(() => this.#options.log.append(event));
+  }
+
+  /** Writes what is pending (within the patience) and records the session's end. */
+  async close(): Promise<void> {
+    this.#enqueue(() => this.#options.log.endSession?.(this.#options.session.id));
+    if (this.#pending.length === 0) return;
+    await new Promise<void>((resolve) => this.#idle.push(resolve));
+  }
+
+  #enqueue(write: () => void): void {
+    this.#pending.push(write);
+    if (this.#pending.length === 1 && this.#timer === undefined) this.#drain();
+  }
+
+  #drain(): void {
+    this.#timer = undefined;
+    while (this.#pending.length > 0) {
+      const write = this.#pending[0] as () => void;
+      try {
+        write();
+        this.#busySince = undefined;
+        this.#gaveUp = false;
+        this.#retryMs = FIRST_RETRY_MS;
+      } catch (error) {
+        if (!isBusy(error)) this.#report(error);
+        else if (this.#waitForLog()) return;
+        else if (!this.#gaveUp) {
+          // One warning per stretch of busy: the writes behind it are dropped at once, not after another wait.
+          this.#gaveUp = true;
+          this.#report(error);
+        }
+      }
+      this.#pending.shift();
+    }
+    for (const resolve of this.#idle.splice(0)) resolve();
+  }
+
+  /** Schedules a retry; false once the log has been busy for longer than the patience. */
+  #waitForLog(): boolean {
+    const now = Date.now();
+    this.#busySince ??= now;
+    if (this.#gaveUp || now - this.#busySince >= LOG_BUSY_PATIENCE_MS) return false;
+    this.#timer = setTimeout(() => this.#drain(), this.#retryMs);
+    this.#retryMs = Math.min(this.#retryMs * 2, LONGEST_RETRY_MS);
+    return true;
+  }
+
+  #report(error: unknown): void {
+    const busy = isBusy(error);
+    const message = busy
+      ? `The session log is locked by another process; after ${LOG_BUSY_PATIENCE_MS} ms of retrying, writes are dropped until it is free (${messageOf(error)}). The calls still run.`
+      : `The session log could not record an event: ${messageOf(error)}`;
+    try {
+      this.#options.onProblem(busy ? 'log_busy' : 'log_write_failed', message);
+    } catch {
+      // A broken listener must not stop the writes behind this one.
+    }
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

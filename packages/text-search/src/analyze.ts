@@ -1,0 +1,81 @@
+import { isStopWord } from './stop-words.js';
+import { stemWord } from './stem.js';
+import { splitWords } from './split-words.js';
+import { conceptPhrases, wordnetSynonyms } from './synonyms.js';
+
+/** Bump when the analysis changes, so stored indexes built with an older one are rebuilt. */
+export const TEXT_ANALYZER_VERSION = 1;
+
+/**
+ * The terms a text is indexed under: the stems of its meaningful words, then one concept token
+ * for each domain phrase it contains (`pull requests` and `PR` both add `xpullrequest`).
+ */
+export function analyzeText(text: string): string[] {
+  const words = splitWords(text);
+  const stems = words.map(stemWord);
+  const terms: string[] = [];
+  for (const [index, stem] of stems.entries()) if (isContent(words[index] as string)) terms.push(stem);
+  terms.push(...conceptsIn(stems));
+  return terms;
+}
+
+/** One weighted alternative of a query term. */
+export interface WeightedTerm {
+  term: string;
+  weight: number;
+}
+
+export interface QueryAnalysisOptions {
+  /** Weight of a WordNet synonym relative to the word itself (default 0.3; 0 turns them off). */
+  synonymWeight?: number;
+  /** WordNet synonyms per word, the closest first (default 4). */
+  maxSynonyms?: number;
+}
+
+/**
+ * A query as groups of alternatives: each meaningful word with weight 1 and its WordNet synonyms
+ * with a lower weight, and each concept token the query's phrases add. A document scores the
+ * best alternative of each group, so a word's synonyms never add up to more than the word.
+ */
+export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}): WeightedTerm[][] {
+  const synonymWeight = options.synonymWeight ?? 0.3;
+  const maxSynonyms = options.maxSynonyms ?? 4;
+  const words = splitWords(query);
+  const stems = words.map(stemWord);
+  const groups: WeightedTerm[][] = [];
+  const seen = new Set<string>();
+  for (const [index, stem] of stems.entries()) {
+    if (!isContent(words[index] as string) || seen.has(stem)) continue;
+    seen.add(stem);
+    const group = [{ term: stem, weight: 1 }];
+    if (synonymWeight > 0)
+      for (const synonym of wordnetSynonyms(stem).slice(0, maxSynonyms))
+        group.push({ term: synonym, weight: synonymWeight });
+    groups.push(group);
+  }
+  for (const concept of conceptsIn(stems)) {
+    if (seen.has(concept)) continue;
+    seen.add(concept);
+    groups.push([{ term: concept, weight: 1 }]);
+  }
+  // A query of stop words only ("show me all") still searches for its words.
+  if (groups.length === 0)
+    for (const stem of new Set(stems)) groups.push([{ term: stem, weight: 1 }]);
+  return groups;
+}
+
+/** Stop words are checked before stemming, which turns some into other words ("does" → "doe"). */
+function isContent(word: string): boolean {
+  return (word.length > 1 || /\d/.test(word)) && !isStopWord(word);
+}
+
+function conceptsIn(stems: readonly string[]): string[] {
+  const phrases = conceptPhrases();
+  const found = new Set<string>();
+  for (let index = 0; index < stems.length; index += 1) {
+    for (const phrase of phrases.get(stems[index] as string) ?? []) {
+      if (phrase.stems.every((stem, offset) => stems[index + offset] === stem)) found.add(phrase.concept);
+    }
+  }
+  return [...found];
+}

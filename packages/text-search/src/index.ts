@@ -1,0 +1,8 @@
+// Public surface of @quiver/text-search.
+export type { QueryAnalysisOptions, WeightedTerm } from './analyze.js';
+export { analyzeQuery, analyzeText, TEXT_ANALYZER_VERSION } from './analyze.js';
+export { DOMAIN_SYNONYM_GROUPS } from './domain-synonyms.js';
+export { splitWords } from './split-words.js';
+export { stemWord } from './stem.js';
+export { isStopWord } from './stop-words.js';
+export { wordnetSynonyms } from './synonyms.js';

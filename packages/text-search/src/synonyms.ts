@@ -1,0 +1,51 @@
+import { DOMAIN_SYNONYM_GROUPS } from './domain-synonyms.js';
+import { WORDNET_SYNONYMS } from './generated/wordnet-synonyms.js';
+import { stemWord } from './stem.js';
+
+let wordnet: Map<string, readonly string[]> | undefined;
+
+/**
+ * Stems WordNet gives as synonyms of a stem (same sense, or a broader or narrower word), the
+ * closest first; empty when it knows none. The table is parsed on first use.
+ */
+export function wordnetSynonyms(stem: string): readonly string[] {
+  if (!wordnet) {
+    wordnet = new Map();
+    for (const entry of WORDNET_SYNONYMS.split(';')) {
+      const colon = entry.indexOf(':');
+      wordnet.set(entry.slice(0, colon), entry.slice(colon + 1).split(','));
+    }
+  }
+  return wordnet.get(stem) ?? [];
+}
+
+/** A phrase of a domain group, as stems, and the concept token it stands for. */
+export interface ConceptPhrase {
+  stems: readonly string[];
+  concept: string;
+}
+
+let phrasesByFirstStem: Map<string, ConceptPhrase[]> | undefined;
+
+/**
+ * Phrases of the domain groups keyed by their first stem, longest first. A group's concept token
+ * is `x` and the letters of its first phrase (`xpullrequest`): a word no text contains, made of
+ * letters so every tokenizer keeps it whole.
+ */
+export function conceptPhrases(): Map<string, ConceptPhrase[]> {
+  if (!phrasesByFirstStem) {
+    phrasesByFirstStem = new Map();
+    for (const group of DOMAIN_SYNONYM_GROUPS) {
+      const concept = `x${(group[0] as string).replace(/[^a-z]/g, '')}`;
+      for (const phrase of group) {
+        const stems = phrase.split(' ').map(stemWord);
+        const first = stems[0] as string;
+        const list = phrasesByFirstStem.get(first) ?? [];
+        list.push({ stems, concept });
+        list.sort((a, b) => b.stems.length - a.stems.length);
+        phrasesByFirstStem.set(first, list);
+      }
+    }
+  }
+  return phrasesByFirstStem;
+}
