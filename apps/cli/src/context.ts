@@ -15,17 +15,19 @@ export interface GlobalOptions {
 export async function openQuiver(
   global: GlobalOptions,
   extra: { personality?: string } = {},
+  reopen: Pick<CreateQuiverOptions, 'trustProject'> & { quiet?: boolean } = {},
 ): Promise<Quiver> {
   const { createQuiver } = await import('@quiver/wiring');
   const { createStderrLogger } = await loadPluginHost();
   const quiver = await createQuiver({
     ...quiverOptions(global, extra),
+    ...(reopen.trustProject ? { trustProject: reopen.trustProject } : {}),
     logger: createStderrLogger(
       global.logLevel ?? (process.env.QUIVER_LOG_LEVEL as LogLevel | undefined) ?? 'warn',
     ),
   });
   // Every command says what of the project configuration it did not apply, and how to trust it.
-  if (quiver.trustNotice) process.stderr.write(`quiver: ${quiver.trustNotice}\n`);
+  if (quiver.trustNotice && !reopen.quiet) process.stderr.write(`quiver: ${quiver.trustNotice}\n`);
   return quiver;
 }
 

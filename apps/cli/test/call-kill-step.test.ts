@@ -44,8 +44,11 @@ interface Run {
   stderr: string;
 }
 
-function startCall(cwd: string, args: Record<string, unknown>) {
-  const child = spawn(process.execPath, [BIN, 'call', 'terminal', '--args', JSON.stringify(args), '--json'], {
+/** Runs `bash tree.sh` (the script written to the workspace) through `quiver call terminal`. */
+function startCall(cwd: string, marker: string, extra: Record<string, unknown> = {}) {
+  write(path.join(cwd, 'tree.sh'), stubbornTree(marker));
+  const args = JSON.stringify({ command: 'bash tree.sh', ...extra });
+  const child = spawn(process.execPath, [BIN, '--trust-project', 'call', 'terminal', '--args', args, '--json'], {
     cwd,
     env: { ...process.env, NO_COLOR: '1' },
   });
@@ -88,7 +91,7 @@ describe('quiver call stops the whole command tree before it exits', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`leaves no process of a tree that ignores SIGTERM alive after ${signal}`, async () => {
       const marker = newMarker(signal.toLowerCase());
-      const { child, finished } = startCall(workspace(), { command: stubbornTree(marker) });
+      const { child, finished } = startCall(workspace(), marker);
       await waitForTree(marker);
       child.kill(signal);
       const run = await finished;
@@ -100,7 +103,7 @@ describe('quiver call stops the whole command tree before it exits', () => {
 
   it('keeps the output of a timed-out command and leaves none of its tree alive', async () => {
     const marker = newMarker('timeout');
-    const { finished } = startCall(workspace(), { command: stubbornTree(marker), timeout_ms: 1_000 });
+    const { finished } = startCall(workspace(), marker, { timeout_ms: 1_000 });
     const run = await finished;
     expect(run.code).toBe(1);
     const result = JSON.parse(run.stdout) as { ok: boolean; code: string; error: string; structured?: unknown };

@@ -57,14 +57,18 @@ export default { id: 'acme-shout', apiVersion: 1, version: '1.0.0', register(ctx
       'id: quiet\nplugins: [tools-code]\npermissions:\n  allow: [shout]\n',
     );
 
-    const visible = await quiver(['tools', '--json'], { cwd: ws });
+    const visible = await quiver(['--trust-project', 'tools', '--json'], { cwd: ws });
     expect(JSON.parse(visible.stdout).tools.map((t: { name: string }) => t.name)).toContain('shout');
-    const hidden = await quiver(['tools', '--json', '--personality', 'quiet'], { cwd: ws });
+    const hidden = await quiver(['--trust-project', 'tools', '--json', '--personality', 'quiet'], {
+      cwd: ws,
+    });
     expect(JSON.parse(hidden.stdout).tools.map((t: { name: string }) => t.name)).not.toContain('shout');
 
-    const call = await quiver(['call', 'shout', '--args', '{"text":"hi"}'], { cwd: ws });
+    const call = await quiver(['--trust-project', 'call', 'shout', '--args', '{"text":"hi"}'], { cwd: ws });
     expect(call).toMatchObject({ code: 0, stdout: 'HI!\n' });
-    const refused = await quiver(['call', 'shout', '--args', '{"text":"hi"}', '--personality', 'quiet'], {
+    const refused = await quiver(
+      ['--trust-project', 'call', 'shout', '--args', '{"text":"hi"}', '--personality', 'quiet'],
+      {
       cwd: ws,
     });
     expect(refused.code).toBe(1);
@@ -82,7 +86,7 @@ export default { id: 'acme-shout', apiVersion: 1, version: '1.0.0', register(ctx
       "export default { id: 'future', apiVersion: 9, version: '1.0.0', register() {} };\n",
     );
     write(path.join(ws, 'quiver.yaml'), 'plugins:\n  - ./future\n  - not-installed-plugin\n');
-    const run = await quiver(['plugins'], { cwd: ws });
+    const run = await quiver(['--trust-project', 'plugins'], { cwd: ws });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('✓ tools-code');
     expect(run.stdout).toContain('✗ future [plugin_api_version] Plugin "future"');
@@ -115,9 +119,9 @@ export default { id: 'acme-shout', apiVersion: 1, version: '1.0.0', register(ctx
       path.join(ws, 'personalities/default.yaml'),
       'id: default\nplugins: [units]\npermissions:\n  allow: [convert_units]\n',
     );
-    const run = await quiver(['tools', '--json'], { cwd: ws });
+    const run = await quiver(['--trust-project', 'tools', '--json'], { cwd: ws });
     expect(JSON.parse(run.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['convert_units']);
-    const call = await quiver(['call', 'convert_units', '--args', '{"value":1,"from":"km","to":"m"}'], {
+    const call = await quiver(['--trust-project', 'call', 'convert_units', '--args', '{"value":1,"from":"km","to":"m"}'], {
       cwd: ws,
     });
     expect(call.stdout).toBe('1 km = 1000 m\n');

@@ -45,7 +45,7 @@ describe('quiver call through the lifecycle', () => {
   it('prints every event in order for a successful call', async () => {
     const ws = workspace();
     write(path.join(ws, 'notes.md'), '# Notes\n');
-    const run = await quiver(['call', 'read_file', '--args', '{"path":"notes.md"}', '--events'], { cwd: ws });
+    const run = await quiver(['--trust-project', 'call', 'read_file', '--args', '{"path":"notes.md"}', '--events'], { cwd: ws });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('# Notes');
     expect(events(run.stderr).map((e) => e.type)).toEqual([
@@ -74,7 +74,7 @@ describe('quiver call through the lifecycle', () => {
 
   it('prints start and a failed completion for a failing call', async () => {
     const ws = workspace();
-    const run = await quiver(['call', 'read_file', '--args', '{"path":"missing.txt"}', '--events'], {
+    const run = await quiver(['--trust-project', 'call', 'read_file', '--args', '{"path":"missing.txt"}', '--events'], {
       cwd: ws,
     });
     expect(run.code).toBe(1);
@@ -87,7 +87,7 @@ describe('quiver call through the lifecycle', () => {
     const ws = workspace();
     const child = spawn(
       process.execPath,
-      [BIN, 'call', 'terminal', '--args', '{"command":"sleep 30"}', '--events'],
+      [BIN, '--trust-project', 'call', 'terminal', '--args', '{"command":"sleep 30"}', '--events'],
       {
         cwd: ws,
         env: { ...process.env, NO_COLOR: '1' },
@@ -118,13 +118,13 @@ describe('quiver call through the lifecycle', () => {
     for (const title of ['Write the parser', 'Fix the login bug']) {
       expect(
         (
-          await quiver(['call', 'kanban_create', '--args', JSON.stringify({ title, priority: 'high' })], {
+          await quiver(['--trust-project', 'call', 'kanban_create', '--args', JSON.stringify({ title, priority: 'high' })], {
             cwd: ws,
           })
         ).code,
       ).toBe(0);
     }
-    const run = await quiver(['call', 'kanban_list', '--args', '{}'], { cwd: ws });
+    const run = await quiver(['--trust-project', 'call', 'kanban_list', '--args', '{}'], { cwd: ws });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Write the parser');
     expect(run.stdout).toContain('Fix the login bug');
@@ -135,7 +135,7 @@ describe('quiver call through the lifecycle', () => {
       const ws = workspace();
       cpSync(path.join(SCENARIOS, scenario, 'input'), ws, { recursive: true });
       const patch = readFileSync(path.join(SCENARIOS, scenario, 'patch.txt'), 'utf8');
-      const run = await quiver(['call', 'apply_patch', '--args', JSON.stringify({ patch })], { cwd: ws });
+      const run = await quiver(['--trust-project', 'call', 'apply_patch', '--args', JSON.stringify({ patch })], { cwd: ws });
       expect(run.stderr).toBe('');
       const actual = tree(ws);
       delete actual['quiver.yaml'];
@@ -148,7 +148,7 @@ describe('quiver call through the lifecycle', () => {
     const ws = workspace();
     const names = async (model: string) =>
       (
-        JSON.parse((await quiver(['tools', '--json', '--model', model], { cwd: ws })).stdout).tools as Array<{
+        JSON.parse((await quiver(['--trust-project', 'tools', '--json', '--model', model], { cwd: ws })).stdout).tools as Array<{
           name: string;
         }>
       ).map((t) => t.name);
@@ -169,7 +169,7 @@ describe('quiver call through the lifecycle', () => {
     const explain = async (tool: string, extra: string[] = []) =>
       JSON.parse(
         (
-          await quiver(['tools', '--personality', 'narrow', '--json', '--explain', tool, ...extra], {
+          await quiver(['--trust-project', 'tools', '--personality', 'narrow', '--json', '--explain', tool, ...extra], {
             cwd: ws,
           })
         ).stdout,
@@ -191,7 +191,7 @@ describe('quiver call through the lifecycle', () => {
       'id: simple\nplugins: [tools-code, tools-kanban]\nsimpleMode: true\n',
     );
     const simple = JSON.parse(
-      (await quiver(['tools', '--personality', 'simple', '--json', '--explain', 'kanban_list'], { cwd: ws }))
+      (await quiver(['--trust-project', 'tools', '--personality', 'simple', '--json', '--explain', 'kanban_list'], { cwd: ws }))
         .stdout,
     );
     expect(simple).toMatchObject({ stage: 'enabled', rule: 'simpleMode: true' });
@@ -204,7 +204,7 @@ describe('quiver call through the lifecycle', () => {
       path.join(REPO, 'extensions/tools-terminal/test/fixtures/jest-fail.txt'),
       'utf8',
     );
-    const run = await quiver(['reduce', 'terminal', '--args', '{"command":"npx jest"}', '--exit-code', '1'], {
+    const run = await quiver(['--trust-project', 'reduce', 'terminal', '--args', '{"command":"npx jest"}', '--exit-code', '1'], {
       cwd: ws,
       input: fixture,
     });
@@ -232,7 +232,7 @@ describe('quiver call through the lifecycle', () => {
     const ws = workspace();
     const child = spawn(
       process.execPath,
-      [BIN, 'call', 'terminal', '--session', 'killed-1', '--args', '{"command":"sleep 30"}', '--events'],
+      [BIN, '--trust-project', 'call', 'terminal', '--session', 'killed-1', '--args', '{"command":"sleep 30"}', '--events'],
       {
         cwd: ws,
         env: { ...process.env, NO_COLOR: '1' },
@@ -255,7 +255,7 @@ describe('quiver call through the lifecycle', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain('interrupted');
     const log = JSON.parse(
-      (await quiver(['log', '--session', 'killed-1', '--json'], { cwd: ws })).stdout,
+      (await quiver(['--trust-project', 'log', '--session', 'killed-1', '--json'], { cwd: ws })).stdout,
     ) as {
       calls: Array<{ toolName: string; status: string }>;
     };

@@ -48,7 +48,9 @@ function fileAttacks(written: string, existing: boolean): Attack[] {
     { tool: 'write_file', args: { path: written, content: 'pwned: true\n' }, readFirst: written },
     {
       tool: 'apply_patch',
-      args: { patch: envelope(`*** Update File: src.txt\n*** Move to: ${written}\n@@\n-${SHARED_LINE}\n+moved`) },
+      args: {
+        patch: envelope(`*** Update File: src.txt\n*** Move to: ${written}\n@@\n-${SHARED_LINE}\n+moved`),
+      },
     },
     {
       tool: 'apply_patch',
@@ -60,7 +62,10 @@ function fileAttacks(written: string, existing: boolean): Attack[] {
   if (!existing) {
     attacks.push(
       { tool: 'apply_patch', args: { patch: envelope(`*** Add File: ${written}\n+pwned: true`) } },
-      { tool: 'apply_patch', args: { patch: `--- /dev/null\n+++ b/${written}\n@@ -0,0 +1 @@\n+pwned: true\n` } },
+      {
+        tool: 'apply_patch',
+        args: { patch: `--- /dev/null\n+++ b/${written}\n@@ -0,0 +1 @@\n+pwned: true\n` },
+      },
     );
     return attacks;
   }
@@ -70,11 +75,16 @@ function fileAttacks(written: string, existing: boolean): Attack[] {
       tool: 'multi_edit',
       args: { path: written, edits: [{ old_string: SHARED_LINE, new_string: 'pwned: true' }] },
     },
-    { tool: 'apply_patch', args: { patch: envelope(`*** Update File: ${written}\n@@\n-${SHARED_LINE}\n+pwned`) } },
+    {
+      tool: 'apply_patch',
+      args: { patch: envelope(`*** Update File: ${written}\n@@\n-${SHARED_LINE}\n+pwned`) },
+    },
     { tool: 'apply_patch', args: { patch: envelope(`*** Delete File: ${written}`) } },
     {
       tool: 'apply_patch',
-      args: { patch: envelope(`*** Update File: ${written}\n*** Move to: moved.txt\n@@\n-${SHARED_LINE}\n+moved`) },
+      args: {
+        patch: envelope(`*** Update File: ${written}\n*** Move to: moved.txt\n@@\n-${SHARED_LINE}\n+moved`),
+      },
     },
     {
       tool: 'apply_patch',
@@ -124,7 +134,9 @@ export async function attackProtectedTargets(
       const attacks = [...fileAttacks(written, target.existing), ...(viaShell ? shellAttacks(written) : [])];
       for (const attack of attacks) {
         const session = quiver.createSession({
-          permissions: { allow: ['read_file', 'write_file', 'edit_file', 'multi_edit', 'apply_patch', 'terminal'] },
+          permissions: {
+            allow: ['read_file', 'write_file', 'edit_file', 'multi_edit', 'apply_patch', 'terminal'],
+          },
         });
         try {
           if (attack.readFirst)
@@ -133,7 +145,9 @@ export async function attackProtectedTargets(
           const now = state(workspace, targets);
           const changed = now.filter((line, index) => line !== expected[index]);
           if (result?.ok || changed.length > 0)
-            escapes.push(`${attack.tool} ${JSON.stringify(attack.args)} → ${result?.ok ? 'ok' : 'failed'}; changed ${changed.join(' | ')}`);
+            escapes.push(
+              `${attack.tool} ${JSON.stringify(attack.args)} → ${result?.ok ? 'ok' : 'failed'}; changed ${changed.join(' | ')}`,
+            );
         } finally {
           await session.close();
         }

@@ -87,14 +87,14 @@ export function serveEnv(): Record<string, string> {
 /** An SDK client connected over stdio to `quiver serve` running in `dir`. */
 export async function connectStdio(
   dir: string,
-  options: { args?: string[]; elicitation?: boolean } = {},
+  options: { args?: string[]; elicitation?: boolean; trustProject?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     // The fixture's quiver.yaml loads a plugin by path: a person launching it trusts it.
-    args: [BIN, '--trust-project', 'serve', ...(options.args ?? [])],
+    args: [BIN, ...(options.trustProject === false ? [] : ['--trust-project']), 'serve', ...(options.args ?? [])],
     cwd: dir,
-    env: serveEnv(),
+    env: { ...serveEnv(), ...(options.env as Record<string, string> | undefined) },
     stderr: 'pipe',
   });
   let stderr = '';

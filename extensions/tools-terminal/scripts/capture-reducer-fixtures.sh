@@ -3,7 +3,8 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python rust go js make)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make)
+# ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
 package_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python rust go js make}"
+sections="${*:-git npm npmtree python ruff rust go js make}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -204,6 +205,23 @@ PY
   printf 'shop-utils==2.1.0\nflask>=3\n' >"$py/requirements.txt"
   capture pip-install-requirements-missing "$py" "$debian_python -m pip --version" \
     "$debian_python -m pip install --break-system-packages -r requirements-dev.txt"
+fi
+
+if wants ruff; then
+  ruff_bin="${RUFF:-ruff}"
+  if command -v "$ruff_bin" >/dev/null 2>&1; then
+    lint="$work/ruff-project"
+    mkdir -p "$lint/shop"
+    touch "$lint/shop/__init__.py"
+    for n in $(seq 1 12); do
+      printf 'import os\nimport sys\n\ndef handler_%s(request, unused_%s):\n    if request == None:\n        return undefined_name_%s\n    value = 1\n    return request\n' "$n" "$n" "$n" >"$lint/shop/handler_$n.py"
+    done
+    printf 'def broken(:\n    pass\n' >"$lint/shop/syntax_error.py"
+    capture ruff-check "$lint" "$ruff_bin --version" "ruff check --no-cache shop"
+    capture ruff-check-concise "$lint" "$ruff_bin --version" "ruff check --no-cache --output-format concise shop"
+  else
+    echo "skipped ruff: set RUFF to a ruff binary (pip download ruff, then unzip the wheel)"
+  fi
 fi
 
 if wants rust; then

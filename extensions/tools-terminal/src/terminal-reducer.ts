@@ -111,7 +111,9 @@ export const terminalReducer: ToolResultReducer = {
     if (command === undefined || parts === undefined) return result;
     const rawBytes = rawOutputBytes(result, parts.output);
     const exitCode = exitCodeOf(result);
-    const spillFile = (result.structured as { spillFile?: unknown } | undefined)?.spillFile;
+    const structured = result.structured as { spillFile?: unknown; spillCapped?: unknown } | undefined;
+    // A capped spill file lacks the end of the output, where runners print their summary.
+    const spillFile = structured?.spillCapped === true ? undefined : structured?.spillFile;
     const reduced = [
       reduceSpilledOutput(spillFile, command, exitCode),
       reduceTerminalOutput({ command, output: parts.output, exitCode }),

@@ -51,5 +51,7 @@ export function loadFacts(name: string): Fact[] {
   return text
     .split('\n')
     .filter((line) => line.trim().length > 0)
-    .map((line) => (line.startsWith('~ ') ? { text: line.slice(2), budgeted: true } : { text: line, budgeted: false }));
+    .map((line) =>
+      line.startsWith('~ ') ? { text: line.slice(2), budgeted: true } : { text: line, budgeted: false },
+    );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stripAnsi } from '../src/reducers/reducer-input.js';
 import { reduceTerminalOutput, terminalReducer, terminalResultFromRaw } from '../src/index.js';
+import { stripAnsi } from '../src/reducers/reducer-input.js';
 import { fixtureNames, loadFacts, loadFixture } from './fixtures.js';
 
 const SMALL_BUDGET = 1_000;
@@ -13,7 +13,9 @@ function resultText(result: { ok: boolean; value?: string; error?: string }): st
 function reducedThroughTheTool(name: string): string {
   const fixture = loadFixture(name);
   const result = terminalResultFromRaw(fixture);
-  return resultText(terminalReducer.reduce(result, { toolName: 'terminal', args: { command: fixture.command } }));
+  return resultText(
+    terminalReducer.reduce(result, { toolName: 'terminal', args: { command: fixture.command } }),
+  );
 }
 
 describe('every captured fixture', () => {

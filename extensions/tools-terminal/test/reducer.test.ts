@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reduceTerminalOutput, terminalReducer, terminalResultFromRaw } from '../src/index.js';
+import { expectSmallerKeeping } from './expect-reduced.js';
 import { loadFixture } from './fixtures.js';
-
-function reduceFixture(name: string): { reduced: string; original: string } {
-  const fixture = loadFixture(name);
-  return { reduced: reduceTerminalOutput(fixture), original: fixture.output };
-}
-
-function expectSmallerKeeping(name: string, facts: (string | RegExp)[]): string {
-  const { reduced, original } = reduceFixture(name);
-  expect(reduced.length).toBeLessThan(original.length);
-  for (const fact of facts) {
-    if (typeof fact === 'string') expect(reduced).toContain(fact);
-    else expect(reduced).toMatch(fact);
-  }
-  return reduced;
-}
 
 describe('test run reduction', () => {
   it('keeps the failing test names, their errors and the summary when a vitest run fails', () => {
@@ -136,127 +122,84 @@ describe('test run reduction', () => {
   });
 });
 
-describe('TypeScript compiler reduction', () => {
-  const everyError = [
-    'src/index.ts(2,3)',
-    'src/index.ts(4,7)',
-    'src/index.ts(5,7)',
-    'src/index.ts(6,8)',
-    "src/index.ts(7,1): error TS2304: Cannot find name 'missingFunction'.",
-    'src/user.ts(2,42): error TS2353',
-    "src/user.ts(3,35): error TS2339: Property 'nmae' does not exist on type 'User'.",
-  ];
+describe('test runs of other runners', () => {
+  it('keeps the message of a pytest setup error and a teardown error', () => {
+    expectSmallerKeeping('pytest-setup-errors-no-summary', [
+      '✗ ERROR at setup of test_orders_are_saved\n  ConnectionError: could not connect to postgres at localhost:5432',
+      '✗ ERROR at teardown of test_cache_is_warm\n  RuntimeError: cache teardown left 3 open handles',
+    ]);
+  });
 
+  it('keeps a pytest collection error with the module it could not import', () => {
+    expectSmallerKeeping('pytest-errors-verbose', [
+      "✗ ERROR tests/test_broken_import.py\n  ModuleNotFoundError: No module named 'shop'",
+      'ERROR tests/test_orders.py::test_orders_are_saved - ConnectionError',
+      '3 failed, 4 passed, 3 errors',
+    ]);
+  });
+
+  it('finds the messages of go tests printed before their verdict with -v', () => {
+    const reduced = expectSmallerKeeping('go-test-verbose-fail', [
+      '✗ TestDiscount\n  store_test.go:13: Discount(200, 10) = 180, want 170',
+      '✗ TestDiscountTable/percent#02\n  store_test.go:22: Discount(100, 25) = 75, want 70',
+      '✗ TestPanicsOnNil\n  panic: assignment to entry in nil map',
+      '/tmp/project/gomodule/store/store_test.go:30',
+    ]);
+    expect(reduced).not.toContain('=== RUN');
+    expect(reduced).not.toContain('testing.tRunner');
+  });
+
+  it('keeps the failing mocha tests with their suite path, error and own stack frame', () => {
+    const reduced = expectSmallerKeeping('mocha-fail', [
+      '✗ cart › applies the discount\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n  90 !== 85',
+      '✗ cart › checkout › charges the card\n  TypeError: card.number is undefined\n  at Context.<anonymous> (test/cart.spec.js:6:42)',
+      '3 failing',
+    ]);
+    expect(reduced).not.toContain('node:internal');
+  });
+
+  it('keeps a vitest suite that failed to load next to the failing tests', () => {
+    expectSmallerKeeping('vitest-suite-error', [
+      "✗ broken-import.test.js [ broken-import.test.js ]\n  Error: Cannot find module './not-here.js'",
+      '✗ parser.test.js > parser > parses dates',
+    ]);
+  });
+
+  it('keeps every failing test and its first error line when the budget is small', () => {
+    const fixture = loadFixture('vitest-many-failures');
+    const reduced = reduceTerminalOutput({ ...fixture, budget: 500 });
+    for (const amount of [1, 20, 40]) {
+      expect(reduced).toContain(
+        `✗ amount-${amount}.test.js > formats amount ${amount}\n  AssertionError: expected '${amount}.00' to be '${amount}.0'`,
+      );
+    }
+    expect(reduced).not.toContain('Received:');
+  });
+});
+
+describe('TypeScript compiler reduction', () => {
   it('keeps every error with its file, line and code, folding the repeated message', () => {
     const reduced = expectSmallerKeeping('tsc-errors', [
-      ...everyError,
+      'src/index.ts(2,3)',
+      'src/index.ts(4,7)',
+      'src/index.ts(5,7)',
+      'src/index.ts(6,8)',
+      "src/index.ts(7,1): error TS2304: Cannot find name 'missingFunction'.",
+      'src/user.ts(2,42): error TS2353',
+      "src/user.ts(3,35): error TS2339: Property 'nmae' does not exist on type 'User'.",
       "error TS2322: Type 'string' is not assignable to type 'number'. (4×)",
     ]);
     expect(reduced.match(/Type 'string' is not assignable/g)).toHaveLength(1);
   });
 
-  it('reads the pretty form and drops its code frames', () => {
-    const reduced = expectSmallerKeeping('tsc-errors-pretty', [...everyError, 'Found 7 errors in 2 files.']);
+  it('reads the pretty form, keeps its locations as printed and drops its code frames', () => {
+    const reduced = expectSmallerKeeping('tsc-errors-pretty', [
+      'at src/index.ts:2:3, src/index.ts:4:7, src/index.ts:5:7, src/index.ts:6:8',
+      "src/index.ts:7:1 - error TS2304: Cannot find name 'missingFunction'.",
+      "src/user.ts:3:35 - error TS2339: Property 'nmae' does not exist on type 'User'.",
+      'Found 7 errors in 2 files.',
+    ]);
     expect(reduced).not.toContain('~~~~');
-  });
-});
-
-describe('git reduction', () => {
-  it('counts git status changes by kind and names files up to a limit', () => {
-    const reduced = expectSmallerKeeping('git-status', [
-      'On branch main',
-      'staged (1): modified file-2.txt',
-      'not staged (27)',
-      'deleted file-3.txt',
-      'untracked (1): notes.md',
-      '… and 7 more',
-    ]);
-    expect(reduced).not.toContain('use "git restore');
-  });
-
-  it('counts porcelain status entries', () => {
-    expectSmallerKeeping('git-status-porcelain', [
-      'staged (1): M file-2.txt',
-      'not staged (27)',
-      'D file-3.txt',
-      'untracked (1): notes.md',
-    ]);
-  });
-
-  it('keeps the diff stat summary and the first files', () => {
-    expectSmallerKeeping('git-diff-stat', [
-      '27 files changed, 26 insertions(+), 1 deletion(-)',
-      'file-1.txt',
-      '… and 7 more files',
-    ]);
-  });
-
-  it('turns git log into one line per commit', () => {
-    const reduced = expectSmallerKeeping('git-log', [
-      '6 commits:',
-      'Add thirty modules (Ada)',
-      'Add file 1 (Ada)',
-    ]);
-    expect(reduced).not.toContain('Date:');
-  });
-});
-
-describe('install reduction', () => {
-  it('keeps the 404 and the missing package name when npm install fails', () => {
-    const reduced = expectSmallerKeeping('npm-install-missing', [
-      'E404',
-      'quiver-package-that-does-not-exist-7d3f',
-    ]);
-    expect(reduced).not.toContain('Unknown user config');
-  });
-
-  it('keeps the version that does not exist when npm cannot find it', () => {
-    expectSmallerKeeping('npm-install-bad-version', [
-      'ETARGET',
-      'No matching version found for is-number@99.0.0',
-    ]);
-  });
-
-  it('keeps the summary of a successful npm install', () => {
-    expectSmallerKeeping('npm-install', ['added 2 packages']);
-  });
-
-  it('keeps the pnpm error code and the package it could not fetch', () => {
-    expectSmallerKeeping('pnpm-add-missing', [
-      'ERR_PNPM_FETCH_404',
-      'quiver-package-that-does-not-exist-7d3f',
-    ]);
-  });
-
-  it('keeps what pnpm added and drops its progress lines', () => {
-    const reduced = expectSmallerKeeping('pnpm-add', ['+ is-number 7.0.0', 'Done in']);
-    expect(reduced).not.toContain('Progress:');
-  });
-
-  it('keeps the package yarn could not find', () => {
-    const reduced = expectSmallerKeeping('yarn-add-missing', [
-      'Couldn\'t find package "quiver-package-that-does-not-exist-7d3f"',
-    ]);
-    expect(reduced).not.toContain('No license field');
-  });
-
-  it('keeps what yarn added', () => {
-    const reduced = expectSmallerKeeping('yarn-add', ['is-number@7.0.0', 'Done in']);
-    expect(reduced).not.toContain('[2/4] Fetching packages');
-  });
-
-  it('keeps the pip errors naming the missing distribution', () => {
-    const reduced = expectSmallerKeeping('pip-install-missing', [
-      'No matching distribution found for quiver-package-that-does-not-exist-7d3f',
-    ]);
-    expect(reduced).not.toContain('Looking in indexes');
-  });
-
-  it('does not treat the output of other npm commands as an install', () => {
-    const fixture = loadFixture('npm-install-missing');
-    expect(
-      reduceTerminalOutput({ ...fixture, command: 'npm view quiver-package-that-does-not-exist-7d3f' }),
-    ).toBe(fixture.output);
   });
 });
 
@@ -303,10 +246,6 @@ describe('terminalReducer', () => {
       const after = reduced.ok ? reduced.value : reduced.error;
       expect(after.length).toBeLessThanOrEqual(before.length);
     }
-    const tiny = terminalResultFromRaw({ command: 'git status', output: 'x', exitCode: 0 });
-    expect(terminalReducer.reduce(tiny, { toolName: 'terminal', args: { command: 'git status' } })).toEqual(
-      tiny,
-    );
   });
 
   it('builds the same result from raw output as the tool does, cutting the middle of a huge output', () => {

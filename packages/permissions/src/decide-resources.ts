@@ -2,11 +2,11 @@ import path from 'node:path';
 import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
 import { matchesStringSpecifier } from './command-rule.js';
 import { processRelativeReason } from './decide-shell.js';
+import { isProtectionRule } from './protected-paths.js';
 import type { PermissionRule } from './rule.js';
 import type { RuleSet } from './rule-set.js';
 import { combineSubjects } from './subjects.js';
 import { matchesUrlSpecifier, parseUrl } from './url-rule.js';
-import { isProtectionRule } from './protected-paths.js';
 import { isProcessRelativePath, toolPathSubject } from './workspace-path.js';
 
 type Matcher = (rule: PermissionRule) => boolean;
@@ -20,8 +20,9 @@ function decideSubject(
   extraDenies: PermissionRule[] = [],
 ): PermissionSubjectDecision {
   const applies = (rule: PermissionRule) => rule.specifier === undefined || matches(rule);
-  const protection = extraDenies.find((rule) => isProtectionRule(rule) && matches(rule));
-  if (protection) return { subject, behavior: 'deny', rule: protection.source, reason: protection.source };
+  const protection = extraDenies.filter(isProtectionRule).find(matches);
+  if (protection)
+    return { subject, behavior: 'deny', rule: protection.source, reason: protection.explanation };
   const denied = rules.forTool('deny', toolName).find(applies) ?? extraDenies.find(matches);
   if (denied)
     return { subject, behavior: 'deny', rule: denied.source, reason: `denied by rule "${denied.source}"` };
@@ -62,7 +63,8 @@ export function decidePaths(
   const subjects = paths.map((filePath): PermissionSubjectDecision => {
     const resolved = toolPathSubject(filePath, rules.workspace);
     // The tool refuses such a path with the same words; deciding it here keeps a prompt from asking about it.
-    if (!resolved.ok) return { subject: filePath, behavior: 'deny', reason: `${resolved.error} ${resolved.fix}` };
+    if (!resolved.ok)
+      return { subject: filePath, behavior: 'deny', reason: `${resolved.error} ${resolved.fix}` };
     const normalized = resolved.normalized;
     const decided = decideSubject(
       normalized,

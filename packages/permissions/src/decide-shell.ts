@@ -10,7 +10,7 @@ import type {
   ShellUnprovenConstruct,
 } from './shell/shell-analysis.js';
 import { combineSubjects, NO_RULE_ALLOWS } from './subjects.js';
-import { suggestShellRule } from './suggested-rule.js';
+import { suggestCommandRule, suggestShellRule } from './suggested-rule.js';
 import { isDirectory, scanForDeniedSymlink } from './symlink-scan.js';
 import { changedWorkspaceCode } from './workspace-code.js';
 import {
@@ -31,13 +31,17 @@ export interface ShellRequest {
   trustedSince?: (rule: PermissionRule) => number;
 }
 
-/** A subject that asks because of a construct outside the provable subset, with its range in the command. */
-export interface UnprovenSubjectDecision extends PermissionSubjectDecision {
-  construct: { name: string; start: number; end: number };
+/**
+ * A shell subject decision. An ask caused by a construct outside the provable subset names it with
+ * its range in the command (`construct`); every ask names the rule that would allow it.
+ */
+export interface ShellSubjectDecision extends PermissionSubjectDecision {
+  construct?: { name: string; start: number; end: number };
+  suggestedRule?: string;
 }
 
 type Directories = string[] | null;
-type Subject = PermissionSubjectDecision;
+type Subject = ShellSubjectDecision;
 
 const deny = (subject: string, rule: PermissionRule, reason: string): Subject => ({
   subject,
@@ -69,7 +73,14 @@ export async function decideShellCommand(request: ShellRequest, rules: RuleSet):
             path.posix.isAbsolute(directory) ? directory : path.posix.join(base, directory),
           ) ?? null);
     const subject = entry.wrappers.length === 0 && entry.text !== '' ? entry.text : entry.argv.join(' ');
-    if (entry.argv.length > 0) subjects.push(checker.decideCommand(entry, subject, directories));
+    if (entry.argv.length > 0) {
+      const decided = checker.decideCommand(entry, subject, directories);
+      if (decided.behavior === 'ask' && decided.reason === NO_RULE_ALLOWS) {
+        const suggested = suggestCommandRule(toolName, entry);
+        if (suggested) decided.suggestedRule = suggested;
+      }
+      subjects.push(decided);
+    }
     for (const redirect of entry.redirects) subjects.push(checker.decideRedirect(redirect, directories));
   }
   // A blanket allow does not lift these: a deny rule could not see what they hide. Only a rule
@@ -86,13 +97,19 @@ export async function decideShellCommand(request: ShellRequest, rules: RuleSet):
       );
     }
   }
+  const exact = `${toolName}(${normalized})`;
+  for (const decided of subjects) if (decided.behavior === 'ask') decided.suggestedRule ??= exact;
   const decision = combineSubjects(subjects, 'the command runs no program');
-  if (decision.behavior === 'ask')
-    decision.suggestedRule = suggestShellRule(toolName, command, analysis, subjects);
+  if (decision.behavior === 'ask') {
+    const asked = subjects.filter((decided) => decided.behavior === 'ask');
+    decision.suggestedRule = asked.every((decided) => checker.changedCode.has(decided))
+      ? asked[0]?.suggestedRule
+      : suggestShellRule(toolName, command, analysis, subjects);
+  }
   return decision;
 }
 
-function unprovenSubject(construct: ShellUnprovenConstruct): UnprovenSubjectDecision {
+function unprovenSubject(construct: ShellUnprovenConstruct): ShellSubjectDecision {
   return {
     subject: construct.text,
     behavior: 'ask',
@@ -167,6 +184,8 @@ class ShellChecker {
         subject,
         `${changed} changed after rule "${allowing.source}" was trusted, and ${path.posix.basename(entry.argv[0] ?? '')} runs what it says`,
       );
+      // Granting the rule again trusts the files as they are now.
+      asked.suggestedRule = allowing.source;
       this.changedCode.add(asked);
       return asked;
     }

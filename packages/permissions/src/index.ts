@@ -7,12 +7,13 @@ export {
   normalizeCommandText,
   parseCommandSpecifier,
 } from './command-rule.js';
+export type { ShellSubjectDecision } from './decide-shell.js';
 export { SessionGrantStore } from './grant-stores.js';
 export type { PermissionEngineOptions, PermissionRequest } from './permission-engine.js';
 export { PermissionEngine } from './permission-engine.js';
-export type { ProtectedPath } from './protected-paths.js';
 export type { ProjectGrantStoreOptions } from './project-grant-store.js';
 export { ProjectGrantStore } from './project-grant-store.js';
+export type { ProtectedPath } from './protected-paths.js';
 export type { PermissionRule } from './rule.js';
 export { parsePermissionRule, ruleMatchesToolName } from './rule.js';
 export { analyzeShellCommand } from './shell/analyze-shell-command.js';
@@ -20,6 +21,7 @@ export type {
   ShellAnalysis,
   ShellCommandAnalysis,
   ShellRedirect,
+  ShellUnprovenConstruct,
   ShellUnsafeConstruct,
 } from './shell/shell-analysis.js';
 export { headlessDenial } from './suggested-rule.js';

@@ -103,7 +103,11 @@ export class RuleSet {
     return [...protections, ...this.#layerPathRules(behavior, kind, callingTool)];
   }
 
-  #layerPathRules(behavior: PermissionBehavior, kind: 'read' | 'write', callingTool?: string): PermissionRule[] {
+  #layerPathRules(
+    behavior: PermissionBehavior,
+    kind: 'read' | 'write',
+    callingTool?: string,
+  ): PermissionRule[] {
     return this.layer(behavior).filter((rule) => {
       if (rule.specifier === undefined) return false;
       if (rule.tool === callingTool) return true;

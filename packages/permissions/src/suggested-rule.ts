@@ -1,6 +1,6 @@
 import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
 import { normalizeCommandText } from './command-rule.js';
-import type { ShellAnalysis } from './shell/shell-analysis.js';
+import type { ShellAnalysis, ShellCommandAnalysis } from './shell/shell-analysis.js';
 import { NO_RULE_ALLOWS } from './subjects.js';
 
 /** Programs whose second word is usually a target, not a subcommand: only the exact command is suggested. */
@@ -34,14 +34,28 @@ export function suggestShellRule(
   const asked = subjects.filter((subject) => subject.behavior === 'ask');
   // Only a command that merely lacks an allow rule can be allowed by a prefix rule; path and
   // safety asks are lifted only by granting the exact command.
-  if (asked.length !== 1 || analysis.unsafe.length > 0 || asked[0]?.reason !== NO_RULE_ALLOWS) return exact;
+    if (
+    asked.length !== 1 ||
+    analysis.unsafe.length > 0 ||
+    analysis.unproven.length > 0 ||
+    asked[0]?.reason !== NO_RULE_ALLOWS
+  )
+    return exact;
   const entry = analysis.commands.find(
     (candidate) =>
       candidate.argv.length > 0 &&
       (candidate.text === asked[0]?.subject || candidate.argv.join(' ') === asked[0]?.subject),
   );
+  return (entry && suggestCommandRule(toolName, entry)) ?? exact;
+}
+
+/**
+ * `tool(program subcommand:*)` for one simple command that only lacks an allow rule, or the rule
+ * for its exact argv; undefined when only the exact whole command can be allowed.
+ */
+export function suggestCommandRule(toolName: string, entry: ShellCommandAnalysis): string | undefined {
   // Programs fed extra arguments (`xargs`, `find -exec`) are only covered by the exact whole command.
-  if (!entry || entry.opaqueArguments.length > 0 || entry.appendsArguments) return exact;
+  if (entry.opaqueArguments.length > 0 || entry.appendsArguments) return undefined;
   const [program, second] = entry.argv;
   if (
     program === undefined ||
@@ -49,7 +63,7 @@ export function suggestShellRule(
     program.includes('/') ||
     EXACT_ONLY_PROGRAMS.has(program)
   )
-    return exact;
+    return undefined;
   if (second !== undefined && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(second))
     return `${toolName}(${program} ${second}:*)`;
   return `${toolName}(${entry.argv.map(quoteWord).join(' ')})`;

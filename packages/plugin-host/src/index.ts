@@ -16,12 +16,15 @@ export { QuiverHost } from './host.js';
 export type { LogLevel } from './logger.js';
 export { createMemoryLogger, createStderrLogger } from './logger.js';
 export type {
+  CheckToolNamesOptions,
   Personality,
   PersonalityFile,
   PersonalityKeyDescription,
+  PersonalityNameIssue,
   PersonalitySearchOptions,
 } from './personality/index.js';
 export {
+  checkPersonalityToolNames,
   describePersonalitySchema,
   loadPersonalityFile,
   PERSONALITY_DEFAULTS,

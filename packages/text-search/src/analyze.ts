@@ -15,8 +15,24 @@ export function analyzeText(text: string): string[] {
   const stems = words.map(stemWord);
   const terms: string[] = [];
   for (const [index, stem] of stems.entries()) if (isContent(words[index] as string)) terms.push(stem);
-  terms.push(...conceptsIn(stems));
+  terms.push(...compounds(text), ...conceptsIn(stems));
   return terms;
+}
+
+// `to-do`, `e-mail` and `GitHub` are also written `todo`, `email` and `github`: a compound adds
+// its joined form next to its parts.
+const HYPHENATED = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
+const CAMEL_CASE = /[\p{L}\p{N}]*\p{Ll}\p{Lu}[\p{L}\p{N}]*/gu;
+
+function compounds(text: string): string[] {
+  if (!text.includes('-') && !/\p{Ll}\p{Lu}/u.test(text)) return [];
+  const found: string[] = [];
+  for (const pattern of [HYPHENATED, CAMEL_CASE])
+    for (const [match] of text.matchAll(pattern)) {
+      const joined = match.replace(/-/g, '').toLowerCase();
+      if (joined.length >= 3) found.push(stemWord(joined));
+    }
+  return found;
 }
 
 /** One weighted alternative of a query term. */
@@ -52,6 +68,11 @@ export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}):
       for (const synonym of wordnetSynonyms(stem).slice(0, maxSynonyms))
         group.push({ term: synonym, weight: synonymWeight });
     groups.push(group);
+  }
+  for (const compound of compounds(query)) {
+    if (seen.has(compound)) continue;
+    seen.add(compound);
+    groups.push([{ term: compound, weight: 1 }]);
   }
   for (const concept of conceptsIn(stems)) {
     if (seen.has(concept)) continue;

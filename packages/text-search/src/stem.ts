@@ -1,6 +1,27 @@
 import { stemmer } from 'stemmer';
 
 const MAX_CACHED = 50_000;
+
+// Words Porter merges with unrelated ones that tool texts use in both senses (`terminal` and
+// `terminate`, `general` and `generate`, `news` and `new`).
+const KEPT_WHOLE = new Set([
+  'terminal',
+  'terminals',
+  'general',
+  'generic',
+  'news',
+  'university',
+  'experiment',
+  'community',
+  'executive',
+]);
+const EXCEPTIONS = new Map([
+  ['organization', 'organiz'],
+  ['organizations', 'organiz'],
+  ['organisation', 'organiz'],
+  ['organisations', 'organiz'],
+  ['terminals', 'terminal'],
+]);
 const cache = new Map<string, string>();
 
 /**
@@ -10,7 +31,9 @@ const cache = new Map<string, string>();
 export function stemWord(word: string): string {
   let stem = cache.get(word);
   if (stem === undefined) {
-    stem = word.length <= 2 || !/^[a-z]+$/.test(word) ? word : stemmer(word);
+    stem =
+      EXCEPTIONS.get(word) ??
+      (word.length <= 2 || KEPT_WHOLE.has(word) || !/^[a-z]+$/.test(word) ? word : stemmer(word));
     if (cache.size >= MAX_CACHED) cache.clear();
     cache.set(word, stem);
   }

@@ -54,6 +54,8 @@ export type {
   PreToolUseOutcome,
   ToolHook,
 } from './hooks.js';
+export type { PathArgumentResolution, RealPath } from './path-resolution.js';
+export { isProcessRelativePath, resolvePathArgument, resolveRealPath } from './path-resolution.js';
 export type {
   GrantScope,
   PermissionAnswer,
@@ -67,8 +69,6 @@ export type {
   ToolPermissionSpec,
 } from './permissions.js';
 export { PERMISSION_KINDS } from './permissions.js';
-export type { PathArgumentResolution, RealPath } from './path-resolution.js';
-export { isProcessRelativePath, resolvePathArgument, resolveRealPath } from './path-resolution.js';
 export type {
   Logger,
   PluginApiVersion,

@@ -163,52 +163,51 @@ describe('every file tool reads a path argument the way its permission check doe
 
   const cases = TOOL_ROWS.flatMap((row) => PATH_FORMS.map((form) => ({ row, form })));
 
-  it.each(cases.map(({ row, form }) => [row.name, form.name, row, form] as const))(
-    '%s given %s opens exactly the path its rule was checked against',
-    async (_tool, _form, row: ToolRow, form: PathForm) => {
-      resetFixture(workspace, outside);
-      const written = (target: string) => form.write(target, workspace, outside);
-      const expected = row.target === 'directory' ? form.directory : form.file;
-      const before = snapshot({ ws: workspace, outside });
-      const { result, subjects } = await run(row.tool, row.args(written));
-      const changed = changedFiles(before, snapshot({ ws: workspace, outside }));
+  it.each(
+    cases.map(({ row, form }) => [row.name, form.name, row, form] as const),
+  )('%s given %s opens exactly the path its rule was checked against', async (_tool, _form, row: ToolRow, form: PathForm) => {
+    resetFixture(workspace, outside);
+    const written = (target: string) => form.write(target, workspace, outside);
+    const expected = row.target === 'directory' ? form.directory : form.file;
+    const before = snapshot({ ws: workspace, outside });
+    const { result, subjects } = await run(row.tool, row.args(written));
+    const changed = changedFiles(before, snapshot({ ws: workspace, outside }));
 
-      if (expected === 'refused') {
-        expect(result.ok, JSON.stringify(result)).toBe(false);
-        expect(changed).toEqual([]);
-        // The rule saw where the path leads, outside the workspace, which is what the tool refused.
-        if (form.name === 'an absolute path outside')
-          expect(subjects.every((subject) => `${subject}/`.startsWith(`${outside}/`))).toBe(true);
-        if (form.name.includes('~'))
-          expect(!result.ok && result.error).toContain('relative to the workspace root, or an absolute path');
-        return;
-      }
+    if (expected === 'refused') {
+      expect(result.ok, JSON.stringify(result)).toBe(false);
+      expect(changed).toEqual([]);
+      // The rule saw where the path leads, outside the workspace, which is what the tool refused.
+      if (form.name === 'an absolute path outside')
+        expect(subjects.every((subject) => `${subject}/`.startsWith(`${outside}/`))).toBe(true);
+      if (form.name.includes('~'))
+        expect(!result.ok && result.error).toContain('relative to the workspace root, or an absolute path');
+      return;
+    }
 
-      expect(result.ok, JSON.stringify(result)).toBe(true);
-      const directory = expected === 'sub' ? 'sub' : '.';
-      const inDirectory = (name: string) => (directory === '.' ? name : `${directory}/${name}`);
-      if (row.target === 'directory') {
-        expect(subjects).toEqual([directory]);
-        const output = result.ok ? result.value : '';
-        const shown = [...output.matchAll(/marker-([\w-]+)\.txt/g)].map((match) => match[1]);
-        expect(shown).toContain(markerName(directory));
-        const outsideSubtree = FIXTURE_DIRECTORIES.filter(
-          (candidate) => directory !== '.' && candidate !== directory && !candidate.startsWith(`${directory}/`),
-        );
-        for (const other of outsideSubtree) expect(shown).not.toContain(markerName(other));
-        expect(changed).toEqual([]);
-        return;
-      }
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    const directory = expected === 'sub' ? 'sub' : '.';
+    const inDirectory = (name: string) => (directory === '.' ? name : `${directory}/${name}`);
+    if (row.target === 'directory') {
+      expect(subjects).toEqual([directory]);
+      const output = result.ok ? result.value : '';
+      const shown = [...output.matchAll(/marker-([\w-]+)\.txt/g)].map((match) => match[1]);
+      expect(shown).toContain(markerName(directory));
+      const outsideSubtree = FIXTURE_DIRECTORIES.filter(
+        (candidate) => directory !== '.' && candidate !== directory && !candidate.startsWith(`${directory}/`),
+      );
+      for (const other of outsideSubtree) expect(shown).not.toContain(markerName(other));
+      expect(changed).toEqual([]);
+      return;
+    }
 
-      const file = inDirectory(row.target === 'new' ? 'new.txt' : 'a.txt');
-      const moved = row.movesTo === undefined ? [] : [inDirectory(row.movesTo)];
-      expect(subjects).toEqual([file, ...moved]);
-      if (row.tool === 'read_file') {
-        expect(result.ok && result.value).toContain(`ID ${file}`);
-        expect(changed).toEqual([]);
-      } else {
-        expect(changed).toEqual([file, ...moved].map((name) => `ws/${name}`).sort());
-      }
-    },
-  );
+    const file = inDirectory(row.target === 'new' ? 'new.txt' : 'a.txt');
+    const moved = row.movesTo === undefined ? [] : [inDirectory(row.movesTo)];
+    expect(subjects).toEqual([file, ...moved]);
+    if (row.tool === 'read_file') {
+      expect(result.ok && result.value).toContain(`ID ${file}`);
+      expect(changed).toEqual([]);
+    } else {
+      expect(changed).toEqual([file, ...moved].map((name) => `ws/${name}`).sort());
+    }
+  });
 });

@@ -14,7 +14,8 @@ export function fileContent(relative: string): string {
 
 /** Recreates the fixture in `root` (everything but the data directory is replaced). */
 export function resetFixture(root: string, outside: string): void {
-  for (const entry of readdirSync(root)) if (entry !== '.quiver') rmSync(path.join(root, entry), { recursive: true });
+  for (const entry of readdirSync(root))
+    if (entry !== '.quiver') rmSync(path.join(root, entry), { recursive: true });
   rmSync(outside, { recursive: true, force: true });
   mkdirSync(outside);
   writeFileSync(path.join(outside, 'a.txt'), fileContent('outside/a.txt'));

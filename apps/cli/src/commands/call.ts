@@ -1,9 +1,10 @@
+import type { SessionAgentKind } from '@quiver/runtime';
 import type { QuiverEvent } from '@quiver/types';
 import type { Command } from 'commander';
-import { openQuiver } from '../context.js';
+import { loadPluginHost, loadRuntime, openQuiver } from '../context.js';
 import { showLiveOutput } from '../interactive/live-output.js';
 import { interactiveResolver } from '../interactive/permission-prompt.js';
-import { color, EXIT, parseJsonArgs, printJson, printLine } from '../output.js';
+import { CliError, color, EXIT, parseJsonArgs, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
 interface CallOptions {
@@ -13,6 +14,8 @@ interface CallOptions {
   events?: boolean;
   model?: string;
   session?: string;
+  agent?: string;
+  customAgent?: string;
 }
 
 export function registerCallCommand(program: Command): void {
@@ -23,6 +26,8 @@ export function registerCallCommand(program: Command): void {
     .option('-a, --args <json>', 'arguments as a JSON object', '{}')
     .option('-p, --personality <name|path>', 'personality to run under')
     .option('--model <name>', 'model name; picks the model profile')
+    .option('--agent <kind>', 'run as this agent context: main | subagent | async | teammate | coordinator')
+    .option('--custom-agent <name>', "run as a custom agent from the personality's agents")
     .option(
       '-s, --session <id>',
       'run in (or resume) this session id; calls a killed run left unfinished are marked interrupted',
@@ -31,11 +36,14 @@ export function registerCallCommand(program: Command): void {
     .option('--json', 'print the whole result as JSON')
     .action(async (tool: string, options: CallOptions, command: Command) => {
       const args = parseJsonArgs(options.args);
+      const agent = options.agent === undefined ? undefined : await agentKind(options.agent);
       const quiver = await openQuiver(globalOptions(command), options);
       const resolver = interactiveResolver();
       const session = quiver.createSession({
         ...(options.personality ? { personality: options.personality } : {}),
         ...(options.model ? { model: options.model } : {}),
+        ...(agent ? { agent } : {}),
+        ...(options.customAgent ? { customAgent: options.customAgent } : {}),
         ...(resolver ? { permissionResolver: resolver } : {}),
         ...(options.session ? { sessionId: options.session } : {}),
       });
@@ -67,4 +75,17 @@ export function registerCallCommand(program: Command): void {
         process.off('SIGTERM', onSignal);
       }
     });
+}
+
+/** The agent kind `--agent` names; an unknown one is a usage error with the closest kind. */
+async function agentKind(requested: string): Promise<SessionAgentKind> {
+  const { AGENT_TOOL_POLICIES } = await loadRuntime();
+  const kinds = Object.keys(AGENT_TOOL_POLICIES) as SessionAgentKind[];
+  if ((kinds as string[]).includes(requested)) return requested as SessionAgentKind;
+  const { didYouMean } = await loadPluginHost();
+  const suggestion = didYouMean(requested, kinds);
+  throw new CliError(
+    `Unknown agent "${requested}".`,
+    `${suggestion ? `Did you mean "${suggestion}"? ` : ''}Use one of: ${kinds.join(', ')}.`,
+  );
 }

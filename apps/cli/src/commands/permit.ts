@@ -1,3 +1,4 @@
+import type { ShellSubjectDecision } from '@quiver/permissions';
 import type { PermissionDecision } from '@quiver/types';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
@@ -6,6 +7,12 @@ import { globalOptions } from '../program.js';
 
 const paint = (behavior: string) =>
   (behavior === 'allow' ? color.green : behavior === 'deny' ? color.red : color.yellow)(behavior);
+
+/** Command text is data: control characters (a `\v` hiding a second command) are shown as escapes. */
+function visible(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+  return /[\u0000-\u001f\u007f-\u009f]/.test(text) ? JSON.stringify(text) : text;
+}
 
 export function registerPermitCommand(program: Command): void {
   program
@@ -54,14 +61,25 @@ export function registerPermitCommand(program: Command): void {
           printLine(
             `${paint(decision.behavior)}  ${tool}${decision.rule ? color.dim(`  rule: ${decision.rule}`) : ''}`,
           );
-          printLine(`  ${decision.reason}`);
-          for (const subject of decision.subjects ?? []) {
+          printLine(`  ${visible(decision.reason)}`);
+          for (const subject of (decision.subjects ?? []) as ShellSubjectDecision[]) {
             printLine(
-              `  ${paint(subject.behavior).padEnd(5)}  ${subject.subject}${subject.rule ? color.dim(`  (${subject.rule})`) : ''}${subject.behavior !== 'allow' ? color.dim(` — ${subject.reason}`) : ''}`,
+              `  ${paint(subject.behavior).padEnd(5)}  ${visible(subject.subject)}${subject.rule ? color.dim(`  (${subject.rule})`) : ''}${subject.behavior !== 'allow' ? color.dim(` — ${visible(subject.reason)}`) : ''}`,
             );
+            if (subject.behavior !== 'ask') continue;
+            if (subject.construct)
+              printLine(
+                color.dim(
+                  `         construct: ${subject.construct.name}, characters ${subject.construct.start}–${subject.construct.end} of the command`,
+                ),
+              );
+            if (subject.suggestedRule)
+              printLine(color.dim(`         allowed by: ${visible(subject.suggestedRule)}`));
           }
           if (decision.behavior === 'ask' && decision.suggestedRule)
-            printLine(color.dim(`  to allow it: add "${decision.suggestedRule}" to permissions.allow`));
+            printLine(
+              color.dim(`  to allow it: add ${JSON.stringify(decision.suggestedRule)} to permissions.allow`),
+            );
           if (!inPool)
             printLine(
               color.yellow(

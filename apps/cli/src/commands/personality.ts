@@ -1,19 +1,23 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
-import { loadPluginHost, openQuiver } from '../context.js';
-import { color, printJson, printLine } from '../output.js';
+import { loadPluginHost, loadRuntime, openQuiver } from '../context.js';
+import { color, EXIT, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
 export function registerPersonalityCommand(program: Command): void {
   const personality = program.command('personality').description('Check and preview personality files.');
   personality
     .command('check')
-    .description('Validate a personality file (and what it extends); exit 2 with the errors if invalid.')
+    .description(
+      'Validate a personality file (and what it extends): exit 2 if it is not a valid personality, 1 if it names tools that do not exist.',
+    )
     .argument('<path>', 'personality YAML file')
     .option('--json', 'machine-readable output')
     .action(async (file: string, options: { json?: boolean }) => {
-      const { resolvePersonality } = await loadPluginHost();
+      const { resolvePersonality, checkPersonalityToolNames } = await loadPluginHost();
       const { DEFAULT_PERSONALITY } = await import('@quiver/wiring');
       // `extends: NAME` resolves as the host does: personalities/NAME.yaml beside quiver.yaml, or an embedded one.
       const dir = path.dirname(path.resolve(file));
@@ -22,8 +26,22 @@ export function registerPersonalityCommand(program: Command): void {
         searchDirs: [...new Set([configDir, process.cwd()])],
         embedded: { default: DEFAULT_PERSONALITY },
       });
-      if (options.json) printJson({ ok: true, id: resolved.id, sources: resolved.sources });
-      else printLine(`${color.green('ok')} ${resolved.id} (${resolved.sources.join(' ← ')})`);
+      const { catalog, unloadedPlugins } = await firstPartyToolCatalog(configDir, resolved.plugins);
+      const issues = checkPersonalityToolNames(resolved, catalog, { unloadedPlugins });
+      const failed = issues.some((issue) => issue.level === 'error');
+      if (failed) process.exitCode = EXIT.toolFailed;
+      if (options.json) {
+        printJson({ ok: !failed, id: resolved.id, sources: resolved.sources, issues });
+        return;
+      }
+      for (const issue of issues) {
+        const label = issue.level === 'error' ? color.red('error') : color.yellow('warning');
+        printLine(`${label} ${issue.keyPath}: ${issue.message}`);
+      }
+      if (failed) {
+        const count = issues.filter((issue) => issue.level === 'error').length;
+        printLine(`${color.red('failed')} ${resolved.id}: ${count} unknown tool name${count === 1 ? '' : 's'}`);
+      } else printLine(`${color.green('ok')} ${resolved.id} (${resolved.sources.join(' ← ')})`);
     });
   personality
     .command('show')
@@ -40,4 +58,41 @@ export function registerPersonalityCommand(program: Command): void {
         await quiver.close();
       }
     });
+}
+
+/**
+ * The tools a personality's names are checked against: every first-party tool (loaded in a
+ * throwaway directory, so the check writes nothing) and the MCP servers quiver.yaml defines.
+ * No MCP server is started and no third-party plugin is run; names that may belong to one come
+ * back as warnings instead of errors.
+ */
+async function firstPartyToolCatalog(configDir: string, enabledPlugins: readonly string[]) {
+  const { createQuiver } = await import('@quiver/wiring');
+  const { findConfigFile, loadConfigFile } = await loadPluginHost();
+  const { toolNameCatalog } = await loadRuntime();
+  let mcpServers: Record<string, unknown> = {};
+  const configFile = findConfigFile(configDir);
+  if (configFile) {
+    try {
+      mcpServers = loadConfigFile(configFile).mcpServers;
+    } catch {
+      // An invalid quiver.yaml is reported by every other command; here it only means no servers.
+    }
+  }
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'quiver-check-'));
+  try {
+    const quiver = await createQuiver({ workspace: scratch, dataDir: scratch, config: {} });
+    try {
+      const loaded = new Set(quiver.host.plugins().loaded.map((plugin) => plugin.id));
+      const policy = { mcpServers: Object.fromEntries(Object.keys(mcpServers).map((name) => [name, {}])) };
+      return {
+        catalog: toolNameCatalog(quiver.host.registry.list(), [], policy),
+        unloadedPlugins: enabledPlugins.filter((id) => !loaded.has(id)),
+      };
+    } finally {
+      await quiver.close();
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }

@@ -5,7 +5,8 @@ import { type GlobalOptions, openQuiver } from '../context.js';
 import { CliError, EXIT } from '../output.js';
 import { serveHttp } from '../serve/http.js';
 import { isLoopbackHost, parseListenAddress } from '../serve/listen-address.js';
-import { createServeConnection, listedTools } from '../serve/mcp-server.js';
+import { watchConfiguration } from '../serve/live-configuration.js';
+import { createServeConnection, listedTools, type ServeConnection } from '../serve/mcp-server.js';
 import { serveStdio } from '../serve/stdio.js';
 
 interface ServeOptions {
@@ -48,13 +49,42 @@ export function registerServeCommand(program: Command): void {
           EXIT.usage,
         );
       }
-      const quiver = await openQuiver(command.optsWithGlobals<GlobalOptions>(), options);
+      const global = command.optsWithGlobals<GlobalOptions>();
+      let quiver = await openQuiver(global, options);
       const sessionOptions: SessionOptions = {
         ...(options.personality ? { personality: options.personality } : {}),
         ...(options.model ? { model: options.model } : {}),
       };
       const log = (message: string) => process.stderr.write(`quiver serve: ${message}\n`);
-      const openConnection = () => createServeConnection({ quiver, session: sessionOptions, log });
+      const connections = new Set<ServeConnection>();
+      const openConnection = () => {
+        const connection = createServeConnection({ quiver, session: sessionOptions, log });
+        connections.add(connection);
+        const close = connection.close.bind(connection);
+        connection.close = async () => {
+          connections.delete(connection);
+          await close();
+        };
+        return connection;
+      };
+      // --trust-project trusts the configuration found at launch, not whatever the files say later.
+      const launch = global.trustProject ? quiver.trust.current : undefined;
+      const live = watchConfiguration({
+        current: () => quiver,
+        reopen: () =>
+          openQuiver({ ...global, trustProject: false }, options, {
+            quiet: true,
+            ...(launch ? { trustProject: launch } : {}),
+          }),
+        check: (next) => void summarize(next, sessionOptions, options.personality),
+        switchTo: async (next) => {
+          const previous = quiver;
+          quiver = next;
+          await Promise.all([...connections].map((connection) => connection.switchTo(next)));
+          await previous.close();
+        },
+        log,
+      });
       try {
         // Assembling once up front turns a broken personality into a usage error, not a broken server.
         const summary = summarize(quiver, sessionOptions, options.personality);
@@ -72,6 +102,7 @@ export function registerServeCommand(program: Command): void {
           await server.close();
         }
       } finally {
+        live.close();
         await quiver.close();
       }
     });

@@ -3,41 +3,84 @@ import { commandWords, type Recognizer, type RecognizerInput } from './reducer-i
 const COMPILER_COMMAND =
   /(?:^|\s|;|\/)(?:cargo|rustc|go|gcc|g\+\+|cc|c\+\+|clang|clang\+\+|make|gmake|cmake|ninja|mypy|ruff|flake8|pyright)(?:\s|$)/;
 // `file:line[:col]: message`, as gcc, clang, go, mypy, ruff and flake8 print it; go vet prefixes `vet: `.
-const LOCATED = /^(?:vet: )?[^\s:][^:]*:\d+(?::\d+)?:? (?!note:)(?:\s*\S)/;
-const RUST_HEADLINE = /^(?:error|warning)(?:\[\w+\])?: /;
-const RUST_LOCATION = /^\s*--> \S+:\d+:\d+/;
+const LOCATED = /^(?:vet: )?([^\s:][^:]*:\d+(?::\d+)?):? ((?!note:)\s*\S.*)$/;
+// A headline whose location follows on a ` --> file:line:col` line: rustc, and ruff's full format.
+const HEADLINE = /^(?:(?:error|warning)(?:\[\w+\])?: |[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S|invalid-syntax: )/;
+const ARROW_LOCATION = /^\s*--> (\S+:\d+:\d+)/;
 const KEPT = [
   /^# \S+$/, // go: the package the errors below belong to
   /^make(?:\[\d+\])?: \*\*\* /,
   /undefined reference to|multiple definition of|ld returned \d+ exit status|^\/\S*ld: /,
-  /^Found \d+ errors? in \d+ files?|^Success: no issues found/,
+  /^Found \d+ errors?|^Success: no issues found|^\[\*\] \d+ fixable/,
   /^(?:Some errors have detailed explanations|For more information about an error)/,
   /^\s+Finished /,
 ];
+const QUOTED = /`[^`]*`|'[^']*'|"[^"]*"|‘[^’]*’/g;
+// Two of a kind read better as two lines; from three on, one line listing the places is shorter.
+const GROUP_FROM = 3;
+
+interface Located {
+  location: string;
+  message: string;
+}
+
+/** Located diagnostics with the same message up to quoted names become one line listing every place. */
+function groupRepeats(entries: readonly (Located | string)[]): string[] {
+  const groups = new Map<string, Located[]>();
+  for (const entry of entries) {
+    if (typeof entry === 'string') continue;
+    const key = entry.message.replace(QUOTED, '…');
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  const lines: string[] = [];
+  const written = new Set<string>();
+  for (const entry of entries) {
+    if (typeof entry === 'string') {
+      lines.push(entry);
+      continue;
+    }
+    const key = entry.message.replace(QUOTED, '…');
+    const members = groups.get(key) ?? [entry];
+    if (members.length < GROUP_FROM) lines.push(`${entry.location}: ${entry.message}`);
+    else if (!written.has(key)) {
+      written.add(key);
+      const same = members.every((member) => member.message === entry.message);
+      const places = members.map((member) =>
+        same ? member.location : `${member.location} ${(member.message.match(QUOTED) ?? []).join(' ')}`,
+      );
+      lines.push(`${same ? entry.message : key} (${members.length}×): ${places.join(', ')}`);
+    }
+  }
+  return lines;
+}
 
 /**
  * Compilers and checkers that print one located diagnostic per problem (cargo/rustc, go build and
  * vet, gcc and clang under make, mypy, ruff, flake8): every error and warning with its location,
- * the build tool's verdict, and no code frames, notes or help text.
+ * the build tool's verdict, and no code frames, notes or help text. Diagnostics that differ only
+ * by a quoted name are listed once with all their places.
  */
 export const reduceDiagnosticsOutput: Recognizer = (input: RecognizerInput) => {
   if (!COMPILER_COMMAND.test(commandWords(input.command))) return undefined;
-  const kept: string[] = [];
-  let rustLocationWanted = false;
+  const entries: (Located | string)[] = [];
+  let headline: string | undefined;
   for (const line of input.lines) {
-    if (RUST_HEADLINE.test(line)) {
-      kept.push(line);
-      rustLocationWanted = true;
-    } else if (rustLocationWanted && RUST_LOCATION.test(line)) {
-      kept.push(line);
-      rustLocationWanted = false;
-    } else if (/^\s*(?:\d+\s*)?\|/.test(line)) {
-      // a code frame
-    } else if (LOCATED.test(line) && !/: note: /.test(line) && !/^\s/.test(line)) {
-      kept.push(line);
-    } else if (KEPT.some((pattern) => pattern.test(line))) kept.push(line);
+    const located = /^\s/.test(line) || / note: /.test(line) ? null : LOCATED.exec(line);
+    const arrow = ARROW_LOCATION.exec(line);
+    if (HEADLINE.test(line)) {
+      if (headline !== undefined) entries.push(headline);
+      headline = line;
+    } else if (headline !== undefined && arrow) {
+      entries.push({ location: arrow[1] as string, message: headline });
+      headline = undefined;
+    } else if (located) {
+      entries.push({ location: located[1] as string, message: located[2] as string });
+    } else if (KEPT.some((pattern) => pattern.test(line))) entries.push(line);
   }
-  const diagnostics = kept.filter((line) => LOCATED.test(line) || RUST_HEADLINE.test(line) || /^make/.test(line));
+  if (headline !== undefined) entries.push(headline);
+  const diagnostics = entries.filter(
+    (entry) => typeof entry !== 'string' || HEADLINE.test(entry) || /^make/.test(entry),
+  );
   if (diagnostics.length === 0) return undefined;
-  return kept.join('\n');
+  return groupRepeats(entries).join('\n');
 };

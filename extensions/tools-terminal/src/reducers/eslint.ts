@@ -11,21 +11,24 @@ interface Problem {
   rule: string;
 }
 
-function commonDirectory(files: readonly string[]): string {
+/** The parent of the directory the files share, so each name keeps its last directory (`src/a.js`). */
+function sharedPrefix(files: readonly string[]): string {
   const first = files[0] ?? '';
+  const parent = (prefix: string) => prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
   let prefix = first.slice(0, first.lastIndexOf('/') + 1);
-  while (prefix.length > 0 && !files.every((file) => file.startsWith(prefix)))
-    prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
-  return prefix;
+  while (prefix.length > 0 && !files.every((file) => file.startsWith(prefix))) prefix = parent(prefix);
+  return parent(prefix);
 }
 
 /**
  * ESLint's stylish output: problems grouped by rule and message, each group listing every place it
- * occurs (`file:line:col`), file names relative to the directory they share. A message that only
+ * occurs (`file:line:col`), file names relative to the parent of the directory they share. A message that only
  * differs by a quoted name is one group, with the names beside the places.
  */
 export const reduceEslintOutput: Recognizer = (input: RecognizerInput) => {
-  const summary = input.lines.filter((line) => SUMMARY.test(line) || /potentially fixable with the/.test(line));
+  const summary = input.lines.filter(
+    (line) => SUMMARY.test(line) || /potentially fixable with the/.test(line),
+  );
   if (summary.length === 0) return undefined;
   const problems: Problem[] = [];
   let file: string | undefined;
@@ -43,7 +46,7 @@ export const reduceEslintOutput: Recognizer = (input: RecognizerInput) => {
     } else if (/^\S/.test(line) && !SUMMARY.test(line) && !/^npm /.test(line)) file = line.trim();
   }
   if (problems.length === 0) return undefined;
-  const directory = commonDirectory([...new Set(problems.map((problem) => problem.file))]);
+  const directory = sharedPrefix([...new Set(problems.map((problem) => problem.file))]);
   const groups = new Map<string, Problem[]>();
   for (const problem of problems) {
     const key = `${problem.severity} ${problem.rule} ${problem.message.replace(/'[^']*'/g, "'…'")}`;

@@ -113,7 +113,9 @@ export function reduceGitPatch(lines: readonly string[], budget: number): string
   const { lines: hunks, hidden } = hunksWithin(files, budget - used);
   const note =
     hidden > 0
-      ? [`[hunks of ${hidden} file${hidden === 1 ? '' : 's'} not shown, in part or whole; git diff -- <path> shows one]`]
+      ? [
+          `[hunks of ${hidden} file${hidden === 1 ? '' : 's'} not shown, in part or whole; git diff -- <path> shows one]`,
+        ]
       : [];
   return [...summary, '', ...hunks, ...note].join('\n');
 }

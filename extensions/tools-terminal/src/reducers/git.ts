@@ -1,7 +1,6 @@
 import { reduceGitPatch } from './git-diff.js';
 import { commandWords, listWithLimit, type Recognizer, type RecognizerInput } from './reducer-input.js';
 
-
 function gitSubcommand(command: string): string | undefined {
   return /(?:^|\s|;)git\s+(?:-C\s+\S+\s+|-c\s+\S+\s+|--no-pager\s+)*(status|diff|log|show)\b/.exec(
     commandWords(command),

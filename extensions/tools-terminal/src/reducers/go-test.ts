@@ -24,7 +24,11 @@ export function goTest(input: RecognizerInput): TestReport | undefined {
       panicking = true;
       const test = failed.at(-1) ?? current ?? 'panic';
       messages.set(test, [...(messages.get(test) ?? []), line]);
-    } else if (panicking && /^\t\/.*\.go:\d+/.test(line) && !/\/(?:src|pkg\/mod)\/(?:testing|runtime)\//.test(line)) {
+    } else if (
+      panicking &&
+      /^\t\/.*\.go:\d+/.test(line) &&
+      !/\/(?:src|pkg\/mod)\/(?:testing|runtime)\//.test(line)
+    ) {
       const test = failed.at(-1) ?? 'panic';
       const kept = messages.get(test) ?? [];
       if (!kept.some((message) => /\.go:\d+ \+0x/.test(message))) messages.set(test, [...kept, line.trim()]);

@@ -22,7 +22,8 @@ export const reduceInstallOutput: Recognizer = (input: RecognizerInput) => {
   const seen = new Set<string>();
   for (const raw of input.lines) {
     const line = raw.replace(/\u2009/g, ' ').trimEnd();
-    if (line.trim().length === 0 || NOISE.test(line) || NPM_ERROR_NOISE.test(line) || seen.has(line)) continue;
+    if (line.trim().length === 0 || NOISE.test(line) || NPM_ERROR_NOISE.test(line) || seen.has(line))
+      continue;
     const isWarning = /^(?:npm warn|WARN|warning|WARNING)\b/i.test(line.trim());
     const keep = isWarning
       ? IMPORTANT_WARNING.test(line)

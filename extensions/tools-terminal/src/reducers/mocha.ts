@@ -15,10 +15,17 @@ export function mocha(input: RecognizerInput): TestReport | undefined {
   ).map(([header, ...rest]) => {
     const titleEnd = rest.findIndex((line) => /:\s*$/.test(line));
     const title = [header as string, ...rest.slice(0, titleEnd + 1)]
-      .map((line) => line.trim().replace(/^\d+\) /, '').replace(/:$/, ''))
+      .map((line) =>
+        line
+          .trim()
+          .replace(/^\d+\) /, '')
+          .replace(/:$/, ''),
+      )
       .join(' › ');
     const body = rest.slice(titleEnd + 1).map((line) => line.trim());
-    const frame = body.find((line) => /^at .*:\d+:\d+\)?$/.test(line) && !/node_modules|node:internal/.test(line));
+    const frame = body.find(
+      (line) => /^at .*:\d+:\d+\)?$/.test(line) && !/node_modules|node:internal/.test(line),
+    );
     const message = firstErrorLines(
       body.filter((line) => !line.startsWith('at ')),
       (line) => /^\+ (?:expected - actual|actual - expected)$|^[-+]?\s*[{}[\]]$|^[-+]\S/.test(line),

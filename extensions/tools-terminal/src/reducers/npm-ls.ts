@@ -37,7 +37,9 @@ export const reduceNpmLsOutput: Recognizer = (input: RecognizerInput) => {
   const warnings = input.lines.filter((line) => /^npm warn/i.test(line) && PROBLEM.test(line));
   const lines = [root, `${topLevel.length} top-level: ${topLevel.join(', ')}`];
   if (deeper > 0) lines.push(`${deeper} deeper packages, not listed`);
-  if (optionalLeftOut > 0) lines.push(`${optionalLeftOut} optional dependencies not installed (not a problem)`);
-  if (problems.length > 0) lines.push(`problems (${problems.length}):`, ...problems.map((line) => `  ${line}`));
+  if (optionalLeftOut > 0)
+    lines.push(`${optionalLeftOut} optional dependencies not installed (not a problem)`);
+  if (problems.length > 0)
+    lines.push(`problems (${problems.length}):`, ...problems.map((line) => `  ${line}`));
   return [...lines, ...warnings, ...errors].join('\n');
 };

@@ -1,12 +1,11 @@
 import { goTest } from './go-test.js';
 import { mocha } from './mocha.js';
 import { pytest, unittest } from './pytest.js';
-import { commandWords, type Recognizer, type RecognizerInput } from './reducer-input.js';
+import type { Recognizer, RecognizerInput } from './reducer-input.js';
 import { blocks, firstErrorLines, isCodeFrame, type TestReport } from './test-report.js';
 
 // Past this, a flood of failures (one broken import) would crowd out everything else.
 const LISTED_FAILURES = 300;
-
 
 function vitest(input: RecognizerInput): TestReport | undefined {
   const summary = input.lines
@@ -132,7 +131,8 @@ function failingRun(report: TestReport, budget: number): string {
     lines.push(...shown);
     left -= shown.reduce((sum, line) => sum + line.length + 1, 0);
   }
-  if (counted.size > LISTED_FAILURES) lines.push(`… and ${counted.size - LISTED_FAILURES} more failing tests`);
+  if (counted.size > LISTED_FAILURES)
+    lines.push(`… and ${counted.size - LISTED_FAILURES} more failing tests`);
   lines.push('', ...report.summary.map((line) => line.trim()));
   return lines.join('\n');
 }

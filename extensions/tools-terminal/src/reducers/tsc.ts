@@ -9,7 +9,10 @@ const PRETTY = /^(.+?):(\d+):(\d+) - error (TS\d+): (.*)$/;
  * listing all its locations, and exact repeats (project references, watch) are folded.
  */
 export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
-  const groups = new Map<string, { code: string; message: string; locations: Set<string> }>();
+  const groups = new Map<
+    string,
+    { code: string; message: string; locations: Set<string>; pretty: boolean }
+  >();
   const otherErrors: string[] = [];
   let errorCount = 0;
   for (const line of input.lines) {
@@ -28,7 +31,7 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
       string,
     ];
     const key = `${code} ${message}`;
-    const group = groups.get(key) ?? { code, message, locations: new Set<string>() };
+    const group = groups.get(key) ?? { code, message, locations: new Set<string>(), pretty: !plain };
     // Locations stay as tsc printed them, so they can be searched for and clicked.
     group.locations.add(plain ? `${file}(${row},${column})` : `${file}:${row}:${column}`);
     groups.set(key, group);
@@ -38,7 +41,8 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
   const lines: string[] = [...new Set(otherErrors)];
   for (const group of groups.values()) {
     const [first, ...rest] = [...group.locations];
-    if (rest.length === 0) lines.push(`${first}: error ${group.code}: ${group.message}`);
+    if (rest.length === 0)
+      lines.push(`${first}${group.pretty ? ' -' : ':'} error ${group.code}: ${group.message}`);
     else
       lines.push(
         `error ${group.code}: ${group.message} (${rest.length + 1}×)\n  at ${[first, ...rest].join(', ')}`,

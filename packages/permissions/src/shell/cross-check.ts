@@ -43,14 +43,21 @@ interface TreeCommand {
  * first disagreement, or undefined when both read the command the same way.
  */
 export function crossCheck(root: Node, commands: ReadCommand[]): UnprovenConstruct | undefined {
-  const found: TreeCommand[] = [];
-  const loose: Array<{ start: number; text: string }> = [];
-  const foreign = collect(root, found, loose);
+  const foreign = firstForeignNode(root);
   if (foreign)
     return {
       construct: `a "${foreign.type}" node in the bash grammar's reading`,
       start: foreign.startIndex,
       end: foreign.endIndex,
+    };
+  const found: TreeCommand[] = [];
+  const loose: Array<{ start: number; text: string }> = [];
+  const unexpected = collect(root, found, loose);
+  if (unexpected)
+    return {
+      construct: `a "${unexpected.type}" node where the strict reader expects none`,
+      start: unexpected.startIndex,
+      end: unexpected.endIndex,
     };
   // The grammar hangs a redirection after a pipeline on the pipeline; bash gives it to the command it follows.
   found.sort((left, right) => left.start - right.start);
@@ -89,13 +96,10 @@ function sameList(left: string[], right: string[]): boolean {
 
 /** Walks the tree in document order; returns the first node outside the subset. */
 function collect(node: Node, found: TreeCommand[], loose: Array<{ start: number; text: string }>): Node | undefined {
-  if (node.isMissing || node.isError || (node.isNamed && !SUBSET_NODES.has(node.type))) return node;
   if (node.type === 'redirected_statement') {
     const body = node.childForFieldName('body');
     for (const child of node.namedChildren) {
       if (!child || (body && child.id === body.id)) continue;
-      const foreign = checkSubtree(child);
-      if (foreign) return foreign;
       loose.push({ start: child.startIndex, text: describeRedirect(child) });
       // The grammar puts what follows `<<'EOF'` on its line (`| wc -l`, `&& ls`) inside the redirect.
       for (const inner of child.namedChildren) {
@@ -115,8 +119,6 @@ function collect(node: Node, found: TreeCommand[], loose: Array<{ start: number;
     const command: TreeCommand = { assignments: [], words: [], redirects: [], start: node.startIndex, end: node.endIndex };
     for (const assignment of assignments) {
       if (!assignment) continue;
-      const foreign = checkSubtree(assignment);
-      if (foreign) return foreign;
       command.assignments.push(describeAssignment(assignment));
     }
     found.push(command);
@@ -132,8 +134,6 @@ function collect(node: Node, found: TreeCommand[], loose: Array<{ start: number;
     };
     for (const child of node.namedChildren) {
       if (!child) continue;
-      const foreign = checkSubtree(child);
-      if (foreign) return foreign;
       if (child.type === 'variable_assignment') command.assignments.push(describeAssignment(child)); else if (child.type === 'command_name') {
         const name = child.namedChildren[0];
         if (name) command.words.push(resolveShellWord(name).value);
@@ -153,14 +153,19 @@ function collect(node: Node, found: TreeCommand[], loose: Array<{ start: number;
   return undefined;
 }
 
-function checkSubtree(node: Node): Node | undefined {
-  if (node.isMissing || node.isError || (node.isNamed && !SUBSET_NODES.has(node.type))) return node;
-  for (const child of node.children) {
-    if (!child) continue;
-    const foreign = checkSubtree(child);
-    if (foreign) return foreign;
+/** One cursor pass over the whole tree (cheaper than materializing children): the first node outside the subset. */
+function firstForeignNode(root: Node): Node | undefined {
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      if (cursor.nodeIsMissing || cursor.nodeType === 'ERROR' || (cursor.nodeIsNamed && !SUBSET_NODES.has(cursor.nodeType)))
+        return cursor.currentNode;
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return undefined;
+    }
+  } finally {
+    cursor.delete();
   }
-  return undefined;
 }
 
 function describeAssignment(node: Node): string {

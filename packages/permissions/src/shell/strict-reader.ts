@@ -107,6 +107,8 @@ class StrictReader {
   readonly #commands: ReadCommand[] = [];
 
   constructor(readonly source: string) {
+    // Plain printable ASCII, tabs and newlines need no closer look.
+    if (!/[^\t\n\x20-\x7e]/.test(source)) return;
     for (let index = 0; index < source.length; index++) {
       const char = source[index] as string;
       if (char !== ' ' && !isOrdinaryText(char)) throw new Unproven(describe(char), index, index + 1);
@@ -164,6 +166,28 @@ class StrictReader {
 
   #here(construct: string, length = 1): Unproven {
     return new Unproven(construct, this.#index, Math.min(this.source.length, this.#index + length));
+  }
+
+  /** An expansion, with a range that covers it as far as a plain scan can tell. */
+  #expansion(index: number): Unproven {
+    const rest = this.source.slice(index);
+    const name = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(rest);
+    let length = name ? name[0].length : 2;
+    const open = rest[1];
+    const close = open === '{' ? '}' : open === '(' ? ')' : open === "'" || open === '"' ? open : undefined;
+    if (close) {
+      let depth = 0;
+      for (let position = 1; position < rest.length; position++) {
+        const char = rest[position];
+        if (char === '\\') position++;
+        else if (char === open && close !== open) depth++;
+        else if (char === close && (close === open ? position > 1 : --depth === 0)) {
+          length = position + 1;
+          break;
+        }
+      }
+    }
+    return new Unproven(expansionName(this.source, index), index, Math.min(this.source.length, index + length));
   }
 
   #skipBlanks(): void {
@@ -313,7 +337,7 @@ class StrictReader {
           throw this.#here('a backslash before a character other than a printable one', 2);
         value += next;
         this.#index += 2;
-      } else if (char === '$') throw this.#here(expansionName(this.source, offset), 2);
+      } else if (char === '$') throw this.#expansion(offset);
       else if (char === '`') throw this.#here('a backtick command substitution');
       else if (char === '(' || char === ')') throw this.#here(`"${char}" (a subshell, function or array)`);
       else if (char === '~' && (offset === start || /[=:]/.test(this.source[offset - 1] as string)))
@@ -349,7 +373,7 @@ class StrictReader {
         this.#index++;
         return value;
       }
-      if (char === '$') throw this.#here(expansionName(this.source, this.#index), 2);
+      if (char === '$') throw this.#expansion(this.#index);
       if (char === '`') throw this.#here('a backtick command substitution');
       if (char === '\n' && this.#pending.length > 0) throw this.#here('a quoted newline on a here-document line');
       if (char === '\\') {

@@ -65,8 +65,11 @@ export function runInSandbox(fixture: FixtureTree, command: string, options: San
   const maxTraceBytes = options.maxTraceBytes ?? 8 * 1024 * 1024;
   const environment = Object.entries(SANDBOX_ENVIRONMENT).flatMap(([name, value]) => ['--setenv', name, value]);
   // strace writes through a FIFO that a background cat copies to our stdout, so the traced command never holds the trace's descriptor.
+  // strace writes through a FIFO that cat copies to our stdout, so the traced command never holds
+  // the trace's descriptor; the shell waits for cat so that the trace is complete before bwrap ends.
   const setup =
-    'mkdir -p "$HOME" && cp -a "$1"/. "$2"/ && mkfifo /tmp/.oracle-trace && cd "$2" && shift 2 && { cat /tmp/.oracle-trace & } && exec strace -o /tmp/.oracle-trace "$@" >/dev/null';
+    'mkdir -p "$HOME" && cp -a "$1"/. "$2"/ && mkfifo /tmp/.oracle-trace && cd "$2" && shift 2 || exit 97; ' +
+    '{ cat /tmp/.oracle-trace & } ; strace -o /tmp/.oracle-trace "$@" >/dev/null; status=$?; wait; exit $status';
   const args = [
     '--ro-bind',
     '/',

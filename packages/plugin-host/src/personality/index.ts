@@ -1,5 +1,7 @@
 // Personality config: schema, loading with `extends`, and the session policy derived from it.
 
+export type { CheckToolNamesOptions, PersonalityNameIssue } from './check-tool-names.js';
+export { checkPersonalityToolNames } from './check-tool-names.js';
 export type { PersonalityKeyDescription } from './describe-schema.js';
 export { describePersonalitySchema } from './describe-schema.js';
 export type { PersonalitySearchOptions } from './load-personality.js';

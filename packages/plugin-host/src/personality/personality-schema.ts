@@ -110,8 +110,13 @@ export const personalitySchema = z.strictObject({
         tools: z
           .array(z.string())
           .optional()
-          .describe('Tools the agent may use (`["*"]` or absent = the usual set).'),
-        disallowedTools: z.array(z.string()).optional().describe('Tools the agent may not use.'),
+          .describe(
+            'Tools the agent may use, as users write them: tool names, aliases, Claude Code names (Read, Grep, Glob, Bash, …), plugin ids or `mcp__server__*`. `["*"]` or absent = the usual set.',
+          ),
+        disallowedTools: z
+          .array(z.string())
+          .optional()
+          .describe('Tools the agent may not use, written like `tools`.'),
       }),
     )
     .optional()

@@ -67,7 +67,9 @@ export function checkToolName(requested: string, catalog: ToolNameCatalog): Tool
       if (listed.length === 0) return { status: 'known' };
       return { status: 'unknown', candidates: listed.map((tool) => tool.name) };
     }
-    return { status: 'unknown', candidates: catalog.mcpServers.map((name) => `mcp__${name}`) };
+    // Suggest the same name on a configured server: `mcp__gitlab__*` → `mcp__github__*`.
+    const rest = requested.slice('mcp__'.length + server.length);
+    return { status: 'unknown', candidates: catalog.mcpServers.map((name) => `mcp__${name}${rest}`) };
   }
   if (isClaudeCodeToolName(requested)) return { status: 'no_counterpart' };
   return { status: 'unknown', candidates: knownNames(catalog) };

@@ -84,7 +84,8 @@ export async function checkPermission(
     return fail('not_permitted', `${toolName} is not permitted: ${decision.reason}${rule}`);
   }
 
-  if (skipsPermission(check.tool)) {
+  // An ask rule someone wrote still asks; skipPermission only replaces asking by default.
+  if (decision.rule === undefined && skipsPermission(check.tool)) {
     completed({
       behavior: 'allow',
       scope: 'once',

@@ -8,6 +8,8 @@ export interface ToolFields {
   server: string;
   title: string;
   description: string;
+  /** The description's first sentence: what the tool does, before how to use it. */
+  summary: string;
   /** Parameter names, their descriptions and enum values, one level deep. */
   parameters: string;
 }
@@ -22,6 +24,7 @@ export function toolFields(tool: ToolDefinitionLite): ToolFields {
     server: mcp ? (mcp[1] as string) : '',
     title: tool.title ?? '',
     description: tool.description,
+    summary: firstSentence(tool.description),
     parameters: parameterText(tool.parameters),
   };
 }
@@ -50,4 +53,10 @@ function parameterText(schema: Record<string, unknown>): string {
   };
   visit(schema, 0);
   return parts.join(' ').slice(0, MAX_PARAMETER_TEXT);
+}
+
+function firstSentence(text: string): string {
+  const trimmed = text.trimStart();
+  const end = trimmed.search(/[.!?](\s|$)|\n/);
+  return (end < 0 ? trimmed : trimmed.slice(0, end)).slice(0, 300);
 }

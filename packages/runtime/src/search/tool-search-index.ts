@@ -1,17 +1,26 @@
+import { analyzeQuery, analyzeText } from '@quiver/text-search';
 import type { ToolDefinitionLite } from '@quiver/types';
-import { tokenize } from './tokenize.js';
+import { type ToolFields, toolFields } from './tool-fields.js';
 
-/** A name word counts this many times a description word: names say what a tool is. */
-const NAME_WEIGHT = 3;
+/**
+ * Field weights and length normalisation (BM25F): a name says what a tool does, a title
+ * restates it, parameters say what it acts on; descriptions are long and say much else.
+ */
+const FIELDS: readonly { field: keyof ToolFields; weight: number; b: number }[] = [
+  { field: 'name', weight: 3, b: 0.3 },
+  { field: 'server', weight: 1.5, b: 0.3 },
+  { field: 'title', weight: 2, b: 0.5 },
+  { field: 'description', weight: 1, b: 0.75 },
+  { field: 'parameters', weight: 0.4, b: 0.75 },
+];
 const K1 = 1.2;
-const B = 0.75;
-/** A query word that is only the start of an indexed word scores this fraction. */
+/** A query word that is only the start of an indexed term scores this fraction. */
 const PREFIX_DISCOUNT = 0.5;
 const MIN_PREFIX_LENGTH = 3;
 
 export interface ToolSearchIndex {
   readonly tools: readonly ToolDefinitionLite[];
-  /** Best `limit` tools for a keyword query (BM25), best first. */
+  /** Best `limit` tools for a keyword query, best first. */
   search(query: string, limit: number): ToolDefinitionLite[];
   /** The same ranking as positions in `tools`. */
   rank(query: string, limit: number): number[];
@@ -19,132 +28,123 @@ export interface ToolSearchIndex {
 
 interface Postings {
   documents: Int32Array;
-  frequencies: Float32Array;
+  /** BM25F term weight per document, saturated: tf / (K1 + tf) · (K1 + 1). */
+  weights: Float32Array;
   idf: number;
 }
 
 /**
- * An inverted index over tool names and descriptions, ranked with BM25. Building is linear in
- * the text; a query touches only the postings of its words, so it stays fast at 10,000 tools.
+ * An inverted index over each tool's name, server, title, description and parameters, ranked
+ * with BM25F over stems, with WordNet and domain synonyms at query time. Building is linear in
+ * the text; a query touches only the postings of its terms, so it stays fast at 10,000 tools.
  */
 export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): ToolSearchIndex {
-  // Words become ids once; per-document counts live in a scratch array indexed by id.
-  const termIds = new Map<string, number>();
-  const termDocuments: number[][] = [];
-  const termFrequencies: number[][] = [];
-  let scratch = new Float64Array(1024);
-  const seenInDocument: number[] = [];
-  const lengths = new Float64Array(tools.length);
-  const nameIndex = new Map<string, number>();
-  const countWords = (words: readonly string[], weight: number) => {
-    for (const word of words) {
-      let id = termIds.get(word);
-      if (id === undefined) {
-        id = termDocuments.length;
-        termIds.set(word, id);
-        termDocuments.push([]);
-        termFrequencies.push([]);
-        if (id >= scratch.length) {
-          const grown = new Float64Array(scratch.length * 2);
-          grown.set(scratch);
-          scratch = grown;
-        }
-      }
-      if (scratch[id] === 0) seenInDocument.push(id);
-      scratch[id] = (scratch[id] as number) + weight;
-    }
-  };
-  tools.forEach((tool, document) => {
-    const lowerName = tool.name.toLowerCase();
-    if (!nameIndex.has(lowerName)) nameIndex.set(lowerName, document);
-    const nameWords = tokenize(tool.name);
-    const descriptionWords = tokenize(tool.title ? `${tool.title} ${tool.description}` : tool.description);
-    countWords(nameWords, NAME_WEIGHT);
-    countWords(descriptionWords, 1);
-    lengths[document] = nameWords.length * NAME_WEIGHT + descriptionWords.length;
-    for (const id of seenInDocument) {
-      (termDocuments[id] as number[]).push(document);
-      (termFrequencies[id] as number[]).push(scratch[id] as number);
-      scratch[id] = 0;
-    }
-    seenInDocument.length = 0;
-  });
   const count = tools.length;
-  const averageLength = count === 0 ? 1 : lengths.reduce((sum, length) => sum + length, 0) / count || 1;
-  const norms = new Float64Array(count);
-  for (let document = 0; document < count; document += 1)
-    norms[document] = K1 * (1 - B + (B * (lengths[document] ?? 0)) / averageLength);
+  const analyzed = tools.map((tool) => {
+    const fields = toolFields(tool);
+    return FIELDS.map(({ field }) => analyzeText(fields[field]));
+  });
+  const averages = FIELDS.map(
+    (_, field) =>
+      analyzed.reduce((sum, fields) => sum + (fields[field] as string[]).length, 0) / Math.max(1, count) || 1,
+  );
+  const termDocuments = new Map<string, number[]>();
+  const termWeights = new Map<string, number[]>();
+  const nameIndex = new Map<string, number>();
+  analyzed.forEach((fields, document) => {
+    const lowerName = (tools[document] as ToolDefinitionLite).name.toLowerCase();
+    if (!nameIndex.has(lowerName)) nameIndex.set(lowerName, document);
+    const frequencies = new Map<string, number>();
+    FIELDS.forEach(({ weight, b }, field) => {
+      const terms = fields[field] as string[];
+      const norm = 1 - b + (b * terms.length) / (averages[field] as number);
+      for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + weight / norm);
+    });
+    for (const [term, frequency] of frequencies) {
+      let documents = termDocuments.get(term);
+      if (!documents) {
+        documents = [];
+        termDocuments.set(term, documents);
+        termWeights.set(term, []);
+      }
+      documents.push(document);
+      (termWeights.get(term) as number[]).push((frequency * (K1 + 1)) / (frequency + K1));
+    }
+  });
   const postings = new Map<string, Postings>();
-  for (const [word, id] of termIds) {
-    const documents = termDocuments[id] as number[];
-    const frequency = documents.length;
-    postings.set(word, {
+  for (const [term, documents] of termDocuments) {
+    postings.set(term, {
       documents: Int32Array.from(documents),
-      frequencies: Float32Array.from(termFrequencies[id] as number[]),
-      idf: Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5)),
+      weights: Float32Array.from(termWeights.get(term) as number[]),
+      idf: Math.log(1 + (count - documents.length + 0.5) / (documents.length + 0.5)),
     });
   }
   const vocabulary = [...postings.keys()].sort();
   const scores = new Float64Array(count);
+  const best = new Float64Array(count);
   const touched = new Int32Array(count);
+  const touchedInGroup = new Int32Array(count);
 
-  function prefixWords(word: string): string[] {
-    if (word.length < MIN_PREFIX_LENGTH) return [];
+  function prefixTerms(term: string): string[] {
+    if (term.length < MIN_PREFIX_LENGTH) return [];
     let low = 0;
     let high = vocabulary.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((vocabulary[middle] as string) < word) low = middle + 1;
+      if ((vocabulary[middle] as string) < term) low = middle + 1;
       else high = middle;
     }
     const found: string[] = [];
-    for (
-      let index = low;
-      index < vocabulary.length && (vocabulary[index] as string).startsWith(word);
-      index += 1
-    ) {
-      if (vocabulary[index] !== word) found.push(vocabulary[index] as string);
-    }
+    for (let index = low; index < vocabulary.length && (vocabulary[index] as string).startsWith(term); index += 1)
+      if (vocabulary[index] !== term) found.push(vocabulary[index] as string);
     return found;
   }
 
   function rank(query: string, limit: number): number[] {
     if (limit <= 0 || count === 0) return [];
     let touchedCount = 0;
-    const add = (word: string, weight: number) => {
-      const list = postings.get(word);
-      if (!list) return;
-      const { documents, frequencies, idf } = list;
-      for (let index = 0; index < documents.length; index += 1) {
-        const document = documents[index] as number;
-        const frequency = frequencies[index] as number;
-        if (scores[document] === 0) touched[touchedCount++] = document;
-        scores[document] =
-          (scores[document] as number) +
-          (weight * idf * frequency * (K1 + 1)) / (frequency + (norms[document] as number));
+    for (const group of analyzeQuery(query)) {
+      // Each group adds its best alternative per document: synonyms never outweigh the word.
+      let groupCount = 0;
+      const consider = (term: string, weight: number) => {
+        const list = postings.get(term);
+        if (!list) return;
+        const { documents, weights, idf } = list;
+        for (let index = 0; index < documents.length; index += 1) {
+          const document = documents[index] as number;
+          const score = weight * idf * (weights[index] as number);
+          if (best[document] === 0) touchedInGroup[groupCount++] = document;
+          if (score > (best[document] as number)) best[document] = score;
+        }
+      };
+      for (const { term, weight } of group) {
+        consider(term, weight);
+        if (weight === 1) for (const longer of prefixTerms(term)) consider(longer, PREFIX_DISCOUNT);
       }
-    };
-    for (const word of new Set(tokenize(query))) {
-      if (postings.has(word)) add(word, 1);
-      for (const longer of prefixWords(word)) add(longer, PREFIX_DISCOUNT);
+      for (let index = 0; index < groupCount; index += 1) {
+        const document = touchedInGroup[index] as number;
+        if (scores[document] === 0) touched[touchedCount++] = document;
+        scores[document] = (scores[document] as number) + (best[document] as number);
+        best[document] = 0;
+      }
     }
     const exact = nameIndex.get(query.trim().toLowerCase());
     if (exact !== undefined) {
       if (scores[exact] === 0) touched[touchedCount++] = exact;
       scores[exact] = (scores[exact] as number) + 1e6;
     }
-    const best: number[] = [];
+    const found: number[] = [];
     for (let index = 0; index < touchedCount; index += 1) {
       const document = touched[index] as number;
       const score = scores[document] as number;
-      if (best.length === limit && score <= (scores[best[limit - 1] as number] as number)) continue;
-      let position = best.length;
-      while (position > 0 && isBetter(document, best[position - 1] as number)) position -= 1;
-      best.splice(position, 0, document);
-      if (best.length > limit) best.pop();
+      if (found.length === limit && score <= (scores[found[limit - 1] as number] as number)) continue;
+      let position = found.length;
+      while (position > 0 && isBetter(document, found[position - 1] as number)) position -= 1;
+      found.splice(position, 0, document);
+      if (found.length > limit) found.pop();
     }
     for (let index = 0; index < touchedCount; index += 1) scores[touched[index] as number] = 0;
-    return best;
+    return found;
   }
 
   function isBetter(document: number, other: number): boolean {
@@ -158,7 +158,6 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
     search: (query, limit) => rank(query, limit).map((document) => tools[document] as ToolDefinitionLite),
   };
 }
-
 const cache = new WeakMap<readonly ToolDefinitionLite[], ToolSearchIndex>();
 let lastBuilt: ToolSearchIndex | undefined;
 

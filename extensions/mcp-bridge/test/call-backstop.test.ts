@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, everythingServer, type Harness, successText } from './helpers.js';
+
+describe("the registry's timeout backstop for a bridged MCP tool", () => {
+  let harness: Harness;
+
+  beforeAll(async () => {
+    harness = createHarness({
+      everything: {
+        command: process.execPath,
+        args: [everythingServer, 'stdio'],
+        callTimeoutMs: 1_000,
+        maxCallTimeoutMs: 20_000,
+      },
+    });
+    await harness.bridge.start();
+  });
+  afterAll(() => harness.stop());
+
+  it('lets a call that reports progress run past its call timeout, as the server settings allow', async () => {
+    const tool = harness.registry.get('mcp__everything__trigger-long-running-operation')?.tool;
+    const { result, emissions } = await harness.call(
+      'mcp__everything__trigger-long-running-operation',
+      { duration: 3, steps: 6 },
+      // What the runtime resolves for the call: the server's callTimeoutMs.
+      { timeoutMs: tool?.timeouts?.defaultMs },
+    );
+    expect(successText(result)).toContain('Long running operation completed');
+    expect(emissions).toHaveLength(6);
+  });
+
+  it('still times out a call that goes quiet for longer than its call timeout', async () => {
+    const tool = harness.registry.get('mcp__everything__trigger-long-running-operation')?.tool;
+    const { result } = await harness.call(
+      'mcp__everything__trigger-long-running-operation',
+      { duration: 4, steps: 2 },
+      { timeoutMs: tool?.timeouts?.defaultMs },
+    );
+    expect(result).toMatchObject({ ok: false, code: 'timeout' });
+    if (!result.ok) expect(result.error).toContain('did not answer within 1000 ms');
+  });
+});

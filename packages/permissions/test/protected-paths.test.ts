@@ -1,0 +1,105 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PermissionEngine } from '../src/index.js';
+import { createWorkspaceFixture, TOOL_SPECS, type WorkspaceFixture } from './workspace-fixture.js';
+
+let fixture: WorkspaceFixture;
+beforeAll(async () => {
+  fixture = await createWorkspaceFixture();
+  await fs.writeFile(path.join(fixture.workspace, 'quiver.yaml'), 'defaultPersonality: default\n');
+  await fs.mkdir(path.join(fixture.workspace, 'personalities'));
+  await fs.symlink('quiver.yaml', path.join(fixture.workspace, 'config-link.yaml'));
+});
+afterAll(async () => {
+  await fixture.cleanup();
+});
+
+function engine(layers: Array<{ allow?: string[]; deny?: string[] }>) {
+  return new PermissionEngine({
+    workspace: fixture.workspace,
+    layers,
+    protectedPaths: [
+      path.join(fixture.workspace, 'quiver.yaml'),
+      'personalities',
+      { path: path.join(fixture.workspace, '.quiver'), reason: 'Quiver keeps its data here' },
+    ],
+  });
+}
+
+const decide = (
+  permissions: PermissionEngine,
+  toolName: keyof typeof TOOL_SPECS,
+  args: Record<string, string>,
+) => permissions.decide({ toolName, args, spec: TOOL_SPECS[toolName] });
+
+describe('protected paths', () => {
+  it('deny writing quiver.yaml even when a blanket rule allows the write tool, and say why', async () => {
+    const decision = await decide(engine([{ allow: ['write_file', 'edit_file'] }]), 'edit_file', {
+      path: 'quiver.yaml',
+    });
+    expect(decision.behavior).toBe('deny');
+    expect(decision.reason).toContain('"quiver.yaml" is protected: Quiver loads this file as configuration');
+  });
+
+  it('cover new files in a protected directory and every path that resolves into one', async () => {
+    const permissions = engine([{ allow: ['write_file'] }]);
+    for (const written of [
+      'personalities/new.yaml',
+      './personalities/x/y.yaml',
+      'src/link/../personalities/a.yaml',
+      'config-link.yaml',
+      '.quiver/grants.db',
+    ]) {
+      expect((await decide(permissions, 'write_file', { path: written })).behavior, written).toBe('deny');
+    }
+  });
+
+  it('leave reading protected files and writing elsewhere to the rules', async () => {
+    const permissions = engine([{ allow: ['read_file', 'write_file'] }]);
+    expect((await decide(permissions, 'read_file', { path: 'quiver.yaml' })).behavior).toBe('allow');
+    expect((await decide(permissions, 'write_file', { path: 'src/c.ts' })).behavior).toBe('allow');
+  });
+
+  it('deny shell redirections into protected paths even when every command is allowed', async () => {
+    const permissions = engine([{ allow: ['terminal'] }]);
+    for (const command of [
+      'echo x > quiver.yaml',
+      'echo x >> personalities/a.yaml',
+      'cd src && echo x > ../.quiver/x',
+    ]) {
+      const decision = await decide(permissions, 'terminal', { command });
+      expect(decision.behavior, command).toBe('deny');
+      expect(decision.reason, command).toContain('protected:');
+    }
+    expect((await decide(permissions, 'terminal', { command: 'echo x > src/out.txt' })).behavior).toBe(
+      'allow',
+    );
+  });
+
+  it('refuse to start with a protected path a person cannot mean', () => {
+    expect(
+      () => new PermissionEngine({ workspace: fixture.workspace, layers: [], protectedPaths: ['~/x'] }),
+    ).toThrow(/must be absolute or relative to the workspace/);
+  });
+});
+
+describe('file tool path arguments', () => {
+  it('deny a leading ~ with a message that says what to write instead', async () => {
+    const decision = await decide(engine([{ allow: ['read_file'] }]), 'read_file', { path: '~/.ssh/id_rsa' });
+    expect(decision.behavior).toBe('deny');
+    expect(decision.reason).toContain('Give a path relative to the workspace root, or an absolute path.');
+  });
+
+  it('judge .. after a symlinked directory where the kernel leads it', async () => {
+    const decision = await decide(
+      engine([{ allow: ['read_file'], deny: ['read_file(secrets/**)'] }]),
+      'read_file',
+      {
+        path: 'src/link/../secrets/key',
+      },
+    );
+    expect(decision.behavior).toBe('deny');
+    expect(decision.subjects?.[0]?.subject).toBe('secrets/key');
+  });
+});

@@ -1,0 +1,161 @@
+// The shell oracle's fuzzer: runs generated commands through @quiver/permissions and through
+// real bash (bubblewrap + strace), and reports every command the analyzer allowed although bash
+// ran a program or wrote a file it did not report. See docs/shell-oracle.md.
+//
+//   pnpm fuzz:shell --count 10000 --seed 7 [--from K] [--state FILE] [--chunk 100]
+//                   [--minimize-budget 150] [--no-record] [--recheck]
+//
+// Needs `pnpm build` (it judges packages/permissions/dist), bwrap, strace and git on PATH.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const oracleSource = path.join(root, 'packages/permissions/test/oracle');
+const regressionsFile = path.join(root, 'packages/permissions/test/fixtures/oracle-regressions.json');
+const cache = path.join(root, 'node_modules/.cache/quiver-shell-oracle');
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '1000' },
+    seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+    from: { type: 'string', default: '0' },
+    state: { type: 'string' },
+    chunk: { type: 'string', default: '100' },
+    'minimize-budget': { type: 'string', default: '150' },
+    'no-record': { type: 'boolean', default: false },
+    recheck: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(0, 9).join('\n'));
+  process.exit(0);
+}
+
+function integer(name) {
+  const value = Number(values[name]);
+  if (!Number.isInteger(value) || value < 0) {
+    console.error(`--${name} must be a whole number of 0 or more, got "${values[name]}".`);
+    process.exit(2);
+  }
+  return value;
+}
+
+/** The oracle is TypeScript kept with the tests; plain node runs a transpiled copy of it. */
+async function loadOracle() {
+  const ts = (await import('typescript')).default;
+  mkdirSync(cache, { recursive: true });
+  const sources = readdirSync(oracleSource)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .map((file) => path.join(oracleSource, file));
+  sources.push(path.join(root, 'packages/wiring/src/default-personality.ts'));
+  for (const source of sources) {
+    const output = ts.transpileModule(readFileSync(source, 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+      fileName: source,
+    });
+    writeFileSync(path.join(cache, path.basename(source).replace(/\.ts$/, '.mjs')), rewriteImports(output.outputText));
+  }
+  const load = (name) => import(pathToFileURL(path.join(cache, `${name}.mjs`)).href);
+  return {
+    fixture: await load('fixture-tree'),
+    oracle: await load('oracle'),
+    port: await load('permissions-port'),
+    ruleSets: await load('rule-sets'),
+    fuzzRun: await load('fuzz-run'),
+    regressions: await load('regressions'),
+    mutation: await load('mutation'),
+    defaults: await load('default-personality'),
+  };
+}
+
+function rewriteImports(code) {
+  return code.replace(/from '\.\/([\w-]+)\.js'/g, "from './$1.mjs'");
+}
+
+/** A build of @quiver/permissions may be under way in another shell: retry for a while. */
+async function loadPermissions() {
+  const entry = pathToFileURL(path.join(root, 'packages/permissions/dist/index.js')).href;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await import(`${entry}?attempt=${attempt}`);
+    } catch (error) {
+      if (attempt >= 10) {
+        console.error(`Cannot load packages/permissions/dist (run pnpm build first): ${error.message}`);
+        process.exit(2);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    }
+  }
+}
+
+const count = integer('count');
+const seed = integer('seed');
+const from = integer('from');
+const chunk = Math.max(integer('chunk'), 1);
+try {
+  os.setPriority(10);
+} catch {}
+const modules = await loadOracle();
+const api = await loadPermissions();
+const fixture = modules.fixture.createFixtureTree();
+const cleanup = () => fixture.dispose();
+process.on('SIGINT', () => {
+  cleanup();
+  process.exit(130);
+});
+try {
+  const ruleSets = [
+    modules.ruleSets.ATTACKER_RULES,
+    modules.ruleSets.BLANKET_RULES,
+    modules.ruleSets.defaultRuleSet(modules.defaults.DEFAULT_PERSONALITY),
+  ];
+  const oracle = modules.oracle.createOracle(fixture, modules.port.permissionsPort(api, fixture.workspace), ruleSets);
+  if (values.recheck) {
+    const file = modules.regressions.readRegressions(regressionsFile);
+    let open = 0;
+    for (const entry of file.entries) {
+      const verdict = await oracle.check(entry.command);
+      const disagrees = verdict.findings.length > 0 || verdict.analyzerError !== undefined;
+      if (disagrees) open++;
+      if (disagrees !== (entry.open === true))
+        console.log(`[fuzz:shell] ${disagrees ? 'regressed' : 'fixed'}: ${JSON.stringify(entry.command)}`);
+      if (disagrees) entry.open = true;
+      else delete entry.open;
+    }
+    modules.regressions.writeRegressions(regressionsFile, file);
+    console.log(`[fuzz:shell] recheck: ${file.entries.length} entries, ${open} still disagree`);
+  } else {
+    const corpus = (name) =>
+      JSON.parse(readFileSync(path.join(root, 'packages/permissions/test/fixtures', name), 'utf8'));
+    const seeds = [
+      ...modules.mutation.corpusCommands(corpus('bypass-corpus.json')),
+      ...modules.mutation.corpusCommands(corpus('allowed-corpus.json')),
+      ...modules.regressions.readRegressions(regressionsFile).entries.map((entry) => entry.command),
+    ];
+    const state = await modules.fuzzRun.fuzz({
+      seed,
+      count,
+      from,
+      oracle,
+      workspace: fixture.workspace,
+      seeds,
+      stateFile: values.state,
+      chunk,
+      regressionsFile: values['no-record'] ? undefined : regressionsFile,
+      minimizeBudget: integer('minimize-budget'),
+      log: (line) => console.log(line),
+    });
+    console.log(
+      `[fuzz:shell] done: seed ${state.seed}, ${state.commands} commands, ${state.allowed} allowed, ${state.disagreements} disagreements, ${state.analyzerErrors} analyzer errors, ${state.timeouts} timeouts`,
+    );
+    for (const [signature, times] of Object.entries(state.signatures)) console.log(`    ${times}× ${signature}`);
+    process.exitCode = state.disagreements > 0 ? 1 : 0;
+  }
+} finally {
+  cleanup();
+}
