@@ -21,7 +21,11 @@ const mustAllow = JSON.parse(
 ) as { rules: PermissionRules; commands: string[] };
 
 interface Decider {
-  decide(request: { toolName: string; args: unknown; spec?: ToolPermissionSpec }): Promise<{ behavior: string }>;
+  decide(request: {
+    toolName: string;
+    args: unknown;
+    spec?: ToolPermissionSpec;
+  }): Promise<{ behavior: string }>;
 }
 
 export async function run(): Promise<void> {
@@ -52,7 +56,8 @@ export async function run(): Promise<void> {
     await bench.run();
     const median = (name: string) => {
       const result = bench.tasks.find((task) => task.name.startsWith(name))?.result;
-      if (result === undefined || !('latency' in result)) throw new Error(`benchmark task "${name}" did not complete`);
+      if (result === undefined || !('latency' in result))
+        throw new Error(`benchmark task "${name}" did not complete`);
       return result.latency.p50;
     };
     const rows = [

@@ -6,7 +6,7 @@ import { type ToolFields, toolFields } from '../packages/runtime/src/search/tool
  * Field weights and length normalisation (BM25F): a name says what a tool does, a title
  * restates it, parameters say what it acts on; descriptions are long and say much else.
  */
-export const P = { coord: 0, k1: 1.2, prefix: 0.5, syn: 0.3, maxSyn: 4, concept: 1 };
+export const P = { nameBoost: 1, floor: 0, coord: 0, k1: 1.2, prefix: 0.5, syn: 0.3, maxSyn: 4, concept: 1 };
 export const FIELDS: { field: keyof ToolFields; weight: number; b: number }[] = [
   { field: 'name', weight: 3, b: 0.3 },
   { field: 'server', weight: 1.5, b: 0.3 },
@@ -46,6 +46,7 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
     const fields = toolFields(tool);
     return FIELDS.map(({ field }) => analyzeText(fields[field]));
   });
+  const nameTerms = analyzed.map((fields) => [...new Set((fields[0] as string[]).filter((term) => !term.startsWith('x')))]);
   const averages = FIELDS.map(
     (_, field) =>
       analyzed.reduce((sum, fields) => sum + (fields[field] as string[]).length, 0) / Math.max(1, count) || 1,
@@ -116,7 +117,7 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
         const { documents, weights, idf } = list;
         for (let index = 0; index < documents.length; index += 1) {
           const document = documents[index] as number;
-          const score = (term.startsWith('x') && weight === 1 ? P.concept : weight) * idf * (weights[index] as number);
+          const score = (term.startsWith('x') && weight === 1 ? P.concept : weight) * (term.startsWith('x') ? Math.max(idf, P.floor) : idf) * (weights[index] as number);
           if (best[document] === 0) touchedInGroup[groupCount++] = document;
           if (score > (best[document] as number)) best[document] = score;
         }
@@ -131,6 +132,14 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
         scores[document] = (scores[document] as number) + (best[document] as number);
         matched[document] = (matched[document] as number) + 1;
         best[document] = 0;
+      }
+    }
+    if (P.nameBoost !== 1) {
+      const queryTerms = new Set(groups.flatMap((group) => group.filter((t) => t.weight === 1).map((t) => t.term)));
+      for (let index = 0; index < touchedCount; index += 1) {
+        const document = touched[index] as number;
+        const own = nameTerms[document] as string[];
+        if (own.length > 0 && own.every((term) => queryTerms.has(term))) scores[document] = (scores[document] as number) * P.nameBoost;
       }
     }
     if (P.coord > 0)

@@ -3,7 +3,10 @@
 // ran a program or wrote a file it did not report. See docs/shell-oracle.md.
 //
 //   pnpm fuzz:shell --count 10000 --seed 7 [--from K] [--state FILE] [--chunk 100]
-//                   [--minimize-budget 150] [--no-record] [--recheck]
+//                   [--minimize-budget 150] [--no-record] [--recheck] [--known]
+//
+// --known runs the hand-written attacks of test/oracle/known-attacks.ts instead; --recheck runs
+// every entry of oracle-regressions.json again and updates its "open" flags.
 //
 // Needs `pnpm build` (it judges packages/permissions/dist), bwrap, strace and git on PATH.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,12 +30,18 @@ const { values } = parseArgs({
     'minimize-budget': { type: 'string', default: '150' },
     'no-record': { type: 'boolean', default: false },
     recheck: { type: 'boolean', default: false },
+    known: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
-  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(0, 9).join('\n'));
+  process.stdout.write(
+    readFileSync(fileURLToPath(import.meta.url), 'utf8')
+      .split('\n')
+      .slice(0, 12)
+      .join('\n'),
+  );
   process.exit(0);
 }
 
@@ -55,10 +64,17 @@ async function loadOracle() {
   sources.push(path.join(root, 'packages/wiring/src/default-personality.ts'));
   for (const source of sources) {
     const output = ts.transpileModule(readFileSync(source, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        verbatimModuleSyntax: false,
+      },
       fileName: source,
     });
-    writeFileSync(path.join(cache, path.basename(source).replace(/\.ts$/, '.mjs')), rewriteImports(output.outputText));
+    writeFileSync(
+      path.join(cache, path.basename(source).replace(/\.ts$/, '.mjs')),
+      rewriteImports(output.outputText),
+    );
   }
   const load = (name) => import(pathToFileURL(path.join(cache, `${name}.mjs`)).href);
   return {
@@ -69,6 +85,8 @@ async function loadOracle() {
     fuzzRun: await load('fuzz-run'),
     regressions: await load('regressions'),
     mutation: await load('mutation'),
+    knownAttacks: await load('known-attacks'),
+    knownAttackRun: await load('known-attack-run'),
     defaults: await load('default-personality'),
   };
 }
@@ -104,18 +122,35 @@ const modules = await loadOracle();
 const api = await loadPermissions();
 const fixture = modules.fixture.createFixtureTree();
 const cleanup = () => fixture.dispose();
-process.on('SIGINT', () => {
-  cleanup();
-  process.exit(130);
-});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    cleanup();
+    process.exit(128 + os.constants.signals[signal]);
+  });
+}
 try {
   const ruleSets = [
     modules.ruleSets.ATTACKER_RULES,
     modules.ruleSets.BLANKET_RULES,
     modules.ruleSets.defaultRuleSet(modules.defaults.DEFAULT_PERSONALITY),
   ];
-  const oracle = modules.oracle.createOracle(fixture, modules.port.permissionsPort(api, fixture.workspace), ruleSets);
-  if (values.recheck) {
+  const oracle = modules.oracle.createOracle(
+    fixture,
+    modules.port.permissionsPort(api, fixture.workspace),
+    ruleSets,
+  );
+  if (values.known) {
+    const summary = await modules.knownAttackRun.runKnownAttacks(
+      oracle,
+      fixture.workspace,
+      values['no-record'] ? undefined : regressionsFile,
+      (line) => console.log(line),
+    );
+    console.log(
+      `[fuzz:shell] known attacks: ${summary.commands} commands, ${summary.allowed} allowed, ${summary.disagreements} disagreements, ${summary.recorded} newly recorded`,
+    );
+    process.exitCode = summary.disagreements > 0 ? 1 : 0;
+  } else if (values.recheck) {
     const file = modules.regressions.readRegressions(regressionsFile);
     let open = 0;
     for (const entry of file.entries) {
@@ -135,6 +170,7 @@ try {
     const seeds = [
       ...modules.mutation.corpusCommands(corpus('bypass-corpus.json')),
       ...modules.mutation.corpusCommands(corpus('allowed-corpus.json')),
+      ...modules.knownAttacks.knownAttackCommands().map((attack) => attack.command),
       ...modules.regressions.readRegressions(regressionsFile).entries.map((entry) => entry.command),
     ];
     const state = await modules.fuzzRun.fuzz({
@@ -153,7 +189,8 @@ try {
     console.log(
       `[fuzz:shell] done: seed ${state.seed}, ${state.commands} commands, ${state.allowed} allowed, ${state.disagreements} disagreements, ${state.analyzerErrors} analyzer errors, ${state.timeouts} timeouts`,
     );
-    for (const [signature, times] of Object.entries(state.signatures)) console.log(`    ${times}× ${signature}`);
+    for (const [signature, times] of Object.entries(state.signatures))
+      console.log(`    ${times}× ${signature}`);
     process.exitCode = state.disagreements > 0 ? 1 : 0;
   }
 } finally {

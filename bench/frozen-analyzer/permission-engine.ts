@@ -9,11 +9,13 @@ import {
 import { decideName, decidePaths, decideSpecifier, decideUrl } from './decide-resources.js';
 import { decideShellCommand } from './decide-shell.js';
 import { SessionGrantStore } from './grant-stores.js';
+
 /** The frozen engine never saves project grants; only the shape it calls is kept. */
 interface ProjectGrantStore {
   add(rule: string): void;
   list(): string[];
 }
+
 import { type PermissionRule, parsePermissionRule } from './rule.js';
 import { RuleSet, type RuleSetCaches } from './rule-set.js';
 import { headlessDenial } from './suggested-rule.js';

@@ -32,7 +32,10 @@ export async function openQuiver(
 }
 
 /** The options every command opens Quiver with (without the logger). */
-export function quiverOptions(global: GlobalOptions, extra: { personality?: string } = {}): CreateQuiverOptions {
+export function quiverOptions(
+  global: GlobalOptions,
+  extra: { personality?: string } = {},
+): CreateQuiverOptions {
   return {
     ...(global.workspace ? { workspace: path.resolve(global.workspace) } : {}),
     ...(global.config ? { configPath: path.resolve(global.config) } : {}),

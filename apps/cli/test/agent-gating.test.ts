@@ -94,13 +94,24 @@ describe('agent gating from the command line', () => {
     write(path.join(ws, 'personalities/reviewers.yaml'), REVIEWERS);
     write(path.join(ws, 'notes.txt'), 'reviewed\n');
     const base = ['--trust-project', 'call'];
-    const read = await quiver([...base, 'Read', '--custom-agent', 'reviewer', '--args', '{"path":"notes.txt"}'], {
-      cwd: ws,
-    });
+    const read = await quiver(
+      [...base, 'Read', '--custom-agent', 'reviewer', '--args', '{"path":"notes.txt"}'],
+      {
+        cwd: ws,
+      },
+    );
     expect(read.code).toBe(0);
     expect(read.stdout).toContain('reviewed');
     const writeCall = await quiver(
-      [...base, 'write_file', '--custom-agent', 'reviewer', '--json', '--args', '{"path":"x.txt","content":"x"}'],
+      [
+        ...base,
+        'write_file',
+        '--custom-agent',
+        'reviewer',
+        '--json',
+        '--args',
+        '{"path":"x.txt","content":"x"}',
+      ],
       { cwd: ws },
     );
     expect(writeCall.code).toBe(1);

@@ -48,10 +48,14 @@ interface Run {
 function startCall(cwd: string, marker: string, extra: Record<string, unknown> = {}) {
   write(path.join(cwd, 'tree.sh'), stubbornTree(marker));
   const args = JSON.stringify({ command: 'bash tree.sh', ...extra });
-  const child = spawn(process.execPath, [BIN, '--trust-project', 'call', 'terminal', '--args', args, '--json'], {
-    cwd,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, '--trust-project', 'call', 'terminal', '--args', args, '--json'],
+    {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+    },
+  );
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk) => (output.stdout += chunk));
   child.stderr.on('data', (chunk) => (output.stderr += chunk));
@@ -106,7 +110,12 @@ describe('quiver call stops the whole command tree before it exits', () => {
     const { finished } = startCall(workspace(), marker, { timeout_ms: 1_000 });
     const run = await finished;
     expect(run.code).toBe(1);
-    const result = JSON.parse(run.stdout) as { ok: boolean; code: string; error: string; structured?: unknown };
+    const result = JSON.parse(run.stdout) as {
+      ok: boolean;
+      code: string;
+      error: string;
+      structured?: unknown;
+    };
     expect(result).toMatchObject({ ok: false, code: 'timeout', structured: { timedOut: true } });
     expect(result.error).toContain('tree-started');
     expect(survivors(marker)).toEqual([]);

@@ -69,8 +69,9 @@ export default { id: 'acme-shout', apiVersion: 1, version: '1.0.0', register(ctx
     const refused = await quiver(
       ['--trust-project', 'call', 'shout', '--args', '{"text":"hi"}', '--personality', 'quiet'],
       {
-      cwd: ws,
-    });
+        cwd: ws,
+      },
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('shout failed');
   });
@@ -121,9 +122,12 @@ export default { id: 'acme-shout', apiVersion: 1, version: '1.0.0', register(ctx
     );
     const run = await quiver(['--trust-project', 'tools', '--json'], { cwd: ws });
     expect(JSON.parse(run.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['convert_units']);
-    const call = await quiver(['--trust-project', 'call', 'convert_units', '--args', '{"value":1,"from":"km","to":"m"}'], {
-      cwd: ws,
-    });
+    const call = await quiver(
+      ['--trust-project', 'call', 'convert_units', '--args', '{"value":1,"from":"km","to":"m"}'],
+      {
+        cwd: ws,
+      },
+    );
     expect(call.stdout).toBe('1 km = 1000 m\n');
   });
 

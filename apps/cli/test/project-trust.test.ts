@@ -36,7 +36,10 @@ function clone(options: { devEnables: boolean }) {
 async function everyCommand(workspace: string, env: NodeJS.ProcessEnv, global: string[]): Promise<string[]> {
   const runs: CliRun[] = [
     await quiver([...global, 'tools'], { cwd: workspace, env }),
-    await quiver([...global, 'permit', 'read_file', '--args', '{"path":"README.md"}'], { cwd: workspace, env }),
+    await quiver([...global, 'permit', 'read_file', '--args', '{"path":"README.md"}'], {
+      cwd: workspace,
+      env,
+    }),
     await quiver([...global, 'call', 'read_file', '--args', '{"path":"README.md"}'], { cwd: workspace, env }),
   ];
   const served = await connectStdio(workspace, { trustProject: global.includes('--trust-project'), env });

@@ -92,7 +92,12 @@ export async function connectStdio(
   const transport = new StdioClientTransport({
     command: process.execPath,
     // The fixture's quiver.yaml loads a plugin by path: a person launching it trusts it.
-    args: [BIN, ...(options.trustProject === false ? [] : ['--trust-project']), 'serve', ...(options.args ?? [])],
+    args: [
+      BIN,
+      ...(options.trustProject === false ? [] : ['--trust-project']),
+      'serve',
+      ...(options.args ?? []),
+    ],
     cwd: dir,
     env: { ...serveEnv(), ...(options.env as Record<string, string> | undefined) },
     stderr: 'pipe',

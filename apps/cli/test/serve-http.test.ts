@@ -19,10 +19,14 @@ interface StartSummary {
 function startHttpServer(
   dir: string,
 ): Promise<{ child: ChildProcessWithoutNullStreams; summary: StartSummary; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, '--trust-project', 'serve', '--http', '127.0.0.1:0', '--json'], {
-    cwd: dir,
-    env: serveEnv(),
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, '--trust-project', 'serve', '--http', '127.0.0.1:0', '--json'],
+    {
+      cwd: dir,
+      env: serveEnv(),
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {

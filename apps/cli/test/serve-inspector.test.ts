@@ -14,7 +14,7 @@ function inspect(
   return new Promise((resolve) => {
     execFile(
       INSPECTOR,
-      ['--cli', process.execPath, BIN, 'serve', ...args],
+      ['--cli', process.execPath, BIN, '--trust-project', 'serve', ...args],
       { cwd: dir, env: serveEnv(), timeout: 60_000 },
       (error, stdout, stderr) => {
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });

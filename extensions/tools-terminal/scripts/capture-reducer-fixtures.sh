@@ -325,6 +325,8 @@ func TestPanicsOnNil(t *testing.T) {
 GO
   capture go-test-fail "$module" "go version" "go test ./..."
   capture go-test-verbose-fail "$module" "go version" "go test -v ./..."
+  printf 'test:\n\tgo test ./...\n.PHONY: test\n' >"$module/Makefile"
+  capture make-go-test-fail "$module" "make --version" "make test"
   sed -i 's/170/180/; s/{100, 25, 70}/{100, 25, 75}/; s/prices\["apple"\] = 1/_ = prices["apple"]/' "$module/store/store_test.go"
   capture go-test-pass "$module" "go version" "go test ./..."
   cat >"$module/store/broken.go" <<'GO'

@@ -33,9 +33,7 @@ export function terminalHeader(data: TerminalRunData, options: { duration?: bool
   if (options.duration !== false && !data.timedOut) parts.push(formatDuration(data.durationMs));
   if (data.sandboxed) parts.push('sandboxed');
   if (data.truncated) {
-    parts.push(
-      `${formatBytes(data.outputBytes)} of output, middle cut${spillNote(data)}`,
-    );
+    parts.push(`${formatBytes(data.outputBytes)} of output, middle cut${spillNote(data)}`);
   }
   return `[${parts.join(' · ')}]`;
 }

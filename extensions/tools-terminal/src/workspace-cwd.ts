@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fail, type ToolFailure } from '@quiver/types';
+import { fail, resolvePathArgument, resolveRealPath, type ToolFailure } from '@quiver/types';
 
 export type CwdResolution = { ok: true; cwd: string } | ToolFailure;
 
@@ -17,13 +17,11 @@ export async function resolveWorkspaceCwd(
   const firstRoot = roots[0];
   if (firstRoot === undefined)
     return fail('not_available', 'No workspace root is configured for the process capability.');
-  const candidate = path.resolve(firstRoot, requested ?? '.');
-  let real: string;
-  try {
-    real = await realpath(candidate);
-  } catch {
-    return fail('not_found', `Working directory ${candidate} does not exist.`);
-  }
+  // The resolver the permission check reads `cwd` with: a rule judges the directory this opens.
+  const resolved = resolvePathArgument(requested ?? '.', resolveRealPath(firstRoot).path);
+  if (!resolved.ok) return fail('input_invalid', `Working directory: ${resolved.error} ${resolved.fix}`);
+  const real = resolved.path;
+  if (!resolved.exists) return fail('not_found', `Working directory ${real} does not exist.`);
   const realRoots = await Promise.all(roots.map((root) => realpath(root).catch(() => root)));
   if (!realRoots.some((root) => isInside(root, real))) {
     return fail(

@@ -149,6 +149,15 @@ describe('test runs of other runners', () => {
     expect(reduced).not.toContain('testing.tRunner');
   });
 
+  it('recognizes go test run by make and keeps the target that failed', () => {
+    const reduced = expectSmallerKeeping('make-go-test-fail', [
+      'go test: 4 failing tests',
+      '✗ TestDiscount\n  store_test.go:13: Discount(200, 10) = 180, want 170',
+      'make: *** [Makefile:2: test] Error 1',
+    ]);
+    expect(reduced).not.toContain('goroutine');
+  });
+
   it('keeps the failing mocha tests with their suite path, error and own stack frame', () => {
     const reduced = expectSmallerKeeping('mocha-fail', [
       '✗ cart › applies the discount\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n  90 !== 85',

@@ -32,7 +32,9 @@ describe('spill files', () => {
     expect(data.spillCapped).toBe(true);
     expect(data.spillFile).toBeDefined();
     expect((await stat(data.spillFile as string)).size).toBe(limit);
-    expect(textOf(result).split('\n')[0]).toContain(`the beginning of the output (up to the spill limit) in ${data.spillFile}`);
+    expect(textOf(result).split('\n')[0]).toContain(
+      `the beginning of the output (up to the spill limit) in ${data.spillFile}`,
+    );
     expect(textOf(result)).toContain('the-end');
   });
 

@@ -22,7 +22,11 @@ export interface Backstop {
  * restarted by progress, so its signal is left alone and its backstop is the server's maximum
  * (`timeouts.maxMs`), itself restarted by progress.
  */
-export function backstopFor(tool: Tool, timeoutMs: number | undefined, call: CallAbort): Backstop | undefined {
+export function backstopFor(
+  tool: Tool,
+  timeoutMs: number | undefined,
+  call: CallAbort,
+): Backstop | undefined {
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs < 0) return undefined;
   const timeoutError = () => new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError');
   if (tool.mcp !== undefined) {

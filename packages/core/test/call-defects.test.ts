@@ -24,7 +24,9 @@ describe('the one budget rule', () => {
 
   it('trims the text with the marker and drops structured when the text alone is over the share', async () => {
     const registry = new DefaultToolRegistry();
-    registry.register(echoTool('long', { execute: () => fail('execution_failed', 'e'.repeat(500), { n: 1 }) }));
+    registry.register(
+      echoTool('long', { execute: () => fail('execution_failed', 'e'.repeat(500), { n: 1 }) }),
+    );
     const [result] = await registry.executeParallel(
       [{ name: 'long', args: { text: '' } }],
       executeContext({ budget: 100 }),
@@ -77,10 +79,21 @@ describe('the one budget rule', () => {
   });
 
   it('caps the attachments of a batch by count and by bytes, and says which were dropped', async () => {
-    const image = (size: number) => ({ type: 'image' as const, mimeType: 'image/png', data: 'A'.repeat(size) });
+    const image = (size: number) => ({
+      type: 'image' as const,
+      mimeType: 'image/png',
+      data: 'A'.repeat(size),
+    });
     const byCount = new DefaultToolRegistry({ attachmentLimits: { count: 2 } });
-    byCount.register(echoTool('shots', { execute: () => ok('three shots', { attachments: [1, 2, 3].map(() => image(10)) }) }));
-    const [counted] = await byCount.executeParallel([{ name: 'shots', args: { text: '' } }], executeContext());
+    byCount.register(
+      echoTool('shots', {
+        execute: () => ok('three shots', { attachments: [1, 2, 3].map(() => image(10)) }),
+      }),
+    );
+    const [counted] = await byCount.executeParallel(
+      [{ name: 'shots', args: { text: '' } }],
+      executeContext(),
+    );
     expect(counted?.ok && counted.attachments).toHaveLength(2);
     expect(textOf(counted)).toContain('1 attachment dropped');
 
@@ -202,7 +215,9 @@ describe('alwaysInclude', () => {
     const registry = new DefaultToolRegistry();
     registry.register(echoTool('tool_search', { alwaysInclude: true }));
     registry.register(echoTool('terminal'));
-    expect(registry.toDefinitions(['read_file']).map((definition) => definition.name)).toEqual(['tool_search']);
+    expect(registry.toDefinitions(['read_file']).map((definition) => definition.name)).toEqual([
+      'tool_search',
+    ]);
     const results = await registry.executeParallel(
       [
         { name: 'tool_search', args: { text: 'found' } },

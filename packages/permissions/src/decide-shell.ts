@@ -4,15 +4,11 @@ import { matchesCommandPrefix, normalizeCommandText, parseCommandSpecifier } fro
 import type { PermissionRule } from './rule.js';
 import type { RuleSet } from './rule-set.js';
 import { analyzeShellCommand } from './shell/analyze-shell-command.js';
-import type {
-  ShellCommandAnalysis,
-  ShellRedirect,
-  ShellUnprovenConstruct,
-} from './shell/shell-analysis.js';
+import type { ShellCommandAnalysis, ShellRedirect, ShellUnprovenConstruct } from './shell/shell-analysis.js';
 import { combineSubjects, NO_RULE_ALLOWS } from './subjects.js';
 import { suggestCommandRule, suggestShellRule } from './suggested-rule.js';
 import { isDirectory, scanForDeniedSymlink } from './symlink-scan.js';
-import { changedWorkspaceCode } from './workspace-code.js';
+import { type UntrustedCode, untrustedWorkspaceCode } from './workspace-code.js';
 import {
   containsPath,
   isProcessRelativePath,
@@ -145,6 +141,20 @@ class ShellChecker {
     this.writeAllows = rules.pathRules('allow', 'write');
   }
 
+  readonly #codeChecks = new Map<string, UntrustedCode | undefined>();
+
+  /** Workspace code checks of one decision are shared by its subcommands (`git status && git diff`). */
+  #untrustedCode(
+    argv: readonly string[],
+    directories: Directories,
+    since: number,
+  ): UntrustedCode | undefined {
+    const key = JSON.stringify([argv[0], argv.filter((word) => word.startsWith('-')), directories, since]);
+    if (!this.#codeChecks.has(key))
+      this.#codeChecks.set(key, untrustedWorkspaceCode(argv, directories, this.rules.workspace, since));
+    return this.#codeChecks.get(key);
+  }
+
   get hasPathDenies(): boolean {
     return this.readDenies.length + this.writeDenies.length > 0;
   }
@@ -176,13 +186,14 @@ class ShellChecker {
           (specifier.prefix || !entry.appendsArguments) && matchesCommandPrefix(specifier, entry.argv),
       )?.rule;
     if (!allowing) return ask(subject, NO_RULE_ALLOWS);
-    const changed = this.trustedSince
-      ? changedWorkspaceCode(entry.argv, directories, this.rules.workspace, this.trustedSince(allowing))
+    const untrusted = this.trustedSince
+      ? this.#untrustedCode(entry.argv, directories, this.trustedSince(allowing))
       : undefined;
-    if (changed) {
+    if (untrusted?.kind === 'foreign-repository') return ask(subject, untrusted.reason);
+    if (untrusted) {
       const asked = ask(
         subject,
-        `${changed} changed after rule "${allowing.source}" was trusted, and ${path.posix.basename(entry.argv[0] ?? '')} runs what it says`,
+        `${untrusted.reason} since rule "${allowing.source}" was trusted, and ${untrusted.program} runs what it says`,
       );
       // Granting the rule again trusts the files as they are now.
       asked.suggestedRule = allowing.source;

@@ -14,6 +14,7 @@ import { type ProtectedPath, protectionRules } from './protected-paths.js';
 import { type PermissionRule, parsePermissionRule } from './rule.js';
 import { RuleSet, type RuleSetCaches } from './rule-set.js';
 import { headlessDenial } from './suggested-rule.js';
+import { toolPathSubject } from './workspace-path.js';
 
 export interface PermissionEngineOptions {
   /** Path rules are relative to this directory. */
@@ -121,12 +122,20 @@ export class PermissionEngine {
       case 'shell': {
         const command = value as string;
         const cwd = extract(() => spec.cwd?.(args));
+        const requested = cwd.ok ? cwd.value : undefined;
+        // The working directory is a path argument too: read it as the tool will open it.
+        const base = requested === undefined ? undefined : toolPathSubject(requested, this.#workspace);
+        if (base !== undefined && !base.ok)
+          return {
+            decision: { behavior: 'deny', reason: `cwd ${requested}: ${base.error} ${base.fix}` },
+            subject: command,
+          };
         return {
           decision: await decideShellCommand(
             {
               toolName,
               command,
-              cwd: cwd.ok ? cwd.value : undefined,
+              cwd: base?.normalized,
               trustedSince: (rule) => this.#grantedAt.get(rule.source) ?? this.#sessionStart,
             },
             rules,

@@ -34,7 +34,7 @@ export function suggestShellRule(
   const asked = subjects.filter((subject) => subject.behavior === 'ask');
   // Only a command that merely lacks an allow rule can be allowed by a prefix rule; path and
   // safety asks are lifted only by granting the exact command.
-    if (
+  if (
     asked.length !== 1 ||
     analysis.unsafe.length > 0 ||
     analysis.unproven.length > 0 ||

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { findRepository, firstActiveGitKey } from './git-repository-config.js';
 import { PACKAGE_MANAGERS } from './shell/program-semantics.js';
 import { realWorkspace } from './workspace-path.js';
 
@@ -10,35 +11,56 @@ import { realWorkspace } from './workspace-path.js';
  * keeps such writes visible; the price is asking for files written just before the session.
  */
 const CLOCK_SLACK_MS = 20;
+
+export type UntrustedCode =
+  | { kind: 'changed'; reason: string; program: string }
+  | { kind: 'foreign-repository'; reason: string };
 const RECURSIVE_OPTIONS = /^(-r|--recursive|--workspaces|--ws|-w|--workspace(=.*)?|--filter(=.*)?|-F)$/;
 const MAX_PACKAGE_SCAN = 2000;
 
 /**
  * For a program that runs code or configuration the workspace controls (npm/pnpm/yarn scripts and
- * `.npmrc`; git's repository configuration, hooks and attributes), the first such file written
- * at or after `since`, or undefined when none was.
+ * `.npmrc`; git's repository configuration, hooks and attributes), why a rule for it cannot be
+ * trusted now: such a file was written at or after `since`, or git would run in a repository
+ * other than the workspace's own whose configuration is not plain data. Undefined when neither.
  */
-export function changedWorkspaceCode(
+export function untrustedWorkspaceCode(
   argv: readonly string[],
   directories: readonly string[] | null,
   workspace: string,
   since: number,
-): string | undefined {
+): UntrustedCode | undefined {
   const program = path.posix.basename(argv[0] ?? '');
   const isGit = program === 'git';
   if (!isGit && !PACKAGE_MANAGERS.has(program)) return undefined;
   const root = realWorkspace(workspace);
   const threshold = since - CLOCK_SLACK_MS;
   const candidates = new Set<string>();
+  const ownRepository = isGit ? findRepository(root)?.root : undefined;
   for (const directory of directories ?? ['.']) {
     const start = path.resolve(root, directory);
+    if (isGit) {
+      const repository = findRepository(start);
+      if (repository && repository.root !== ownRepository) {
+        const configs = repository.gitDirs.flatMap((gitDir) => [
+          path.join(gitDir, 'config'),
+          path.join(gitDir, 'config.worktree'),
+        ]);
+        const active = firstActiveGitKey(configs);
+        if (active)
+          return {
+            kind: 'foreign-repository',
+            reason: `git would run in the repository ${path.relative(root, repository.root) || repository.root}, not the workspace's own, whose ${path.relative(root, active.file)} sets ${active.key}, which can run a program`,
+          };
+      }
+    }
     for (const file of isGit ? gitConfigFiles(start) : packageFiles(start)) candidates.add(file);
   }
   if (!isGit && argv.some((word) => RECURSIVE_OPTIONS.test(word)))
     for (const file of workspacePackageFiles(root)) candidates.add(file);
   for (const file of candidates) {
-    const changed = changedAfter(file, threshold);
-    if (changed) return path.relative(root, file) || file;
+    if (changedAfter(file, threshold))
+      return { kind: 'changed', reason: `${path.relative(root, file) || file} changed`, program };
   }
   return undefined;
 }
@@ -89,7 +111,12 @@ function workspacePackageFiles(root: string): string[] {
     for (const entry of entries) {
       seen++;
       if (entry.isFile() && entry.name === 'package.json') files.push(path.join(directory, entry.name));
-      else if (entry.isDirectory() && depth < 4 && entry.name !== 'node_modules' && !entry.name.startsWith('.'))
+      else if (
+        entry.isDirectory() &&
+        depth < 4 &&
+        entry.name !== 'node_modules' &&
+        !entry.name.startsWith('.')
+      )
         queue.push({ directory: path.join(directory, entry.name), depth: depth + 1 });
     }
   }
@@ -103,44 +130,20 @@ function workspacePackageFiles(root: string): string[] {
  */
 function gitConfigFiles(start: string): string[] {
   const home = os.homedir();
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
   const files = [
     path.join(home, '.gitconfig'),
-    path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'),
-    path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'attributes'),
+    path.join(xdg, 'git', 'config'),
+    path.join(xdg, 'git', 'attributes'),
   ];
-  for (const directory of ancestors(start)) {
-    const dotGit = path.join(directory, '.git');
-    const gitDir = resolveGitDir(dotGit);
-    if (!gitDir) continue;
-    // A `.git` file points elsewhere; a `.git` directory changes on every index write, so only its files count.
-    if (gitDir !== dotGit) files.push(dotGit);
-    const directories = [gitDir];
-    const common = readTrimmed(path.join(gitDir, 'commondir'));
-    if (common) directories.push(path.resolve(gitDir, common));
-    for (const base of directories)
-      for (const name of ['config', 'config.worktree', 'hooks', path.join('info', 'attributes'), 'commondir'])
-        files.push(path.join(base, name));
-    if (fs.existsSync(path.join(directory, '.gitattributes'))) files.push(path.join(directory, '.gitattributes'));
-    return files;
-  }
+  const repository = findRepository(start);
+  if (!repository) return files;
+  const dotGit = path.join(repository.root, '.git');
+  // A `.git` file points elsewhere; a `.git` directory changes on every index write, so only its files count.
+  if (repository.gitDirs[0] !== dotGit) files.push(dotGit);
+  for (const base of repository.gitDirs)
+    for (const name of ['config', 'config.worktree', 'hooks', path.join('info', 'attributes'), 'commondir'])
+      files.push(path.join(base, name));
+  files.push(path.join(repository.root, '.gitattributes'));
   return files;
-}
-
-function resolveGitDir(dotGit: string): string | undefined {
-  try {
-    const stat = fs.statSync(dotGit);
-    if (stat.isDirectory()) return dotGit;
-    const pointer = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-    return pointer?.[1] ? path.resolve(path.dirname(dotGit), pointer[1].trim()) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function readTrimmed(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }

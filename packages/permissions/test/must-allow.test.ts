@@ -30,8 +30,13 @@ describe('the must-allow set', () => {
     const engine = new PermissionEngine({ workspace: fixture.workspace, layers: [mustAllow.rules] });
     const refused: string[] = [];
     for (const command of mustAllow.commands) {
-      const decision = await engine.decide({ toolName: 'terminal', args: { command }, spec: TOOL_SPECS.terminal });
-      if (decision.behavior !== 'allow') refused.push(`${JSON.stringify(command)} → ${decision.behavior}: ${decision.reason}`);
+      const decision = await engine.decide({
+        toolName: 'terminal',
+        args: { command },
+        spec: TOOL_SPECS.terminal,
+      });
+      if (decision.behavior !== 'allow')
+        refused.push(`${JSON.stringify(command)} → ${decision.behavior}: ${decision.reason}`);
     }
     expect(refused).toEqual([]);
   });

@@ -41,7 +41,8 @@ describe('the proof bypass corpus', () => {
           args: { command: entry.command },
           spec: TOOL_SPECS.terminal,
         });
-        if (decision.behavior === 'allow') allowed.push(`${setName}: ${JSON.stringify(entry.command)} (${decision.reason})`);
+        if (decision.behavior === 'allow')
+          allowed.push(`${setName}: ${JSON.stringify(entry.command)} (${decision.reason})`);
       }
     }
     expect(allowed).toEqual([]);
@@ -54,7 +55,13 @@ describe('the proof bypass corpus', () => {
     });
     const decide = (command: string) =>
       engine.decide({ toolName: 'terminal', args: { command }, spec: TOOL_SPECS.terminal });
-    for (const command of ['ls; touch pwned', 'bash -c "touch pwned"', 'timeout 5 touch pwned', 'ls; /bin/touch pwned', 'eval x; touch pwned'])
+    for (const command of [
+      'ls; touch pwned',
+      'bash -c "touch pwned"',
+      'timeout 5 touch pwned',
+      'ls; /bin/touch pwned',
+      'eval x; touch pwned',
+    ])
       expect(await decide(command), command).toMatchObject({ behavior: 'deny', rule: 'terminal(touch:*)' });
     expect((await decide('ionice touch pwned')).behavior).toBe('ask');
     expect((await decide('ls -la && echo ok')).behavior).toBe('allow');

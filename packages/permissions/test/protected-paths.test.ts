@@ -77,6 +77,16 @@ describe('protected paths', () => {
     );
   });
 
+  it('read the shell working directory as the kernel does, so .. after a link cannot dodge them', async () => {
+    // src/link -> ../secrets, so src/link/.. is the workspace root, where quiver.yaml is.
+    const decision = await decide(engine([{ allow: ['terminal'] }]), 'terminal', {
+      command: 'echo x > quiver.yaml',
+      cwd: 'src/link/..',
+    });
+    expect(decision.behavior).toBe('deny');
+    expect(decision.reason).toContain('protected:');
+  });
+
   it('refuse to start with a protected path a person cannot mean', () => {
     expect(
       () => new PermissionEngine({ workspace: fixture.workspace, layers: [], protectedPaths: ['~/x'] }),

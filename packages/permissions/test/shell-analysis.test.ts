@@ -37,7 +37,9 @@ describe('analyzeShellCommand', () => {
   });
 
   it('parses bash -c strings again, recursively, and records the wrappers', async () => {
-    const analysis = await analyzeShellCommand(`sudo -u root env LANG=C bash -c "sh -c 'git push origin main'"`);
+    const analysis = await analyzeShellCommand(
+      `sudo -u root env LANG=C bash -c "sh -c 'git push origin main'"`,
+    );
     expect(analysis.commands).toHaveLength(1);
     expect(analysis.commands[0]?.argv).toEqual(['git', 'push', 'origin', 'main']);
     expect(analysis.commands[0]?.wrappers).toEqual(['sudo', 'env', 'bash -c', 'sh -c']);

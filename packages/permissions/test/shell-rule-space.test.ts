@@ -17,15 +17,24 @@ const call = (toolName: string, text: string) => ({
 
 describe('one rule space for the shell tools', () => {
   it('denies every shell tool, and reports each as blanket-denied, when terminal is denied', async () => {
-    const engine = new PermissionEngine({ workspace, layers: [{ allow: ['terminal_start'], deny: ['terminal'] }] });
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal_start'], deny: ['terminal'] }],
+    });
     for (const tool of Object.keys(SHELL_TOOLS)) {
-      expect(await engine.decide(call(tool, 'ls')), tool).toMatchObject({ behavior: 'deny', rule: 'terminal' });
+      expect(await engine.decide(call(tool, 'ls')), tool).toMatchObject({
+        behavior: 'deny',
+        rule: 'terminal',
+      });
       expect(engine.isBlanketDenied(tool), tool).toEqual({ denied: true, rule: 'terminal' });
     }
   });
 
   it('applies a terminal(...) deny to the command of terminal_start and to a line written with terminal_write', async () => {
-    const engine = new PermissionEngine({ workspace, layers: [{ allow: ['terminal_start', 'terminal_write'], deny: ['terminal(rm:*)'] }] });
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal_start', 'terminal_write'], deny: ['terminal(rm:*)'] }],
+    });
     expect(await engine.decide(call('terminal_start', 'rm -rf build'))).toMatchObject({ behavior: 'deny' });
     expect(await engine.decide(call('terminal_write', 'rm -rf ~\n'))).toMatchObject({ behavior: 'deny' });
     expect((await engine.decide(call('terminal_start', 'npm run dev'))).behavior).toBe('allow');

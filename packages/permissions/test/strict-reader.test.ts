@@ -14,7 +14,7 @@ function bashWords(words: string): string[] {
 
 describe('the strict reader of the provable subset', () => {
   it.each([
-    String.raw`plain 'single quoted' "double quoted" mixed"dq"'sq'plain`,
+    `plain 'single quoted' "double quoted" mixed"dq"'sq'plain`,
     String.raw`'it''s' "a # b" a#b "esc\"aped" "back\\slash" "keeps \n and \x"`,
     String.raw`a\ b \# \; \| \& \' \" \\ --flag=v"al"ue HEAD~1 HEAD^ a=b:c,d@e%f+g`,
     String.raw`"é ü" '日本' "{}" {} x{}y '$HOME' '$(not)' \$HOME`,
@@ -36,7 +36,11 @@ describe('the strict reader of the provable subset', () => {
     ['(ls)', '"(" (a subshell, function or array)', 0],
     ['if true; then ls; fi', 'the reserved word "if"', 0],
     ['ls & touch x', 'a background job "&"', 3],
-    ['cat <<E"OF"\nx\nEOF\ntouch y\nE"OF"', 'a here-document whose delimiter is not one quoted plain word', 4],
+    [
+      'cat <<E"OF"\nx\nEOF\ntouch y\nE"OF"',
+      'a here-document whose delimiter is not one quoted plain word',
+      4,
+    ],
     ['echo ~/x', 'a tilde expansion', 5],
     ['ls 12>x', 'a redirection of a descriptor above 9', 3],
   ])('names the construct and its offset in %j', async (command, construct, start) => {

@@ -47,14 +47,34 @@ describe('rules that run workspace code', () => {
   });
 
   it('asks for git in a nested repository whose config was written in the session, and not elsewhere', async () => {
-    const engine = new PermissionEngine({ workspace, layers: [{ allow: ['terminal(git status:*)', 'terminal(cd:*)'] }] });
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal(git status:*)', 'terminal(cd:*)'] }],
+    });
     expect((await engine.decide(shell('cd sub && git status'))).behavior).toBe('allow');
     await fs.mkdir(path.join(workspace, 'sub', '.git'));
     await fs.writeFile(path.join(workspace, 'sub', '.git', 'config'), '[core]\n\tfsmonitor = touch pwned\n');
     await fs.writeFile(path.join(workspace, 'sub', '.git', 'HEAD'), 'ref: refs/heads/main\n');
     expect((await engine.decide(shell('cd sub && git status'))).behavior).toBe('ask');
-    expect((await engine.decide(shell('git status', 'sub'))).reason).toContain('sub/.git/config changed');
+    expect((await engine.decide(shell('git status', 'sub'))).reason).toContain(
+      'sub/.git/config sets core.fsmonitor',
+    );
     expect((await engine.decide(shell('git status'))).behavior).toBe('allow');
+  });
+
+  it("asks for git in a repository other than the workspace's own whose config runs programs, even one older than the session", async () => {
+    execFileSync('git', ['init', '-q', path.join(workspace, 'plain')]);
+    execFileSync('git', ['init', '-q', path.join(workspace, 'hostile')]);
+    execFileSync('git', ['-C', path.join(workspace, 'hostile'), 'config', 'alias.st', '!touch pwned']);
+    await sleep(60);
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal(git status:*)', 'terminal(cd:*)'] }],
+    });
+    expect((await engine.decide(shell('cd plain && git status'))).behavior).toBe('allow');
+    const hostile = await engine.decide(shell('cd hostile && git status'));
+    expect(hostile.behavior).toBe('ask');
+    expect(hostile.reason).toContain('sets alias.st, which can run a program');
   });
 
   it('asks for git after the repository config was written in the session', async () => {

@@ -35,7 +35,11 @@ import { type ServiceDescriptor, validateScopes } from './scopes.js';
 import { type HostOptions, TOKEN_SCOPES, TOKENS } from './tokens.js';
 import { narrowPersonality } from './trust/compare-configurations.js';
 import { inspectProject, type ProjectTrustOptions } from './trust/inspect-project.js';
-import { type PersonalitySettings, personalityKey, personalitySettings } from './trust/project-configuration.js';
+import {
+  type PersonalitySettings,
+  personalityKey,
+  personalitySettings,
+} from './trust/project-configuration.js';
 import type { ProjectTrust } from './trust/project-trust.js';
 import { trustDirectory } from './trust/trust-store.js';
 

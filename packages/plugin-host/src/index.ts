@@ -50,19 +50,23 @@ export { compareConfigurations, narrowPersonality } from './trust/compare-config
 export type { ConfigurationChange } from './trust/configuration-change.js';
 export { describeProjectConfiguration } from './trust/describe-configuration.js';
 export type {
-  PersonalitySettings,
-  ProjectConfiguration,
-  ReadProjectConfigurationOptions,
-} from './trust/project-configuration.js';
-export { baselineConfiguration, personalityKey, readProjectConfiguration } from './trust/project-configuration.js';
-export type { EvaluateProjectTrustOptions, ProjectTrust, ProjectTrustState } from './trust/project-trust.js';
-export { describeProjectTrust, evaluateProjectTrust } from './trust/project-trust.js';
-export type {
   InspectProjectOptions,
   ProjectInspection,
   ProjectTrustOptions,
 } from './trust/inspect-project.js';
 export { inspectProject } from './trust/inspect-project.js';
+export type {
+  PersonalitySettings,
+  ProjectConfiguration,
+  ReadProjectConfigurationOptions,
+} from './trust/project-configuration.js';
+export {
+  baselineConfiguration,
+  personalityKey,
+  readProjectConfiguration,
+} from './trust/project-configuration.js';
+export type { EvaluateProjectTrustOptions, ProjectTrust, ProjectTrustState } from './trust/project-trust.js';
+export { describeProjectTrust, evaluateProjectTrust } from './trust/project-trust.js';
 export type { TrustRecord } from './trust/trust-store.js';
 export {
   fingerprintConfiguration,

@@ -12,7 +12,11 @@ function personality(overrides: Partial<PersonalitySettings> = {}): PersonalityS
     ...structuredClone(PERSONALITY_DEFAULTS),
     id: 'dev',
     plugins: ['tools-code', 'tools-terminal'],
-    permissions: { allow: ['read_file', 'terminal(git status:*)'], ask: ['edit_file'], deny: ['read_file(.env)'] },
+    permissions: {
+      allow: ['read_file', 'terminal(git status:*)'],
+      ask: ['edit_file'],
+      deny: ['read_file(.env)'],
+    },
     mcpServers: { github: true },
     secrets: { terminal: ['DEPLOY_TOKEN'] },
     ...overrides,
@@ -76,7 +80,9 @@ describe('classifying a change to a trusted configuration', () => {
     const trusted = configuration({
       mcpServers: { github: { command: 'github-mcp' }, files: { command: 'files-mcp' } },
     });
-    const current = configuration({ mcpServers: { github: { command: 'github-mcp', excludeTools: ['delete_repo'] } } });
+    const current = configuration({
+      mcpServers: { github: { command: 'github-mcp', excludeTools: ['delete_repo'] } },
+    });
     const result = compareConfigurations(trusted, current);
     expect(result.widening).toEqual([]);
     expect(result.effective.config.mcpServers).toEqual({
@@ -85,7 +91,9 @@ describe('classifying a change to a trusted configuration', () => {
   });
 
   it('holds back a server that shows tools it used to exclude', () => {
-    const trusted = configuration({ mcpServers: { github: { command: 'github-mcp', excludeTools: ['delete_repo'] } } });
+    const trusted = configuration({
+      mcpServers: { github: { command: 'github-mcp', excludeTools: ['delete_repo'] } },
+    });
     const current = configuration({ mcpServers: { github: { command: 'github-mcp' } } });
     expect(compareConfigurations(trusted, current).widening.map((change) => change.where)).toEqual([
       'mcpServers.github',
@@ -94,7 +102,10 @@ describe('classifying a change to a trusted configuration', () => {
 
   it('holds back a new plugin and changed plugin config, and drops a removed plugin at once', () => {
     const trusted = configuration({ plugins: ['./units'], pluginConfig: { units: { precision: 2 } } });
-    const current = configuration({ plugins: ['./evil'], pluginConfig: { units: { precision: 2, script: 'x.js' } } });
+    const current = configuration({
+      plugins: ['./evil'],
+      pluginConfig: { units: { precision: 2, script: 'x.js' } },
+    });
     const result = compareConfigurations(trusted, current);
     expect(kinds(trusted, current)).toEqual([
       'widening plugins: adds "./evil"',
@@ -108,16 +119,25 @@ describe('classifying a change to a trusted configuration', () => {
   it('treats a moved workspace, data directory or default personality as widening', () => {
     const current = configuration({ workspace: '/', dataDir: '/tmp/grants', defaultPersonality: 'yolo' });
     const result = compareConfigurations(configuration(), current);
-    expect(result.widening.map((change) => change.where)).toEqual(['workspace', 'dataDir', 'defaultPersonality']);
+    expect(result.widening.map((change) => change.where)).toEqual([
+      'workspace',
+      'dataDir',
+      'defaultPersonality',
+    ]);
     expect(result.effective.config.workspace).toBe('.');
     expect(result.effective.config.dataDir).toBe('.quiver');
     expect(result.effective.config.defaultPersonality).toBe('default');
   });
 
   it('holds back an added or broadened allow rule and applies a removed one', () => {
-    const current = configuration({}, {
-      dev: personality({ permissions: { allow: ['read_file', 'terminal'], ask: ['edit_file'], deny: ['read_file(.env)'] } }),
-    });
+    const current = configuration(
+      {},
+      {
+        dev: personality({
+          permissions: { allow: ['read_file', 'terminal'], ask: ['edit_file'], deny: ['read_file(.env)'] },
+        }),
+      },
+    );
     const result = compareConfigurations(configuration(), current);
     expect(kinds(configuration(), current)).toEqual([
       'widening personality dev: permissions.allow: adds "terminal"',
@@ -127,15 +147,27 @@ describe('classifying a change to a trusted configuration', () => {
   });
 
   it('holds back a removed deny or ask rule and applies an added one at once', () => {
-    const current = configuration({}, {
-      dev: personality({ permissions: { allow: ['read_file', 'terminal(git status:*)'], ask: ['write_file'], deny: ['terminal(rm:*)'] } }),
-    });
+    const current = configuration(
+      {},
+      {
+        dev: personality({
+          permissions: {
+            allow: ['read_file', 'terminal(git status:*)'],
+            ask: ['write_file'],
+            deny: ['terminal(rm:*)'],
+          },
+        }),
+      },
+    );
     const result = compareConfigurations(configuration(), current);
     expect(result.widening.map((change) => change.description)).toEqual([
       'removes "edit_file"',
       'removes "read_file(.env)"',
     ]);
-    expect(result.narrowing.map((change) => change.description)).toEqual(['adds "write_file"', 'adds "terminal(rm:*)"']);
+    expect(result.narrowing.map((change) => change.description)).toEqual([
+      'adds "write_file"',
+      'adds "terminal(rm:*)"',
+    ]);
     const rules = result.effective.personalities.dev?.permissions;
     expect(rules?.ask).toEqual(['write_file', 'edit_file']);
     expect(rules?.deny).toEqual(['terminal(rm:*)', 'read_file(.env)']);
@@ -144,7 +176,9 @@ describe('classifying a change to a trusted configuration', () => {
   it('keeps the stricter sandbox: weakening waits, strengthening applies', () => {
     const weaker = configuration({}, { dev: personality({ sandbox: 'off' }) });
     expect(compareConfigurations(configuration(), weaker).effective.personalities.dev?.sandbox).toBe('auto');
-    expect(kinds(configuration(), weaker)).toEqual(['widening personality dev: sandbox: weakens the sandbox from auto to off']);
+    expect(kinds(configuration(), weaker)).toEqual([
+      'widening personality dev: sandbox: weakens the sandbox from auto to off',
+    ]);
     const stronger = configuration({}, { dev: personality({ sandbox: 'required' }) });
     const result = compareConfigurations(configuration(), stronger);
     expect(result.widening).toEqual([]);
@@ -152,7 +186,10 @@ describe('classifying a change to a trusted configuration', () => {
   });
 
   it('holds back new secret grants and applies revoked ones', () => {
-    const current = configuration({}, { dev: personality({ secrets: { terminal: ['AWS_SECRET'], '*': ['GH_TOKEN'] } }) });
+    const current = configuration(
+      {},
+      { dev: personality({ secrets: { terminal: ['AWS_SECRET'], '*': ['GH_TOKEN'] } }) },
+    );
     const result = compareConfigurations(configuration(), current);
     expect(result.widening.map((change) => `${change.where} ${change.description}`)).toEqual([
       'personality dev: secrets.terminal adds "AWS_SECRET"',
@@ -162,13 +199,16 @@ describe('classifying a change to a trusted configuration', () => {
   });
 
   it('holds back newly enabled plugins, servers and built-in tools of a personality', () => {
-    const current = configuration({}, {
-      dev: personality({
-        plugins: ['tools-code', 'tools-terminal', 'tools-kanban'],
-        mcpServers: { github: true, files: true },
-        toolset: ['read_file'],
-      }),
-    });
+    const current = configuration(
+      {},
+      {
+        dev: personality({
+          plugins: ['tools-code', 'tools-terminal', 'tools-kanban'],
+          mcpServers: { github: true, files: true },
+          toolset: ['read_file'],
+        }),
+      },
+    );
     const trusted = configuration({}, { dev: personality({ toolset: [] }) });
     const result = compareConfigurations(trusted, current);
     expect(result.widening.map((change) => change.where)).toEqual([
@@ -183,9 +223,12 @@ describe('classifying a change to a trusted configuration', () => {
   });
 
   it('applies a narrower server gate and toolset at once, and holds back a wider gate', () => {
-    const narrower = configuration({}, {
-      dev: personality({ mcpServers: { github: { includeTools: ['search'] } }, toolset: ['read_file'] }),
-    });
+    const narrower = configuration(
+      {},
+      {
+        dev: personality({ mcpServers: { github: { includeTools: ['search'] } }, toolset: ['read_file'] }),
+      },
+    );
     const result = compareConfigurations(configuration(), narrower);
     expect(result.widening).toEqual([]);
     expect(result.effective.personalities.dev?.mcpServers.github).toEqual({ includeTools: ['search'] });
@@ -200,8 +243,22 @@ describe('classifying a change to a trusted configuration', () => {
 
   it('applies the narrowing part of a mixed change and reports the rest', () => {
     const current = configuration(
-      { mcpServers: { github: { command: 'github-mcp', args: ['stdio'], env: { TOKEN: 'x' } }, evil: { command: 'evil' } } },
-      { dev: personality({ permissions: { allow: ['read_file', 'terminal(git status:*)'], ask: ['edit_file'], deny: ['read_file(.env)', 'terminal'] }, simpleMode: true }) },
+      {
+        mcpServers: {
+          github: { command: 'github-mcp', args: ['stdio'], env: { TOKEN: 'x' } },
+          evil: { command: 'evil' },
+        },
+      },
+      {
+        dev: personality({
+          permissions: {
+            allow: ['read_file', 'terminal(git status:*)'],
+            ask: ['edit_file'],
+            deny: ['read_file(.env)', 'terminal'],
+          },
+          simpleMode: true,
+        }),
+      },
     );
     const result = compareConfigurations(configuration(), current);
     expect(result.widening.map((change) => change.where)).toEqual(['mcpServers.evil']);
@@ -215,7 +272,10 @@ describe('classifying a change to a trusted configuration', () => {
   });
 
   it('gives a personality the trusted configuration did not have only its narrowing rules', () => {
-    const current = configuration({}, { dev: personality(), yolo: personality({ id: 'yolo', sandbox: 'required' }) });
+    const current = configuration(
+      {},
+      { dev: personality(), yolo: personality({ id: 'yolo', sandbox: 'required' }) },
+    );
     const result = compareConfigurations(configuration(), current);
     const yolo = result.effective.personalities.yolo;
     expect(yolo?.plugins).toEqual([]);
@@ -229,9 +289,16 @@ describe('classifying a change to a trusted configuration', () => {
 
   it('applies descriptions, budgets, agents and a removed personality at once', () => {
     const trusted = configuration({}, { dev: personality(), old: personality({ id: 'old' }) });
-    const current = configuration({}, {
-      dev: personality({ description: 'changed', budget: { resultChars: 10 }, agents: { reviewer: { tools: ['read_file'] } } }),
-    });
+    const current = configuration(
+      {},
+      {
+        dev: personality({
+          description: 'changed',
+          budget: { resultChars: 10 },
+          agents: { reviewer: { tools: ['read_file'] } },
+        }),
+      },
+    );
     const result = compareConfigurations(trusted, current);
     expect(result.widening).toEqual([]);
     expect(result.narrowing.map((change) => change.where)).toEqual([

@@ -67,7 +67,10 @@ describe('a plugin acts only in personalities that enable it', () => {
       workspace,
       logger: silent,
       backends: () => [
-        { capability: 'fs_reach', resolve: () => ({ roots: [workspace], mode: 'read' }) } as CapabilityBackend,
+        {
+          capability: 'fs_reach',
+          resolve: () => ({ roots: [workspace], mode: 'read' }),
+        } as CapabilityBackend,
       ],
       builtinPlugins: [
         { definition: filesPlugin, source: 'test:files' },

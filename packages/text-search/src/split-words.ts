@@ -44,3 +44,38 @@ function kindOf(code: number, text: string, index: number): number {
   if (!LETTER_OR_DIGIT.test(character)) return code >= 0xdc00 && code <= 0xdfff ? LOWER : OTHER;
   return character !== character.toLowerCase() ? UPPER : LOWER;
 }
+
+/**
+ * Compounds written as one word in other texts: `to-do` → `todo`, `GitHub` → `github`,
+ * `listPullRequests` → `listpullrequests`. ASCII only, in one pass like splitWords.
+ */
+export function compoundWords(text: string): string[] {
+  const found: string[] = [];
+  let start = -1;
+  let joined = false;
+  let previous = 0;
+  const end = (index: number) => {
+    if (start >= 0 && joined) {
+      let run = text.slice(start, index);
+      while (run.endsWith('-')) run = run.slice(0, -1);
+      if (run.length >= 3) found.push(run.replace(/-/g, '').toLowerCase());
+    }
+    start = -1;
+    joined = false;
+  };
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    const lower = (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+    const upper = code >= 65 && code <= 90;
+    if (lower || upper) {
+      if (start < 0) start = index;
+      else if (upper && previous >= 97 && previous <= 122) joined = true;
+      else if (previous === 45) joined = true;
+    } else if (code !== 45 || start < 0) {
+      end(index);
+    }
+    previous = code;
+  }
+  end(text.length);
+  return found;
+}

@@ -9,8 +9,8 @@ import {
   type InspectProjectOptions,
   inspectProject,
   type Personality,
-  type ProjectInspection,
   type ProjectConfiguration,
+  type ProjectInspection,
   type ProjectTrust,
   type QuiverConfig,
   type QuiverConfigInput,
@@ -151,7 +151,5 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
 /** The servers the personality enables; none when it does not resolve or enables none. */
 function enabledServers(config: QuiverConfig, personality: Personality | undefined): Record<string, unknown> {
   const enabled = Object.keys(personality?.mcpServers ?? {});
-  return Object.fromEntries(
-    Object.entries(config.mcpServers).filter(([name]) => enabled.includes(name)),
-  );
+  return Object.fromEntries(Object.entries(config.mcpServers).filter(([name]) => enabled.includes(name)));
 }

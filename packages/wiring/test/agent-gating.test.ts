@@ -112,6 +112,22 @@ describe('agent gating as users write it', () => {
     expect(pool.removed.get('terminal_start')).toMatchObject({ stage: 'deny_rules', rule: 'Bash' });
   });
 
+  it('applies permission rules written with Claude Code names to the tools they mean', async () => {
+    writeFileSync(path.join(workspace, 'secret.txt'), 'hunter2\n');
+    const session = quiver.createSession({
+      permissions: { allow: ['Bash'], deny: ['Bash(rm:*)', 'Read(secret.txt)'] },
+    });
+    const [echo, remove, read] = await session.execute([
+      { name: 'terminal', args: { command: 'echo still-allowed' } },
+      { name: 'terminal', args: { command: 'rm -f nothing.txt' } },
+      { name: 'read_file', args: { path: 'secret.txt' } },
+    ]);
+    expect(echo).toMatchObject({ ok: true });
+    expect(echo?.ok && echo.value).toContain('still-allowed');
+    expect(remove).toMatchObject({ ok: false, code: 'not_permitted' });
+    expect(read).toMatchObject({ ok: false, code: 'not_permitted' });
+  });
+
   it('tells a coordinator which tools its workers can use', () => {
     const pool = quiver.createSession({ agent: 'coordinator' }).pool();
     expect(names(pool)).not.toContain('grep_search');

@@ -37,7 +37,7 @@ export function registerInitCommand(program: Command): void {
           printLine(`${color.green('wrote')} ${path.relative(process.cwd(), file) || file}`);
         printLine(
           color.dim(
-            'Next: `quiver tools` to see what the model sees, `quiver serve` to serve the tools over MCP.',
+            'Next: `quiver trust` to trust this configuration, `quiver tools` to see what the model sees, `quiver serve` to serve the tools over MCP.',
           ),
         );
       }

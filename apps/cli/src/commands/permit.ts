@@ -10,7 +10,6 @@ const paint = (behavior: string) =>
 
 /** Command text is data: control characters (a `\v` hiding a second command) are shown as escapes. */
 function visible(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
   return /[\u0000-\u001f\u007f-\u009f]/.test(text) ? JSON.stringify(text) : text;
 }
 

@@ -40,7 +40,9 @@ export function registerPersonalityCommand(program: Command): void {
       }
       if (failed) {
         const count = issues.filter((issue) => issue.level === 'error').length;
-        printLine(`${color.red('failed')} ${resolved.id}: ${count} unknown tool name${count === 1 ? '' : 's'}`);
+        printLine(
+          `${color.red('failed')} ${resolved.id}: ${count} unknown tool name${count === 1 ? '' : 's'}`,
+        );
       } else printLine(`${color.green('ok')} ${resolved.id} (${resolved.sources.join(' ← ')})`);
     });
   personality

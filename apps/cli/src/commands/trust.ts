@@ -17,7 +17,8 @@ export function registerTrustCommand(program: Command): void {
     .option('-p, --personality <name|path>', 'also trust this personality (a path outside personalities/)')
     .option('--json', 'print what would be trusted as JSON and change nothing')
     .action(async (options: TrustOptions, command: Command) => {
-      const { describeProjectConfiguration, baselineConfiguration, writeTrustRecord } = await loadPluginHost();
+      const { describeProjectConfiguration, baselineConfiguration, writeTrustRecord } =
+        await loadPluginHost();
       const { inspectQuiverProject, DEFAULT_PERSONALITY } = await import('@quiver/wiring');
       const inspection = inspectQuiverProject(quiverOptions(globalOptions(command), options));
       const trust = inspection.trust!;
@@ -34,7 +35,9 @@ export function registerTrustCommand(program: Command): void {
       }
       const baseline = baselineConfiguration({ default: DEFAULT_PERSONALITY });
       if (trust.basis === 'baseline' && trust.state === 'trusted') {
-        printLine(`Nothing to trust: ${inspection.workspace} has no project configuration beyond Quiver's own.`);
+        printLine(
+          `Nothing to trust: ${inspection.workspace} has no project configuration beyond Quiver's own.`,
+        );
         return;
       }
       printLine(color.bold(`Project configuration of ${inspection.workspace}`));
@@ -46,7 +49,9 @@ export function registerTrustCommand(program: Command): void {
         printLine();
         printLine(trust.state === 'trusted' ? 'Already trusted.' : 'Changes since it was last trusted:');
         for (const change of trust.comparison.changes)
-          printLine(`  ${change.kind === 'widening' ? color.yellow('widening ') : color.dim('narrowing')} ${change.where.replace(/: $/, '')} ${change.description}`);
+          printLine(
+            `  ${change.kind === 'widening' ? color.yellow('widening ') : color.dim('narrowing')} ${change.where.replace(/: $/, '')} ${change.description}`,
+          );
       }
       if (trust.recordFile === undefined) {
         throw new CliError(

@@ -90,14 +90,22 @@ export function watchConfiguration(options: LiveConfigurationOptions): LiveConfi
     try {
       next = await options.reopen();
     } catch (error) {
-      report(current, 'config_invalid', `the edited configuration was not applied, the running one stays: ${messageOf(error)}`);
+      report(
+        current,
+        'config_invalid',
+        `the edited configuration was not applied, the running one stays: ${messageOf(error)}`,
+      );
       return;
     }
     try {
       options.check(next);
     } catch (error) {
       await next.close();
-      report(current, 'config_invalid', `the edited configuration was not applied, the running one stays: ${messageOf(error)}`);
+      report(
+        current,
+        'config_invalid',
+        `the edited configuration was not applied, the running one stays: ${messageOf(error)}`,
+      );
       return;
     }
     if (closed) {

@@ -14,6 +14,8 @@ const KEPT = [
   /^Found \d+ errors?|^Success: no issues found|^\[\*\] \d+ fixable/,
   /^(?:Some errors have detailed explanations|For more information about an error)/,
   /^\s+Finished /,
+  // make runs anything: a test runner's verdict under it is kept rather than cut as noise.
+  /\bFAIL(?:ED)?\b|^panic: |^(?:Error|ERROR)\b/,
 ];
 const QUOTED = /`[^`]*`|'[^']*'|"[^"]*"|‘[^’]*’/g;
 // Two of a kind read better as two lines; from three on, one line listing the places is shorter.

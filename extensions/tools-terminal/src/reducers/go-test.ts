@@ -8,7 +8,11 @@ const MESSAGES_PER_TEST = 6;
  * under `=== RUN` with `-v`; a panic is kept with the first frame in the module's own code.
  */
 export function goTest(input: RecognizerInput): TestReport | undefined {
-  if (!/(?:^|\s|;)go\s+test\b/.test(commandWords(input.command))) return undefined;
+  const ranGoTest =
+    /(?:^|\s|;)go\s+test\b/.test(commandWords(input.command)) ||
+    // run by make or a script: go test's own verdict lines
+    (/^--- FAIL: \S+ \(/m.test(input.output) && /^(?:FAIL|ok)\s+\S+\s+(?:[\d.]+s|\[)/m.test(input.output));
+  if (!ranGoTest) return undefined;
   const messages = new Map<string, string[]>();
   const failed: string[] = [];
   let current: string | undefined;

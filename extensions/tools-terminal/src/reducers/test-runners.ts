@@ -150,7 +150,9 @@ export const reduceTestOutput: Recognizer = (input: RecognizerInput) => {
     const failed = input.exitCode !== 0;
     if (failed && report.failures.length === 0) return undefined;
     if (!failed) return [`${report.runner}: passed`, ...report.summary.map((line) => line.trim())].join('\n');
-    return failingRun(report, input.budget);
+    // The build tool that ran the tests (make) says which target failed.
+    const wrapper = input.lines.filter((line) => /^make(?:\[\d+\])?: \*\*\* /.test(line));
+    return failingRun({ ...report, summary: [...report.summary, ...wrapper] }, input.budget);
   }
   return undefined;
 };

@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import { checkVariableName, markUnsafe, recordCommand, type Scope, type State } from './analysis-state.js';
 import { loadBashParser } from './bash-parser.js';
+import { crossCheck } from './cross-check.js';
 import type { ShellAnalysis, ShellRedirect } from './shell-analysis.js';
 import {
   CONTAINER_TYPES,
@@ -12,7 +13,6 @@ import {
   WORD_TYPES,
 } from './shell-syntax.js';
 import { resolveShellWord, type ShellWord } from './shell-word.js';
-import { crossCheck } from './cross-check.js';
 import { analyzeWords } from './simple-command.js';
 import { readProvableShell } from './strict-reader.js';
 

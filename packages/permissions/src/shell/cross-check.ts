@@ -64,7 +64,14 @@ export function crossCheck(root: Node, commands: ReadCommand[]): UnprovenConstru
   for (const redirect of loose) {
     const owner = found.findLast((command) => command.start <= redirect.start);
     if (owner) owner.redirects.push(redirect.text);
-    else found.unshift({ assignments: [], words: [], redirects: [redirect.text], start: redirect.start, end: redirect.start });
+    else
+      found.unshift({
+        assignments: [],
+        words: [],
+        redirects: [redirect.text],
+        start: redirect.start,
+        end: redirect.start,
+      });
   }
   for (let index = 0; index < Math.max(found.length, commands.length); index++) {
     const tree = found[index];
@@ -85,7 +92,11 @@ export function crossCheck(root: Node, commands: ReadCommand[]): UnprovenConstru
     if (!sameList(tree.words, expected.words) || !sameList(tree.assignments, expected.assignments))
       return { construct: 'words the bash grammar and the strict reader read differently', start, end };
     if (!sameList([...tree.redirects].sort(), [...expected.redirects].sort()))
-      return { construct: 'redirections the bash grammar and the strict reader read differently', start, end };
+      return {
+        construct: 'redirections the bash grammar and the strict reader read differently',
+        start,
+        end,
+      };
   }
   return undefined;
 }
@@ -95,7 +106,11 @@ function sameList(left: string[], right: string[]): boolean {
 }
 
 /** Walks the tree in document order; returns the first node outside the subset. */
-function collect(node: Node, found: TreeCommand[], loose: Array<{ start: number; text: string }>): Node | undefined {
+function collect(
+  node: Node,
+  found: TreeCommand[],
+  loose: Array<{ start: number; text: string }>,
+): Node | undefined {
   if (node.type === 'redirected_statement') {
     const body = node.childForFieldName('body');
     for (const child of node.namedChildren) {
@@ -116,7 +131,13 @@ function collect(node: Node, found: TreeCommand[], loose: Array<{ start: number;
   }
   if (node.type === 'variable_assignment' || node.type === 'variable_assignments') {
     const assignments = node.type === 'variable_assignment' ? [node] : node.namedChildren;
-    const command: TreeCommand = { assignments: [], words: [], redirects: [], start: node.startIndex, end: node.endIndex };
+    const command: TreeCommand = {
+      assignments: [],
+      words: [],
+      redirects: [],
+      start: node.startIndex,
+      end: node.endIndex,
+    };
     for (const assignment of assignments) {
       if (!assignment) continue;
       command.assignments.push(describeAssignment(assignment));
@@ -134,7 +155,8 @@ function collect(node: Node, found: TreeCommand[], loose: Array<{ start: number;
     };
     for (const child of node.namedChildren) {
       if (!child) continue;
-      if (child.type === 'variable_assignment') command.assignments.push(describeAssignment(child)); else if (child.type === 'command_name') {
+      if (child.type === 'variable_assignment') command.assignments.push(describeAssignment(child));
+      else if (child.type === 'command_name') {
         const name = child.namedChildren[0];
         if (name) command.words.push(resolveShellWord(name).value);
       } else if (child.type === 'file_redirect' || child.type === 'heredoc_redirect')
@@ -158,7 +180,11 @@ function firstForeignNode(root: Node): Node | undefined {
   const cursor = root.walk();
   try {
     for (;;) {
-      if (cursor.nodeIsMissing || cursor.nodeType === 'ERROR' || (cursor.nodeIsNamed && !SUBSET_NODES.has(cursor.nodeType)))
+      if (
+        cursor.nodeIsMissing ||
+        cursor.nodeType === 'ERROR' ||
+        (cursor.nodeIsNamed && !SUBSET_NODES.has(cursor.nodeType))
+      )
         return cursor.currentNode;
       if (cursor.gotoFirstChild()) continue;
       while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return undefined;

@@ -138,7 +138,8 @@ export function programEffects(words: readonly ShellWord[]): ProgramEffects {
   } else if (program === 'printf') {
     if (args[0]?.value.startsWith('-v')) effects.asks.push('printf -v assigns a shell variable');
   } else if (program === 'rg') {
-    if (args.some((word) => /^--pre(=|$)/.test(word.value))) effects.asks.push('rg --pre runs a program on every file');
+    if (args.some((word) => /^--pre(=|$)/.test(word.value)))
+      effects.asks.push('rg --pre runs a program on every file');
   } else if (PACKAGE_MANAGERS.has(program)) packageManagerEffects(program, args, effects);
   else if (AWKS.has(program)) awkEffects(program, args, effects);
   else if (program === 'sed') sedEffects(args, effects);
@@ -146,8 +147,7 @@ export function programEffects(words: readonly ShellWord[]): ProgramEffects {
     const option = OPTION_RUNNERS.get(program) as RegExp;
     const found = args.find((word) => option.test(word.value));
     if (found) effects.asks.push(`${program} ${found.value} runs a program or writes files`);
-  }
-  else {
+  } else {
     const inline = INLINE_CODE_FLAGS.get(program.replace(/[\d.]+$/, ''));
     const flag = inline && args.find((word) => inline.test(word.value));
     if (flag) effects.asks.push(`${program} ${flag.value} runs code given on the command line`);
@@ -172,7 +172,8 @@ function gitEffects(args: readonly ShellWord[], effects: ProgramEffects): void {
     effects.asks.push('git format-patch writes patch files');
   if (subcommand === 'submodule' && args.some((word) => word.value === 'foreach'))
     effects.asks.push('git submodule foreach runs shell code');
-  if (subcommand === 'bisect' && args[index + 1]?.value === 'run') effects.asks.push('git bisect run runs a program');
+  if (subcommand === 'bisect' && args[index + 1]?.value === 'run')
+    effects.asks.push('git bisect run runs a program');
   for (let position = index + 1; position < args.length; position++) {
     const word = args[position] as ShellWord;
     const value = word.value;
@@ -192,7 +193,8 @@ function gitEffects(args: readonly ShellWord[], effects: ProgramEffects): void {
       }
       effects.asks.push(`git ${subcommand} --${risky} writes files or runs a program`);
     } else if (/^-[^-]/.test(value)) {
-      if (subcommand === 'grep' && value.includes('O')) effects.asks.push('git grep -O opens files in a program');
+      if (subcommand === 'grep' && value.includes('O'))
+        effects.asks.push('git grep -O opens files in a program');
       if (subcommand === 'rebase' && value.includes('x')) effects.asks.push('git rebase -x runs shell code');
       if ((subcommand === 'config' || subcommand === 'commit') && /^-[a-zA-Z]*e/.test(value))
         effects.asks.push(`git ${subcommand} -e runs an editor`);
@@ -208,11 +210,17 @@ function sortEffects(args: readonly ShellWord[], effects: ProgramEffects): void 
     if (value.startsWith('--')) {
       const equals = value.indexOf('=');
       const name = value.slice(2, equals === -1 ? undefined : equals);
-      if (name.length >= 2 && 'compress-program'.startsWith(name)) effects.asks.push('sort --compress-program runs a program');
+      if (name.length >= 2 && 'compress-program'.startsWith(name))
+        effects.asks.push('sort --compress-program runs a program');
       else if (name.length >= 1 && 'output'.startsWith(name)) {
         const target = equals === -1 ? args[++index] : { ...word, value: value.slice(equals + 1) };
         if (target) effects.writes.push(target);
-      } else if (equals === -1 && ['files0-from', 'key', 'field-separator', 'buffer-size', 'temporary-directory'].some((option) => option.startsWith(name) && name.length >= 2))
+      } else if (
+        equals === -1 &&
+        ['files0-from', 'key', 'field-separator', 'buffer-size', 'temporary-directory'].some(
+          (option) => option.startsWith(name) && name.length >= 2,
+        )
+      )
         index++;
       continue;
     }

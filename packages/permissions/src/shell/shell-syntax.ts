@@ -84,7 +84,7 @@ export const INERT_VARIABLES = new Set([
   'LC_TIME',
   'TZ',
   'DEBUG',
-])
+]);
 
 /** Builtins that take variable names: a name with a subscript (`a[$(id)]`) is evaluated as arithmetic. */
 export const VARIABLE_NAME_BUILTINS = new Set([

@@ -56,6 +56,9 @@ export function analyzeWords(
       for (const write of wrapped.writes) addPathRedirect(state, redirects, write, 'write', text);
       for (const read of wrapped.reads) addPathRedirect(state, redirects, read, 'read', text);
       if (wrapped.chdir) changeDirectory(state, wrapped.chdir);
+      // xargs with no command runs echo.
+      if (wrapped.rest.length === 0 && wrapped.wrapper === 'xargs')
+        wrapped.rest = [{ value: 'echo', literal: true, glob: false }];
       if (wrapped.rest.length === 0) {
         recordCommand(state, { ...scope, wrappers, outerArgv }, current, text, redirects, appends);
         return;
@@ -76,7 +79,8 @@ export function analyzeWords(
     if (path.posix.basename(program) === 'find') {
       const split = splitFind(current);
       if (split.error) markUnsafe(state, split.error, text);
-      if (split.executed.length > 0) markUnsafe(state, 'find -exec, -execdir and -ok run a program on each file found', text);
+      if (split.executed.length > 0)
+        markUnsafe(state, 'find -exec, -execdir and -ok run a program on each file found', text);
       if (split.writes.length > 0) markUnsafe(state, 'find -fprint and -fls write files', text);
       for (const write of split.writes) addPathRedirect(state, redirects, write, 'write', text);
       recordCommand(state, inner, split.findWords, text, redirects, appends);
@@ -118,6 +122,8 @@ export function analyzeWords(
   markUnsafe(state, 'too many nested wrapper programs', text);
 }
 
+const SHELL_INERT_LONG = new Set(['--norc', '--noprofile', '--posix', '--noediting', '--verbose']);
+
 export function analyzeShellInvocation(
   words: ShellWord[],
   text: string,
@@ -142,22 +148,20 @@ export function analyzeShellInvocation(
       index++;
       break;
     }
-    if (value.startsWith('--')) {
-      if (value === '--rcfile' || value === '--init-file') index++;
-      continue;
+    // Other options source startup files (`-l`, `--login`, `--rcfile`), read commands from stdin
+    // (`-s`, `-i`) or change how the command string is parsed (`-O extglob`, `-k`).
+    const inert = value.startsWith('--') ? SHELL_INERT_LONG.has(value) : /^-[ceuxvfnp]+$/.test(value);
+    if (/^[-+]/.test(value) && value.length > 1 && !inert) {
+      markUnsafe(
+        state,
+        `${program} ${value} reads startup files, standard input or changes how commands are parsed`,
+        text,
+      );
+      recordCommand(state, scope, words, text, redirects, appends);
+      return;
     }
-    if (/^[-+]/.test(value) && value.length > 1) {
-      if (/[si]/.test(value.slice(1)) && value.startsWith('-')) {
-        markUnsafe(
-          state,
-          `${program} ${value} reads commands from standard input or runs interactively`,
-          text,
-        );
-        recordCommand(state, scope, words, text, redirects, appends);
-        return;
-      }
-      if (value.includes('c')) runsString = true;
-      if (/[oO]/.test(value.slice(1))) index++;
+    if (value.startsWith('-') && value.length > 1) {
+      if (!value.startsWith('--') && value.includes('c')) runsString = true;
       continue;
     }
     break;
@@ -166,6 +170,12 @@ export function analyzeShellInvocation(
   if (!runsString) {
     if (!payload || stdinIsText)
       markUnsafe(state, `${program} reads commands from standard input, which cannot be checked`, text);
+    else
+      markUnsafe(
+        state,
+        `${program} runs the script ${payload.value}, whose commands cannot be checked`,
+        text,
+      );
     recordCommand(state, scope, words, text, redirects, appends);
     return;
   }
@@ -175,6 +185,7 @@ export function analyzeShellInvocation(
     return;
   }
   const shellArgv = words.map((word) => word.value);
+  const before = state.analysis.commands.filter((command) => command.argv.length > 0).length;
   state.analyzeSource(payload.value, state, {
     depth: scope.depth + 1,
     wrappers: [...scope.wrappers, `${program} -c`],
@@ -182,4 +193,7 @@ export function analyzeShellInvocation(
     redirects,
     origin: scope.origin ?? { start: payload.start ?? 0, end: payload.end ?? 0 },
   });
+  // The shell runs even when its string runs no program (`sh -c LANG=`): then it is the program.
+  if (state.analysis.commands.filter((command) => command.argv.length > 0).length === before)
+    recordCommand(state, scope, words, text, redirects, appends);
 }

@@ -42,7 +42,9 @@ export interface UnprovenConstruct {
   end: number;
 }
 
-export type StrictReading = { proven: true; commands: ReadCommand[] } | ({ proven: false } & UnprovenConstruct);
+export type StrictReading =
+  | { proven: true; commands: ReadCommand[] }
+  | ({ proven: false } & UnprovenConstruct);
 
 const PLAIN = /[A-Za-z0-9_@%+=:,./^-]/;
 const RESERVED = new Set([
@@ -154,7 +156,8 @@ class StrictReader {
       sawCommand = true;
       needCommand = false;
     }
-    if (needCommand) throw new Unproven('an operator without a command after it', this.source.length, this.source.length);
+    if (needCommand)
+      throw new Unproven('an operator without a command after it', this.source.length, this.source.length);
     if (this.#pending.length > 0)
       throw new Unproven('a here-document without its body', this.source.length, this.source.length);
     return this.#commands;
@@ -187,7 +190,11 @@ class StrictReader {
         }
       }
     }
-    return new Unproven(expansionName(this.source, index), index, Math.min(this.source.length, index + length));
+    return new Unproven(
+      expansionName(this.source, index),
+      index,
+      Math.min(this.source.length, index + length),
+    );
   }
 
   #skipBlanks(): void {
@@ -216,7 +223,11 @@ class StrictReader {
       const bodyStart = this.#index;
       for (;;) {
         if (this.#index >= this.source.length)
-          throw new Unproven('a here-document without its closing delimiter line', bodyStart, this.source.length);
+          throw new Unproven(
+            'a here-document without its closing delimiter line',
+            bodyStart,
+            this.source.length,
+          );
         const lineEnd = this.source.indexOf('\n', this.#index);
         const end = lineEnd === -1 ? this.source.length : lineEnd;
         const line = this.source.slice(this.#index, end);
@@ -285,9 +296,16 @@ class StrictReader {
     this.#index += text.length;
     if (operator === '>&' || operator === '<&') {
       const target = /^(\d|-)(?=[\s;|&<>]|$)/.exec(this.source.slice(this.#index));
-      if (!target) throw new Unproven(`${operator} to something other than a descriptor`, start, this.#index + 1);
+      if (!target)
+        throw new Unproven(`${operator} to something other than a descriptor`, start, this.#index + 1);
       this.#index += 1;
-      return { operator, ...(descriptor ? { descriptor } : {}), target: target[1] as string, start, end: this.#index };
+      return {
+        operator,
+        ...(descriptor ? { descriptor } : {}),
+        target: target[1] as string,
+        start,
+        end: this.#index,
+      };
     }
     if (operator === '<<') return this.#hereDocument(start, descriptor);
     this.#skipBlanks();
@@ -299,14 +317,18 @@ class StrictReader {
 
   #hereDocument(start: number, descriptor: string): ReadRedirect {
     if (descriptor || this.source[this.#index] === '-')
-      throw new Unproven('a here-document other than <<\'DELIMITER\'', start, this.#index + 1);
+      throw new Unproven("a here-document other than <<'DELIMITER'", start, this.#index + 1);
     this.#skipBlanks();
     const quote = this.source[this.#index];
     const close = quote === "'" || quote === '"' ? this.source.indexOf(quote, this.#index + 1) : -1;
     const delimiter = close === -1 ? '' : this.source.slice(this.#index + 1, close);
     const after = this.source[close + 1];
     if (close === -1 || !DELIMITER.test(delimiter) || (after !== undefined && !/[ \t\n;|&<>]/.test(after)))
-      throw new Unproven('a here-document whose delimiter is not one quoted plain word', start, this.#index + 1);
+      throw new Unproven(
+        'a here-document whose delimiter is not one quoted plain word',
+        start,
+        this.#index + 1,
+      );
     this.#index = close + 1;
     this.#pending.push({ delimiter });
     return { operator: '<<', target: delimiter, start, end: this.#index };
@@ -351,7 +373,13 @@ class StrictReader {
         else glob = true;
         value += char;
         this.#index++;
-      } else if (char === ']' || char === '~' || (char === '#' && offset > start) || PLAIN.test(char) || /[^\x00-\x7f]/.test(char)) {
+      } else if (
+        char === ']' ||
+        char === '~' ||
+        (char === '#' && offset > start) ||
+        PLAIN.test(char) ||
+        /[^\x00-\x7f]/.test(char)
+      ) {
         value += char;
         this.#index++;
       } else throw this.#here(`"${char}"`);
@@ -375,10 +403,12 @@ class StrictReader {
       }
       if (char === '$') throw this.#expansion(this.#index);
       if (char === '`') throw this.#here('a backtick command substitution');
-      if (char === '\n' && this.#pending.length > 0) throw this.#here('a quoted newline on a here-document line');
+      if (char === '\n' && this.#pending.length > 0)
+        throw this.#here('a quoted newline on a here-document line');
       if (char === '\\') {
         const next = this.source[this.#index + 1];
-        if (next === undefined || next === '\n') throw this.#here('a line continuation inside double quotes', 2);
+        if (next === undefined || next === '\n')
+          throw this.#here('a line continuation inside double quotes', 2);
         value += '"\\$`'.includes(next) ? next : `\\${next}`;
         this.#index += 2;
         continue;
@@ -391,7 +421,7 @@ class StrictReader {
 
 function expansionName(source: string, index: number): string {
   const next = source[index + 1];
-  if (next === "'") return 'an ANSI-C string $\'…\'';
+  if (next === "'") return "an ANSI-C string $'…'";
   if (next === '"') return 'a translated string $"…"';
   if (next === '(') return source[index + 2] === '(' ? 'an arithmetic expansion' : 'a command substitution';
   if (next === '{') return 'a parameter expansion';

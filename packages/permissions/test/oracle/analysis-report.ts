@@ -31,8 +31,7 @@ export function reportOf(analysis: ShellAnalysis, workspace: string): AnalysisRe
     addProgram(command.argv[0], true);
     for (const layer of command.outerArgv) addProgram(layer[0], false);
     for (const wrapper of command.wrappers) addProgram(wrapper.split(/\s+/)[0], false);
-    const directories =
-      command.workingDirectories === undefined ? ['.'] : command.workingDirectories;
+    const directories = command.workingDirectories === undefined ? ['.'] : command.workingDirectories;
     for (const redirect of command.redirects) {
       if (redirect.kind !== 'write') continue;
       if (path.posix.isAbsolute(redirect.path)) writes.add(path.posix.normalize(redirect.path));

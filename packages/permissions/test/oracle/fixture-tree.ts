@@ -79,7 +79,8 @@ export function createFixtureTree(): FixtureTree {
   const base = mkdtempSync('/tmp/quiver-oracle-');
   const template = path.join(base, 'template');
   const workspace = path.join(base, 'ws');
-  const w = (relative: string, text: string, mode?: number) => write(path.join(template, relative), text, mode);
+  const w = (relative: string, text: string, mode?: number) =>
+    write(path.join(template, relative), text, mode);
   const canary = (label: string) => `touch ${workspace}/canary-${label}`;
 
   mkdirSync(template, { recursive: true });

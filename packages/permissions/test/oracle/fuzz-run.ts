@@ -56,9 +56,14 @@ export function fuzzCommand(seed: number, index: number, seeds: readonly string[
   return generateCommand(random, label);
 }
 
+const EXAMPLES_PER_KIND = 3;
+
 function signatureOf(finding: Finding): string {
   const subject = finding.kind.endsWith('write')
-    ? finding.subject.replace(/.*\//, '').replace(/\d+/g, 'N')
+    ? finding.subject
+        .replace(/.*\//, '')
+        .replace(/-[A-Za-z0-9]{6}$/, '-X')
+        .replace(/\d+/g, 'N')
     : finding.subject.replace(/\d+/g, 'N');
   return `${finding.ruleSet} ${finding.kind} ${subject}`;
 }
@@ -91,9 +96,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzState> {
   }
   log(`[fuzz:shell] seed ${state.seed}, commands ${state.next}..${state.count - 1}`);
   const known = new Set(
-    options.regressionsFile ? readRegressions(options.regressionsFile).entries.map((entry) => entry.command) : [],
+    options.regressionsFile
+      ? readRegressions(options.regressionsFile).entries.map((entry) => entry.command)
+      : [],
   );
-  const minimizedSignatures = new Set<string>();
+  const examples = new Map<string, number>();
   let started = performance.now();
   while (state.next < state.count) {
     const index = state.next;
@@ -102,13 +109,14 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzState> {
     state.commands++;
     state.next++;
     if (verdict.allowedUnder.length > 0) state.allowed++;
-    for (const name of verdict.allowedUnder) state.allowedByRuleSet[name] = (state.allowedByRuleSet[name] ?? 0) + 1;
+    for (const name of verdict.allowedUnder)
+      state.allowedByRuleSet[name] = (state.allowedByRuleSet[name] ?? 0) + 1;
     if (verdict.run?.timedOut) state.timeouts++;
     state.runMs += verdict.run?.durationMs ?? 0;
     if (verdict.analyzerError) state.analyzerErrors++;
     if (verdict.findings.length > 0 || verdict.analyzerError) {
       state.disagreements++;
-      await record(verdict, index, state, options, known, minimizedSignatures, log);
+      await record(verdict, index, state, options, known, examples, log);
     }
     if (state.next % chunk === 0 || state.next === state.count) {
       const now = performance.now();
@@ -120,7 +128,9 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzState> {
           state.allowedByRuleSet,
         )
           .map(([name, allowed]) => `${name} ${allowed}`)
-          .join(', ')}), ${state.disagreements} disagreements, ${(state.elapsedMs / Math.max(state.commands, 1)).toFixed(1)} ms/command`,
+          .join(
+            ', ',
+          )}), ${state.disagreements} disagreements, ${(state.elapsedMs / Math.max(state.commands, 1)).toFixed(1)} ms/command`,
       );
     }
   }
@@ -133,7 +143,7 @@ async function record(
   state: FuzzState,
   options: FuzzOptions,
   known: Set<string>,
-  minimizedSignatures: Set<string>,
+  examples: Map<string, number>,
   log: (line: string) => void,
 ): Promise<void> {
   const signatures = verdict.findings.map(signatureOf);
@@ -143,9 +153,17 @@ async function record(
     state.signatures[signature] = (state.signatures[signature] ?? 0) + 1;
     signatures.push(signature);
   }
-  const fresh = signatures.filter((signature) => !minimizedSignatures.has(signature));
-  if (fresh.length === 0) return;
-  for (const signature of fresh) minimizedSignatures.add(signature);
+  // The class of the command keeps one kind of finding reached through different constructs
+  // apart; a few examples of each are shrunk and recorded, the rest only logged.
+  const keys = signatures.map((signature) => `${signature} [${classifyCommand(verdict.command)}]`);
+  const fresh = keys.filter((key) => (examples.get(key) ?? 0) < EXAMPLES_PER_KIND);
+  if (fresh.length === 0) {
+    log(
+      `[fuzz:shell] disagreement at ${index} (already recorded: ${keys[0]}): ${JSON.stringify(verdict.command)}`,
+    );
+    return;
+  }
+  for (const key of keys) examples.set(key, (examples.get(key) ?? 0) + 1);
   let command = verdict.command;
   const target = verdict.findings[0];
   if (target && (options.minimizeBudget ?? 150) > 0) {

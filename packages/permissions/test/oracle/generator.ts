@@ -1,11 +1,13 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell text, where ${…} is a parameter expansion.
 import { Random } from './random.js';
 import {
-  ALLOWED_BASES,
+  allowedBase,
   ENV_PREFIXES,
   FALSE_BLANKS,
   GIT_TRICKS,
   heredoc,
   NAME_DISGUISES,
+  NPM_BASES,
   PARAMETER_OPERATORS,
   payload,
   SEPARATORS,
@@ -24,7 +26,7 @@ export function commandRandom(seed: number, index: number): Random {
  */
 export function generateCommand(random: Random, label: string): string {
   const hidden = payload(random, label);
-  const base = random.pick(ALLOWED_BASES);
+  const base = allowedBase(random);
   const shapes: Array<() => string> = [
     () => `${base} ${falseBlankComment(random)}${random.pick(SEPARATORS)}${hidden}`,
     () => `${base} ${randomWord(random, 3)}${random.pick(SEPARATORS)}${hidden}`,
@@ -37,18 +39,74 @@ export function generateCommand(random: Random, label: string): string {
     () => `${base} ${redirect(random, hidden, label)}`,
     () => `${random.pick(WRAPPERS)} ${quoteMaybe(random, hidden)}`,
     () => `${random.pick(WRAPPERS)} ${base}`,
-    () => `${random.pick(ENV_PREFIXES)} ${base}`,
+    () => {
+      const prefix = random.pick(ENV_PREFIXES);
+      return `${prefix} ${/npm|node/i.test(prefix) ? random.pick(NPM_BASES) : base}`;
+    },
     () => `${random.pick(ENV_PREFIXES)} ${random.pick(WRAPPERS)} ${base}`,
     () => random.pick(GIT_TRICKS).replaceAll('canary-git', `canary-${label}`),
     () => disguisedProgram(random, label),
     () => `${base} ${substitution(random, hidden, 0)}`,
     () => `${base} ${comment(random, hidden)}`,
     () => sourced(random),
+    () => `${base} ${soup(random, hidden)}`,
+    () => `${base} ${soup(random, hidden)}`,
+    () => `${base} ${soup(random, '')}${random.pick(SEPARATORS)}${hidden}`,
   ];
   let command = random.pick(shapes)();
-  if (random.chance(0.15)) command = `${random.pick(ALLOWED_BASES)}${random.pick(SEPARATORS)}${command}`;
-  if (random.chance(0.1)) command = `${command}${random.pick([';', '\n', ' &&'])} ${random.pick(ALLOWED_BASES)}`;
+  if (random.chance(0.15)) command = `${allowedBase(random)}${random.pick(SEPARATORS)}${command}`;
+  if (random.chance(0.1))
+    command = `${command}${random.pick([';', '\n', ' &&'])} ${allowedBase(random)}`;
   return command;
+}
+
+/** Characters that open, close or escape something in some reader of shell text. */
+const SOUP = [
+  "'",
+  '"',
+  '\\',
+  ' ',
+  '#',
+  ';',
+  'a',
+  '$',
+  '`',
+  '\n',
+  '\t',
+  '\v',
+  '\r',
+  '{',
+  '}',
+  '(',
+  ')',
+  '|',
+  '&',
+  '<',
+  '>',
+  '!',
+  '*',
+  '[',
+  ']',
+  '~',
+  '=',
+  '-',
+  "$'",
+  '$"',
+  '\\\n',
+  '#;',
+];
+
+/** A short run of quoting and separator characters with the payload somewhere inside. */
+function soup(random: Random, hidden: string): string {
+  const length = 2 + random.int(8);
+  const at = random.int(length + 1);
+  let text = '';
+  for (let index = 0; index <= length; index++) {
+    if (index === at)
+      text += `${random.pick(['', ';', '\n', '&&', '|'])}${hidden}${random.pick(['', ';', '\n', ' #'])}`;
+    if (index < length) text += random.pick(SOUP);
+  }
+  return text;
 }
 
 function falseBlankComment(random: Random): string {
@@ -76,9 +134,11 @@ function randomWord(random: Random, depth: number): string {
     else if (part === 3) word += ansiC(random);
     else if (part === 4) word += `$"${random.pick(['a', '$x', '\\"'])}"`;
     else if (part === 5) word += random.pick(FALSE_BLANKS);
-    else if (part === 6) word += random.pick(['\\#', '\\;', '\\|', '\\&', '\\"', "\\'", '\\$', '\\`', '\\\\']);
+    else if (part === 6)
+      word += random.pick(['\\#', '\\;', '\\|', '\\&', '\\"', "\\'", '\\$', '\\`', '\\\\']);
     else if (part === 7) word += random.pick(['$x', '${x}', '$1', '$@', '$?', '$$', '${#x}', '$_']);
-    else if (part === 8 && depth > 0) word += `\${x${random.pick(PARAMETER_OPERATORS)}${randomWord(random, depth - 1)}}`;
+    else if (part === 8 && depth > 0)
+      word += `\${x${random.pick(PARAMETER_OPERATORS)}${randomWord(random, depth - 1)}}`;
     else if (part === 9) word += random.pick(['#', 'a#', '\\ #', '"#"', '$#', '${#}']);
     else if (part === 10) word += random.pick(['\t', ' ', '  ', '\\\n']);
     else word += random.pick(['x', 'y', '0', '=', ':', ',', '@', '%', '^']);
@@ -155,8 +215,28 @@ function loop(random: Random, base: string, hidden: string): string {
 }
 
 function redirect(random: Random, hidden: string, label: string): string {
-  const target = random.pick([`canary-${label}`, `"$(${hidden})"`, `$(${hidden})`, `\`${hidden}\``, `canary-${label}\\ x`]);
-  const operator = random.pick(['>', '>>', '>|', '&>', '&>>', '2>', '<>', '>&', '1>', '3>', '<', '<<<', '0<']);
+  const target = random.pick([
+    `canary-${label}`,
+    `"$(${hidden})"`,
+    `$(${hidden})`,
+    `\`${hidden}\``,
+    `canary-${label}\\ x`,
+  ]);
+  const operator = random.pick([
+    '>',
+    '>>',
+    '>|',
+    '&>',
+    '&>>',
+    '2>',
+    '<>',
+    '>&',
+    '1>',
+    '3>',
+    '<',
+    '<<<',
+    '0<',
+  ]);
   return `${operator}${random.pick(['', ' '])}${target}`;
 }
 

@@ -162,5 +162,7 @@ function denyOnly(ruleSet: OracleRuleSet): OracleRuleSet {
 
 /** Single-quotes every word, so that the analyzer reads back exactly this argv. */
 export function shellQuote(argv: readonly string[]): string {
-  return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`)).join(' ');
+  return argv
+    .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`))
+    .join(' ');
 }

@@ -2,10 +2,35 @@ import type { Random } from './random.js';
 import { ENV_PREFIXES, FALSE_BLANKS, payload, SEPARATORS, WRAPPERS } from './shell-constructs.js';
 
 /** Characters whose meaning differs most between readers of shell text. */
-const TRICKY = [...FALSE_BLANKS, '#', "'", '"', '`', '$', '\\', ';', '\n', '&', '|', '(', ')', '{', '}', '<', '>', ' ', '\t', '$(', '${', "$'"];
+const TRICKY = [
+  ...FALSE_BLANKS,
+  '#',
+  "'",
+  '"',
+  '`',
+  '$',
+  '\\',
+  ';',
+  '\n',
+  '&',
+  '|',
+  '(',
+  ')',
+  '{',
+  '}',
+  '<',
+  '>',
+  ' ',
+  '\t',
+  '$(',
+  '${',
+  "$'",
+];
 
 /** Seed commands: the terminal commands of a corpus file's entries. */
-export function corpusCommands(corpus: { entries: Array<{ tool: string; args: Record<string, unknown> }> }): string[] {
+export function corpusCommands(corpus: {
+  entries: Array<{ tool: string; args: Record<string, unknown> }>;
+}): string[] {
   return corpus.entries
     .filter((entry) => entry.tool === 'terminal' && typeof entry.args.command === 'string')
     .map((entry) => (entry.args.command as string).replaceAll('@WORKSPACE@', '.'));

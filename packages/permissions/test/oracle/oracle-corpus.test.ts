@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { PermissionRules } from '@quiver/types';
 import { describeWithSystemTools } from '@quiver/test-utils';
+import type { PermissionRules } from '@quiver/types';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as permissions from '../../src/index.js';
 import { createFixtureTree, type FixtureTree } from './fixture-tree.js';
@@ -23,7 +23,8 @@ let fixture: FixtureTree;
 let oracle: Oracle;
 
 function seeds(): string[] {
-  const corpus = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
+  const corpus = (name: string) =>
+    JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
   return [
     ...corpusCommands(corpus('bypass-corpus.json')),
     ...corpusCommands(corpus('allowed-corpus.json')),
@@ -36,69 +37,80 @@ function seeds(): string[] {
  * record, with the class of their command. Outside strict mode the random sample fails only on
  * disagreements of another kind, so that known open ones do not hide a new one.
  */
-const signature = (finding: string, command: string) => `${finding.split(':')[0] ?? ''} [${classifyCommand(command)}]`;
+const signature = (finding: string, command: string) =>
+  `${finding.split(':')[0] ?? ''} [${classifyCommand(command)}]`;
 const openSignatures = new Set(
   regressions
     .filter((entry) => entry.open)
     .flatMap((entry) => entry.findings.map((finding) => signature(finding, entry.command))),
 );
 
-describeWithSystemTools(['strace', 'bwrap', 'git'])('bash itself, as the oracle of the shell analyzer', () => {
-  beforeAll(async () => {
-    fixture = createFixtureTree();
-    // Read from source: @quiver/wiring depends on this package, and the file imports nothing.
-    const source: string = DEFAULT_PERSONALITY_SOURCE;
-    const wiring = (await import(source)) as { DEFAULT_PERSONALITY: { permissions: PermissionRules } };
-    oracle = createOracle(fixture, permissionsPort(permissions, fixture.workspace), [
-      ATTACKER_RULES,
-      BLANKET_RULES,
-      defaultRuleSet(wiring.DEFAULT_PERSONALITY),
-    ]);
-  });
-  afterAll(() => fixture?.dispose());
+describeWithSystemTools(['strace', 'bwrap', 'git'])(
+  'bash itself, as the oracle of the shell analyzer',
+  () => {
+    beforeAll(async () => {
+      fixture = createFixtureTree();
+      // Read from source: @quiver/wiring depends on this package, and the file imports nothing.
+      const source = new URL(DEFAULT_PERSONALITY_SOURCE, import.meta.url).href;
+      const wiring = (await import(source)) as { DEFAULT_PERSONALITY: { permissions: PermissionRules } };
+      oracle = createOracle(fixture, permissionsPort(permissions, fixture.workspace), [
+        ATTACKER_RULES,
+        BLANKET_RULES,
+        defaultRuleSet(wiring.DEFAULT_PERSONALITY),
+      ]);
+    });
+    afterAll(() => fixture?.dispose());
 
-  it.each(
-    regressions.map((entry) => [entry.command, entry] as const),
-  )('keeps %j from running or writing anything unreported', async (_command, entry) => {
-    const verdict = await oracle.check(entry.command);
-    const found = [
-      ...verdict.findings.map((finding) => describeFinding(finding, fixture.workspace)),
-      ...(verdict.analyzerError ? [`analyzer error: ${verdict.analyzerError}`] : []),
-    ];
-    if (entry.open && !strict) {
+    it.each(regressions.map((entry) => [entry.command, entry] as const))(
+      'keeps %j from running or writing anything unreported',
+      async (_command, entry) => {
+        const verdict = await oracle.check(entry.command);
+        const found = [
+          ...verdict.findings.map((finding) => describeFinding(finding, fixture.workspace)),
+          ...(verdict.analyzerError ? [`analyzer error: ${verdict.analyzerError}`] : []),
+        ];
+        if (entry.open && !strict) {
+          expect(
+            found.length,
+            'The analyzer now gets this open entry right: remove its "open" flag in oracle-regressions.json (or run pnpm fuzz:shell --recheck).',
+          ).toBeGreaterThan(0);
+          return;
+        }
+        expect(found, `bash did more than the analyzer reported (${entry.class})`).toEqual([]);
+      },
+      60_000,
+    );
+
+    it(`finds no new disagreement in ${sampleCount} generated commands (seed ${sampleSeed})`, async () => {
+      console.log(`[shell oracle] random sample: seed ${sampleSeed}, ${sampleCount} commands`);
+      const corpus = seeds();
+      const disagreements: string[] = [];
+      let allowed = 0;
+      for (let index = 0; index < sampleCount; index++) {
+        const verdict = await oracle.check(fuzzCommand(sampleSeed, index, corpus));
+        if (verdict.allowedUnder.length > 0) allowed++;
+        const fresh = verdict.findings.filter((finding: Finding) => {
+          return (
+            strict ||
+            !openSignatures.has(signature(describeFinding(finding, fixture.workspace), verdict.command))
+          );
+        });
+        if (fresh.length > 0 || verdict.analyzerError)
+          disagreements.push(
+            [
+              `command ${index}: ${JSON.stringify(verdict.command)}`,
+              ...fresh.map((finding) => `  ${describeFinding(finding, fixture.workspace)}`),
+              ...(verdict.analyzerError ? [`  analyzer error: ${verdict.analyzerError}`] : []),
+            ].join('\n'),
+          );
+      }
+      console.log(
+        `[shell oracle] ${allowed} of ${sampleCount} allowed by some rule set, ${disagreements.length} disagreements`,
+      );
       expect(
-        found.length,
-        'The analyzer now gets this open entry right: remove its "open" flag in oracle-regressions.json (or run pnpm fuzz:shell --recheck).',
-      ).toBeGreaterThan(0);
-      return;
-    }
-    expect(found, `bash did more than the analyzer reported (${entry.class})`).toEqual([]);
-  }, 60_000);
-
-  it(`finds no new disagreement in ${sampleCount} generated commands (seed ${sampleSeed})`, async () => {
-    console.log(`[shell oracle] random sample: seed ${sampleSeed}, ${sampleCount} commands`);
-    const corpus = seeds();
-    const disagreements: string[] = [];
-    let allowed = 0;
-    for (let index = 0; index < sampleCount; index++) {
-      const verdict = await oracle.check(fuzzCommand(sampleSeed, index, corpus));
-      if (verdict.allowedUnder.length > 0) allowed++;
-      const fresh = verdict.findings.filter((finding: Finding) => {
-        return strict || !openSignatures.has(signature(describeFinding(finding, fixture.workspace), verdict.command));
-      });
-      if (fresh.length > 0 || verdict.analyzerError)
-        disagreements.push(
-          [
-            `command ${index}: ${JSON.stringify(verdict.command)}`,
-            ...fresh.map((finding) => `  ${describeFinding(finding, fixture.workspace)}`),
-            ...(verdict.analyzerError ? [`  analyzer error: ${verdict.analyzerError}`] : []),
-          ].join('\n'),
-        );
-    }
-    console.log(`[shell oracle] ${allowed} of ${sampleCount} allowed by some rule set, ${disagreements.length} disagreements`);
-    expect(
-      disagreements,
-      `Reproduce with QUIVER_ORACLE_SEED=${sampleSeed} QUIVER_ORACLE_COUNT=${sampleCount}, or shrink and record them with pnpm fuzz:shell --seed ${sampleSeed} --count ${sampleCount}`,
-    ).toEqual([]);
-  }, 1_800_000);
-});
+        disagreements,
+        `Reproduce with QUIVER_ORACLE_SEED=${sampleSeed} QUIVER_ORACLE_COUNT=${sampleCount}, or shrink and record them with pnpm fuzz:shell --seed ${sampleSeed} --count ${sampleCount}`,
+      ).toEqual([]);
+    }, 1_800_000);
+  },
+);

@@ -12,7 +12,9 @@ let fixture: FixtureTree;
 let real: PermissionsPort;
 
 /** A broken analyzer: it allows everything and forgets what `forget` drops from its report. */
-function forgetful(forget: (analysis: permissions.ShellAnalysis) => permissions.ShellAnalysis): PermissionsPort {
+function forgetful(
+  forget: (analysis: permissions.ShellAnalysis) => permissions.ShellAnalysis,
+): PermissionsPort {
   return {
     analyze: async (command) => forget(await real.analyze(command)),
     decideCommand: async (ruleSet, command) =>

@@ -45,12 +45,19 @@ export function createOracle(
           analyzerError: error instanceof Error ? (error.stack ?? error.message) : String(error),
         };
       }
-      const allowed = decisions.filter(([, decision]) => decision.behavior === 'allow').map(([ruleSet]) => ruleSet);
-      const verdict: OracleVerdict = { command, allowedUnder: allowed.map((ruleSet) => ruleSet.name), findings: [] };
+      const allowed = decisions
+        .filter(([, decision]) => decision.behavior === 'allow')
+        .map(([ruleSet]) => ruleSet);
+      const verdict: OracleVerdict = {
+        command,
+        allowedUnder: allowed.map((ruleSet) => ruleSet.name),
+        findings: [],
+      };
       if (allowed.length === 0) return verdict;
       const run = await runInSandbox(fixture, command, options);
       const report = reportOf(analysis, fixture.workspace);
-      for (const ruleSet of allowed) verdict.findings.push(...(await judgeTrace(run.events, report, ruleSet, port)));
+      for (const ruleSet of allowed)
+        verdict.findings.push(...(await judgeTrace(run.events, report, ruleSet, port)));
       verdict.run = { timedOut: run.timedOut, truncated: run.truncated, durationMs: run.durationMs };
       return verdict;
     },

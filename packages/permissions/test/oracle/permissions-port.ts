@@ -38,6 +38,10 @@ export function permissionsPort(api: PermissionsApi, workspace: string): Permiss
     decideCommand: (ruleSet, command) =>
       engine(ruleSet).decide({ toolName: 'terminal', args: { command }, spec: SHELL as ToolPermissionSpec }),
     decideWrite: (ruleSet, file) =>
-      engine(ruleSet).decide({ toolName: 'write_file', args: { path: file }, spec: WRITE as ToolPermissionSpec }),
+      engine(ruleSet).decide({
+        toolName: 'write_file',
+        args: { path: file },
+        spec: WRITE as ToolPermissionSpec,
+      }),
   };
 }

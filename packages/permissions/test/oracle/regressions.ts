@@ -37,7 +37,10 @@ export function readRegressions(file: string): RegressionFile {
 }
 
 export function writeRegressions(file: string, regressions: RegressionFile): void {
-  writeFileSync(file, `${JSON.stringify({ format: REGRESSION_FORMAT, entries: regressions.entries }, null, 1)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ format: REGRESSION_FORMAT, entries: regressions.entries }, null, 1)}\n`,
+  );
 }
 
 export function describeFinding(finding: Finding, workspace: string): string {
@@ -53,12 +56,21 @@ export function classifyCommand(command: string): string {
   if (/\$\{[^}]*[#%/^,:+=?@-]/.test(command)) return 'parameter-expansion operand';
   if (/\$\(\(|\$\[|\(\(|\[\$\(|declare -i|let /.test(command)) return 'arithmetic or subscript';
   if (/(^|[\s;&|(])[A-Za-z_]\w*=\S/.test(command)) return 'environment prefix or assignment';
-  if (/\bgit\b.*(\s-c\s|--output|--exec-path|\s-C\s|--git-dir|--work-tree|-p\s|--paginate|--ext-diff)|\bcd\s+(sub|evil)/.test(command))
+  if (
+    /\bgit\b.*(\s-c\s|--output|--exec-path|\s-C\s|--git-dir|--work-tree|-p\s|--paginate|--ext-diff)|\bcd\s+(sub|evil)/.test(
+      command,
+    )
+  )
     return 'read-only program that writes or executes';
   if (/\bnpm\b/.test(command)) return 'npm configuration';
-  if (/\b(env|nice|ionice|taskset|chrt|stdbuf|setsid|flock|timeout|nohup|time|command|builtin|exec|xargs|find|script)\b/.test(command))
+  if (
+    /\b(env|nice|ionice|taskset|chrt|stdbuf|setsid|flock|timeout|nohup|time|command|builtin|exec|xargs|find|script)\b/.test(
+      command,
+    )
+  )
     return 'wrapper';
-  if (/\b(eval|source|alias|hash|trap|coproc|enable)\b|(^|[;&|]\s*)\.\s/.test(command)) return 'shell code from text';
+  if (/\b(eval|source|alias|hash|trap|coproc|enable)\b|(^|[;&|]\s*)\.\s/.test(command))
+    return 'shell code from text';
   if (/\$\(|`|<\(|>\(/.test(command)) return 'substitution';
   if (/[?*[{]/.test(command)) return 'computed command name';
   if (/#/.test(command)) return 'comment';

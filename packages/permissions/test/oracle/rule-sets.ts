@@ -10,12 +10,7 @@ export interface OracleRuleSet {
 export const ATTACKER_RULES: OracleRuleSet = {
   name: 'attacker',
   rules: {
-    allow: [
-      'terminal(git status:*)',
-      'terminal(npm run test:*)',
-      'terminal(ls:*)',
-      'terminal(echo:*)',
-    ],
+    allow: ['terminal(git status:*)', 'terminal(npm run test:*)', 'terminal(ls:*)', 'terminal(echo:*)'],
     deny: ['terminal(rm:*)'],
   },
 };
@@ -32,7 +27,7 @@ export function defaultRuleSet(personality: { permissions: PermissionRules }): O
 }
 
 /**
- * Where the embedded default personality is defined. It is read from source, not imported:
- * @quiver/wiring depends on this package, and the file imports nothing.
+ * Where the embedded default personality is defined, relative to this directory. It is read from
+ * source, not imported: @quiver/wiring depends on this package, and the file imports nothing.
  */
 export const DEFAULT_PERSONALITY_SOURCE = '../../../wiring/src/default-personality.ts';

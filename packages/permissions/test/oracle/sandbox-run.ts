@@ -60,10 +60,18 @@ export const SANDBOX_ENVIRONMENT: Record<string, string> = {
  * copy of the fixture, no network, own pid namespace) under `strace -f`, and returns every
  * program executed and every file write attempted by the shell and its descendants.
  */
-export function runInSandbox(fixture: FixtureTree, command: string, options: SandboxOptions = {}): Promise<SandboxRun> {
+export function runInSandbox(
+  fixture: FixtureTree,
+  command: string,
+  options: SandboxOptions = {},
+): Promise<SandboxRun> {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const maxTraceBytes = options.maxTraceBytes ?? 8 * 1024 * 1024;
-  const environment = Object.entries(SANDBOX_ENVIRONMENT).flatMap(([name, value]) => ['--setenv', name, value]);
+  const environment = Object.entries(SANDBOX_ENVIRONMENT).flatMap(([name, value]) => [
+    '--setenv',
+    name,
+    value,
+  ]);
   // strace writes through a FIFO that a background cat copies to our stdout, so the traced command never holds the trace's descriptor.
   // strace writes through a FIFO that cat copies to our stdout, so the traced command never holds
   // the trace's descriptor; the shell waits for cat so that the trace is complete before bwrap ends.

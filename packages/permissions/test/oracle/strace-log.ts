@@ -67,7 +67,9 @@ function toEvents(call: RawCall, directories: Map<number, string>): TraceEvent[]
   const at = (dirIndex: number, pathIndex: number) =>
     resolveIn(decoratedPath(args[dirIndex] ?? '') ?? cwd, decodeString(args[pathIndex] ?? '""'));
   const write = (syscall: string, target: string): TraceEvent =>
-    error ? { kind: 'write', pid, syscall, path: target, ok, error } : { kind: 'write', pid, syscall, path: target, ok };
+    error
+      ? { kind: 'write', pid, syscall, path: target, ok, error }
+      : { kind: 'write', pid, syscall, path: target, ok };
   switch (name) {
     case 'clone':
     case 'clone3':

@@ -1,5 +1,10 @@
 import { parsePermissionRule } from '@quiver/permissions';
-import { CAPABILITY_NAMES, type CapabilityName, DEFAULT_RESULT_BUDGET, TOOL_NAME_PATTERN } from '@quiver/types';
+import {
+  CAPABILITY_NAMES,
+  type CapabilityName,
+  DEFAULT_RESULT_BUDGET,
+  TOOL_NAME_PATTERN,
+} from '@quiver/types';
 import { z } from 'zod';
 
 const toolName = z

@@ -2,7 +2,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { QuiverConfig } from '../config/config-schema.js';
 import { comparePersonality } from './compare-personality.js';
 import { ChangeLog, type ConfigurationChange } from './configuration-change.js';
-import { emptyPersonality, type PersonalitySettings, type ProjectConfiguration } from './project-configuration.js';
+import {
+  emptyPersonality,
+  type PersonalitySettings,
+  type ProjectConfiguration,
+} from './project-configuration.js';
 
 export interface ConfigurationComparison {
   /** Every difference, in configuration order. */
@@ -16,7 +20,14 @@ export interface ConfigurationComparison {
 }
 
 /** Server settings that only pick which of its tools show, or when to give up on it. */
-const SERVER_FILTER_KEYS = ['includeTools', 'excludeTools', 'disabled', 'connectTimeoutMs', 'callTimeoutMs', 'maxCallTimeoutMs'];
+const SERVER_FILTER_KEYS = [
+  'includeTools',
+  'excludeTools',
+  'disabled',
+  'connectTimeoutMs',
+  'callTimeoutMs',
+  'maxCallTimeoutMs',
+];
 
 function withoutFilters(server: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(server).filter(([key]) => !SERVER_FILTER_KEYS.includes(key)));
@@ -32,8 +43,7 @@ function serverNarrows(trusted: Record<string, unknown>, current: Record<string,
   const includeBefore = asStrings(trusted.includeTools);
   const includeAfter = asStrings(current.includeTools);
   const includeNarrows =
-    includeBefore === undefined ||
-    (includeAfter !== undefined && includeAfter.every((tool) => includeBefore.includes(tool)));
+    includeBefore === undefined || includeAfter?.every((tool) => includeBefore.includes(tool)) === true;
   const excludeAfter = asStrings(current.excludeTools) ?? [];
   const excludeNarrows = (asStrings(trusted.excludeTools) ?? []).every((tool) => excludeAfter.includes(tool));
   const stillDisabled = trusted.disabled !== true || current.disabled === true;
@@ -81,7 +91,11 @@ function compareConfig(trusted: QuiverConfig, current: QuiverConfig, log: Change
       log.add('narrowing', `mcpServers.${name}`, 'hides tools of the MCP server or disables it');
       servers[name] = server;
     } else {
-      log.add('widening', `mcpServers.${name}`, `changes how the MCP server runs (${describeServer(server)})`);
+      log.add(
+        'widening',
+        `mcpServers.${name}`,
+        `changes how the MCP server runs (${describeServer(server)})`,
+      );
       servers[name] = structuredClone(before);
     }
   }

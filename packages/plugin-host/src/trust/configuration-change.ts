@@ -24,14 +24,23 @@ export class ChangeLog {
   }
 
   add(kind: ConfigurationChange['kind'], where: string, description: string): void {
-    this.changes.push({ kind, where: printable(`${this.prefix}${where}`), description: printable(description) });
+    this.changes.push({
+      kind,
+      where: printable(`${this.prefix}${where}`),
+      description: printable(description),
+    });
   }
 
   /**
    * A list where an added entry is `added` (and a removed one the opposite). The result keeps
    * the current order and only the entries that may apply now.
    */
-  list(where: string, trusted: readonly string[], current: readonly string[], added: ConfigurationChange['kind']): string[] {
+  list(
+    where: string,
+    trusted: readonly string[],
+    current: readonly string[],
+    added: ConfigurationChange['kind'],
+  ): string[] {
     const removed: ConfigurationChange['kind'] = added === 'widening' ? 'narrowing' : 'widening';
     const newEntries = current.filter((entry) => !trusted.includes(entry));
     const goneEntries = trusted.filter((entry) => !current.includes(entry));
@@ -44,7 +53,13 @@ export class ChangeLog {
   }
 
   /** A value that is either unchanged, or changed in a way the caller classified. */
-  value<T>(where: string, trusted: T, current: T, kind: ConfigurationChange['kind'], description?: string): T {
+  value<T>(
+    where: string,
+    trusted: T,
+    current: T,
+    kind: ConfigurationChange['kind'],
+    description?: string,
+  ): T {
     if (isDeepStrictEqual(trusted, current)) return current;
     this.add(kind, where, description ?? `changes from ${brief(trusted)} to ${brief(current)}`);
     return kind === 'widening' ? structuredClone(trusted) : current;

@@ -49,7 +49,9 @@ export function describeProjectConfiguration(
     lines.push(`  MCP servers: ${list(Object.keys(personality.mcpServers))}`);
     lines.push(`  allow: ${list(personality.permissions.allow)}`);
     lines.push(`  sandbox: ${personality.sandbox}`);
-    const secrets = Object.entries(personality.secrets).map(([tool, names]) => `${tool}: ${names.join(', ')}`);
+    const secrets = Object.entries(personality.secrets).map(
+      ([tool, names]) => `${tool}: ${names.join(', ')}`,
+    );
     lines.push(`  secrets: ${secrets.length === 0 ? 'none' : secrets.join('; ')}`);
   }
   return lines.map(printable);

@@ -89,7 +89,11 @@ export function readProjectConfiguration(options: ReadProjectConfigurationOption
       errors.push(error as Error);
     }
   }
-  return { configuration: { config: structuredClone(options.config), personalities }, sources: [...sources], errors };
+  return {
+    configuration: { config: structuredClone(options.config), personalities },
+    sources: [...sources],
+    errors,
+  };
 }
 
 /** What Quiver runs with when no project configuration is trusted: the given config and the embedded personalities. */

@@ -59,7 +59,11 @@ export function evaluateProjectTrust(options: EvaluateProjectTrustOptions): Proj
   }));
   const chosen = compared.find((entry) => entry.comparison.widening.length === 0) ?? compared[0]!;
   const state: ProjectTrustState =
-    chosen.comparison.widening.length === 0 ? 'trusted' : chosen.basis === 'baseline' ? 'untrusted' : 'changed';
+    chosen.comparison.widening.length === 0
+      ? 'trusted'
+      : chosen.basis === 'baseline'
+        ? 'untrusted'
+        : 'changed';
   return {
     state,
     basis: chosen.basis,
@@ -94,7 +98,10 @@ export function describeProjectTrust(trust: ProjectTrust): string | undefined {
   const { widening } = trust.comparison;
   const lines = widening
     .slice(0, LISTED_CHANGES)
-    .map((change) => `  - ${change.where.replace(/: $/, '')}${change.where.endsWith(': ') ? ' ' : ': '}${change.description}`);
+    .map(
+      (change) =>
+        `  - ${change.where.replace(/: $/, '')}${change.where.endsWith(': ') ? ' ' : ': '}${change.description}`,
+    );
   if (widening.length > LISTED_CHANGES) lines.push(`  - … and ${widening.length - LISTED_CHANGES} more`);
   const workspace = printable(trust.workspace);
   const head =

@@ -28,7 +28,9 @@ function canonical(value: unknown): unknown {
 
 /** sha256 of the configuration with keys sorted: equal settings give equal fingerprints. */
 export function fingerprintConfiguration(configuration: ProjectConfiguration): string {
-  return createHash('sha256').update(JSON.stringify(canonical(configuration))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(configuration)))
+    .digest('hex');
 }
 
 /**
@@ -38,8 +40,7 @@ export function fingerprintConfiguration(configuration: ProjectConfiguration): s
  */
 export function trustDirectory(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_DATA_HOME;
-  const base =
-    xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.local', 'share');
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || os.homedir(), '.local', 'share');
   return path.join(base, 'quiver', 'trust');
 }
 
@@ -76,7 +77,10 @@ export function trustRecordPath(workspace: string, env: NodeJS.ProcessEnv = proc
 }
 
 /** The record of a workspace; undefined when there is none or it cannot be read (fail closed). */
-export function readTrustRecord(workspace: string, env: NodeJS.ProcessEnv = process.env): TrustRecord | undefined {
+export function readTrustRecord(
+  workspace: string,
+  env: NodeJS.ProcessEnv = process.env,
+): TrustRecord | undefined {
   let record: TrustRecord;
   try {
     record = JSON.parse(readFileSync(trustRecordPath(workspace, env), 'utf8')) as TrustRecord;

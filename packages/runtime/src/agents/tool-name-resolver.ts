@@ -46,8 +46,24 @@ export type ToolNameCheck =
   | { status: 'known' }
   /** A Claude Code name that no tool here answers to. */
   | { status: 'no_counterpart' }
-  /** `candidates` are the names that would have been known, for a did-you-mean. */
-  | { status: 'unknown'; candidates: string[] };
+  | { status: 'unknown' };
+
+const exactNames = new WeakMap<ToolNameCatalog, Set<string>>();
+
+/** Names, aliases and plugin ids of the catalog, built once per catalog for exact lookups. */
+function exactNamesOf(catalog: ToolNameCatalog): Set<string> {
+  let names = exactNames.get(catalog);
+  if (names === undefined) {
+    names = new Set(catalog.extraNames);
+    for (const tool of catalog.tools) {
+      names.add(tool.name);
+      for (const alias of tool.aliases ?? []) names.add(alias);
+      if (tool.pluginId !== undefined) names.add(tool.pluginId);
+    }
+    exactNames.set(catalog, names);
+  }
+  return names;
+}
 
 /**
  * Whether a name refers to anything: a tool, an alias, a Claude Code name, a plugin id, or an
@@ -55,35 +71,40 @@ export type ToolNameCheck =
  * when they are known (the server listed them); an unlisted server's names are taken on trust.
  */
 export function checkToolName(requested: string, catalog: ToolNameCatalog): ToolNameCheck {
-  if (requested === '*' || catalog.extraNames?.includes(requested)) return { status: 'known' };
-  if (catalog.tools.some((tool) => namesTool(requested, tool))) return { status: 'known' };
+  const exact = exactNamesOf(catalog);
+  if (requested === '*' || exact.has(requested)) return { status: 'known' };
+  // Beyond exact names only globs, Claude Code names and `mcp__server` can name a tool.
+  if (requested.includes('*') || (requested.startsWith('mcp__') && !requested.slice(5).includes('__'))) {
+    if (catalog.tools.some((tool) => namesTool(requested, tool))) return { status: 'known' };
+  } else if (compatibleToolNames(requested).some((name) => exact.has(name))) return { status: 'known' };
   if (requested.startsWith('mcp__')) {
-    const server = requested.slice('mcp__'.length).split('__')[0] ?? '';
-    const configured = catalog.mcpServers.some((name) => matchesNamePattern(server, name));
-    if (configured) {
-      const listed = catalog.tools.filter(
-        (tool) => tool.mcpServer !== undefined && tool.mcpServer === server,
-      );
-      if (listed.length === 0) return { status: 'known' };
-      return { status: 'unknown', candidates: listed.map((tool) => tool.name) };
-    }
-    // Suggest the same name on a configured server: `mcp__gitlab__*` → `mcp__github__*`.
-    const rest = requested.slice('mcp__'.length + server.length);
-    return { status: 'unknown', candidates: catalog.mcpServers.map((name) => `mcp__${name}${rest}`) };
+    const server = mcpServerOf(requested);
+    if (!isConfigured(server, catalog)) return { status: 'unknown' };
+    const listed = catalog.tools.some((tool) => tool.mcpServer !== undefined && tool.mcpServer === server);
+    return listed ? { status: 'unknown' } : { status: 'known' };
   }
-  if (isClaudeCodeToolName(requested)) return { status: 'no_counterpart' };
-  return { status: 'unknown', candidates: knownNames(catalog) };
+  return isClaudeCodeToolName(requested) ? { status: 'no_counterpart' } : { status: 'unknown' };
 }
 
-/** Every name the catalog would accept, for suggestions. */
-export function knownNames(catalog: ToolNameCatalog): string[] {
-  const names = new Set<string>();
-  for (const tool of catalog.tools) {
-    names.add(tool.name);
-    for (const alias of tool.aliases ?? []) names.add(alias);
-    if (tool.pluginId !== undefined) names.add(tool.pluginId);
-  }
-  for (const server of catalog.mcpServers) names.add(`mcp__${server}`);
-  for (const extra of catalog.extraNames ?? []) names.add(extra);
-  return [...names];
+/** The names an unknown name may have meant, for a did-you-mean. */
+export function toolNameSuggestions(requested: string, catalog: ToolNameCatalog): string[] {
+  if (!requested.startsWith('mcp__')) return [...exactNamesOf(catalog), ...mcpServerNames(catalog)];
+  const server = mcpServerOf(requested);
+  if (isConfigured(server, catalog))
+    return catalog.tools.filter((tool) => tool.mcpServer === server).map((tool) => tool.name);
+  // The same name on a configured server: `mcp__gitlab__*` → `mcp__github__*`.
+  const rest = requested.slice('mcp__'.length + server.length);
+  return catalog.mcpServers.map((name) => `mcp__${name}${rest}`);
+}
+
+function mcpServerOf(requested: string): string {
+  return requested.slice('mcp__'.length).split('__')[0] ?? '';
+}
+
+function isConfigured(server: string, catalog: ToolNameCatalog): boolean {
+  return catalog.mcpServers.some((name) => matchesNamePattern(server, name));
+}
+
+function mcpServerNames(catalog: ToolNameCatalog): string[] {
+  return catalog.mcpServers.map((server) => `mcp__${server}`);
 }

@@ -108,7 +108,7 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
       availableTools: options.availableTools,
       excludedTools: options.excludedTools,
       knownTools: () => knownTools().tools,
-      mcpServers: Object.keys(input.policy.mcpServers),
+      catalog: knownTools,
     }),
   );
   if (input.parentTools) tools = absorb(boundByParent(tools, input.parentTools));

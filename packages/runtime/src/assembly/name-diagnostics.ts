@@ -1,4 +1,4 @@
-import { checkToolName, type ToolNameCatalog } from '../agents/tool-name-resolver.js';
+import { checkToolName, type ToolNameCatalog, type ToolNameCheck } from '../agents/tool-name-resolver.js';
 import type { PoolDiagnostic } from '../contracts.js';
 
 /** A list of tool names as written, and the setting it was written in (`agents.reviewer.tools`). */
@@ -17,11 +17,19 @@ export function toolNameDiagnostics(
   catalog: ToolNameCatalog | (() => ToolNameCatalog),
 ): PoolDiagnostic[] {
   const diagnostics: PoolDiagnostic[] = [];
+  let checks: Map<string, ToolNameCheck> | undefined;
   let resolved: ToolNameCatalog | undefined;
   for (const { setting, names } of settings) {
     for (const name of names ?? []) {
-      resolved ??= typeof catalog === 'function' ? catalog() : catalog;
-      const check = checkToolName(name, resolved);
+      if (resolved === undefined) {
+        resolved = typeof catalog === 'function' ? catalog() : catalog;
+        checks = checksOf(resolved);
+      }
+      let check = checks?.get(name);
+      if (check === undefined) {
+        check = checkToolName(name, resolved);
+        checks?.set(name, check);
+      }
       if (check.status === 'unknown')
         diagnostics.push({
           level: 'warning',
@@ -39,4 +47,16 @@ export function toolNameDiagnostics(
     }
   }
   return diagnostics;
+}
+
+const checksByCatalog = new WeakMap<ToolNameCatalog, Map<string, ToolNameCheck>>();
+
+/** Checks already made against a catalog: reassembly re-asks the same names. */
+function checksOf(catalog: ToolNameCatalog): Map<string, ToolNameCheck> {
+  let checks = checksByCatalog.get(catalog);
+  if (checks === undefined) {
+    checks = new Map();
+    checksByCatalog.set(catalog, checks);
+  }
+  return checks;
 }

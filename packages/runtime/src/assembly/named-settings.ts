@@ -6,25 +6,48 @@ import { TOOL_SEARCH_TOOL_NAME } from '../search/tool-search-tool.js';
 import type { AssemblySessionOptions } from './assemble-tool-pool.js';
 import type { NamedSetting } from './name-diagnostics.js';
 
+const namedTools = new WeakMap<RegisteredTool, NamedTool>();
+let lastCatalog:
+  | { registered: readonly RegisteredTool[]; key: string; catalog: ToolNameCatalog }
+  | undefined;
+
 /**
  * What names may refer to in a session: every registered tool (enabled or not: naming a tool of
  * a disabled plugin is not a typo), the session's external tools, tool_search, and the MCP
  * servers the personality enables. MCP tools registered for a server are its known tool list.
+ * The last catalog is reused while the same registrations come back, so reassembling a large
+ * pool does not rebuild it.
  */
 export function toolNameCatalog(
   registered: readonly RegisteredTool[],
   externals: readonly ExternalToolDefinition[],
   policy: Pick<SessionPolicy, 'mcpServers'>,
 ): ToolNameCatalog {
-  const tools: NamedTool[] = registered.map(({ tool, pluginId }) => ({
-    name: tool.name,
-    aliases: tool.aliases,
-    pluginId,
-    mcpServer: tool.mcp?.server,
-  }));
+  const servers = Object.keys(policy.mcpServers);
+  const key = [...servers, '', ...externals.map((definition) => definition.name)].join('\u0000');
+  if (lastCatalog?.key === key && sameEntries(lastCatalog.registered, registered)) return lastCatalog.catalog;
+  const tools: NamedTool[] = registered.map(namedTool);
   for (const definition of externals) tools.push({ name: definition.name });
   tools.push({ name: TOOL_SEARCH_TOOL_NAME });
-  return { tools, mcpServers: Object.keys(policy.mcpServers) };
+  const catalog = { tools, mcpServers: servers };
+  lastCatalog = { registered, key, catalog };
+  return catalog;
+}
+
+function namedTool(entry: RegisteredTool): NamedTool {
+  let named = namedTools.get(entry);
+  if (named === undefined) {
+    const { tool, pluginId } = entry;
+    named = { name: tool.name, aliases: tool.aliases, pluginId, mcpServer: tool.mcp?.server };
+    namedTools.set(entry, named);
+  }
+  return named;
+}
+
+function sameEntries(a: readonly RegisteredTool[], b: readonly RegisteredTool[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /**

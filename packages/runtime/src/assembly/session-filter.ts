@@ -1,4 +1,4 @@
-import { type NamedTool, namesTool } from '../agents/tool-name-resolver.js';
+import { type NamedTool, namesTool, type ToolNameCatalog } from '../agents/tool-name-resolver.js';
 import type { PoolTool } from '../contracts.js';
 import { toolNameDiagnostics } from './name-diagnostics.js';
 import type { StageResult } from './stage-result.js';
@@ -12,6 +12,8 @@ export interface SessionFilterOptions {
   knownTools: readonly NamedTool[] | (() => readonly NamedTool[]);
   /** MCP servers the personality enables: names of their tools are known before the tools are listed. */
   mcpServers?: readonly string[] | undefined;
+  /** The catalog to check names against, when the caller has one (instead of knownTools and mcpServers). */
+  catalog?: (() => ToolNameCatalog) | undefined;
 }
 
 /**
@@ -70,14 +72,16 @@ export function applySessionFilter(tools: readonly PoolTool[], options: SessionF
     result.kept.push(tool);
   }
   const catalog = () => {
-    const groups = tools.map((tool) => tool.tool.toolset).filter((group) => group !== undefined);
+    if (options.catalog) return options.catalog();
     const known = typeof options.knownTools === 'function' ? options.knownTools() : options.knownTools;
-    return { tools: known, mcpServers: options.mcpServers ?? [], extraNames: groups };
+    return { tools: known, mcpServers: options.mcpServers ?? [] };
   };
+  // Toolset entries may also be toolset groups, which are no tool names.
+  const groups = options.toolset ? new Set(tools.map((tool) => tool.tool.toolset)) : undefined;
   result.diagnostics.push(
     ...toolNameDiagnostics(
       [
-        { setting: 'toolset', names: options.toolset },
+        { setting: 'toolset', names: options.toolset?.filter((name) => !groups?.has(name)) },
         { setting: 'availableTools', names: options.availableTools },
         { setting: 'excludedTools', names: options.excludedTools },
       ],

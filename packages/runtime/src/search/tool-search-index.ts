@@ -1,19 +1,23 @@
-import { analyzeQuery, analyzeText } from '@quiver/text-search';
+import { analyzeQuery, analyzeText, contentStems } from '@quiver/text-search';
 import type { ToolDefinitionLite } from '@quiver/types';
 import { type ToolFields, toolFields } from './tool-fields.js';
 
 /**
- * Field weights and length normalisation (BM25F): a name says what a tool does, a title
- * restates it, parameters say what it acts on; descriptions are long and say much else.
+ * Field weights and length normalisation (BM25F): a name says what a tool does, a title and the
+ * description's first sentence restate it, parameters say what it acts on; the rest of a
+ * description is long and says much else.
  */
 const FIELDS: readonly { field: keyof ToolFields; weight: number; b: number }[] = [
   { field: 'name', weight: 3, b: 0.3 },
   { field: 'server', weight: 1.5, b: 0.3 },
   { field: 'title', weight: 2, b: 0.5 },
   { field: 'description', weight: 1, b: 0.75 },
+  { field: 'summary', weight: 1, b: 0.5 },
   { field: 'parameters', weight: 0.4, b: 0.75 },
 ];
-const K1 = 1.2;
+const K1 = 1.6;
+/** A tool whose every name word the query contains ("create pull request") is what was asked for. */
+const WHOLE_NAME_BOOST = 1.5;
 /** A query word that is only the start of an indexed term scores this fraction. */
 const PREFIX_DISCOUNT = 0.5;
 const MIN_PREFIX_LENGTH = 3;
@@ -44,6 +48,7 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
     const fields = toolFields(tool);
     return FIELDS.map(({ field }) => analyzeText(fields[field]));
   });
+  const nameStems = tools.map((tool) => [...new Set(contentStems(toolFields(tool).name))]);
   const averages = FIELDS.map(
     (_, field) =>
       analyzed.reduce((sum, fields) => sum + (fields[field] as string[]).length, 0) / Math.max(1, count) || 1,
@@ -103,7 +108,10 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
   function rank(query: string, limit: number): number[] {
     if (limit <= 0 || count === 0) return [];
     let touchedCount = 0;
-    for (const group of analyzeQuery(query)) {
+    const groups = analyzeQuery(query);
+    const queryTerms = new Set<string>();
+    for (const group of groups) for (const { term, weight } of group) if (weight === 1) queryTerms.add(term);
+    for (const group of groups) {
       // Each group adds its best alternative per document: synonyms never outweigh the word.
       let groupCount = 0;
       const consider = (term: string, weight: number) => {
@@ -127,6 +135,12 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
         scores[document] = (scores[document] as number) + (best[document] as number);
         best[document] = 0;
       }
+    }
+    for (let index = 0; index < touchedCount; index += 1) {
+      const document = touched[index] as number;
+      const own = nameStems[document] as string[];
+      if (own.length > 0 && own.every((stem) => queryTerms.has(stem)))
+        scores[document] = (scores[document] as number) * WHOLE_NAME_BOOST;
     }
     const exact = nameIndex.get(query.trim().toLowerCase());
     if (exact !== undefined) {

@@ -12,6 +12,8 @@ import { toolsForChildren } from '../assembly/agent-context.js';
 import { assembleToolPool } from '../assembly/assemble-tool-pool.js';
 import { explainTool } from '../assembly/explain-tool.js';
 import { externalToolsSignature } from '../assembly/external-tools.js';
+import { toolNameCatalog } from '../assembly/named-settings.js';
+import { expandRuleToolNames } from '../assembly/rule-tool-names.js';
 import type {
   ExecuteCallsOptions,
   ExternalToolDefinition,
@@ -241,11 +243,13 @@ export class Session implements SessionLike {
   #permissions(): PermissionRules {
     const own = this.#deps.policy.permissions;
     const extra = this.#options.permissions ?? {};
-    return {
+    const rules = {
       allow: [...(own.allow ?? []), ...(extra.allow ?? [])],
       ask: [...(own.ask ?? []), ...(extra.ask ?? [])],
       deny: [...(own.deny ?? []), ...(extra.deny ?? [])],
     };
+    const catalog = toolNameCatalog(this.#deps.registry.list(), this.#externalTools, this.#deps.policy);
+    return expandRuleToolNames(rules, catalog.tools);
   }
 
   #invalidate(): void {

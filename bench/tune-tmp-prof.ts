@@ -1,0 +1,12 @@
+import { loadCatalogDefinitions } from './search-catalog.js';
+import { toolFields } from '../packages/runtime/src/search/tool-fields.js';
+import { analyzeText, splitWords, stemWord } from '../packages/text-search/src/index.js';
+const tools = loadCatalogDefinitions(3000).map((c) => c.definition);
+const texts = tools.flatMap((t) => Object.values(toolFields(t)));
+const time = (label: string, fn: (text: string) => unknown) => { const s = performance.now(); for (const t of texts) fn(t); console.log(label, (performance.now() - s).toFixed(0), 'ms'); };
+time('fields', () => 0);
+const s0 = performance.now(); tools.forEach(toolFields); console.log('toolFields', (performance.now() - s0).toFixed(0));
+time('split', splitWords);
+time('split+stem', (t) => splitWords(t).map(stemWord));
+time('analyze', analyzeText);
+time('analyze again', analyzeText);
