@@ -105,4 +105,16 @@ describe('trust records', () => {
     expect(trust).toMatchObject({ state: 'trusted', basis: 'launch' });
     expect(readTrustRecord(workspace, env)).toBeUndefined();
   });
+
+  it('needs no new trust when an upgrade changes an embedded personality the project uses as shipped', () => {
+    const { workspace, env } = dirs();
+    const configPath = path.join(workspace, 'quiver.yaml');
+    write(configPath, 'mcpServers:\n  files: { command: files-mcp }\n');
+    const before = inspectProject({ configPath, embeddedPersonalities: EMBEDDED, trust: { env } });
+    writeTrustRecord(workspace, before.configuration, { env });
+    const upgraded = { default: { plugins: ['tools-code'], permissions: { allow: ['read_file', 'list_dir'] } } };
+    const after = inspectProject({ configPath, embeddedPersonalities: upgraded, trust: { env } }).trust!;
+    expect(after).toMatchObject({ state: 'trusted', basis: 'record' });
+    expect(after.comparison.effective.personalities.default?.permissions.allow).toEqual(['read_file', 'list_dir']);
+  });
 });

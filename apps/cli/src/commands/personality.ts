@@ -87,8 +87,10 @@ async function firstPartyToolCatalog(configDir: string, enabledPlugins: readonly
     try {
       const loaded = new Set(quiver.host.plugins().loaded.map((plugin) => plugin.id));
       const policy = { mcpServers: Object.fromEntries(Object.keys(mcpServers).map((name) => [name, {}])) };
+      const registered = quiver.host.registry.list();
+      const groups = registered.map((entry) => entry.tool.toolset).filter((group) => group !== undefined);
       return {
-        catalog: toolNameCatalog(quiver.host.registry.list(), [], policy),
+        catalog: { ...toolNameCatalog(registered, [], policy), extraNames: [...new Set(groups)] },
         unloadedPlugins: enabledPlugins.filter((id) => !loaded.has(id)),
       };
     } finally {

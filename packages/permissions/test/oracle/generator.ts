@@ -55,8 +55,7 @@ export function generateCommand(random: Random, label: string): string {
   ];
   let command = random.pick(shapes)();
   if (random.chance(0.15)) command = `${allowedBase(random)}${random.pick(SEPARATORS)}${command}`;
-  if (random.chance(0.1))
-    command = `${command}${random.pick([';', '\n', ' &&'])} ${allowedBase(random)}`;
+  if (random.chance(0.1)) command = `${command}${random.pick([';', '\n', ' &&'])} ${allowedBase(random)}`;
   return command;
 }
 

@@ -95,7 +95,6 @@ async function judgeExec(
   add: Add,
 ): Promise<void> {
   const name = path.posix.basename(event.path);
-  const shown = path.posix.basename(event.argv[0] ?? name);
   const argvText = shellQuote([name, ...event.argv.slice(1)]);
   const by = state.role === 'shell' ? 'bash' : state.owner;
   if (state.role === 'opaque') return;
@@ -104,7 +103,8 @@ async function judgeExec(
       add('unreported-exec', name, `${by} ran ${argvText}, which it does not run for the fixture`);
     return;
   }
-  const reported = report.programs.has(name) || report.programs.has(shown);
+  // The file executed, not argv[0]: `exec -a ls touch` runs touch.
+  const reported = report.programs.has(name);
   if (!reported) add('unreported-exec', name, `${by} ran ${argvText}, which the analyzer did not report`);
   else if (event.ok && report.bareNames.has(name) && !onStandardPath(event.path))
     add('unexpected-path', name, `${by} ran ${event.path} for ${name}, not a program on the standard PATH`);
@@ -160,9 +160,12 @@ function denyOnly(ruleSet: OracleRuleSet): OracleRuleSet {
   return found;
 }
 
-/** Single-quotes every word, so that the analyzer reads back exactly this argv. */
+/**
+ * Single-quotes every word that needs it, so that the analyzer reads back exactly this argv;
+ * `=` counts, or a first word `A=b` would read back as an assignment.
+ */
 export function shellQuote(argv: readonly string[]): string {
   return argv
-    .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`))
+    .map((word) => (/^[\w@%+:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`))
     .join(' ');
 }

@@ -216,7 +216,7 @@ export const NAME_DISGUISES = [
 export function heredoc(random: Random, payloadText: string): string {
   const [opener, closer] = random.pick(HEREDOC_DELIMITERS);
   const dash = random.chance(0.3) ? '-' : '';
-  const reader = random.pick(['cat', 'echo', 'ls', 'git status', 'cat -']);
+  const reader = random.pick(['cat', 'echo', 'ls', 'git status', 'cat -', 'cat <<X', 'cat | ls']);
   const body = random.pick([
     `$(${payloadText})`,
     `\`${payloadText}\``,
@@ -225,8 +225,24 @@ export function heredoc(random: Random, payloadText: string): string {
     'plain text',
     `${opener}\n${payloadText}`,
     `${closer}x\n${payloadText}`,
+    ` ${closer}\n${payloadText}`,
+    `${closer} \n${payloadText}`,
+    `\t${closer}\n${payloadText}`,
+    `${closer}\r\n${payloadText}`,
+    `${closer}\\\n${payloadText}`,
+    `\\\n${closer}\n${payloadText}`,
   ]);
-  const terminator = random.pick([closer, closer, opener, `\t${closer}`, `${closer} `]);
+  const terminator = random.pick([
+    closer,
+    closer,
+    opener,
+    `\t${closer}`,
+    `${closer} `,
+    ` ${closer}`,
+    `${closer};`,
+  ]);
   const after = random.chance(0.5) ? `\n${payloadText}` : '';
-  return `${reader} <<${dash}${opener}\n${body}\n${terminator}${after}`;
+  const newline = random.chance(0.2) ? '\r\n' : '\n';
+  const trailer = random.pick(['', '', ' ; ls', ' | ls', ' && ls', ` # ${payloadText}`, ` ${payloadText}`]);
+  return `${reader} <<${dash}${opener}${trailer}\n${body}\n${terminator}${after}`.replaceAll('\n', newline);
 }

@@ -1,5 +1,5 @@
 import { parsePermissionRule } from '@quiver/permissions';
-import { checkToolName, type ToolNameCatalog } from '@quiver/runtime';
+import { checkToolName, type ToolNameCatalog, toolNameSuggestions } from '@quiver/runtime';
 import { didYouMean } from '../config/format-issues.js';
 import type { Personality } from './personality-schema.js';
 
@@ -45,7 +45,7 @@ export function checkPersonalityToolNames(
       });
       return;
     }
-    const suggestion = didYouMean(name, result.candidates);
+    const suggestion = didYouMean(name, toolNameSuggestions(name, known));
     const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
     const unloaded = options.unloadedPlugins ?? [];
     if (unloaded.length > 0) {

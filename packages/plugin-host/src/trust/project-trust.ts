@@ -53,10 +53,10 @@ export function evaluateProjectTrust(options: EvaluateProjectTrustOptions): Proj
   if (options.launch) candidates.push({ basis: 'launch', configuration: options.launch });
   if (record) candidates.push({ basis: 'record', configuration: record.configuration });
   candidates.push({ basis: 'baseline', configuration: options.baseline });
-  const compared = candidates.map((candidate) => ({
-    ...candidate,
-    comparison: compareConfigurations(withEmbedded(candidate.configuration, options), options.current),
-  }));
+  const compared = candidates.map((candidate) => {
+    const configuration = withEmbedded(candidate.configuration, options);
+    return { ...candidate, configuration, comparison: compareConfigurations(configuration, options.current) };
+  });
   const chosen = compared.find((entry) => entry.comparison.widening.length === 0) ?? compared[0]!;
   const state: ProjectTrustState =
     chosen.comparison.widening.length === 0

@@ -29,7 +29,9 @@ export function applyDenyRules(tools: readonly PoolTool[], denyRules: readonly s
     let rule =
       exact.get(tool.name) ??
       (tool.pluginId === undefined ? undefined : exact.get(tool.pluginId)) ??
-      aliases?.map((alias) => exact.get(alias)).find((found) => found !== undefined);
+      aliases?.map((alias) => exact.get(alias)).find((found) => found !== undefined) ??
+      // The shell tools share one rule space: a blanket `terminal` deny removes every tool of kind shell.
+      (tool.tool.permission?.kind === 'shell' ? exact.get('terminal') : undefined);
     if (!rule && resolved.length > 0) {
       const named = { name: tool.name, aliases, pluginId: tool.pluginId, mcpServer: tool.mcpServer };
       rule = resolved.find((candidate) => namesTool(candidate.tool, named));

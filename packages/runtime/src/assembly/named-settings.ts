@@ -7,9 +7,7 @@ import type { AssemblySessionOptions } from './assemble-tool-pool.js';
 import type { NamedSetting } from './name-diagnostics.js';
 
 const namedTools = new WeakMap<RegisteredTool, NamedTool>();
-let lastCatalog:
-  | { registered: readonly RegisteredTool[]; key: string; catalog: ToolNameCatalog }
-  | undefined;
+let lastCatalog: { registered: readonly RegisteredTool[]; key: string; catalog: ToolNameCatalog } | undefined;
 
 /**
  * What names may refer to in a session: every registered tool (enabled or not: naming a tool of

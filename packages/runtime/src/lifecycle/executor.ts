@@ -111,6 +111,7 @@ class LifecycleExecutor implements CallExecutor {
             }),
           ),
       });
+      this.#log.start();
     }
   }
 

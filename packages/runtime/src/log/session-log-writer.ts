@@ -34,11 +34,15 @@ export class SessionLogWriter {
 
   constructor(options: SessionLogWriterOptions) {
     this.#options = options;
-    const { log, session } = options;
+  }
+
+  /** Records the session and recovers its orphans; separate from the constructor so that the warnings it raises can be logged through this writer. */
+  start(): void {
+    const { log, session } = this.#options;
     this.#enqueue(() => log.beginSession?.(session));
     this.#enqueue(() => {
       this.#interrupted = log.recoverOrphans(session.id);
-      if (this.#interrupted.length > 0) options.onRecovered(this.#interrupted);
+      if (this.#interrupted.length > 0) this.#options.onRecovered(this.#interrupted);
     });
   }
 

@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as permissions from '../../src/index.js';
+import { reportOf } from './analysis-report.js';
+import { judgeTrace, shellQuote } from './judge.js';
+import { permissionsPort } from './permissions-port.js';
+import { ATTACKER_RULES, BLANKET_RULES } from './rule-sets.js';
+import type { TraceEvent } from './strace-log.js';
+
+const workspace = mkdtempSync(path.join(tmpdir(), 'quiver-judge-'));
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+const port = permissionsPort(permissions, workspace);
+
+/** A trace shaped like strace's: pid 1 is the harness's bash, then whatever the command did. */
+function trace(...events: TraceEvent[]): TraceEvent[] {
+  return [{ kind: 'exec', pid: 1, path: '/bin/bash', argv: ['bash', '-c', '…'], ok: true }, ...events];
+}
+const fork = (pid: number, child: number): TraceEvent => ({ kind: 'spawn', pid, child, thread: false });
+const exec = (pid: number, file: string, ...argv: string[]): TraceEvent => ({
+  kind: 'exec',
+  pid,
+  path: file,
+  argv: [path.basename(file), ...argv],
+  ok: true,
+});
+const write = (pid: number, file: string): TraceEvent => ({
+  kind: 'write',
+  pid,
+  syscall: 'openat',
+  path: file,
+  ok: true,
+});
+
+async function judge(command: string, events: TraceEvent[], ruleSet = ATTACKER_RULES) {
+  const report = reportOf(await port.analyze(command), workspace);
+  return judgeTrace(events, report, ruleSet, port);
+}
+
+describe('judging a trace', () => {
+  it('accepts git refreshing its index while it runs git status', async () => {
+    const events = trace(
+      fork(1, 2),
+      exec(2, '/usr/bin/git', 'status'),
+      write(2, `${workspace}/.git/index.lock`),
+    );
+    expect(await judge('git status', events)).toEqual([]);
+  });
+
+  it('reports a program the shell ran that the analyzer did not list', async () => {
+    const events = trace(fork(1, 2), exec(2, '/usr/bin/touch', 'canary'));
+    expect(await judge('git status', events)).toContainEqual(
+      expect.objectContaining({ kind: 'unreported-exec', subject: 'touch' }),
+    );
+  });
+
+  it('reports a hook that git starts, since git is taken to run nothing', async () => {
+    const events = trace(
+      fork(1, 2),
+      exec(2, '/usr/bin/git', 'status'),
+      fork(2, 3),
+      exec(3, '/bin/sh', '-c', 'x'),
+    );
+    expect(await judge('git status', events)).toContainEqual(
+      expect.objectContaining({ kind: 'unreported-exec', subject: 'sh' }),
+    );
+  });
+
+  it('reports a file a read-only program wrote that the analyzer did not list', async () => {
+    const events = trace(fork(1, 2), exec(2, '/usr/bin/git', 'status'), write(2, `${workspace}/notes`));
+    expect(await judge('git status', events)).toContainEqual(
+      expect.objectContaining({ kind: 'unreported-write', subject: `${workspace}/notes` }),
+    );
+  });
+
+  it('attributes what an opaque program runs to that program, under a blanket allow', async () => {
+    const events = trace(fork(1, 2), exec(2, '/usr/bin/make'), fork(2, 3), exec(3, '/usr/bin/cc', 'a.c'));
+    expect(await judge('make', events, BLANKET_RULES)).toEqual([]);
+  });
+
+  it('still reports a denied program that bash ran itself', async () => {
+    const events = trace(fork(1, 2), exec(2, '/usr/bin/touch', 'x'));
+    expect(await judge('echo touch', events, BLANKET_RULES)).toContainEqual(
+      expect.objectContaining({ kind: 'denied-exec', subject: 'touch' }),
+    );
+  });
+
+  it('reports a program npm starts other than node and its script shell', async () => {
+    const events = trace(
+      fork(1, 2),
+      exec(2, '/usr/bin/npm', 'run', 'test'),
+      exec(2, '/usr/bin/node', '/usr/bin/npm', 'run', 'test'),
+      fork(2, 3),
+      exec(3, '/bin/sh', '-c', 'echo ok'),
+      fork(2, 4),
+      exec(4, `${workspace}/bin/npm-shell`, '-c', 'echo ok'),
+    );
+    const findings = await judge('npm run test', events);
+    expect(findings.map((finding) => finding.subject)).toEqual(['npm-shell']);
+  });
+
+  it('quotes an executed word that looks like an assignment, so it reads back as a program', () => {
+    expect(shellQuote(['LANG=C', 'touch', 'a b'])).toBe("'LANG=C' touch 'a b'");
+  });
+});
