@@ -9,6 +9,7 @@
 // every entry of oracle-regressions.json again and updates its "open" flags.
 //
 // Needs `pnpm build` (it judges packages/permissions/dist), bwrap, strace and git on PATH.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,6 +112,22 @@ async function loadPermissions() {
   }
 }
 
+/** What a run of bash costs here without the sandbox and the trace, measured now for the ratio. */
+async function printBaseline(oracle, workspace, state) {
+  const times = 20;
+  let started = performance.now();
+  for (let run = 0; run < times; run++) spawnSync('bash', ['-c', 'ls'], { cwd: workspace, stdio: 'ignore' });
+  const plain = (performance.now() - started) / times;
+  started = performance.now();
+  for (let run = 0; run < times; run++) await oracle.trace('ls');
+  const traced = (performance.now() - started) / times;
+  const perRun = state.runMs / Math.max(state.allowed, 1);
+  console.log(
+    `[fuzz:shell] time: ${(state.elapsedMs / Math.max(state.commands, 1)).toFixed(1)} ms per command, ${perRun.toFixed(0)} ms per bash run under the oracle; ` +
+      `'ls': ${plain.toFixed(1)} ms with plain bash, ${traced.toFixed(1)} ms in the sandbox under strace (${(traced / plain).toFixed(1)}×)`,
+  );
+}
+
 const count = integer('count');
 const seed = integer('seed');
 const from = integer('from');
@@ -191,6 +208,7 @@ try {
     );
     for (const [signature, times] of Object.entries(state.signatures))
       console.log(`    ${times}× ${signature}`);
+    await printBaseline(oracle, fixture.workspace, state);
     process.exitCode = state.disagreements > 0 ? 1 : 0;
   }
 } finally {

@@ -4,6 +4,7 @@ import { quiver, tempDirs, write } from './helpers.js';
 
 const REVIEWERS = `id: reviewers
 plugins: [tools-code, tools-terminal]
+toolset: [code, terminal]
 permissions:
   allow: [read_file, grep_search, file_search, list_dir, write_file]
 agents:
@@ -23,7 +24,7 @@ describe('agent gating from the command line', () => {
     expect(names).toEqual(expect.arrayContaining(['grep_search', 'file_search', 'list_dir', 'read_file']));
   });
 
-  it('accepts a personality whose custom agent is written with Claude Code names', async () => {
+  it('accepts a personality whose custom agent is written with Claude Code names and whose toolset names a group', async () => {
     const ws = dirs.make();
     write(path.join(ws, 'personalities/reviewers.yaml'), REVIEWERS);
     const run = await quiver(['personality', 'check', 'personalities/reviewers.yaml', '--json'], { cwd: ws });

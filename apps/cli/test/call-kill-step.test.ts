@@ -35,7 +35,8 @@ const PERSONALITY = `id: shell
 plugins: [tools-terminal]
 sandbox: off
 permissions:
-  allow: [terminal]
+  # A script's commands cannot be proven, so even a blanket allow asks for it: only the exact command is allowed.
+  allow: [terminal, terminal(bash tree.sh)]
 `;
 
 interface Run {

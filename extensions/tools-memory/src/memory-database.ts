@@ -7,6 +7,7 @@ import {
   type ToolContext,
   type ToolFailure,
 } from '@quiver/types';
+import { reindexStaleMemories } from './memory-index.js';
 import { MEMORY_SCOPES } from './memory-model.js';
 import { MEMORY_DATABASE, MEMORY_MIGRATIONS } from './schema.js';
 
@@ -39,7 +40,9 @@ export function openScope(storage: StorageHandle, scope: StorageScope): SqlDatab
     return fail('not_permitted', `This session may not use the ${scope} memory scope.`, { scope });
   }
   try {
-    return storage.open(MEMORY_DATABASE, { scope, migrations: MEMORY_MIGRATIONS });
+    const database = storage.open(MEMORY_DATABASE, { scope, migrations: MEMORY_MIGRATIONS });
+    reindexStaleMemories(database);
+    return database;
   } catch (error) {
     if (isQuiverError(error)) {
       return fail('not_available', `The ${scope} memory database could not be opened: ${error.message}`, {

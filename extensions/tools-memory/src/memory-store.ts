@@ -1,4 +1,6 @@
+import { contentStems } from '@quiver/text-search';
 import { fail, type SqlDatabase, type StorageScope, type ToolFailure } from '@quiver/types';
+import { searchColumnValues } from './memory-index.js';
 import {
   MERGE_SIMILARITY,
   type Memory,
@@ -6,7 +8,7 @@ import {
   memoryId,
   type ScoredMemory,
 } from './memory-model.js';
-import { ftsQuery, normalizeMemoryText, normalizeTags, searchTerms, tokenJaccard } from './memory-text.js';
+import { normalizeMemoryText, normalizeTags, tokenJaccard } from './memory-text.js';
 
 interface MemoryRow {
   id: number;
@@ -54,7 +56,7 @@ function findNearDuplicate(database: SqlDatabase, text: string, normalized: stri
     | MemoryRow
     | undefined;
   if (exact) return exact;
-  const terms = searchTerms(text);
+  const terms = [...new Set(contentStems(text))];
   if (terms.length === 0) return undefined;
   // Near-duplicates share almost every word, rare ones included, so they rank among the best
   // BM25 matches of the new text's meaningful words.
@@ -63,7 +65,9 @@ function findNearDuplicate(database: SqlDatabase, text: string, normalized: stri
       `SELECT m.* FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
        WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts) LIMIT 20`,
     )
-    .all(terms.map((term) => `"${term}"`).join(' OR ')) as MemoryRow[];
+    .all(
+      `{search_terms} : (${terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(' OR ')})`,
+    ) as MemoryRow[];
   return candidates.find((candidate) => tokenJaccard(candidate.text, text) >= MERGE_SIMILARITY);
 }
 
@@ -116,7 +120,8 @@ export function saveMemory(
         database
           .prepare(
             `UPDATE memories SET text = ?, normalized = ?, tags = ?, tag_text = ?, saved_by = ?,
-               save_count = save_count + 1, updated_at = ? WHERE id = ?`,
+               save_count = save_count + 1, updated_at = ?, search_terms = ?, search_tags = ?,
+               search_expansions = ?, search_version = ? WHERE id = ?`,
           )
           .run(
             input.text,
@@ -125,6 +130,7 @@ export function saveMemory(
             mergedTags.join(' '),
             input.savedBy,
             now,
+            ...searchColumnValues(input.text, mergedTags),
             existing.id,
           );
         const row = database.prepare('SELECT * FROM memories WHERE id = ?').get(existing.id) as MemoryRow;
@@ -139,23 +145,38 @@ export function saveMemory(
       }
       const { lastInsertRowid } = database
         .prepare(
-          `INSERT INTO memories (text, normalized, tags, tag_text, saved_by, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO memories (text, normalized, tags, tag_text, saved_by, created_at, updated_at,
+             search_terms, search_tags, search_expansions, search_version)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(input.text, normalized, JSON.stringify(tags), tags.join(' '), input.savedBy, now, now);
+        .run(
+          input.text,
+          normalized,
+          JSON.stringify(tags),
+          tags.join(' '),
+          input.savedBy,
+          now,
+          now,
+          ...searchColumnValues(input.text, tags),
+        );
       const row = database.prepare('SELECT * FROM memories WHERE id = ?').get(lastInsertRowid) as MemoryRow;
       return { ok: true, value: { memory: toMemory(scope, row), merged: false } };
     })
     .immediate();
 }
 
-/** Text weighs 1, tags 2: a tag is a deliberate keyword, a word in the text may be incidental. */
-const BM25_WEIGHTS = '1.0, 2.0';
+/**
+ * Text terms weigh 1, tags 2 (a tag is a deliberate keyword, a word in the text may be
+ * incidental), synonyms indexed with the memory 0.3: they find paraphrases without outranking
+ * the words themselves.
+ */
+const BM25_WEIGHTS = '1.0, 2.0, 0.3';
 
+/** Memories matching an FTS5 expression over the search columns (memoryQuery), best first. */
 export function searchMemories(
   database: SqlDatabase,
   scope: StorageScope,
-  terms: readonly string[],
+  match: string,
   tags: readonly string[],
   limit: number,
 ): ScoredMemory[] {
@@ -167,7 +188,7 @@ export function searchMemories(
        WHERE memories_fts MATCH ?${filter.sql}
        ORDER BY score, m.updated_at DESC LIMIT ?`,
     )
-    .all(ftsQuery(terms), ...filter.parameters, limit) as (MemoryRow & { score: number })[];
+    .all(match, ...filter.parameters, limit) as (MemoryRow & { score: number })[];
   return rows.map((row) => ({ ...toMemory(scope, row), score: row.score }));
 }
 

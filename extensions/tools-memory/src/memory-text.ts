@@ -1,12 +1,4 @@
-// Words that carry no meaning for recall; dropped from search queries (not from the index), so
-// "what does the user like" searches for "user like".
-const STOPWORDS = new Set(
-  `a an and are as at be been but by can could did do does for from had has have how i if in into is it its
-  me my of on or our she he should so than that the their them then there these they this to was we were what
-  when where which who whom why will with would you your about any all also just more most some such very`
-    .split(/\s+/)
-    .filter(Boolean),
-);
+import { analyzeQuery, isConceptTerm } from '@quiver/text-search';
 
 /** Lowercased words of letters and digits (any script). */
 export function words(text: string): string[] {
@@ -33,19 +25,35 @@ export function tokenJaccard(a: string, b: string): number {
   return shared / (left.size + right.size - shared);
 }
 
-export function searchTerms(query: string): string[] {
-  const all = [...new Set(words(query))];
-  const meaningful = all.filter((word) => !STOPWORDS.has(word) && word.length > 1);
-  return meaningful.length > 0 ? meaningful : all;
+/** What a memory_search request looks for: its terms, and the FTS5 query that finds them. */
+export interface MemoryQuery {
+  /** Stems and concept tokens of the request's meaningful words. */
+  terms: string[];
+  /** FTS5 MATCH expression over the search columns of schema.ts. */
+  match: string;
 }
 
 /**
- * An FTS5 query that ORs the terms so that a paraphrase sharing only some words still matches,
- * leaving the ranking to BM25. Longer terms also match as prefixes ("config" finds
- * "configuration"); short ones would match too much.
+ * The request's stems and concept tokens, ORed so a paraphrase sharing only some of them still
+ * matches: in the memory's own terms and tags, and among the synonyms indexed with it. Longer
+ * stems also match as prefixes ("config" finds "configur"); short ones would match too much.
+ * The ranking is left to BM25 and the column weights.
  */
-export function ftsQuery(terms: readonly string[]): string {
-  return terms.map((term) => `"${term.replace(/"/g, '""')}"${term.length >= 4 ? '*' : ''}`).join(' OR ');
+export function memoryQuery(query: string): MemoryQuery {
+  const terms = [
+    ...new Set(analyzeQuery(query, { synonymWeight: 0 }).flatMap((group) => group.map(({ term }) => term))),
+  ];
+  const own = terms.map((term) => `${quote(term)}${term.length >= 5 && !isConceptTerm(term) ? '*' : ''}`);
+  const exact = terms.map(quote);
+  const match =
+    terms.length === 0
+      ? ''
+      : `{search_terms search_tags} : (${own.join(' OR ')}) OR {search_expansions} : (${exact.join(' OR ')})`;
+  return { terms, match };
+}
+
+function quote(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
 }
 
 export function normalizeTags(tags: readonly string[]): string[] {

@@ -37,7 +37,7 @@ describe('secret names', () => {
 });
 
 describe('createProcessBackend', () => {
-  it('builds a minimal environment without secrets and a spill directory in the data dir', async () => {
+  it('builds a minimal environment without secrets and a capped spill directory in the data dir', async () => {
     const backend = createProcessBackend({
       roots: ['/work/project'],
       dataDir: '/work/project/.quiver',
@@ -65,6 +65,7 @@ describe('createProcessBackend', () => {
       spillDir: '/work/project/.quiver/terminal',
       baseEnv: { PATH: '/usr/bin', HOME: '/home/ada', LC_ALL: 'C.UTF-8' },
       sandbox: 'auto',
+      spillLimitBytes: 64 * 1024 * 1024,
     });
   });
 });

@@ -149,7 +149,9 @@ class ShellChecker {
     directories: Directories,
     since: number,
   ): UntrustedCode | undefined {
-    const key = JSON.stringify([argv[0], argv.filter((word) => word.startsWith('-')), directories, since]);
+    const program = path.posix.basename(argv[0] ?? '');
+    const options = program === 'git' ? [] : argv.filter((word) => word.startsWith('-'));
+    const key = JSON.stringify([program, options, directories, since]);
     if (!this.#codeChecks.has(key))
       this.#codeChecks.set(key, untrustedWorkspaceCode(argv, directories, this.rules.workspace, since));
     return this.#codeChecks.get(key);

@@ -36,25 +36,27 @@ export function untrustedWorkspaceCode(
   const root = realWorkspace(workspace);
   const threshold = since - CLOCK_SLACK_MS;
   const candidates = new Set<string>();
-  const ownRepository = isGit ? findRepository(root)?.root : undefined;
+  const own = isGit ? findRepository(root) : undefined;
   for (const directory of directories ?? ['.']) {
     const start = path.resolve(root, directory);
-    if (isGit) {
-      const repository = findRepository(start);
-      if (repository && repository.root !== ownRepository) {
-        const configs = repository.gitDirs.flatMap((gitDir) => [
-          path.join(gitDir, 'config'),
-          path.join(gitDir, 'config.worktree'),
-        ]);
-        const active = firstActiveGitKey(configs);
-        if (active)
-          return {
-            kind: 'foreign-repository',
-            reason: `git would run in the repository ${path.relative(root, repository.root) || repository.root}, not the workspace's own, whose ${path.relative(root, active.file)} sets ${active.key}, which can run a program`,
-          };
-      }
+    if (!isGit) {
+      for (const file of packageFiles(start)) candidates.add(file);
+      continue;
     }
-    for (const file of isGit ? gitConfigFiles(start) : packageFiles(start)) candidates.add(file);
+    const repository = start === root ? own : findRepository(start);
+    if (repository && repository.root !== own?.root) {
+      const configs = repository.gitDirs.flatMap((gitDir) => [
+        path.join(gitDir, 'config'),
+        path.join(gitDir, 'config.worktree'),
+      ]);
+      const active = firstActiveGitKey(configs);
+      if (active)
+        return {
+          kind: 'foreign-repository',
+          reason: `git would run in the repository ${path.relative(root, repository.root) || repository.root}, not the workspace's own, whose ${path.relative(root, active.file)} sets ${active.key}, which can run a program`,
+        };
+    }
+    for (const file of gitConfigFiles(repository)) candidates.add(file);
   }
   if (!isGit && argv.some((word) => RECURSIVE_OPTIONS.test(word)))
     for (const file of workspacePackageFiles(root)) candidates.add(file);
@@ -128,7 +130,7 @@ function workspacePackageFiles(root: string): string[] {
  * `config.worktree`, hooks and `info/attributes` (following a `.git` file to its gitdir and a
  * worktree to its common dir), plus the user's global files.
  */
-function gitConfigFiles(start: string): string[] {
+function gitConfigFiles(repository: ReturnType<typeof findRepository>): string[] {
   const home = os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
   const files = [
@@ -136,7 +138,6 @@ function gitConfigFiles(start: string): string[] {
     path.join(xdg, 'git', 'config'),
     path.join(xdg, 'git', 'attributes'),
   ];
-  const repository = findRepository(start);
   if (!repository) return files;
   const dotGit = path.join(repository.root, '.git');
   // A `.git` file points elsewhere; a `.git` directory changes on every index write, so only its files count.

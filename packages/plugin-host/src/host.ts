@@ -25,7 +25,7 @@ import {
 import { type DependencyContainer, container as globalContainer } from 'tsyringe';
 import { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 import type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js';
-import { configurationPaths, pluginLocation } from './config/configuration-paths.js';
+import { addPaths, configurationPaths, pluginLocation } from './config/configuration-paths.js';
 import { createStderrLogger } from './logger.js';
 import { type Personality, resolvePersonality, toSessionPolicy } from './personality/index.js';
 import { type FailedPluginInfo, type LoadedPluginInfo, PluginCatalog } from './plugins/plugin-catalog.js';
@@ -33,14 +33,8 @@ import { resolvePluginReference } from './plugins/plugin-resolver.js';
 import { type HostProtectedPath, protectedPathsOf } from './protected-paths.js';
 import { type ServiceDescriptor, validateScopes } from './scopes.js';
 import { type HostOptions, TOKEN_SCOPES, TOKENS } from './tokens.js';
-import { narrowPersonality } from './trust/compare-configurations.js';
 import { inspectProject, type ProjectTrustOptions } from './trust/inspect-project.js';
-import {
-  type PersonalitySettings,
-  personalityKey,
-  personalitySettings,
-} from './trust/project-configuration.js';
-import type { ProjectTrust } from './trust/project-trust.js';
+import { type ProjectTrust, trustedPersonality } from './trust/project-trust.js';
 import { trustDirectory } from './trust/trust-store.js';
 
 export interface BuiltinPlugin {
@@ -202,8 +196,9 @@ export class QuiverHost {
         });
       }
     }
-    hostOptions.loadedConfigurationPaths.push(
-      ...configurationPaths({
+    addPaths(
+      hostOptions.loadedConfigurationPaths,
+      configurationPaths({
         configFile,
         configDir,
         dataDir,
@@ -344,17 +339,13 @@ export class QuiverHost {
     return scope;
   }
 
-  /** The personality with only what trust allows: its narrowing edits, never its widening ones. */
+  /** The personality with only what trust allows; its files join the protected configuration. */
   #trusted(reference: string, found: Personality): Personality {
-    for (const source of found.sources) {
-      if (!source.startsWith('embedded:') && !this.options.loadedConfigurationPaths.includes(source))
-        this.options.loadedConfigurationPaths.push(source);
-    }
-    if (this.trust === undefined) return found;
-    const key = personalityKey(reference);
-    const known: PersonalitySettings | undefined = this.trust.trusted.personalities[key];
-    const settings = narrowPersonality(known, personalitySettings(found));
-    return { ...settings, sources: found.sources };
+    addPaths(
+      this.options.loadedConfigurationPaths,
+      found.sources.filter((source) => !source.startsWith('embedded:')),
+    );
+    return this.trust ? trustedPersonality(this.trust, reference, found) : found;
   }
 
   #personalityById(id: string): Personality | undefined {

@@ -302,10 +302,17 @@ describe('classifying a change to a trusted configuration', () => {
     const result = compareConfigurations(trusted, current);
     expect(result.widening).toEqual([]);
     expect(result.narrowing.map((change) => change.where)).toEqual([
-      'personality dev: description',
       'personality dev: agents',
       'personality dev: budget',
+      'personality dev: description',
       'personality old',
     ]);
+  });
+
+  it('holds back another backend choice for a capability', () => {
+    const current = configuration({}, { dev: personality({ backends: { process: 'my-runner' } }) });
+    const result = compareConfigurations(configuration(), current);
+    expect(result.widening.map((change) => change.where)).toEqual(['personality dev: backends']);
+    expect(result.effective.personalities.dev?.backends).toEqual({});
   });
 });

@@ -112,9 +112,14 @@ describe('trust records', () => {
     write(configPath, 'mcpServers:\n  files: { command: files-mcp }\n');
     const before = inspectProject({ configPath, embeddedPersonalities: EMBEDDED, trust: { env } });
     writeTrustRecord(workspace, before.configuration, { env });
-    const upgraded = { default: { plugins: ['tools-code'], permissions: { allow: ['read_file', 'list_dir'] } } };
+    const upgraded = {
+      default: { plugins: ['tools-code'], permissions: { allow: ['read_file', 'list_dir'] } },
+    };
     const after = inspectProject({ configPath, embeddedPersonalities: upgraded, trust: { env } }).trust!;
     expect(after).toMatchObject({ state: 'trusted', basis: 'record' });
-    expect(after.comparison.effective.personalities.default?.permissions.allow).toEqual(['read_file', 'list_dir']);
+    expect(after.comparison.effective.personalities.default?.permissions.allow).toEqual([
+      'read_file',
+      'list_dir',
+    ]);
   });
 });

@@ -41,7 +41,10 @@ describe('tool search', () => {
       definition('mcp__slack__post', 'Sends text.'),
       {
         ...definition('mcp__chat__send', 'Sends text.'),
-        parameters: { type: 'object', properties: { channel_id: { type: 'string', description: 'Channel' } } },
+        parameters: {
+          type: 'object',
+          properties: { channel_id: { type: 'string', description: 'Channel' } },
+        },
       },
     ];
     expect(names(searchTools('slack', tools, 1))).toEqual(['mcp__slack__post']);

@@ -31,6 +31,7 @@ describe('@quiver/testkit', () => {
         structured: { name: 'Ada' },
       });
       expect(host.events.map((event) => event.type)).toEqual([
+        'session.tools_updated',
         'tool.user_requested',
         'tool.execution_start',
         'tool.execution_complete',

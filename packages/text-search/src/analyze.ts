@@ -1,6 +1,6 @@
-import { isStopWord } from './stop-words.js';
-import { stemWord } from './stem.js';
 import { compoundWords, splitWords } from './split-words.js';
+import { stemWord } from './stem.js';
+import { isStopWord } from './stop-words.js';
 import { conceptPhrases, wordnetSynonyms } from './synonyms.js';
 
 /** Bump when the analysis changes, so stored indexes built with an older one are rebuilt. */
@@ -77,8 +77,7 @@ export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}):
     groups.push([{ term: concept, weight: 1 }]);
   }
   // A query of stop words only ("show me all") still searches for its words.
-  if (groups.length === 0)
-    for (const stem of new Set(stems)) groups.push([{ term: stem, weight: 1 }]);
+  if (groups.length === 0) for (const stem of new Set(stems)) groups.push([{ term: stem, weight: 1 }]);
   return groups;
 }
 

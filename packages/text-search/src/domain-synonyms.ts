@@ -76,4 +76,10 @@ export const DOMAIN_SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['elevation', 'altitude', 'height', 'above sea level'],
   ['record', 'recording', 'screencast', 'video'],
   ['allowed', 'may', 'permitted', 'accessible'],
+  ['on call', 'on-call', 'oncall', 'pager', 'paging', 'rotation'],
+  ['incident', 'outage', 'downtime', 'postmortem', 'post-mortem'],
+  ['authentication', 'auth', 'login', 'log in', 'sign in', 'signin', 'sso'],
+  ['background job', 'background jobs', 'async', 'asynchronous', 'worker', 'workers', 'queue'],
+  ['design', 'mockup', 'mockups', 'wireframe', 'wireframes', 'figma', 'ux'],
+  ['component library', 'design system', 'ui kit'],
 ];

@@ -17,7 +17,9 @@ export function splitWords(text: string): string[] {
       start = index;
     } else if (kind === UPPER) {
       const acronymEnd =
-        previous === UPPER && index + 1 < text.length && kindOf(text.charCodeAt(index + 1), text, index + 1) === LOWER;
+        previous === UPPER &&
+        index + 1 < text.length &&
+        kindOf(text.charCodeAt(index + 1), text, index + 1) === LOWER;
       if (previous === LOWER || acronymEnd) {
         words.push(text.slice(start, index).toLowerCase());
         start = index;

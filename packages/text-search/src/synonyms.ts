@@ -26,6 +26,13 @@ export interface ConceptPhrase {
 }
 
 let phrasesByFirstStem: Map<string, ConceptPhrase[]> | undefined;
+const concepts = new Set<string>();
+
+/** True for the concept tokens analyzeText adds (`xpullrequest`), false for words of a text. */
+export function isConceptTerm(term: string): boolean {
+  conceptPhrases();
+  return concepts.has(term);
+}
 
 /**
  * Phrases of the domain groups keyed by their first stem, longest first. A group's concept token
@@ -37,6 +44,7 @@ export function conceptPhrases(): Map<string, ConceptPhrase[]> {
     phrasesByFirstStem = new Map();
     for (const group of DOMAIN_SYNONYM_GROUPS) {
       const concept = `x${(group[0] as string).replace(/[^a-z]/g, '')}`;
+      concepts.add(concept);
       for (const phrase of group) {
         const stems = phrase.split(' ').map(stemWord);
         const first = stems[0] as string;

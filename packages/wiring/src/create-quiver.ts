@@ -15,6 +15,7 @@ import {
   type QuiverConfig,
   type QuiverConfigInput,
   QuiverHost,
+  TOKENS,
 } from '@quiver/plugin-host';
 import type { Session, SessionOptions } from '@quiver/runtime';
 import { codePlugin } from '@quiver/tools-code';
@@ -121,15 +122,37 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
     ...project,
     builtinPlugins: [...FIRST_PARTY_PLUGINS, ...(options.plugins ?? [])],
     backends: (context) => createFirstPartyBackends(context, options.env ?? process.env),
-    // The bridge starts only the servers of the top-level `mcpServers` table that the personality enables.
-    pluginConfigSources: {
-      'mcp-bridge': (config, context) => enabledServers(config, context.personality()),
-    },
     ...(options.logger ? { logger: options.logger } : {}),
+  };
+  // The bridge starts only the servers of the top-level `mcpServers` table that the personality enables.
+  let started: string[] = [];
+  hostOptions.pluginConfigSources = {
+    'mcp-bridge': (config, context) => {
+      const servers = enabledServers(config, context.personality());
+      started = Object.keys(servers);
+      return servers;
+    },
   };
   const host = await QuiverHost.create(hostOptions);
   const defaultPersonality = options.personality ?? host.options.config.defaultPersonality;
   const trust = host.trust as ProjectTrust;
+  const warned = new Set<string>();
+  /** Servers start for the personality Quiver was opened for; say so when a session wants others. */
+  const warnAboutServers = (personality: string) => {
+    if (warned.has(personality) || personality === defaultPersonality) return;
+    warned.add(personality);
+    const wanted = Object.keys(host.personality(personality).mcpServers);
+    const missing = wanted.filter(
+      (name) => Object.hasOwn(host.options.config.mcpServers, name) && !started.includes(name),
+    );
+    if (missing.length === 0) return;
+    host.container
+      .resolve<Logger>(TOKENS.logger)
+      .warn(
+        `MCP servers ${missing.join(', ')} of personality "${personality}" are not started: Quiver starts the servers of the personality it was opened for ("${defaultPersonality}"). Open it with personality "${personality}" to use them.`,
+        { personality, servers: missing },
+      );
+  };
   return {
     host,
     configFile,
@@ -139,11 +162,12 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
     get loadedConfigurationPaths() {
       return host.loadedConfigurationPaths;
     },
-    createSession: (sessionOptions = {}) =>
-      host.createSession({
-        ...sessionOptions,
-        personality: sessionOptions.personality ?? defaultPersonality,
-      }),
+    createSession: (sessionOptions = {}) => {
+      const personality = sessionOptions.personality ?? defaultPersonality;
+      const session = host.createSession({ ...sessionOptions, personality });
+      warnAboutServers(personality);
+      return session;
+    },
     close: () => host.close(),
   };
 }

@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { QuiverEvent } from '@quiver/types';
+import { definePlugin, defineTool, ok, type QuiverEvent } from '@quiver/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createQuiver, type Quiver } from '../src/index.js';
 
 const REVIEWER = `id: reviewer-team
@@ -168,5 +169,59 @@ describe('defaultAgentExcludedTools as Copilot CLI applies it', () => {
         .pool(),
     );
     expect(tools).toEqual(['grep_search', 'read_file']);
+  });
+});
+
+describe('a plugin tool that declares a Claude Code name in its aliases', () => {
+  let workspace: string;
+  let quiver: Quiver;
+
+  const pagesPlugin = definePlugin({
+    id: 'pages',
+    apiVersion: 1,
+    version: '0.1.0',
+    register(ctx) {
+      ctx.registerTool(
+        defineTool({
+          name: 'page_fetch',
+          description: 'Returns a stored page by its address.',
+          aliases: ['WebFetch'],
+          input: z.object({ url: z.string() }),
+          capabilities: {},
+          execute: ({ url }) => ok(`page ${url}`),
+        }),
+      );
+    },
+  });
+
+  beforeAll(async () => {
+    workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'quiver-alias-')));
+    writeFileSync(path.join(workspace, 'quiver.yaml'), 'defaultPersonality: pages\n');
+    mkdirSync(path.join(workspace, 'personalities'));
+    writeFileSync(
+      path.join(workspace, 'personalities/pages.yaml'),
+      'id: pages\nplugins: [pages, tools-code]\npermissions:\n  allow: [WebFetch]\nagents:\n  researcher:\n    tools: [WebFetch]\n',
+    );
+    quiver = await createQuiver({
+      workspace,
+      trustProject: true,
+      plugins: [{ definition: pagesPlugin, source: 'test:pages' }],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await quiver?.close();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('joins the background agent set, a custom agent naming it, and answers a call by that name', async () => {
+    expect(names(quiver.createSession({ agent: 'async' }).pool())).toContain('page_fetch');
+    const session = quiver.createSession({ customAgent: 'researcher' });
+    const events = eventsOf(session);
+    expect(names(session.pool())).toEqual(['page_fetch']);
+    const [result] = await session.execute([{ name: 'WebFetch', args: { url: 'https://example.com' } }]);
+    expect(result).toMatchObject({ ok: true, value: 'page https://example.com' });
+    await settle();
+    expect(events.filter((event) => event.type === 'session.warning')).toEqual([]);
   });
 });

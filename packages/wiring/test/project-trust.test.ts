@@ -80,6 +80,20 @@ describe('project configuration trust', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('says which servers a session of another personality lacks, without starting them', async () => {
+    const { workspace, marker, env } = clone({ enable: false });
+    writeFileSync(
+      path.join(workspace, 'personalities/on.yaml'),
+      'plugins: [mcp-bridge]\nmcpServers:\n  marker: true\n',
+    );
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (message: string) => warnings.push(message), error() {} };
+    const quiver = await start({ workspace, env, trustProject: true, logger });
+    quiver.createSession({ personality: 'on' }).pool();
+    expect(existsSync(marker)).toBe(false);
+    expect(warnings.join('\n')).toContain('MCP servers marker of personality "on" are not started');
+  });
+
   it('keeps an allow rule a model added out of the next start until it is trusted again', async () => {
     const { workspace, env } = clone({ enable: false });
     const first = await start({ workspace, env });

@@ -20,7 +20,10 @@ export function registerTrustCommand(program: Command): void {
       const { describeProjectConfiguration, baselineConfiguration, writeTrustRecord } =
         await loadPluginHost();
       const { inspectQuiverProject, DEFAULT_PERSONALITY } = await import('@quiver/wiring');
-      const inspection = inspectQuiverProject(quiverOptions(globalOptions(command), options));
+      // Compared with the record (never with --trust-project), so that the summary shows what changed since.
+      const inspection = inspectQuiverProject(
+        quiverOptions({ ...globalOptions(command), trustProject: false }, options),
+      );
       const trust = inspection.trust!;
       if (options.json) {
         printJson({

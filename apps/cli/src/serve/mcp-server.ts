@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { type CallToolResult, type ListToolsResult, Server } from '@modelcontextprotocol/server';
 import {
   type McpToolDefinition,
-  renderDefinitions,
   resolveProviderName,
   type Session,
   type SessionOptions,
@@ -38,7 +37,8 @@ export interface ServeConnection {
 
 /** The tools an MCP client sees: the pool in MCP shape (deferred tools left to tool_search). */
 export function listedTools(session: Session): { tools: McpTool[]; nameMap: Record<string, string> } {
-  const rendered = renderDefinitions(session.pool().definitions, 'mcp');
+  // Through the session, so each bridged tool names its MCP server in `_meta`.
+  const rendered = session.render('mcp');
   return { tools: rendered.tools.map(toMcpTool), nameMap: rendered.nameMap };
 }
 
@@ -71,9 +71,13 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     });
     const progress = new ProgressForwarding(session.events);
     const cleanups: Array<() => void> = [() => progress.close()];
+    // The first assembly also reports tools_updated; the client's own tools/list caused it.
+    let assembled = false;
     cleanups.push(
       session.events.subscribe((event) => {
-        if (event.type === 'session.tools_updated') announceToolsChanged();
+        if (event.type !== 'session.tools_updated') return;
+        if (assembled) announceToolsChanged();
+        assembled = true;
       }),
     );
     // The session reassembles lazily; a registry change (a plugin registering a tool later) is

@@ -4,7 +4,7 @@ import { formatMemory } from '../format-memory.js';
 import { isFailure, MEMORY_CAPABILITIES, openScope, readableScopes, storageOf } from '../memory-database.js';
 import type { ScoredMemory } from '../memory-model.js';
 import { searchMemories } from '../memory-store.js';
-import { searchTerms } from '../memory-text.js';
+import { memoryQuery } from '../memory-text.js';
 import { scopeField, tagsField } from './fields.js';
 
 const input = z.object({
@@ -29,7 +29,7 @@ export const memorySearch = defineTool({
   execute(args, ctx) {
     const storage = storageOf(ctx);
     if (isFailure(storage)) return storage;
-    const terms = searchTerms(args.query);
+    const { terms, match } = memoryQuery(args.query);
     if (terms.length === 0) {
       return fail('input_invalid', 'The query has no words to search for; use a few words about the memory.');
     }
@@ -37,7 +37,7 @@ export const memorySearch = defineTool({
     for (const scope of readableScopes(storage, args.scopes)) {
       const database = openScope(storage, scope);
       if (isFailure(database)) return database;
-      results.push(...searchMemories(database, scope, terms, args.tags ?? [], args.limit));
+      results.push(...searchMemories(database, scope, match, args.tags ?? [], args.limit));
     }
     // BM25 ranks are negative, lower is better; ties go to the more recent memory.
     results.sort((a, b) => a.score - b.score || b.updatedAt.localeCompare(a.updatedAt));

@@ -109,8 +109,7 @@ const OPTION_RUNNERS = new Map([
   ['zip', /^(-[a-zA-Z]*T|--(unzip-command|test))/],
   ['git-upload-pack', /./],
   ['less', /^\+|^-[a-zA-Z]*[+k]/],
-  ['man', /^(-[a-zA-Z]*[HPl]|--(html|pager|local-file))/],
-  ['xxd', /^(-[a-zA-Z]*r|--revert)/],
+  ['man', /./],
 ]);
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 /** Interpreters and the options that make them run code written on the command line. */
@@ -138,8 +137,18 @@ export function programEffects(words: readonly ShellWord[]): ProgramEffects {
   } else if (program === 'printf') {
     if (args[0]?.value.startsWith('-v')) effects.asks.push('printf -v assigns a shell variable');
   } else if (program === 'rg') {
-    if (args.some((word) => /^--pre(=|$)/.test(word.value)))
-      effects.asks.push('rg --pre runs a program on every file');
+    if (args.some((word) => /^(--pre(=|$)|--search-zip$|-[a-zA-Z]*z)/.test(word.value)))
+      effects.asks.push('rg --pre and --search-zip run programs on the files searched');
+  } else if (program === 'xxd' || program === 'uniq') {
+    // Both write their second operand (`xxd in out`, `uniq in out`).
+    const operands = args.filter((word) => !word.value.startsWith('-') || word.value === '-');
+    const output = operands[1];
+    if (output && output.value !== '-') effects.writes.push(output);
+    if (program === 'xxd' && args.some((word) => /^(-[a-zA-Z]*r|--revert)$/.test(word.value)))
+      effects.asks.push('xxd -r writes binary data');
+  } else if (program === 'file') {
+    if (args.some((word) => /^(-[a-zA-Z]*C|--compile)$/.test(word.value)))
+      effects.asks.push('file -C writes a compiled magic file');
   } else if (PACKAGE_MANAGERS.has(program)) packageManagerEffects(program, args, effects);
   else if (AWKS.has(program)) awkEffects(program, args, effects);
   else if (program === 'sed') sedEffects(args, effects);
@@ -174,6 +183,11 @@ function gitEffects(args: readonly ShellWord[], effects: ProgramEffects): void {
     effects.asks.push('git submodule foreach runs shell code');
   if (subcommand === 'bisect' && args[index + 1]?.value === 'run')
     effects.asks.push('git bisect run runs a program');
+  if (
+    ['clone', 'fetch', 'pull', 'ls-remote'].includes(subcommand) &&
+    args.some((word) => /^-[a-zA-Z]*u/.test(word.value))
+  )
+    effects.asks.push(`git ${subcommand} -u runs an upload-pack program`);
   for (let position = index + 1; position < args.length; position++) {
     const word = args[position] as ShellWord;
     const value = word.value;

@@ -60,6 +60,12 @@ export const CODE_RUNNING_BUILTINS = new Map([
   ['watch', 'watch runs its arguments through sh -c'],
   ['su', 'su runs a shell as another user'],
   ['script', 'script runs a shell'],
+  ['set', 'set changes how later commands are read and run (set -k makes any NAME=value an assignment)'],
+  ['shopt', 'shopt changes how later commands are read and run'],
+  ['compgen', 'compgen -C and -F run commands'],
+  ['complete', 'complete registers commands to run'],
+  ['mapfile', 'mapfile -C runs a callback as shell code'],
+  ['readarray', 'readarray -C runs a callback as shell code'],
 ]);
 export const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'popd']);
 export const HARMLESS_WRITE_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);

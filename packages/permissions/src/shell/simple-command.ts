@@ -76,6 +76,33 @@ export function analyzeWords(
     for (const write of effects.writes) addPathRedirect(state, redirects, write, 'write', text);
     const runsArguments = COMMAND_RUNNERS.get(path.posix.basename(program));
     if (runsArguments) markUnsafe(state, runsArguments, text);
+    if (program.includes('/') && !SYSTEM_PROGRAM.test(program))
+      markUnsafe(
+        state,
+        `${program} is a program named by a path outside the system directories, whose code cannot be known`,
+        text,
+      );
+    if (program === 'man' && current.length === 1) markUnsafe(state, 'man runs formatters and a pager', text);
+    if (program === 'egrep' || program === 'fgrep') {
+      // Both are scripts that run grep.
+      const grep = [
+        { value: 'grep', literal: true, glob: false },
+        { value: program === 'egrep' ? '-E' : '-F', literal: true, glob: false },
+        ...current.slice(1),
+      ];
+      recordCommand(
+        state,
+        {
+          ...inner,
+          wrappers: [...wrappers, program],
+          outerArgv: [...outerArgv, current.map((word) => word.value)],
+        },
+        grep,
+        text,
+        [...redirects],
+        appends,
+      );
+    }
     if (path.posix.basename(program) === 'find') {
       const split = splitFind(current);
       if (split.error) markUnsafe(state, split.error, text);
@@ -121,6 +148,9 @@ export function analyzeWords(
   }
   markUnsafe(state, 'too many nested wrapper programs', text);
 }
+
+/** Absolute paths of the system's program directories, without `..`. */
+const SYSTEM_PROGRAM = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
 
 const SHELL_INERT_LONG = new Set(['--norc', '--noprofile', '--posix', '--noediting', '--verbose']);
 

@@ -203,11 +203,14 @@ class StrictReader {
       if (char === ' ' || char === '\t') this.#index++;
       else if (char === '\\' && this.source[this.#index + 1] === '\n') {
         if (this.#pending.length > 0) throw this.#here('a line continuation on a here-document line', 2);
+        // A continuation joins lines: the text after it starts a new word only when a blank or an
+        // operator came before it (`2>&1\<newline>x` would make the target `1x`).
+        const before = this.source[this.#index - 1];
+        const next = this.source[this.#index + 2];
+        const separated =
+          before === undefined || /[ \t\n;|&]/.test(before) || next === undefined || /[ \t\n]/.test(next);
+        if (!separated) throw new Unproven('a line continuation inside a word', this.#index, this.#index + 2);
         this.#index += 2;
-        // A continuation joins lines: only a blank after it keeps the next text a separate word.
-        const next = this.source[this.#index];
-        if (next !== undefined && next !== ' ' && next !== '\t' && next !== '\n')
-          throw new Unproven('a line continuation inside a word', this.#index - 2, this.#index);
       } else return;
     }
   }

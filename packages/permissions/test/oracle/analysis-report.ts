@@ -34,7 +34,7 @@ export function reportOf(analysis: ShellAnalysis, workspace: string): AnalysisRe
     const directories = command.workingDirectories === undefined ? ['.'] : command.workingDirectories;
     for (const redirect of command.redirects) {
       if (redirect.kind !== 'write') continue;
-      if (path.posix.isAbsolute(redirect.path)) writes.add(path.posix.normalize(redirect.path));
+      if (path.posix.isAbsolute(redirect.path)) writes.add(path.posix.resolve(redirect.path));
       else if (directories === null) anywhere.push(redirect.path);
       else
         for (const directory of directories)

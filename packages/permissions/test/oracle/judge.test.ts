@@ -79,6 +79,20 @@ describe('judging a trace', () => {
     expect(await judge('make', events, BLANKET_RULES)).toEqual([]);
   });
 
+  it('attributes the transport git push starts to git push, but not a hook git status starts', async () => {
+    const push = trace(fork(1, 2), exec(2, '/usr/bin/git', 'push', 'o'), fork(2, 3), exec(3, '/bin/sh', '-c', 'x'));
+    expect(await judge('git push o', push, BLANKET_RULES)).toEqual([]);
+    const status = trace(fork(1, 2), exec(2, '/usr/bin/git', '-C', 'push', 'status'), fork(2, 3), exec(3, '/bin/sh'));
+    expect(await judge('git -C push status', status, BLANKET_RULES)).not.toEqual([]);
+  });
+
+  it('reports a command bash ran that the rules would not allow, where the analyzer saw an allowed one', async () => {
+    const events = trace(fork(1, 2), exec(2, '/usr/bin/git', 'stash'));
+    expect(await judge('git status', events)).toContainEqual(
+      expect.objectContaining({ kind: 'not-allowed-exec', subject: 'git stash' }),
+    );
+  });
+
   it('still reports a denied program that bash ran itself', async () => {
     const events = trace(fork(1, 2), exec(2, '/usr/bin/touch', 'x'));
     expect(await judge('echo touch', events, BLANKET_RULES)).toContainEqual(

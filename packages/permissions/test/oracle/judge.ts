@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type AnalysisReport, reportsWrite } from './analysis-report.js';
 import type { PermissionsPort } from './permissions-port.js';
 import {
+  isFailedLookup,
   isHarmlessWrite,
   isInternalWrite,
   onStandardPath,
@@ -97,7 +98,7 @@ async function judgeExec(
   const name = path.posix.basename(event.path);
   const argvText = shellQuote([name, ...event.argv.slice(1)]);
   const by = state.role === 'shell' ? 'bash' : state.owner;
-  if (state.role === 'opaque') return;
+  if (state.role === 'opaque' || isFailedLookup(state.owner, event.path, event.ok)) return;
   if (state.role === 'watched') {
     if (!watchedMayRun(state.owner, name))
       add('unreported-exec', name, `${by} ran ${argvText}, which it does not run for the fixture`);
@@ -118,7 +119,7 @@ async function judgeExec(
   }
   if (event.ok) {
     state.owner = name;
-    state.role = programRole(name);
+    state.role = programRole(name, event.argv);
   }
 }
 
@@ -130,22 +131,27 @@ async function judgeWrite(
   port: PermissionsPort,
   add: Add,
 ): Promise<void> {
-  if (isHarmlessWrite(event.path) || isInternalWrite(state.owner, event.path)) return;
+  const names = event.realPath === undefined ? [event.path] : [event.path, event.realPath];
+  if (names.some((name) => isHarmlessWrite(name) || isInternalWrite(state.owner, name))) return;
   const by = state.role === 'shell' ? 'bash' : state.owner;
   const outcome = event.ok ? '' : ` (failed: ${event.error ?? 'error'})`;
-  if ((state.role === 'shell' || state.role === 'transparent') && !reportsWrite(report, event.path))
+  const shown = event.realPath === undefined ? event.path : `${event.path} (really ${event.realPath})`;
+  if (
+    (state.role === 'shell' || state.role === 'transparent') &&
+    !names.some((name) => reportsWrite(report, name))
+  )
     add(
       'unreported-write',
       event.path,
-      `${by} wrote ${event.path} with ${event.syscall}${outcome}, which the analyzer did not report`,
+      `${by} wrote ${shown} with ${event.syscall}${outcome}, which the analyzer did not report`,
     );
-  const decision = await port.decideWrite(ruleSet, event.path);
-  if (decision.behavior === 'deny')
-    add(
-      'denied-write',
-      event.path,
-      `${by} wrote ${event.path}${outcome}, which ${decision.rule ?? 'a deny rule'} denies`,
-    );
+  for (const name of names) {
+    const decision = await port.decideWrite(ruleSet, name);
+    if (decision.behavior === 'deny') {
+      add('denied-write', name, `${by} wrote ${shown}${outcome}, which ${decision.rule ?? 'a deny rule'} denies`);
+      return;
+    }
+  }
 }
 
 const denyOnlySets = new WeakMap<OracleRuleSet, OracleRuleSet>();

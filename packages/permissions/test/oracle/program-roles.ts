@@ -108,8 +108,58 @@ const WATCHED: Record<string, ReadonlySet<string>> = {
   npm: new Set(['npm', 'node', 'sh', 'env']),
 };
 
-export function programRole(name: string): ProgramRole {
+/**
+ * git subcommands that change repositories or talk to remotes: they run hooks, helpers and
+ * transports by design, so what they run is theirs. Every other subcommand (the read ones,
+ * aliases, unknown names) is taken to run nothing.
+ */
+const GIT_ACTIONS = new Set([
+  'add',
+  'am',
+  'apply',
+  'bisect',
+  'checkout',
+  'cherry-pick',
+  'clean',
+  'clone',
+  'commit',
+  'fetch',
+  'gc',
+  'init',
+  'maintenance',
+  'merge',
+  'mv',
+  'pull',
+  'push',
+  'rebase',
+  'remote',
+  'reset',
+  'restore',
+  'revert',
+  'rm',
+  'send-email',
+  'stash',
+  'submodule',
+  'switch',
+  'tag',
+  'worktree',
+]);
+
+/** git's global options that take the next word as their value. */
+const GIT_OPTIONS_WITH_VALUE = new Set(['-c', '-C', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix']);
+
+function gitSubcommand(argv: readonly string[]): string | undefined {
+  for (let index = 1; index < argv.length; index++) {
+    const word = argv[index] as string;
+    if (GIT_OPTIONS_WITH_VALUE.has(word)) index++;
+    else if (!word.startsWith('-')) return word;
+  }
+  return undefined;
+}
+
+export function programRole(name: string, argv: readonly string[] = []): ProgramRole {
   if (Object.hasOwn(WATCHED, name)) return 'watched';
+  if (name === 'git') return GIT_ACTIONS.has(gitSubcommand(argv) ?? '') ? 'opaque' : 'transparent';
   return TRANSPARENT.has(name) ? 'transparent' : 'opaque';
 }
 
@@ -142,4 +192,12 @@ export function isInternalWrite(program: string, file: string): boolean {
     return /^\/tmp\/sh-thd[.-]?\w*$/.test(file);
   if (program === 'npm' || program === 'node') return /\/\.npm(\/|$)/.test(file);
   return false;
+}
+
+/**
+ * git looks for an unknown subcommand `x` as a program `git-x` on its exec path and PATH; an
+ * attempt that found nothing ran nothing. One that succeeds is judged like any other exec.
+ */
+export function isFailedLookup(owner: string, file: string, ok: boolean): boolean {
+  return owner === 'git' && !ok && file.includes('/git-');
 }

@@ -5,10 +5,21 @@ export type TraceEvent =
   | { kind: 'spawn'; pid: number; child: number; thread: boolean }
   | { kind: 'exec'; pid: number; path: string; argv: string[]; ok: boolean }
   | { kind: 'chdir'; pid: number; directory: string; ok: boolean }
-  | { kind: 'write'; pid: number; syscall: string; path: string; ok: boolean; error?: string };
+  | {
+      kind: 'write';
+      pid: number;
+      syscall: string;
+      /** The path as named, made absolute; `realPath` is where an open really landed (symlinks followed). */
+      path: string;
+      realPath?: string;
+      ok: boolean;
+      error?: string;
+    };
 
 /** Flags of open(2) that mean the caller may change the file. */
 const WRITE_FLAGS = /\b(O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND)\b/;
+
+type WriteEvent = Extract<TraceEvent, { kind: 'write' }>;
 
 interface RawCall {
   pid: number;
@@ -66,7 +77,7 @@ function toEvents(call: RawCall, directories: Map<number, string>): TraceEvent[]
   const plain = (index: number) => resolveIn(cwd, decodeString(args[index] ?? '""'));
   const at = (dirIndex: number, pathIndex: number) =>
     resolveIn(decoratedPath(args[dirIndex] ?? '') ?? cwd, decodeString(args[pathIndex] ?? '""'));
-  const write = (syscall: string, target: string): TraceEvent =>
+  const write = (syscall: string, target: string): WriteEvent =>
     error
       ? { kind: 'write', pid, syscall, path: target, ok, error }
       : { kind: 'write', pid, syscall, path: target, ok };
@@ -99,7 +110,9 @@ function toEvents(call: RawCall, directories: Map<number, string>): TraceEvent[]
       const flags = name === 'open' ? (args[1] ?? '') : (args[2] ?? '');
       if (!WRITE_FLAGS.test(flags)) return [];
       const target = name === 'open' ? plain(0) : at(0, 1);
-      return [write(name, decoratedPath(result) ?? target)];
+      const real = decoratedPath(result);
+      const event = write(name, target);
+      return [real !== undefined && real !== target ? { ...event, realPath: real } : event];
     }
     case 'creat':
     case 'truncate':
@@ -126,8 +139,9 @@ function toEvents(call: RawCall, directories: Map<number, string>): TraceEvent[]
   }
 }
 
+/** Absolute, normalized, without a trailing slash: the form reported writes are compared in. */
 function resolveIn(directory: string, target: string): string {
-  return path.posix.normalize(path.posix.isAbsolute(target) ? target : path.posix.join(directory, target));
+  return path.posix.resolve(directory, target);
 }
 
 /** `3</some/path>` or `AT_FDCWD</some/path>`: the path strace's -y printed for a descriptor. */

@@ -67,3 +67,8 @@ export function configurationPaths(input: ConfigurationPathsInput): string[] {
   ];
   return [...new Set(paths.map((entry) => path.resolve(entry)))];
 }
+
+/** Appends the paths `list` does not hold yet (the list is shared with the permission engine). */
+export function addPaths(list: string[], paths: readonly string[]): void {
+  for (const entry of paths) if (!list.includes(entry)) list.push(entry);
+}

@@ -90,8 +90,23 @@ export function comparePersonality(
     current.simpleMode,
     current.simpleMode ? 'narrowing' : 'widening',
   );
-  for (const key of ['description', 'agents', 'budget', 'deferLoading', 'modelProfiles'] as const) {
-    log.value(key, trusted[key], current[key], 'narrowing');
+  // Which plugin serves a capability (e.g. the process sandbox) is a choice of how tools run.
+  effective.backends = log.value('backends', trusted.backends ?? {}, current.backends ?? {}, 'widening');
+  const handled = new Set<string>([
+    'id',
+    'plugins',
+    'permissions',
+    'mcpServers',
+    'toolset',
+    'sandbox',
+    'secrets',
+    'simpleMode',
+    'backends',
+  ]);
+  for (const key of new Set([...Object.keys(trusted), ...Object.keys(current)])) {
+    if (handled.has(key)) continue;
+    const field = key as keyof PersonalitySettings;
+    log.value(key, trusted[field], current[field], 'narrowing');
   }
   return effective;
 }

@@ -1,7 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type ConfigurationComparison, compareConfigurations } from './compare-configurations.js';
+import type { Personality } from '../personality/index.js';
+import {
+  type ConfigurationComparison,
+  compareConfigurations,
+  narrowPersonality,
+} from './compare-configurations.js';
 import { printable } from './printable.js';
-import type { ProjectConfiguration } from './project-configuration.js';
+import { type ProjectConfiguration, personalityKey, personalitySettings } from './project-configuration.js';
 import { readTrustRecord, trustRecordPath } from './trust-store.js';
 
 /**
@@ -109,4 +114,10 @@ export function describeProjectTrust(trust: ProjectTrust): string | undefined {
       ? `The project configuration in ${workspace} is not trusted: it starts no MCP servers or plugins of its own and only its narrowing rules apply. Not applied:`
       : `The project configuration in ${workspace} changed since it was trusted; the narrowing changes apply, these wait for trust:`;
   return `${head}\n${lines.join('\n')}\nReview and trust it with \`quiver trust\`, or launch with --trust-project to trust it for that run.`;
+}
+
+/** A personality as found, with only what trust allows: its narrowing edits, never its widening ones. */
+export function trustedPersonality(trust: ProjectTrust, reference: string, found: Personality): Personality {
+  const known = trust.trusted.personalities[personalityKey(reference)];
+  return { ...narrowPersonality(known, personalitySettings(found)), sources: found.sources };
 }

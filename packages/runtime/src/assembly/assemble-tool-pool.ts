@@ -55,7 +55,7 @@ export interface AssemblyInput {
   profiles?: readonly ModelProfile[];
   /** Tools tool_search has found: no longer deferred. */
   expandedTools?: ReadonlySet<string>;
-  /** Show every tool in full (child sessions). */
+  /** Show every tool in full: no deferred loading behind tool_search. */
   stripDeferred?: boolean;
   externalVersion?: number;
   /** Called by the pool's tool_search with the names it found. */

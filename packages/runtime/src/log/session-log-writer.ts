@@ -36,7 +36,7 @@ export class SessionLogWriter {
     this.#options = options;
   }
 
-  /** Records the session and recovers its orphans; separate from the constructor so that the warnings it raises can be logged through this writer. */
+  /** Records the session and recovers its orphans; the warnings this raises go through the writer too. */
   start(): void {
     const { log, session } = this.#options;
     this.#enqueue(() => log.beginSession?.(session));

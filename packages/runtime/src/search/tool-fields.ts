@@ -43,7 +43,9 @@ function parameterText(schema: Record<string, unknown>): string {
       const text = [
         key,
         typeof property.description === 'string' ? property.description : '',
-        Array.isArray(property.enum) ? property.enum.filter((item) => typeof item === 'string').join(' ') : '',
+        Array.isArray(property.enum)
+          ? property.enum.filter((item) => typeof item === 'string').join(' ')
+          : '',
       ].join(' ');
       parts.push(text);
       length += text.length;

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import {
+  analyzeQuery,
+  analyzeText,
+  contentStems,
+  isConceptTerm,
+  splitWords,
+  stemWord,
+  wordnetSynonyms,
+} from '../src/index.js';
+
+describe('text analysis', () => {
+  it('splits names on underscores, dashes, punctuation and camelCase, in any script', () => {
+    expect(splitWords('mcp__github__listPullRequests')).toEqual([
+      'mcp',
+      'github',
+      'list',
+      'pull',
+      'requests',
+    ]);
+    expect(splitWords('browser-take_screenshot of the HTMLPage')).toEqual([
+      'browser',
+      'take',
+      'screenshot',
+      'of',
+      'the',
+      'html',
+      'page',
+    ]);
+    expect(splitWords('Größe café_ÉTÉ')).toEqual(['größe', 'café', 'été']);
+  });
+
+  it('drops stop words and folds inflections to one stem', () => {
+    expect(contentStems('Please list all of the repositories')).toEqual(['list', 'repositori']);
+    expect(stemWord('deleting')).toBe(stemWord('deleted'));
+    expect(stemWord('terminal')).not.toBe(stemWord('terminate'));
+  });
+
+  it('indexes compounds whole as well as in parts', () => {
+    expect(analyzeText('my to-do list on GitHub')).toEqual(
+      expect.arrayContaining(['todo', 'github', 'git', 'hub', 'list']),
+    );
+  });
+
+  it('gives different wordings of one software concept the same concept term', () => {
+    const concept = (text: string) => analyzeText(text).filter(isConceptTerm);
+    expect(concept('open a PR')).toContain('xpullrequest');
+    expect(concept('create_merge_request')).toContain('xpullrequest');
+    expect(concept('remove the folder')).toEqual(expect.arrayContaining(['xdelete', 'xdirectory']));
+    expect(concept('delete_directory')).toEqual(expect.arrayContaining(['xdelete', 'xdirectory']));
+  });
+
+  it('adds WordNet synonyms to each query word with a lower weight', () => {
+    expect(wordnetSynonyms(stemWord('delete'))).toContain(stemWord('erase'));
+    const [group] = analyzeQuery('erase');
+    expect(group?.[0]).toEqual({ term: stemWord('erase'), weight: 1 });
+    expect(group?.slice(1).map(({ term }) => term)).toContain(stemWord('delete'));
+    expect(group?.slice(1).every(({ weight }) => weight < 1)).toBe(true);
+    expect(analyzeQuery('erase', { synonymWeight: 0 })[0]).toHaveLength(1);
+  });
+
+  it('still searches for the words of a query made only of stop words', () => {
+    expect(analyzeQuery('show me all').length).toBeGreaterThan(0);
+    expect(analyzeQuery('what is it')).toEqual([
+      [{ term: 'what', weight: 1 }],
+      [{ term: 'is', weight: 1 }],
+      [{ term: 'it', weight: 1 }],
+    ]);
+  });
+});
