@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-import { runCli } from './program.js';
+import { startWithoutSecrets } from './launch/environment-handoff.js';
 
-const code = await runCli(process.argv);
-process.exitCode = code;
-// Plugins may hold handles (MCP children, timers) after the command is done.
-setTimeout(() => process.exit(code), 50).unref();
+const launch = startWithoutSecrets(process.argv);
+if (launch.role === 'launcher') {
+  process.exitCode = await launch.exited;
+} else if (launch.role === 'failed') {
+  process.stderr.write(`quiver: ${launch.message}\n`);
+  process.exitCode = 1;
+} else {
+  const { runCli } = await import('./program.js');
+  const code = await runCli(process.argv);
+  process.exitCode = code;
+  // Plugins may hold handles (MCP children, timers) after the command is done.
+  setTimeout(() => process.exit(code), 50).unref();
+}

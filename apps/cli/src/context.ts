@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { LogLevel } from '@quiver/plugin-host';
 import type { CreateQuiverOptions, Quiver } from '@quiver/wiring';
+import { launchEnvironment } from './launch/environment-handoff.js';
 
 export interface GlobalOptions {
   config?: string;
@@ -21,6 +22,7 @@ export async function openQuiver(
   const { createStderrLogger } = await loadPluginHost();
   const quiver = await createQuiver({
     ...quiverOptions(global, extra),
+    env: launchEnvironment(),
     ...(reopen.trustProject ? { trustProject: reopen.trustProject } : {}),
     logger: createStderrLogger(
       global.logLevel ?? (process.env.QUIVER_LOG_LEVEL as LogLevel | undefined) ?? 'warn',

@@ -65,6 +65,13 @@ export interface FsReachHandle {
   /** Absolute real paths of the workspace roots; the first is the default cwd. */
   readonly roots: readonly string[];
   readonly mode: 'read' | 'write';
+  /**
+   * The read deny rule that covers a real absolute path (as written, e.g. `read_file(**\/.env)`),
+   * or undefined. Tools that walk directories withhold what it covers, and tools that open a
+   * file with other names (hard links) ask it about every name. Absent: the host passes no read
+   * denies to this tool.
+   */
+  readonly readDenied?: (realPath: string) => string | undefined;
 }
 
 export type SandboxMode = 'auto' | 'off' | 'required';

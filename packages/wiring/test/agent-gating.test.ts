@@ -18,6 +18,8 @@ agents:
     tools: [Raed, Grep]
   web:
     tools: [WebFetch, Read]
+  memo:
+    tools: [memory_save]
 `;
 
 function eventsOf(session: { events: { subscribe(listener: (event: QuiverEvent) => void): unknown } }) {
@@ -100,6 +102,16 @@ describe('agent gating as users write it', () => {
     await settle();
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'session.warning', code: 'tool_name_without_counterpart' }),
+    );
+  });
+
+  it('warns when a custom agent’s tools all come from a plugin the personality does not enable', async () => {
+    const session = quiver.createSession({ personality: 'reviewer-team', customAgent: 'memo' });
+    const events = eventsOf(session);
+    expect(names(session.pool())).toEqual([]);
+    await settle();
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'session.warning', code: 'custom_agent_without_tools' }),
     );
   });
 

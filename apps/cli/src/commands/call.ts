@@ -47,7 +47,10 @@ export function registerCallCommand(program: Command): void {
         ...(resolver ? { permissionResolver: resolver } : {}),
         ...(options.session ? { sessionId: options.session } : {}),
       });
-      const printEvent = (event: QuiverEvent) => process.stderr.write(`${JSON.stringify(event)}\n`);
+      // One call's events; the session's first tool list (session.tools_updated) is not one of them.
+      const printEvent = (event: QuiverEvent) => {
+        if (event.type !== 'session.tools_updated') process.stderr.write(`${JSON.stringify(event)}\n`);
+      };
       const unsubscribe = options.events
         ? session.events.subscribe(printEvent)
         : options.json

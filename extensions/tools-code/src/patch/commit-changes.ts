@@ -1,5 +1,5 @@
-import { rmdir, unlink } from 'node:fs/promises';
-import { writeFileAtomic } from '../workspace/atomic-write.js';
+import { rmdir } from 'node:fs/promises';
+import { removeFileVerified, writeFileAtomic } from '../workspace/atomic-write.js';
 import { changedSince, type FileStamp } from '../workspace/file-stamps.js';
 
 /** The desired end state of one file, with what it was before (for rollback). */
@@ -39,7 +39,7 @@ export async function commitChanges(changes: readonly PendingFileState[]): Promi
   for (const change of changes) {
     try {
       if (change.after === undefined) {
-        if (change.before !== undefined) await unlink(change.absolute);
+        if (change.before !== undefined) await removeFileVerified(change.absolute);
         done.push({ change, createdDirectories: [] });
       } else {
         const createdDirectories = await writeFileAtomic(change.absolute, change.after, change.afterMode);
@@ -59,7 +59,7 @@ async function rollBack(
   const errors: string[] = [];
   for (const { change, createdDirectories } of [...done].reverse()) {
     try {
-      if (change.before === undefined) await unlink(change.absolute).catch(ignoreMissing);
+      if (change.before === undefined) await removeFileVerified(change.absolute).catch(ignoreMissing);
       else await writeFileAtomic(change.absolute, change.before, change.beforeMode);
       for (const directory of [...createdDirectories].reverse())
         await rmdir(directory).catch(() => undefined);

@@ -1,9 +1,9 @@
 import type { Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { type FsReachHandle, fail, type SessionState, type ToolFailure } from '@quiver/types';
 import { decodeText, encodeText } from '../text/encoding.js';
 import { joinLines, splitLines } from '../text/line-endings.js';
 import { checkStale, stampOf } from '../workspace/file-stamps.js';
+import { openWorkspaceFile } from '../workspace/open-file.js';
 import { namesDirectory, type ResolvedPath, resolveWorkspacePath } from '../workspace/resolve-path.js';
 import { applyHunks } from './apply-hunks.js';
 import type { PendingFileState } from './commit-changes.js';
@@ -44,7 +44,7 @@ function countTextLines(text: string): number {
 export async function planPatch(
   patch: ParsedPatch,
   fsReach: FsReachHandle | undefined,
-  session: SessionState | undefined,
+  session: SessionState,
 ): Promise<PlanOutcome> {
   const state = new Map<string, VirtualFile>();
   const originals = new Map<string, { stats: Stats | undefined; content: Buffer | undefined }>();
@@ -57,20 +57,21 @@ export async function planPatch(
   const load = async (target: ResolvedPath, displayPath: string): Promise<VirtualFile | ToolFailure> => {
     const known = state.get(target.absolute);
     if (known !== undefined) return known;
-    let stats: Stats | undefined;
-    try {
-      stats = await stat(target.absolute);
-    } catch {
-      stats = undefined;
+    const opened = await openWorkspaceFile(fsReach, session, target.absolute, displayPath);
+    if (!opened.ok && opened.failure.code !== 'not_found') return opened.failure;
+    const stats: Stats | undefined = opened.ok ? opened.stats : undefined;
+    let content: Buffer | undefined;
+    if (opened.ok) {
+      try {
+        if (opened.stats.isDirectory()) return fail('conflict', `${displayPath} is a directory, not a file.`);
+        if (!opened.stats.isFile()) return fail('conflict', `${displayPath} is not a regular file.`);
+        const stale = checkStale(session, target.absolute, displayPath, opened.stats);
+        if (stale !== undefined) return stale;
+        content = await opened.handle.readFile();
+      } finally {
+        await opened.handle.close();
+      }
     }
-    if (stats?.isDirectory()) return fail('conflict', `${displayPath} is a directory, not a file.`);
-    if (stats !== undefined && !stats.isFile())
-      return fail('conflict', `${displayPath} is not a regular file.`);
-    if (stats !== undefined && session !== undefined) {
-      const stale = checkStale(session, target.absolute, displayPath, stats);
-      if (stale !== undefined) return stale;
-    }
-    const content = stats === undefined ? undefined : await readFile(target.absolute);
     originals.set(target.absolute, { stats, content });
     const file = { content, mode: stats === undefined ? undefined : stats.mode & 0o7777 };
     state.set(target.absolute, file);

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { decodeText } from '../text/encoding.js';
 import { createGlobFilter } from './glob-filter.js';
 import {
@@ -8,6 +7,8 @@ import {
   type GrepQuery,
   lineText,
 } from './grep-query.js';
+import { deniedByName, readDenialOf, type WalkAccess } from '../workspace/read-deny.js';
+import { openVerified, READ_FLAGS } from '../workspace/verified-open.js';
 import { walkWorkspace } from './workspace-walker.js';
 
 const MAX_WALK_DEPTH = 256;
@@ -30,8 +31,37 @@ function compilePattern(query: GrepQuery): RegExp | string {
   }
 }
 
+function withheldByName(access: WalkAccess, absolute: string): boolean {
+  const rule = deniedByName(access.fsReach, absolute);
+  if (rule === undefined) return false;
+  access.withheld.add(rule);
+  return true;
+}
+
+/**
+ * A walked file's bytes, read only through a descriptor proven to be that file and not another
+ * name of a denied one; undefined when it is withheld, moved or unreadable.
+ */
+export async function readVerifiedFile(access: WalkAccess, absolute: string): Promise<Buffer | undefined> {
+  const opened = await openVerified(absolute, READ_FLAGS).catch(() => undefined);
+  if (opened === undefined || !opened.ok) return undefined;
+  try {
+    if (!opened.stats.isFile()) return undefined;
+    const rule = await readDenialOf(access.fsReach, access.session, absolute, opened.stats);
+    if (rule !== undefined) {
+      access.withheld.add(rule);
+      return undefined;
+    }
+    return await opened.handle.readFile();
+  } catch {
+    return undefined;
+  } finally {
+    await opened.handle.close();
+  }
+}
+
 /** Text of a file as ripgrep would search it: BOM-decoded, binary (NUL) files skipped. */
-function searchableText(buffer: Buffer): string | undefined {
+export function searchableText(buffer: Buffer): string | undefined {
   const decoded = decodeText(buffer);
   if (decoded.kind === 'text') return decoded.text;
   if (buffer.includes(0)) return undefined;
@@ -42,6 +72,7 @@ function searchableText(buffer: Buffer): string | undefined {
 export async function grepWithJavaScript(
   directory: string,
   query: GrepQuery,
+  access: WalkAccess,
   signal?: AbortSignal,
 ): Promise<GrepEngineResult> {
   const regex = compilePattern(query);
@@ -52,13 +83,15 @@ export async function grepWithJavaScript(
     maxDepth: MAX_WALK_DEPTH,
     filter: (entry) =>
       entry.type === 'directory'
-        ? globs.acceptsDirectory(entry.relative, entry.name)
-        : entry.type === 'file' && globs.acceptsFile(entry.relative, entry.name),
+        ? globs.acceptsDirectory(entry.relative, entry.name) && !withheldByName(access, entry.absolute)
+        : entry.type === 'file' &&
+          globs.acceptsFile(entry.relative, entry.name) &&
+          !withheldByName(access, entry.absolute),
     ...(signal ? { signal } : {}),
   });
   for await (const entry of walk) {
     if (entry.type !== 'file') continue;
-    const buffer = await readFile(entry.absolute).catch(() => undefined);
+    const buffer = await readVerifiedFile(access, entry.absolute);
     if (buffer === undefined) continue;
     const text = searchableText(buffer);
     if (text === undefined) continue;

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { DESCRIPTOR_PATHS, DIRECTORY_FLAGS, descriptorPath, openVerified } from '../workspace/verified-open.js';
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -18,7 +19,7 @@ export interface WalkOptions {
   /** 1 lists only the start directory's children. */
   maxDepth: number;
   /** Return false to leave an entry (and, for a directory, its subtree) out. */
-  filter?: (entry: WalkEntry) => boolean;
+  filter?: (entry: WalkEntry) => boolean | Promise<boolean>;
   signal?: AbortSignal;
 }
 
@@ -60,6 +61,22 @@ function isIgnored(levels: readonly IgnoreLevel[], relative: string, isDirectory
 }
 
 /**
+ * Lists a directory through a descriptor proven to be that directory, so a directory swapped for
+ * a symlink mid-walk is skipped instead of listed; entries of a directory that cannot be opened
+ * or proven are not listed.
+ */
+async function readVerifiedDirectory(directory: string): Promise<Dirent[]> {
+  const opened = await openVerified(directory, DIRECTORY_FLAGS);
+  if (!opened.ok) return [];
+  try {
+    const listed = DESCRIPTOR_PATHS ? descriptorPath(opened.handle) : directory;
+    return await readdir(listed, { withFileTypes: true }).catch(() => [] as Dirent[]);
+  } finally {
+    await opened.handle.close();
+  }
+}
+
+/**
  * Walks a directory depth-first in byte order of names, honouring .gitignore files inside the
  * walked tree (not above it), skipping `.git`, and never following symlinks (they are reported,
  * not entered), so a link cannot lead a walk outside the workspace.
@@ -77,7 +94,7 @@ async function* walkDirectory(
   options: WalkOptions,
 ): AsyncGenerator<WalkEntry> {
   if (options.signal?.aborted) return;
-  const dirents = await readdir(directory, { withFileTypes: true }).catch(() => [] as Dirent[]);
+  const dirents = await readVerifiedDirectory(directory);
   dirents.sort((a, b) => compareNames(a.name, b.name));
   for (const dirent of dirents) {
     if (dirent.name === '.git') continue;
@@ -91,7 +108,7 @@ async function* walkDirectory(
       type,
       depth,
     };
-    if (options.filter && !options.filter(entry)) continue;
+    if (options.filter && !(await options.filter(entry))) continue;
     yield entry;
     if (type === 'directory' && depth < options.maxDepth) {
       const nested = await loadIgnore(entry.absolute, relative);

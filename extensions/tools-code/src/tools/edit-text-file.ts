@@ -28,7 +28,7 @@ export async function editTextFile(
   const target = resolution.resolved;
   const shownPath = displayPathOf(target);
   return withFileLock(ctx.session, [target.absolute], async () => {
-    const loaded = await loadTextFile(target.absolute, shownPath);
+    const loaded = await loadTextFile(fsReachOf(ctx), ctx.session, target.absolute, shownPath);
     if (!loaded.ok) return loaded.failure;
     const stale = checkStale(ctx.session, target.absolute, shownPath, loaded.file.stats);
     if (stale !== undefined) return stale;

@@ -2,7 +2,9 @@ import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
 import { globMatcher } from '../search/glob-filter.js';
 import { walkWorkspace } from '../search/workspace-walker.js';
+import { type WalkAccess, Withheld, withholdsEntry } from '../workspace/read-deny.js';
 import { resolveDirectory } from './resolve-directory.js';
+import { fsReachOf } from './tool-support.js';
 
 const fileSearchInput = z.object({
   pattern: z
@@ -34,8 +36,16 @@ export const fileSearchTool = defineTool({
     const prefix = shownPath === '.' ? '' : `${shownPath}/`;
     const found: string[] = [];
     let rest = 0;
-    for await (const entry of walkWorkspace(target.absolute, { maxDepth: 256, signal: ctx.signal })) {
+    const access: WalkAccess = { fsReach: fsReachOf(ctx), session: ctx.session, withheld: new Withheld() };
+    const walk = walkWorkspace(target.absolute, {
+      maxDepth: 256,
+      signal: ctx.signal,
+      // Directories are judged by name; files only when they match, so the count means "matches withheld".
+      filter: async (entry) => entry.type !== 'directory' || !(await withholdsEntry(access, entry)),
+    });
+    for await (const entry of walk) {
       if (entry.type !== 'file' || !matchers.some((matches) => matches(entry.relative, entry.name))) continue;
+      if (await withholdsEntry(access, entry)) continue;
       if (found.length < args.max_results) found.push(prefix + entry.relative);
       else rest += 1;
     }
@@ -43,6 +53,10 @@ export const fileSearchTool = defineTool({
     const lines =
       found.length === 0 ? [`No files match ${patterns.join(', ')} in ${shownPath}.`] : [...found];
     if (rest > 0) lines.push(`[${rest} more files match; narrow the pattern or raise max_results.]`);
-    return ok(lines.join('\n'), { structured: { files: found, more: rest } });
+    const withheldNote = access.withheld.note();
+    if (withheldNote !== undefined) lines.push(withheldNote);
+    return ok(lines.join('\n'), {
+      structured: { files: found, more: rest, withheld: access.withheld.structured },
+    });
   },
 });

@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { grepWithJavaScript } from '../search/grep-javascript.js';
 import type { GrepEngineResult, GrepOutcome, GrepQuery } from '../search/grep-query.js';
 import { findRipgrep, grepWithRipgrep } from '../search/grep-ripgrep.js';
+import { verifyMatches } from '../search/verify-matches.js';
+import { type WalkAccess, Withheld } from '../workspace/read-deny.js';
 import { resolveDirectory } from './resolve-directory.js';
+import { fsReachOf } from './tool-support.js';
 
 const MAX_LINE_CHARS = 400;
 
@@ -103,17 +106,23 @@ export function createGrepSearchTool(options: GrepSearchToolOptions = {}): Tool<
         if (binary === undefined && choice === 'ripgrep')
           return fail('not_available', 'ripgrep (rg) is not installed.');
       }
+      const access: WalkAccess = { fsReach: fsReachOf(ctx), session: ctx.session, withheld: new Withheld() };
       const result: GrepEngineResult =
         binary === undefined
-          ? await grepWithJavaScript(target.absolute, query, ctx.signal)
+          ? await grepWithJavaScript(target.absolute, query, access, ctx.signal)
           : await grepWithRipgrep(binary, target.absolute, query, ctx.signal);
       if (!result.ok) return fail('input_invalid', result.error);
+      const outcome =
+        binary === undefined ? result.outcome : await verifyMatches(target.absolute, result.outcome, access);
       const prefix = shownPath === '.' ? '' : `${shownPath}/`;
-      return ok(formatGrepOutcome(result.outcome, prefix), {
+      const withheldNote = access.withheld.note();
+      const text = formatGrepOutcome(outcome, prefix);
+      return ok(withheldNote === undefined ? text : `${text}\n${withheldNote}`, {
         structured: {
           engine: binary === undefined ? 'javascript' : 'ripgrep',
-          ...result.outcome,
-          files: result.outcome.files.map((file) => ({ ...file, path: prefix + file.path })),
+          ...outcome,
+          files: outcome.files.map((file) => ({ ...file, path: prefix + file.path })),
+          withheld: access.withheld.structured,
         },
       });
     },

@@ -2,7 +2,9 @@ import { lstat } from 'node:fs/promises';
 import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
 import { type EntryType, walkWorkspace } from '../search/workspace-walker.js';
+import { type WalkAccess, Withheld, withholdsEntry } from '../workspace/read-deny.js';
 import { resolveDirectory } from './resolve-directory.js';
+import { fsReachOf } from './tool-support.js';
 
 export const LIST_DIR_MAX_DEPTH = 5;
 
@@ -40,7 +42,13 @@ export const listDirTool = defineTool({
     const { target, shownPath } = directory;
     const entries: ListedEntry[] = [];
     let omitted = 0;
-    for await (const entry of walkWorkspace(target.absolute, { maxDepth: args.depth, signal: ctx.signal })) {
+    const access: WalkAccess = { fsReach: fsReachOf(ctx), session: ctx.session, withheld: new Withheld() };
+    const walk = walkWorkspace(target.absolute, {
+      maxDepth: args.depth,
+      signal: ctx.signal,
+      filter: async (entry) => !(await withholdsEntry(access, entry)),
+    });
+    for await (const entry of walk) {
       if (entries.length >= args.max_entries) {
         omitted += 1;
         continue;
@@ -57,6 +65,10 @@ export const listDirTool = defineTool({
     });
     const header = `${shownPath === '.' ? './' : `${shownPath}/`} (${entries.length + omitted} entries, depth ${args.depth})`;
     if (omitted > 0) lines.push(`[${omitted} more entries not shown; list a subdirectory or lower depth.]`);
-    return ok([header, ...lines].join('\n'), { structured: { path: shownPath, entries, omitted } });
+    const withheldNote = access.withheld.note();
+    if (withheldNote !== undefined) lines.push(withheldNote);
+    return ok([header, ...lines].join('\n'), {
+      structured: { path: shownPath, entries, omitted, withheld: access.withheld.structured },
+    });
   },
 });

@@ -1,9 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
 import { defineTool, fail, ok } from '@quiver/types';
 import { z } from 'zod';
 import { decodeText, detectImageMimeType } from '../text/encoding.js';
 import { splitLines } from '../text/line-endings.js';
 import { recordStamp } from '../workspace/file-stamps.js';
+import { openWorkspaceFile } from '../workspace/open-file.js';
 import { resolveWorkspacePath } from '../workspace/resolve-path.js';
 import { displayPathOf, fsReachOf } from './tool-support.js';
 
@@ -63,12 +63,18 @@ export const readFileTool = defineTool({
     if (!resolution.ok) return resolution.failure;
     const target = resolution.resolved;
     const shownPath = displayPathOf(target);
-    const stats = await stat(target.absolute).catch(() => undefined);
-    if (stats === undefined) return fail('not_found', `${shownPath} does not exist.`);
-    if (stats.isDirectory())
-      return fail('conflict', `${shownPath} is a directory; use list_dir to see its entries.`);
-    if (!stats.isFile()) return fail('conflict', `${shownPath} is not a regular file.`);
-    const buffer = await readFile(target.absolute);
+    const opened = await openWorkspaceFile(fsReachOf(ctx), ctx.session, target.absolute, shownPath);
+    if (!opened.ok) return opened.failure;
+    const { handle, stats } = opened;
+    let buffer: Buffer;
+    try {
+      if (stats.isDirectory())
+        return fail('conflict', `${shownPath} is a directory; use list_dir to see its entries.`);
+      if (!stats.isFile()) return fail('conflict', `${shownPath} is not a regular file.`);
+      buffer = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
     recordStamp(ctx.session, target.absolute, stats);
     const mimeType = detectImageMimeType(buffer);
     if (mimeType !== undefined) {

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { defineTool, fail, ok } from '@quiver/types';
 import { z } from 'zod';
 import { decodeText, encodeText, type TextEncodingName } from '../text/encoding.js';
@@ -6,6 +6,7 @@ import { dominantLineEnding, splitLines } from '../text/line-endings.js';
 import { countChangedLines } from '../text/string-edit.js';
 import { writeFileAtomic } from '../workspace/atomic-write.js';
 import { checkStale, lastStamp, recordStamp, withFileLock } from '../workspace/file-stamps.js';
+import { openWorkspaceFile } from '../workspace/open-file.js';
 import { namesDirectory, resolveWorkspacePath } from '../workspace/resolve-path.js';
 import { displayPathOf, type FileEditSummary, fsReachOf } from './tool-support.js';
 
@@ -40,7 +41,18 @@ export const writeFileTool = defineTool({
     const target = resolution.resolved;
     const shownPath = displayPathOf(target);
     return withFileLock(ctx.session, [target.absolute], async () => {
-      const stats = await stat(target.absolute).catch(() => undefined);
+      const opened = await openWorkspaceFile(fsReachOf(ctx), ctx.session, target.absolute, shownPath);
+      if (!opened.ok && opened.failure.code !== 'not_found') return opened.failure;
+      const stats = opened.ok ? opened.stats : undefined;
+      let existing: Buffer | undefined;
+      if (opened.ok) {
+        try {
+          if (opened.stats.isFile() && lastStamp(ctx.session, target.absolute) !== undefined)
+            existing = await opened.handle.readFile();
+        } finally {
+          await opened.handle.close();
+        }
+      }
       let encoding: TextEncodingName = 'utf8';
       let text = args.content;
       let previousLines: string[] = [];
@@ -55,7 +67,7 @@ export const writeFileTool = defineTool({
         }
         const stale = checkStale(ctx.session, target.absolute, shownPath, stats);
         if (stale !== undefined) return stale;
-        const decoded = decodeText(await readFile(target.absolute));
+        const decoded = decodeText(existing ?? Buffer.alloc(0));
         if (decoded.kind === 'text') {
           encoding = decoded.encoding;
           previousLines = contentLines(decoded.text);

@@ -1,56 +1,115 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { constants, type FileHandle, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { DESCRIPTOR_PATHS, DIRECTORY_FLAGS, descriptorPath, openVerified } from './verified-open.js';
 
 /**
  * Writes through a temp file in the same directory, fsyncs it and renames it over the target,
  * so readers see the old or the new content, never a torn one. Keeps the target's mode.
+ * The temp file is created and renamed through a descriptor of the verified parent directory,
+ * so swapping a directory for a symlink after the check cannot move the write elsewhere; the
+ * rename replaces the name, so a hard link or symlink at the target is never written through.
  * Returns the directories it had to create (outermost first), for rollback.
  */
 export async function writeFileAtomic(target: string, content: Buffer, mode?: number): Promise<string[]> {
-  const directory = path.dirname(target);
-  const created = await makeDirectories(directory);
-  const existingMode =
-    mode ??
-    (await stat(target).then(
-      (s) => s.mode & 0o7777,
-      () => undefined,
-    ));
-  const temporary = path.join(directory, `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'wx', existingMode ?? 0o666);
+  const name = path.basename(target);
+  const { directory, created } = await openDirectoryCreating(path.dirname(target));
   try {
-    await handle.writeFile(content);
-    if (existingMode !== undefined) await handle.chmod(existingMode);
-    await handle.sync();
-  } catch (error) {
+    const base = directoryBase(directory, path.dirname(target));
+    const existingMode =
+      mode ??
+      (await lstat(`${base}/${name}`).then(
+        (stats) => (stats.isFile() ? stats.mode & 0o7777 : undefined),
+        () => undefined,
+      ));
+    const temporary = `${base}/.${name}.${randomBytes(6).toString('hex')}.tmp`;
+    const handle = await open(
+      temporary,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      existingMode ?? 0o666,
+    );
+    try {
+      await handle.writeFile(content);
+      if (existingMode !== undefined) await handle.chmod(existingMode);
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
     await handle.close();
-    await unlink(temporary).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temporary, target);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
+    try {
+      await rename(temporary, `${base}/${name}`);
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    await directory.close();
   }
   return created;
 }
 
-async function makeDirectories(directory: string): Promise<string[]> {
+/** Removes the file named `target` through a descriptor of its verified parent directory. */
+export async function removeFileVerified(target: string): Promise<void> {
+  const parent = path.dirname(target);
+  const opened = await openVerified(parent, DIRECTORY_FLAGS);
+  if (!opened.ok)
+    throw Object.assign(new Error(opened.message), opened.reason === 'missing' ? { code: 'ENOENT' } : {});
+  try {
+    await unlink(`${directoryBase(opened.handle, parent)}/${path.basename(target)}`);
+  } finally {
+    await opened.handle.close();
+  }
+}
+
+function directoryBase(directory: FileHandle, expected: string): string {
+  return DESCRIPTOR_PATHS ? descriptorPath(directory) : expected;
+}
+
+/**
+ * Opens `directory`, creating what is missing one level at a time, each new directory made and
+ * opened through its verified parent's descriptor.
+ */
+async function openDirectoryCreating(
+  directory: string,
+): Promise<{ directory: FileHandle; created: string[] }> {
   const missing: string[] = [];
   let current = directory;
-  while (
-    !(await stat(current).then(
-      () => true,
-      () => false,
-    ))
-  ) {
-    missing.unshift(current);
+  let handle: FileHandle;
+  for (;;) {
+    const opened = await openVerified(current, DIRECTORY_FLAGS);
+    if (opened.ok) {
+      handle = opened.handle;
+      break;
+    }
     const parent = path.dirname(current);
-    if (parent === current) break;
+    if (opened.reason !== 'missing' || parent === current) throw new Error(opened.message);
+    missing.unshift(path.basename(current));
     current = parent;
   }
-  if (missing.length > 0) await mkdir(directory, { recursive: true });
-  return missing;
+  const created: string[] = [];
+  try {
+    for (const part of missing) {
+      const next = path.join(current, part);
+      const via = `${directoryBase(handle, current)}/${part}`;
+      const made = await mkdir(via).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
+          return false;
+        },
+      );
+      if (made) created.push(next);
+      const opened = await openVerified(next, DIRECTORY_FLAGS, { via });
+      if (!opened.ok) throw new Error(opened.message);
+      await handle.close();
+      handle = opened.handle;
+      current = next;
+    }
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+  return { directory: handle, created };
 }

@@ -62,8 +62,8 @@ export function changeDirectoryFor(program: string, args: ShellWord[], state: St
   const operands = args.filter((word) => !/^-[LPe@]+$/.test(word.value) && word.value !== '--');
   if (program === 'popd' || operands.length !== 1) {
     const target = operands[0];
-    if (program === 'cd' && operands.length === 0)
-      changeDirectory(state, { value: process.env.HOME ?? '/', literal: true, glob: false });
+    // `cd` alone goes to the shell's HOME, which is the terminal's, not this process's: unknown here.
+    if (program === 'cd' && operands.length === 0) state.workingDirectories = null;
     else if (program === 'pushd' && target && !target.value.startsWith('+') && !target.value.startsWith('-'))
       changeDirectory(state, target);
     else state.workingDirectories = null;

@@ -80,9 +80,19 @@ describe('judging a trace', () => {
   });
 
   it('attributes the transport git push starts to git push, but not a hook git status starts', async () => {
-    const push = trace(fork(1, 2), exec(2, '/usr/bin/git', 'push', 'o'), fork(2, 3), exec(3, '/bin/sh', '-c', 'x'));
+    const push = trace(
+      fork(1, 2),
+      exec(2, '/usr/bin/git', 'push', 'o'),
+      fork(2, 3),
+      exec(3, '/bin/sh', '-c', 'x'),
+    );
     expect(await judge('git push o', push, BLANKET_RULES)).toEqual([]);
-    const status = trace(fork(1, 2), exec(2, '/usr/bin/git', '-C', 'push', 'status'), fork(2, 3), exec(3, '/bin/sh'));
+    const status = trace(
+      fork(1, 2),
+      exec(2, '/usr/bin/git', '-C', 'push', 'status'),
+      fork(2, 3),
+      exec(3, '/bin/sh'),
+    );
     expect(await judge('git -C push status', status, BLANKET_RULES)).not.toEqual([]);
   });
 

@@ -99,6 +99,9 @@ async function judgeExec(
   const argvText = shellQuote([name, ...event.argv.slice(1)]);
   const by = state.role === 'shell' ? 'bash' : state.owner;
   if (state.role === 'opaque' || isFailedLookup(state.owner, event.path, event.ok)) return;
+  // A missing program is an attempt that succeeds elsewhere; a directory or a file without the
+  // execute bit (EACCES, ENOEXEC, …) runs nothing anywhere.
+  if (!event.ok && event.error !== 'ENOENT') return;
   if (state.role === 'watched') {
     if (!watchedMayRun(state.owner, name))
       add('unreported-exec', name, `${by} ran ${argvText}, which it does not run for the fixture`);
@@ -148,7 +151,11 @@ async function judgeWrite(
   for (const name of names) {
     const decision = await port.decideWrite(ruleSet, name);
     if (decision.behavior === 'deny') {
-      add('denied-write', name, `${by} wrote ${shown}${outcome}, which ${decision.rule ?? 'a deny rule'} denies`);
+      add(
+        'denied-write',
+        name,
+        `${by} wrote ${shown}${outcome}, which ${decision.rule ?? 'a deny rule'} denies`,
+      );
       return;
     }
   }

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as permissions from '../../src/index.js';
 import { createFixtureTree, type FixtureTree } from './fixture-tree.js';
 import { fuzzCommand } from './fuzz-run.js';
-import { knownAttackCommands } from './known-attacks.js';
 import type { Finding } from './judge.js';
+import { knownAttackCommands } from './known-attacks.js';
 import { corpusCommands } from './mutation.js';
 import { createOracle, type Oracle } from './oracle.js';
 import { permissionsPort } from './permissions-port.js';
@@ -84,16 +84,20 @@ describeWithSystemTools(['strace', 'bwrap', 'git'])(
     );
 
     it.each(
-    knownAttackCommands()
-      .filter(({ command }) => !openCommands.has(command))
-      .map(({ className, command }) => [className, command] as const),
-  )('lets no hand-written attack of the class "%s" through: %j', async (_className, command) => {
-    const verdict = await oracle.check(command);
-    expect(verdict.findings.map((finding) => describeFinding(finding, fixture.workspace))).toEqual([]);
-    expect(verdict.analyzerError).toBeUndefined();
-  }, 60_000);
+      knownAttackCommands()
+        .filter(({ command }) => !openCommands.has(command))
+        .map(({ className, command }) => [className, command] as const),
+    )(
+      'lets no hand-written attack of the class "%s" through: %j',
+      async (_className, command) => {
+        const verdict = await oracle.check(command);
+        expect(verdict.findings.map((finding) => describeFinding(finding, fixture.workspace))).toEqual([]);
+        expect(verdict.analyzerError).toBeUndefined();
+      },
+      60_000,
+    );
 
-  it(`finds no new disagreement in ${sampleCount} generated commands (seed ${sampleSeed})`, async () => {
+    it(`finds no new disagreement in ${sampleCount} generated commands (seed ${sampleSeed})`, async () => {
       console.log(`[shell oracle] random sample: seed ${sampleSeed}, ${sampleCount} commands`);
       const corpus = seeds();
       const disagreements: string[] = [];

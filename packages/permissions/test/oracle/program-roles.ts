@@ -146,7 +146,15 @@ const GIT_ACTIONS = new Set([
 ]);
 
 /** git's global options that take the next word as their value. */
-const GIT_OPTIONS_WITH_VALUE = new Set(['-c', '-C', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix']);
+const GIT_OPTIONS_WITH_VALUE = new Set([
+  '-c',
+  '-C',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--super-prefix',
+]);
 
 function gitSubcommand(argv: readonly string[]): string | undefined {
   for (let index = 1; index < argv.length; index++) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 /** What one traced process did, in the order strace saw it start. */
 export type TraceEvent =
   | { kind: 'spawn'; pid: number; child: number; thread: boolean }
-  | { kind: 'exec'; pid: number; path: string; argv: string[]; ok: boolean }
+  | { kind: 'exec'; pid: number; path: string; argv: string[]; ok: boolean; error?: string }
   | { kind: 'chdir'; pid: number; directory: string; ok: boolean }
   | {
       kind: 'write';
@@ -92,11 +92,13 @@ function toEvents(call: RawCall, directories: Map<number, string>): TraceEvent[]
       return [{ kind: 'spawn', pid, child, thread: args.join(',').includes('CLONE_THREAD') }];
     }
     case 'execve':
-      return [{ kind: 'exec', pid, path: plain(0), argv: decodeArray(args[1] ?? '[]'), ok }];
+      return [
+        withError({ kind: 'exec', pid, path: plain(0), argv: decodeArray(args[1] ?? '[]'), ok }, error),
+      ];
     case 'execveat': {
       const named = decodeString(args[1] ?? '""');
       const target = named === '' ? (decoratedPath(args[0] ?? '') ?? '') : at(0, 1);
-      return [{ kind: 'exec', pid, path: target, argv: decodeArray(args[2] ?? '[]'), ok }];
+      return [withError({ kind: 'exec', pid, path: target, argv: decodeArray(args[2] ?? '[]'), ok }, error)];
     }
     case 'chdir':
     case 'fchdir': {
@@ -137,6 +139,10 @@ function toEvents(call: RawCall, directories: Map<number, string>): TraceEvent[]
     default:
       return [];
   }
+}
+
+function withError<T extends TraceEvent>(event: T, error: string | undefined): T {
+  return error === undefined ? event : { ...event, error };
 }
 
 /** Absolute, normalized, without a trailing slash: the form reported writes are compared in. */

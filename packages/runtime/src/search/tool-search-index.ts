@@ -18,7 +18,7 @@ const FIELDS: readonly { field: keyof ToolFields; weight: number; b: number }[] 
 const K1 = 1.6;
 /** A tool whose every name word the query contains ("create pull request") is what was asked for. */
 const WHOLE_NAME_BOOST = 1.5;
-/** A query word that is no indexed term but the start of some ("repo", "kube") scores them this fraction. */
+/** A query word that is only the start of an indexed term ("repo", "kube") scores this fraction. */
 const PREFIX_DISCOUNT = 0.5;
 const MIN_PREFIX_LENGTH = 3;
 
@@ -131,8 +131,7 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
       };
       for (const { term, weight } of group) {
         consider(term, weight);
-        if (weight === 1 && !postings.has(term))
-          for (const longer of prefixTerms(term)) consider(longer, PREFIX_DISCOUNT);
+        if (weight === 1) for (const longer of prefixTerms(term)) consider(longer, PREFIX_DISCOUNT);
       }
       for (let index = 0; index < groupCount; index += 1) {
         const document = touchedInGroup[index] as number;
