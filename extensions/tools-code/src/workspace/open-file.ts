@@ -19,7 +19,8 @@ export async function openWorkspaceFile(
 ): Promise<OpenedFile> {
   const opened = await openVerified(absolute, READ_FLAGS);
   if (!opened.ok) {
-    if (opened.reason === 'missing')
+    // A path through a regular file (`file/x`) names nothing, as stat says.
+    if (opened.reason === 'missing' || opened.reason === 'not_directory')
       return { ok: false, failure: fail('not_found', `${shownPath} does not exist.`) };
     return {
       ok: false,
