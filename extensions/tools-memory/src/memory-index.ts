@@ -25,7 +25,7 @@ export function searchColumns(text: string, tags: readonly string[]): MemorySear
   return { terms: terms.join(' '), tags: tagTerms.join(' '), expansions: [...expansions].join(' ') };
 }
 
-/** The SET clause and values that store a memory's search columns with the current analyzer. */
+/** The values of search_terms, search_tags, search_expansions and search_version for a memory. */
 export function searchColumnValues(text: string, tags: readonly string[]): [string, string, string, number] {
   const columns = searchColumns(text, tags);
   return [columns.terms, columns.tags, columns.expansions, TEXT_ANALYZER_VERSION];

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { BASH_FLAGS } from './bash-flags.js';
 import { killRun, RUN_MARKER_VARIABLE, type RunIdentity } from './process-tree.js';
 import { BUBBLEWRAP_PATH, bubblewrapArguments } from './sandbox.js';
+import { findWorkspaceHazards } from './sandbox-mounts.js';
 
 const PIPE_CLOSE_GRACE_MS = 2_000;
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -125,7 +126,13 @@ export class RunningCommand {
     const [file, args] = tempDir
       ? [
           BUBBLEWRAP_PATH,
-          bubblewrapArguments({ roots: options.roots, tempDir, cwd: options.cwd, command: options.command }),
+          bubblewrapArguments({
+            roots: options.roots,
+            tempDir,
+            cwd: options.cwd,
+            command: options.command,
+            hazards: findWorkspaceHazards(options.roots),
+          }),
         ]
       : ['bash', [...BASH_FLAGS, '-c', options.command]];
     const startedAt = Date.now();

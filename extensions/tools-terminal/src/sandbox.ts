@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import type { SandboxMode } from '@quiver/types';
 import { BASH_FLAGS } from './bash-flags.js';
+import type { WorkspaceHazards } from './sandbox-mounts.js';
 
 export const BUBBLEWRAP_PATH = '/usr/bin/bwrap';
 
@@ -21,6 +24,8 @@ function probeBubblewrap(binary: string): Promise<BubblewrapProbe> {
         '/dev',
         '--proc',
         '/proc',
+        '--unshare-pid',
+        '--new-session',
         '--die-with-parent',
         'true',
       ],
@@ -67,13 +72,57 @@ export async function decideSandbox(mode: SandboxMode, binary = BUBBLEWRAP_PATH)
   };
 }
 
-/** bwrap arguments: read-only system, writable roots and temp dir, no network, dies with Quiver. */
+/** Where system daemons keep their sockets; a tmpfs over each hides them (and /tmp's clutter). */
+const HIDDEN_DIRECTORIES = ['/run', '/var/run', '/tmp'] as const;
+
+/** Each directory once, by what it resolves to (/var/run is usually a link to /run). */
+function directoriesToHide(): string[] {
+  const seen = new Set<string>();
+  const hidden: string[] = [];
+  for (const directory of HIDDEN_DIRECTORIES) {
+    let real: string;
+    try {
+      real = realpathSync(directory);
+    } catch {
+      continue;
+    }
+    if (seen.has(real)) continue;
+    seen.add(real);
+    hidden.push(real);
+  }
+  return hidden;
+}
+
+/** The arguments that keep `.git/config` and `.git/hooks` read-only inside a writable bind. */
+function gitProtection(gitDirectories: readonly string[]): string[] {
+  const args: string[] = [];
+  for (const gitDirectory of gitDirectories) {
+    const config = path.join(gitDirectory, 'config');
+    if (existsSync(config)) args.push('--ro-bind', config, config);
+    const hooks = path.join(gitDirectory, 'hooks');
+    // A missing hooks directory would let the command create one; an empty read-only one is put there.
+    if (existsSync(hooks)) args.push('--ro-bind', hooks, hooks);
+    else args.push('--tmpfs', hooks, '--remount-ro', hooks);
+  }
+  return args;
+}
+
+/**
+ * bwrap arguments: read-only system, writable roots and temp dir, no network, its own PID
+ * namespace and /proc (Quiver and everything else on the host are invisible, and every process
+ * of the command dies with it), a new session (no terminal to inject input into), dies with
+ * Quiver. Mount order matters: later mounts cover earlier ones.
+ */
 export function bubblewrapArguments(options: {
   roots: readonly string[];
   tempDir: string;
   cwd: string;
   command: string;
+  hazards: WorkspaceHazards;
+  /** Socket paths the personality lets the command reach. */
+  allowedSockets?: readonly string[];
 }): string[] {
+  const allowed = new Set(options.allowedSockets ?? []);
   return [
     '--ro-bind',
     '/',
@@ -82,11 +131,19 @@ export function bubblewrapArguments(options: {
     '/dev',
     '--proc',
     '/proc',
+    ...directoriesToHide().flatMap((directory) => ['--tmpfs', directory]),
+    ...[...allowed].filter((socket) => existsSync(socket)).flatMap((socket) => ['--bind', socket, socket]),
     ...options.roots.flatMap((root) => ['--bind', root, root]),
     '--bind',
     options.tempDir,
     options.tempDir,
+    ...gitProtection(options.hazards.gitDirectories),
+    ...options.hazards.sockets
+      .filter((socket) => !allowed.has(socket))
+      .flatMap((socket) => ['--ro-bind', '/dev/null', socket]),
     '--unshare-net',
+    '--unshare-pid',
+    '--new-session',
     '--die-with-parent',
     '--chdir',
     options.cwd,

@@ -1,8 +1,6 @@
 import {
   type Attachment,
-  type ExecuteContext,
   fail,
-  type RegisteredTool,
   type SessionState,
   type ToolCall,
   type ToolFilterOpts,
@@ -11,7 +9,7 @@ import {
 } from '@quiver/types';
 import { type AbortLinks, CallAbort } from './abort-links.js';
 import { type AttachmentLimits, capAttachments, trimResult } from './budget.js';
-import { executeCall } from './execute-call.js';
+import type { ExecuteContext } from './execute-context.js';
 import { messageOf } from './gates.js';
 import { InMemorySessionState } from './session-state.js';
 
@@ -25,8 +23,12 @@ export interface BatchOptions {
   turnAttachments: readonly Attachment[] | undefined;
   reducers: ToolResultReducerRegistry | undefined;
   links: AbortLinks;
-  attachmentLimits: Readonly<AttachmentLimits>;
+  /** The cap on all attachments of the batch; none when the caller applies its own. */
+  attachmentLimits: Readonly<AttachmentLimits> | undefined;
 }
+
+/** Runs one call of a batch with its abort state; rejects only on a bug, which the batch maps. */
+export type StartCall = (call: ToolCall, abort: CallAbort) => Promise<ToolResult>;
 
 /**
  * One `executeParallel` call: what its calls share, and the collection of their results. When
@@ -41,7 +43,7 @@ export class Batch {
   readonly attachments: readonly Attachment[];
   readonly reducers: ToolResultReducerRegistry | undefined;
   readonly #links: AbortLinks;
-  readonly #attachmentLimits: Readonly<AttachmentLimits>;
+  readonly #attachmentLimits: Readonly<AttachmentLimits> | undefined;
   #session: SessionState | undefined;
   #calls: readonly ToolCall[] = [];
   #aborts: CallAbort[] = [];
@@ -68,10 +70,7 @@ export class Batch {
     return this.#session;
   }
 
-  run(
-    calls: readonly ToolCall[],
-    lookup: (name: string) => RegisteredTool | undefined,
-  ): Promise<ToolResult[]> {
+  run(calls: readonly ToolCall[], start: StartCall): Promise<ToolResult[]> {
     const count = calls.length;
     this.#calls = calls;
     this.#aborts = new Array<CallAbort>(count);
@@ -92,8 +91,7 @@ export class Batch {
       const call = calls[index] as ToolCall;
       const abort = new CallAbort();
       this.#aborts[index] = abort;
-      const registered = typeof call?.name === 'string' ? lookup(call.name) : undefined;
-      executeCall(call, registered, this, abort).then(
+      start(call, abort).then(
         (result) => this.#complete(index, result),
         (error: unknown) => this.#complete(index, internalFailure(call, error, this.perCallBudget)),
       );
@@ -131,8 +129,10 @@ export class Batch {
   #settle(): void {
     this.#settled = true;
     if (this.ctx.signal !== undefined) this.#links.unlink(this.ctx.signal, this);
+    const results = this.#results as ToolResult[];
+    const limits = this.#attachmentLimits;
     this.#resolve(
-      capAttachments(this.#results as ToolResult[], this.#attachmentLimits, () => this.perCallBudget),
+      limits === undefined ? results : capAttachments(results, limits, () => this.perCallBudget),
     );
   }
 }

@@ -1,7 +1,6 @@
 import {
   type Attachment,
   DEFAULT_RESULT_BUDGET,
-  type ExecuteContext,
   QuiverError,
   type RegisteredTool,
   type RegisterOptions,
@@ -18,6 +17,8 @@ import { AbortLinks } from './abort-links.js';
 import { Batch, internalFailure } from './batch.js';
 import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS, splitBudget } from './budget.js';
 import { availabilityOf, gateRefusal, isBuiltIn, passesToolsetGate } from './gates.js';
+import type { ExecuteContext } from './execute-context.js';
+import { executeCall } from './execute-call.js';
 import { deriveJsonSchema } from './json-schema.js';
 
 export interface DefaultToolRegistryOptions {
@@ -105,7 +106,7 @@ export class DefaultToolRegistry implements ToolRegistry {
 
   /**
    * Runs every call concurrently; results come back in input order. Never throws: every
-   * failure, including a bug in a tool, a reducer or an interceptor, is a result.
+   * failure, including a bug in a tool or a reducer, is a result.
    */
   async executeParallel(
     calls: readonly ToolCall[],
@@ -128,7 +129,9 @@ export class DefaultToolRegistry implements ToolRegistry {
         links: this.#abortLinks,
         attachmentLimits: this.#attachmentLimits,
       });
-      return await batch.run(calls, (name) => this.#tools.get(name));
+      return await batch.run(calls, (call, abort) =>
+        executeCall(call, typeof call?.name === 'string' ? this.#tools.get(call.name) : undefined, batch, abort),
+      );
     } catch (error) {
       return Array.from(calls, (call) => internalFailure(call, error, perCallBudget));
     }

@@ -4,11 +4,11 @@ import {
   type CapabilityName,
   type CapabilityRequest,
   defineTool,
-  type ExecuteContext,
   ok,
   type Tool,
 } from '@quiver/types';
 import { z } from 'zod';
+import type { ExecuteContext } from '../src/index.js';
 
 export function executeContext(overrides: Partial<ExecuteContext> = {}): ExecuteContext {
   return {

@@ -14,6 +14,8 @@ export { PermissionEngine } from './permission-engine.js';
 export type { ProjectGrantStoreOptions } from './project-grant-store.js';
 export { ProjectGrantStore } from './project-grant-store.js';
 export type { ProtectedPath } from './protected-paths.js';
+export type { ReadDenyMatcher, ReadDenyMatcherOptions } from './read-deny-matcher.js';
+export { createReadDenyMatcher } from './read-deny-matcher.js';
 export type { PermissionRule } from './rule.js';
 export { parsePermissionRule, ruleMatchesToolName } from './rule.js';
 export { analyzeShellCommand } from './shell/analyze-shell-command.js';

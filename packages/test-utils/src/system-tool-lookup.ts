@@ -11,6 +11,7 @@ export const SYSTEM_TOOLS = {
   initdb: 'apt-get install postgresql (and put its bin directory on PATH)',
   git: 'apt-get install git',
   script: 'apt-get install bsdutils (util-linux `script`, runs a command on a pseudo-terminal)',
+  python3: 'apt-get install python3 (the confinement race harness calls renameat2 through ctypes)',
 } as const satisfies Record<string, string>;
 
 export type SystemToolName = keyof typeof SYSTEM_TOOLS;

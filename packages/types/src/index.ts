@@ -83,10 +83,6 @@ export type {
 export { definePlugin, SUPPORTED_PLUGIN_API_VERSIONS } from './plugin.js';
 export type { ReducerInput, ToolResultReducer, ToolResultReducerRegistry } from './reducer.js';
 export type {
-  ExecuteContext,
-  ExecutionInterceptor,
-  InterceptDecision,
-  PreparedCall,
   RegisteredTool,
   RegisterOptions,
   ToolCall,

@@ -53,7 +53,14 @@ export function resolveRealPath(absolutePath: string): RealPath {
     }
     hops++;
     if (hops > MAX_SYMLINK_HOPS) return { path: next, exists: false, loop: true };
-    const target = readlinkSync(next);
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      // Replaced or removed since the lstat: look at this component again (hops bound the retries).
+      pending.unshift(part);
+      continue;
+    }
     if (path.posix.isAbsolute(target)) current = '/';
     pending.unshift(...target.split('/').filter((piece) => piece !== ''));
   }

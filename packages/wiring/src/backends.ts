@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
-import type { BackendFactoryContext } from '@quiver/plugin-host';
+import { createReadDenyMatcher, type ReadDenyMatcher } from '@quiver/permissions';
+import type { BackendFactoryContext, Personality } from '@quiver/plugin-host';
 import { createStorageBackend } from '@quiver/storage-sqlite';
 import { createProcessBackend } from '@quiver/tools-terminal';
 import type { CapabilityBackend, SandboxMode } from '@quiver/types';
@@ -34,6 +35,34 @@ function secretsBackend(
   };
 }
 
+/**
+ * The personality's read denies as a predicate on real paths, per tool, so file tools withhold
+ * denied files they meet while walking (or under another name) as the permission check would.
+ * An unknown personality has no rules to go by: everything is denied (fail closed).
+ */
+function readDenyMatchers(context: BackendFactoryContext) {
+  const cache = new WeakMap<Personality, Map<string, ReadDenyMatcher>>();
+  return (personalityId: string, toolName: string): ReadDenyMatcher => {
+    const personality = context.personality(personalityId);
+    if (personality === undefined) return () => `personality "${personalityId}" is not loaded`;
+    let byTool = cache.get(personality);
+    if (byTool === undefined) {
+      byTool = new Map();
+      cache.set(personality, byTool);
+    }
+    let matcher = byTool.get(toolName);
+    if (matcher === undefined) {
+      matcher = createReadDenyMatcher({
+        workspace: context.workspace,
+        deny: personality.permissions.deny,
+        toolName,
+      });
+      byTool.set(toolName, matcher);
+    }
+    return matcher;
+  };
+}
+
 /** The first-party capability backends for a workspace and data dir. */
 export function createFirstPartyBackends(
   context: BackendFactoryContext,
@@ -49,6 +78,7 @@ export function createFirstPartyBackends(
     }
     return backend;
   };
+  const readDenies = readDenyMatchers(context);
   return [
     createStorageBackend({ dataDir: context.dataDir }) as CapabilityBackend,
     {
@@ -63,6 +93,7 @@ export function createFirstPartyBackends(
       resolve: (request) => ({
         roots,
         mode: request.declaration === true ? 'write' : (request.declaration.mode ?? 'write'),
+        readDenied: readDenies(request.personalityId, request.toolName),
       }),
     } satisfies CapabilityBackend<'fs_reach'> as CapabilityBackend,
     secretsBackend(context, env) as CapabilityBackend,

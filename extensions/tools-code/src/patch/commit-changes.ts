@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { removeFileVerified, writeFileAtomic } from '../workspace/atomic-write.js';
 import { changedSince, type FileStamp } from '../workspace/file-stamps.js';
@@ -16,7 +17,7 @@ export interface PendingFileState {
 }
 
 export type CommitOutcome =
-  | { ok: true }
+  | { ok: true; written: Map<string, Stats> }
   | { ok: false; failedPath: string; error: unknown; rollbackErrors: string[] }
   | { ok: false; changedPath: string };
 
@@ -36,21 +37,23 @@ export async function commitChanges(changes: readonly PendingFileState[]): Promi
   const changedPath = await firstChangedFile(changes);
   if (changedPath !== undefined) return { ok: false, changedPath };
   const done: Array<{ change: PendingFileState; createdDirectories: string[] }> = [];
+  const written = new Map<string, Stats>();
   for (const change of changes) {
     try {
       if (change.after === undefined) {
         if (change.before !== undefined) await removeFileVerified(change.absolute);
         done.push({ change, createdDirectories: [] });
       } else {
-        const createdDirectories = await writeFileAtomic(change.absolute, change.after, change.afterMode);
-        done.push({ change, createdDirectories });
+        const { created, stats } = await writeFileAtomic(change.absolute, change.after, change.afterMode);
+        written.set(change.absolute, stats);
+        done.push({ change, createdDirectories: created });
       }
     } catch (error) {
       const rollbackErrors = await rollBack(done);
       return { ok: false, failedPath: change.absolute, error, rollbackErrors };
     }
   }
-  return { ok: true };
+  return { ok: true, written };
 }
 
 async function rollBack(

@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { defineTool, fail, ok, type SessionState, type ToolContext, type ToolResult } from '@quiver/types';
 import { z } from 'zod';
 import { commitChanges } from '../patch/commit-changes.js';
@@ -69,7 +69,10 @@ export const applyPatchTool = defineTool({
       }
       for (const change of plan.changes) {
         if (change.after === undefined) forgetStamp(ctx.session, change.absolute);
-        else recordStamp(ctx.session, change.absolute, await stat(change.absolute));
+        else {
+          const stats = committed.written.get(change.absolute);
+          if (stats !== undefined) recordStamp(ctx.session, change.absolute, stats);
+        }
       }
       const summary = plan.reports.map(
         (report) =>

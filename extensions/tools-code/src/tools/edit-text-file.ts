@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { fail, ok, type ToolContext, type ToolFailure, type ToolResult } from '@quiver/types';
 import { encodeText } from '../text/encoding.js';
 import { joinLines, type SplitText, splitLines } from '../text/line-endings.js';
@@ -41,15 +41,16 @@ export async function editTextFile(
         `${shownPath} changed on disk while the edit was being prepared; read it again, then redo the edit.`,
       );
     }
+    let written: Stats;
     try {
-      await writeFileAtomic(target.absolute, content, loaded.file.stats.mode & 0o7777);
+      ({ stats: written } = await writeFileAtomic(target.absolute, content, loaded.file.stats.mode & 0o7777));
     } catch (error) {
       return fail(
         'execution_failed',
         `Writing ${shownPath} failed: ${(error as Error).message}. The file was not changed.`,
       );
     }
-    recordStamp(ctx.session, target.absolute, await stat(target.absolute));
+    recordStamp(ctx.session, target.absolute, written);
     const summary: FileEditSummary = { path: shownPath, ...transformed.counts };
     const note = transformed.note ? ` ${transformed.note}` : '';
     return ok(`Edited ${shownPath}: +${summary.linesAdded} -${summary.linesRemoved} lines.${note}`, {

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { defineTool, fail, ok } from '@quiver/types';
 import { z } from 'zod';
 import { decodeText, encodeText, type TextEncodingName } from '../text/encoding.js';
@@ -75,16 +75,17 @@ export const writeFileTool = defineTool({
           if (ending !== '\n' && !text.includes('\r')) text = text.replace(/\n/g, ending);
         }
       }
+      let written: Stats;
       try {
-        await writeFileAtomic(
+        ({ stats: written } = await writeFileAtomic(
           target.absolute,
           encodeText(text, encoding),
           stats === undefined ? undefined : stats.mode & 0o7777,
-        );
+        ));
       } catch (error) {
         return fail('execution_failed', `Writing ${shownPath} failed: ${(error as Error).message}.`);
       }
-      recordStamp(ctx.session, target.absolute, await stat(target.absolute));
+      recordStamp(ctx.session, target.absolute, written);
       const summary: FileEditSummary = {
         path: shownPath,
         ...countChangedLines(previousLines, contentLines(text)),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { constants, type FileHandle, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { DESCRIPTOR_PATHS, DIRECTORY_FLAGS, descriptorPath, openVerified } from './verified-open.js';
@@ -9,9 +10,13 @@ import { DESCRIPTOR_PATHS, DIRECTORY_FLAGS, descriptorPath, openVerified } from 
  * The temp file is created and renamed through a descriptor of the verified parent directory,
  * so swapping a directory for a symlink after the check cannot move the write elsewhere; the
  * rename replaces the name, so a hard link or symlink at the target is never written through.
- * Returns the directories it had to create (outermost first), for rollback.
+ * Returns the directories it had to create (outermost first, for rollback) and the new file's stat.
  */
-export async function writeFileAtomic(target: string, content: Buffer, mode?: number): Promise<string[]> {
+export async function writeFileAtomic(
+  target: string,
+  content: Buffer,
+  mode?: number,
+): Promise<{ created: string[]; stats: Stats }> {
   const name = path.basename(target);
   const { directory, created } = await openDirectoryCreating(path.dirname(target));
   try {
@@ -32,22 +37,18 @@ export async function writeFileAtomic(target: string, content: Buffer, mode?: nu
       await handle.writeFile(content);
       if (existingMode !== undefined) await handle.chmod(existingMode);
       await handle.sync();
-    } catch (error) {
-      await handle.close();
-      await unlink(temporary).catch(() => undefined);
-      throw error;
-    }
-    await handle.close();
-    try {
       await rename(temporary, `${base}/${name}`);
+      // Stat'ed through the descriptor after the rename (which changes ctime), never by name.
+      return { created, stats: await handle.stat() };
     } catch (error) {
       await unlink(temporary).catch(() => undefined);
       throw error;
+    } finally {
+      await handle.close();
     }
   } finally {
     await directory.close();
   }
-  return created;
 }
 
 /** Removes the file named `target` through a descriptor of its verified parent directory. */

@@ -1,0 +1,65 @@
+import { describeWithSystemTools } from '@quiver/test-utils';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createGrepSearchTool } from '../src/tools/grep-search.js';
+import { listDirTool } from '../src/tools/list-dir.js';
+import { readFileTool } from '../src/tools/read-file.js';
+import { writeFileTool } from '../src/tools/write-file.js';
+import {
+  controlAttempts,
+  createRaceArena,
+  type RaceArena,
+  type RaceTally,
+  runAttempts,
+  type Swapper,
+  startSwapper,
+  toolAttempts,
+} from './helpers/race-harness.js';
+
+const ATTEMPTS = 150;
+/** The control is retried in rounds until it escapes, so a quiet machine cannot make it pass vacuously. */
+const CONTROL_ROUNDS = 10;
+
+describeWithSystemTools(['python3'])('confinement under a directory-swap race', () => {
+  let arena: RaceArena;
+  let swapper: Swapper;
+  const tallies: RaceTally[] = [];
+
+  beforeAll(async () => {
+    arena = await createRaceArena();
+    swapper = await startSwapper(arena);
+  });
+  afterAll(async () => {
+    const swaps = await swapper?.stop();
+    console.log(
+      `swaps ${swaps}; ${tallies.map((tally) => `${tally.name}: ${tally.escapes} escapes, ${tally.succeeded} inside, ${tally.refused} refused of ${tally.attempts}`).join('; ')}`,
+    );
+    await arena?.cleanup();
+  });
+
+  it('lets the check-then-open-by-name control escape, so the race is real', async () => {
+    const control = controlAttempts(arena);
+    for (const [name, attempt] of Object.entries(control)) {
+      let escapes = 0;
+      for (let round = 0; round < CONTROL_ROUNDS && escapes === 0; round += 1) {
+        const tally = await runAttempts(name, ATTEMPTS, (index) => attempt(round * ATTEMPTS + index));
+        tallies.push(tally);
+        escapes += tally.escapes;
+      }
+      expect({ name, escaped: escapes > 0 }).toEqual({ name, escaped: true });
+    }
+  }, 120_000);
+
+  it('never lets read_file, write_file, list_dir or grep_search reach outside while the swap runs', async () => {
+    const attempts = toolAttempts(arena, {
+      readFile: readFileTool,
+      writeFile: writeFileTool,
+      listDir: listDirTool,
+      grepSearch: createGrepSearchTool({ engine: 'javascript' }),
+    });
+    for (const [name, attempt] of Object.entries(attempts)) {
+      const tally = await runAttempts(name, ATTEMPTS, attempt);
+      tallies.push(tally);
+      expect({ name, escapes: tally.escapes }).toEqual({ name, escapes: 0 });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,131 @@
+import {
+  type CapabilityName,
+  fail,
+  type RegisteredTool,
+  type ResolvedCapabilities,
+  type ToolContext,
+  type ToolEmission,
+  type ToolResult,
+} from '@quiver/types';
+import type { CallAbort } from './abort-links.js';
+import type { Batch } from './batch.js';
+import type { ExecuteContext } from './execute-context.js';
+import { messageOf } from './gates.js';
+import { type RunToolOptions, runTool } from './run-tool.js';
+
+const NO_CAPABILITIES: ResolvedCapabilities = Object.freeze({});
+
+/** The tool a call runs and the plugin it belongs to (a registry entry or a session's own tool). */
+export type ToolTarget = Pick<RegisteredTool, 'tool' | 'pluginId'>;
+
+/** A checked call, ready to run: its tool, its validated arguments and what the tool is told. */
+export interface ToolExecution {
+  registered: ToolTarget;
+  args: unknown;
+  callId: string;
+  /** The characters the tool is told it may return (`ctx.budget`). */
+  budget: number;
+  timeoutMs: number | undefined;
+}
+
+/**
+ * Resolves the tool's capabilities (failing closed when one has no backend) and runs it under
+ * its timeout and the batch's abort. The result is the tool's own, snapshotted, neither reduced
+ * nor trimmed. Rejects only on a bug, which the batch maps.
+ */
+export async function executeTool(
+  execution: ToolExecution,
+  batch: Batch,
+  abort: CallAbort,
+): Promise<ToolResult> {
+  const { registered, callId } = execution;
+  const { tool } = registered;
+  const { ctx } = batch;
+  const capabilities = declaredCapabilities(registered);
+  for (const capability of capabilities) {
+    if (ctx.backends?.has(capability) !== true) {
+      return fail(
+        'not_available',
+        `Tool "${tool.name}" needs the "${capability}" capability, which has no backend here`,
+      );
+    }
+  }
+  let handles: ResolvedCapabilities = NO_CAPABILITIES;
+  try {
+    if (capabilities.length > 0) handles = await resolveCapabilities(registered, capabilities, ctx);
+  } catch (error) {
+    return fail('not_available', `Tool "${tool.name}" could not get its capabilities: ${messageOf(error)}`);
+  }
+
+  const emit = ctx.emit;
+  const running: RunToolOptions = { parentSignal: ctx.signal, track: ctx.track };
+  const toolContext: ToolContext = {
+    callId,
+    sessionId: ctx.sessionId,
+    personalityId: ctx.personalityId,
+    agent: ctx.agent,
+    turn: ctx.turn,
+    get signal() {
+      return abort.signal;
+    },
+    emit: (emission: ToolEmission) => {
+      if (emission?.type === 'progress') running.backstop?.progress();
+      if (emit !== undefined) safeEmit(emit, callId, emission);
+    },
+    budget: execution.budget,
+    dryRun: false,
+    timeoutMs: execution.timeoutMs,
+    capabilities: handles,
+    attachments: batch.attachments,
+    session: batch.session,
+  };
+  return runTool(tool, execution.args, toolContext, abort, running);
+}
+
+function safeEmit(emit: NonNullable<ExecuteContext['emit']>, callId: string, emission: ToolEmission): void {
+  try {
+    emit(callId, emission);
+  } catch {
+    // A broken listener must not fail the tool that reported progress.
+  }
+}
+
+function declaredCapabilities(registered: ToolTarget): CapabilityName[] {
+  const declarations = registered.tool.capabilities;
+  if (declarations === undefined || declarations === null) return [];
+  const names: CapabilityName[] = [];
+  for (const name in declarations) {
+    if (declarations[name as CapabilityName] !== undefined) names.push(name as CapabilityName);
+  }
+  return names;
+}
+
+async function resolveCapabilities(
+  registered: ToolTarget,
+  capabilities: readonly CapabilityName[],
+  ctx: ExecuteContext,
+): Promise<ResolvedCapabilities> {
+  const handles: Record<string, unknown> = {};
+  if (capabilities.length === 0 || ctx.backends === undefined) return handles;
+  const backends = ctx.backends;
+  await Promise.all(
+    capabilities.map(async (capability) => {
+      const declaration = registered.tool.capabilities[capability];
+      if (declaration === undefined) return;
+      try {
+        handles[capability] = await backends.resolve({
+          capability,
+          declaration,
+          toolName: registered.tool.name,
+          pluginId: registered.pluginId,
+          sessionId: ctx.sessionId,
+          personalityId: ctx.personalityId,
+          agentId: ctx.agent.id,
+        });
+      } catch (error) {
+        throw new Error(`the "${capability}" backend failed: ${messageOf(error)}`);
+      }
+    }),
+  );
+  return handles;
+}
