@@ -1,5 +1,4 @@
-import { createGrepSearchTool, listDirTool, readFileTool, writeFileTool } from '@quiver/tools-code';
-import { findSystemTool } from '@quiver/test-utils/system-tools';
+import { pathToFileURL } from 'node:url';
 import {
   controlAttempts,
   createRaceArena,
@@ -8,7 +7,17 @@ import {
   runAttempts,
   startSwapper,
   toolAttempts,
-} from '../extensions/tools-code/test/helpers/race-harness.js';
+} from '@quiver/test-utils/confinement-race';
+import { findSystemTool } from '@quiver/test-utils/system-tools';
+import {
+  applyPatchTool,
+  createGrepSearchTool,
+  editFileTool,
+  fileSearchTool,
+  listDirTool,
+  readFileTool,
+  writeFileTool,
+} from '@quiver/tools-code';
 import { systemToolsPresent } from './not-run.js';
 
 /**
@@ -36,7 +45,10 @@ export async function run(): Promise<void> {
       ...toolAttempts(arena, {
         readFile: readFileTool,
         writeFile: writeFileTool,
+        editFile: editFileTool,
+        applyPatch: applyPatchTool,
         listDir: listDirTool,
+        fileSearch: fileSearchTool,
         grepSearch: createGrepSearchTool({ engine: 'javascript' }),
       }),
     };
@@ -44,7 +56,10 @@ export async function run(): Promise<void> {
       const ripgrep = toolAttempts(arena, {
         readFile: readFileTool,
         writeFile: writeFileTool,
+        editFile: editFileTool,
+        applyPatch: applyPatchTool,
         listDir: listDirTool,
+        fileSearch: fileSearchTool,
         grepSearch: createGrepSearchTool({ engine: 'ripgrep' }),
       }).grep_search;
       if (ripgrep) attempts['grep_search (ripgrep)'] = ripgrep;
@@ -67,3 +82,5 @@ export async function run(): Promise<void> {
     `  tools: ${toolEscapes} escapes in ${tools.length * ATTEMPTS} attempts; control: ${controlEscapes} escapes in ${control.length * ATTEMPTS} attempts${controlEscapes === 0 ? ' (the race did not happen: rerun)' : ''}`,
   );
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { DefaultToolRegistry } from '@quiver/core';
-import { defineTool, type ExecuteContext, ok, type ToolCall, type ToolContext } from '@quiver/types';
+import { DefaultToolRegistry, type ExecuteContext } from '@quiver/core';
+import { defineTool, ok, type ToolCall, type ToolContext } from '@quiver/types';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
 

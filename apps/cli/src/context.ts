@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { LogLevel } from '@quiver/plugin-host';
 import type { CreateQuiverOptions, Quiver } from '@quiver/wiring';
 import { launchEnvironment } from './launch/environment-handoff.js';
+import { printError } from './output.js';
 
 export interface GlobalOptions {
   config?: string;
@@ -29,7 +30,10 @@ export async function openQuiver(
     ),
   });
   // Every command says what of the project configuration it did not apply, and how to trust it.
-  if (quiver.trustNotice && !reopen.quiet) process.stderr.write(`quiver: ${quiver.trustNotice}\n`);
+  if (quiver.trustNotice && !reopen.quiet) printError(`quiver: ${quiver.trustNotice}`);
+  // `sandbox: auto` without bubblewrap runs commands unsandboxed: said once, where a person looks.
+  const sandboxNotice = reopen.quiet ? undefined : await quiver.sandboxNotice();
+  if (sandboxNotice) printError(`quiver: ${sandboxNotice}`);
   return quiver;
 }
 

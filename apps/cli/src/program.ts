@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCallCommand } from './commands/call.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerLogCommand } from './commands/log.js';
+import { registerMcpCommand } from './commands/mcp.js';
 import { registerPermitCommand } from './commands/permit.js';
 import { registerPersonalityCommand } from './commands/personality.js';
 import { registerPluginsCommand } from './commands/plugins.js';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerLogCommand(program);
   registerInitCommand(program);
   registerTrustCommand(program);
+  registerMcpCommand(program);
   registerServeCommand(program);
   return program;
 }

@@ -18,7 +18,9 @@ export type McpBridgeDiagnosticCode =
   | 'mcp_server_down'
   | 'mcp_tool_skipped'
   | 'mcp_register_failed'
-  | 'mcp_list_failed';
+  | 'mcp_list_failed'
+  | 'mcp_tool_quarantined'
+  | 'mcp_text_cleaned';
 
 export interface McpBridgeDiagnostic {
   server: string;

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { type Attachment, fail, ok, type ToolResult } from '@quiver/types';
+import { cleanResultText } from './clean-text.js';
 
 type ContentBlock = CallToolResult['content'][number];
 
@@ -48,7 +49,7 @@ function withoutUndefined(attachment: Attachment): Attachment {
 export function toToolResult(result: CallToolResult): ToolResult {
   const attachments: Attachment[] = [];
   const content = Array.isArray(result.content) ? result.content : [];
-  const value = content.map((block) => renderBlock(block, attachments)).join('\n');
+  const value = cleanResultText(content.map((block) => renderBlock(block, attachments)).join('\n'));
   const structured = result.structuredContent ?? undefined;
   if (result.isError === true) {
     return fail(

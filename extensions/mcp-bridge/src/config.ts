@@ -11,6 +11,11 @@ const commonFields = {
   includeTools: z.array(z.string().min(1)).optional(),
   excludeTools: z.array(z.string().min(1)).optional(),
   disabled: z.boolean().default(false),
+  /**
+   * Believe the server's readOnly/destructive/idempotent/openWorld hints: copy them into Quiver's
+   * annotations (re-advertised by `serve`, used for agent sets) and retry idempotent calls.
+   */
+  trustAnnotations: z.boolean().default(false),
 };
 
 const stdioServerSchema = z

@@ -7,6 +7,7 @@ import type {
 } from './bridge-types.js';
 import { type McpServerConfigInput, parseMcpServersConfig } from './config.js';
 import { ServerConnection } from './server-connection.js';
+import { createMemoryPinStore, type McpToolPinStore } from './tool-pins.js';
 import { MCP_BRIDGE_VERSION } from './version.js';
 
 export interface McpBridgeOptions {
@@ -21,6 +22,11 @@ export interface McpBridgeOptions {
   onDiagnostic?: (diagnostic: McpBridgeDiagnostic) => void;
   /** Backoff between reconnection attempts; default 500 ms doubling to 30 s, with jitter. */
   reconnect?: Partial<ReconnectPolicy>;
+  /**
+   * Where the first definition seen of each tool is pinned; a changed definition is withheld.
+   * Default: in memory, for this process only.
+   */
+  pins?: McpToolPinStore;
 }
 
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -32,6 +38,7 @@ export class McpBridge {
 
   constructor(options: McpBridgeOptions) {
     const servers = parseMcpServersConfig(options.servers as Record<string, unknown>);
+    const pins = options.pins ?? createMemoryPinStore();
     const reconnect: ReconnectPolicy = { initialDelayMs: 500, maxDelayMs: 30_000, ...options.reconnect };
     this.connections = [...servers].map(
       ([name, config]) =>
@@ -44,6 +51,7 @@ export class McpBridge {
           reconnect,
           onDiagnostic: options.onDiagnostic ?? (() => {}),
           onToolsChanged: options.onToolsChanged ?? (() => {}),
+          pins,
         }),
     );
   }

@@ -10,6 +10,8 @@ export interface McpToolOptions {
   definition: McpToolDefinition;
   callTimeoutMs: number;
   maxCallTimeoutMs: number;
+  /** The server's hints are copied only when its configuration says to trust them. */
+  trustAnnotations: boolean;
   call: (
     definition: McpToolDefinition,
     args: Record<string, unknown>,
@@ -46,7 +48,7 @@ export function createMcpTool(options: McpToolOptions): Tool<typeof permissiveIn
     execute: (args, ctx) => options.call(definition, args, ctx),
   };
   if (title !== undefined) tool.title = title;
-  const annotations = toAnnotations(definition);
+  const annotations = options.trustAnnotations ? toAnnotations(definition) : undefined;
   if (annotations !== undefined) tool.annotations = annotations;
   return tool;
 }

@@ -16,6 +16,7 @@ import { errorMessage } from './connection-errors.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import { openClient, type TransportKind } from './open-client.js';
 import { createToolFilter } from './tool-filter.js';
+import type { McpToolPinStore } from './tool-pins.js';
 import { ToolRegistrations } from './tool-registrations.js';
 
 export interface ServerConnectionOptions {
@@ -27,6 +28,7 @@ export interface ServerConnectionOptions {
   reconnect: ReconnectPolicy;
   onDiagnostic: (diagnostic: McpBridgeDiagnostic) => void;
   onToolsChanged: (server: string, change: McpToolsChange) => void;
+  pins: McpToolPinStore;
 }
 
 type AttemptOutcome = { kind: 'result'; result: ToolResult } | { kind: 'dropped' };
@@ -63,6 +65,7 @@ export class ServerConnection {
       server: options.name,
       isListed: createToolFilter(options.config.includeTools, options.config.excludeTools),
       register: options.register,
+      pins: options.pins,
       report: (code, message) => this.report(code, message),
       createTool: (definition, name) =>
         createMcpTool({
@@ -71,6 +74,7 @@ export class ServerConnection {
           definition,
           callTimeoutMs: options.config.callTimeoutMs,
           maxCallTimeoutMs: options.config.maxCallTimeoutMs,
+          trustAnnotations: options.config.trustAnnotations,
           call: (toolDefinition, args, ctx) => this.callTool(toolDefinition, args, ctx),
         }),
     });
@@ -307,11 +311,15 @@ export class ServerConnection {
   ): Promise<ToolResult> {
     const first = await this.attemptCall(definition, args, ctx);
     if (first.kind === 'result') return first.result;
-    if (definition.annotations?.idempotentHint !== true) {
+    // A server's own word that a call is safe to repeat is believed only when a person said so.
+    if (!this.options.config.trustAnnotations || definition.annotations?.idempotentHint !== true) {
       const what = this.transport === 'stdio' ? 'exited' : 'dropped the connection';
+      const why = this.options.config.trustAnnotations
+        ? 'the tool is not annotated idempotent'
+        : `the server's annotations are not trusted (mcpServers.${this.name}.trustAnnotations)`;
       return fail(
         'execution_failed',
-        `the MCP server "${this.name}" ${what} while the call was running; it was not retried because the tool is not annotated idempotent`,
+        `the MCP server "${this.name}" ${what} while the call was running; it was not retried because ${why}`,
       );
     }
     if (!(await this.waitForConnection(ctx.signal, this.callTimeout(ctx)))) {

@@ -1,8 +1,10 @@
 import type { Tool } from '@quiver/types';
 import type { McpBridgeDiagnosticCode, McpToolsChange } from './bridge-types.js';
+import { cleanDefinition } from './clean-definition.js';
 import { errorMessage } from './connection-errors.js';
 import type { McpToolDefinition } from './mcp-tool.js';
 import { assignToolNames } from './tool-names.js';
+import { changedFields, type McpToolPinStore, pinOf } from './tool-pins.js';
 
 export interface ToolRegistrationsOptions {
   server: string;
@@ -10,6 +12,7 @@ export interface ToolRegistrationsOptions {
   createTool: (definition: McpToolDefinition, name: string) => Tool;
   register: (tool: Tool) => () => void;
   report: (code: McpBridgeDiagnosticCode, message: string) => void;
+  pins: McpToolPinStore;
 }
 
 interface RegisteredMcpTool {
@@ -25,6 +28,8 @@ function isObjectSchema(schema: unknown): boolean {
 /** The tools registered for one server, brought in line with each listing it sends. */
 export class ToolRegistrations {
   private readonly registered = new Map<string, RegisteredMcpTool>();
+  /** Changed definitions already reported, so a re-listing does not repeat the warning. */
+  private readonly reportedChanges = new Set<string>();
 
   constructor(private readonly options: ToolRegistrationsOptions) {}
 
@@ -55,7 +60,12 @@ export class ToolRegistrations {
         continue;
       }
       const name = names.get(definition.name) ?? definition.name;
-      wanted.set(definition.name, { definition, name, fingerprint: JSON.stringify([name, definition]) });
+      if (!this.matchesPin(definition, name)) continue;
+      wanted.set(definition.name, {
+        definition: this.cleaned(definition, name),
+        name,
+        fingerprint: JSON.stringify([name, definition]),
+      });
     }
     const change: McpToolsChange = { added: [], removed: [] };
     for (const [originalName, tool] of this.registered) {
@@ -75,6 +85,53 @@ export class ToolRegistrations {
       }
     }
     return change;
+  }
+
+  /**
+   * True when the definition is the pinned one, pinning it when the tool is new. A changed
+   * definition is withheld (so neither offered nor callable, whatever rules or saved approvals
+   * say) until a person approves it with `quiver mcp review`.
+   */
+  private matchesPin(definition: McpToolDefinition, name: string): boolean {
+    const { server, pins, report } = this.options;
+    const current = pinOf(definition);
+    const pinned = pins.pinned(server, definition.name);
+    if (pinned === undefined) {
+      pins.pin(server, definition.name, current);
+      return true;
+    }
+    if (pinned.hash === current.hash) return true;
+    const key = `${definition.name}\u0000${current.hash}`;
+    if (!this.reportedChanges.has(key)) {
+      this.reportedChanges.add(key);
+      pins.quarantine(server, definition.name, current);
+      const fields = changedFields(pinned.definition, current.definition);
+      report(
+        'mcp_tool_quarantined',
+        `MCP tool "${name}" of server "${server}" changed its ${fields.join(', ') || 'definition'} since it was pinned on ${pinned.at}; it is withheld until a person approves the change with \`quiver mcp review\`.`,
+      );
+    }
+    return false;
+  }
+
+  /** The definition the model is offered, with a warning when the server's text had to change. */
+  private cleaned(definition: McpToolDefinition, name: string): McpToolDefinition {
+    const result = cleanDefinition(definition);
+    const key = `cleaned\u0000${JSON.stringify([name, definition])}`;
+    if ((result.cleaned.length > 0 || result.cut.length > 0) && !this.reportedChanges.has(key)) {
+      this.reportedChanges.add(key);
+      const parts = [
+        ...(result.cleaned.length > 0
+          ? [`removed escape sequences or invisible characters from its ${result.cleaned.join(', ')}`]
+          : []),
+        ...(result.cut.length > 0 ? [`cut its overlong ${result.cut.join(', ')}`] : []),
+      ];
+      this.options.report(
+        'mcp_text_cleaned',
+        `MCP tool "${name}" of server "${this.options.server}": Quiver ${parts.join(' and ')} before offering it to the model.`,
+      );
+    }
+    return result.definition;
   }
 
   clear(): void {

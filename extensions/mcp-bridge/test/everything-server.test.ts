@@ -5,12 +5,14 @@ describe('the bridge against @modelcontextprotocol/server-everything', () => {
   let harness: Harness;
 
   beforeAll(async () => {
-    harness = createHarness({ everything: { command: process.execPath, args: [everythingServer, 'stdio'] } });
+    harness = createHarness({
+      everything: { command: process.execPath, args: [everythingServer, 'stdio'], trustAnnotations: true },
+    });
     await harness.bridge.start();
   });
   afterAll(() => harness.stop());
 
-  it('registers the server tools under mcp__everything__ names with their schemas and annotations', () => {
+  it('registers the server tools under mcp__everything__ names with their schemas and trusted annotations', () => {
     expect(harness.toolNames()).toEqual(
       expect.arrayContaining([
         'mcp__everything__echo',

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import mcpBridgeDefault, { mcpBridgePlugin } from '../src/index.js';
 import { fixtureServer, makeTempDir } from './helpers.js';
 
-type BridgeContext = PluginContext<'config' | 'logger' | 'lifecycle' | 'events'>;
+type BridgeContext = PluginContext<'config' | 'logger' | 'lifecycle' | 'events' | 'paths'>;
 
 /** The plugin context a host hands over, built by hand: the host is a port here. */
 function pluginContext(config: Record<string, unknown>) {
@@ -23,6 +23,7 @@ function pluginContext(config: Record<string, unknown>) {
       logger: { debug() {}, info() {}, warn: (message) => warnings.push(message), error() {} },
       lifecycle: { onShutdown: (fn) => shutdown.push(fn) },
       events: { publish: (event) => events.push(event) },
+      paths: { workspace: process.cwd(), dataDir: process.cwd(), configDir: process.cwd() },
     },
   };
   return {

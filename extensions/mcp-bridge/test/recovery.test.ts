@@ -88,7 +88,7 @@ describe('recovery of a fixture server that crashes, hangs and changes its tools
   });
 
   it('fails a non-idempotent call in flight when the server dies and never runs it twice', async () => {
-    const { harness, state } = await startFixture();
+    const { harness, state } = await startFixture({}, { trustAnnotations: true });
     const { result } = await harness.call('mcp__fixture__count', { crashAfterMs: 100 });
     expect(result).toMatchObject({ ok: false, code: 'execution_failed' });
     if (!result.ok) {
@@ -102,11 +102,19 @@ describe('recovery of a fixture server that crashes, hangs and changes its tools
     expect(await lines(join(state, 'starts.log'))).toHaveLength(2);
   });
 
-  it('retries an idempotent call once after the server came back', async () => {
-    const { harness, state } = await startFixture();
+  it('retries an idempotent call once after the server came back, when its annotations are trusted', async () => {
+    const { harness, state } = await startFixture({}, { trustAnnotations: true });
     const { result } = await harness.call('mcp__fixture__flaky_lookup', { key: 'answer' });
     expect(successText(result)).toBe('value of answer');
     expect(await lines(join(state, 'flaky.log'))).toHaveLength(2);
+  });
+
+  it('never retries a call whose tool only claims to be idempotent, when the server is not trusted', async () => {
+    const { harness, state } = await startFixture();
+    const { result } = await harness.call('mcp__fixture__flaky_lookup', { key: 'answer' });
+    expect(result).toMatchObject({ ok: false, code: 'execution_failed' });
+    if (!result.ok) expect(result.error).toContain('mcpServers.fixture.trustAnnotations');
+    expect(await lines(join(state, 'flaky.log'))).toHaveLength(1);
   });
 
   it('sends notifications/cancelled to the server when a call is aborted', async () => {

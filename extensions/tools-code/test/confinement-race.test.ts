@@ -1,9 +1,4 @@
 import { describeWithSystemTools } from '@quiver/test-utils';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createGrepSearchTool } from '../src/tools/grep-search.js';
-import { listDirTool } from '../src/tools/list-dir.js';
-import { readFileTool } from '../src/tools/read-file.js';
-import { writeFileTool } from '../src/tools/write-file.js';
 import {
   controlAttempts,
   createRaceArena,
@@ -13,7 +8,15 @@ import {
   type Swapper,
   startSwapper,
   toolAttempts,
-} from './helpers/race-harness.js';
+} from '@quiver/test-utils/confinement-race';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { applyPatchTool } from '../src/tools/apply-patch.js';
+import { editFileTool } from '../src/tools/edit-file.js';
+import { fileSearchTool } from '../src/tools/file-search.js';
+import { createGrepSearchTool } from '../src/tools/grep-search.js';
+import { listDirTool } from '../src/tools/list-dir.js';
+import { readFileTool } from '../src/tools/read-file.js';
+import { writeFileTool } from '../src/tools/write-file.js';
 
 const ATTEMPTS = 150;
 /** The control is retried in rounds until it escapes, so a quiet machine cannot make it pass vacuously. */
@@ -49,11 +52,14 @@ describeWithSystemTools(['python3'])('confinement under a directory-swap race', 
     }
   }, 120_000);
 
-  it('never lets read_file, write_file, list_dir or grep_search reach outside while the swap runs', async () => {
+  it('never lets read_file, write_file, edit_file, apply_patch, list_dir, file_search or grep_search reach outside while the swap runs', async () => {
     const attempts = toolAttempts(arena, {
       readFile: readFileTool,
       writeFile: writeFileTool,
+      editFile: editFileTool,
+      applyPatch: applyPatchTool,
       listDir: listDirTool,
+      fileSearch: fileSearchTool,
       grepSearch: createGrepSearchTool({ engine: 'javascript' }),
     });
     for (const [name, attempt] of Object.entries(attempts)) {

@@ -10,6 +10,7 @@ export {
 export { DEFAULT_SPILL_LIMIT_BYTES } from './output-window.js';
 export type { ProcessBackendOptions } from './process-backend.js';
 export { createProcessBackend } from './process-backend.js';
+export { sandboxNotice } from './sandbox.js';
 export { isSecretName } from './secret-names.js';
 export { terminalPlugin, terminalTools } from './terminal-plugin.js';
 export { reduceTerminalOutput, terminalReducer } from './terminal-reducer.js';

@@ -72,6 +72,24 @@ export async function decideSandbox(mode: SandboxMode, binary = BUBBLEWRAP_PATH)
   };
 }
 
+/**
+ * What to tell a person once when `sandbox: auto` will run commands unsandboxed because
+ * bubblewrap does not work here; undefined when commands will be sandboxed or the mode says
+ * otherwise (`off` asked for it, `required` refuses each command with its own error).
+ */
+export async function sandboxNotice(
+  mode: SandboxMode,
+  binary = BUBBLEWRAP_PATH,
+): Promise<string | undefined> {
+  if (mode !== 'auto') return undefined;
+  const probe = await bubblewrapAvailable(binary);
+  if (probe.works) return undefined;
+  const why = probe.installed
+    ? `bubblewrap (bwrap) does not work here (${probe.reason})`
+    : 'bubblewrap (bwrap) is not installed';
+  return `terminal commands run unsandboxed: sandbox is auto, but ${why} — apt-get install bubblewrap, set sandbox: required to refuse instead, or sandbox: off to run unsandboxed without this notice`;
+}
+
 /** Where system daemons keep their sockets; a tmpfs over each hides them (and /tmp's clutter). */
 const HIDDEN_DIRECTORIES = ['/run', '/var/run', '/tmp'] as const;
 

@@ -32,7 +32,7 @@ const run = async (command: string, sandbox: 'off' | 'required') => {
 function daemonisingCommand(marker: string): string {
   const [head, tail] = [marker.slice(0, 7), marker.slice(7)];
   return (
-    `h=${head}; ( setsid env -i /bin/bash -c "exec >/dev/null 2>&1 </dev/null; (exec -a $h${tail} /bin/sleep 300) & touch ready" & ); ` +
+    `h=${head}; ( setsid env -i /bin/bash -c "exec >/dev/null 2>&1 </dev/null; (exec -a \${h}${tail} /bin/sleep 300) & touch ready" & ); ` +
     'until [ -e ready ]; do sleep 0.05; done; sleep 0.3; echo started'
   );
 }
@@ -95,7 +95,9 @@ describeWithSystemTools(['bwrap'])('the bubblewrap sandbox', () => {
     expect(await readFile(path.join(workspace.root, '.git/config'), 'utf8')).toBe('[core]\n');
     expect(await readFile(path.join(workspace.root, 'vendor/lib/.git/config'), 'utf8')).toBe('[core]\n');
     await expect(readFile(path.join(workspace.root, '.git/hooks/pre-commit'))).rejects.toThrow();
-    await expect(readFile(path.join(workspace.root, 'vendor/lib/.git/hooks/post-checkout'))).rejects.toThrow();
+    await expect(
+      readFile(path.join(workspace.root, 'vendor/lib/.git/hooks/post-checkout')),
+    ).rejects.toThrow();
     expect(await readFile(path.join(workspace.root, 'notes.txt'), 'utf8')).toBe('edited\n');
   });
 

@@ -5,7 +5,7 @@ import { itWithSystemTools } from '@quiver/test-utils';
 import type { ToolResult } from '@quiver/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { terminalTool } from '../src/index.js';
-import { decideSandbox } from '../src/sandbox.js';
+import { decideSandbox, sandboxNotice } from '../src/sandbox.js';
 import { createContext, createWorkspace, type TestWorkspace } from './context.js';
 
 let workspace: TestWorkspace;
@@ -79,5 +79,20 @@ describe('sandbox', () => {
         'sandbox: required, but bubblewrap (bwrap) is not installed — apt-get install bubblewrap, or set sandbox: auto',
     });
     expect(await decideSandbox('auto', '/nonexistent/bin/bwrap')).toEqual({ sandboxed: false });
+  });
+});
+
+describe('the unsandboxed notice', () => {
+  it('tells a person once that auto runs commands unsandboxed when bubblewrap is missing, and how to choose', async () => {
+    const notice = await sandboxNotice('auto', '/nonexistent/bin/bwrap');
+    expect(notice).toBe(
+      'terminal commands run unsandboxed: sandbox is auto, but bubblewrap (bwrap) is not installed — apt-get install bubblewrap, set sandbox: required to refuse instead, or sandbox: off to run unsandboxed without this notice',
+    );
+    expect(await sandboxNotice('off', '/nonexistent/bin/bwrap')).toBeUndefined();
+    expect(await sandboxNotice('required', '/nonexistent/bin/bwrap')).toBeUndefined();
+  });
+
+  itWithBubblewrap('says nothing when auto can sandbox', async () => {
+    expect(await sandboxNotice('auto')).toBeUndefined();
   });
 });

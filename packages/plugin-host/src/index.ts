@@ -67,6 +67,18 @@ export {
 } from './trust/project-configuration.js';
 export type { EvaluateProjectTrustOptions, ProjectTrust, ProjectTrustState } from './trust/project-trust.js';
 export { describeProjectTrust, evaluateProjectTrust } from './trust/project-trust.js';
+export type {
+  McpToolPin,
+  McpToolPinEntry,
+  McpToolPinFile,
+  McpToolPinStore,
+} from './trust/mcp-tool-pins.js';
+export {
+  approveMcpToolDefinition,
+  mcpToolPinsPath,
+  openMcpToolPins,
+  readMcpToolPins,
+} from './trust/mcp-tool-pins.js';
 export type { TrustRecord } from './trust/trust-store.js';
 export {
   fingerprintConfiguration,

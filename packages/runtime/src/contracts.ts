@@ -178,6 +178,8 @@ export interface HookRegistry {
 /** Durable log of a session's events (SQLite in the data dir). */
 export interface SessionEventLog {
   append(event: import('@quiver/types').QuiverEvent): void;
+  /** Writes several events in one transaction (all or none); `append` one by one when absent. */
+  appendAll?(events: readonly import('@quiver/types').QuiverEvent[]): void;
   /** Marks calls that started and never completed as interrupted; returns their ids. */
   recoverOrphans(sessionId: string): string[];
   close(): void;

@@ -15,31 +15,12 @@ export type { TeammateIdentity } from './agents/teammate-context.js';
 export { currentTeammate, runAsTeammate } from './agents/teammate-context.js';
 export type { NamedTool, ToolNameCatalog, ToolNameCheck } from './agents/tool-name-resolver.js';
 export { checkToolName, namesTool, toolNameSuggestions } from './agents/tool-name-resolver.js';
-export type { AgentContextOptions } from './assembly/agent-context.js';
-export { applyAgentContext, resolveCustomAgent, toolsForChildren } from './assembly/agent-context.js';
-export type { AssemblyInput, AssemblySessionOptions } from './assembly/assemble-tool-pool.js';
+export { toolsForChildren } from './assembly/agent-context.js';
+export type { AssemblyInput } from './assembly/assemble-tool-pool.js';
 export { assembleToolPool } from './assembly/assemble-tool-pool.js';
-export { collectCandidates } from './assembly/candidates.js';
-export type { DeferOptions, DeferResult } from './assembly/defer.js';
-export { applyDeferLoading, DEFAULT_DEFER_THRESHOLD } from './assembly/defer.js';
-export { estimateTokens, poolSignature, toDefinition } from './assembly/definitions.js';
-export { applyDenyRules } from './assembly/deny-rules.js';
-export { applyEnabledFilter, SIMPLE_MODE_TOOLS } from './assembly/enabled.js';
+export { estimateTokens } from './assembly/definitions.js';
 export { explainTool } from './assembly/explain-tool.js';
-export type { ValidatedExternalTools } from './assembly/external-tools.js';
-export {
-  externalToolsSignature,
-  validateExternalTools,
-  wrapExternalTool,
-} from './assembly/external-tools.js';
-export { jsonSchemaToPermissiveZod } from './assembly/json-schema-input.js';
-export { applyModelProfile, EDIT_STYLE_HIDDEN_TOOLS } from './assembly/model-profile-filter.js';
 export { toolNameCatalog } from './assembly/named-settings.js';
-export { builtInPrefixLength, orderTools } from './assembly/order.js';
-export { applyOverrides } from './assembly/overrides.js';
-export type { SessionFilterOptions } from './assembly/session-filter.js';
-export { applySessionFilter } from './assembly/session-filter.js';
-export type { RemovedTool, StageResult } from './assembly/stage-result.js';
 export type {
   AssemblyStage,
   CustomAgentPolicy,
@@ -82,17 +63,12 @@ export { SqliteSessionEventLog } from './log/sqlite-session-event-log.js';
 export type { ResolveModelProfileOptions } from './profiles/model-profiles.js';
 export {
   BUILT_IN_MODEL_PROFILES,
-  DEFAULT_MODEL_PROFILE,
   listModelProfiles,
   resolveModelProfile,
 } from './profiles/model-profiles.js';
 export { toGeminiSchema } from './providers/gemini-schema.js';
 export { allowsOpenAiStrict } from './providers/openai-strict.js';
-export {
-  DEFAULT_TOOL_NAME_LIMIT,
-  providerToolName,
-  resolveProviderName,
-} from './providers/provider-names.js';
+export { providerToolName, resolveProviderName } from './providers/provider-names.js';
 export type {
   AnthropicToolDefinition,
   GeminiFunctionDeclaration,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import path from 'node:path';
-import { mcpBridgePlugin } from '@quiver/mcp-bridge';
+import { createMcpBridgePlugin, mcpBridgePlugin } from '@quiver/mcp-bridge';
 import {
   type BuiltinPlugin,
   type CreateHostOptions,
@@ -8,6 +8,7 @@ import {
   findConfigFile,
   type InspectProjectOptions,
   inspectProject,
+  openMcpToolPins,
   type Personality,
   type ProjectConfiguration,
   type ProjectInspection,
@@ -25,6 +26,7 @@ import { terminalPlugin } from '@quiver/tools-terminal';
 import type { Logger } from '@quiver/types';
 import { createFirstPartyBackends } from './backends.js';
 import { DEFAULT_PERSONALITY } from './default-personality.js';
+import { announceSandboxNotice, personalitySandboxNotice } from './sandbox-notice.js';
 
 export interface CreateQuiverOptions {
   /** Workspace root; default: the config's workspace, else the current directory. */
@@ -73,6 +75,8 @@ export interface Quiver {
   /** Every file and directory loaded as configuration or code: no tool may write them. */
   readonly loadedConfigurationPaths: string[];
   createSession(options?: SessionOptions): Session;
+  /** What to tell a person when the personality's terminal commands would run unsandboxed (`sandbox: auto` without bubblewrap). */
+  sandboxNotice(personality?: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -120,7 +124,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
   const { configFile, project } = projectOptions(options);
   const hostOptions: CreateHostOptions = {
     ...project,
-    builtinPlugins: [...FIRST_PARTY_PLUGINS, ...(options.plugins ?? [])],
+    builtinPlugins: [...withUserPinStore(FIRST_PARTY_PLUGINS, options.env), ...(options.plugins ?? [])],
     backends: (context) => createFirstPartyBackends(context, options.env ?? process.env),
     ...(options.logger ? { logger: options.logger } : {}),
   };
@@ -137,6 +141,15 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
   const defaultPersonality = options.personality ?? host.options.config.defaultPersonality;
   const trust = host.trust as ProjectTrust;
   const warned = new Set<string>();
+  const sandboxNoticeFor = (personality: string) => {
+    let resolved: Personality | undefined;
+    try {
+      resolved = host.personality(personality);
+    } catch {
+      // An unknown personality fails where it is used, with its own error.
+    }
+    return personalitySandboxNotice(resolved);
+  };
   /** Servers start for the personality Quiver was opened for; say so when a session wants others. */
   const warnAboutServers = (personality: string) => {
     if (warned.has(personality) || personality === defaultPersonality) return;
@@ -166,10 +179,22 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
       const personality = sessionOptions.personality ?? defaultPersonality;
       const session = host.createSession({ ...sessionOptions, personality });
       warnAboutServers(personality);
+      announceSandboxNotice(session, sandboxNoticeFor(personality));
       return session;
     },
+    sandboxNotice: (personality = defaultPersonality) => sandboxNoticeFor(personality),
     close: () => host.close(),
   };
+}
+
+/** The bridge pins server tool definitions in the user's data directory, never the workspace's. */
+function withUserPinStore(plugins: BuiltinPlugin[], env: NodeJS.ProcessEnv | undefined): BuiltinPlugin[] {
+  const bridge = createMcpBridgePlugin({ pins: (paths) => openMcpToolPins(paths.workspace, env) });
+  return plugins.map((plugin) =>
+    plugin.definition === mcpBridgePlugin
+      ? { ...plugin, definition: bridge as BuiltinPlugin['definition'] }
+      : plugin,
+  );
 }
 
 /** The servers the personality enables; none when it does not resolve or enables none. */

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { loadPluginHost, loadRuntime, openQuiver } from '../context.js';
 import { showLiveOutput } from '../interactive/live-output.js';
 import { interactiveResolver } from '../interactive/permission-prompt.js';
-import { CliError, color, EXIT, parseJsonArgs, printJson, printLine } from '../output.js';
+import { CliError, color, EXIT, parseJsonArgs, printError, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
 interface CallOptions {
@@ -49,7 +49,7 @@ export function registerCallCommand(program: Command): void {
       });
       // One call's events; the session's first tool list (session.tools_updated) is not one of them.
       const printEvent = (event: QuiverEvent) => {
-        if (event.type !== 'session.tools_updated') process.stderr.write(`${JSON.stringify(event)}\n`);
+        if (event.type !== 'session.tools_updated') printError(JSON.stringify(event));
       };
       const unsubscribe = options.events
         ? session.events.subscribe(printEvent)
@@ -69,7 +69,7 @@ export function registerCallCommand(program: Command): void {
         if (!result) return;
         if (options.json) printJson(result);
         else if (result.ok) printLine(result.value);
-        else process.stderr.write(`${color.red(`${tool} failed [${result.code}]`)} ${result.error}\n`);
+        else printError(`${color.red(`${tool} failed [${result.code}]`)} ${result.error}`);
         if (!result.ok) process.exitCode = EXIT.toolFailed;
       } finally {
         unsubscribe?.();

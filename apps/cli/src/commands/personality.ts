@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import { loadPluginHost, loadRuntime, openQuiver } from '../context.js';
-import { color, EXIT, printJson, printLine } from '../output.js';
+import { color, EXIT, printJson, printLine, terminalText } from '../output.js';
 import { globalOptions } from '../program.js';
 
 export function registerPersonalityCommand(program: Command): void {
@@ -55,7 +55,7 @@ export function registerPersonalityCommand(program: Command): void {
       try {
         const resolved = quiver.host.personality(name ?? quiver.defaultPersonality);
         if (options.json) printJson(resolved);
-        else process.stdout.write(toYaml(resolved));
+        else process.stdout.write(terminalText(toYaml(resolved)));
       } finally {
         await quiver.close();
       }

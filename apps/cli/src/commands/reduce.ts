@@ -1,7 +1,7 @@
 import type { ToolResult } from '@quiver/types';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
-import { CliError, parseJsonArgs, printJson } from '../output.js';
+import { CliError, parseJsonArgs, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
 async function readStdin(): Promise<string> {
@@ -70,7 +70,7 @@ export function registerReduceCommand(program: Command): void {
           }
           result = trimResult(result, policy.budget.resultChars);
           if (options.json) printJson({ reducer: reducer ? tool : null, result });
-          else process.stdout.write(`${result.ok ? result.value : result.error}\n`);
+          else printLine(result.ok ? result.value : result.error);
         } finally {
           await quiver.close();
         }

@@ -2,7 +2,7 @@ import { estimateTokens, type SessionOptions } from '@quiver/runtime';
 import type { Quiver } from '@quiver/wiring';
 import type { Command } from 'commander';
 import { type GlobalOptions, openQuiver } from '../context.js';
-import { CliError, EXIT } from '../output.js';
+import { CliError, EXIT, printError } from '../output.js';
 import { serveHttp } from '../serve/http.js';
 import { isLoopbackHost, parseListenAddress } from '../serve/listen-address.js';
 import { watchConfiguration } from '../serve/live-configuration.js';
@@ -55,7 +55,7 @@ export function registerServeCommand(program: Command): void {
         ...(options.personality ? { personality: options.personality } : {}),
         ...(options.model ? { model: options.model } : {}),
       };
-      const log = (message: string) => process.stderr.write(`quiver serve: ${message}\n`);
+      const log = (message: string) => printError(`quiver serve: ${message}`);
       const connections = new Set<ServeConnection>();
       const openConnection = () => {
         const connection = createServeConnection({ quiver, session: sessionOptions, log });

@@ -1,5 +1,5 @@
 import type { EventBus, QuiverEvent } from '@quiver/types';
-import { color } from '../output.js';
+import { color, terminalText } from '../output.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -20,7 +20,7 @@ export function showLiveOutput(events: EventBus, stream: NodeJS.WriteStream = pr
   const timer = setInterval(() => {
     if (!label) return;
     spinning = true;
-    stream.write(`\r\u001b[2K${color.cyan(FRAMES[frame++ % FRAMES.length] ?? '')} ${label}`);
+    stream.write(`\r\u001b[2K${color.cyan(FRAMES[frame++ % FRAMES.length] ?? '')} ${terminalText(label)}`);
   }, 80);
   timer.unref();
   const unsubscribe = events.subscribe((event: QuiverEvent) => {
@@ -29,7 +29,7 @@ export function showLiveOutput(events: EventBus, stream: NodeJS.WriteStream = pr
       label = `${event.message ?? 'working'}${event.total ? ` (${event.progress}/${event.total})` : ''}`;
     } else if (event.type === 'tool.execution_partial_result') {
       clear();
-      stream.write(color.dim(event.text));
+      stream.write(color.dim(terminalText(event.text)));
     } else if (event.type === 'tool.execution_complete') {
       label = '';
       clear();

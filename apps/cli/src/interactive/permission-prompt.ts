@@ -1,4 +1,6 @@
 import type { PermissionAnswer, PermissionPrompt, PermissionResolver } from '@quiver/types';
+import { terminalText } from '../output.js';
+import { describeArguments } from './prompt-arguments.js';
 
 /** Asks on the terminal when stdin and stderr are TTYs; undefined (headless) otherwise. */
 export function interactiveResolver(): PermissionResolver | undefined {
@@ -8,7 +10,9 @@ export function interactiveResolver(): PermissionResolver | undefined {
       const { select, isCancel } = await import('@clack/prompts');
       const subject = describe(prompt);
       const choice = await select({
-        message: `Allow ${prompt.toolName}${subject ? `: ${subject}` : ''}?\n  ${prompt.decision.reason}`,
+        message: terminalText(
+          `Allow ${prompt.toolName}${subject ? `: ${subject}` : ''}?\n  ${prompt.decision.reason}`,
+        ),
         options: [
           { value: 'once', label: 'Allow once' },
           { value: 'session', label: 'Allow for this session' },
@@ -30,5 +34,5 @@ function describe(prompt: PermissionPrompt): string {
   const args = prompt.args as Record<string, unknown> | undefined;
   if (args && typeof args.command === 'string') return args.command;
   if (args && typeof args.path === 'string') return args.path;
-  return '';
+  return describeArguments(prompt.args);
 }

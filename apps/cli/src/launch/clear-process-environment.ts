@@ -36,7 +36,8 @@ export function clearProcessEnvironment(keep: (name: string) => boolean): number
   if (wipes.length === 0) return 0;
   const memory = openSync('/proc/self/mem', 'r+');
   try {
-    for (const wipe of wipes) writeSync(memory, Buffer.alloc(wipe.length), 0, wipe.length, start + wipe.offset);
+    for (const wipe of wipes)
+      writeSync(memory, Buffer.alloc(wipe.length), 0, wipe.length, start + wipe.offset);
   } finally {
     closeSync(memory);
   }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, readSync } from 'node:fs';
+import { closeSync, existsSync, readSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { clearProcessEnvironment } from './clear-process-environment.js';
 import { isKeptInProcessEnvironment, processEnvironment } from './minimal-environment.js';
@@ -9,7 +9,8 @@ export const HANDOFF_VARIABLE = 'QUIVER_ENVIRONMENT_FD';
 const HANDOFF_FD = 3;
 /** Commands that run tools, and so children that could read the environment of their ancestors. */
 const TOOL_RUNNING_COMMANDS: ReadonlySet<string> = new Set(['serve', 'call']);
-const LAUNCHER_CHECK_MS = 1_000;
+const LAUNCHER_CHECK_MS = 250;
+const SETPRIV_PATH = '/usr/bin/setpriv';
 
 let received: Readonly<Record<string, string>> | undefined;
 
@@ -65,19 +66,26 @@ function receiveEnvironment(): LaunchRole {
     };
   }
   const parsed: unknown = JSON.parse(text);
-  if (typeof parsed !== 'object' || parsed === null) return { role: 'failed', message: 'the environment hand-off was not an object' };
+  if (typeof parsed !== 'object' || parsed === null)
+    return { role: 'failed', message: 'the environment hand-off was not an object' };
   received = Object.freeze(
-    Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+    Object.fromEntries(
+      Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    ),
   );
   watchLauncher();
   return { role: 'run' };
 }
 
-/** If the launcher dies (SIGKILL), shut down as on SIGTERM instead of running on orphaned. */
+/**
+ * To whoever started it, the launcher and this process are one program: when the launcher is
+ * killed outright, this process goes the same way (setpriv's parent-death signal does it at
+ * once; this check is for systems without setpriv).
+ */
 function watchLauncher(): void {
   const launcher = process.ppid;
   setInterval(() => {
-    if (process.ppid !== launcher) process.kill(process.pid, 'SIGTERM');
+    if (process.ppid !== launcher) process.kill(process.pid, 'SIGKILL');
   }, LAUNCHER_CHECK_MS).unref();
 }
 
@@ -101,7 +109,11 @@ function relaunch(): LaunchRole {
       message: `cannot keep secrets out of this process's environment (${(error as Error).message}); start Quiver with only the variables it needs, e.g. env -i PATH="$PATH" HOME="$HOME" quiver …`,
     };
   }
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+  const command = [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
+  const [file, ...args] = existsSync(SETPRIV_PATH)
+    ? [SETPRIV_PATH, '--pdeathsig', 'KILL', ...command]
+    : command;
+  const child = spawn(file as string, args, {
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     env: { ...processEnvironment(full), [HANDOFF_VARIABLE]: String(HANDOFF_FD) },
   });

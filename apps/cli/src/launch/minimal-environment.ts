@@ -45,7 +45,8 @@ export function processEnvironment(
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
     // Exported bash functions start with "()" and are a known injection vector.
-    if (value !== undefined && isKeptInProcessEnvironment(name) && !value.startsWith('()')) kept[name] = value;
+    if (value !== undefined && isKeptInProcessEnvironment(name) && !value.startsWith('()'))
+      kept[name] = value;
   }
   return kept;
 }

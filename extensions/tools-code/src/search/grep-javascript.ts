@@ -1,4 +1,6 @@
 import { decodeText } from '../text/encoding.js';
+import { deniedByName, readDenialOf, type WalkAccess } from '../workspace/read-deny.js';
+import { openVerified, READ_FLAGS } from '../workspace/verified-open.js';
 import { createGlobFilter } from './glob-filter.js';
 import {
   effectiveCaseSensitive,
@@ -7,8 +9,6 @@ import {
   type GrepQuery,
   lineText,
 } from './grep-query.js';
-import { deniedByName, readDenialOf, type WalkAccess } from '../workspace/read-deny.js';
-import { openVerified, READ_FLAGS } from '../workspace/verified-open.js';
 import { walkWorkspace } from './workspace-walker.js';
 
 const MAX_WALK_DEPTH = 256;

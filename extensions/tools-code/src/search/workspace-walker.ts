@@ -1,8 +1,13 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { DESCRIPTOR_PATHS, DIRECTORY_FLAGS, descriptorPath, openVerified } from '../workspace/verified-open.js';
+import {
+  DESCRIPTOR_PATHS,
+  DIRECTORY_FLAGS,
+  descriptorPath,
+  openVerified,
+} from '../workspace/verified-open.js';
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -13,11 +18,15 @@ export interface WalkEntry {
   name: string;
   type: EntryType;
   depth: number;
+  /** Files only, when the walk was asked for sizes. */
+  size?: number;
 }
 
 export interface WalkOptions {
   /** 1 lists only the start directory's children. */
   maxDepth: number;
+  /** Give each file entry its size. */
+  sizes?: boolean;
   /** Return false to leave an entry (and, for a directory, its subtree) out. */
   filter?: (entry: WalkEntry) => boolean | Promise<boolean>;
   signal?: AbortSignal;
@@ -65,12 +74,24 @@ function isIgnored(levels: readonly IgnoreLevel[], relative: string, isDirectory
  * a symlink mid-walk is skipped instead of listed; entries of a directory that cannot be opened
  * or proven are not listed.
  */
-async function readVerifiedDirectory(directory: string): Promise<Dirent[]> {
+async function readVerifiedDirectory(
+  directory: string,
+  withSizes: boolean,
+): Promise<Array<{ dirent: Dirent; size?: number }>> {
   const opened = await openVerified(directory, DIRECTORY_FLAGS);
   if (!opened.ok) return [];
   try {
     const listed = DESCRIPTOR_PATHS ? descriptorPath(opened.handle) : directory;
-    return await readdir(listed, { withFileTypes: true }).catch(() => [] as Dirent[]);
+    const dirents = await readdir(listed, { withFileTypes: true }).catch(() => [] as Dirent[]);
+    if (!withSizes) return dirents.map((dirent) => ({ dirent }));
+    // Stat'ed through the same descriptor: a size from the directory that was listed.
+    return Promise.all(
+      dirents.map(async (dirent) => {
+        if (!dirent.isFile()) return { dirent };
+        const stats = await lstat(`${listed}/${dirent.name}`).catch(() => undefined);
+        return { dirent, size: stats?.size ?? 0 };
+      }),
+    );
   } finally {
     await opened.handle.close();
   }
@@ -94,9 +115,9 @@ async function* walkDirectory(
   options: WalkOptions,
 ): AsyncGenerator<WalkEntry> {
   if (options.signal?.aborted) return;
-  const dirents = await readVerifiedDirectory(directory);
-  dirents.sort((a, b) => compareNames(a.name, b.name));
-  for (const dirent of dirents) {
+  const listed = await readVerifiedDirectory(directory, options.sizes === true);
+  listed.sort((a, b) => compareNames(a.dirent.name, b.dirent.name));
+  for (const { dirent, size } of listed) {
     if (dirent.name === '.git') continue;
     const relative = relativeDirectory === '' ? dirent.name : `${relativeDirectory}/${dirent.name}`;
     const type = typeOf(dirent);
@@ -107,6 +128,7 @@ async function* walkDirectory(
       name: dirent.name,
       type,
       depth,
+      ...(size === undefined ? {} : { size }),
     };
     if (options.filter && !(await options.filter(entry))) continue;
     yield entry;

@@ -1,4 +1,3 @@
-import { lstat } from 'node:fs/promises';
 import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
 import { type EntryType, walkWorkspace } from '../search/workspace-walker.js';
@@ -45,6 +44,7 @@ export const listDirTool = defineTool({
     const access: WalkAccess = { fsReach: fsReachOf(ctx), session: ctx.session, withheld: new Withheld() };
     const walk = walkWorkspace(target.absolute, {
       maxDepth: args.depth,
+      sizes: true,
       signal: ctx.signal,
       filter: async (entry) => !(await withholdsEntry(access, entry)),
     });
@@ -54,8 +54,7 @@ export const listDirTool = defineTool({
         continue;
       }
       const listed: ListedEntry = { path: entry.relative, type: entry.type };
-      if (entry.type === 'file')
-        listed.size = (await lstat(entry.absolute).catch(() => undefined))?.size ?? 0;
+      if (entry.type === 'file') listed.size = entry.size ?? 0;
       entries.push(listed);
     }
     const lines = entries.map((entry) => {

@@ -43,9 +43,7 @@ export class Withheld {
   /** One line for the model, or undefined when nothing was withheld. */
   note(): string | undefined {
     if (this.#rules.size === 0) return undefined;
-    const rules = [...this.#rules]
-      .map(([rule, files]) => `${files} by "${rule}"`)
-      .join(', ');
+    const rules = [...this.#rules].map(([rule, files]) => `${files} by "${rule}"`).join(', ');
     const count = this.count;
     return `[${count} ${count === 1 ? 'entry' : 'entries'} withheld: a read deny covers ${count === 1 ? 'it' : 'them'} (${rules}).]`;
   }
@@ -116,16 +114,19 @@ async function buildIndex(handle: FsReachHandle, denied: Denial): Promise<Identi
   const identities = new Map<string, string>();
   const visit = async (directory: string, inheritedRule: string | undefined): Promise<void> => {
     const entries = await readdir(directory, { withFileTypes: true }).catch(() => [] as Dirent[]);
-    for (const entry of entries) {
-      if (entry.isSymbolicLink()) continue;
-      const absolute = path.join(directory, entry.name);
-      const rule = inheritedRule ?? denied(absolute);
-      if (entry.isDirectory()) await visit(absolute, rule);
-      else if (rule !== undefined && entry.isFile()) {
-        const stats = await lstat(absolute).catch(() => undefined);
-        if (stats?.isFile()) identities.set(identityOf(stats), rule);
-      }
-    }
+    // Siblings concurrently: the directory reads queue on libuv's pool, several times faster than one by one.
+    await Promise.all(
+      entries.map(async (entry) => {
+        if (entry.isSymbolicLink()) return;
+        const absolute = path.join(directory, entry.name);
+        const rule = inheritedRule ?? denied(absolute);
+        if (entry.isDirectory()) await visit(absolute, rule);
+        else if (rule !== undefined && entry.isFile()) {
+          const stats = await lstat(absolute).catch(() => undefined);
+          if (stats?.isFile()) identities.set(identityOf(stats), rule);
+        }
+      }),
+    );
   };
   for (const root of handle.roots) await visit(root, undefined);
   return { identities, builtAt };

@@ -58,7 +58,9 @@ export async function verifyHandle(
     const actual = await readlink(descriptorPath(handle)).catch(() => undefined);
     if (actual === undefined)
       return `the real path of the opened ${expected} could not be read from /proc/self/fd (is /proc mounted?)`;
-    return actual === expected ? undefined : `${expected} was moved while it was opened (it is now ${actual})`;
+    return actual === expected
+      ? undefined
+      : `${expected} was moved while it was opened (it is now ${actual})`;
   }
   const real = resolveRealPath(expected);
   const named = real.path === expected ? await stat(expected).catch(() => undefined) : undefined;

@@ -44,7 +44,7 @@ export function trustDirectory(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, 'quiver', 'trust');
 }
 
-function realWorkspace(workspace: string): string {
+export function realWorkspace(workspace: string): string {
   try {
     return realpathSync(workspace);
   } catch {
@@ -59,8 +59,15 @@ function isInside(child: string, parent: string): boolean {
 
 /** The record file of a workspace; refuses a trust directory inside the workspace. */
 export function trustRecordPath(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  return workspaceRecordPath(trustDirectory(env), workspace);
+}
+
+/**
+ * The file of `workspace` (keyed by its real path) in a directory of the user's; refuses a
+ * directory inside the workspace, where a repository could ship its own records.
+ */
+export function workspaceRecordPath(directory: string, workspace: string): string {
   const real = realWorkspace(workspace);
-  const directory = trustDirectory(env);
   let realDirectory = directory;
   try {
     realDirectory = realpathSync(directory);

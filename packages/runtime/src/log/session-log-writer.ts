@@ -3,6 +3,8 @@ import type { SessionEventLog } from '../contracts.js';
 
 /** How long a session keeps retrying a log another process holds before it gives up on those writes. */
 export const LOG_BUSY_PATIENCE_MS = 2_000;
+/** The longest an event waits in memory before it is written, when nothing else flushes it first. */
+export const LOG_FLUSH_DELAY_MS = 200;
 const FIRST_RETRY_MS = 10;
 const LONGEST_RETRY_MS = 200;
 
@@ -16,15 +18,25 @@ export interface SessionLogWriterOptions {
 }
 
 /**
- * A session's writes to the durable log, in order, without ever blocking the event loop on
- * another process's lock: the log answers busy at once, and a busy write waits on a timer (and
- * holds the writes behind it) until the log is free or the patience runs out, when it is dropped
- * with a warning. Orphan recovery goes first, so that no call of this process can be mistaken
- * for an orphan.
+ * A session's writes to the durable log, behind its calls and in order. Events wait in memory
+ * and are written together, in one transaction: when the session's batch of calls ends
+ * (`flush`, before the results are returned), on close, on the event-loop turn after a call
+ * started (so that a call still running, and then a process killed mid-call, leaves the call
+ * `running` for orphan recovery), or at the latest `LOG_FLUSH_DELAY_MS` after the first waiting
+ * event. A crash loses the events still waiting: those of the batch under way, and the start of
+ * a call killed in the same event-loop turn it started in.
+ *
+ * It never blocks the event loop on another process's lock: the log answers busy at once, and a
+ * busy write waits on a timer (and holds the writes behind it) until the log is free or the
+ * patience runs out, when it is dropped with a warning. Orphan recovery goes first, so that no
+ * call of this process can be mistaken for an orphan.
  */
 export class SessionLogWriter {
   readonly #options: SessionLogWriterOptions;
   readonly #pending: Array<() => void> = [];
+  #waiting: QuiverEvent[] = [];
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #startFlush: ReturnType<typeof setImmediate> | undefined;
   #interrupted: readonly string[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #busySince: number | undefined;
@@ -52,11 +64,30 @@ export class SessionLogWriter {
   }
 
   append(event: QuiverEvent): void {
-    this.#enqueue(() => this.#options.log.append(event));
+    this.#waiting.push(event);
+    if (event.type === 'tool.execution_start') this.#startFlush ??= setImmediate(() => this.flush());
+    this.#flushTimer ??= setTimeout(() => this.flush(), LOG_FLUSH_DELAY_MS);
+  }
+
+  /** Hands the waiting events to the log as one write. */
+  flush(): void {
+    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+    if (this.#startFlush !== undefined) clearImmediate(this.#startFlush);
+    this.#flushTimer = undefined;
+    this.#startFlush = undefined;
+    if (this.#waiting.length === 0) return;
+    const events = this.#waiting;
+    this.#waiting = [];
+    const { log } = this.#options;
+    this.#enqueue(() => {
+      if (log.appendAll !== undefined) log.appendAll(events);
+      else for (const event of events) log.append(event);
+    });
   }
 
   /** Writes what is pending (within the patience) and records the session's end. */
   async close(): Promise<void> {
+    this.flush();
     this.#enqueue(() => this.#options.log.endSession?.(this.#options.session.id));
     if (this.#pending.length === 0) return;
     await new Promise<void>((resolve) => this.#idle.push(resolve));

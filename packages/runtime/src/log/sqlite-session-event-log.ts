@@ -46,14 +46,15 @@ interface SessionRow {
 }
 
 /**
- * The durable record of sessions: SQLite in WAL mode, one transaction per write. Transient
+ * The durable record of sessions: SQLite in WAL mode, one transaction per write (`appendAll`
+ * writes a session's batch of events in one). Transient
  * events are not stored, except that a call's start becomes a `running` calls row, so a
  * process that dies mid-call leaves evidence a resumed session can recover.
  */
 export class SqliteSessionEventLog implements SessionEventLog {
   readonly path: string;
   readonly #db: Database.Database;
-  readonly #appendEvent: (event: QuiverEvent) => void;
+  readonly #appendEvents: (events: readonly QuiverEvent[]) => void;
   readonly #statements = new Map<string, Database.Statement>();
 
   constructor(options: SqliteSessionEventLogOptions) {
@@ -68,8 +69,10 @@ export class SqliteSessionEventLog implements SessionEventLog {
     // the session's writer retries on a timer (SessionLogWriter).
     this.#db.pragma('busy_timeout = 0');
     migrate(this.#db);
-    const appendEvent = this.#db.transaction((event: QuiverEvent) => this.#write(event));
-    this.#appendEvent = (event) => appendEvent.immediate(event);
+    const appendEvents = this.#db.transaction((events: readonly QuiverEvent[]) => {
+      for (const event of events) this.#write(event);
+    });
+    this.#appendEvents = (events) => appendEvents.immediate(events);
   }
 
   beginSession(session: SessionRecordInput): void {
@@ -85,7 +88,12 @@ export class SqliteSessionEventLog implements SessionEventLog {
   }
 
   append(event: QuiverEvent): void {
-    this.#appendEvent(event);
+    this.#appendEvents([event]);
+  }
+
+  /** Writes the events in one transaction: all of them or, on an error, none. */
+  appendAll(events: readonly QuiverEvent[]): void {
+    if (events.length > 0) this.#appendEvents(events);
   }
 
   recoverOrphans(sessionId: string): string[] {

@@ -2,7 +2,13 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { resolvePathArgument, type SessionState, type Tool, type ToolContext, type ToolResult } from '@quiver/types';
+import {
+  resolvePathArgument,
+  type SessionState,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from '@quiver/types';
 
 /**
  * A swap race against the file tools. Inside the workspace, `d` is a real directory and `l` a
@@ -43,6 +49,7 @@ while True:
 
 export const OUTSIDE_TEXT = 'SECRET from OUTSIDE the workspace';
 export const INSIDE_TEXT = 'SECRET from inside the workspace';
+const EDIT_TEXT = 'edit me\n';
 /** A name only the outside directory holds: seeing it in a listing is an escape. */
 export const OUTSIDE_ONLY_NAME = 'outside-only.txt';
 
@@ -63,6 +70,8 @@ export async function createRaceArena(): Promise<RaceArena> {
   await writeFile(path.join(workspace, 'd', 'secret.txt'), `${INSIDE_TEXT}\n`);
   await writeFile(path.join(outside, 'secret.txt'), `${OUTSIDE_TEXT}\n`);
   await writeFile(path.join(outside, OUTSIDE_ONLY_NAME), 'only outside\n');
+  await writeFile(path.join(workspace, 'd', 'edit.txt'), EDIT_TEXT);
+  await writeFile(path.join(outside, 'edit.txt'), EDIT_TEXT);
   await symlink(outside, path.join(workspace, 'l'));
   const session = memorySession();
   return {
@@ -167,10 +176,26 @@ async function outsideHas(arena: RaceArena, name: string): Promise<boolean> {
   return (await readdir(arena.outside)).includes(name);
 }
 
+/** True when the outside copy of `edit.txt` was changed (then put back, for the next attempt). */
+async function outsideEdited(arena: RaceArena): Promise<boolean> {
+  const file = path.join(arena.outside, 'edit.txt');
+  if ((await readFile(file, 'utf8')) === EDIT_TEXT) return false;
+  await writeFile(file, EDIT_TEXT);
+  return true;
+}
+
 /** The attempts the harness makes with the real tools. */
 export function toolAttempts(
   arena: RaceArena,
-  tools: { readFile: Tool; writeFile: Tool; listDir: Tool; grepSearch: Tool },
+  tools: {
+    readFile: Tool;
+    writeFile: Tool;
+    editFile: Tool;
+    applyPatch: Tool;
+    listDir: Tool;
+    fileSearch: Tool;
+    grepSearch: Tool;
+  },
 ): Record<string, RaceAttempt> {
   const read = arena.context('read');
   const write = arena.context('write');
@@ -184,6 +209,24 @@ export function toolAttempts(
       const name = `written-${index}.txt`;
       const result = await run(tools.writeFile, { path: `d/${name}`, content: 'x\n' }, write);
       return { escaped: await outsideHas(arena, name), succeeded: result.ok };
+    },
+    edit_file: async () => {
+      const result = await run(
+        tools.editFile,
+        { path: 'd/edit.txt', old_string: 'edit me', new_string: 'edit me!' },
+        write,
+      );
+      return { escaped: await outsideEdited(arena), succeeded: result.ok };
+    },
+    apply_patch: async (index) => {
+      const name = `patched-${index}.txt`;
+      const patch = ['*** Begin Patch', `*** Add File: d/${name}`, '+x', '*** End Patch'].join('\n');
+      const result = await run(tools.applyPatch, { patch }, write);
+      return { escaped: await outsideHas(arena, name), succeeded: result.ok };
+    },
+    file_search: async () => {
+      const result = await run(tools.fileSearch, { pattern: '*.txt', path: 'd' }, read);
+      return { escaped: shown(result).includes(OUTSIDE_ONLY_NAME), succeeded: result.ok };
     },
     list_dir: async () => {
       const result = await run(tools.listDir, { path: 'd' }, read);

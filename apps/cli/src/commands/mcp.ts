@@ -1,0 +1,103 @@
+import type { Command } from 'commander';
+import { loadPluginHost, quiverOptions } from '../context.js';
+import { launchEnvironment } from '../launch/environment-handoff.js';
+import { CliError, color, EXIT, printJson, printLine } from '../output.js';
+import { globalOptions } from '../program.js';
+import { lineDiff } from './definition-diff.js';
+
+interface ReviewOptions {
+  json?: boolean;
+}
+
+interface PendingChange {
+  server: string;
+  tool: string;
+  pinnedAt: string;
+  changedAt: string;
+  hash: string;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+export function registerMcpCommand(program: Command): void {
+  const mcp = program.command('mcp').description('Inspect and approve what MCP servers offer.');
+  mcp
+    .command('review')
+    .description(
+      "Show MCP tools whose definition changed since it was pinned, and pin each change a person approves at a terminal (until then the tool is withheld).",
+    )
+    .option('--json', 'print the pending changes as JSON and change nothing')
+    .action(async (options: ReviewOptions, command: Command) => {
+      const { readMcpToolPins, mcpToolPinsPath, approveMcpToolDefinition } = await loadPluginHost();
+      const { inspectQuiverProject } = await import('@quiver/wiring');
+      const { workspace } = inspectQuiverProject(
+        quiverOptions({ ...globalOptions(command), trustProject: false }, {}),
+      );
+      const env = launchEnvironment() as NodeJS.ProcessEnv;
+      const pins = readMcpToolPins(workspace, env);
+      if (pins === undefined) {
+        throw new CliError(
+          `The pin file ${mcpToolPinsPath(workspace, env)} cannot be read, so every MCP server tool is withheld.`,
+          'Delete the file to pin the definitions the servers offer at the next start, or restore it from a backup.',
+          EXIT.usage,
+          'mcp_pins_unreadable',
+        );
+      }
+      const changes: PendingChange[] = Object.entries(pins.servers).flatMap(([server, tools]) =>
+        Object.entries(tools).flatMap(([tool, entry]) =>
+          entry.pending === undefined
+            ? []
+            : [
+                {
+                  server,
+                  tool,
+                  pinnedAt: entry.pinned.at,
+                  changedAt: entry.pending.at,
+                  hash: entry.pending.hash,
+                  before: entry.pinned.definition,
+                  after: entry.pending.definition,
+                },
+              ],
+        ),
+      );
+      if (options.json) {
+        printJson({ workspace, changes });
+        return;
+      }
+      if (changes.length === 0) {
+        printLine(`No changed MCP tool definitions wait for review in ${workspace}.`);
+        return;
+      }
+      for (const change of changes) showChange(change);
+      if (!process.stdin.isTTY) {
+        throw new CliError(
+          '`quiver mcp review` asks a person to approve each change, and stdin is not a terminal, so nothing was approved.',
+          'Run `quiver mcp review` in a terminal. Until then the changed tools stay withheld.',
+          EXIT.usage,
+          'review_needs_terminal',
+        );
+      }
+      const { confirm, isCancel } = await import('@clack/prompts');
+      for (const change of changes) {
+        const answer = await confirm({
+          message: `Approve the new definition of ${change.tool} (server "${change.server}")?`,
+          initialValue: false,
+        });
+        if (isCancel(answer) || answer !== true) {
+          printLine(`${change.tool}: still withheld.`);
+          continue;
+        }
+        // What was shown is what gets pinned: a definition changed again meanwhile is not approved.
+        if (approveMcpToolDefinition(workspace, change, env)) printLine(`${color.green('approved')} ${change.tool}`);
+        else printLine(color.yellow(`${change.tool} changed again while you reviewed it; run the review again.`));
+      }
+    });
+}
+
+function showChange(change: PendingChange): void {
+  printLine(color.bold(`${change.tool} (server "${change.server}")`));
+  printLine(`pinned ${change.pinnedAt}, changed ${change.changedAt}`);
+  for (const line of lineDiff(JSON.stringify(change.before, null, 2), JSON.stringify(change.after, null, 2)))
+    printLine(line.startsWith('+ ') ? color.green(line) : line.startsWith('- ') ? color.red(line) : color.dim(line));
+  printLine();
+}

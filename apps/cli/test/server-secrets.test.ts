@@ -1,0 +1,107 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { itWithSystemTools } from '@quiver/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { quiver, tempDirs, write } from './helpers.js';
+import { connectStdio, serveEnv, textOf } from './serve-fixtures.js';
+
+const SECRET = `held-by-the-server-${Math.random().toString(36).slice(2)}`;
+const GRANTED = `granted-to-terminal-${Math.random().toString(36).slice(2)}`;
+
+/**
+ * Run by the terminal tool: prints the granted secret, every process this command can see whose
+ * environment names the ungranted one (only its own control should), and the environment of
+ * each ancestor up to init.
+ */
+const PROBE = `echo "granted=$QUIVER_TEST_GRANTED_TOKEN"
+# A control: the scan below must find this one process, so it is known to see environments.
+QUIVER_TEST_SECRET=control sleep 30 &
+sleep 0.2
+echo "holders=$(grep -las 'QUIVER_TEST_SECRET=' /proc/[0-9]*/environ | tr '\\n' ' ')"
+p=$PPID
+while [ "$p" -gt 1 ]; do
+  echo "ancestor $p $(tr '\\0' ' ' < /proc/$p/cmdline)"
+  tr '\\0' '\\n' < /proc/$p/environ
+  p=$(cut -d' ' -f4 /proc/$p/stat)
+done
+`;
+
+const dirs = tempDirs('quiver-secrets-');
+afterEach(dirs.cleanup);
+
+function workspace(sandbox: 'off' | 'required'): string {
+  const dir = dirs.make();
+  write(path.join(dir, 'quiver.yaml'), 'defaultPersonality: probe\n');
+  write(
+    path.join(dir, 'personalities/probe.yaml'),
+    `id: probe\nplugins: [tools-terminal]\nsandbox: ${sandbox}\nsecrets:\n  terminal: [QUIVER_TEST_GRANTED_TOKEN]\npermissions:\n  allow: ['terminal(bash probe.sh)']\n`,
+  );
+  write(path.join(dir, 'probe.sh'), PROBE);
+  return dir;
+}
+
+const secrets = { QUIVER_TEST_SECRET: SECRET, QUIVER_TEST_GRANTED_TOKEN: GRANTED };
+
+function expectNoServerSecret(output: string, sandbox: 'off' | 'required'): void {
+  expect(output).toContain(`granted=${GRANTED}`);
+  expect(output).toMatch(/^holders=\/proc\/\d+\/environ\s*$/m);
+  expect(output).not.toContain(SECRET);
+  // Without the sandbox the walk passes through the launcher and the process it re-executed.
+  const quiverAncestors = output.split('\n').filter((line) => /^ancestor \d+ .*dist\/bin\.js/.test(line));
+  if (sandbox === 'off') expect(quiverAncestors.length).toBeGreaterThanOrEqual(2);
+  else expect(quiverAncestors).toEqual([]);
+}
+
+describe("secrets of the server's environment", () => {
+  for (const sandbox of ['off', 'required'] as const) {
+    const test = sandbox === 'off' ? it : itWithSystemTools(['bwrap']);
+    test(`stay out of every /proc/<pid>/environ a command of quiver serve can read (sandbox ${sandbox})`, async () => {
+      const dir = workspace(sandbox);
+      const { client } = await connectStdio(dir, { env: secrets });
+      try {
+        const result = await client.callTool({ name: 'terminal', arguments: { command: 'bash probe.sh' } });
+        expect(result.isError).toBeFalsy();
+        expectNoServerSecret(textOf(result), sandbox);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test(`stay out of every /proc/<pid>/environ a command of quiver call can read (sandbox ${sandbox})`, async () => {
+      const dir = workspace(sandbox);
+      const run = await quiver(
+        ['--trust-project', 'call', 'terminal', '--args', '{"command":"bash probe.sh"}'],
+        {
+          cwd: dir,
+          env: { ...serveEnv(), ...secrets },
+        },
+      );
+      expect(run.code).toBe(0);
+      expectNoServerSecret(run.stdout, sandbox);
+    });
+  }
+
+  it('leave with the server: killing the launcher ends the process it re-executed', async () => {
+    const { transport } = await connectStdio(workspace('off'), { env: secrets });
+    const launcher = transport.pid as number;
+    const children = () =>
+      readdirSync('/proc').filter((entry) => {
+        try {
+          return (
+            /^\d+$/.test(entry) &&
+            readFileSync(`/proc/${entry}/stat`, 'latin1').split(') ')[1]?.split(' ')[1] === String(launcher)
+          );
+        } catch {
+          return false;
+        }
+      });
+    const [server] = children();
+    expect(server).toBeDefined();
+    process.kill(launcher, 'SIGKILL');
+    await vi.waitFor(() => expect(existsSync(`/proc/${server}`)).toBe(false), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    await transport.close();
+  });
+});

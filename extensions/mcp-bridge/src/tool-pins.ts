@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import type { McpToolDefinition } from './mcp-tool.js';
+
+/** The parts of a server's tool definition that a model or a person acts on. */
+export interface PinnedDefinition {
+  name: string;
+  title?: unknown;
+  description?: unknown;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+}
+
+export interface ToolPin {
+  /** sha256 of the canonical JSON of `definition`. */
+  hash: string;
+  definition: PinnedDefinition;
+  at: string;
+}
+
+/**
+ * Where pinned definitions are kept. The host gives the bridge one in the user's data directory
+ * so a repository cannot ship its own pins; without one, pins last as long as the process.
+ */
+export interface McpToolPinStore {
+  /** The pinned definition of a server's tool, if there is one. */
+  pinned(server: string, tool: string): ToolPin | undefined;
+  /** Pins the first definition seen of a tool. */
+  pin(server: string, tool: string, pin: ToolPin): void;
+  /** Records a changed definition for `quiver mcp review`; it stays unavailable until approved. */
+  quarantine(server: string, tool: string, pending: ToolPin): void;
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+  );
+}
+
+const PINNED_FIELDS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+
+/** The pin of a definition as the server sent it (before any cleaning), so any change shows. */
+export function pinOf(definition: McpToolDefinition): ToolPin {
+  const pinned: PinnedDefinition = { name: definition.name };
+  for (const field of PINNED_FIELDS) {
+    const value = (definition as Record<string, unknown>)[field];
+    if (value !== undefined) pinned[field] = canonical(value);
+  }
+  const hash = createHash('sha256').update(JSON.stringify(canonical(pinned))).digest('hex');
+  return { hash, definition: pinned, at: new Date().toISOString() };
+}
+
+/** The fields that differ between two pinned definitions, for messages and reviews. */
+export function changedFields(before: PinnedDefinition, after: PinnedDefinition): string[] {
+  return (['name', ...PINNED_FIELDS] as const).filter(
+    (field) => JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field] ?? null),
+  );
+}
+
+/** Pins kept in memory: a definition changed mid-process is still withheld. */
+export function createMemoryPinStore(): McpToolPinStore {
+  const pins = new Map<string, ToolPin>();
+  const key = (server: string, tool: string) => JSON.stringify([server, tool]);
+  return {
+    pinned: (server, tool) => pins.get(key(server, tool)),
+    pin: (server, tool, pin) => void pins.set(key(server, tool), pin),
+    quarantine: () => {},
+  };
+}

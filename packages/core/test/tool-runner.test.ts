@@ -1,0 +1,87 @@
+import { fail, ok, type ToolContext, type ToolResult } from '@quiver/types';
+import { describe, expect, it } from 'vitest';
+import { ToolRunner, type ToolRun } from '../src/index.js';
+import { echoTool, MapBackends, until } from './support.js';
+
+function runOf(overrides: Partial<ToolRun> & Pick<ToolRun, 'tool'>): ToolRun {
+  return {
+    callId: 'c1',
+    args: { text: 'hi' },
+    sessionId: 'session-1',
+    personalityId: 'default',
+    agent: { kind: 'main', id: 'agent-1' },
+    turn: 1,
+    budget: 10_000,
+    ...overrides,
+  };
+}
+
+describe('the runner a session pipeline calls', () => {
+  it('runs a tool that no registry holds, with the capability handles its backend gives', async () => {
+    const runner = new ToolRunner();
+    const tool = echoTool('client_tool', {
+      capabilities: { network: { domains: ['example.com'] } },
+      execute: (args: { text: string }, context: ToolContext) =>
+        ok(`${args.text} via ${String((context.capabilities.network as unknown as { name: string }).name)}`),
+    });
+    const backends = new MapBackends({ network: { name: 'proxy' } as never });
+    const result = await runner.run(runOf({ tool, pluginId: 'sdk', backends }));
+    expect(result).toEqual(ok('hi via proxy'));
+    expect(backends.requests[0]).toMatchObject({ capability: 'network', toolName: 'client_tool', pluginId: 'sdk' });
+  });
+
+  it('fails closed when the tool needs a capability that has no backend', async () => {
+    let ran = false;
+    const tool = echoTool('fetcher', {
+      capabilities: { network: { domains: ['example.com'] } },
+      execute: () => {
+        ran = true;
+        return ok('');
+      },
+    });
+    const result = await new ToolRunner().run(runOf({ tool }));
+    expect(result).toMatchObject({ ok: false, code: 'not_available' });
+    expect(ran).toBe(false);
+  });
+
+  it('keeps the output a tool returns when its timeout tells it to stop', async () => {
+    const tool = echoTool('slow', {
+      execute: (_args: unknown, context: ToolContext) =>
+        new Promise<ToolResult>((resolve) =>
+          context.signal.addEventListener('abort', () =>
+            resolve(fail('timeout', 'stopped after 20 ms; output so far: 3 lines')),
+          ),
+        ),
+    });
+    const result = await new ToolRunner().run(runOf({ tool, timeoutMs: 20 }));
+    expect(result).toEqual(fail('timeout', 'stopped after 20 ms; output so far: 3 lines'));
+  });
+
+  it('answers aborted at once when the caller aborts, even if the tool ignores its signal', async () => {
+    let started = false;
+    const tool = echoTool('stubborn', {
+      execute: () => {
+        started = true;
+        return new Promise<ToolResult>(() => {});
+      },
+    });
+    const controller = new AbortController();
+    const pending = new ToolRunner().run(runOf({ tool, signal: controller.signal }));
+    await until(() => started);
+    controller.abort();
+    expect(await pending).toMatchObject({ ok: false, code: 'aborted' });
+  });
+
+  it('answers a tool that throws with a failure instead of throwing', async () => {
+    const tool = echoTool('broken', {
+      execute: () => {
+        throw new Error('bug in the tool');
+      },
+    });
+    expect(await new ToolRunner().run(runOf({ tool }))).toMatchObject({
+      ok: false,
+      code: 'execution_failed',
+      error: expect.stringContaining('bug in the tool'),
+    });
+  });
+});

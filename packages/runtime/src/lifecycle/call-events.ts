@@ -1,0 +1,79 @@
+import type { QuiverEvent, ToolResult } from '@quiver/types';
+import type { createEventFactory } from '../events/event-factory.js';
+import type { HookText } from './hook-runner.js';
+
+/** Where a session's lifecycle events go: its bus, and the durable ones to its log. */
+export interface CallEventSink {
+  makeEvent: ReturnType<typeof createEventFactory>;
+  publish(event: QuiverEvent): void;
+}
+
+/** One call's progress through the pipeline, kept until its completion event is out. */
+export interface CallState {
+  callId: string;
+  toolName: string;
+  args: unknown;
+  turn: number;
+  requestedAt: number;
+  mcpServer: string | undefined;
+  completed: boolean;
+  /** The answer the caller already got (an abort that came first); the completion event reports it. */
+  answered: ToolResult | undefined;
+  suppressedBy: string | undefined;
+  contexts: HookText[];
+  releaseWriteLock: (() => void) | undefined;
+}
+
+export function publishRequested(state: CallState, sink: CallEventSink): void {
+  sink.publish(
+    sink.makeEvent('tool.user_requested', {
+      callId: state.callId,
+      toolName: state.toolName,
+      arguments: state.args,
+      turn: state.turn,
+    }),
+  );
+}
+
+export function publishStarted(state: CallState, args: unknown, sink: CallEventSink): void {
+  sink.publish(
+    sink.makeEvent('tool.execution_start', {
+      callId: state.callId,
+      toolName: state.toolName,
+      arguments: args,
+      ...(state.mcpServer ? { mcpServer: state.mcpServer } : {}),
+      turn: state.turn,
+    }),
+  );
+}
+
+/**
+ * Publishes the call's one completion event and releases its write lock; every call gets one,
+ * whether it ran or not. When the caller was already answered (an abort), that answer is reported.
+ */
+export function completeCall(
+  state: CallState,
+  outcome: ToolResult,
+  sink: CallEventSink,
+  durationMs?: number,
+): ToolResult {
+  if (state.completed) return outcome;
+  state.completed = true;
+  const result = state.answered ?? outcome;
+  state.releaseWriteLock?.();
+  state.releaseWriteLock = undefined;
+  const structured = result.structured === undefined ? {} : { structured: result.structured };
+  sink.publish(
+    sink.makeEvent('tool.execution_complete', {
+      callId: state.callId,
+      toolName: state.toolName,
+      success: result.ok,
+      result: result.ok
+        ? { ok: true, value: result.value, ...structured }
+        : { ok: false, code: result.code, error: result.error, ...structured },
+      durationMs: durationMs ?? performance.now() - state.requestedAt,
+      turn: state.turn,
+    }),
+  );
+  return result;
+}

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AttachmentLimits,
+  capAttachments,
+  DEFAULT_ATTACHMENT_LIMITS,
+  dryRunResult,
+  maxResultChars,
+  reduceResult,
+  splitBudget,
+  type ToolRunner,
+  trimResult,
+  validateArgs,
+} from '@quiver/core';
+import {
+  type AgentIdentity,
+  type Attachment,
+  type CapabilityBackendRegistry,
+  fail,
+  type HookCallInfo,
+  type PermissionResolver,
+  type SessionState,
+  type ToolCall,
+  type ToolEmission,
+  type ToolResult,
+  type ToolResultReducerRegistry,
+} from '@quiver/types';
+import type { HookRegistry, ToolPool } from '../contracts.js';
+import { abortedBeforeStart, abortedMidCall } from './aborted-results.js';
+import { type CallEventSink, type CallState, completeCall, publishRequested, publishStarted } from './call-events.js';
+import { lookupPoolTool } from './call-lookup.js';
+import { type PathLocks, writtenPaths } from './path-locks.js';
+import { checkPermission, type PermissionDecider } from './permission-gate.js';
+import { runPostToolUse } from './post-tool-use.js';
+import { runPreToolUse } from './pre-tool-use.js';
+import { callTimeoutFor } from './timeouts.js';
+import { normalizeToolName } from './tool-name.js';
+
+/** What every call of a session shares: its identity, its personality's services and its sinks. */
+export interface PipelineSession {
+  sessionId: string;
+  personalityId: string;
+  agent: AgentIdentity;
+  state: SessionState;
+  workspace: string;
+  hooks: HookRegistry;
+  reducers: ToolResultReducerRegistry;
+  backends: CapabilityBackendRegistry;
+  permissions: PermissionDecider;
+  resolver: PermissionResolver | undefined;
+  writeLocks: PathLocks;
+  runner: ToolRunner;
+  sink: CallEventSink;
+  /** Ids of calls still open in this session; a repeated id gets a suffix. */
+  openCalls: Set<string>;
+  emit(callId: string, emission: ToolEmission): void;
+  track(execution: Promise<void>): void;
+  attachmentLimits?: Readonly<AttachmentLimits>;
+}
+
+/** One batch of model tool calls. */
+export interface PipelineBatch {
+  pool: ToolPool;
+  turn: number;
+  /** The turn's signal: when it aborts, every unfinished call is answered `aborted` at once. */
+  signal: AbortSignal;
+  dryRun: boolean;
+  /** Total result budget of the batch in characters. */
+  budget: number;
+  attachments: readonly Attachment[] | undefined;
+  /** Set when the session has ended: every call is refused. */
+  closedReason?: string;
+}
+
+/**
+ * A batch, top to bottom: each call is requested (its id, its pool name, `tool.user_requested`),
+ * the budget is split once between the calls the pool knows, the calls run concurrently through
+ * `runCall`, and the attachments of all results are capped together. Never throws; input order.
+ */
+export async function runCallBatch(
+  calls: readonly ToolCall[],
+  batch: PipelineBatch,
+  session: PipelineSession,
+): Promise<ToolResult[]> {
+  const states = calls.map((call) => requestCall(call, batch, session));
+  const known = states.filter((state) => batch.pool.executables.has(state.toolName)).length;
+  const perCall = splitBudget(batch.budget, Math.max(known, 1));
+  try {
+    const results = await settleInOrder(states, batch.signal, perCall, session.sink, (state) =>
+      runCall(state, batch, perCall, session),
+    );
+    return capAttachments(results, session.attachmentLimits ?? DEFAULT_ATTACHMENT_LIMITS, () => perCall);
+  } finally {
+    for (const state of states) session.openCalls.delete(state.callId);
+  }
+}
+
+/**
+ * One call: lookup and gates → validation → preToolUse hooks → permission → write lock → dry run
+ * or execute (core's runner: capabilities, timeout, abort) → reducer → budget → post hooks →
+ * completion event. Every return goes through `completeCall`, so each call gets one completion.
+ */
+export async function runCall(
+  state: CallState,
+  batch: PipelineBatch,
+  budget: number,
+  session: PipelineSession,
+): Promise<ToolResult> {
+  const { sink, hooks } = session;
+  const { signal } = batch;
+  if (batch.closedReason !== undefined)
+    return completeCall(state, fail('not_available', `${state.toolName} cannot run: ${batch.closedReason}.`), sink);
+
+  const entry = lookupPoolTool(state.toolName, batch.pool);
+  if ('ok' in entry) return completeCall(state, entry, sink);
+  const { tool } = entry;
+  if (signal.aborted) return completeCall(state, abortedBeforeStart(state.toolName, signal), sink);
+
+  const validation = await validateArgs(tool.input, state.args, tool.name);
+  if (!validation.valid) return completeCall(state, trimResult(fail('input_invalid', validation.message), budget), sink);
+
+  const call = hookCallInfo(state, validation.args, session);
+  const pre = await runPreToolUse(hooks, tool, call, signal, sink);
+  if (pre.outcome === 'denied') return completeCall(state, trimResult(fail('not_permitted', pre.reason), budget), sink);
+  const effectiveBudget = Math.min(budget, maxResultChars(entry));
+  let result: ToolResult;
+  let durationMs = 0;
+  if (pre.outcome === 'invalid') {
+    result = trimResult(fail('input_invalid', pre.message), effectiveBudget);
+  } else {
+    state.suppressedBy = pre.suppressedBy;
+    state.contexts.push(...pre.contexts);
+    const args = pre.args;
+    call.args = args;
+    if (signal.aborted) return completeCall(state, abortedBeforeStart(state.toolName, signal), sink);
+
+    const permission = { engine: session.permissions, resolver: session.resolver, ...sink };
+    const check = { callId: state.callId, tool, args, mcpServer: state.mcpServer, approvedBy: pre.approvedBy, signal };
+    const denial = await checkPermission(check, permission);
+    if (denial) return completeCall(state, trimResult(denial, budget), sink);
+
+    const paths = batch.dryRun ? [] : writtenPaths(tool, args, session.workspace);
+    if (paths.length > 0) {
+      try {
+        state.releaseWriteLock = await session.writeLocks.acquire(paths, signal);
+      } catch {
+        return completeCall(state, abortedBeforeStart(state.toolName, signal), sink);
+      }
+    }
+
+    if (batch.dryRun) {
+      result = trimResult(dryRunResult(tool.name, args), effectiveBudget);
+    } else {
+      publishStarted(state, args, sink);
+      const startedAt = performance.now();
+      const executed = await session.runner.run({
+        tool,
+        pluginId: entry.pluginId,
+        callId: state.callId,
+        args,
+        sessionId: session.sessionId,
+        personalityId: session.personalityId,
+        agent: session.agent,
+        turn: state.turn,
+        signal,
+        budget: effectiveBudget,
+        timeoutMs: callTimeoutFor(tool, args),
+        backends: session.backends,
+        session: session.state,
+        attachments: batch.attachments,
+        emit: (emission) => session.emit(state.callId, emission),
+        track: session.track,
+      });
+      const reduced = reduceResult(executed, session.reducers.get(tool.name), tool.name, args);
+      result = trimResult(reduced, effectiveBudget);
+      durationMs = performance.now() - startedAt;
+    }
+  }
+  state.releaseWriteLock?.();
+  state.releaseWriteLock = undefined;
+
+  const decorated = await runPostToolUse(hooks, call, state, result, signal, sink);
+  return completeCall(state, decorated, sink, durationMs);
+}
+
+/** A call's id (repeats get a suffix so that two calls' events stay distinct), its pool name and its request event. */
+function requestCall(call: ToolCall, batch: PipelineBatch, session: PipelineSession): CallState {
+  const requested = call?.id;
+  let callId = typeof requested === 'string' && requested.length > 0 ? requested : randomUUID();
+  if (session.openCalls.has(callId)) callId = `${callId}-${randomUUID().slice(0, 8)}`;
+  session.openCalls.add(callId);
+  const toolName = normalizeToolName(String(call?.name), batch.pool);
+  const entry = batch.pool.executables.get(toolName);
+  const state: CallState = {
+    callId,
+    toolName,
+    args: call?.args,
+    turn: batch.turn,
+    requestedAt: performance.now(),
+    mcpServer: entry?.mcpServer ?? entry?.tool.mcp?.server,
+    completed: false,
+    answered: undefined,
+    suppressedBy: undefined,
+    contexts: [],
+    releaseWriteLock: undefined,
+  };
+  publishRequested(state, session.sink);
+  return state;
+}
+
+/**
+ * Runs every call and collects results in input order. When the signal aborts, every call not
+ * yet completed is answered `aborted` at once, whether or not what it waits on honours the
+ * signal; its completion event follows when its pipeline has stopped (after the events of the
+ * steps it was in), reporting that answer.
+ */
+function settleInOrder(
+  states: readonly CallState[],
+  signal: AbortSignal,
+  budget: number,
+  sink: CallEventSink,
+  run: (state: CallState) => Promise<ToolResult>,
+): Promise<ToolResult[]> {
+  const results = new Array<ToolResult | undefined>(states.length);
+  let remaining = states.length;
+  if (remaining === 0) return Promise.resolve([]);
+  return new Promise((resolve) => {
+    const fill = (index: number, result: ToolResult) => {
+      if (results[index] !== undefined) return;
+      results[index] = result;
+      remaining -= 1;
+      if (remaining === 0) {
+        signal.removeEventListener('abort', onAbort);
+        resolve(results as ToolResult[]);
+      }
+    };
+    const onAbort = () => {
+      states.forEach((state, index) => {
+        // A call already completed answers with its own result, which is on its way.
+        if (state.completed || results[index] !== undefined) return;
+        state.answered = trimResult(abortedMidCall(state.toolName, signal), budget);
+        fill(index, state.answered);
+      });
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    states.forEach((state, index) => {
+      run(state).then(
+        (result) => fill(index, result),
+        (error: unknown) => fill(index, completeCall(state, internalFailure(state, error), sink)),
+      );
+    });
+    if (signal.aborted) onAbort();
+  });
+}
+
+function hookCallInfo(state: CallState, args: unknown, session: PipelineSession): HookCallInfo {
+  return {
+    callId: state.callId,
+    toolName: state.toolName,
+    args,
+    sessionId: session.sessionId,
+    personalityId: session.personalityId,
+    agentId: session.agent.id,
+    turn: state.turn,
+  };
+}
+
+function internalFailure(state: CallState, error: unknown): ToolResult {
+  const message = error instanceof Error ? error.message : String(error);
+  return fail('execution_failed', `Tool "${state.toolName}" failed inside the session pipeline: ${message}`);
+}
