@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DefaultToolRegistry, DefaultToolResultReducerRegistry } from '@quiver/core';
-import { createSession, DefaultHookRegistry, type SessionPolicy, SqliteSessionEventLog } from '@quiver/runtime';
+import {
+  createSession,
+  DefaultHookRegistry,
+  type SessionPolicy,
+  SqliteSessionEventLog,
+} from '@quiver/runtime';
 import { defineTool, ok, type ToolCall, type ToolContext } from '@quiver/types';
 import { Bench } from 'tinybench';
 import { z } from 'zod';

@@ -19,4 +19,3 @@ export type { McpBridgePluginOptions } from './plugin.js';
 export { createMcpBridgePlugin, mcpBridgePlugin, mcpBridgePlugin as default } from './plugin.js';
 export { assignToolNames } from './tool-names.js';
 export type { McpToolPinStore, PinnedDefinition, ToolPin } from './tool-pins.js';
-export { changedFields } from './tool-pins.js';

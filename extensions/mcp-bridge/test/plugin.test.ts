@@ -54,10 +54,10 @@ describe('the mcp-bridge plugin', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  it('declares what it needs and is the default export', () => {
+  it('declares what it needs, including the workspace paths its pins are keyed by, and is the default export', () => {
     expect(mcpBridgeDefault).toBe(mcpBridgePlugin);
     expect(mcpBridgePlugin).toMatchObject({ id: 'mcp-bridge', apiVersion: 1 });
-    expect([...(mcpBridgePlugin.requires ?? [])].sort()).toEqual(['config', 'events', 'lifecycle', 'logger']);
+    expect([...(mcpBridgePlugin.requires ?? [])].sort()).toEqual(['config', 'events', 'lifecycle', 'logger', 'paths']);
   });
 
   it('rejects a bad server entry with config_invalid naming the server and the key', async () => {

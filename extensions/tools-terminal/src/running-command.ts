@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +30,16 @@ function outputIdentities(pid: number | undefined): string[] {
   return identities;
 }
 
+function isAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The child's output pipes as /proc names them. Right after spawn() the child may not have
  * installed its pipes yet (it still shows this process's stdout), so wait until it has:
@@ -39,7 +49,9 @@ async function childOutputIdentities(pid: number | undefined): Promise<string[]>
   const own = new Set(outputIdentities(process.pid));
   for (let attempt = 0; attempt < 100; attempt++) {
     const identities = outputIdentities(pid);
-    if (identities.length === 0 || !identities.some((identity) => own.has(identity))) return identities;
+    // None readable yet can mean mid-exec as well as gone: only a finished child ends the wait.
+    if (identities.length === 0 ? !isAlive(pid) : !identities.some((identity) => own.has(identity)))
+      return identities;
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   return outputIdentities(pid).filter((identity) => !own.has(identity));

@@ -131,9 +131,7 @@ export class Batch {
     if (this.ctx.signal !== undefined) this.#links.unlink(this.ctx.signal, this);
     const results = this.#results as ToolResult[];
     const limits = this.#attachmentLimits;
-    this.#resolve(
-      limits === undefined ? results : capAttachments(results, limits, () => this.perCallBudget),
-    );
+    this.#resolve(limits === undefined ? results : capAttachments(results, limits, () => this.perCallBudget));
   }
 }
 

@@ -16,9 +16,9 @@ import {
 import { AbortLinks } from './abort-links.js';
 import { Batch, internalFailure } from './batch.js';
 import { type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS, splitBudget } from './budget.js';
-import { availabilityOf, gateRefusal, isBuiltIn, passesToolsetGate } from './gates.js';
-import type { ExecuteContext } from './execute-context.js';
 import { executeCall } from './execute-call.js';
+import type { ExecuteContext } from './execute-context.js';
+import { availabilityOf, gateRefusal, isBuiltIn, passesToolsetGate } from './gates.js';
 import { deriveJsonSchema } from './json-schema.js';
 
 export interface DefaultToolRegistryOptions {
@@ -130,7 +130,12 @@ export class DefaultToolRegistry implements ToolRegistry {
         attachmentLimits: this.#attachmentLimits,
       });
       return await batch.run(calls, (call, abort) =>
-        executeCall(call, typeof call?.name === 'string' ? this.#tools.get(call.name) : undefined, batch, abort),
+        executeCall(
+          call,
+          typeof call?.name === 'string' ? this.#tools.get(call.name) : undefined,
+          batch,
+          abort,
+        ),
       );
     } catch (error) {
       return Array.from(calls, (call) => internalFailure(call, error, perCallBudget));

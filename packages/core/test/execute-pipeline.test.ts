@@ -1,10 +1,4 @@
-import {
-  fail,
-  ok,
-  type ToolContext,
-  type ToolEmission,
-  type ToolResult,
-} from '@quiver/types';
+import { fail, ok, type ToolContext, type ToolEmission, type ToolResult } from '@quiver/types';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DefaultToolRegistry, DefaultToolResultReducerRegistry, InMemorySessionState } from '../src/index.js';
@@ -317,7 +311,6 @@ describe('executeParallel, step by step', () => {
     expect(result?.ok && result.value.length).toBe(100);
     expect(result?.ok && result.value.endsWith('[truncated — 1000 chars total]')).toBe(true);
   });
-
 });
 
 describe('executeParallel as a batch', () => {

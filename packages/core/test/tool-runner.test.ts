@@ -1,6 +1,6 @@
 import { fail, ok, type ToolContext, type ToolResult } from '@quiver/types';
 import { describe, expect, it } from 'vitest';
-import { ToolRunner, type ToolRun } from '../src/index.js';
+import { type ToolRun, ToolRunner } from '../src/index.js';
 import { echoTool, MapBackends, until } from './support.js';
 
 function runOf(overrides: Partial<ToolRun> & Pick<ToolRun, 'tool'>): ToolRun {
@@ -27,7 +27,11 @@ describe('the runner a session pipeline calls', () => {
     const backends = new MapBackends({ network: { name: 'proxy' } as never });
     const result = await runner.run(runOf({ tool, pluginId: 'sdk', backends }));
     expect(result).toEqual(ok('hi via proxy'));
-    expect(backends.requests[0]).toMatchObject({ capability: 'network', toolName: 'client_tool', pluginId: 'sdk' });
+    expect(backends.requests[0]).toMatchObject({
+      capability: 'network',
+      toolName: 'client_tool',
+      pluginId: 'sdk',
+    });
   });
 
   it('fails closed when the tool needs a capability that has no backend', async () => {

@@ -26,7 +26,13 @@ import {
 } from '@quiver/types';
 import type { HookRegistry, ToolPool } from '../contracts.js';
 import { abortedBeforeStart, abortedMidCall } from './aborted-results.js';
-import { type CallEventSink, type CallState, completeCall, publishRequested, publishStarted } from './call-events.js';
+import {
+  type CallEventSink,
+  type CallState,
+  completeCall,
+  publishRequested,
+  publishStarted,
+} from './call-events.js';
 import { lookupPoolTool } from './call-lookup.js';
 import { type PathLocks, writtenPaths } from './path-locks.js';
 import { checkPermission, type PermissionDecider } from './permission-gate.js';
@@ -108,7 +114,11 @@ export async function runCall(
   const { sink, hooks } = session;
   const { signal } = batch;
   if (batch.closedReason !== undefined)
-    return completeCall(state, fail('not_available', `${state.toolName} cannot run: ${batch.closedReason}.`), sink);
+    return completeCall(
+      state,
+      fail('not_available', `${state.toolName} cannot run: ${batch.closedReason}.`),
+      sink,
+    );
 
   const entry = lookupPoolTool(state.toolName, batch.pool);
   if ('ok' in entry) return completeCall(state, entry, sink);
@@ -116,11 +126,13 @@ export async function runCall(
   if (signal.aborted) return completeCall(state, abortedBeforeStart(state.toolName, signal), sink);
 
   const validation = await validateArgs(tool.input, state.args, tool.name);
-  if (!validation.valid) return completeCall(state, trimResult(fail('input_invalid', validation.message), budget), sink);
+  if (!validation.valid)
+    return completeCall(state, trimResult(fail('input_invalid', validation.message), budget), sink);
 
   const call = hookCallInfo(state, validation.args, session);
   const pre = await runPreToolUse(hooks, tool, call, signal, sink);
-  if (pre.outcome === 'denied') return completeCall(state, trimResult(fail('not_permitted', pre.reason), budget), sink);
+  if (pre.outcome === 'denied')
+    return completeCall(state, trimResult(fail('not_permitted', pre.reason), budget), sink);
   const effectiveBudget = Math.min(budget, maxResultChars(entry));
   let result: ToolResult;
   let durationMs = 0;
@@ -134,7 +146,14 @@ export async function runCall(
     if (signal.aborted) return completeCall(state, abortedBeforeStart(state.toolName, signal), sink);
 
     const permission = { engine: session.permissions, resolver: session.resolver, ...sink };
-    const check = { callId: state.callId, tool, args, mcpServer: state.mcpServer, approvedBy: pre.approvedBy, signal };
+    const check = {
+      callId: state.callId,
+      tool,
+      args,
+      mcpServer: state.mcpServer,
+      approvedBy: pre.approvedBy,
+      signal,
+    };
     const denial = await checkPermission(check, permission);
     if (denial) return completeCall(state, trimResult(denial, budget), sink);
 

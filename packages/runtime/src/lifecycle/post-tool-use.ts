@@ -1,9 +1,4 @@
-import type {
-  HookCallInfo,
-  PostToolUseFailureHook,
-  PostToolUseHook,
-  ToolResult,
-} from '@quiver/types';
+import type { HookCallInfo, PostToolUseFailureHook, PostToolUseHook, ToolResult } from '@quiver/types';
 import type { HookRegistry } from '../contracts.js';
 import type { CallEventSink, CallState } from './call-events.js';
 import { runPostHooks } from './hook-runner.js';
@@ -23,7 +18,12 @@ export async function runPostToolUse(
 ): Promise<ToolResult> {
   const withResult = { ...call, result };
   const postContexts = result.ok
-    ? await runPostHooks(hooks.list('postToolUse', call.toolName) as PostToolUseHook[], withResult, signal, sink)
+    ? await runPostHooks(
+        hooks.list('postToolUse', call.toolName) as PostToolUseHook[],
+        withResult,
+        signal,
+        sink,
+      )
     : [];
   const guidance = result.ok
     ? []

@@ -28,7 +28,13 @@ export async function runPreToolUse(
 ): Promise<PreToolUseStep> {
   const matching = hooks.list('preToolUse', call.toolName) as PreToolUseHook[];
   if (matching.length === 0)
-    return { outcome: 'continue', args: call.args, approvedBy: undefined, suppressedBy: undefined, contexts: [] };
+    return {
+      outcome: 'continue',
+      args: call.args,
+      approvedBy: undefined,
+      suppressedBy: undefined,
+      contexts: [],
+    };
   const summary = await runPreToolUseHooks(matching, call, signal, sink);
   if (summary.denied) return { outcome: 'denied', reason: summary.denied.reason };
   let args = call.args;
