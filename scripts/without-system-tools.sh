@@ -3,7 +3,7 @@
 # machine with only Node and npm: `bash scripts/without-system-tools.sh <command> [args…]`.
 # PATH becomes one temporary directory of links to every other program on the current PATH.
 set -euo pipefail
-hidden=(rg bwrap strace go gofmt postgres initdb pg_ctl psql)
+hidden=(rg bwrap strace python3 go gofmt postgres initdb pg_ctl psql)
 bin=$(mktemp -d "${TMPDIR:-/tmp}/quiver-fresh-path.XXXXXX")
 trap 'rm -rf "$bin"' EXIT
 IFS=: read -r -a directories <<<"$PATH"
