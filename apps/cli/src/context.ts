@@ -31,9 +31,6 @@ export async function openQuiver(
   });
   // Every command says what of the project configuration it did not apply, and how to trust it.
   if (quiver.trustNotice && !reopen.quiet) printError(`quiver: ${quiver.trustNotice}`);
-  // `sandbox: auto` without bubblewrap runs commands unsandboxed: said once, where a person looks.
-  const sandboxNotice = reopen.quiet ? undefined : await quiver.sandboxNotice();
-  if (sandboxNotice) printError(`quiver: ${sandboxNotice}`);
   return quiver;
 }
 

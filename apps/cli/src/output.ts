@@ -9,10 +9,11 @@ const useColor = () => !process.env.NO_COLOR && process.stdout.isTTY === true;
 const COLOUR_CODES = new Set([0, 1, 2, 31, 32, 33, 36]);
 const paint = (code: number) => (text: string) => (useColor() ? `\u001b[${code}m${text}\u001b[0m` : text);
 
-const escaped = (character: string) => {
-  const point = character.codePointAt(0) ?? 0;
-  return point > 0xffff ? `\\u{${point.toString(16)}}` : `\\u${point.toString(16).padStart(4, '0')}`;
-};
+/** `\uXXXX` per UTF-16 unit: visible on a terminal and still valid inside JSON strings. */
+const escaped = (character: string) =>
+  [...Array(character.length).keys()]
+    .map((index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`)
+    .join('');
 
 /** Controls, bidi overrides, zero-width and tag characters: shown as escapes, never obeyed. */
 const UNPRINTABLE =

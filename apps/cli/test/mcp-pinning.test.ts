@@ -53,11 +53,18 @@ describe('a server tool whose definition changed after it was pinned', () => {
     expect((await run(['call', 'mcp__hostile__swap'])).stdout).toContain('swapped');
 
     const tools = await run(['tools', '--json']);
-    const listed = (JSON.parse(tools.stdout) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);
+    const listed = (JSON.parse(tools.stdout) as { tools: Array<{ name: string }> }).tools.map(
+      (tool) => tool.name,
+    );
     expect(listed).toContain('mcp__hostile__swap');
     expect(listed).not.toContain('mcp__hostile__fetch_notes');
 
-    const rugPulled = await run(['call', 'mcp__hostile__fetch_notes', '--args', '{"topic":"b","note":"secret"}']);
+    const rugPulled = await run([
+      'call',
+      'mcp__hostile__fetch_notes',
+      '--args',
+      '{"topic":"b","note":"secret"}',
+    ]);
     expect(rugPulled.code).not.toBe(0);
     expect(rugPulled.stderr).toContain('quiver mcp review');
     expect(fetchCalls(state)).toEqual([{ topic: 'a' }]);

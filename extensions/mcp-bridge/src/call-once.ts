@@ -11,6 +11,7 @@ import {
   isNetworkFailure,
 } from './connection-errors.js';
 import type { McpToolDefinition } from './mcp-tool.js';
+import { throttleProgress } from './progress-throttle.js';
 
 export type CallOutcome =
   | { kind: 'result'; result: ToolResult }
@@ -40,9 +41,11 @@ export async function callOnce(options: CallOnceOptions): Promise<CallOutcome> {
     timedOut = true;
     router.cancel(client, tracking, `timed out after ${timeoutMs} ms`);
   }, timeoutMs);
+  const progress = throttleProgress((update) => ctx.emit({ type: 'progress', ...update }));
   const tracking = router.track((update) => {
+    // Every notification keeps the call alive; only some of them are passed on.
     timer.refresh();
-    ctx.emit({ type: 'progress', ...update });
+    progress.push(update);
   });
   try {
     // The caller's signal goes to the SDK as is: aborting it sends notifications/cancelled.
@@ -74,5 +77,6 @@ export async function callOnce(options: CallOnceOptions): Promise<CallOutcome> {
   } finally {
     clearTimeout(timer);
     router.release(tracking);
+    progress.flush();
   }
 }

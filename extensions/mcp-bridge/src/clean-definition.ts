@@ -20,7 +20,10 @@ const PROSE_KEYS = new Set(['description', 'title']);
 
 function cleanSchema(value: unknown, key: string | undefined, note: (result: CleanedText) => void): unknown {
   if (typeof value === 'string') {
-    const result = cleanDefinitionText(value, PROSE_KEYS.has(key ?? '') ? MAX_SCHEMA_TEXT_CHARS : Number.POSITIVE_INFINITY);
+    const result = cleanDefinitionText(
+      value,
+      PROSE_KEYS.has(key ?? '') ? MAX_SCHEMA_TEXT_CHARS : Number.POSITIVE_INFINITY,
+    );
     note(result);
     return result.text;
   }
@@ -54,7 +57,8 @@ export function cleanDefinition(definition: McpToolDefinition): CleanedDefinitio
     noter('title')(result);
     copy.title = result.text;
   }
-  if (definition.annotations !== undefined) copy.annotations = cleanSchema(definition.annotations, undefined, noter('annotations'));
+  if (definition.annotations !== undefined)
+    copy.annotations = cleanSchema(definition.annotations, undefined, noter('annotations'));
   copy.inputSchema = cleanSchema(definition.inputSchema, undefined, noter('inputSchema'));
   if (definition.outputSchema !== undefined)
     copy.outputSchema = cleanSchema(definition.outputSchema, undefined, noter('outputSchema'));

@@ -55,6 +55,8 @@ export class ServerConnection {
   private connecting: Promise<void> | undefined;
   private connectAbort: AbortController | undefined;
   private listChangedWhileConnecting = false;
+  /** Why the transport dropped a message too large to read, until a call reports it. */
+  private oversizedMessage: string | undefined;
   private readonly tools: ToolRegistrations;
   private readonly connectionWaiters = new Set<(connected: boolean) => void>();
   private readonly closing = new Set<Promise<void>>();
@@ -176,6 +178,11 @@ export class ServerConnection {
       this.router = opened.router;
       this.transport = opened.transport;
       opened.client.onclose = () => this.handleClose(generation);
+      opened.client.onerror = (error) => {
+        // The transport closes right after this error, which would otherwise read as a crash.
+        if (generation === this.generation && /exceed(?:s|ed) maximum/i.test(errorMessage(error)))
+          this.oversizedMessage = errorMessage(error);
+      };
       this.serverInstructions = opened.client.getInstructions();
       const tools = await this.listTools(opened.client, deadline.signal);
       if (generation !== this.generation) return;
@@ -311,6 +318,14 @@ export class ServerConnection {
   ): Promise<ToolResult> {
     const first = await this.attemptCall(definition, args, ctx);
     if (first.kind === 'result') return first.result;
+    if (this.oversizedMessage !== undefined) {
+      const reason = this.oversizedMessage;
+      this.oversizedMessage = undefined;
+      return fail(
+        'execution_failed',
+        `the result of MCP tool "${definition.name}" was too large for Quiver to read (${reason}); the connection to the server "${this.name}" was reset and the call was not retried`,
+      );
+    }
     // A server's own word that a call is safe to repeat is believed only when a person said so.
     if (!this.options.config.trustAnnotations || definition.annotations?.idempotentHint !== true) {
       const what = this.transport === 'stdio' ? 'exited' : 'dropped the connection';

@@ -50,7 +50,9 @@ export function pinOf(definition: McpToolDefinition): ToolPin {
     const value = (definition as Record<string, unknown>)[field];
     if (value !== undefined) pinned[field] = canonical(value);
   }
-  const hash = createHash('sha256').update(JSON.stringify(canonical(pinned))).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify(canonical(pinned)))
+    .digest('hex');
   return { hash, definition: pinned, at: new Date().toISOString() };
 }
 

@@ -58,7 +58,9 @@ describe('pinned definitions of server tools', () => {
     expect(result.ok).toBe(false);
     expect(callsOf(state.path, 'fetch_notes')).toEqual([{ topic: 'a' }]);
     const warning = harness.diagnostics.find((diagnostic) => diagnostic.code === 'mcp_tool_quarantined');
-    expect(warning?.message).toMatch(/mcp__hostile__fetch_notes.*changed its description, inputSchema.*quiver mcp review/);
+    expect(warning?.message).toMatch(
+      /mcp__hostile__fetch_notes.*changed its description, inputSchema.*quiver mcp review/,
+    );
     expect(pins.pending.map((entry) => entry.tool)).toEqual(['fetch_notes']);
     expect(JSON.stringify(pins.pending[0]?.pin.definition)).toContain('id_rsa');
   });

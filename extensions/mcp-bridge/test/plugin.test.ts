@@ -57,7 +57,13 @@ describe('the mcp-bridge plugin', () => {
   it('declares what it needs, including the workspace paths its pins are keyed by, and is the default export', () => {
     expect(mcpBridgeDefault).toBe(mcpBridgePlugin);
     expect(mcpBridgePlugin).toMatchObject({ id: 'mcp-bridge', apiVersion: 1 });
-    expect([...(mcpBridgePlugin.requires ?? [])].sort()).toEqual(['config', 'events', 'lifecycle', 'logger', 'paths']);
+    expect([...(mcpBridgePlugin.requires ?? [])].sort()).toEqual([
+      'config',
+      'events',
+      'lifecycle',
+      'logger',
+      'paths',
+    ]);
   });
 
   it('rejects a bad server entry with config_invalid naming the server and the key', async () => {

@@ -9,6 +9,8 @@ export interface ProcessBackendOptions {
   /** The data directory; spill files go to `<dataDir>/terminal`. */
   dataDir: string;
   sandbox: SandboxMode;
+  /** Unix sockets (absolute paths) a sandboxed command may connect to; the rest are hidden. */
+  unixSockets?: readonly string[];
   /** Where the minimal environment is picked from; defaults to this process's environment. */
   sourceEnv?: Readonly<Record<string, string | undefined>>;
   /** The most bytes one spill file takes (default 64 MiB); the rest of the output is not kept. */
@@ -22,6 +24,7 @@ export function createProcessBackend(options: ProcessBackendOptions): Capability
     spillDir: path.join(options.dataDir, 'terminal'),
     baseEnv: Object.freeze(minimalEnvironment(options.sourceEnv ?? process.env)),
     sandbox: options.sandbox,
+    unixSockets: Object.freeze([...(options.unixSockets ?? [])]),
     spillLimitBytes: options.spillLimitBytes ?? DEFAULT_SPILL_LIMIT_BYTES,
   });
   return { capability: 'process', resolve: () => handle };

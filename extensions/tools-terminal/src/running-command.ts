@@ -4,12 +4,15 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { BASH_FLAGS } from './bash-flags.js';
 import { killRun, RUN_MARKER_VARIABLE, type RunIdentity } from './process-tree.js';
 import { BUBBLEWRAP_PATH, bubblewrapArguments } from './sandbox.js';
 import { findWorkspaceHazards } from './sandbox-mounts.js';
 
 const PIPE_CLOSE_GRACE_MS = 2_000;
+/** Waits for a line on descriptor 3, closes it and becomes the real command; exits 125 if Quiver went away. */
+const START_GATE = 'IFS= read -r _ <&3 || exit 125; exec 3<&-; exec "$0" "$@"';
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -64,6 +67,8 @@ export interface StartCommandOptions {
   roots: readonly string[];
   env: Readonly<Record<string, string>>;
   sandboxed: boolean;
+  /** Unix sockets the sandbox leaves reachable. */
+  unixSockets?: readonly string[];
   /** `pipe` keeps stdin open for background shells; one-shot commands get none. */
   stdin: 'ignore' | 'pipe';
   /** stdout and stderr, interleaved in arrival order. */
@@ -144,16 +149,22 @@ export class RunningCommand {
             cwd: options.cwd,
             command: options.command,
             hazards: findWorkspaceHazards(options.roots),
+            allowedSockets: options.unixSockets ?? [],
           }),
         ]
       : ['bash', [...BASH_FLAGS, '-c', options.command]];
     const startedAt = Date.now();
-    const child = spawn(file, args, {
+    // The gate holds the command until its output pipes are identified (a quick command could
+    // exit first, and a daemon it left holding them would go unrecognised), then execs it in
+    // place: same pid, same process group, same arguments.
+    const child = spawn('/bin/sh', ['-c', START_GATE, file, ...args], {
       cwd: options.cwd,
       env,
       detached: true,
-      stdio: [options.stdin, 'pipe', 'pipe'],
+      stdio: [options.stdin, 'pipe', 'pipe', 'pipe'],
     });
+    const gate = child.stdio[3] as Writable | null;
+    gate?.on('error', () => undefined);
     child.stdout?.on('data', (chunk: Buffer) => options.onOutput(chunk));
     child.stderr?.on('data', (chunk: Buffer) => options.onOutput(chunk));
     // A closed stdin (the command exited or ignores input) must not crash the host.
@@ -161,6 +172,7 @@ export class RunningCommand {
     const run: RunIdentity = { pid: child.pid ?? -1, marker, pipes: [] };
     const identified = childOutputIdentities(child.pid).then((pipes) => {
       run.pipes = pipes;
+      gate?.end('\n');
     });
     // Constructed before any await so that no exit event of a quick command is missed.
     const command = new RunningCommand(child, run, startedAt, tempDir, identified);

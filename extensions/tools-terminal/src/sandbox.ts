@@ -111,6 +111,19 @@ function directoriesToHide(): string[] {
   return hidden;
 }
 
+/** Granted sockets by their real path, so a grant of /var/run/x.sock holds when /var/run links to /run. */
+function grantedSockets(allowed: ReadonlySet<string>): string[] {
+  const sockets: string[] = [];
+  for (const socket of allowed) {
+    try {
+      sockets.push(realpathSync(socket));
+    } catch {
+      // Not there (yet): nothing to connect to.
+    }
+  }
+  return sockets;
+}
+
 /** The arguments that keep `.git/config` and `.git/hooks` read-only inside a writable bind. */
 function gitProtection(gitDirectories: readonly string[]): string[] {
   const args: string[] = [];
@@ -141,6 +154,7 @@ export function bubblewrapArguments(options: {
   allowedSockets?: readonly string[];
 }): string[] {
   const allowed = new Set(options.allowedSockets ?? []);
+  const realAllowed = new Set(grantedSockets(allowed));
   return [
     '--ro-bind',
     '/',
@@ -150,14 +164,14 @@ export function bubblewrapArguments(options: {
     '--proc',
     '/proc',
     ...directoriesToHide().flatMap((directory) => ['--tmpfs', directory]),
-    ...[...allowed].filter((socket) => existsSync(socket)).flatMap((socket) => ['--bind', socket, socket]),
+    ...grantedSockets(allowed).flatMap((socket) => ['--bind', socket, socket]),
     ...options.roots.flatMap((root) => ['--bind', root, root]),
     '--bind',
     options.tempDir,
     options.tempDir,
     ...gitProtection(options.hazards.gitDirectories),
     ...options.hazards.sockets
-      .filter((socket) => !allowed.has(socket))
+      .filter((socket) => !allowed.has(socket) && !realAllowed.has(socket))
       .flatMap((socket) => ['--ro-bind', '/dev/null', socket]),
     '--unshare-net',
     '--unshare-pid',

@@ -37,6 +37,7 @@ export interface PreparedLaunch {
   roots: readonly string[];
   env: Record<string, string>;
   sandboxed: boolean;
+  unixSockets: readonly string[];
   spillDir: string;
   spillLimitBytes: number | undefined;
 }
@@ -57,6 +58,7 @@ export async function prepareLaunch(
     roots: handle.roots,
     env: commandEnvironment(handle.baseEnv, ctx.capabilities.secrets?.granted),
     sandboxed: sandbox.sandboxed,
+    unixSockets: handle.unixSockets ?? [],
     spillDir: handle.spillDir,
     spillLimitBytes: handle.spillLimitBytes,
   };
@@ -78,6 +80,7 @@ export async function runTerminalCommand(
     roots: launch.roots,
     env: launch.env,
     sandboxed: launch.sandboxed,
+    unixSockets: launch.unixSockets,
     stdin: 'ignore',
     onOutput(chunk) {
       window.write(chunk);

@@ -51,6 +51,7 @@ export interface ContextOptions {
   timeoutMs?: number;
   session?: SessionState;
   spillLimitBytes?: number;
+  unixSockets?: string[];
 }
 
 export interface TestContext {
@@ -67,6 +68,7 @@ export async function createContext(
     roots: [workspace.root],
     dataDir: workspace.dataDir,
     sandbox: options.sandbox ?? 'off',
+    ...(options.unixSockets ? { unixSockets: options.unixSockets } : {}),
     sourceEnv: options.sourceEnv ?? process.env,
     ...(options.spillLimitBytes === undefined ? {} : { spillLimitBytes: options.spillLimitBytes }),
   });

@@ -19,8 +19,8 @@ afterEach(async () => {
 });
 
 const textOf = (result: ToolResult) => (result.ok ? result.value : result.error);
-const run = async (command: string, sandbox: 'off' | 'required') => {
-  const { ctx } = await createContext(workspace, { sandbox });
+const run = async (command: string, sandbox: 'off' | 'required', unixSockets?: string[]) => {
+  const { ctx } = await createContext(workspace, { sandbox, ...(unixSockets ? { unixSockets } : {}) });
   return Promise.resolve(terminalTool.execute({ command }, ctx));
 };
 
@@ -112,5 +112,14 @@ describeWithSystemTools(['bwrap'])('the bubblewrap sandbox', () => {
       expect(textOf(sandboxed)).toMatch(/refused:(ECONNREFUSED|ENOENT)/);
       expect(textOf(sandboxed)).not.toContain('connected');
     }
+  });
+
+  it('lets a command reach exactly the unix sockets the personality grants', async () => {
+    const granted = path.join(workspace.outside, 'granted.sock');
+    const other = path.join(workspace.root, 'other.sock');
+    await listenOn(granted);
+    await listenOn(other);
+    expect(textOf(await run(connectCommand(granted), 'required', [granted]))).toContain('connected');
+    expect(textOf(await run(connectCommand(other), 'required', [granted]))).toMatch(/refused:ECONNREFUSED/);
   });
 });

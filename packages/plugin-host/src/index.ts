@@ -56,18 +56,6 @@ export type {
 } from './trust/inspect-project.js';
 export { inspectProject } from './trust/inspect-project.js';
 export type {
-  PersonalitySettings,
-  ProjectConfiguration,
-  ReadProjectConfigurationOptions,
-} from './trust/project-configuration.js';
-export {
-  baselineConfiguration,
-  personalityKey,
-  readProjectConfiguration,
-} from './trust/project-configuration.js';
-export type { EvaluateProjectTrustOptions, ProjectTrust, ProjectTrustState } from './trust/project-trust.js';
-export { describeProjectTrust, evaluateProjectTrust } from './trust/project-trust.js';
-export type {
   McpToolPin,
   McpToolPinEntry,
   McpToolPinFile,
@@ -79,6 +67,18 @@ export {
   openMcpToolPins,
   readMcpToolPins,
 } from './trust/mcp-tool-pins.js';
+export type {
+  PersonalitySettings,
+  ProjectConfiguration,
+  ReadProjectConfigurationOptions,
+} from './trust/project-configuration.js';
+export {
+  baselineConfiguration,
+  personalityKey,
+  readProjectConfiguration,
+} from './trust/project-configuration.js';
+export type { EvaluateProjectTrustOptions, ProjectTrust, ProjectTrustState } from './trust/project-trust.js';
+export { describeProjectTrust, evaluateProjectTrust } from './trust/project-trust.js';
 export type { TrustRecord } from './trust/trust-store.js';
 export {
   fingerprintConfiguration,

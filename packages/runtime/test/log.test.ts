@@ -69,6 +69,44 @@ describe('SqliteSessionEventLog', () => {
     expect(types.has('tool.execution_partial_result')).toBe(false);
   });
 
+  it('writes a call’s start ahead of its tool and the batch’s completions behind it, on disk once execute returns', async () => {
+    let h: Harness | undefined;
+    let reader: SqliteSessionEventLog | undefined;
+    const completed = (callId: string) =>
+      h?.events.some((event) => event.type === 'tool.execution_complete' && event.callId === callId) === true;
+    const peek = defineTool({
+      name: 'peek',
+      description: 'Waits for the quick call to complete, then reports what the log holds.',
+      input: z.object({}),
+      capabilities: {},
+      execute: async () => {
+        while (!completed('quick')) await new Promise((resolve) => setImmediate(resolve));
+        const calls = reader?.sessionCalls('behind') ?? [];
+        return ok(calls.map((call) => `${call.callId}:${call.status}`).join(' '));
+      },
+    });
+    h = await harness({ tools: [echoTool, peek], withLog: true, sessionId: 'behind' });
+    reader = openLog(h.dataDir);
+    const [, seen] = await h.run([
+      { id: 'quick', name: 'echo', args: { text: 'done' } },
+      { id: 'peeking', name: 'peek', args: {} },
+    ]);
+    // Both starts were written before their tools ran; the quick call's completion was not yet.
+    expect(seen).toEqual(ok('quick:running peeking:running'));
+    expect(reader.sessionCalls('behind').map((call) => [call.callId, call.status])).toEqual([
+      ['quick', 'ok'],
+      ['peeking', 'ok'],
+    ]);
+  });
+
+  it('has an event published outside a batch on disk once the session closes', async () => {
+    const h = await harness({ tools: [echoTool], withLog: true, sessionId: 'closing' });
+    await h.run([{ id: 'c1', name: 'echo', args: { text: 'hi' } }]);
+    h.executor.abort('the user pressed stop');
+    await h.executor.dispose();
+    expect(openLog(h.dataDir).sessionEvents('closing').map((event) => event.type)).toContain('abort');
+  });
+
   it('lists recent sessions with their personality, agent and call counts, most recent first', async () => {
     const dataDir = await tempDir('quiver-data-');
     const older = await harness({

@@ -85,6 +85,8 @@ export interface ProcessHandle {
   /** Minimal safe environment for child processes (no secrets). */
   readonly baseEnv: Readonly<Record<string, string>>;
   readonly sandbox: SandboxMode;
+  /** Unix socket paths a sandboxed command may still connect to; every other one is hidden. */
+  readonly unixSockets?: readonly string[];
 }
 
 export interface SecretsHandle {

@@ -69,12 +69,19 @@ export function createFirstPartyBackends(
   env: NodeJS.ProcessEnv = process.env,
 ): CapabilityBackend[] {
   const roots = [realRoot(context.workspace)];
-  const processBackends = new Map<SandboxMode, CapabilityBackend<'process'>>();
-  const processFor = (sandbox: SandboxMode) => {
-    let backend = processBackends.get(sandbox);
+  const processBackends = new Map<string, CapabilityBackend<'process'>>();
+  const processFor = (sandbox: SandboxMode, unixSockets: readonly string[]) => {
+    const key = JSON.stringify([sandbox, unixSockets]);
+    let backend = processBackends.get(key);
     if (!backend) {
-      backend = createProcessBackend({ roots, dataDir: context.dataDir, sandbox, sourceEnv: env });
-      processBackends.set(sandbox, backend);
+      backend = createProcessBackend({
+        roots,
+        dataDir: context.dataDir,
+        sandbox,
+        unixSockets,
+        sourceEnv: env,
+      });
+      processBackends.set(key, backend);
     }
     return backend;
   };
@@ -83,10 +90,13 @@ export function createFirstPartyBackends(
     createStorageBackend({ dataDir: context.dataDir }) as CapabilityBackend,
     {
       capability: 'process',
-      resolve: (request) =>
-        processFor(
-          (context.personality(request.personalityId)?.sandbox as SandboxMode | undefined) ?? 'auto',
-        ).resolve(request as never),
+      resolve: (request) => {
+        const personality = context.personality(request.personalityId);
+        return processFor(
+          (personality?.sandbox as SandboxMode | undefined) ?? 'auto',
+          personality?.unixSockets ?? [],
+        ).resolve(request as never);
+      },
     } satisfies CapabilityBackend<'process'> as CapabilityBackend,
     {
       capability: 'fs_reach',

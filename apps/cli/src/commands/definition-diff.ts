@@ -8,11 +8,15 @@ const MAX_ALIGNED_PAIRS = 250_000;
 export function lineDiff(before: string, after: string): string[] {
   const a = before.split('\n');
   const b = after.split('\n');
-  if (a.length * b.length > MAX_ALIGNED_PAIRS) return [...a.map((line) => `- ${line}`), ...b.map((line) => `+ ${line}`)];
-  const common: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  if (a.length * b.length > MAX_ALIGNED_PAIRS)
+    return [...a.map((line) => `- ${line}`), ...b.map((line) => `+ ${line}`)];
+  const common: number[][] = Array.from({ length: a.length + 1 }, () =>
+    new Array<number>(b.length + 1).fill(0),
+  );
   for (let i = a.length - 1; i >= 0; i -= 1)
     for (let j = b.length - 1; j >= 0; j -= 1)
-      common[i]![j] = a[i] === b[j] ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
+      common[i]![j] =
+        a[i] === b[j] ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
   const lines: string[] = [];
   let i = 0;
   let j = 0;

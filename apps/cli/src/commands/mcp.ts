@@ -24,7 +24,7 @@ export function registerMcpCommand(program: Command): void {
   mcp
     .command('review')
     .description(
-      "Show MCP tools whose definition changed since it was pinned, and pin each change a person approves at a terminal (until then the tool is withheld).",
+      'Show MCP tools whose definition changed since it was pinned, and pin each change a person approves at a terminal (until then the tool is withheld).',
     )
     .option('--json', 'print the pending changes as JSON and change nothing')
     .action(async (options: ReviewOptions, command: Command) => {
@@ -88,8 +88,12 @@ export function registerMcpCommand(program: Command): void {
           continue;
         }
         // What was shown is what gets pinned: a definition changed again meanwhile is not approved.
-        if (approveMcpToolDefinition(workspace, change, env)) printLine(`${color.green('approved')} ${change.tool}`);
-        else printLine(color.yellow(`${change.tool} changed again while you reviewed it; run the review again.`));
+        if (approveMcpToolDefinition(workspace, change, env))
+          printLine(`${color.green('approved')} ${change.tool}`);
+        else
+          printLine(
+            color.yellow(`${change.tool} changed again while you reviewed it; run the review again.`),
+          );
       }
     });
 }
@@ -98,6 +102,8 @@ function showChange(change: PendingChange): void {
   printLine(color.bold(`${change.tool} (server "${change.server}")`));
   printLine(`pinned ${change.pinnedAt}, changed ${change.changedAt}`);
   for (const line of lineDiff(JSON.stringify(change.before, null, 2), JSON.stringify(change.after, null, 2)))
-    printLine(line.startsWith('+ ') ? color.green(line) : line.startsWith('- ') ? color.red(line) : color.dim(line));
+    printLine(
+      line.startsWith('+ ') ? color.green(line) : line.startsWith('- ') ? color.red(line) : color.dim(line),
+    );
   printLine();
 }

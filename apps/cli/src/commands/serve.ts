@@ -88,6 +88,9 @@ export function registerServeCommand(program: Command): void {
       try {
         // Assembling once up front turns a broken personality into a usage error, not a broken server.
         const summary = summarize(quiver, sessionOptions, options.personality);
+        // `sandbox: auto` without bubblewrap: said once at start; each session also gets it as an event.
+        const sandboxNotice = await quiver.sandboxNotice();
+        if (sandboxNotice) log(sandboxNotice);
         if (address) {
           const server = await serveHttp({ address, openConnection, log });
           announce({ ...summary, transport: 'http', url: server.url }, options.json === true, process.stdout);

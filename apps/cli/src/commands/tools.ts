@@ -48,6 +48,7 @@ export function registerToolsCommand(program: Command): void {
           ...(options.model ? { model: options.model } : {}),
         });
         const pool = session.pool();
+        const sandboxNotice = await quiver.sandboxNotice();
         if (options.explain) {
           const message = explainTool(pool, options.explain);
           const removed = pool.removed.get(options.explain);
@@ -80,6 +81,7 @@ export function registerToolsCommand(program: Command): void {
             count: pool.definitions.length,
             tools: pool.definitions,
             diagnostics: pool.diagnostics,
+            ...(sandboxNotice ? { sandboxNotice } : {}),
           });
           return;
         }
@@ -97,6 +99,7 @@ export function registerToolsCommand(program: Command): void {
         );
         for (const diagnostic of pool.diagnostics)
           printLine(color.yellow(`${diagnostic.level}: ${diagnostic.message}`));
+        if (sandboxNotice) printLine(color.yellow(`warning: ${sandboxNotice}`));
       } finally {
         await quiver.close();
       }

@@ -85,6 +85,7 @@ export const terminalStartTool = defineTool({
       roots: launch.roots,
       env: launch.env,
       sandboxed: launch.sandboxed,
+      unixSockets: launch.unixSockets,
       stdin: 'pipe',
       onOutput: (chunk) => shell.receive(chunk),
     });

@@ -6,6 +6,7 @@ import { mutateCommand } from './mutation.js';
 import type { Oracle, OracleVerdict } from './oracle.js';
 import {
   classifyCommand,
+  commandSkeleton,
   describeFinding,
   type RegressionEntry,
   readRegressions,
@@ -97,7 +98,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzState> {
   log(`[fuzz:shell] seed ${state.seed}, commands ${state.next}..${state.count - 1}`);
   const known = new Set(
     options.regressionsFile
-      ? readRegressions(options.regressionsFile).entries.map((entry) => entry.command)
+      ? readRegressions(options.regressionsFile).entries.map((entry) => commandSkeleton(entry.command))
       : [],
   );
   const examples = new Map<string, number>();
@@ -183,8 +184,8 @@ async function record(
   if (final.analyzerError) findings.push(`analyzer error: ${final.analyzerError.split('\n')[0]}`);
   log(`[fuzz:shell] disagreement at ${index}: ${JSON.stringify(command)}`);
   for (const finding of findings) log(`    ${finding}`);
-  if (!options.regressionsFile || known.has(command) || findings.length === 0) return;
-  known.add(command);
+  if (!options.regressionsFile || known.has(commandSkeleton(command)) || findings.length === 0) return;
+  known.add(commandSkeleton(command));
   const regressions = readRegressions(options.regressionsFile);
   const entry: RegressionEntry = {
     command,

@@ -124,6 +124,19 @@ export const KNOWN_ATTACKS: Record<string, readonly string[]> = {
     'hash -p /usr/bin/touch ls; ls canary-blanket',
     "trap 'touch canary-blanket' EXIT; ls",
     'ls() { touch canary-blanket; }; ls',
+    "env 'a b=c' touch canary-blanket",
+    "env 'O =' touch canary-blanket",
+    "env -- '=x' touch canary-blanket",
+    "env -i 'x y=1' touch canary-blanket",
+    "nice env 'p q=' touch canary-blanket",
+  ],
+  'directory change the analyzer cannot follow': [
+    'cd\n>canary-cd',
+    'cd && echo x > canary-cd',
+    'cd; echo x > .bashrc',
+    'cd ~ && echo x >> canary-cd',
+    'cd "" ; echo x > canary-cd',
+    'cd -; echo x > canary-cd',
   ],
 };
 

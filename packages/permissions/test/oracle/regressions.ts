@@ -76,3 +76,11 @@ export function classifyCommand(command: string): string {
   if (/#/.test(command)) return 'comment';
   return 'other';
 }
+
+/** The shape of a command with its names and numbers blurred: shrunk finds of one bug share it. */
+export function commandSkeleton(command: string): string {
+  return command
+    .replace(/[\w.-]+/g, 'w')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -29,7 +29,7 @@ export const quiverConfigSchema = z
       .record(z.string(), z.record(z.string(), z.unknown()))
       .default({})
       .describe(
-        'MCP servers by name: `{ command, args, env, cwd }` for stdio or `{ url, headers }` for HTTP. Personalities enable servers by name.',
+        "MCP servers by name: `{ command, args, env, cwd }` for stdio or `{ url, headers }` for HTTP. Personalities enable servers by name. A server's readOnly/destructive/idempotent/openWorld hints are ignored unless its entry says `trustAnnotations: true`.",
       ),
     defaultPersonality: z
       .string()

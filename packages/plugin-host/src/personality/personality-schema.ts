@@ -175,6 +175,16 @@ export const personalitySchema = z.strictObject({
     .describe(
       "Process sandboxing: 'auto' (when available), 'off', or 'required' (refuse to run without it).",
     ),
+  unixSockets: z
+    .array(
+      z.string().refine((value) => value.startsWith('/'), {
+        message: 'must be an absolute path, e.g. /run/docker.sock',
+      }),
+    )
+    .optional()
+    .describe(
+      'Unix sockets (absolute paths) that sandboxed terminal commands may connect to; the sandbox hides every other socket on the file system.',
+    ),
   secrets: z
     .record(z.string(), z.array(envVarName))
     .optional()
@@ -200,6 +210,7 @@ export const PERSONALITY_DEFAULTS = {
   simpleMode: false,
   modelProfiles: {} as NonNullable<PersonalityFile['modelProfiles']>,
   sandbox: 'auto' as 'auto' | 'off' | 'required',
+  unixSockets: [] as string[],
   secrets: {} as Record<string, string[]>,
   backends: {} as Partial<Record<CapabilityName, string>>,
 };
@@ -219,6 +230,8 @@ export interface Personality {
   simpleMode: boolean;
   modelProfiles: NonNullable<PersonalityFile['modelProfiles']>;
   sandbox: 'auto' | 'off' | 'required';
+  /** Unix sockets a sandboxed terminal command may reach. */
+  unixSockets: string[];
   secrets: Record<string, string[]>;
   /** The backend owner (`host` or a plugin id) chosen per capability where several could serve. */
   backends: Partial<Record<CapabilityName, string>>;

@@ -72,6 +72,14 @@ export function comparePersonality(
     log.add('narrowing', 'sandbox', `strengthens the sandbox from ${trusted.sandbox} to ${current.sandbox}`);
   }
 
+  // A socket reached from the sandbox acts outside it: each new one is a widening.
+  effective.unixSockets = log.list(
+    'unixSockets',
+    trusted.unixSockets ?? [],
+    current.unixSockets ?? [],
+    'widening',
+  );
+
   const secrets: Record<string, string[]> = {};
   for (const [tool, names] of Object.entries(current.secrets)) {
     const before = Object.hasOwn(trusted.secrets, tool) ? (trusted.secrets[tool] ?? []) : [];
@@ -99,6 +107,7 @@ export function comparePersonality(
     'mcpServers',
     'toolset',
     'sandbox',
+    'unixSockets',
     'secrets',
     'simpleMode',
     'backends',

@@ -24,8 +24,8 @@ import {
   type ToolResult,
   type ToolResultReducerRegistry,
 } from '@quiver/types';
-import type { HookRegistry, ToolPool } from '../contracts.js';
-import { abortedBeforeStart, abortedMidCall } from './aborted-results.js';
+import type { HookRegistry, PoolTool, ToolPool } from '../contracts.js';
+import { abortedBeforeStart } from './aborted-results.js';
 import {
   type CallEventSink,
   type CallState,
@@ -38,6 +38,7 @@ import { type PathLocks, writtenPaths } from './path-locks.js';
 import { checkPermission, type PermissionDecider } from './permission-gate.js';
 import { runPostToolUse } from './post-tool-use.js';
 import { runPreToolUse } from './pre-tool-use.js';
+import { settleInOrder } from './settle-in-order.js';
 import { callTimeoutFor } from './timeouts.js';
 import { normalizeToolName } from './tool-name.js';
 
@@ -171,24 +172,7 @@ export async function runCall(
     } else {
       publishStarted(state, args, sink);
       const startedAt = performance.now();
-      const executed = await session.runner.run({
-        tool,
-        pluginId: entry.pluginId,
-        callId: state.callId,
-        args,
-        sessionId: session.sessionId,
-        personalityId: session.personalityId,
-        agent: session.agent,
-        turn: state.turn,
-        signal,
-        budget: effectiveBudget,
-        timeoutMs: callTimeoutFor(tool, args),
-        backends: session.backends,
-        session: session.state,
-        attachments: batch.attachments,
-        emit: (emission) => session.emit(state.callId, emission),
-        track: session.track,
-      });
+      const executed = await execute(entry, state, args, effectiveBudget, batch, session);
       const reduced = reduceResult(executed, session.reducers.get(tool.name), tool.name, args);
       result = trimResult(reduced, effectiveBudget);
       durationMs = performance.now() - startedAt;
@@ -199,6 +183,35 @@ export async function runCall(
 
   const decorated = await runPostToolUse(hooks, call, state, result, signal, sink);
   return completeCall(state, decorated, sink, durationMs);
+}
+
+/** Core's runner: capabilities, the tool under its timeout and the turn's abort; never throws. */
+function execute(
+  entry: PoolTool,
+  state: CallState,
+  args: unknown,
+  budget: number,
+  batch: PipelineBatch,
+  session: PipelineSession,
+): Promise<ToolResult> {
+  return session.runner.run({
+    tool: entry.tool,
+    pluginId: entry.pluginId,
+    callId: state.callId,
+    args,
+    sessionId: session.sessionId,
+    personalityId: session.personalityId,
+    agent: session.agent,
+    turn: state.turn,
+    signal: batch.signal,
+    budget,
+    timeoutMs: callTimeoutFor(entry.tool, args),
+    backends: session.backends,
+    session: session.state,
+    attachments: batch.attachments,
+    emit: (emission) => session.emit(state.callId, emission),
+    track: session.track,
+  });
 }
 
 /** A call's id (repeats get a suffix so that two calls' events stay distinct), its pool name and its request event. */
@@ -226,51 +239,6 @@ function requestCall(call: ToolCall, batch: PipelineBatch, session: PipelineSess
   return state;
 }
 
-/**
- * Runs every call and collects results in input order. When the signal aborts, every call not
- * yet completed is answered `aborted` at once, whether or not what it waits on honours the
- * signal; its completion event follows when its pipeline has stopped (after the events of the
- * steps it was in), reporting that answer.
- */
-function settleInOrder(
-  states: readonly CallState[],
-  signal: AbortSignal,
-  budget: number,
-  sink: CallEventSink,
-  run: (state: CallState) => Promise<ToolResult>,
-): Promise<ToolResult[]> {
-  const results = new Array<ToolResult | undefined>(states.length);
-  let remaining = states.length;
-  if (remaining === 0) return Promise.resolve([]);
-  return new Promise((resolve) => {
-    const fill = (index: number, result: ToolResult) => {
-      if (results[index] !== undefined) return;
-      results[index] = result;
-      remaining -= 1;
-      if (remaining === 0) {
-        signal.removeEventListener('abort', onAbort);
-        resolve(results as ToolResult[]);
-      }
-    };
-    const onAbort = () => {
-      states.forEach((state, index) => {
-        // A call already completed answers with its own result, which is on its way.
-        if (state.completed || results[index] !== undefined) return;
-        state.answered = trimResult(abortedMidCall(state.toolName, signal), budget);
-        fill(index, state.answered);
-      });
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    states.forEach((state, index) => {
-      run(state).then(
-        (result) => fill(index, result),
-        (error: unknown) => fill(index, completeCall(state, internalFailure(state, error), sink)),
-      );
-    });
-    if (signal.aborted) onAbort();
-  });
-}
-
 function hookCallInfo(state: CallState, args: unknown, session: PipelineSession): HookCallInfo {
   return {
     callId: state.callId,
@@ -281,9 +249,4 @@ function hookCallInfo(state: CallState, args: unknown, session: PipelineSession)
     agentId: session.agent.id,
     turn: state.turn,
   };
-}
-
-function internalFailure(state: CallState, error: unknown): ToolResult {
-  const message = error instanceof Error ? error.message : String(error);
-  return fail('execution_failed', `Tool "${state.toolName}" failed inside the session pipeline: ${message}`);
 }

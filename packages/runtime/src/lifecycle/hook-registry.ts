@@ -1,4 +1,5 @@
 import type { HookEventName, ToolHook } from '@quiver/types';
+import { matchesNamePattern } from '../assembly/name-pattern.js';
 import type { HookRegistry } from '../contracts.js';
 
 interface HookEntry {
@@ -60,14 +61,5 @@ export class DefaultHookRegistry implements HookRegistry {
 export function hookMatches(matcher: string | string[] | undefined, toolName: string): boolean {
   if (matcher === undefined) return true;
   const patterns = Array.isArray(matcher) ? matcher : [matcher];
-  return patterns.some((pattern) => globMatches(pattern, toolName));
-}
-
-function globMatches(pattern: string, name: string): boolean {
-  if (!pattern.includes('*')) return pattern === name;
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`).test(name);
+  return patterns.some((pattern) => matchesNamePattern(pattern, toolName));
 }

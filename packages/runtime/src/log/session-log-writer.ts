@@ -20,11 +20,10 @@ export interface SessionLogWriterOptions {
 /**
  * A session's writes to the durable log, behind its calls and in order. Events wait in memory
  * and are written together, in one transaction: when the session's batch of calls ends
- * (`flush`, before the results are returned), on close, on the event-loop turn after a call
- * started (so that a call still running, and then a process killed mid-call, leaves the call
- * `running` for orphan recovery), or at the latest `LOG_FLUSH_DELAY_MS` after the first waiting
- * event. A crash loses the events still waiting: those of the batch under way, and the start of
- * a call killed in the same event-loop turn it started in.
+ * (`flush`, before the results are returned), on close, at the latest `LOG_FLUSH_DELAY_MS` after
+ * the first waiting event, and when a call starts: a start is written ahead of its tool, so that
+ * a process killed mid-call leaves the call `running` for orphan recovery. A crash loses the
+ * events still waiting: completions, permission and hook events since the last write.
  *
  * It never blocks the event loop on another process's lock: the log answers busy at once, and a
  * busy write waits on a timer (and holds the writes behind it) until the log is free or the
@@ -36,7 +35,6 @@ export class SessionLogWriter {
   readonly #pending: Array<() => void> = [];
   #waiting: QuiverEvent[] = [];
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
-  #startFlush: ReturnType<typeof setImmediate> | undefined;
   #interrupted: readonly string[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #busySince: number | undefined;
@@ -65,16 +63,14 @@ export class SessionLogWriter {
 
   append(event: QuiverEvent): void {
     this.#waiting.push(event);
-    if (event.type === 'tool.execution_start') this.#startFlush ??= setImmediate(() => this.flush());
-    this.#flushTimer ??= setTimeout(() => this.flush(), LOG_FLUSH_DELAY_MS);
+    if (event.type === 'tool.execution_start') this.flush();
+    else this.#flushTimer ??= setTimeout(() => this.flush(), LOG_FLUSH_DELAY_MS);
   }
 
   /** Hands the waiting events to the log as one write. */
   flush(): void {
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
-    if (this.#startFlush !== undefined) clearImmediate(this.#startFlush);
     this.#flushTimer = undefined;
-    this.#startFlush = undefined;
     if (this.#waiting.length === 0) return;
     const events = this.#waiting;
     this.#waiting = [];

@@ -23,7 +23,10 @@ export function resolveBuiltInToolNameIgnoringCase(
   const lower = name.toLowerCase();
   for (const entry of pool.executables.values()) {
     if (entry.source !== 'builtin') continue;
-    if (entry.name.toLowerCase() === lower || entry.tool.aliases?.some((alias) => alias.toLowerCase() === lower))
+    if (
+      entry.name.toLowerCase() === lower ||
+      entry.tool.aliases?.some((alias) => alias.toLowerCase() === lower)
+    )
       return entry.name;
   }
   return undefined;
