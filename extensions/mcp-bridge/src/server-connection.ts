@@ -11,6 +11,7 @@ import type {
 } from './bridge-types.js';
 import { callOnce } from './call-once.js';
 import type { CallRouter } from './call-router.js';
+import { cleanDefinitionText, MAX_DESCRIPTION_CHARS } from './clean-text.js';
 import type { McpServerConfig } from './config.js';
 import { errorMessage } from './connection-errors.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
@@ -183,7 +184,11 @@ export class ServerConnection {
         if (generation === this.generation && /exceed(?:s|ed) maximum/i.test(errorMessage(error)))
           this.oversizedMessage = errorMessage(error);
       };
-      this.serverInstructions = opened.client.getInstructions();
+      const instructions = opened.client.getInstructions();
+      this.serverInstructions =
+        instructions === undefined
+          ? undefined
+          : cleanDefinitionText(instructions, MAX_DESCRIPTION_CHARS).text;
       const tools = await this.listTools(opened.client, deadline.signal);
       if (generation !== this.generation) return;
       this.syncTools(tools);

@@ -29,6 +29,8 @@ export interface McpToolPinStore {
   pin(server: string, tool: string, pin: ToolPin): void;
   /** Records a changed definition for `quiver mcp review`; it stays unavailable until approved. */
   quarantine(server: string, tool: string, pending: ToolPin): void;
+  /** The server offers the pinned definition again: a change waiting for review is moot. */
+  settle?(server: string, tool: string): void;
 }
 
 function canonical(value: unknown): unknown {

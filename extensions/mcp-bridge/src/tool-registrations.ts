@@ -100,7 +100,10 @@ export class ToolRegistrations {
       pins.pin(server, definition.name, current);
       return true;
     }
-    if (pinned.hash === current.hash) return true;
+    if (pinned.hash === current.hash) {
+      pins.settle?.(server, definition.name);
+      return true;
+    }
     const key = `${definition.name}\u0000${current.hash}`;
     if (!this.reportedChanges.has(key)) {
       this.reportedChanges.add(key);

@@ -24,7 +24,7 @@ export function createProcessBackend(options: ProcessBackendOptions): Capability
     spillDir: path.join(options.dataDir, 'terminal'),
     baseEnv: Object.freeze(minimalEnvironment(options.sourceEnv ?? process.env)),
     sandbox: options.sandbox,
-    unixSockets: Object.freeze([...(options.unixSockets ?? [])]),
+    ...(options.unixSockets?.length ? { unixSockets: Object.freeze([...options.unixSockets]) } : {}),
     spillLimitBytes: options.spillLimitBytes ?? DEFAULT_SPILL_LIMIT_BYTES,
   });
   return { capability: 'process', resolve: () => handle };

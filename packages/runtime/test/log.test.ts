@@ -104,7 +104,11 @@ describe('SqliteSessionEventLog', () => {
     await h.run([{ id: 'c1', name: 'echo', args: { text: 'hi' } }]);
     h.executor.abort('the user pressed stop');
     await h.executor.dispose();
-    expect(openLog(h.dataDir).sessionEvents('closing').map((event) => event.type)).toContain('abort');
+    expect(
+      openLog(h.dataDir)
+        .sessionEvents('closing')
+        .map((event) => event.type),
+    ).toContain('abort');
   });
 
   it('lists recent sessions with their personality, agent and call counts, most recent first', async () => {

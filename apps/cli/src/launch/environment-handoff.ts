@@ -65,9 +65,17 @@ function receiveEnvironment(): LaunchRole {
       message: `${HANDOFF_VARIABLE} is set, but no environment arrived on descriptor ${HANDOFF_FD} (${(error as Error).message}); unset ${HANDOFF_VARIABLE}: Quiver sets it itself`,
     };
   }
-  const parsed: unknown = JSON.parse(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
   if (typeof parsed !== 'object' || parsed === null)
-    return { role: 'failed', message: 'the environment hand-off was not an object' };
+    return {
+      role: 'failed',
+      message: `what arrived on descriptor ${HANDOFF_FD} is not an environment; unset ${HANDOFF_VARIABLE}: Quiver sets it itself`,
+    };
   received = Object.freeze(
     Object.fromEntries(
       Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),

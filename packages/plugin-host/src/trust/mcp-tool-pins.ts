@@ -27,6 +27,7 @@ export interface McpToolPinStore {
   pinned(server: string, tool: string): McpToolPin | undefined;
   pin(server: string, tool: string, pin: McpToolPin): void;
   quarantine(server: string, tool: string, pending: McpToolPin): void;
+  settle(server: string, tool: string): void;
 }
 
 /** A pin no definition matches: what an unreadable pin file stands for (fail closed). */
@@ -104,6 +105,15 @@ export function openMcpToolPins(workspace: string, env: NodeJS.ProcessEnv = proc
     pin(server, tool, pin) {
       update((pins) => {
         pins.servers[server] = { ...pins.servers[server], [tool]: { pinned: pin } };
+      });
+    },
+    settle(server, tool) {
+      const outcome = readPinFile(file, real);
+      if (outcome.kind === 'unreadable' || outcome.file.servers[server]?.[tool]?.pending === undefined)
+        return;
+      update((pins) => {
+        const entry = pins.servers[server]?.[tool];
+        if (entry !== undefined) delete entry.pending;
       });
     },
     quarantine(server, tool, pending) {
