@@ -89,7 +89,9 @@ export function registerMcpCommand(program: Command): void {
         }
         // What was shown is what gets pinned: a definition changed again meanwhile is not approved.
         if (approveMcpToolDefinition(workspace, change, env))
-          printLine(`${color.green('approved')} ${change.tool}`);
+          printLine(
+            `${color.green('approved')} ${change.tool} (a running \`quiver serve\` offers it once it restarts or the server lists its tools again)`,
+          );
         else
           printLine(
             color.yellow(`${change.tool} changed again while you reviewed it; run the review again.`),
