@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { QuiverEvent, QuiverEventOf, ToolErrorCode } from '@quiver/types';
+import { applyMigrations } from '@quiver/storage-sqlite';
+import type { QuiverEvent, QuiverEventOf, SqlDatabase, ToolErrorCode } from '@quiver/types';
 import { isDurableEvent, QuiverError } from '@quiver/types';
 import Database from 'better-sqlite3';
 import type { SessionEventLog } from '../contracts.js';
@@ -240,6 +241,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
   }
 }
 
+/** The shared migration runner, after refusing a log newer than this code with the log's own error. */
 function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SESSION_LOG_MIGRATIONS.length) {
@@ -252,12 +254,7 @@ function migrate(db: Database.Database): void {
       },
     );
   }
-  for (let step = version; step < SESSION_LOG_MIGRATIONS.length; step++) {
-    db.transaction(() => {
-      db.exec(SESSION_LOG_MIGRATIONS[step] ?? '');
-      db.pragma(`user_version = ${step + 1}`);
-    })();
-  }
+  applyMigrations(db as unknown as SqlDatabase, SESSION_LOG_MIGRATIONS);
 }
 
 function jsonOrNull(value: unknown): string | null {
