@@ -77,8 +77,11 @@ describe('quiver serve with a configuration edited while it runs', () => {
     const { inspectQuiverProject } = await import('@quiver/wiring');
     const { writeTrustRecord } = await import('@quiver/plugin-host');
     const inspection = inspectQuiverProject({ workspace, env: { ...process.env, ...env } });
+    const reloadsBefore = reassemblies(served.stderr());
     writeTrustRecord(workspace, inspection.configuration, { env });
     await until(() => existsSync(marker), 'the trusted server to start');
+    // The server starts while the new configuration is built; calls move to it once reassembled.
+    await until(() => reassemblies(served.stderr()) > reloadsBefore, 'the reload after trust');
     const written = await served.client.callTool({
       name: 'write_file',
       arguments: { path: 'x.txt', content: 'x' },
@@ -93,3 +96,7 @@ describe('quiver serve with a configuration edited while it runs', () => {
     expect(await names(served.client)).toContain('write_file');
   });
 });
+
+function reassemblies(stderr: string): number {
+  return stderr.split('the tools were reassembled').length - 1;
+}

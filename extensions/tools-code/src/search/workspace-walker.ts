@@ -88,8 +88,10 @@ async function readVerifiedDirectory(
     return Promise.all(
       dirents.map(async (dirent) => {
         if (!dirent.isFile()) return { dirent };
-        const stats = await lstat(`${listed}/${dirent.name}`).catch(() => undefined);
-        return { dirent, size: stats?.size ?? 0 };
+        const entryPath = `${listed}/${dirent.name}`;
+        // A busy machine can fail one stat through /proc; once more before the size is unknown.
+        const stats = await lstat(entryPath).catch(() => lstat(entryPath).catch(() => undefined));
+        return stats ? { dirent, size: stats.size } : { dirent };
       }),
     );
   } finally {

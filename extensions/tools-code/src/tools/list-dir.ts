@@ -54,12 +54,15 @@ export const listDirTool = defineTool({
         continue;
       }
       const listed: ListedEntry = { path: entry.relative, type: entry.type };
-      if (entry.type === 'file') listed.size = entry.size ?? 0;
+      if (entry.type === 'file' && entry.size !== undefined) listed.size = entry.size;
       entries.push(listed);
     }
     const lines = entries.map((entry) => {
       if (entry.type === 'directory') return `${entry.path}/`;
-      if (entry.type === 'file') return `${entry.path}  (${entry.size} bytes)`;
+      if (entry.type === 'file')
+        return entry.size === undefined
+          ? `${entry.path}  (size unknown)`
+          : `${entry.path}  (${entry.size} bytes)`;
       return `${entry.path}  [${entry.type}]`;
     });
     const header = `${shownPath === '.' ? './' : `${shownPath}/`} (${entries.length + omitted} entries, depth ${args.depth})`;

@@ -225,6 +225,7 @@ export function unwrapCommand(words: ShellWord[]): UnwrapResult {
   };
   const captured: Array<{ option: string; value: ShellWord }> = [];
   let index = 1;
+  let sawAssignment = false;
   while (index < words.length) {
     const word = words[index] as ShellWord;
     if (!word.literal)
@@ -234,11 +235,18 @@ export function unwrapCommand(words: ShellWord[]): UnwrapResult {
       index++;
       break;
     }
-    if (options.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) {
+    if (options.assignments && value.includes('=')) {
+      // The program takes every word with `=` as an assignment, valid name or not: one that is
+      // not a plain NAME=value cannot be modelled, and a wrong guess hides the program it runs.
+      if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(value))
+        return { kind: 'unsafe', reason: `${name} reads "${value}" as an environment assignment` };
       command.assignments.push(word);
+      sawAssignment = true;
       index++;
       continue;
     }
+    if (sawAssignment && value.startsWith('-'))
+      return { kind: 'unsafe', reason: `${name} runs "${value}" as a program after its assignments` };
     if (options.numericOption && /^--?\d+$/.test(value)) {
       index++;
       continue;
@@ -288,6 +296,15 @@ export function unwrapCommand(words: ShellWord[]): UnwrapResult {
       continue;
     }
     break;
+  }
+  // Assignments may follow `--` too: the program reads them after its options, whatever ended those.
+  while (options.assignments && index < words.length) {
+    const word = words[index] as ShellWord;
+    if (!word.literal || !word.value.includes('=')) break;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.value))
+      return { kind: 'unsafe', reason: `${name} reads "${word.value}" as an environment assignment` };
+    command.assignments.push(word);
+    index++;
   }
   const positional = options.positional ?? 0;
   if (words.length - index < positional)
