@@ -164,6 +164,23 @@ export function programEffects(words: readonly ShellWord[]): ProgramEffects {
   return effects;
 }
 
+/**
+ * git's own commands. Any other word is an alias or runs a `git-<word>` program found on the
+ * exec path or PATH (a word with `/` is a path to one), which this checker cannot see.
+ */
+const GIT_BUILT_IN_COMMANDS = new Set(
+  `add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr check-ignore
+  check-mailmap check-ref-format checkout checkout-index cherry cherry-pick clean clone column commit
+  commit-graph commit-tree config count-objects describe diff diff-files diff-index diff-tree
+  fast-export fast-import fetch fetch-pack for-each-ref format-patch fsck gc grep hash-object
+  index-pack init log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base
+  merge-file merge-tree mktag mktree mv name-rev notes pack-objects pack-refs patch-id prune
+  prune-packed pull push range-diff read-tree rebase reflog remote repack replace request-pull rerere
+  reset restore rev-list rev-parse revert rm shortlog show show-branch show-ref sparse-checkout stash
+  status stripspace submodule switch symbolic-ref tag unpack-objects update-index update-ref var
+  verify-commit verify-pack verify-tag version whatchanged worktree write-tree`.split(/\s+/),
+);
+
 function gitEffects(args: readonly ShellWord[], effects: ProgramEffects): void {
   let index = 0;
   for (; index < args.length; index++) {
@@ -175,6 +192,16 @@ function gitEffects(args: readonly ShellWord[], effects: ProgramEffects): void {
     }
   }
   const subcommand = args[index]?.value ?? '';
+  if (
+    subcommand !== '' &&
+    !GIT_BUILT_IN_COMMANDS.has(subcommand) &&
+    !GIT_RUNNING_SUBCOMMANDS.has(subcommand)
+  ) {
+    effects.asks.push(
+      `git ${subcommand} is not a git command this checker knows: git runs an alias or a git-${subcommand} program for it`,
+    );
+    return;
+  }
   const running = GIT_RUNNING_SUBCOMMANDS.get(subcommand);
   if (running) effects.asks.push(running);
   if (subcommand === 'format-patch' && !args.some((word) => word.value === '--stdout'))
