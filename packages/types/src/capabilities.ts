@@ -122,6 +122,12 @@ export interface CapabilityRequest<K extends CapabilityName = CapabilityName> {
   sessionId: string;
   personalityId: string;
   agentId: string;
+  /**
+   * The deny rules in force for this session beyond what its personality says (session options,
+   * parent agents' denies), so that a backend filtering by deny rules (fs_reach's `readDenied`)
+   * applies every one of them.
+   */
+  sessionDenies?: readonly string[];
 }
 
 /** Provides one capability's handles. Registered by the host or by plugins. */

@@ -42,7 +42,11 @@ function secretsBackend(
  */
 function readDenyMatchers(context: BackendFactoryContext) {
   const cache = new WeakMap<Personality, Map<string, ReadDenyMatcher>>();
-  return (personalityId: string, toolName: string): ReadDenyMatcher => {
+  return (
+    personalityId: string,
+    toolName: string,
+    sessionDenies: readonly string[] = [],
+  ): ReadDenyMatcher => {
     const personality = context.personality(personalityId);
     if (personality === undefined) return () => `personality "${personalityId}" is not loaded`;
     let byTool = cache.get(personality);
@@ -50,14 +54,15 @@ function readDenyMatchers(context: BackendFactoryContext) {
       byTool = new Map();
       cache.set(personality, byTool);
     }
-    let matcher = byTool.get(toolName);
+    const key = JSON.stringify([toolName, sessionDenies]);
+    let matcher = byTool.get(key);
     if (matcher === undefined) {
       matcher = createReadDenyMatcher({
         workspace: context.workspace,
-        deny: personality.permissions.deny,
+        deny: [...(personality.permissions.deny ?? []), ...sessionDenies],
         toolName,
       });
-      byTool.set(toolName, matcher);
+      byTool.set(key, matcher);
     }
     return matcher;
   };
@@ -103,7 +108,7 @@ export function createFirstPartyBackends(
       resolve: (request) => ({
         roots,
         mode: request.declaration === true ? 'write' : (request.declaration.mode ?? 'write'),
-        readDenied: readDenies(request.personalityId, request.toolName),
+        readDenied: readDenies(request.personalityId, request.toolName, request.sessionDenies),
       }),
     } satisfies CapabilityBackend<'fs_reach'> as CapabilityBackend,
     secretsBackend(context, env) as CapabilityBackend,

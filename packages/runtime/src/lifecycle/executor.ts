@@ -1,6 +1,7 @@
 import { ToolRunner } from '@quiver/core';
 import type {
   AgentIdentity,
+  CapabilityBackendRegistry,
   EventBus,
   PermissionResolver,
   PermissionRules,
@@ -81,7 +82,10 @@ class LifecycleExecutor implements CallExecutor {
       workspace: deps.workspace,
       hooks: deps.hooks,
       reducers: deps.reducers,
-      backends: deps.backends,
+      backends: withSessionDenies(deps.backends, [
+        ...(options.permissions.deny ?? []),
+        ...options.parentDenies,
+      ]),
       permissions: this.#permissions,
       resolver: options.resolver,
       writeLocks: new PathLocks(),
@@ -209,4 +213,15 @@ async function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
 function reasonOf(reason: unknown): string {
   if (reason instanceof Error) return reason.name === 'AbortError' ? 'aborted' : reason.message;
   return reason === undefined ? 'aborted' : String(reason);
+}
+
+/** Every capability request of the session names its deny rules, for backends that filter by them. */
+function withSessionDenies(
+  backends: CapabilityBackendRegistry,
+  sessionDenies: readonly string[],
+): CapabilityBackendRegistry {
+  return {
+    has: (capability) => backends.has(capability),
+    resolve: (request) => backends.resolve({ ...request, sessionDenies }),
+  };
 }
