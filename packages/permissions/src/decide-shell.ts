@@ -4,6 +4,7 @@ import { matchesCommandPrefix, normalizeCommandText, parseCommandSpecifier } fro
 import type { PermissionRule } from './rule.js';
 import type { RuleSet } from './rule-set.js';
 import { analyzeShellCommand } from './shell/analyze-shell-command.js';
+import { readsItsArguments } from './shell/program-semantics.js';
 import type { ShellCommandAnalysis, ShellRedirect, ShellUnprovenConstruct } from './shell/shell-analysis.js';
 import { combineSubjects, NO_RULE_ALLOWS } from './subjects.js';
 import { suggestCommandRule, suggestShellRule } from './suggested-rule.js';
@@ -216,10 +217,12 @@ class ShellChecker {
     directories: Directories,
   ): Subject | undefined {
     if (!this.hasPathDenies) return undefined;
-    const denies = [...this.readDenies, ...this.writeDenies];
     const searchDirectories = linkDirectories(entry, directories);
     const program = path.posix.basename(entry.argv[0] ?? '');
     const inert = entry.wrappers.length === 0 && INERT_COMMANDS.has(program);
+    // What such a program writes (`sort -o`, redirections) is judged as a write elsewhere.
+    const readsOnly = entry.wrappers.length === 0 && readsItsArguments(entry.argv[0] ?? '');
+    const denies = readsOnly ? this.readDenies : [...this.readDenies, ...this.writeDenies];
     let reaching: string | undefined;
     for (const argument of argumentsOf(entry)) {
       for (const candidate of pathCandidates(argument)) {

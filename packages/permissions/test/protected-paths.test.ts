@@ -77,6 +77,39 @@ describe('protected paths', () => {
     );
   });
 
+  it('let programs that only read name protected files, and judge what they write as writes', async () => {
+    const permissions = engine([{ allow: ['terminal'] }]);
+    for (const command of [
+      'cat quiver.yaml',
+      'grep -n server quiver.yaml',
+      'ls personalities',
+      'wc -l quiver.yaml personalities/a.yaml',
+      'diff quiver.yaml config-link.yaml',
+    ]) {
+      const decision = await decide(permissions, 'terminal', { command });
+      expect(decision.behavior, command).toBe('allow');
+    }
+    for (const command of [
+      'sort -o quiver.yaml src/a.ts',
+      'uniq src/a.ts personalities/a.yaml',
+      'cat src/a.ts > quiver.yaml',
+      'tee quiver.yaml',
+      'cp src/a.ts quiver.yaml',
+      'sed -i s/a/b/ quiver.yaml',
+      'env cat quiver.yaml',
+      'xargs cat quiver.yaml',
+    ]) {
+      const decision = await decide(permissions, 'terminal', { command });
+      expect(decision.behavior, command).not.toBe('allow');
+    }
+  });
+
+  it('keep read denies on the arguments of programs that only read', async () => {
+    const permissions = engine([{ allow: ['terminal'], deny: ['read_file(secrets/**)'] }]);
+    const decision = await decide(permissions, 'terminal', { command: 'cat secrets/key' });
+    expect(decision.behavior).toBe('deny');
+  });
+
   it('read the shell working directory as the kernel does, so .. after a link cannot dodge them', async () => {
     // src/link -> ../secrets, so src/link/.. is the workspace root, where quiver.yaml is.
     const decision = await decide(engine([{ allow: ['terminal'] }]), 'terminal', {

@@ -126,6 +126,23 @@ const INLINE_CODE_FLAGS = new Map([
 ]);
 export const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'npx', 'pnpx']);
 
+/**
+ * Programs that only read the files their arguments name. Options that make one of them write
+ * (`sort -o`, `uniq in out`, `xxd in out`) or run code become write subjects or asks through
+ * `programEffects`, so their plain arguments are read subjects: naming a write-protected file
+ * (`cat quiver.yaml`) is a read of it.
+ */
+const READING_PROGRAMS = new Set(
+  `cat tac head tail wc grep egrep fgrep rg ls stat file diff cmp md5sum sha1sum sha224sum sha256sum
+  sha384sum sha512sum b2sum cksum nl od hexdump strings jq realpath readlink dirname basename du cut
+  paste comm join fold fmt expand unexpand rev sort uniq xxd`.split(/\s+/),
+);
+
+/** True when `program` (a bare name, not a path) only reads the files its arguments name. */
+export function readsItsArguments(program: string): boolean {
+  return !program.includes('/') && READING_PROGRAMS.has(program);
+}
+
 export function programEffects(words: readonly ShellWord[]): ProgramEffects {
   const effects: ProgramEffects = { writes: [], asks: [] };
   const program = path.posix.basename(words[0]?.value ?? '');
