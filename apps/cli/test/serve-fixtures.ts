@@ -87,7 +87,14 @@ export function serveEnv(): Record<string, string> {
 /** An SDK client connected over stdio to `quiver serve` running in `dir`. */
 export async function connectStdio(
   dir: string,
-  options: { args?: string[]; elicitation?: boolean; trustProject?: boolean; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    args?: string[];
+    elicitation?: boolean;
+    trustProject?: boolean;
+    env?: NodeJS.ProcessEnv;
+    /** How long initialize may take (default: the SDK's 60 s). */
+    timeoutMs?: number;
+  } = {},
 ): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -110,7 +117,7 @@ export async function connectStdio(
     { name: 'serve-test', version: '1.0.0' },
     options.elicitation ? { capabilities: { elicitation: { form: {} } } } : {},
   );
-  await client.connect(transport);
+  await client.connect(transport, options.timeoutMs === undefined ? undefined : { timeout: options.timeoutMs });
   return { client, transport, stderr: () => stderr };
 }
 

@@ -1,6 +1,7 @@
 import type { TransportKind } from './open-client.js';
 
-export type McpServerState = 'connecting' | 'connected' | 'down' | 'stopped' | 'disabled';
+/** `idle`: not started, because no session under a personality that enables it has asked yet. */
+export type McpServerState = 'idle' | 'connecting' | 'connected' | 'down' | 'stopped' | 'disabled';
 
 export interface McpServerStatus {
   server: string;

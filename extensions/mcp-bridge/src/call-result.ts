@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { type Attachment, fail, ok, type ToolResult } from '@quiver/types';
+import { type Attachment, type ContentAnnotations, fail, ok, type ToolResult } from '@quiver/types';
 import { cleanResultText } from './clean-text.js';
 
 type ContentBlock = CallToolResult['content'][number];
@@ -8,13 +8,27 @@ function base64Bytes(data: string): number {
   return Math.floor((data.length * 3) / 4);
 }
 
+/** Who a block is for and how much it matters, as the server said, for clients that filter by it. */
+function annotationsOf(block: { annotations?: unknown }): ContentAnnotations | undefined {
+  const raw = block.annotations;
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { audience, priority, lastModified } = raw as Record<string, unknown>;
+  const annotations: ContentAnnotations = {};
+  if (Array.isArray(audience))
+    annotations.audience = audience.filter((role) => role === 'user' || role === 'assistant');
+  if (typeof priority === 'number') annotations.priority = priority;
+  if (typeof lastModified === 'string') annotations.lastModified = lastModified;
+  return Object.keys(annotations).length > 0 ? annotations : undefined;
+}
+
 function renderBlock(block: ContentBlock, attachments: Attachment[]): string {
+  const annotations = annotationsOf(block);
   switch (block.type) {
     case 'text':
       return block.text;
     case 'image':
     case 'audio':
-      attachments.push({ type: block.type, mimeType: block.mimeType, data: block.data });
+      attachments.push({ type: block.type, mimeType: block.mimeType, data: block.data, annotations });
       return `[${block.type} ${block.mimeType}, ${base64Bytes(block.data)} bytes, attached]`;
     case 'resource': {
       const resource = block.resource;
@@ -24,15 +38,23 @@ function renderBlock(block: ContentBlock, attachments: Attachment[]): string {
           uri: resource.uri,
           mimeType: resource.mimeType,
           text: resource.text,
+          annotations,
         });
         return `[resource ${resource.uri}]\n${resource.text}`;
       }
       const blob = 'blob' in resource && typeof resource.blob === 'string' ? resource.blob : '';
-      attachments.push({ type: 'resource', uri: resource.uri, mimeType: resource.mimeType, data: blob });
+      attachments.push({ type: 'resource', uri: resource.uri, mimeType: resource.mimeType, data: blob, annotations });
       return `[resource ${resource.uri} (${resource.mimeType ?? 'binary'}, ${base64Bytes(blob)} bytes, attached)]`;
     }
     case 'resource_link':
-      attachments.push({ type: 'resource', uri: block.uri, name: block.name, mimeType: block.mimeType });
+      attachments.push({
+        type: 'resource',
+        uri: block.uri,
+        name: block.name,
+        mimeType: block.mimeType,
+        description: block.description,
+        annotations,
+      });
       return `[resource link ${block.name}: ${block.uri}${block.description ? ` (${block.description})` : ''}]`;
     default:
       return `[unsupported content of type ${(block as { type: string }).type}]`;

@@ -1,5 +1,6 @@
-import { QuiverError } from '@quiver/types';
+import { CLIENT_RELAY_KINDS, QuiverError } from '@quiver/types';
 import { z } from 'zod';
+import { oauthConfigSchema } from './oauth-config.js';
 
 /** `__` separates the parts of `mcp__<server>__<tool>`, so a server name may not contain it. */
 const SERVER_NAME_PATTERN = /^[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*$/;
@@ -8,6 +9,8 @@ const commonFields = {
   connectTimeoutMs: z.number().int().positive().default(10_000),
   callTimeoutMs: z.number().int().positive().default(60_000),
   maxCallTimeoutMs: z.number().int().positive().default(600_000),
+  /** Call timeouts of single tools (by the server's tool name), instead of `callTimeoutMs`. */
+  toolTimeouts: z.record(z.string().min(1), z.number().int().positive()).default({}),
   includeTools: z.array(z.string().min(1)).optional(),
   excludeTools: z.array(z.string().min(1)).optional(),
   disabled: z.boolean().default(false),
@@ -16,6 +19,8 @@ const commonFields = {
    * annotations (re-advertised by `serve`, used for agent sets) and retry idempotent calls.
    */
   trustAnnotations: z.boolean().default(false),
+  /** What the server may ask of the session's client (off unless listed: a server could phish). */
+  allow: z.array(z.enum(CLIENT_RELAY_KINDS)).default([]),
 };
 
 const stdioServerSchema = z
@@ -33,6 +38,7 @@ const httpServerSchema = z
     url: z.url(),
     headers: z.record(z.string(), z.string()).default({}),
     transport: z.enum(['streamable-http', 'sse']).optional(),
+    oauth: oauthConfigSchema.optional(),
     ...commonFields,
   })
   .strict();
@@ -89,6 +95,17 @@ export function parseMcpServersConfig(raw: Readonly<Record<string, unknown>>): M
         {
           fix: `Lower callTimeoutMs or raise maxCallTimeoutMs under mcpServers.${name}.`,
           details: { server: name, key: 'callTimeoutMs' },
+        },
+      );
+    }
+    for (const [tool, timeoutMs] of Object.entries(parsed.data.toolTimeouts)) {
+      if (timeoutMs <= parsed.data.maxCallTimeoutMs) continue;
+      throw new QuiverError(
+        'config_invalid',
+        `mcpServers.${name}.toolTimeouts.${tool}: ${timeoutMs} ms is larger than maxCallTimeoutMs (${parsed.data.maxCallTimeoutMs} ms).`,
+        {
+          fix: `Lower toolTimeouts.${tool} or raise maxCallTimeoutMs under mcpServers.${name}.`,
+          details: { server: name, key: `toolTimeouts.${tool}` },
         },
       );
     }

@@ -6,7 +6,11 @@ import type {
   ReconnectPolicy,
 } from './bridge-types.js';
 import { type McpServerConfigInput, parseMcpServersConfig } from './config.js';
+import { type ClientRelayEvent, ServerClientRelay } from './client-relay.js';
+import { McpCatalog } from './mcp-catalog.js';
+import { createResourceTools, type ResourceToolsOptions } from './resource-tools.js';
 import { ServerConnection } from './server-connection.js';
+import type { McpServerLogEntry } from './server-log-limit.js';
 import { createMemoryPinStore, type McpToolPinStore } from './tool-pins.js';
 import { MCP_BRIDGE_VERSION } from './version.js';
 
@@ -27,6 +31,12 @@ export interface McpBridgeOptions {
    * Default: in memory, for this process only.
    */
   pins?: McpToolPinStore;
+  /** Servers' log messages, cleaned and limited per server (with a count of those dropped). */
+  onServerLog?: (entry: McpServerLogEntry) => void;
+  /** Absolute paths of the workspace roots, for servers allowed `roots`. */
+  roots?: readonly string[];
+  /** Every request a server made of the session's client (`client_relay.*` events). */
+  onRelayEvent?: (event: ClientRelayEvent) => void;
 }
 
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -34,7 +44,9 @@ const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 /** Turns the tools of configured MCP servers into Quiver tools and keeps them current. */
 export class McpBridge {
   private readonly connections: ServerConnection[];
-  private started: Promise<void> | undefined;
+  private readonly stopWatchingPins: () => void;
+  /** Resources and prompts of the connected servers. */
+  readonly catalog = new McpCatalog(() => this.connections.map((connection) => connection.catalogEntry()));
 
   constructor(options: McpBridgeOptions) {
     const servers = parseMcpServersConfig(options.servers as Record<string, unknown>);
@@ -52,27 +64,53 @@ export class McpBridge {
           onDiagnostic: options.onDiagnostic ?? (() => {}),
           onToolsChanged: options.onToolsChanged ?? (() => {}),
           pins,
+          ...(options.onServerLog ? { onServerLog: options.onServerLog } : {}),
+          relay: new ServerClientRelay({
+            server: name,
+            allow: config.allow,
+            roots: options.roots ?? [],
+            publish: options.onRelayEvent ?? (() => {}),
+          }),
         }),
     );
+    this.stopWatchingPins = pins.watch?.(() => this.recheckPins()) ?? (() => {});
   }
 
   /**
-   * Connects every enabled server in parallel, each bounded by its connect timeout, and
-   * registers their tools. Resolves when every first attempt has finished; never rejects for a
-   * server that fails (it is retried in the background).
+   * Connects the named servers (default: every configured one) that are not started yet, in
+   * parallel and each bounded by its connect timeout, registering each one's tools as soon as it
+   * connects. Resolves when the first attempt of each named server has finished; never rejects
+   * for a server that fails (it is retried in the background). Unknown names are ignored.
    */
-  start(): Promise<void> {
-    this.started ??= Promise.all(this.connections.map((connection) => connection.start())).then(() => {});
-    return this.started;
+  async start(servers?: readonly string[]): Promise<void> {
+    const wanted = servers === undefined ? undefined : new Set(servers);
+    const starting = this.connections
+      .filter((connection) => wanted === undefined || wanted.has(connection.name))
+      .map((connection) => connection.start());
+    if (starting.length > 0) await Promise.all(starting);
+  }
+
+  /** `list_mcp_resources` and `read_mcp_resource`, for the host to register once. */
+  resourceTools(options: ResourceToolsOptions = {}): Tool[] {
+    return createResourceTools(this.catalog, options);
   }
 
   /** Closes every client, kills stdio servers, stops reconnecting and unregisters the tools. */
   async stop(): Promise<void> {
+    this.stopWatchingPins();
     await Promise.all(this.connections.map((connection) => connection.stop()));
   }
 
   status(): McpServerStatus[] {
     return this.connections.map((connection) => connection.status());
+  }
+
+  /**
+   * Checks every connected server's tools against the pins again: a changed definition a person
+   * approved since it was withheld is registered now, without waiting for the server to relist.
+   */
+  recheckPins(): void {
+    for (const connection of this.connections) connection.recheckPins();
   }
 
   /** The instructions a server sent at initialization, if any. */

@@ -12,6 +12,8 @@ export interface McpToolOptions {
   maxCallTimeoutMs: number;
   /** The server's hints are copied only when its configuration says to trust them. */
   trustAnnotations: boolean;
+  /** The server may ask the session's client (elicitation, sampling): the tool needs the host's relay. */
+  relay?: boolean;
   call: (
     definition: McpToolDefinition,
     args: Record<string, unknown>,
@@ -30,10 +32,17 @@ function toAnnotations(definition: McpToolDefinition): ToolAnnotations | undefin
   return Object.keys(annotations).length > 0 ? annotations : undefined;
 }
 
+function isObjectSchema(schema: unknown): schema is Record<string, unknown> {
+  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object';
+}
+
 /** The server validates arguments against its own schema; Quiver only checks for an object. */
 const permissiveInput = z.looseObject({});
 
-/** One MCP tool as a Quiver tool. Capabilities are `{}`: the server is its own process. */
+/**
+ * One MCP tool as a Quiver tool. Capabilities are `{}` (the server is its own process), or only
+ * the client relay when the server may ask the session's client something.
+ */
 export function createMcpTool(options: McpToolOptions): Tool<typeof permissiveInput> {
   const { definition } = options;
   const title = definition.title ?? definition.annotations?.title;
@@ -41,13 +50,15 @@ export function createMcpTool(options: McpToolOptions): Tool<typeof permissiveIn
     name: options.name,
     description: definition.description ?? '',
     input: permissiveInput,
-    capabilities: {},
+    capabilities: options.relay ? { client_relay: true } : {},
     parametersJsonSchema: definition.inputSchema as Record<string, unknown>,
     mcp: { server: options.server, originalName: definition.name },
     timeouts: { defaultMs: options.callTimeoutMs, maxMs: options.maxCallTimeoutMs },
     execute: (args, ctx) => options.call(definition, args, ctx),
   };
   if (title !== undefined) tool.title = title;
+  // Clients validate `structuredContent` against it; a non-object schema is not one MCP allows.
+  if (isObjectSchema(definition.outputSchema)) tool.outputSchema = definition.outputSchema;
   const annotations = options.trustAnnotations ? toAnnotations(definition) : undefined;
   if (annotations !== undefined) tool.annotations = annotations;
   return tool;

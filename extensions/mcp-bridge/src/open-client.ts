@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CallRouter } from './call-router.js';
 import { childEnvironment } from './child-environment.js';
 import { type HttpServerConfig, isStdioServerConfig, type McpServerConfig } from './config.js';
+import { authFailureOf, bridgeAuthProvider } from './oauth-connect.js';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 
@@ -14,6 +15,8 @@ export interface OpenedClient {
 
 export interface OpenClientOptions {
   config: McpServerConfig;
+  /** The configured name, for the message that says how to sign in to a remote server. */
+  server?: string;
   clientVersion: string;
   /** Receives the server's stderr (stdio servers only). */
   onStderr: (text: string) => void;
@@ -43,30 +46,36 @@ function httpStatus(error: unknown): number | undefined {
 
 async function openHttp(config: HttpServerConfig, options: OpenClientOptions): Promise<OpenedClient> {
   const url = new URL(config.url);
+  const server = options.server ?? url.host;
   const requestInit = { headers: config.headers };
   const connectOptions = { timeout: config.connectTimeoutMs, signal: options.signal };
   const router = new CallRouter();
   if (config.transport === 'sse') {
     const client = newClient(options);
-    const transport = new SSEClientTransport(url, { requestInit });
-    await client.connect(transport, connectOptions);
+    const transport = new SSEClientTransport(url, { requestInit, ...bridgeAuthProvider(server, config) });
+    await client.connect(transport, connectOptions).catch((error: unknown) => {
+      throw authFailureOf(server, config, error) ?? error;
+    });
     router.attach(transport);
     return { client, transport: 'sse', router };
   }
   const client = newClient(options);
   try {
-    const transport = new StreamableHTTPClientTransport(url, { requestInit });
+    const transport = new StreamableHTTPClientTransport(url, { requestInit, ...bridgeAuthProvider(server, config) });
     await client.connect(transport, connectOptions);
     router.attach(transport);
     return { client, transport: 'streamable-http', router };
   } catch (error) {
+    // A 401 asks for a sign-in; falling back to SSE would only report SSE's error instead.
+    const authFailure = authFailureOf(server, config, error);
+    if (authFailure !== undefined) throw authFailure;
     const status = httpStatus(error);
     // Servers from before Streamable HTTP answer its POST with a 4xx; they speak SSE.
     if (config.transport === 'streamable-http' || status === undefined || status < 400 || status >= 500)
       throw error;
     await client.close().catch(() => {});
     const fallback = newClient(options);
-    const transport = new SSEClientTransport(url, { requestInit });
+    const transport = new SSEClientTransport(url, { requestInit, ...bridgeAuthProvider(server, config) });
     await fallback.connect(transport, connectOptions);
     router.attach(transport);
     return { client: fallback, transport: 'sse', router };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { definePlugin, type PluginPaths } from '@quiver/types';
 import { McpBridge } from './mcp-bridge.js';
+import type { McpCatalog } from './mcp-catalog.js';
 import type { McpToolPinStore } from './tool-pins.js';
 import { MCP_BRIDGE_VERSION } from './version.js';
 
@@ -10,6 +11,8 @@ const HOST_EVENT_SESSION = '*';
 export interface McpBridgePluginOptions {
   /** The pin store of the workspace (the host keeps it in the user's data directory). */
   pins?: (paths: PluginPaths) => McpToolPinStore;
+  /** Receives the resources and prompts of the bridged servers (what `quiver serve` relays). */
+  catalog?: (catalog: McpCatalog) => void;
 }
 
 /** The MCP bridge as a Quiver plugin; its config section is the `mcpServers` table. */
@@ -18,7 +21,7 @@ export function createMcpBridgePlugin(options: McpBridgePluginOptions = {}) {
     id: 'mcp-bridge',
     apiVersion: 1,
     version: MCP_BRIDGE_VERSION,
-    description: 'Tools of the configured MCP servers, reconnected when they fail.',
+    description: 'Tools of the MCP servers a personality enables, started on first use and reconnected when they fail.',
     requires: ['config', 'logger', 'lifecycle', 'events', 'paths'],
     async register(ctx) {
       const { config, logger, lifecycle, events, paths } = ctx.services;
@@ -27,6 +30,17 @@ export function createMcpBridgePlugin(options: McpBridgePluginOptions = {}) {
         register: (tool) => ctx.registerTool(tool),
         logger,
         ...(options.pins ? { pins: options.pins(paths) } : {}),
+        roots: [paths.workspace],
+        onRelayEvent: (event) => events.publish(event),
+        onServerLog: ({ server, ...entry }) =>
+          events.publish({
+            type: 'mcp_server.logged',
+            id: randomUUID(),
+            sessionId: HOST_EVENT_SESSION,
+            timestamp: Date.now(),
+            mcpServer: server,
+            ...entry,
+          }),
         onDiagnostic: (diagnostic) =>
           events.publish({
             type: 'session.warning',
@@ -36,15 +50,39 @@ export function createMcpBridgePlugin(options: McpBridgePluginOptions = {}) {
             code: diagnostic.code,
             message: diagnostic.message,
           }),
-        onToolsChanged: (server, change) =>
+        onToolsChanged: (server, change) => {
           logger.info(`MCP server "${server}" tools changed`, {
             server,
             added: change.added,
             removed: change.removed,
-          }),
+          });
+          events.publish({
+            type: 'tools.list_changed',
+            id: randomUUID(),
+            sessionId: HOST_EVENT_SESSION,
+            timestamp: Date.now(),
+            pluginId: ctx.pluginId,
+            server,
+            added: change.added,
+            removed: change.removed,
+          });
+        },
       });
+      // A session reads the resources of the servers its personality enables, and no others.
+      const enabled = new Map<string, readonly string[]>();
+      lifecycle.onDemand((demand) => void enabled.set(demand.personality, demand.mcpServers));
+      if (Object.keys(config).length > 0) {
+        const serversFor = (personalityId: string) => enabled.get(personalityId) ?? [];
+        for (const tool of bridge.resourceTools({ serversFor })) ctx.registerTool(tool);
+      }
+      options.catalog?.(bridge.catalog);
       lifecycle.onShutdown(() => bridge.stop());
-      await bridge.start();
+      // Servers start when a session under a personality that enables them first needs them,
+      // each on its own: one that is slow to connect never holds up the others or the host.
+      lifecycle.onDemand(async (demand) => {
+        void bridge.start(demand.mcpServers);
+        await bridge.start(demand.awaitServers.filter((server) => demand.mcpServers.includes(server)));
+      });
     },
   });
 }

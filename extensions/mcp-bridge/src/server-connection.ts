@@ -12,10 +12,14 @@ import type {
 import { callOnce } from './call-once.js';
 import type { CallRouter } from './call-router.js';
 import { cleanDefinitionText, MAX_DESCRIPTION_CHARS } from './clean-text.js';
+import { needsClientRelay, type ServerClientRelay } from './client-relay.js';
 import type { McpServerConfig } from './config.js';
 import { errorMessage } from './connection-errors.js';
+import type { CatalogServer } from './mcp-catalog.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import { openClient, type TransportKind } from './open-client.js';
+import { type McpServerLogEntry, ServerLogLimit } from './server-log-limit.js';
+import { isStreamDrop, stillAnswers } from './stream-drop.js';
 import { createToolFilter } from './tool-filter.js';
 import type { McpToolPinStore } from './tool-pins.js';
 import { ToolRegistrations } from './tool-registrations.js';
@@ -30,6 +34,10 @@ export interface ServerConnectionOptions {
   onDiagnostic: (diagnostic: McpBridgeDiagnostic) => void;
   onToolsChanged: (server: string, change: McpToolsChange) => void;
   pins: McpToolPinStore;
+  /** The server's log messages (`notifications/message`), cleaned and rate-limited. */
+  onServerLog?: (entry: McpServerLogEntry) => void;
+  /** What the server may ask of the session's client, and where it goes. */
+  relay: ServerClientRelay;
 }
 
 type AttemptOutcome = { kind: 'result'; result: ToolResult } | { kind: 'dropped' };
@@ -54,16 +62,20 @@ export class ServerConnection {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
   private connecting: Promise<void> | undefined;
+  private firstAttempt: Promise<void> | undefined;
   private connectAbort: AbortController | undefined;
   private listChangedWhileConnecting = false;
+  private probing = false;
   /** Why the transport dropped a message too large to read, until a call reports it. */
   private oversizedMessage: string | undefined;
   private readonly tools: ToolRegistrations;
+  private readonly serverLog: ServerLogLimit;
   private readonly connectionWaiters = new Set<(connected: boolean) => void>();
   private readonly closing = new Set<Promise<void>>();
 
   constructor(private readonly options: ServerConnectionOptions) {
-    this.state = options.config.disabled ? 'disabled' : 'connecting';
+    this.state = options.config.disabled ? 'disabled' : 'idle';
+    this.serverLog = new ServerLogLimit(options.name, (entry) => options.onServerLog?.(entry));
     this.tools = new ToolRegistrations({
       server: options.name,
       isListed: createToolFilter(options.config.includeTools, options.config.excludeTools),
@@ -75,10 +87,12 @@ export class ServerConnection {
           server: options.name,
           name,
           definition,
-          callTimeoutMs: options.config.callTimeoutMs,
+          callTimeoutMs: options.config.toolTimeouts[definition.name] ?? options.config.callTimeoutMs,
           maxCallTimeoutMs: options.config.maxCallTimeoutMs,
           trustAnnotations: options.config.trustAnnotations,
-          call: (toolDefinition, args, ctx) => this.callTool(toolDefinition, args, ctx),
+          relay: needsClientRelay(options.config.allow),
+          call: (toolDefinition, args, ctx) =>
+            options.relay.during(ctx, name, () => this.callTool(toolDefinition, args, ctx)),
         }),
     });
   }
@@ -89,6 +103,18 @@ export class ServerConnection {
 
   instructions(): string | undefined {
     return this.serverInstructions;
+  }
+
+  /** The server as resources and prompts are read from it: its client while connected. */
+  catalogEntry(): CatalogServer {
+    const connected = this.state === 'connected' ? this.client : undefined;
+    const unavailable = connected ? undefined : this.unavailable();
+    return {
+      server: this.name,
+      client: connected,
+      reason: unavailable?.ok === false ? unavailable.error : undefined,
+      timeoutMs: this.options.config.callTimeoutMs,
+    };
   }
 
   status(): McpServerStatus {
@@ -102,10 +128,13 @@ export class ServerConnection {
     };
   }
 
-  /** The first connection attempt; never throws. A failure schedules reconnection. */
-  async start(): Promise<void> {
-    if (this.state === 'disabled' || this.state === 'stopped') return;
-    await this.beginConnect();
+  /**
+   * Starts the server once; every call returns the first connection attempt, which never throws.
+   * A failure schedules reconnection.
+   */
+  start(): Promise<void> {
+    if (this.firstAttempt === undefined && this.state === 'idle') this.firstAttempt = this.beginConnect();
+    return this.firstAttempt ?? Promise.resolve();
   }
 
   async stop(): Promise<void> {
@@ -116,6 +145,7 @@ export class ServerConnection {
     await this.connecting;
     for (const resolve of this.connectionWaiters) resolve(false);
     this.connectionWaiters.clear();
+    this.serverLog.close();
     this.tools.clear();
     const client = this.client;
     this.client = undefined;
@@ -153,11 +183,14 @@ export class ServerConnection {
       const opened = await Promise.race([
         openClient({
           config,
+          server: this.name,
           clientVersion: this.options.clientVersion,
           signal: deadline.signal,
           onStderr: (text) => this.recordStderr(text),
           onCreated: (client) => created.push(client),
           prepare: (client) => {
+            this.options.relay.install(client);
+            this.serverLog.install(client, () => generation === this.generation);
             client.setNotificationHandler('notifications/tools/list_changed', () => {
               if (generation !== this.generation) return;
               if (this.state === 'connected') this.refreshTools();
@@ -183,6 +216,7 @@ export class ServerConnection {
         // The transport closes right after this error, which would otherwise read as a crash.
         if (generation === this.generation && /exceed(?:s|ed) maximum/i.test(errorMessage(error)))
           this.oversizedMessage = errorMessage(error);
+        if (generation === this.generation && isStreamDrop(error)) this.probeAfterDrop(opened.client, error);
       };
       const instructions = opened.client.getInstructions();
       this.serverInstructions =
@@ -239,6 +273,11 @@ export class ServerConnection {
     return tools;
   }
 
+  /** Lists the tools again when some were withheld, so that a definition a person approved is registered. */
+  recheckPins(): void {
+    if (this.state === 'connected' && this.tools.hasWithheld) this.refreshTools();
+  }
+
   private refreshTools(): void {
     this.refreshing = this.refreshing.then(async () => {
       const client = this.client;
@@ -257,6 +296,18 @@ export class ServerConnection {
   private syncTools(listed: readonly McpToolDefinition[]): void {
     const change = this.tools.sync(listed);
     if (change.added.length > 0 || change.removed.length > 0) this.options.onToolsChanged(this.name, change);
+  }
+
+  /** A broken HTTP stream: when the server no longer answers, it is down and calls in flight fail now. */
+  private probeAfterDrop(client: Client, error: unknown): void {
+    if (this.probing) return;
+    this.probing = true;
+    const generation = this.generation;
+    void stillAnswers(client).then((failure) => {
+      this.probing = false;
+      if (failure !== undefined && generation === this.generation && this.client === client)
+        this.markDown(`the connection dropped (${errorMessage(error)}; a ping then failed: ${failure})`);
+    });
   }
 
   private handleClose(generation: number): void {
@@ -305,6 +356,7 @@ export class ServerConnection {
 
   private unavailable(): ToolResult {
     if (this.state === 'stopped') return fail('not_available', `MCP server "${this.name}" is stopped.`);
+    if (this.state === 'idle') return fail('not_available', `MCP server "${this.name}" is not started.`);
     if (this.state === 'disabled')
       return fail('not_available', `MCP server "${this.name}" is disabled in the configuration.`);
     if (this.state === 'connecting' && this.attempt === 0) {
@@ -342,7 +394,7 @@ export class ServerConnection {
         `the MCP server "${this.name}" ${what} while the call was running; it was not retried because ${why}`,
       );
     }
-    if (!(await this.waitForConnection(ctx.signal, this.callTimeout(ctx)))) {
+    if (!(await this.waitForConnection(ctx.signal, this.callTimeout(definition, ctx)))) {
       if (ctx.signal.aborted) return fail('aborted', `the call to MCP tool "${definition.name}" was aborted`);
       return fail(
         'execution_failed',
@@ -357,9 +409,9 @@ export class ServerConnection {
     );
   }
 
-  private callTimeout(ctx: ToolContext): number {
-    const { callTimeoutMs, maxCallTimeoutMs } = this.options.config;
-    return Math.min(ctx.timeoutMs ?? callTimeoutMs, maxCallTimeoutMs);
+  private callTimeout(definition: McpToolDefinition, ctx: ToolContext): number {
+    const { callTimeoutMs, maxCallTimeoutMs, toolTimeouts } = this.options.config;
+    return Math.min(ctx.timeoutMs ?? toolTimeouts[definition.name] ?? callTimeoutMs, maxCallTimeoutMs);
   }
 
   private async attemptCall(
@@ -384,7 +436,7 @@ export class ServerConnection {
       definition,
       args,
       ctx,
-      timeoutMs: this.callTimeout(ctx),
+      timeoutMs: this.callTimeout(definition, ctx),
       maxTimeoutMs: this.options.config.maxCallTimeoutMs,
     });
     if (outcome.kind === 'result') return outcome;

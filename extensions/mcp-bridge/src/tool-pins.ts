@@ -31,6 +31,11 @@ export interface McpToolPinStore {
   quarantine(server: string, tool: string, pending: ToolPin): void;
   /** The server offers the pinned definition again: a change waiting for review is moot. */
   settle?(server: string, tool: string): void;
+  /**
+   * Calls `onChange` when the pins may have changed outside this bridge (a person approved a
+   * change in another process or through serve's client); returns the function that stops it.
+   */
+  watch?(onChange: () => void): () => void;
 }
 
 function canonical(value: unknown): unknown {

@@ -4,7 +4,7 @@ import { cleanDefinition } from './clean-definition.js';
 import { errorMessage } from './connection-errors.js';
 import type { McpToolDefinition } from './mcp-tool.js';
 import { assignToolNames } from './tool-names.js';
-import { changedFields, type McpToolPinStore, pinOf } from './tool-pins.js';
+import { changedFields, type McpToolPinStore, pinOf, type ToolPin } from './tool-pins.js';
 
 export interface ToolRegistrationsOptions {
   server: string;
@@ -30,11 +30,18 @@ export class ToolRegistrations {
   private readonly registered = new Map<string, RegisteredMcpTool>();
   /** Changed definitions already reported, so a re-listing does not repeat the warning. */
   private readonly reportedChanges = new Set<string>();
+  /** Tools of the last listing withheld because their definition differs from the pinned one. */
+  private withheld = 0;
 
   constructor(private readonly options: ToolRegistrationsOptions) {}
 
   get size(): number {
     return this.registered.size;
+  }
+
+  /** True when the last listing had a tool withheld for review, which an approval could release. */
+  get hasWithheld(): boolean {
+    return this.withheld > 0;
   }
 
   names(): string[] {
@@ -50,6 +57,7 @@ export class ToolRegistrations {
       listed.map((tool) => tool.name),
     );
     const wanted = new Map<string, { definition: McpToolDefinition; name: string; fingerprint: string }>();
+    this.withheld = 0;
     for (const definition of listed) {
       if (!this.options.isListed(definition.name)) continue;
       if (!isObjectSchema(definition.inputSchema)) {
@@ -60,7 +68,10 @@ export class ToolRegistrations {
         continue;
       }
       const name = names.get(definition.name) ?? definition.name;
-      if (!this.matchesPin(definition, name)) continue;
+      if (!this.matchesPin(definition, name)) {
+        this.withheld += 1;
+        continue;
+      }
       wanted.set(definition.name, {
         definition: this.cleaned(definition, name),
         name,
@@ -95,10 +106,20 @@ export class ToolRegistrations {
   private matchesPin(definition: McpToolDefinition, name: string): boolean {
     const { server, pins, report } = this.options;
     const current = pinOf(definition);
-    const pinned = pins.pinned(server, definition.name);
-    if (pinned === undefined) {
-      pins.pin(server, definition.name, current);
-      return true;
+    let pinned: ToolPin | undefined;
+    try {
+      pinned = pins.pinned(server, definition.name);
+      if (pinned === undefined) {
+        pins.pin(server, definition.name, current);
+        // Another process may have pinned a different definition first: its pin decides.
+        pinned = pins.pinned(server, definition.name) ?? current;
+      }
+    } catch (error) {
+      report(
+        'mcp_tool_quarantined',
+        `MCP tool "${name}" of server "${server}" is withheld: its pinned definition could not be read or recorded (${errorMessage(error)}).`,
+      );
+      return false;
     }
     if (pinned.hash === current.hash) {
       pins.settle?.(server, definition.name);

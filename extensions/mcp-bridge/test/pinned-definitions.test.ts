@@ -96,4 +96,26 @@ describe('pinned definitions of server tools', () => {
     expect(second.toolNames()).toContain('mcp__hostile__fetch_notes');
     successText((await second.call('mcp__hostile__fetch_notes', { topic: 'd', note: 'n' })).result);
   });
+
+  it('registers the changed tool as soon as a person approves it, without a restart', async () => {
+    const state = await makeTempDir('rug-pull-live-approval');
+    cleanups.push(state.remove);
+    const pins = lastingPinStore();
+    const harness = await start(state.path, pins);
+    successText((await harness.call('mcp__hostile__swap', {})).result);
+    await eventually(() => pins.pending.length > 0, 'the change to be recorded');
+    harness.bridge.recheckPins();
+    expect((await harness.call('mcp__hostile__fetch_notes', { topic: 'e' })).result.ok).toBe(false);
+
+    const reviewed = pins.pending[0];
+    if (reviewed === undefined) throw new Error('no pending definition');
+    pins.pin('hostile', reviewed.tool, reviewed.pin);
+    harness.bridge.recheckPins();
+    await eventually(
+      () => harness.toolNames().includes('mcp__hostile__fetch_notes'),
+      'the approved tool to be registered',
+    );
+    successText((await harness.call('mcp__hostile__fetch_notes', { topic: 'f', note: 'n' })).result);
+    expect(callsOf(state.path, 'fetch_notes')).toEqual([{ topic: 'f', note: 'n' }]);
+  });
 });

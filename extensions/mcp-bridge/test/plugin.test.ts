@@ -1,5 +1,8 @@
 import { DefaultToolRegistry } from '@quiver/core';
-import { type PluginContext, QuiverError, type QuiverEvent } from '@quiver/types';
+import { type PersonalityDemand, type PluginContext, QuiverError, type QuiverEvent } from '@quiver/types';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import mcpBridgeDefault, { mcpBridgePlugin } from '../src/index.js';
 import { fixtureServer, makeTempDir } from './helpers.js';
@@ -12,6 +15,7 @@ function pluginContext(config: Record<string, unknown>) {
   const events: QuiverEvent[] = [];
   const warnings: string[] = [];
   const shutdown: Array<() => void | Promise<void>> = [];
+  const demands: Array<(demand: PersonalityDemand) => void | Promise<void>> = [];
   const context: BridgeContext = {
     pluginId: 'mcp-bridge',
     registerTool: (tool) => registry.register(tool, { pluginId: 'mcp-bridge' }),
@@ -21,7 +25,7 @@ function pluginContext(config: Record<string, unknown>) {
     services: {
       config,
       logger: { debug() {}, info() {}, warn: (message) => warnings.push(message), error() {} },
-      lifecycle: { onShutdown: (fn) => shutdown.push(fn) },
+      lifecycle: { onShutdown: (fn) => shutdown.push(fn), onDemand: (fn) => demands.push(fn) },
       events: { publish: (event) => events.push(event) },
       paths: { workspace: process.cwd(), dataDir: process.cwd(), configDir: process.cwd() },
     },
@@ -31,6 +35,10 @@ function pluginContext(config: Record<string, unknown>) {
     registry,
     events,
     warnings,
+    /** What a host does when a session under a personality needs its servers. */
+    demand: async (mcpServers: string[], awaitServers: string[] = mcpServers) => {
+      for (const fn of demands) await fn({ personality: 'test', mcpServers, awaitServers });
+    },
     shutdown: async () => {
       for (const fn of shutdown) await fn();
     },
@@ -96,6 +104,7 @@ describe('the mcp-bridge plugin', () => {
     });
     cleanups.push(host.shutdown);
     await mcpBridgePlugin.register(host.context);
+    await host.demand(['good', 'broken', 'off']);
 
     const names = host.registry.list().map((entry) => entry.tool.name);
     expect(names).toContain('mcp__good__echo');
@@ -110,6 +119,38 @@ describe('the mcp-bridge plugin', () => {
     expect(host.warnings.some((message) => message.includes('"broken"'))).toBe(true);
 
     await host.shutdown();
-    expect(host.registry.list()).toEqual([]);
+    expect(host.registry.list().filter((entry) => entry.tool.mcp !== undefined)).toEqual([]);
+  });
+
+  it('starts no server when registered, then only the servers a demand names, each once', async () => {
+    const first = await makeTempDir('lazy-first');
+    const second = await makeTempDir('lazy-second');
+    cleanups.push(first.remove, second.remove);
+    const server = (state: string) => ({
+      command: process.execPath,
+      args: [fixtureServer],
+      env: { FIXTURE_STATE_DIR: state },
+    });
+    const host = pluginContext({ first: server(first.path), second: server(second.path) });
+    cleanups.push(host.shutdown);
+    await mcpBridgePlugin.register(host.context);
+    expect(existsSync(join(first.path, 'starts.log'))).toBe(false);
+
+    await host.demand(['first']);
+    await host.demand(['first']);
+    expect((await readFile(join(first.path, 'starts.log'), 'utf8')).trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(second.path, 'starts.log'))).toBe(false);
+    const names = host.registry.list().map((entry) => entry.tool.name);
+    expect(names).toContain('mcp__first__echo');
+    expect(names.some((name) => name.startsWith('mcp__second__'))).toBe(false);
+    expect(host.events).toContainEqual(
+      expect.objectContaining({
+        type: 'tools.list_changed',
+        pluginId: 'mcp-bridge',
+        server: 'first',
+        added: expect.arrayContaining(['mcp__first__echo']),
+        removed: [],
+      }),
+    );
   });
 });

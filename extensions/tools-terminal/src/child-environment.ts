@@ -1,31 +1,14 @@
+import { childProcessEnvironment, isChildEnvironmentName } from '@quiver/types';
 import { isSecretName } from './secret-names.js';
-
-const PASSED_NAMES = new Set([
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'LANG',
-  'LANGUAGE',
-  'TERM',
-  'TMPDIR',
-  'SHELL',
-  'TZ',
-  'COLORTERM',
-  'NO_COLOR',
-]);
 
 /** Picks the variables a child process needs to behave normally, never a secret. */
 export function minimalEnvironment(
   source: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
-  const environment: Record<string, string> = {};
-  for (const [name, value] of Object.entries(source)) {
-    if (value === undefined) continue;
-    if (!PASSED_NAMES.has(name) && !name.startsWith('LC_')) continue;
-    if (isSecretName(name)) continue;
-    environment[name] = value;
-  }
+  const environment = childProcessEnvironment(
+    source,
+    (name) => isChildEnvironmentName(name) && !isSecretName(name),
+  );
   environment.PATH ??= '/usr/local/bin:/usr/bin:/bin';
   return environment;
 }

@@ -1,5 +1,6 @@
 // Public surface of @quiver/permissions.
 
+export { createBlanketDenyCheck } from './blanket-deny.js';
 export type { CommandSpecifier } from './command-rule.js';
 export {
   matchesCommandPrefix,

@@ -13,7 +13,6 @@ import type { ProjectGrantStore } from './project-grant-store.js';
 import { type ProtectedPath, protectionRules } from './protected-paths.js';
 import { type PermissionRule, parsePermissionRule } from './rule.js';
 import { RuleSet, type RuleSetCaches } from './rule-set.js';
-import { headlessDenial } from './suggested-rule.js';
 import { toolPathSubject } from './workspace-path.js';
 
 export interface PermissionEngineOptions {
@@ -32,8 +31,6 @@ export interface PermissionEngineOptions {
    * decided request teaches the engine its tool's kind.
    */
   toolKinds?: Record<string, PermissionKind>;
-  /** A headless session has nobody to ask: asks become denies that name the rule to add. */
-  headless?: boolean;
   /**
    * What Quiver loads as configuration or code, and its data directory: write-denied to every
    * tool (file tools, shell redirections, shell arguments) whatever the rules allow. A plain
@@ -59,7 +56,6 @@ export class PermissionEngine {
   readonly #sessionGrants: SessionGrantStore;
   readonly #projectGrants: ProjectGrantStore | undefined;
   readonly #toolKinds = new Map<string, PermissionKind>();
-  readonly #headless: boolean;
   readonly #protections: PermissionRule[];
   #onceGrants: PermissionRule[] = [];
   /** When the session began: workspace code (package scripts, git config) written later is not trusted by its rules. */
@@ -79,7 +75,6 @@ export class PermissionEngine {
     this.#sessionGrants = options.sessionGrants ?? new SessionGrantStore();
     this.#projectGrants = options.projectGrants;
     for (const [name, kind] of Object.entries(options.toolKinds ?? {})) this.#toolKinds.set(name, kind);
-    this.#headless = options.headless ?? false;
     this.#protections = protectionRules(options.protectedPaths ?? [], options.workspace);
   }
 
@@ -95,26 +90,18 @@ export class PermissionEngine {
         rule: blanketDeny.source,
         reason: `${toolName} is denied by rule "${blanketDeny.source}"`,
       };
-    const { decision, subject } = await this.#decideByKind(request, rules);
-    return this.#headless ? headlessDenial(toolName, subject, decision) : decision;
+    return this.#decideByKind(request, rules);
   }
 
-  async #decideByKind(
-    request: PermissionRequest,
-    rules: RuleSet,
-  ): Promise<{ decision: PermissionDecision; subject: string }> {
+  async #decideByKind(request: PermissionRequest, rules: RuleSet): Promise<PermissionDecision> {
     const { toolName, spec, args, mcpServer } = request;
-    if (!spec || mcpServer !== undefined)
-      return { decision: decideName(toolName, rules, mcpServer), subject: toolName };
+    if (!spec || mcpServer !== undefined) return decideName(toolName, rules, mcpServer);
     const extracted = extract(() => subjectsOf(spec, args));
     if (!extracted.ok) {
       return {
-        decision: {
-          behavior: 'ask',
-          reason: `the ${spec.kind} subject could not be read from the arguments: ${extracted.error}`,
-          suggestedRule: toolName,
-        },
-        subject: toolName,
+        behavior: 'ask',
+        reason: `the ${spec.kind} subject could not be read from the arguments: ${extracted.error}`,
+        suggestedRule: toolName,
       };
     }
     const value = extracted.value;
@@ -126,45 +113,27 @@ export class PermissionEngine {
         // The working directory is a path argument too: read it as the tool will open it.
         const base = requested === undefined ? undefined : toolPathSubject(requested, this.#workspace);
         if (base !== undefined && !base.ok)
-          return {
-            decision: { behavior: 'deny', reason: `cwd ${requested}: ${base.error} ${base.fix}` },
-            subject: command,
-          };
-        return {
-          decision: await decideShellCommand(
-            {
-              toolName,
-              command,
-              cwd: base?.normalized,
-              trustedSince: (rule) => this.#grantedAt.get(rule.source) ?? this.#sessionStart,
-            },
-            rules,
-          ),
-          subject: command,
-        };
+          return { behavior: 'deny', reason: `cwd ${requested}: ${base.error} ${base.fix}` };
+        return await decideShellCommand(
+          {
+            toolName,
+            command,
+            cwd: base?.normalized,
+            trustedSince: (rule) => this.#grantedAt.get(rule.source) ?? this.#sessionStart,
+          },
+          rules,
+        );
       }
       case 'read':
       case 'write': {
         const paths = value as string[];
-        return {
-          decision: decidePaths(toolName, spec.kind, paths, rules),
-          subject: paths.join(', ') || toolName,
-        };
+        return decidePaths(toolName, spec.kind, paths, rules);
       }
       case 'url':
-        return { decision: decideUrl(toolName, value as string, rules), subject: value as string };
+        return decideUrl(toolName, value as string, rules);
       default:
-        return {
-          decision: decideSpecifier(toolName, value as string | undefined, rules),
-          subject: (value as string | undefined) ?? toolName,
-        };
+        return decideSpecifier(toolName, value as string | undefined, rules);
     }
-  }
-
-  /** For pool assembly: a blanket deny (`terminal`, `mcp__github`) removes the tool before the model sees it. */
-  isBlanketDenied(toolName: string, mcpServer?: string): { denied: boolean; rule?: string } {
-    const rule = this.#ruleSet().blanket('deny', toolName, mcpServer);
-    return rule ? { denied: true, rule: rule.source } : { denied: false };
   }
 
   /** Adds `rule` to the allow layer: for the next decision only, this session, or the project (saved). */

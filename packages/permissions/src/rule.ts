@@ -1,4 +1,4 @@
-import { QuiverError } from '@quiver/types';
+import { matchesNamePattern, QuiverError } from '@quiver/types';
 
 /** A parsed `Tool(specifier)` rule. `tool` may end in `*` (e.g. `mcp__github__*`). */
 export interface PermissionRule {
@@ -35,17 +35,10 @@ export function parsePermissionRule(source: string): PermissionRule {
 /** True when the rule's tool part names `toolName` (exact, `*` glob, or `mcp__server` for the whole server). */
 export function ruleMatchesToolName(rule: PermissionRule, toolName: string): boolean {
   if (rule.tool === toolName) return true;
-  if (rule.tool.includes('*')) {
-    const re = new RegExp(`^${rule.tool.split('*').map(escapeRegExp).join('.*')}$`);
-    return re.test(toolName);
-  }
+  if (rule.tool.includes('*')) return matchesNamePattern(rule.tool, toolName);
   // `mcp__server` names every tool of that server.
   if (rule.tool.startsWith('mcp__') && rule.tool.split('__').length === 2) {
     return toolName.startsWith(`${rule.tool}__`);
   }
   return false;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,6 +1,6 @@
 import type { ToolPermissionSpec } from '@quiver/types';
 import { describe, expect, it } from 'vitest';
-import { PermissionEngine } from '../src/index.js';
+import { headlessDenial, PermissionEngine } from '../src/index.js';
 import { TOOL_SPECS } from './workspace-fixture.js';
 
 const workspace = process.cwd();
@@ -46,17 +46,22 @@ describe('PermissionEngine', () => {
     ).toBe('allow');
   });
 
-  it('reports blanket denies for assembly, including whole MCP servers', () => {
+  it('denies a whole tool or a whole MCP server by a blanket rule, and leaves a path deny to its paths', async () => {
     const engine = new PermissionEngine({
       workspace,
-      layers: [{ deny: ['terminal', 'mcp__github', 'read_file(secrets/**)'] }],
+      layers: [{ allow: ['read_file'], deny: ['terminal', 'mcp__github', 'read_file(secrets/**)'] }],
     });
-    expect(engine.isBlanketDenied('terminal')).toEqual({ denied: true, rule: 'terminal' });
-    expect(engine.isBlanketDenied('mcp__github__create_issue')).toEqual({
-      denied: true,
-      rule: 'mcp__github',
+    expect(await engine.decide(shell('ls'))).toMatchObject({ behavior: 'deny', rule: 'terminal' });
+    expect(
+      await engine.decide({ toolName: 'mcp__github__create_issue', args: {}, mcpServer: 'github' }),
+    ).toMatchObject({ behavior: 'deny', rule: 'mcp__github' });
+    const read = (file: string) => ({
+      toolName: 'read_file',
+      args: { path: file },
+      spec: TOOL_SPECS.read_file,
     });
-    expect(engine.isBlanketDenied('read_file')).toEqual({ denied: false });
+    expect((await engine.decide(read('notes.md'))).behavior).toBe('allow');
+    expect((await engine.decide(read('secrets/key'))).behavior).toBe('deny');
   });
 
   it('lists a decision for every subcommand of a shell command', async () => {
@@ -81,9 +86,13 @@ describe('PermissionEngine', () => {
     expect((await engine.decide(shell('echo $(date)'))).suggestedRule).toBe('terminal(echo $(date))');
   });
 
-  it('denies what it would ask in a headless session, naming the rule that would allow it', async () => {
-    const engine = new PermissionEngine({ workspace, layers: [], headless: true });
-    const decision = await engine.decide(shell('git push origin main'));
+  it('turns an ask into a denial for a headless session, naming the rule that would allow it', async () => {
+    const engine = new PermissionEngine({ workspace, layers: [] });
+    const decision = headlessDenial(
+      'terminal',
+      'git push origin main',
+      await engine.decide(shell('git push origin main')),
+    );
     expect(decision.behavior).toBe('deny');
     expect(decision.reason).toBe(
       'Permission to run terminal was denied: "git push origin main" needs approval and this session is headless. To allow it, add "terminal(git push:*)" to permissions.allow in the personality.',

@@ -1,38 +1,36 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DefaultToolRegistry, DefaultToolResultReducerRegistry } from '@quiver/core';
-import {
-  createSession,
+import type { DefaultToolResultReducerRegistry } from '@quiver/core';
+import type {
   DefaultHookRegistry,
-  type HookRegistry,
-  InMemoryEventBus,
-  type ModelProfile,
-  type Session,
-  type SessionOptions,
-  type SessionPolicy,
+  ModelProfile,
+  Session,
+  SessionOptions,
+  SessionPolicy,
   SqliteSessionEventLog,
 } from '@quiver/runtime';
 import {
   type CapabilityBackend,
-  type CapabilityBackendRegistry,
   type EventBus,
   type Logger,
   type PluginDefinition,
   QuiverError,
   type ToolRegistry,
-  type ToolResultReducerRegistry,
 } from '@quiver/types';
 import { type DependencyContainer, container as globalContainer } from 'tsyringe';
-import { DefaultCapabilityBackendRegistry } from './backend-registry.js';
+import type { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 import type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js';
 import { addPaths, configurationPaths, pluginLocation } from './config/configuration-paths.js';
 import { createStderrLogger } from './logger.js';
-import { type Personality, resolvePersonality, toSessionPolicy } from './personality/index.js';
-import { type FailedPluginInfo, type LoadedPluginInfo, PluginCatalog } from './plugins/plugin-catalog.js';
+import { type Personality, resolvePersonality } from './personality/index.js';
+import type { FailedPluginInfo, LoadedPluginInfo, PluginCatalog } from './plugins/plugin-catalog.js';
 import { resolvePluginReference } from './plugins/plugin-resolver.js';
 import { type HostProtectedPath, protectedPathsOf } from './protected-paths.js';
-import { type ServiceDescriptor, validateScopes } from './scopes.js';
-import { type HostOptions, TOKEN_SCOPES, TOKENS } from './tokens.js';
+import { registerScope, type ServiceDescriptor, validateScopes } from './scopes.js';
+import { PERSONALITY_SERVICES } from './services/personality-services.js';
+import { ROOT_SERVICES } from './services/root-services.js';
+import { SESSION_SERVICES } from './services/session-services.js';
+import { type HostOptions, type ServiceScope, TOKEN_SCOPES, TOKENS } from './tokens.js';
 import { inspectProject, type ProjectTrustOptions } from './trust/inspect-project.js';
 import { type ProjectTrust, trustedPersonality } from './trust/project-trust.js';
 import { trustDirectory } from './trust/trust-store.js';
@@ -76,7 +74,10 @@ export interface CreateHostOptions {
    * person trusted. Absent: everything found is used as is (an embedder's own configuration).
    */
   trust?: ProjectTrustOptions;
-  /** Extra services checked for scope violations at startup. */
+  /**
+   * Services of the embedder's own, built per scope like the host's: checked for scope
+   * violations at startup, then registered in every container of their scope.
+   */
   services?: ServiceDescriptor[];
 }
 
@@ -89,32 +90,29 @@ export interface PluginConfigContext {
 interface PersonalityScope {
   personality: Personality;
   container: DependencyContainer;
-  hooks: HookRegistry;
-  reducers: ToolResultReducerRegistry;
-  backends: CapabilityBackendRegistry;
+  dispose(): Promise<void>;
 }
+
+type ScopedServices = Record<ServiceScope, ServiceDescriptor[]>;
 
 export interface PluginStatus {
   loaded: LoadedPluginInfo[];
   failed: FailedPluginInfo[];
 }
 
-const ROOT_SERVICES: ServiceDescriptor[] = [
-  { token: TOKENS.pluginCatalog, scope: 'root', useClass: PluginCatalog },
-];
-
 /** The plugin host: owns the root container, loads plugins, and creates gated sessions. */
 export class QuiverHost {
   readonly #personalities = new Map<string, PersonalityScope>();
   readonly #sessions = new Set<Session>();
-  #eventLog: SqliteSessionEventLog | undefined;
+  readonly #sessionContainers = new WeakMap<Session, DependencyContainer>();
   #closed = false;
 
   private constructor(
     readonly container: DependencyContainer,
+    private readonly services: ScopedServices,
+    private readonly disposeRoot: () => Promise<void>,
     readonly options: HostOptions,
     private readonly embedded: Record<string, unknown>,
-    private readonly profiles: ModelProfile[] | undefined,
     /** How the project configuration stands against what a person trusted; undefined = not checked. */
     readonly trust: ProjectTrust | undefined,
     private readonly sessionPersonality: string,
@@ -146,25 +144,20 @@ export class QuiverHost {
       config,
       pluginConfig: (pluginId) => sources[pluginId]?.(config, context) ?? config.pluginConfig[pluginId] ?? {},
       loadedConfigurationPaths: [],
+      ...(options.profiles ? { profiles: options.profiles } : {}),
     };
     const pluginLocations: string[] = [];
 
-    validateScopes([...ROOT_SERVICES, ...(options.services ?? [])], TOKEN_SCOPES);
+    const services = scopedServices(options.services ?? []);
 
     // A child of tsyringe's global container that nothing registers into: every registration stays here.
     const root = globalContainer.createChildContainer();
-    const reducers = new DefaultToolResultReducerRegistry();
-    const backends = new DefaultCapabilityBackendRegistry();
     root.register(TOKENS.hostOptions, { useValue: hostOptions });
     root.register(TOKENS.logger, { useValue: options.logger ?? createStderrLogger() });
-    root.register(TOKENS.reducerRegistry, { useValue: reducers });
-    root.register(TOKENS.toolRegistry, { useValue: new DefaultToolRegistry({ reducers }) });
-    root.register(TOKENS.hookRegistry, { useValue: new DefaultHookRegistry() });
-    root.register(TOKENS.backendRegistry, { useValue: backends });
-    root.register(TOKENS.eventBus, { useValue: new InMemoryEventBus() });
-    root.registerSingleton(TOKENS.pluginCatalog, PluginCatalog);
+    const disposeRoot = registerScope(root, services.root);
 
-    host = new QuiverHost(root, hostOptions, embedded, options.profiles, trust, sessionPersonality);
+    host = new QuiverHost(root, services, disposeRoot, hostOptions, embedded, trust, sessionPersonality);
+    const backends = host.backends;
     const hostBackends = options.backends?.({
       workspace,
       dataDir,
@@ -215,14 +208,14 @@ export class QuiverHost {
   get registry(): ToolRegistry {
     return this.container.resolve(TOKENS.toolRegistry);
   }
-  get reducers(): ToolResultReducerRegistry {
+  get reducers(): DefaultToolResultReducerRegistry {
     return this.container.resolve(TOKENS.reducerRegistry);
   }
   get hooks(): DefaultHookRegistry {
-    return this.container.resolve(TOKENS.hookRegistry) as DefaultHookRegistry;
+    return this.container.resolve(TOKENS.hookRegistry);
   }
   get backends(): DefaultCapabilityBackendRegistry {
-    return this.container.resolve(TOKENS.backendRegistry) as DefaultCapabilityBackendRegistry;
+    return this.container.resolve(TOKENS.backendRegistry);
   }
   get events(): EventBus {
     return this.container.resolve(TOKENS.eventBus);
@@ -251,8 +244,7 @@ export class QuiverHost {
 
   /** The durable session log (`sessions.db` in the data dir), opened on first use. */
   get eventLog(): SqliteSessionEventLog {
-    this.#eventLog ??= new SqliteSessionEventLog({ dataDir: this.options.dataDir });
-    return this.#eventLog;
+    return this.container.resolve(TOKENS.sessionEventLog);
   }
 
   plugins(): PluginStatus {
@@ -274,22 +266,9 @@ export class QuiverHost {
     const scope = this.#personalityScope(options.personality);
     const sessionContainer = scope.container.createChildContainer();
     sessionContainer.register(TOKENS.sessionOptions, { useValue: options });
-    const session = createSession(
-      {
-        registry: this.registry,
-        reducers: scope.reducers,
-        backends: scope.backends,
-        hooks: scope.hooks,
-        policy: scope.container.resolve(TOKENS.sessionPolicy),
-        workspace: this.options.workspace,
-        dataDir: this.options.dataDir,
-        events: this.events,
-        eventLog: this.eventLog,
-        protectedPaths: protectedPathsOf(this.options),
-        ...(this.profiles ? { profiles: this.profiles } : {}),
-      },
-      sessionContainer.resolve(TOKENS.sessionOptions),
-    );
+    registerScope(sessionContainer, this.services.session);
+    const session = sessionContainer.resolve<Session>(TOKENS.session);
+    this.#sessionContainers.set(session, sessionContainer);
     this.#sessions.add(session);
     const close = session.close.bind(session);
     session.close = async () => {
@@ -304,7 +283,21 @@ export class QuiverHost {
     this.#closed = true;
     await Promise.allSettled([...this.#sessions].map((session) => session.close()));
     await this.catalog.shutdown();
-    this.#eventLog?.close();
+    for (const scope of this.#personalities.values()) await scope.dispose();
+    await this.disposeRoot();
+  }
+
+  /**
+   * The container of a session's scope: it resolves the session's services, and through its
+   * parents its personality's and the host's.
+   */
+  containerOf(session: Session): DependencyContainer {
+    const container = this.#sessionContainers.get(session);
+    if (!container)
+      throw new QuiverError('usage', `Session ${session.id} was not created by this host.`, {
+        fix: "Pass a session returned by this host's createSession().",
+      });
+    return container;
   }
 
   #searchDirs(): string[] {
@@ -322,19 +315,9 @@ export class QuiverHost {
     );
     const container = this.container.createChildContainer();
     container.register(TOKENS.personality, { useValue: personality });
-    container.register(TOKENS.sessionPolicy, { useValue: toSessionPolicy(personality) });
-    // Hooks, reducers and backends of a plugin apply only where the personality enables it.
-    const scope = {
-      personality,
-      container,
-      hooks: this.hooks.forPlugins(personality.plugins),
-      reducers: (this.reducers as DefaultToolResultReducerRegistry).forPlugins(personality.plugins),
-      backends: this.backends.forPersonality({
-        personalityId: personality.id,
-        plugins: personality.plugins,
-        chosen: personality.backends ?? {},
-      }),
-    };
+    const scope = { personality, container, dispose: registerScope(container, this.services.personality) };
+    // Built now, so that two backends for one capability fail where the personality is first used.
+    container.resolve(TOKENS.personalityBackends);
     this.#personalities.set(key, scope);
     return scope;
   }
@@ -352,4 +335,17 @@ export class QuiverHost {
     for (const { personality } of this.#personalities.values()) if (personality.id === id) return personality;
     return undefined;
   }
+}
+
+/** The host's services and the embedder's, by scope, checked for scope violations. */
+function scopedServices(extra: readonly ServiceDescriptor[]): ScopedServices {
+  const all = [...ROOT_SERVICES, ...PERSONALITY_SERVICES, ...SESSION_SERVICES, ...extra];
+  const scopes = new Map(TOKEN_SCOPES);
+  for (const service of extra) scopes.set(service.token, service.scope);
+  validateScopes(all, scopes);
+  return {
+    root: all.filter((service) => service.scope === 'root'),
+    personality: all.filter((service) => service.scope === 'personality'),
+    session: all.filter((service) => service.scope === 'session'),
+  };
 }

@@ -1,5 +1,8 @@
 // Public surface of @quiver/plugin-host.
 
+// tsyringe's decorators need the Reflect metadata API as soon as the host's classes load.
+import 'reflect-metadata';
+
 export { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 export type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js';
 export { quiverConfigSchema } from './config/config-schema.js';

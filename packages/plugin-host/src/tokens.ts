@@ -1,4 +1,15 @@
-import type { HookRegistry, SessionOptions, SessionPolicy } from '@quiver/runtime';
+import type { DefaultToolResultReducerRegistry, InMemorySessionState } from '@quiver/core';
+import type {
+  DefaultHookRegistry,
+  HookRegistry,
+  ModelProfile,
+  PersonalityPermissionEngine,
+  Session,
+  SessionDeps,
+  SessionOptions,
+  SessionPolicy,
+  SqliteSessionEventLog,
+} from '@quiver/runtime';
 import type {
   CapabilityBackendRegistry,
   EventBus,
@@ -6,8 +17,11 @@ import type {
   ToolRegistry,
   ToolResultReducerRegistry,
 } from '@quiver/types';
+import type { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 import type { QuiverConfig } from './config/config-schema.js';
 import type { Personality } from './personality/index.js';
+import type { PluginCatalog } from './plugins/plugin-catalog.js';
+import type { SessionCallExecutors } from './services/session-services.js';
 
 /** A DI token that carries the type of what it resolves to. */
 export type Token<T> = symbol & { readonly __type?: T };
@@ -30,33 +44,63 @@ export interface HostOptions {
   loadedConfigurationPaths: string[];
   /** What a plugin receives as its `config` service; default `config.pluginConfig[id]`. */
   pluginConfig(pluginId: string): Record<string, unknown>;
+  /** Model profiles added to the built-in ones. */
+  profiles?: ModelProfile[];
 }
 
 /** Every service the host wires, with its scope. */
 export const TOKENS = {
+  // root: one per host
   hostOptions: createToken<HostOptions>('HostOptions'),
   logger: createToken<Logger>('Logger'),
   toolRegistry: createToken<ToolRegistry>('ToolRegistry'),
-  reducerRegistry: createToken<ToolResultReducerRegistry>('ToolResultReducerRegistry'),
-  hookRegistry: createToken<HookRegistry>('HookRegistry'),
-  backendRegistry: createToken<CapabilityBackendRegistry>('CapabilityBackendRegistry'),
+  reducerRegistry: createToken<DefaultToolResultReducerRegistry>('ToolResultReducerRegistry'),
+  hookRegistry: createToken<DefaultHookRegistry>('HookRegistry'),
+  backendRegistry: createToken<DefaultCapabilityBackendRegistry>('CapabilityBackendRegistry'),
   eventBus: createToken<EventBus>('EventBus'),
-  pluginCatalog: createToken<import('./plugins/plugin-catalog.js').PluginCatalog>('PluginCatalog'),
+  sessionEventLog: createToken<SqliteSessionEventLog>('SessionEventLog'),
+  pluginCatalog: createToken<PluginCatalog>('PluginCatalog'),
+  // personality: one per personality, shared by its sessions
   personality: createToken<Personality>('Personality'),
   sessionPolicy: createToken<SessionPolicy>('SessionPolicy'),
+  permissionEngine: createToken<PersonalityPermissionEngine>('PermissionEngine'),
+  personalityHooks: createToken<HookRegistry>('PersonalityHooks'),
+  personalityReducers: createToken<ToolResultReducerRegistry>('PersonalityReducers'),
+  personalityBackends: createToken<CapabilityBackendRegistry>('PersonalityBackends'),
+  sessionDeps: createToken<SessionDeps>('SessionDeps'),
+  // session: one per session
   sessionOptions: createToken<SessionOptions>('SessionOptions'),
+  sessionState: createToken<InMemorySessionState>('SessionState'),
+  callExecutors: createToken<SessionCallExecutors>('CallExecutors'),
+  session: createToken<Session>('Session'),
 } as const;
 
-export const TOKEN_SCOPES: ReadonlyMap<symbol, ServiceScope> = new Map<symbol, ServiceScope>([
-  [TOKENS.hostOptions, 'root'],
-  [TOKENS.logger, 'root'],
-  [TOKENS.toolRegistry, 'root'],
-  [TOKENS.reducerRegistry, 'root'],
-  [TOKENS.hookRegistry, 'root'],
-  [TOKENS.backendRegistry, 'root'],
-  [TOKENS.eventBus, 'root'],
-  [TOKENS.pluginCatalog, 'root'],
-  [TOKENS.personality, 'personality'],
-  [TOKENS.sessionPolicy, 'personality'],
-  [TOKENS.sessionOptions, 'session'],
-]);
+const SCOPES: Record<ServiceScope, readonly (keyof typeof TOKENS)[]> = {
+  root: [
+    'hostOptions',
+    'logger',
+    'toolRegistry',
+    'reducerRegistry',
+    'hookRegistry',
+    'backendRegistry',
+    'eventBus',
+    'sessionEventLog',
+    'pluginCatalog',
+  ],
+  personality: [
+    'personality',
+    'sessionPolicy',
+    'permissionEngine',
+    'personalityHooks',
+    'personalityReducers',
+    'personalityBackends',
+    'sessionDeps',
+  ],
+  session: ['sessionOptions', 'sessionState', 'callExecutors', 'session'],
+};
+
+export const TOKEN_SCOPES: ReadonlyMap<symbol, ServiceScope> = new Map(
+  (Object.entries(SCOPES) as [ServiceScope, (keyof typeof TOKENS)[]][]).flatMap(([scope, names]) =>
+    names.map((name) => [TOKENS[name], scope] as const),
+  ),
+);

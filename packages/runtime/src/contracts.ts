@@ -15,6 +15,9 @@ import type {
   ToolResult,
   ToolResultReducerRegistry,
 } from '@quiver/types';
+import type { ArgumentRecording } from './log/argument-shapes.js';
+import type { CallExecutor, CallExecutorOptions } from './lifecycle/executor.js';
+import type { PersonalityPermissionEngine } from './lifecycle/permission-engine.js';
 
 /**
  * The shapes shared by assembly, the execution lifecycle and the plugin host. Plain data:
@@ -70,8 +73,12 @@ export interface SessionPolicy {
   budget: { resultChars: number };
   deferLoading: { enabled: boolean | 'auto' } & DeferThreshold;
   simpleMode?: boolean;
+  /** REPL mode: with the repl tool in the pool, the primitives it wraps are reached only inside it. */
+  repl?: boolean;
   /** Per-profile overrides by profile id (e.g. `{ gpt: { editStyle: 'str_replace' } }`). */
   modelProfiles?: Record<string, Partial<Omit<ModelProfile, 'id'>>>;
+  /** What the session log keeps of call arguments; default `full`. */
+  logArguments?: ArgumentRecording;
 }
 
 /** A tool supplied by an SDK client at session level, in JSON Schema form. */
@@ -111,6 +118,12 @@ export interface SessionOptions {
   permissionResolver?: PermissionResolver;
   /** Resume an existing session id (orphaned calls are marked interrupted). */
   sessionId?: string;
+  /**
+   * The client may list tools only once (an MCP client): tool_search stays in the pool whenever
+   * the personality enables MCP servers, even below the deferral threshold, so the tools of
+   * servers that connect later remain reachable.
+   */
+  stableToolList?: boolean;
 }
 
 export type PoolToolSource = 'builtin' | 'mcp' | 'external';
@@ -134,6 +147,7 @@ export type AssemblyStage =
   | 'session_filter'
   | 'agent_context'
   | 'model_profile'
+  | 'repl'
   | 'defer';
 
 export interface PoolDiagnostic {
@@ -167,6 +181,8 @@ export interface ToolPool {
   workerTools?: string[];
   /** Text the agent builder adds to the model's context for this agent kind (a coordinator is told its workers' tools). */
   agentContext?: string;
+  /** REPL mode: tools taken off the model's list that scripts of the repl tool still call. */
+  innerTools?: ReadonlyMap<string, PoolTool>;
 }
 
 export interface HookRegistry {
@@ -180,6 +196,12 @@ export interface SessionEventLog {
   append(event: import('@quiver/types').QuiverEvent): void;
   /** Writes several events in one transaction (all or none); `append` one by one when absent. */
   appendAll?(events: readonly import('@quiver/types').QuiverEvent[]): void;
+  /**
+   * A channel to a writer thread of the log's own, which sessions use when present (`appendAll`
+   * otherwise): writes are handed over without waiting for their commit, and the failures of
+   * this channel's writes are reported to `onFailure`.
+   */
+  openWriteBehind?(onFailure: WriteBehindFailure): WriteBehindChannel;
   /** Marks calls that started and never completed as interrupted; returns their ids. */
   recoverOrphans(sessionId: string): string[];
   close(): void;
@@ -187,6 +209,19 @@ export interface SessionEventLog {
   beginSession?(session: { id: string; personalityId?: string; agent?: string }): void;
   /** Records the session's end; called when its executor is disposed. */
   endSession?(sessionId: string): void;
+}
+
+/** A failed write of a write-behind channel; busy failures are flagged once per stretch of busy. */
+export type WriteBehindFailure = (error: Error & { code?: string }, firstOfBusyStretch: boolean) => void;
+
+/** One session's channel to a log's writer thread. */
+export interface WriteBehindChannel {
+  /** Hands the events over as one transaction and returns the write's id; throws what cannot be serialised. */
+  write(events: readonly import('@quiver/types').QuiverEvent[]): number;
+  /** Resolves once that write and the ones before it are committed or have failed (and been reported). */
+  written(id: number): Promise<void>;
+  /** No more writes on this channel. */
+  close(): void;
 }
 
 /** Shared services a session is built from (root and personality scope). */
@@ -209,6 +244,20 @@ export interface SessionDeps {
    * tool whatever the rules say (the permission engine's `protectedPaths`).
    */
   protectedPaths?: ReadonlyArray<string | { path: string; reason?: string }>;
+  /** The personality's permission engine, shared by its sessions; default: one per call executor. */
+  permissionEngine?: PersonalityPermissionEngine;
+  /**
+   * Starts what the personality needs (its MCP servers) on first use and resolves when the named
+   * servers have connected or failed; `[]` only starts them. Never rejects.
+   */
+  demand?: (awaitServers: readonly string[]) => Promise<void>;
+}
+
+/** What a session is built with beyond its personality's deps: the host's DI builds them per session. */
+export interface SessionServices {
+  state?: SessionState & { dispose(): Promise<void> };
+  /** Builds the session's call executor (again when its permissions change). */
+  createExecutor?: (options: CallExecutorOptions) => CallExecutor;
 }
 
 export interface ExecuteCallsOptions {

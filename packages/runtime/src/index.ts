@@ -42,6 +42,7 @@ export type {
   SessionLike,
   SessionOptions,
   SessionPolicy,
+  SessionServices,
   ToolPool,
 } from './contracts.js';
 export type { InMemoryEventBusOptions } from './events/bus.js';
@@ -50,6 +51,8 @@ export type { CallExecutor, CallExecutorOptions } from './lifecycle/executor.js'
 export { createCallExecutor } from './lifecycle/executor.js';
 export { DefaultHookRegistry } from './lifecycle/hook-registry.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './lifecycle/hook-runner.js';
+export type { PersonalityPermissionEngineOptions } from './lifecycle/permission-engine.js';
+export { PersonalityPermissionEngine } from './lifecycle/permission-engine.js';
 export type {
   CallRecord,
   CallStatus,

@@ -131,29 +131,53 @@ describe('assembleToolPool', () => {
     expect(shown).toBeLessThan(all / 20);
   });
 
-  it('does not defer for models whose profile lacks deferred loading unless the personality forces it', () => {
+  it('defers by estimated tokens for every model, not only for providers with native deferred loading', () => {
     const auto = catalogSetup({ deferLoading: { enabled: 'auto' } });
-    const gpt = assembleToolPool({
-      registered: auto.registry.list(),
-      policy: auto.policy,
-      options: { model: 'gpt-5' },
-    });
-    expect(gpt.definitions.some((definition) => definition.deferLoading)).toBe(false);
-    expect(gpt.executables.has('tool_search')).toBe(false);
-    const forced = catalogSetup({ deferLoading: { enabled: true, maxTools: 1000, maxTokens: 1_000_000 } });
-    const underThreshold = assembleToolPool({
-      registered: forced.registry.list(),
-      policy: forced.policy,
-      options: { model: 'gpt-5' },
-    });
+    for (const model of ['gpt-5', 'gemini-2.5-pro', undefined]) {
+      const pool = assembleToolPool({
+        registered: auto.registry.list(),
+        policy: auto.policy,
+        options: model === undefined ? {} : { model },
+      });
+      const listed = pool.definitions.filter((definition) => !definition.deferLoading);
+      expect(listed.every((definition) => !definition.name.startsWith('mcp__'))).toBe(true);
+      expect(pool.executables.has('tool_search')).toBe(true);
+      expect(estimateTokens(listed)).toBeLessThanOrEqual(12_000);
+    }
+    const roomy = catalogSetup({ deferLoading: { enabled: 'auto', maxTokens: 1_000_000 } });
+    const underThreshold = assembleToolPool({ registered: roomy.registry.list(), policy: roomy.policy });
     expect(underThreshold.definitions.some((definition) => definition.deferLoading)).toBe(false);
-    const tokenBound = catalogSetup({ deferLoading: { enabled: true, maxTools: 1000, maxTokens: 50_000 } });
-    const overTokens = assembleToolPool({
-      registered: tokenBound.registry.list(),
-      policy: tokenBound.policy,
-      options: { model: 'gpt-5' },
+    expect(underThreshold.executables.has('tool_search')).toBe(false);
+  });
+
+  it("defers under 'auto' when the personality's maxTools is exceeded, whatever the tokens", () => {
+    const counted = catalogSetup({ deferLoading: { enabled: 'auto', maxTools: 40, maxTokens: 1_000_000 } });
+    const pool = assembleToolPool({ registered: counted.registry.list(), policy: counted.policy });
+    expect(pool.definitions.some((definition) => definition.deferLoading)).toBe(true);
+    expect(pool.diagnostics.map((diagnostic) => diagnostic.message).join('\n')).toMatch(/> maxTools 40/);
+  });
+
+  it('keeps tool_search for a client that lists tools once, even before any server tool is there', () => {
+    const { policy, registry } = catalogSetup({ deferLoading: { enabled: 'auto' } });
+    const builtIns = registry.list().filter((entry) => !entry.tool.name.startsWith('mcp__'));
+    const early = assembleToolPool({ registered: builtIns, policy, options: { stableToolList: true } });
+    expect(early.executables.has('tool_search')).toBe(true);
+    expect(early.definitions.some((definition) => definition.deferLoading)).toBe(false);
+    const inProcess = assembleToolPool({ registered: builtIns, policy });
+    expect(inProcess.executables.has('tool_search')).toBe(false);
+    const withoutServers = assembleToolPool({
+      registered: builtIns,
+      policy: { ...policy, mcpServers: {} },
+      options: { stableToolList: true },
     });
-    expect(overTokens.definitions.some((definition) => definition.deferLoading)).toBe(true);
+    expect(withoutServers.executables.has('tool_search')).toBe(false);
+  });
+
+  it('does not defer when the personality turns deferred loading off, however large the pool', () => {
+    const off = catalogSetup({ deferLoading: { enabled: false } });
+    const pool = assembleToolPool({ registered: off.registry.list(), policy: off.policy });
+    expect(pool.definitions.some((definition) => definition.deferLoading)).toBe(false);
+    expect(pool.executables.has('tool_search')).toBe(false);
   });
 
   it('lets tool_search find deferred tools and shows what it found in full in the next pool', async () => {

@@ -32,7 +32,7 @@ async function collect(plugin: PluginDefinition<any>) {
     logger: { debug() {}, info() {}, warn() {}, error() {} },
     config: {},
     paths: { workspace: process.cwd(), dataDir: process.cwd(), configDir: process.cwd() },
-    lifecycle: { onShutdown() {} },
+    lifecycle: { onShutdown() {}, onDemand() {} },
     events: { publish() {} },
   };
   const context: PluginContext<any> = {

@@ -1,6 +1,6 @@
 import { compoundWords, splitWords } from './split-words.js';
 import { stemWord } from './stem.js';
-import { isStopWord } from './stop-words.js';
+import { isRequestFiller, isStopWord } from './stop-words.js';
 import { conceptPhrases, wordnetSynonyms } from './synonyms.js';
 
 /** Bump when the analysis changes, so stored indexes built with an older one are rebuilt. */
@@ -58,7 +58,8 @@ export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}):
   const groups: WeightedTerm[][] = [];
   const seen = new Set<string>();
   for (const [index, stem] of stems.entries()) {
-    if (!isContent(words[index] as string) || seen.has(stem)) continue;
+    const word = words[index] as string;
+    if (!isContent(word) || isRequestFiller(word) || seen.has(stem)) continue;
     seen.add(stem);
     const group = [{ term: stem, weight: 1 }];
     if (synonymWeight > 0)

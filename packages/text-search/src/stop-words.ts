@@ -17,3 +17,17 @@ const STOP_WORDS = new Set(
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
+
+// Words a request is wrapped in ("could you help me …", "I'd rather …", "let me know …") that say
+// nothing about which tool is meant. Dropped from queries only: in a text they may be meant.
+const REQUEST_FILLER = new Set(
+  `able actually anything basically help hey hi just kindly ll maybe okay ok quickly re really
+  somebody someone something somehow stuff tell thank thanks thing things try ve way wanna gonna`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** True for the words a spoken request wraps itself in ("help me", "tell me", "thanks"). */
+export function isRequestFiller(word: string): boolean {
+  return REQUEST_FILLER.has(word);
+}

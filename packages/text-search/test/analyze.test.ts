@@ -59,6 +59,12 @@ describe('text analysis', () => {
     expect(analyzeQuery('erase', { synonymWeight: 0 })[0]).toHaveLength(1);
   });
 
+  it('drops the words a spoken request is wrapped in from queries, and keeps them in texts', () => {
+    const terms = (query: string) => analyzeQuery(query, { synonymWeight: 0 }).map(([head]) => head?.term);
+    expect(terms('hey, could you maybe help me delete this file? thanks')).toEqual(terms('delete this file'));
+    expect(analyzeText('Shows help text')).toContain('help');
+  });
+
   it('still searches for the words of a query made only of stop words', () => {
     expect(analyzeQuery('show me all').length).toBeGreaterThan(0);
     expect(analyzeQuery('what is it')).toEqual([

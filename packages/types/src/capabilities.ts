@@ -1,4 +1,5 @@
-import type { Attachment } from './result.js';
+import type { ClientRelayHandle } from './client-relay.js';
+import type { Attachment, ToolResult } from './result.js';
 
 export const CAPABILITY_NAMES = [
   'network',
@@ -7,6 +8,8 @@ export const CAPABILITY_NAMES = [
   'fs_reach',
   'process',
   'attachments',
+  'tools',
+  'client_relay',
 ] as const;
 export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
 
@@ -22,6 +25,10 @@ export interface CapabilityDeclarations {
   fs_reach?: true | { mode?: 'read' | 'write' };
   process?: true;
   attachments?: true;
+  /** Calls other tools of the session, each through the whole call pipeline (the repl tool). */
+  tools?: true;
+  /** Questions and sampling requests of an MCP server, relayed to whoever started the session. */
+  client_relay?: true;
 }
 
 export type StorageScope = 'personality' | 'project' | 'user';
@@ -103,6 +110,30 @@ export interface AttachmentsHandle {
   readonly turn: readonly Attachment[];
 }
 
+/** A tool another tool may call: what a script needs to know to call it. */
+export interface InnerToolInfo {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+/**
+ * Other tools of the session, for a tool that runs them on the model's behalf (the repl tool).
+ * Each call goes through the session's pipeline as if the model had made it (permission rules,
+ * hooks, events marked as inner calls of the calling tool, the log), gets `maxChars` as its size
+ * cap and no reducer: the caller sees the tool's own result.
+ */
+export interface ToolsHandle {
+  /** Tools the caller may call directly, listed (deferred ones are found with `search`). */
+  readonly listed: readonly InnerToolInfo[];
+  /** Characters each inner result may take before it is trimmed. */
+  readonly maxChars: number;
+  call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<ToolResult>;
+  /** Finds tools by what they do, deferred ones included. */
+  search(query: string, limit?: number): Promise<readonly InnerToolInfo[]>;
+}
+
 export interface CapabilityHandles {
   network: NetworkHandle;
   secrets: SecretsHandle;
@@ -110,6 +141,8 @@ export interface CapabilityHandles {
   fs_reach: FsReachHandle;
   process: ProcessHandle;
   attachments: AttachmentsHandle;
+  tools: ToolsHandle;
+  client_relay: ClientRelayHandle;
 }
 
 export type ResolvedCapabilities = { [K in CapabilityName]?: CapabilityHandles[K] };

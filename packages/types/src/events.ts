@@ -40,6 +40,8 @@ export const toolUserRequestedEvent = z.object({
   toolName: z.string(),
   arguments: z.unknown(),
   turn: z.number(),
+  /** The call whose tool made this one (a repl script's inner call). */
+  parentCallId: z.string().optional(),
 });
 export const toolExecutionStartEvent = z.object({
   ...base,
@@ -49,6 +51,8 @@ export const toolExecutionStartEvent = z.object({
   arguments: z.unknown(),
   mcpServer: z.string().optional(),
   turn: z.number(),
+  /** The call whose tool made this one (a repl script's inner call). */
+  parentCallId: z.string().optional(),
 });
 export const toolExecutionPartialResultEvent = z.object({
   ...base,
@@ -73,6 +77,8 @@ export const toolExecutionCompleteEvent = z.object({
   result: resultSummary,
   durationMs: z.number(),
   turn: z.number(),
+  /** The call whose tool made this one (a repl script's inner call). */
+  parentCallId: z.string().optional(),
 });
 export const permissionRequestedEvent = z.object({
   ...base,
@@ -127,6 +133,59 @@ export const sessionWarningEvent = z.object({
   code: z.string().optional(),
   message: z.string(),
 });
+/**
+ * The tools a plugin registers changed outside any session (an MCP server connected, re-listed
+ * or went away). Published on the host's bus with session id `*`; sessions reassemble on their
+ * next pool, and `serve` forwards it to its clients as `notifications/tools/list_changed`.
+ */
+export const toolsListChangedEvent = z.object({
+  ...base,
+  type: z.literal('tools.list_changed'),
+  /** Id of the plugin whose tools changed. */
+  pluginId: z.string(),
+  /** The MCP server whose tools changed, for the MCP bridge. */
+  server: z.string().optional(),
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+});
+const relayKind = z.enum(['elicitation', 'sampling', 'roots']);
+/** A bridged MCP server asked the session's client something (a question, a model completion). */
+export const clientRelayRequestedEvent = z.object({
+  ...base,
+  type: z.literal('client_relay.requested'),
+  mcpServer: z.string(),
+  kind: relayKind,
+  /** The call that was running on the server; absent when none was. */
+  callId: z.string().optional(),
+  toolName: z.string().optional(),
+  /** What the server said it wants, cleaned of control characters and cut. */
+  message: z.string().optional(),
+});
+/** How a relayed request ended: the answer's action, or `refused` with the reason. */
+export const clientRelayCompletedEvent = z.object({
+  ...base,
+  type: z.literal('client_relay.completed'),
+  mcpServer: z.string(),
+  kind: relayKind,
+  callId: z.string().optional(),
+  toolName: z.string().optional(),
+  outcome: z.enum(['accept', 'decline', 'cancel', 'completed', 'refused', 'failed']),
+  reason: z.string().optional(),
+});
+/**
+ * A log message of a bridged MCP server (`notifications/message`), cleaned of escapes and
+ * invisible characters and rate-limited per server; `dropped` marks Quiver's own notice of how
+ * many the limit held back. Published on the host's bus with session id `*`.
+ */
+export const mcpServerLoggedEvent = z.object({
+  ...base,
+  type: z.literal('mcp_server.logged'),
+  mcpServer: z.string(),
+  level: z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']),
+  logger: z.string().optional(),
+  message: z.string(),
+  dropped: z.number().optional(),
+});
 export const abortEvent = z.object({
   ...base,
   type: z.literal('abort'),
@@ -147,6 +206,10 @@ export const quiverEventSchema = z.discriminatedUnion('type', [
   sessionToolsUpdatedEvent,
   sessionInfoEvent,
   sessionWarningEvent,
+  toolsListChangedEvent,
+  clientRelayRequestedEvent,
+  clientRelayCompletedEvent,
+  mcpServerLoggedEvent,
   abortEvent,
 ]);
 
@@ -154,12 +217,13 @@ export type QuiverEvent = z.infer<typeof quiverEventSchema>;
 export type QuiverEventType = QuiverEvent['type'];
 export type QuiverEventOf<T extends QuiverEventType> = Extract<QuiverEvent, { type: T }>;
 
-/** Start, partial and progress events are transient; everything else is durable. */
+/** Start, partial and progress events and servers' log messages are transient; everything else is durable. */
 export const TRANSIENT_EVENT_TYPES: ReadonlySet<QuiverEventType> = new Set([
   'tool.execution_start',
   'tool.execution_partial_result',
   'tool.execution_progress',
   'hook.started',
+  'mcp_server.logged',
 ]);
 
 export function isDurableEvent(event: QuiverEvent): boolean {

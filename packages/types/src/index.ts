@@ -9,6 +9,7 @@ export type {
   CapabilityName,
   CapabilityRequest,
   FsReachHandle,
+  InnerToolInfo,
   NetworkHandle,
   OpenDatabaseOptions,
   ProcessHandle,
@@ -20,16 +21,29 @@ export type {
   SqlStatement,
   StorageHandle,
   StorageScope,
+  ToolsHandle,
 } from './capabilities.js';
 export { CAPABILITY_NAMES } from './capabilities.js';
+export { childProcessEnvironment, isChildEnvironmentName } from './child-environment.js';
+export type {
+  ClientRelayHandle,
+  ClientRelayKind,
+  ElicitationOutcome,
+  RelayedRequest,
+  SamplingOutcome,
+} from './client-relay.js';
+export { CLIENT_RELAY_KINDS } from './client-relay.js';
 export type { ErrorCode, QuiverErrorOptions, ToolErrorCode } from './errors.js';
 export { ERROR_CODES, isQuiverError, QuiverError } from './errors.js';
 export type { EventBus, QuiverEvent, QuiverEventOf, QuiverEventType } from './events.js';
 export {
   abortEvent,
+  clientRelayCompletedEvent,
+  clientRelayRequestedEvent,
   hookCompletedEvent,
   hookStartedEvent,
   isDurableEvent,
+  mcpServerLoggedEvent,
   permissionCompletedEvent,
   permissionRequestedEvent,
   quiverEventSchema,
@@ -41,6 +55,7 @@ export {
   toolExecutionPartialResultEvent,
   toolExecutionProgressEvent,
   toolExecutionStartEvent,
+  toolsListChangedEvent,
   toolUserRequestedEvent,
 } from './events.js';
 export type {
@@ -55,6 +70,7 @@ export type {
   ToolHook,
 } from './hooks.js';
 export type { PathArgumentResolution, RealPath } from './path-resolution.js';
+export { matchesNamePattern } from './name-pattern.js';
 export { isProcessRelativePath, resolvePathArgument, resolveRealPath } from './path-resolution.js';
 export type {
   GrantScope,
@@ -71,6 +87,7 @@ export type {
 export { PERMISSION_KINDS } from './permissions.js';
 export type {
   Logger,
+  PersonalityDemand,
   PluginApiVersion,
   PluginContext,
   PluginDefinition,
@@ -89,7 +106,7 @@ export type {
   ToolRegistry,
 } from './registry.js';
 export { DEFAULT_RESULT_BUDGET } from './registry.js';
-export type { Attachment, ToolFailure, ToolResult, ToolSuccess } from './result.js';
+export type { Attachment, ContentAnnotations, ToolFailure, ToolResult, ToolSuccess } from './result.js';
 export { fail, isToolResult, ok, resultText } from './result.js';
 export type {
   AgentIdentity,

@@ -21,9 +21,31 @@ export interface PluginPaths {
   configDir: string;
 }
 
+/**
+ * What sessions under one personality need started: a plugin that starts things on demand (the
+ * MCP bridge's servers) starts what this names and nothing that no personality in use enabled.
+ */
+export interface PersonalityDemand {
+  /** Id of the personality the session uses. */
+  personality: string;
+  /** The MCP servers it enables (keys of the configuration's `mcpServers` table). */
+  mcpServers: readonly string[];
+  /**
+   * The servers whose first connection attempt the caller waits for (a subset of `mcpServers`);
+   * empty when the session only asks for them to start.
+   */
+  awaitServers: readonly string[];
+}
+
 export interface PluginLifecycle {
   /** Runs when the host shuts down (close connections, stop processes). */
   onShutdown(fn: () => void | Promise<void>): void;
+  /**
+   * Runs whenever a session needs what plugins start lazily: when it is created (nothing awaited)
+   * and when it waits to be ready. Called again for the same personality; start each thing once.
+   * Resolve when `awaitServers` have connected or failed; never reject (report failures as events).
+   */
+  onDemand(fn: (demand: PersonalityDemand) => void | Promise<void>): void;
 }
 
 /** Lets a plugin tell sessions that its tools changed (beyond register/unregister). */

@@ -9,6 +9,17 @@ export interface Attachment {
   text?: string;
   uri?: string;
   name?: string;
+  /** What a linked resource is (MCP resource-link `description`). */
+  description?: string;
+  /** Who the content is for and how much it matters (MCP content `annotations`). */
+  annotations?: ContentAnnotations;
+}
+
+/** MCP content annotations, kept as the server sent them. */
+export interface ContentAnnotations {
+  audience?: ('user' | 'assistant')[];
+  priority?: number;
+  lastModified?: string;
 }
 
 export interface ToolSuccess {

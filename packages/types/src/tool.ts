@@ -91,6 +91,8 @@ export interface Tool<I extends z.ZodType = z.ZodType> {
   mcp?: McpToolOrigin;
   /** JSON Schema to show instead of deriving one from `input` (MCP tools pass the server's). */
   parametersJsonSchema?: Record<string, unknown>;
+  /** JSON Schema of `structured` in the tool's results (MCP `outputSchema`). */
+  outputSchema?: Record<string, unknown>;
   isEnabled?(): boolean;
   isAvailable?(): boolean | ToolAvailability;
   execute(args: z.infer<I>, ctx: ToolContext): Promise<ToolResult> | ToolResult;
@@ -108,6 +110,8 @@ export interface ToolDefinitionLite {
   parameters: Record<string, unknown>;
   title?: string;
   annotations?: ToolAnnotations;
+  /** JSON Schema of the structured part of results, when the tool declares one. */
+  outputSchema?: Record<string, unknown>;
   deferLoading?: boolean;
 }
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import path from 'node:path';
-import { createMcpBridgePlugin, mcpBridgePlugin } from '@quiver/mcp-bridge';
+import { createMcpBridgePlugin, type McpCatalog, mcpBridgePlugin } from '@quiver/mcp-bridge';
 import {
   type BuiltinPlugin,
   type CreateHostOptions,
@@ -13,18 +13,18 @@ import {
   type ProjectConfiguration,
   type ProjectInspection,
   type ProjectTrust,
-  type QuiverConfig,
   type QuiverConfigInput,
   QuiverHost,
-  TOKENS,
 } from '@quiver/plugin-host';
 import type { Session, SessionOptions } from '@quiver/runtime';
 import { codePlugin } from '@quiver/tools-code';
 import { kanbanPlugin } from '@quiver/tools-kanban';
 import { memoryPlugin } from '@quiver/tools-memory';
+import { replPlugin } from '@quiver/tools-repl';
 import { terminalPlugin } from '@quiver/tools-terminal';
-import type { Logger } from '@quiver/types';
+import type { ClientRelayHandle, Logger } from '@quiver/types';
 import { createFirstPartyBackends } from './backends.js';
+import { ClientRelays } from './client-relays.js';
 import { DEFAULT_PERSONALITY } from './default-personality.js';
 import { announceSandboxNotice, personalitySandboxNotice } from './sandbox-notice.js';
 
@@ -61,7 +61,11 @@ export const FIRST_PARTY_PLUGINS: BuiltinPlugin[] = [
   { definition: kanbanPlugin, source: '@quiver/tools-kanban' },
   { definition: memoryPlugin, source: '@quiver/tools-memory' },
   { definition: mcpBridgePlugin, source: '@quiver/mcp-bridge' },
+  // Loaded, not enabled by the default personality: a personality opts in with `plugins: [tools-repl]`.
+  { definition: replPlugin, source: '@quiver/tools-repl' },
 ];
+
+export type QuiverSessionOptions = SessionOptions & { clientRelay?: ClientRelayHandle };
 
 export interface Quiver {
   readonly host: QuiverHost;
@@ -74,7 +78,10 @@ export interface Quiver {
   readonly trustNotice: string | undefined;
   /** Every file and directory loaded as configuration or code: no tool may write them. */
   readonly loadedConfigurationPaths: string[];
-  createSession(options?: SessionOptions): Session;
+  /** `clientRelay`: whom a bridged server's questions in this session go to (default: refused). */
+  createSession(options?: QuiverSessionOptions): Session;
+  /** Resources and prompts of the bridged MCP servers (what `quiver serve` relays). */
+  readonly mcpCatalog: McpCatalog | undefined;
   /** What to tell a person when the personality's terminal commands would run unsandboxed (`sandbox: auto` without bubblewrap). */
   sandboxNotice(personality?: string): Promise<string | undefined>;
   close(): Promise<void>;
@@ -122,25 +129,28 @@ export function inspectQuiverProject(options: CreateQuiverOptions = {}): Project
 /** Composes the host with every first-party extension and backend. */
 export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Quiver> {
   const { configFile, project } = projectOptions(options);
+  const relays = new ClientRelays();
+  let mcpCatalog: McpCatalog | undefined;
   const hostOptions: CreateHostOptions = {
     ...project,
-    builtinPlugins: [...withUserPinStore(FIRST_PARTY_PLUGINS, options.env), ...(options.plugins ?? [])],
-    backends: (context) => createFirstPartyBackends(context, options.env ?? process.env),
+    builtinPlugins: [
+      ...withUserPinStore(FIRST_PARTY_PLUGINS, options.env, (catalog) => {
+        mcpCatalog = catalog;
+      }),
+      ...(options.plugins ?? []),
+    ],
+    backends: (context) => [
+      ...createFirstPartyBackends(context, options.env ?? process.env),
+      relays.backend(),
+    ],
     ...(options.logger ? { logger: options.logger } : {}),
   };
-  // The bridge starts only the servers of the top-level `mcpServers` table that the personality enables.
-  let started: string[] = [];
-  hostOptions.pluginConfigSources = {
-    'mcp-bridge': (config, context) => {
-      const servers = enabledServers(config, context.personality());
-      started = Object.keys(servers);
-      return servers;
-    },
-  };
+  // The bridge gets the (trusted) `mcpServers` table and starts a server only when a session under
+  // a personality that enables it first needs it.
+  hostOptions.pluginConfigSources = { 'mcp-bridge': (config) => config.mcpServers };
   const host = await QuiverHost.create(hostOptions);
   const defaultPersonality = options.personality ?? host.options.config.defaultPersonality;
   const trust = host.trust as ProjectTrust;
-  const warned = new Set<string>();
   const sandboxNoticeFor = (personality: string) => {
     let resolved: Personality | undefined;
     try {
@@ -149,22 +159,6 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
       // An unknown personality fails where it is used, with its own error.
     }
     return personalitySandboxNotice(resolved);
-  };
-  /** Servers start for the personality Quiver was opened for; say so when a session wants others. */
-  const warnAboutServers = (personality: string) => {
-    if (warned.has(personality) || personality === defaultPersonality) return;
-    warned.add(personality);
-    const wanted = Object.keys(host.personality(personality).mcpServers);
-    const missing = wanted.filter(
-      (name) => Object.hasOwn(host.options.config.mcpServers, name) && !started.includes(name),
-    );
-    if (missing.length === 0) return;
-    host.container
-      .resolve<Logger>(TOKENS.logger)
-      .warn(
-        `MCP servers ${missing.join(', ')} of personality "${personality}" are not started: Quiver starts the servers of the personality it was opened for ("${defaultPersonality}"). Open it with personality "${personality}" to use them.`,
-        { personality, servers: missing },
-      );
   };
   return {
     host,
@@ -175,10 +169,13 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
     get loadedConfigurationPaths() {
       return host.loadedConfigurationPaths;
     },
-    createSession: (sessionOptions = {}) => {
+    get mcpCatalog() {
+      return mcpCatalog;
+    },
+    createSession: ({ clientRelay, ...sessionOptions } = {}) => {
       const personality = sessionOptions.personality ?? defaultPersonality;
       const session = host.createSession({ ...sessionOptions, personality });
-      warnAboutServers(personality);
+      if (clientRelay) relays.attach(session, clientRelay);
       announceSandboxNotice(session, sandboxNoticeFor(personality));
       return session;
     },
@@ -188,17 +185,15 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
 }
 
 /** The bridge pins server tool definitions in the user's data directory, never the workspace's. */
-function withUserPinStore(plugins: BuiltinPlugin[], env: NodeJS.ProcessEnv | undefined): BuiltinPlugin[] {
-  const bridge = createMcpBridgePlugin({ pins: (paths) => openMcpToolPins(paths.workspace, env) });
+function withUserPinStore(
+  plugins: BuiltinPlugin[],
+  env: NodeJS.ProcessEnv | undefined,
+  catalog: (catalog: McpCatalog) => void,
+): BuiltinPlugin[] {
+  const bridge = createMcpBridgePlugin({ pins: (paths) => openMcpToolPins(paths.workspace, env), catalog });
   return plugins.map((plugin) =>
     plugin.definition === mcpBridgePlugin
       ? { ...plugin, definition: bridge as BuiltinPlugin['definition'] }
       : plugin,
   );
-}
-
-/** The servers the personality enables; none when it does not resolve or enables none. */
-function enabledServers(config: QuiverConfig, personality: Personality | undefined): Record<string, unknown> {
-  const enabled = Object.keys(personality?.mcpServers ?? {});
-  return Object.fromEntries(Object.entries(config.mcpServers).filter(([name]) => enabled.includes(name)));
 }

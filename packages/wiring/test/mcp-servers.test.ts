@@ -44,6 +44,7 @@ describe('MCP servers from quiver.yaml, gated by personality', () => {
 
   it('defers MCP tools behind tool_search when the pool is over the threshold, and still runs them', async () => {
     const session = quiver.createSession();
+    await session.ready();
     const pool = session.pool();
     const echo = pool.definitions.find((d) => d.name === 'mcp__everything__echo');
     expect(echo?.deferLoading).toBe(true);
@@ -70,10 +71,9 @@ describe('MCP servers from quiver.yaml, gated by personality', () => {
   });
 
   it('applies a per-server include list', async () => {
-    const names = quiver
-      .createSession({ personality: 'narrow' })
-      .pool()
-      .definitions.map((d) => d.name);
+    const session = quiver.createSession({ personality: 'narrow' });
+    await session.ready();
+    const names = session.pool().definitions.map((d) => d.name);
     expect(names).toEqual(['mcp__everything__echo']);
   });
 });

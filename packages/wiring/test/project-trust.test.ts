@@ -58,6 +58,9 @@ describe('project configuration trust', () => {
   it('starts the server once the project is trusted for the process', async () => {
     const { workspace, marker, env } = clone({ enable: true });
     const quiver = await start({ workspace, env, trustProject: true });
+    // Lazily: when a session under the personality that enables it first needs it.
+    expect(existsSync(marker)).toBe(false);
+    await quiver.createSession().ready();
     expect(existsSync(marker)).toBe(true);
     expect(quiver.trust.state).toBe('trusted');
     expect(quiver.trustNotice).toBeUndefined();
@@ -70,28 +73,30 @@ describe('project configuration trust', () => {
     await untrusted.close();
     const trusted = await start({ workspace, env });
     expect(trusted.trust).toMatchObject({ state: 'trusted', basis: 'record' });
+    await trusted.createSession().ready();
     expect(existsSync(marker)).toBe(true);
   });
 
   it('never starts a trusted server that the selected personality does not enable', async () => {
     const { workspace, marker, env } = clone({ enable: false });
     const quiver = await start({ workspace, env, trustProject: true });
-    quiver.createSession().pool();
+    const session = quiver.createSession();
+    session.pool();
+    await session.ready();
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('says which servers a session of another personality lacks, without starting them', async () => {
+  it('starts the server of another personality when a session under it first needs it', async () => {
     const { workspace, marker, env } = clone({ enable: false });
     writeFileSync(
       path.join(workspace, 'personalities/on.yaml'),
       'plugins: [mcp-bridge]\nmcpServers:\n  marker: true\n',
     );
-    const warnings: string[] = [];
-    const logger = { debug() {}, info() {}, warn: (message: string) => warnings.push(message), error() {} };
-    const quiver = await start({ workspace, env, trustProject: true, logger });
-    quiver.createSession({ personality: 'on' }).pool();
+    const quiver = await start({ workspace, env, trustProject: true });
+    await quiver.createSession().ready();
     expect(existsSync(marker)).toBe(false);
-    expect(warnings.join('\n')).toContain('MCP servers marker of personality "on" are not started');
+    await quiver.createSession({ personality: 'on' }).ready();
+    expect(existsSync(marker)).toBe(true);
   });
 
   it('keeps an allow rule a model added out of the next start until it is trusted again', async () => {

@@ -131,8 +131,9 @@ describe('provider definitions of MCP tools', () => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  it('name the MCP server in a field each provider format accepts', () => {
+  it('name the MCP server in a field each provider format accepts', async () => {
     const session = quiver.createSession();
+    await session.ready();
     const mcp = session.render('mcp').tools.find((tool) => tool.name === 'mcp__everything__echo');
     expect(mcp?._meta).toEqual({ [MCP_SERVER_META_KEY]: 'everything' });
     const anthropic = session.render('anthropic').tools.find((tool) => tool.name === 'mcp__everything__echo');

@@ -2,6 +2,7 @@ import type { SessionAgentKind } from '@quiver/runtime';
 import type { QuiverEvent } from '@quiver/types';
 import type { Command } from 'commander';
 import { loadPluginHost, loadRuntime, openQuiver } from '../context.js';
+import { terminalClientRelay } from '../interactive/elicitation-prompt.js';
 import { showLiveOutput } from '../interactive/live-output.js';
 import { interactiveResolver } from '../interactive/permission-prompt.js';
 import { CliError, color, EXIT, parseJsonArgs, printError, printJson, printLine } from '../output.js';
@@ -46,6 +47,7 @@ export function registerCallCommand(program: Command): void {
         ...(options.customAgent ? { customAgent: options.customAgent } : {}),
         ...(resolver ? { permissionResolver: resolver } : {}),
         ...(options.session ? { sessionId: options.session } : {}),
+        clientRelay: terminalClientRelay(),
       });
       // One call's events; the session's first tool list (session.tools_updated) is not one of them.
       const printEvent = (event: QuiverEvent) => {

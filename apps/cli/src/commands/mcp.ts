@@ -4,23 +4,17 @@ import { launchEnvironment } from '../launch/environment-handoff.js';
 import { CliError, color, EXIT, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 import { lineDiff } from './definition-diff.js';
+import { registerMcpLoginCommand } from './mcp-login.js';
+import { type PendingDefinitionChange, pendingDefinitionChanges } from './pending-definition-changes.js';
 
 interface ReviewOptions {
   json?: boolean;
 }
 
-interface PendingChange {
-  server: string;
-  tool: string;
-  pinnedAt: string;
-  changedAt: string;
-  hash: string;
-  before: Record<string, unknown>;
-  after: Record<string, unknown>;
-}
 
 export function registerMcpCommand(program: Command): void {
   const mcp = program.command('mcp').description('Inspect and approve what MCP servers offer.');
+  registerMcpLoginCommand(mcp);
   mcp
     .command('review')
     .description(
@@ -43,23 +37,7 @@ export function registerMcpCommand(program: Command): void {
           'mcp_pins_unreadable',
         );
       }
-      const changes: PendingChange[] = Object.entries(pins.servers).flatMap(([server, tools]) =>
-        Object.entries(tools).flatMap(([tool, entry]) =>
-          entry.pending === undefined
-            ? []
-            : [
-                {
-                  server,
-                  tool,
-                  pinnedAt: entry.pinned.at,
-                  changedAt: entry.pending.at,
-                  hash: entry.pending.hash,
-                  before: entry.pinned.definition,
-                  after: entry.pending.definition,
-                },
-              ],
-        ),
-      );
+      const changes = pendingDefinitionChanges(pins);
       if (options.json) {
         printJson({ workspace, changes });
         return;
@@ -90,7 +68,7 @@ export function registerMcpCommand(program: Command): void {
         // What was shown is what gets pinned: a definition changed again meanwhile is not approved.
         if (approveMcpToolDefinition(workspace, change, env))
           printLine(
-            `${color.green('approved')} ${change.tool} (a running \`quiver serve\` offers it once it restarts or the server lists its tools again)`,
+            `${color.green('approved')} ${change.tool} (a running \`quiver serve\` of this workspace offers it again)`,
           );
         else
           printLine(
@@ -100,7 +78,7 @@ export function registerMcpCommand(program: Command): void {
     });
 }
 
-function showChange(change: PendingChange): void {
+function showChange(change: PendingDefinitionChange): void {
   printLine(color.bold(`${change.tool} (server "${change.server}")`));
   printLine(`pinned ${change.pinnedAt}, changed ${change.changedAt}`);
   for (const line of lineDiff(JSON.stringify(change.before, null, 2), JSON.stringify(change.after, null, 2)))

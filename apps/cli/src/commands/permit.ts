@@ -36,6 +36,7 @@ export function registerPermitCommand(program: Command): void {
           const session = quiver.createSession(
             options.personality ? { personality: options.personality } : {},
           );
+          await session.ready({ tools: [tool] });
           const pool = session.pool();
           const entry = pool.executables.get(tool);
           const projectGrants = new ProjectGrantStore({ dataDir: quiver.host.dataDir });

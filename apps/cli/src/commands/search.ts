@@ -26,9 +26,9 @@ export function registerSearchCommand(program: Command): void {
         const quiver = await openQuiver(globalOptions(command), options);
         const { searchTools } = await loadRuntime();
         try {
-          const pool = quiver
-            .createSession(options.personality ? { personality: options.personality } : {})
-            .pool();
+          const session = quiver.createSession(options.personality ? { personality: options.personality } : {});
+          await session.ready();
+          const pool = session.pool();
           const candidates = [...pool.definitions];
           const found = searchTools(query, candidates, limit);
           if (options.json) {

@@ -1,13 +1,15 @@
-import { estimateTokens, type SessionOptions } from '@quiver/runtime';
+import type { SessionOptions } from '@quiver/runtime';
 import type { Quiver } from '@quiver/wiring';
 import type { Command } from 'commander';
 import { type GlobalOptions, openQuiver } from '../context.js';
 import { CliError, EXIT, printError } from '../output.js';
 import { serveHttp } from '../serve/http.js';
+import { parseSessionLimits } from '../serve/http-session-limits.js';
 import { isLoopbackHost, parseListenAddress } from '../serve/listen-address.js';
 import { watchConfiguration } from '../serve/live-configuration.js';
-import { createServeConnection, listedTools, type ServeConnection } from '../serve/mcp-server.js';
+import { createServeConnection, type ServeConnection } from '../serve/mcp-server.js';
 import { serveStdio } from '../serve/stdio.js';
+import { listTools } from '../serve/tool-listing.js';
 
 interface ServeOptions {
   personality?: string;
@@ -15,6 +17,8 @@ interface ServeOptions {
   allowRemote?: boolean;
   model?: string;
   json?: boolean;
+  sessionIdleTimeout?: string;
+  maxSessions?: string;
 }
 
 interface ServeSummary {
@@ -38,10 +42,19 @@ export function registerServeCommand(program: Command): void {
       'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0 picks a free port)',
     )
     .option('--allow-remote', 'allow --http on a non-loopback host (there is no authentication)')
-    .option('--model <name>', 'model name; picks the model profile (edit tools, deferred loading)')
+    .option('--model <name>', 'model name; picks the model profile (which edit tools are offered)')
+    .option(
+      '--session-idle-timeout <seconds>',
+      'with --http: close an MCP session after this many seconds without a request (default 1800)',
+    )
+    .option(
+      '--max-sessions <count>',
+      'with --http: most MCP sessions at once; a new one closes the longest-idle (default 100)',
+    )
     .option('--json', 'print the start summary as one JSON line')
     .action(async (options: ServeOptions, command: Command) => {
       const address = options.http === undefined ? undefined : parseListenAddress(options.http);
+      const limits = parseSessionLimits(options);
       if (address && !options.allowRemote && !isLoopbackHost(address.host)) {
         throw new CliError(
           `Refusing to serve on non-loopback host "${address.host}": the MCP server has no authentication, so anyone who can reach it could run tools.`,
@@ -51,7 +64,9 @@ export function registerServeCommand(program: Command): void {
       }
       const global = command.optsWithGlobals<GlobalOptions>();
       let quiver = await openQuiver(global, options);
+      // MCP clients may list tools once: tool_search stays offered while servers connect.
       const sessionOptions: SessionOptions = {
+        stableToolList: true,
         ...(options.personality ? { personality: options.personality } : {}),
         ...(options.model ? { model: options.model } : {}),
       };
@@ -92,7 +107,7 @@ export function registerServeCommand(program: Command): void {
         const sandboxNotice = await quiver.sandboxNotice();
         if (sandboxNotice) log(sandboxNotice);
         if (address) {
-          const server = await serveHttp({ address, openConnection, log });
+          const server = await serveHttp({ address, openConnection, log, limits });
           announce({ ...summary, transport: 'http', url: server.url }, options.json === true, process.stdout);
           await untilSignal();
           await server.close();
@@ -118,14 +133,12 @@ function summarize(
 ): Omit<ServeSummary, 'transport'> {
   const session = quiver.createSession(sessionOptions);
   try {
-    const definitions = session.pool().definitions;
-    const { tools } = listedTools(session);
-    const listed = new Set(tools.map((tool) => tool.name));
+    const listing = listTools(session);
     return {
       personality: personality ?? quiver.defaultPersonality,
-      tools: tools.length,
-      deferredTools: definitions.filter((definition) => definition.deferLoading).length,
-      tokens: estimateTokens(definitions.filter((definition) => listed.has(definition.name))),
+      tools: listing.tools.length,
+      deferredTools: listing.deferredTools,
+      tokens: listing.tokens,
     };
   } finally {
     void session.close();

@@ -47,6 +47,8 @@ export function registerToolsCommand(program: Command): void {
           ...(options.customAgent ? { customAgent: options.customAgent } : {}),
           ...(options.model ? { model: options.model } : {}),
         });
+        // The listing includes each enabled MCP server that connects within its connect timeout.
+        await session.ready();
         const pool = session.pool();
         const sandboxNotice = await quiver.sandboxNotice();
         if (options.explain) {

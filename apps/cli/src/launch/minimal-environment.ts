@@ -1,25 +1,12 @@
+import { childProcessEnvironment, isChildEnvironmentName } from '@quiver/types';
+
 /**
  * Variables the Quiver process keeps in its own environment after it re-executes itself: what
- * Node, the shell tools and locale handling need, and the locations Quiver reads its own state
- * from. None of them conventionally holds a credential; everything else arrives over the
+ * every child process inherits, and the locations and settings Quiver and Node read their own
+ * state from. None of them conventionally holds a credential; everything else arrives over the
  * hand-off pipe and lives only in memory (see launchEnvironment).
  */
-const KEPT_NAMES: ReadonlySet<string> = new Set([
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'SHELL',
-  'TERM',
-  'COLORTERM',
-  'NO_COLOR',
-  'FORCE_COLOR',
-  'LANG',
-  'LANGUAGE',
-  'TZ',
-  'TMPDIR',
-  'TMP',
-  'TEMP',
+const QUIVER_OWN_NAMES: ReadonlySet<string> = new Set([
   'XDG_CONFIG_HOME',
   'XDG_DATA_HOME',
   'XDG_STATE_HOME',
@@ -35,18 +22,12 @@ const KEPT_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 export function isKeptInProcessEnvironment(name: string): boolean {
-  return KEPT_NAMES.has(name) || name.startsWith('LC_');
+  return isChildEnvironmentName(name) || QUIVER_OWN_NAMES.has(name);
 }
 
 /** The part of `source` that the re-executed process carries in its own environment. */
 export function processEnvironment(
   source: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(source)) {
-    // Exported bash functions start with "()" and are a known injection vector.
-    if (value !== undefined && isKeptInProcessEnvironment(name) && !value.startsWith('()'))
-      kept[name] = value;
-  }
-  return kept;
+  return childProcessEnvironment(source, isKeptInProcessEnvironment);
 }

@@ -1,29 +1,35 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Attachment, ToolResult } from '@quiver/types';
+import { isStructuredConsistent } from './structured-content.js';
 
 type ContentBlock = CallToolResult['content'][number];
 
+export interface CallToolResultOptions {
+  /** The tool declares an `outputSchema`: its structured part is its result, so it is sent. */
+  declaresOutputSchema?: boolean;
+}
+
 /**
  * A Quiver result as an MCP `tools/call` result: the value as text, attachments as image, audio
- * or resource content, `structuredContent` when the structured part is an object (MCP allows
- * nothing else there). Failures keep their code in the text so clients can branch on it.
+ * or resource content. `structuredContent` is sent only when a client that reads nothing else
+ * loses nothing (see structured-content.ts). Failures keep their code in the text so clients can
+ * branch on it.
  */
-export function toCallToolResult(result: ToolResult): CallToolResult {
+export function toCallToolResult(result: ToolResult, options: CallToolResultOptions = {}): CallToolResult {
   if (!result.ok) {
-    const failure: CallToolResult = {
-      content: [{ type: 'text', text: `[${result.code}] ${result.error}` }],
-      isError: true,
-    };
-    if (isPlainObject(result.structured)) failure.structuredContent = result.structured;
+    const text = `[${result.code}] ${result.error}`;
+    const failure: CallToolResult = { content: [{ type: 'text', text }], isError: true };
+    if (isStructuredConsistent(result.structured, result.error, options)) failure.structuredContent = result.structured;
     return failure;
   }
   const content: ContentBlock[] = [{ type: 'text', text: result.value }];
   for (const [index, attachment] of (result.attachments ?? []).entries()) {
     const block = attachmentContent(attachment, index);
-    if (block) content.push(block);
+    if (block) content.push(attachment.annotations ? { ...block, annotations: attachment.annotations } : block);
   }
   const success: CallToolResult = { content };
-  if (isPlainObject(result.structured)) success.structuredContent = result.structured;
+  if (isStructuredConsistent(result.structured, result.value, options))
+    success.structuredContent = result.structured;
   return success;
 }
 
@@ -40,7 +46,13 @@ function attachmentContent(attachment: Attachment, index: number): ContentBlock 
   if (attachment.data !== undefined)
     return { type: 'resource', resource: { uri, mimeType, blob: attachment.data } };
   if (attachment.uri !== undefined) {
-    return { type: 'resource_link', uri: attachment.uri, name: attachment.name ?? attachment.uri, mimeType };
+    return {
+      type: 'resource_link',
+      uri: attachment.uri,
+      name: attachment.name ?? attachment.uri,
+      mimeType,
+      ...(attachment.description === undefined ? {} : { description: attachment.description }),
+    };
   }
   return undefined;
 }
@@ -49,8 +61,4 @@ function defaultMimeType(type: Attachment['type']): string {
   if (type === 'image') return 'image/png';
   if (type === 'audio') return 'audio/wav';
   return 'application/octet-stream';
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -6,6 +6,8 @@ import {
   NodeStreamableHTTPServerTransport,
   originValidation,
 } from '@modelcontextprotocol/node';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './http-session-limits.js';
+import { HttpSessions } from './http-sessions.js';
 import { isLoopbackHost, isWildcardHost, type ListenAddress, urlHost } from './listen-address.js';
 import type { ServeConnection } from './mcp-server.js';
 import { messageOf } from './mcp-server.js';
@@ -17,6 +19,8 @@ export interface HttpServeOptions {
   address: ListenAddress;
   openConnection: () => ServeConnection;
   log: (message: string) => void;
+  /** Idle timeout and cap of MCP sessions; default 30 minutes and 100. */
+  limits?: SessionLimits;
 }
 
 export interface RunningHttpServer {
@@ -25,38 +29,35 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-interface HttpSession {
-  transport: NodeStreamableHTTPServerTransport;
-  connection: ServeConnection;
-}
-
 /**
- * Streamable HTTP at /mcp, one Quiver session per MCP session id. Host and Origin headers are
- * checked against the loopback names (and the bound host) so a web page cannot reach the server
- * through DNS rebinding.
+ * Streamable HTTP at /mcp, one Quiver session per MCP session id, closed when idle too long.
+ * Host and Origin headers are checked against the loopback names (and the bound host) so a web
+ * page cannot reach the server through DNS rebinding.
  */
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
   const { address, log } = options;
-  const sessions = new Map<string, HttpSession>();
+  const limits = options.limits ?? DEFAULT_SESSION_LIMITS;
+  const sessions = new HttpSessions(limits, log);
   const boundHost = urlHost(address.host).toLowerCase();
   const allowedHostnames = [...new Set([...LOCAL_HOSTNAMES, boundHost])];
   // A wildcard bind (only with --allow-remote) has no name to check the Host header against.
   const validateHost = isWildcardHost(address.host) ? () => true : hostHeaderValidation(allowedHostnames);
   const validateOrigin = originValidation(allowedHostnames);
 
-  const drop = async (sessionId: string) => {
-    const entry = sessions.get(sessionId);
-    if (!entry) return;
-    sessions.delete(sessionId);
-    await entry.connection.close();
-  };
+  const drop = (sessionId: string) => sessions.drop(sessionId);
 
   const openSession = async (request: IncomingMessage, response: ServerResponse) => {
+    if (!(await sessions.makeRoom()))
+      return sendJsonRpcError(
+        response,
+        503,
+        `Too many MCP sessions: all ${limits.maxSessions} are busy. Close sessions you no longer use (DELETE ${MCP_PATH} with their Mcp-Session-Id) or start quiver serve with a larger --max-sessions.`,
+      );
     const connection = options.openConnection();
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, connection });
+        sessions.add(sessionId, transport, connection);
       },
       onsessionclosed: (sessionId) => drop(sessionId),
     });
@@ -77,8 +78,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const entry = sessions.get(sessionId);
-      if (!entry) return sendJsonRpcError(response, 404, 'Session not found: initialize a new MCP session.');
-      return entry.transport.handleRequest(request, response);
+      if (!entry)
+        return sendJsonRpcError(
+          response,
+          404,
+          'Session not found (closed, or idle longer than the session idle timeout): initialize a new MCP session.',
+        );
+      return sessions.track(entry, response, () => entry.transport.handleRequest(request, response));
     }
     if (request.method !== 'POST')
       return sendJsonRpcError(
@@ -111,7 +117,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   return {
     url: `http://${shownHost}:${port}${MCP_PATH}`,
     async close() {
-      await Promise.all([...sessions.keys()].map((sessionId) => drop(sessionId)));
+      await sessions.close();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();

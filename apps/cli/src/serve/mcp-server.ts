@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { type CallToolResult, type ListToolsResult, Server } from '@modelcontextprotocol/server';
-import {
-  type McpToolDefinition,
-  resolveProviderName,
-  type Session,
-  type SessionOptions,
-} from '@quiver/runtime';
+import { type CallToolResult, Server } from '@modelcontextprotocol/server';
+import type { Session, SessionOptions } from '@quiver/runtime';
 import { fail } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
+import { resolveCallTarget } from './call-target.js';
+import { relayMcpCatalog } from './catalog-relay.js';
+import { ServeClientRelay } from './client-relay.js';
 import { toCallToolResult } from './content.js';
+import { DefinitionReview } from './definition-review.js';
 import { ElicitationPermissionResolver, supportsFormElicitation } from './permission-elicitation.js';
 import { ProgressForwarding } from './progress-forwarding.js';
-
-type McpTool = ListToolsResult['tools'][number];
+import { ServerLogForwarding } from './server-log-forwarding.js';
+import { ToolListingCache } from './tool-listing.js';
 
 // Read at call time, not import time, and without importing program.ts (which imports us).
 const serverVersion = () =>
@@ -35,13 +34,6 @@ export interface ServeConnection {
   close(): Promise<void>;
 }
 
-/** The tools an MCP client sees: the pool in MCP shape (deferred tools left to tool_search). */
-export function listedTools(session: Session): { tools: McpTool[]; nameMap: Record<string, string> } {
-  // Through the session, so each bridged tool names its MCP server in `_meta`.
-  const rendered = session.render('mcp');
-  return { tools: rendered.tools.map(toMcpTool), nameMap: rendered.nameMap };
-}
-
 /**
  * Builds the low-level SDK server for one connection. Raw JSON Schema tools need the
  * low-level `Server` (McpServer wants zod shapes); every call runs the session's full lifecycle.
@@ -50,9 +42,13 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
   const { log } = options;
   const server = new Server(
     { name: 'quiver', version: serverVersion() },
-    { capabilities: { tools: { listChanged: true } } },
+    { capabilities: { tools: { listChanged: true }, logging: {} } },
   );
   const resolver = new ElicitationPermissionResolver();
+  const clientRelay = new ServeClientRelay(() => server.getClientCapabilities());
+  const listing = new ToolListingCache();
+  const review = new DefinitionReview({ elicit: (params, opts) => server.elicitInput(params, opts), log });
+  const serverLogs = new ServerLogForwarding(server, log);
   let closed = false;
   let elicitation = false;
 
@@ -67,6 +63,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
   const bind = (quiver: Quiver) => {
     const session = quiver.createSession({
       ...options.session,
+      clientRelay,
       ...(elicitation ? { permissionResolver: resolver } : {}),
     });
     const progress = new ProgressForwarding(session.events);
@@ -97,22 +94,32 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       });
     };
     cleanups.push(quiver.host.registry.onChange(refreshPool));
-    return { session, progress, refreshPool, cleanups };
+    // A server's tools changing or connecting; the registry change usually says it first.
+    cleanups.push(
+      quiver.host.events.subscribe((event) => {
+        if ((event.type as string) === 'tools.list_changed') refreshPool();
+      }),
+    );
+    cleanups.push(review.watch(quiver), serverLogs.watch(quiver));
+    return { quiver, session, progress, refreshPool, cleanups };
   };
   let current = bind(options.quiver);
+  relayMcpCatalog(server, () => current, log);
 
   server.oninitialized = () => {
     // Without form elicitation the session stays headless: asks become denies naming the rule.
     elicitation = supportsFormElicitation(server.getClientCapabilities());
     if (elicitation) current.session.updateOptions({ permissionResolver: resolver });
+    if (elicitation) review.enable();
   };
 
-  server.setRequestHandler('tools/list', () => ({ tools: listedTools(current.session).tools }));
+  server.setRequestHandler('tools/list', () => ({ tools: listing.get(current.session).tools }));
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const { session, progress, refreshPool } = current;
     const { name, arguments: args = {} } = request.params;
-    const toolName = resolveProviderName(name, listedTools(session).nameMap);
+    const target = resolveCallTarget(name, args, listing.get(session), session);
+    if (!target.run) return { content: [{ type: 'text', text: `[input_invalid] ${target.error}` }], isError: true };
     const callId = `mcp-${randomUUID()}`;
     const progressToken = request.params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken;
     const untrack =
@@ -126,17 +133,19 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     const unbind = resolver.bind(callId, (params, requestOptions) =>
       ctx.mcpReq.elicitInput(params, requestOptions),
     );
+    const unbindRelay = clientRelay.bind(callId, ctx.mcpReq);
     try {
-      const [result] = await session.execute([{ id: callId, name: toolName, args }], {
+      const [result] = await session.execute([{ id: callId, name: target.name, args: target.args }], {
         signal: ctx.mcpReq.signal,
       });
       return server.projectCallToolResult(
-        toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`)),
+        toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`), target),
         undefined,
       );
     } finally {
       await untrack?.();
       unbind();
+      unbindRelay();
       refreshPool();
     }
   });
@@ -163,17 +172,13 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     async close() {
       if (closed) return;
       closed = true;
+      review.close();
       await release(current);
       await server
         .close()
         .catch((error: unknown) => log(`closing the MCP server failed: ${messageOf(error)}`));
     },
   };
-}
-
-function toMcpTool(definition: McpToolDefinition): McpTool {
-  // MCP requires an object schema at the root; pool definitions always have one.
-  return { ...definition, inputSchema: { ...definition.inputSchema, type: 'object' } };
 }
 
 export function messageOf(error: unknown): string {

@@ -81,6 +81,7 @@ function resolveChain(first: PersonalitySource, options: PersonalitySearchOption
     permissions: { ...defaults.permissions, ...settings.permissions },
     budget: { ...defaults.budget, ...settings.budget },
     deferLoading: { ...defaults.deferLoading, ...settings.deferLoading },
+    log: { ...defaults.log, ...settings.log },
     sources: chain.map((entry) => entry.source),
   } as Personality;
 }

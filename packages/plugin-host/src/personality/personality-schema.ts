@@ -148,6 +148,23 @@ export const personalitySchema = z.strictObject({
     .optional()
     .describe('Deferred loading of tool definitions.'),
   simpleMode: z.boolean().optional().describe('Offer only the basic tools (mode rules of the runtime).'),
+  log: z
+    .strictObject({
+      arguments: z
+        .enum(['full', 'shapes'], { error: "expected 'full' or 'shapes'" })
+        .optional()
+        .describe(
+          "What the session log (`quiver log`) keeps of call arguments: 'full', or 'shapes' (keys and value types, no values) when tools receive secrets.",
+        ),
+    })
+    .optional()
+    .describe('The session log in the data directory.'),
+  repl: z
+    .boolean()
+    .optional()
+    .describe(
+      "REPL mode: when the repl tool (plugin tools-repl) is in the pool, the file and shell tools leave the model's list and are called from its scripts instead.",
+    ),
   modelProfiles: z
     .record(
       z.string(),
@@ -208,6 +225,8 @@ export const PERSONALITY_DEFAULTS = {
   budget: { resultChars: DEFAULT_RESULT_BUDGET },
   deferLoading: { enabled: 'auto' as boolean | 'auto' },
   simpleMode: false,
+  log: { arguments: 'full' as 'full' | 'shapes' },
+  repl: false,
   modelProfiles: {} as NonNullable<PersonalityFile['modelProfiles']>,
   sandbox: 'auto' as 'auto' | 'off' | 'required',
   unixSockets: [] as string[],
@@ -228,6 +247,9 @@ export interface Personality {
   budget: { resultChars: number };
   deferLoading: { enabled: boolean | 'auto'; maxTools?: number; maxTokens?: number };
   simpleMode: boolean;
+  /** What the session log keeps of call arguments. */
+  log: { arguments: 'full' | 'shapes' };
+  repl: boolean;
   modelProfiles: NonNullable<PersonalityFile['modelProfiles']>;
   sandbox: 'auto' | 'off' | 'required';
   /** Unix sockets a sandboxed terminal command may reach. */

@@ -20,7 +20,9 @@ export function toSessionPolicy(personality: Personality): SessionPolicy {
     budget: { resultChars: personality.budget.resultChars },
     deferLoading: { ...personality.deferLoading },
     simpleMode: personality.simpleMode,
+    repl: personality.repl,
     modelProfiles: structuredClone(personality.modelProfiles),
+    logArguments: personality.log.arguments,
   };
   // Absent and [] mean different things (every built-in vs none), so absent stays absent.
   if (personality.toolset !== undefined) policy.toolset = [...personality.toolset];

@@ -4,6 +4,7 @@ import {
   type EventBus,
   isQuiverError,
   type Logger,
+  type PersonalityDemand,
   type PluginContext,
   type PluginDefinition,
   type PluginServiceName,
@@ -49,6 +50,7 @@ export class PluginCatalog {
   readonly #loaded = new Map<string, LoadedPlugin>();
   readonly #failed: FailedPluginInfo[] = [];
   readonly #shutdown: Array<() => void | Promise<void>> = [];
+  readonly #demand: Array<{ pluginId: string; fn: (demand: PersonalityDemand) => void | Promise<void> }> = [];
 
   constructor(
     @inject(TOKENS.toolRegistry) private readonly registry: ToolRegistry,
@@ -108,6 +110,8 @@ export class PluginCatalog {
     if (!entry) return false;
     this.#unwind(entry);
     this.#loaded.delete(pluginId);
+    for (let index = this.#demand.length - 1; index >= 0; index--)
+      if (this.#demand[index]?.pluginId === pluginId) this.#demand.splice(index, 1);
     return true;
   }
 
@@ -135,6 +139,20 @@ export class PluginCatalog {
 
   has(pluginId: string): boolean {
     return this.#loaded.has(pluginId);
+  }
+
+  /** Tells the plugins what a personality's sessions need started; resolves when it is ready. */
+  async demand(demand: PersonalityDemand): Promise<void> {
+    if (this.#demand.length === 0) return;
+    await Promise.all(
+      this.#demand.map(async ({ pluginId, fn }) => {
+        try {
+          await fn(demand);
+        } catch (error) {
+          this.logger.warn(`plugin ${pluginId} failed to start what it needs: ${(error as Error).message}`);
+        }
+      }),
+    );
   }
 
   async shutdown(): Promise<void> {
@@ -237,7 +255,10 @@ export class PluginCatalog {
         dataDir: this.options.dataDir,
         configDir: this.options.configDir,
       },
-      lifecycle: { onShutdown: (fn) => void this.#shutdown.push(fn) },
+      lifecycle: {
+        onShutdown: (fn) => void this.#shutdown.push(fn),
+        onDemand: (fn) => void this.#demand.push({ pluginId: definition.id, fn }),
+      },
       events: { publish: (event) => this.events.publish(event) },
     };
   }

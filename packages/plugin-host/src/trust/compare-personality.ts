@@ -98,9 +98,20 @@ export function comparePersonality(
     current.simpleMode,
     current.simpleMode ? 'narrowing' : 'widening',
   );
+  // REPL mode takes the primitives off the list; turning it off lists them again.
+  effective.repl = log.value('repl', trusted.repl, current.repl, current.repl ? 'narrowing' : 'widening');
   // Which plugin serves a capability (e.g. the process sandbox) is a choice of how tools run.
   effective.backends = log.value('backends', trusted.backends ?? {}, current.backends ?? {}, 'widening');
+  // Recording argument values where the trusted personality kept only their shapes records more.
+  // Trust records from before the setting existed recorded everything.
+  effective.log = log.value(
+    'log',
+    trusted.log ?? { arguments: 'full' },
+    current.log,
+    current.log?.arguments === 'shapes' ? 'narrowing' : 'widening',
+  );
   const handled = new Set<string>([
+    'log',
     'id',
     'plugins',
     'permissions',
@@ -110,6 +121,7 @@ export function comparePersonality(
     'unixSockets',
     'secrets',
     'simpleMode',
+    'repl',
     'backends',
   ]);
   for (const key of new Set([...Object.keys(trusted), ...Object.keys(current)])) {

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { type FSWatcher, mkdirSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { withFileLock } from './file-lock.js';
 import { realWorkspace, trustDirectory, workspaceRecordPath } from './trust-store.js';
 
 /** A pinned or pending definition of a server's tool (the bridge decides what is in it). */
@@ -28,6 +29,8 @@ export interface McpToolPinStore {
   pin(server: string, tool: string, pin: McpToolPin): void;
   quarantine(server: string, tool: string, pending: McpToolPin): void;
   settle(server: string, tool: string): void;
+  /** Calls `onChange` shortly after the pin file was written, by any process; returns the stop. */
+  watch(onChange: () => void): () => void;
 }
 
 /** A pin no definition matches: what an unreadable pin file stands for (fail closed). */
@@ -67,10 +70,23 @@ function readPinFile(file: string, workspace: string): ReadOutcome {
 }
 
 function writePinFile(file: string, pins: McpToolPinFile): void {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(pins, null, 2)}\n`, { mode: 0o600 });
   renameSync(temporary, file);
+}
+
+/**
+ * Reads, changes and writes the pin file under its lock, so that two processes pinning at once
+ * both keep their pins; false when the file cannot be read (it is then left as it is).
+ */
+function updatePinFile(file: string, workspace: string, change: (pins: McpToolPinFile) => boolean): boolean {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  return withFileLock(file, () => {
+    const outcome = readPinFile(file, workspace);
+    if (outcome.kind === 'unreadable' || !change(outcome.file)) return false;
+    writePinFile(file, outcome.file);
+    return true;
+  });
 }
 
 /** The pins of a workspace; undefined when the file exists but cannot be read or trusted. */
@@ -90,12 +106,7 @@ export function readMcpToolPins(
 export function openMcpToolPins(workspace: string, env: NodeJS.ProcessEnv = process.env): McpToolPinStore {
   const file = mcpToolPinsPath(workspace, env);
   const real = realWorkspace(workspace);
-  const update = (change: (pins: McpToolPinFile) => void): void => {
-    const outcome = readPinFile(file, real);
-    if (outcome.kind === 'unreadable') return;
-    change(outcome.file);
-    writePinFile(file, outcome.file);
-  };
+  const update = (change: (pins: McpToolPinFile) => boolean): void => void updatePinFile(file, real, change);
   return {
     pinned(server, tool) {
       const outcome = readPinFile(file, real);
@@ -103,8 +114,11 @@ export function openMcpToolPins(workspace: string, env: NodeJS.ProcessEnv = proc
       return outcome.file.servers[server]?.[tool]?.pinned;
     },
     pin(server, tool, pin) {
+      // The first pin wins: another process may have pinned this tool since it was last read.
       update((pins) => {
+        if (pins.servers[server]?.[tool] !== undefined) return false;
         pins.servers[server] = { ...pins.servers[server], [tool]: { pinned: pin } };
+        return true;
       });
     },
     settle(server, tool) {
@@ -113,15 +127,49 @@ export function openMcpToolPins(workspace: string, env: NodeJS.ProcessEnv = proc
         return;
       update((pins) => {
         const entry = pins.servers[server]?.[tool];
-        if (entry !== undefined) delete entry.pending;
+        if (entry?.pending === undefined) return false;
+        delete entry.pending;
+        return true;
       });
     },
+    watch: (onChange) => watchPinFile(file, onChange),
     quarantine(server, tool, pending) {
       update((pins) => {
         const entry = pins.servers[server]?.[tool];
-        if (entry !== undefined) entry.pending = pending;
+        if (entry === undefined) return false;
+        entry.pending = pending;
+        return true;
       });
     },
+  };
+}
+
+/** Several writes in a row (a rename shows as more than one event) become one call. */
+const WATCH_SETTLE_MS = 50;
+
+/**
+ * Watches the directory, not the file: every write replaces the file by a rename. Without a
+ * watch (the directory cannot be made or watched), approvals apply at the server's next listing.
+ */
+function watchPinFile(file: string, onChange: () => void): () => void {
+  const name = path.basename(file);
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    watcher = watch(path.dirname(file), { persistent: false }, (_event, changed) => {
+      if (changed !== null && changed !== name) return;
+      clearTimeout(timer);
+      timer = setTimeout(onChange, WATCH_SETTLE_MS);
+      timer.unref();
+    });
+  } catch {
+    return () => {};
+  }
+  watcher.on('error', () => watcher.close());
+  return () => {
+    clearTimeout(timer);
+    watcher.close();
   };
 }
 
@@ -134,12 +182,10 @@ export function approveMcpToolDefinition(
   change: { server: string; tool: string; hash: string },
   env: NodeJS.ProcessEnv = process.env,
 ): boolean {
-  const file = mcpToolPinsPath(workspace, env);
-  const outcome = readPinFile(file, realWorkspace(workspace));
-  if (outcome.kind === 'unreadable') return false;
-  const entry = outcome.file.servers[change.server]?.[change.tool];
-  if (entry?.pending?.hash !== change.hash) return false;
-  outcome.file.servers[change.server]![change.tool] = { pinned: entry.pending };
-  writePinFile(file, outcome.file);
-  return true;
+  return updatePinFile(mcpToolPinsPath(workspace, env), realWorkspace(workspace), (pins) => {
+    const entry = pins.servers[change.server]?.[change.tool];
+    if (entry?.pending?.hash !== change.hash) return false;
+    pins.servers[change.server]![change.tool] = { pinned: entry.pending };
+    return true;
+  });
 }

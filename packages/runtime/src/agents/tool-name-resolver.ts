@@ -1,4 +1,4 @@
-import { matchesNamePattern } from '../assembly/name-pattern.js';
+import { matchesNamePattern } from '@quiver/types';
 import { compatibleToolNames, isClaudeCodeToolName } from '../providers/tool-name-compatibility.js';
 
 /** What a name written by a user can refer to in one tool. */

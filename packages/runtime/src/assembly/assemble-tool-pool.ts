@@ -24,6 +24,7 @@ import { toolNameDiagnostics } from './name-diagnostics.js';
 import { namedSettings, toolNameCatalog } from './named-settings.js';
 import { builtInPrefixLength, orderTools } from './order.js';
 import { applyOverrides } from './overrides.js';
+import { applyReplMode, callsOtherTools, describeInnerTools } from './repl-mode.js';
 import { applySessionFilter } from './session-filter.js';
 import type { StageResult } from './stage-result.js';
 import { toolsOfWorkers, workerToolsContext } from './worker-tools.js';
@@ -38,6 +39,7 @@ export type AssemblySessionOptions = Pick<
   | 'externalTools'
   | 'model'
   | 'permissions'
+  | 'stableToolList'
 >;
 
 export interface AssemblyInput {
@@ -101,7 +103,7 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
   ];
   diagnostics.push(...toolNameDiagnostics(namedSettings(input.policy, options, denyRules), knownTools));
   tools = absorb(applyDenyRules(tools, denyRules));
-  tools = absorb(applyEnabledFilter(tools, { simpleMode: input.policy.simpleMode }));
+  tools = absorb(applyEnabledFilter(tools, { simpleMode: input.policy.simpleMode, repl: input.policy.repl }));
   tools = absorb(
     applySessionFilter(tools, {
       toolset: input.policy.toolset,
@@ -122,6 +124,8 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
       hasAllowlist: options.availableTools !== undefined,
     }),
   );
+  const replMode = applyReplMode(tools, { repl: input.policy.repl });
+  tools = absorb(replMode);
   tools = absorb(orderTools(tools));
   const profile = resolveModelProfile(options.model, {
     profiles: input.profiles,
@@ -136,6 +140,7 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
     profile,
     expanded: input.expandedTools,
     disabled: input.stripDeferred || searchDenied,
+    serversEnabled: options.stableToolList === true && Object.keys(input.policy.mcpServers).length > 0,
   });
   diagnostics.push(...deferral.diagnostics);
   tools = deferral.tools;
@@ -156,6 +161,15 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
     tools.splice(prefixLength, 0, searchTool);
   }
   definitions = tools.map(toDefinition);
+  const scripted = new Set([
+    TOOL_SEARCH_TOOL_NAME,
+    ...tools.filter(callsOtherTools).map((tool) => tool.name),
+  ]);
+  definitions = definitions.map((definition, index) =>
+    callsOtherTools(tools[index] as PoolTool)
+      ? describeInnerTools(definition, definitions, replMode.inner, scripted)
+      : definition,
+  );
   const executables = new Map<string, PoolTool>();
   for (const tool of tools) executables.set(tool.name, tool);
   for (const name of [...removed.keys()]) if (executables.has(name)) removed.delete(name);
@@ -169,6 +183,7 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
     externalVersion: input.externalVersion ?? 0,
     stablePrefixLength: prefixLength,
   };
+  if (replMode.inner.length > 0) pool.innerTools = new Map(replMode.inner.map((tool) => [tool.name, tool]));
   if (workerTools) {
     pool.workerTools = workerTools;
     pool.agentContext = workerToolsContext(workerTools);

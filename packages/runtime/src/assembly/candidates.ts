@@ -1,7 +1,6 @@
-import type { RegisteredTool } from '@quiver/types';
+import { matchesNamePattern, type RegisteredTool } from '@quiver/types';
 import type { ExternalToolDefinition, PoolTool, SessionPolicy } from '../contracts.js';
 import { externalParameters, validateExternalTools, wrapExternalTool } from './external-tools.js';
-import { matchesAnyNamePattern } from './name-pattern.js';
 import type { StageResult } from './stage-result.js';
 
 /**
@@ -34,7 +33,7 @@ export function collectCandidates(
         continue;
       }
       const original = tool.mcp.originalName;
-      if (gate.includeTools && !matchesAnyNamePattern(gate.includeTools, original)) {
+      if (gate.includeTools && !gate.includeTools.some((pattern) => matchesNamePattern(pattern, original))) {
         result.removed.push({
           name: tool.name,
           reason: {
@@ -45,7 +44,7 @@ export function collectCandidates(
         });
         continue;
       }
-      const excludedBy = gate.excludeTools ? matchesAnyNamePattern(gate.excludeTools, original) : undefined;
+      const excludedBy = gate.excludeTools?.find((pattern) => matchesNamePattern(pattern, original));
       if (excludedBy !== undefined) {
         result.removed.push({
           name: tool.name,

@@ -1,8 +1,11 @@
 import type { DeferThreshold, ModelProfile, PoolDiagnostic, PoolTool, SessionPolicy } from '../contracts.js';
 import { estimateTokens, toDefinition } from './definitions.js';
 
-/** Used when neither the personality nor the model profile sets a threshold. */
-export const DEFAULT_DEFER_THRESHOLD: Required<DeferThreshold> = { maxTools: 40, maxTokens: 20_000 };
+/**
+ * Used when neither the personality nor (for `enabled: true`) the model profile sets a threshold.
+ * 12,000 tokens keeps a client's tool list small whatever model sits behind it.
+ */
+export const DEFAULT_DEFER_THRESHOLD: Required<DeferThreshold> = { maxTools: 40, maxTokens: 12_000 };
 
 export interface DeferOptions {
   deferLoading: SessionPolicy['deferLoading'];
@@ -11,6 +14,11 @@ export interface DeferOptions {
   expanded?: ReadonlySet<string> | undefined;
   /** Child sessions get every tool in full. */
   disabled?: boolean | undefined;
+  /**
+   * Offer tool_search even below the threshold: the personality enables MCP servers and the
+   * client may list tools only once, maybe before slow servers connect.
+   */
+  serversEnabled?: boolean | undefined;
 }
 
 const deferredCopies = new WeakMap<PoolTool, PoolTool>();
@@ -27,33 +35,28 @@ function deferredCopy(tool: PoolTool): PoolTool {
 
 export interface DeferResult {
   tools: PoolTool[];
-  /** True when some tools are deferred and a search tool is needed. */
+  /** True when a search tool is needed: some tools are deferred, or servers may add tools. */
   deferred: boolean;
   diagnostics: PoolDiagnostic[];
 }
 
 /**
- * Stage 9: above the threshold (tool count or estimated tokens; the personality's settings win
- * over the profile's), MCP and external tools are marked `deferLoading`. `enabled: 'auto'`
- * defers only for profiles that support it; `true` always may, since tool_search works with
- * any provider. Deferred tools stay executable.
+ * Stage 9: above the threshold, MCP and external tools are marked `deferLoading`. `enabled: 'auto'`
+ * decides by the estimated tokens of the definitions (characters / 4, what `quiver tools`
+ * prints), never by model: an MCP client's model is unknown, and tool_search works with any
+ * provider. It also honours a `maxTools` the personality sets. `true` defers above either
+ * threshold, the personality's settings winning over the profile's. Deferred tools stay
+ * executable.
  */
 export function applyDeferLoading(tools: readonly PoolTool[], options: DeferOptions): DeferResult {
   const unchanged: DeferResult = { tools: [...tools], deferred: false, diagnostics: [] };
   const { enabled } = options.deferLoading;
   if (options.disabled || enabled === false) return unchanged;
-  if (enabled === 'auto' && !options.profile.supportsDeferLoading) return unchanged;
-  const maxTools =
-    options.deferLoading.maxTools ??
-    options.profile.deferThreshold?.maxTools ??
-    DEFAULT_DEFER_THRESHOLD.maxTools;
-  const maxTokens =
-    options.deferLoading.maxTokens ??
-    options.profile.deferThreshold?.maxTokens ??
-    DEFAULT_DEFER_THRESHOLD.maxTokens;
-  const overCount = tools.length > maxTools;
+  const searchOnly: DeferResult = { ...unchanged, deferred: options.serversEnabled === true };
+  const { maxTools, maxTokens } = thresholds(options);
+  const overCount = maxTools !== undefined && tools.length > maxTools;
   const tokens = overCount ? 0 : estimateTokens(tools.map(toDefinition));
-  if (!overCount && tokens <= maxTokens) return unchanged;
+  if (!overCount && tokens <= maxTokens) return searchOnly;
   const expanded = options.expanded ?? new Set<string>();
   let deferredCount = 0;
   const result = tools.map((tool) => {
@@ -61,7 +64,7 @@ export function applyDeferLoading(tools: readonly PoolTool[], options: DeferOpti
     deferredCount += 1;
     return deferredCopy(tool);
   });
-  if (deferredCount === 0) return unchanged;
+  if (deferredCount === 0) return searchOnly;
   const why = overCount
     ? `${tools.length} tools > maxTools ${maxTools}`
     : `~${tokens} tokens > maxTokens ${maxTokens}`;
@@ -75,5 +78,16 @@ export function applyDeferLoading(tools: readonly PoolTool[], options: DeferOpti
         message: `${deferredCount} MCP/external tools are deferred behind tool_search (${why}).`,
       },
     ],
+  };
+}
+
+function thresholds(options: DeferOptions): { maxTools: number | undefined; maxTokens: number } {
+  const own = options.deferLoading;
+  if (own.enabled === 'auto')
+    return { maxTools: own.maxTools, maxTokens: own.maxTokens ?? DEFAULT_DEFER_THRESHOLD.maxTokens };
+  const profile = options.profile.deferThreshold;
+  return {
+    maxTools: own.maxTools ?? profile?.maxTools ?? DEFAULT_DEFER_THRESHOLD.maxTools,
+    maxTokens: own.maxTokens ?? profile?.maxTokens ?? DEFAULT_DEFER_THRESHOLD.maxTokens,
   };
 }

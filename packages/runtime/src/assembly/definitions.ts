@@ -25,6 +25,7 @@ function createDefinition(tool: PoolTool): ToolDefinitionLite {
   };
   if (tool.tool.title !== undefined) definition.title = tool.tool.title;
   if (tool.tool.annotations !== undefined) definition.annotations = tool.tool.annotations;
+  if (tool.tool.outputSchema !== undefined) definition.outputSchema = tool.tool.outputSchema;
   if (tool.deferred) definition.deferLoading = true;
   return definition;
 }
@@ -95,6 +96,7 @@ function definitionDigest(definition: ToolDefinitionLite): string {
       definition.title ?? '',
       annotations,
       schemaDigest(definition.parameters),
+      definition.outputSchema ? schemaDigest(definition.outputSchema) : '',
     ].join('\u0000'),
   ).slice(0, DIGEST_LENGTH);
 }

@@ -1,13 +1,15 @@
-import { type PermissionRule, parsePermissionRule } from '@quiver/permissions';
+import { createBlanketDenyCheck, parsePermissionRule } from '@quiver/permissions';
+import type { PermissionKind } from '@quiver/types';
 import { namesTool } from '../agents/tool-name-resolver.js';
 import type { PoolTool } from '../contracts.js';
-import { isClaudeCodeToolName } from '../providers/tool-name-compatibility.js';
 import type { StageResult } from './stage-result.js';
 
 /**
- * Stage 3: blanket deny rules (`Tool`, `mcp__server`, `*` globs, aliases, Claude Code names such
- * as `Bash`, plugin ids) remove a tool before the model sees it. Rules with a specifier
- * (`terminal(rm:*)`) only narrow what a call may do, so they are left to the execution lifecycle.
+ * Stage 3: blanket deny rules remove a tool before the model sees it. The permission engine's
+ * own check decides by the tool's name, its MCP server and the shell rule space (`terminal`,
+ * `mcp__server`, `*` globs), exactly as it refuses the call later; the names only users write
+ * (aliases, Claude Code names such as `Bash`, plugin ids) are resolved here. Rules with a
+ * specifier (`terminal(rm:*)`) only narrow what a call may do, so they are left to the lifecycle.
  */
 export function applyDenyRules(tools: readonly PoolTool[], denyRules: readonly string[]): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
@@ -16,26 +18,19 @@ export function applyDenyRules(tools: readonly PoolTool[], denyRules: readonly s
     result.kept = [...tools];
     return result;
   }
-  // Plain names (a tool, an alias, a plugin id) are looked up in a map; the rest need the resolver.
-  const exact = new Map<string, PermissionRule>();
-  const resolved: PermissionRule[] = [];
-  for (const rule of blanket) {
-    if (rule.tool.includes('*') || rule.tool.startsWith('mcp__') || isClaudeCodeToolName(rule.tool))
-      resolved.push(rule);
-    else if (!exact.has(rule.tool)) exact.set(rule.tool, rule);
-  }
+  const kinds = new Map<string, PermissionKind>();
+  for (const tool of tools) if (tool.tool.permission) kinds.set(tool.name, tool.tool.permission.kind);
+  const deniedByName = createBlanketDenyCheck(blanket, kinds);
   for (const tool of tools) {
-    const aliases = tool.tool.aliases;
-    let rule =
-      exact.get(tool.name) ??
-      (tool.pluginId === undefined ? undefined : exact.get(tool.pluginId)) ??
-      aliases?.map((alias) => exact.get(alias)).find((found) => found !== undefined) ??
-      // The shell tools share one rule space: a blanket `terminal` deny removes every tool of kind shell.
-      (tool.tool.permission?.kind === 'shell' ? exact.get('terminal') : undefined);
-    if (!rule && resolved.length > 0) {
-      const named = { name: tool.name, aliases, pluginId: tool.pluginId, mcpServer: tool.mcpServer };
-      rule = resolved.find((candidate) => namesTool(candidate.tool, named));
-    }
+    const named = {
+      name: tool.name,
+      aliases: tool.tool.aliases,
+      pluginId: tool.pluginId,
+      mcpServer: tool.mcpServer,
+    };
+    const rule =
+      deniedByName(tool.name, tool.mcpServer) ??
+      blanket.find((candidate) => namesTool(candidate.tool, named));
     if (rule) {
       result.removed.push({
         name: tool.name,

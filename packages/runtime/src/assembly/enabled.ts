@@ -1,4 +1,5 @@
 import type { PoolTool } from '../contracts.js';
+import { callsOtherTools } from './repl-mode.js';
 import type { StageResult } from './stage-result.js';
 
 /** Simple mode keeps the shell, read and edit tools only. */
@@ -18,7 +19,7 @@ export const SIMPLE_MODE_TOOLS: readonly string[] = [
  */
 export function applyEnabledFilter(
   tools: readonly PoolTool[],
-  options: { simpleMode?: boolean } = {},
+  options: { simpleMode?: boolean; repl?: boolean } = {},
 ): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
   const simple = new Set(SIMPLE_MODE_TOOLS);
@@ -28,7 +29,9 @@ export function applyEnabledFilter(
       result.removed.push({ name: tool.name, reason: { stage: 'enabled', ...refusal } });
       continue;
     }
-    if (options.simpleMode && tool.source !== 'external' && !simple.has(tool.name)) {
+    // In REPL mode the repl tool is the simple tool set: the primitives are reached inside it.
+    const replTool = options.repl === true && callsOtherTools(tool);
+    if (options.simpleMode && tool.source !== 'external' && !simple.has(tool.name) && !replTool) {
       result.removed.push({
         name: tool.name,
         reason: {

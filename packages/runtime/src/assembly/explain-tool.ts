@@ -9,6 +9,7 @@ const STAGE_LABELS: Record<AssemblyStage, string> = {
   session_filter: 'session allow/exclude',
   agent_context: 'agent context',
   model_profile: 'model profile',
+  repl: 'REPL mode',
   defer: 'deferred loading',
 };
 

@@ -22,6 +22,12 @@ export interface CallState {
   suppressedBy: string | undefined;
   contexts: HookText[];
   releaseWriteLock: (() => void) | undefined;
+  /** Set for a call a tool made (a repl script): its events name the call that made it. */
+  parentCallId?: string;
+}
+
+function parentOf(state: CallState): { parentCallId?: string } {
+  return state.parentCallId === undefined ? {} : { parentCallId: state.parentCallId };
 }
 
 export function publishRequested(state: CallState, sink: CallEventSink): void {
@@ -31,6 +37,7 @@ export function publishRequested(state: CallState, sink: CallEventSink): void {
       toolName: state.toolName,
       arguments: state.args,
       turn: state.turn,
+      ...parentOf(state),
     }),
   );
 }
@@ -43,6 +50,7 @@ export function publishStarted(state: CallState, args: unknown, sink: CallEventS
       arguments: args,
       ...(state.mcpServer ? { mcpServer: state.mcpServer } : {}),
       turn: state.turn,
+      ...parentOf(state),
     }),
   );
 }
@@ -73,6 +81,7 @@ export function completeCall(
         : { ok: false, code: result.code, error: result.error, ...structured },
       durationMs: durationMs ?? performance.now() - state.requestedAt,
       turn: state.turn,
+      ...parentOf(state),
     }),
   );
   return result;

@@ -34,6 +34,7 @@ import {
   publishStarted,
 } from './call-events.js';
 import { lookupPoolTool } from './call-lookup.js';
+import { INNER_RESULT_CHARS, type RunInnerCall, withInnerCalls } from './inner-calls.js';
 import { type PathLocks, writtenPaths } from './path-locks.js';
 import { checkPermission, type PermissionDecider } from './permission-gate.js';
 import { runPostToolUse } from './post-tool-use.js';
@@ -173,7 +174,11 @@ export async function runCall(
       publishStarted(state, args, sink);
       const startedAt = performance.now();
       const executed = await execute(entry, state, args, effectiveBudget, batch, session);
-      const reduced = reduceResult(executed, session.reducers.get(tool.name), tool.name, args);
+      // A script's inner call sees the tool's own result; the script's result is reduced instead.
+      const reduced =
+        state.parentCallId === undefined
+          ? reduceResult(executed, session.reducers.get(tool.name), tool.name, args)
+          : executed;
       result = trimResult(reduced, effectiveBudget);
       durationMs = performance.now() - startedAt;
     }
@@ -194,6 +199,10 @@ function execute(
   batch: PipelineBatch,
   session: PipelineSession,
 ): Promise<ToolResult> {
+  const backends =
+    entry.tool.capabilities?.tools === true
+      ? withInnerCalls(session.backends, state, batch.pool, batch.signal, innerCallRunner(batch, session))
+      : session.backends;
   return session.runner.run({
     tool: entry.tool,
     pluginId: entry.pluginId,
@@ -206,7 +215,7 @@ function execute(
     signal: batch.signal,
     budget,
     timeoutMs: callTimeoutFor(entry.tool, args),
-    backends: session.backends,
+    backends,
     session: session.state,
     attachments: batch.attachments,
     emit: (emission) => session.emit(state.callId, emission),
@@ -214,8 +223,28 @@ function execute(
   });
 }
 
+/** Inner calls of one tool call, numbered after it (`call-1.1`, `call-1.2`, …), each a whole pipeline run. */
+function innerCallRunner(batch: PipelineBatch, session: PipelineSession): RunInnerCall {
+  let count = 0;
+  return async (name, args, parentCallId, pool, signal) => {
+    count += 1;
+    const inner = { ...batch, pool, signal };
+    const state = requestCall({ id: `${parentCallId}.${count}`, name, args }, inner, session, parentCallId);
+    try {
+      return await runCall(state, inner, INNER_RESULT_CHARS, session);
+    } finally {
+      session.openCalls.delete(state.callId);
+    }
+  };
+}
+
 /** A call's id (repeats get a suffix so that two calls' events stay distinct), its pool name and its request event. */
-function requestCall(call: ToolCall, batch: PipelineBatch, session: PipelineSession): CallState {
+function requestCall(
+  call: ToolCall,
+  batch: PipelineBatch,
+  session: PipelineSession,
+  parentCallId?: string,
+): CallState {
   const requested = call?.id;
   let callId = typeof requested === 'string' && requested.length > 0 ? requested : randomUUID();
   if (session.openCalls.has(callId)) callId = `${callId}-${randomUUID().slice(0, 8)}`;
@@ -234,6 +263,7 @@ function requestCall(call: ToolCall, batch: PipelineBatch, session: PipelineSess
     suppressedBy: undefined,
     contexts: [],
     releaseWriteLock: undefined,
+    ...(parentCallId === undefined ? {} : { parentCallId }),
   };
   publishRequested(state, session.sink);
   return state;

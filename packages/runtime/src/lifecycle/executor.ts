@@ -14,10 +14,11 @@ import type {
 import { DEFAULT_RESULT_BUDGET, isDurableEvent } from '@quiver/types';
 import type { ExecuteCallsOptions, SessionDeps, SessionEventLog, ToolPool } from '../contracts.js';
 import { createEventFactory } from '../events/event-factory.js';
+import { recordedEvent } from '../log/argument-shapes.js';
 import { SessionLogWriter } from '../log/session-log-writer.js';
 import { type PipelineSession, runCallBatch } from './call-pipeline.js';
 import { PathLocks } from './path-locks.js';
-import { createSessionPermissionEngine, type SessionPermissionEngine } from './permission-engine.js';
+import { type SessionPermissionEngine, sessionPermissionEngine } from './permission-engine.js';
 import { TurnSignals } from './turn-signals.js';
 
 /** What a session hands the execution lifecycle. */
@@ -66,13 +67,9 @@ class LifecycleExecutor implements CallExecutor {
     this.#options = options;
     this.#makeEvent = createEventFactory(options.sessionId);
     const { deps } = options;
-    this.#permissions = createSessionPermissionEngine({
-      workspace: deps.workspace,
-      dataDir: deps.dataDir,
+    this.#permissions = sessionPermissionEngine(deps, {
       rules: options.permissions,
       parentDenies: options.parentDenies,
-      registry: deps.registry,
-      ...(deps.protectedPaths ? { protectedPaths: deps.protectedPaths } : {}),
     });
     this.#pipeline = {
       sessionId: options.sessionId,
@@ -197,7 +194,7 @@ class LifecycleExecutor implements CallExecutor {
   #publish(event: QuiverEvent): void {
     this.#options.events.publish(event);
     if (this.#log === undefined || !(isDurableEvent(event) || event.type === 'tool.execution_start')) return;
-    this.#log.append(event);
+    this.#log.append(recordedEvent(event, this.#options.deps.policy.logArguments));
   }
 }
 

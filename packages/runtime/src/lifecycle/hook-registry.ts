@@ -1,5 +1,4 @@
-import type { HookEventName, ToolHook } from '@quiver/types';
-import { matchesNamePattern } from '../assembly/name-pattern.js';
+import { type HookEventName, matchesNamePattern, type ToolHook } from '@quiver/types';
 import type { HookRegistry } from '../contracts.js';
 
 interface HookEntry {

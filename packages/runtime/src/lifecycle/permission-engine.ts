@@ -11,15 +11,18 @@ export interface SessionPermissionEngine extends PermissionDecider {
   close(): void;
 }
 
-export interface SessionPermissionEngineOptions {
+export interface PersonalityPermissionEngineOptions {
   workspace: string;
   dataDir: string;
-  rules: PermissionRules;
-  parentDenies: readonly string[];
   /** Registered tools, so path denies written for one tool reach every tool of its kind up front. */
   registry?: ToolRegistry;
   /** What Quiver loads as configuration or code: no tool may write it. */
   protectedPaths?: ReadonlyArray<string | ProtectedPath>;
+}
+
+export interface SessionPermissionRules {
+  rules: PermissionRules;
+  parentDenies: readonly string[];
 }
 
 function toolKinds(registry: ToolRegistry | undefined): Record<string, PermissionKind> {
@@ -32,25 +35,56 @@ function toolKinds(registry: ToolRegistry | undefined): Record<string, Permissio
 }
 
 /**
- * A session's permission state: its rules bounded by the parent's denies, grants for this
- * session in memory, and project grants in `<dataDir>/permissions.db` so they outlive it.
+ * The permission engine of one personality, shared by its sessions: one connection to the
+ * project grants in `<dataDir>/permissions.db`, opened on first use. Each session decides
+ * through its own view, which adds the session's rules, its parent's denies and its grants.
  */
-export function createSessionPermissionEngine(
-  options: SessionPermissionEngineOptions,
+export class PersonalityPermissionEngine {
+  readonly #options: PersonalityPermissionEngineOptions;
+  #projectGrants: ProjectGrantStore | undefined;
+  #closed = false;
+
+  constructor(options: PersonalityPermissionEngineOptions) {
+    this.#options = options;
+  }
+
+  forSession(session: SessionPermissionRules): SessionPermissionEngine {
+    this.#projectGrants ??= new ProjectGrantStore({ dataDir: this.#options.dataDir });
+    const engine = new PermissionEngine({
+      workspace: this.#options.workspace,
+      layers: [session.rules],
+      parentDenies: [...session.parentDenies],
+      sessionGrants: new SessionGrantStore(),
+      projectGrants: this.#projectGrants,
+      toolKinds: toolKinds(this.#options.registry),
+      ...(this.#options.protectedPaths ? { protectedPaths: this.#options.protectedPaths } : {}),
+    });
+    return {
+      decide: (request) => engine.decide(request),
+      grant: (rule, scope) => engine.grant(rule, scope),
+      // The grant store belongs to the personality: a session ending leaves it open for the others.
+      close: () => {},
+    };
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#projectGrants?.close();
+  }
+}
+
+/** The session's view of its personality's engine; without one (a bare runtime), an engine of its own. */
+export function sessionPermissionEngine(
+  deps: PersonalityPermissionEngineOptions & { permissionEngine?: PersonalityPermissionEngine },
+  session: SessionPermissionRules,
 ): SessionPermissionEngine {
-  const projectGrants = new ProjectGrantStore({ dataDir: options.dataDir });
-  const engine = new PermissionEngine({
-    workspace: options.workspace,
-    layers: [options.rules],
-    parentDenies: [...options.parentDenies],
-    sessionGrants: new SessionGrantStore(),
-    projectGrants,
-    toolKinds: toolKinds(options.registry),
-    ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
+  if (deps.permissionEngine) return deps.permissionEngine.forSession(session);
+  const own = new PersonalityPermissionEngine({
+    workspace: deps.workspace,
+    dataDir: deps.dataDir,
+    ...(deps.registry ? { registry: deps.registry } : {}),
+    ...(deps.protectedPaths ? { protectedPaths: deps.protectedPaths } : {}),
   });
-  return {
-    decide: (request) => engine.decide(request),
-    grant: (rule, scope) => engine.grant(rule, scope),
-    close: () => projectGrants.close?.(),
-  };
+  return { ...own.forSession(session), close: () => own.close() };
 }

@@ -1,5 +1,5 @@
 import type { QuiverEvent } from '@quiver/types';
-import type { SessionEventLog } from '../contracts.js';
+import type { SessionEventLog, WriteBehindChannel } from '../contracts.js';
 
 /** How long a session keeps retrying a log another process holds before it gives up on those writes. */
 export const LOG_BUSY_PATIENCE_MS = 2_000;
@@ -19,16 +19,19 @@ export interface SessionLogWriterOptions {
 
 /**
  * A session's writes to the durable log, behind its calls and in order. Events wait in memory
- * and are written together, in one transaction: when the session's batch of calls ends
- * (`flush`, before the results are returned), on close, at the latest `LOG_FLUSH_DELAY_MS` after
- * the first waiting event, and when a call starts: a start is written ahead of its tool, so that
- * a process killed mid-call leaves the call `running` for orphan recovery. A crash loses the
- * events still waiting: completions, permission and hook events since the last write.
+ * and are handed to the log together, as one transaction: when the session's batch of calls
+ * ends (`flush`, before the results are returned), on close, at the latest `LOG_FLUSH_DELAY_MS`
+ * after the first waiting event, and when a call starts, so that a call still running when the
+ * process is killed is on disk as `running` for orphan recovery. With a log that writes on a
+ * thread of its own (`openWriteBehind`), handing over costs the calls no commit; `close` waits
+ * until everything handed over is on disk. A crash loses what was not committed yet: the
+ * events waiting here and those the log's thread holds (in practice the last milliseconds).
  *
- * It never blocks the event loop on another process's lock: the log answers busy at once, and a
- * busy write waits on a timer (and holds the writes behind it) until the log is free or the
- * patience runs out, when it is dropped with a warning. Orphan recovery goes first, so that no
- * call of this process can be mistaken for an orphan.
+ * It never blocks the event loop on another process's lock: a log without a thread of its own
+ * answers busy at once, and a busy write waits on a timer (and holds the writes behind it) until
+ * the log is free or the patience runs out, when it is dropped with a warning; the log's thread
+ * waits out the same patience itself. Orphan recovery goes first, so that no call of this
+ * process can be mistaken for an orphan.
  */
 export class SessionLogWriter {
   readonly #options: SessionLogWriterOptions;
@@ -41,6 +44,9 @@ export class SessionLogWriter {
   #retryMs = FIRST_RETRY_MS;
   #gaveUp = false;
   #idle: Array<() => void> = [];
+  #channel: WriteBehindChannel | undefined;
+  /** The last write handed to the log's thread; writes settle in the order they were handed over. */
+  #lastHandedOver = 0;
 
   constructor(options: SessionLogWriterOptions) {
     this.#options = options;
@@ -64,29 +70,58 @@ export class SessionLogWriter {
   append(event: QuiverEvent): void {
     this.#waiting.push(event);
     if (event.type === 'tool.execution_start') this.flush();
-    else this.#flushTimer ??= setTimeout(() => this.flush(), LOG_FLUSH_DELAY_MS);
+    // A flush does not disarm the timer: arming one per batch would cost more than the write.
+    else
+      this.#flushTimer ??= setTimeout(() => {
+        this.#flushTimer = undefined;
+        this.flush();
+      }, LOG_FLUSH_DELAY_MS);
   }
 
   /** Hands the waiting events to the log as one write. */
   flush(): void {
-    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
-    this.#flushTimer = undefined;
     if (this.#waiting.length === 0) return;
     const events = this.#waiting;
     this.#waiting = [];
-    const { log } = this.#options;
-    this.#enqueue(() => {
-      if (log.appendAll !== undefined) log.appendAll(events);
-      else for (const event of events) log.append(event);
-    });
+    // The usual case costs no closure: nothing is queued ahead, so the events go straight to the
+    // log's thread (handing over fails only on what cannot be serialised, never on a busy log).
+    if (this.#pending.length === 0 && this.#timer === undefined && this.#options.log.openWriteBehind) {
+      try {
+        this.#write(events);
+      } catch (error) {
+        this.#report(error);
+      }
+    } else this.#enqueue(() => this.#write(events));
   }
 
   /** Writes what is pending (within the patience) and records the session's end. */
   async close(): Promise<void> {
+    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
     this.flush();
+    await this.#whenIdle();
+    if (this.#channel !== undefined) {
+      await this.#channel.written(this.#lastHandedOver);
+      this.#channel.close();
+    }
     this.#enqueue(() => this.#options.log.endSession?.(this.#options.session.id));
-    if (this.#pending.length === 0) return;
-    await new Promise<void>((resolve) => this.#idle.push(resolve));
+    await this.#whenIdle();
+  }
+
+  #write(events: readonly QuiverEvent[]): void {
+    const { log } = this.#options;
+    if (log.openWriteBehind !== undefined) {
+      this.#channel ??= log.openWriteBehind((error, firstOfBusyStretch) => {
+        if (!isBusy(error) || firstOfBusyStretch) this.#report(error);
+      });
+      this.#lastHandedOver = this.#channel.write(events);
+    } else if (log.appendAll !== undefined) log.appendAll(events);
+    else for (const event of events) log.append(event);
+  }
+
+  #whenIdle(): Promise<void> {
+    if (this.#pending.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.#idle.push(resolve));
   }
 
   #enqueue(write: () => void): void {

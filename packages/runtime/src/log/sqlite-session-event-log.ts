@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyMigrations } from '@quiver/storage-sqlite';
-import type { QuiverEvent, QuiverEventOf, SqlDatabase, ToolErrorCode } from '@quiver/types';
-import { isDurableEvent, QuiverError } from '@quiver/types';
+import type { QuiverEvent, SqlDatabase, ToolErrorCode } from '@quiver/types';
+import { QuiverError, TRANSIENT_EVENT_TYPES } from '@quiver/types';
 import Database from 'better-sqlite3';
-import type { SessionEventLog } from '../contracts.js';
+import type { SessionEventLog, WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
+import { BackgroundLogWriter } from './background-log-writer.js';
+import { createEventRowWriter } from './event-rows.js';
 import { summarizeFileEdits } from './file-edits.js';
 import type {
   CallRecord,
@@ -14,6 +16,7 @@ import type {
   SessionSummary,
 } from './records.js';
 import { SESSION_LOG_MIGRATIONS } from './schema.js';
+import { LOG_BUSY_PATIENCE_MS } from './session-log-writer.js';
 
 export interface SqliteSessionEventLogOptions {
   /** The log lives at `<dataDir>/sessions.db`. */
@@ -47,16 +50,18 @@ interface SessionRow {
 }
 
 /**
- * The durable record of sessions: SQLite in WAL mode, one transaction per write (`appendAll`
- * writes a session's batch of events in one). Transient
- * events are not stored, except that a call's start becomes a `running` calls row, so a
- * process that dies mid-call leaves evidence a resumed session can recover.
+ * The durable record of sessions: SQLite in WAL mode. Sessions write through `openWriteBehind`:
+ * a writer thread with its own connection commits their events, so no commit runs on the thread
+ * that runs the calls. `append` and `appendAll` write on the calling thread, in one transaction.
+ * Transient events are not stored, except that a call's start becomes a `running` calls row, so
+ * a process that dies mid-call leaves evidence a resumed session can recover.
  */
 export class SqliteSessionEventLog implements SessionEventLog {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #appendEvents: (events: readonly QuiverEvent[]) => void;
   readonly #statements = new Map<string, Database.Statement>();
+  #behind: BackgroundLogWriter | undefined;
 
   constructor(options: SqliteSessionEventLogOptions) {
     mkdirSync(options.dataDir, { recursive: true });
@@ -70,9 +75,8 @@ export class SqliteSessionEventLog implements SessionEventLog {
     // the session's writer retries on a timer (SessionLogWriter).
     this.#db.pragma('busy_timeout = 0');
     migrate(this.#db);
-    const appendEvents = this.#db.transaction((events: readonly QuiverEvent[]) => {
-      for (const event of events) this.#write(event);
-    });
+    const writeRows = createEventRowWriter(this.#db, [...TRANSIENT_EVENT_TYPES]);
+    const appendEvents = this.#db.transaction((events: readonly QuiverEvent[]) => writeRows(events));
     this.#appendEvents = (events) => appendEvents.immediate(events);
   }
 
@@ -95,6 +99,16 @@ export class SqliteSessionEventLog implements SessionEventLog {
   /** Writes the events in one transaction: all of them or, on an error, none. */
   appendAll(events: readonly QuiverEvent[]): void {
     if (events.length > 0) this.#appendEvents(events);
+  }
+
+  /**
+   * A session's channel to the writer thread (started on the first write): writes are handed
+   * over and committed there, all or none each, in the order they were handed over.
+   */
+  openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel {
+    if (!this.#db.open) throw new Error('The session log is closed.');
+    this.#behind ??= new BackgroundLogWriter({ path: this.path, patienceMs: LOG_BUSY_PATIENCE_MS });
+    return this.#behind.open(onFailure);
   }
 
   recoverOrphans(sessionId: string): string[] {
@@ -170,7 +184,9 @@ export class SqliteSessionEventLog implements SessionEventLog {
     return summarizeFileEdits(rows.map((row) => JSON.parse(row.structured) as unknown));
   }
 
+  /** Closes the log; writes already handed to the writer thread are still committed. */
   close(): void {
+    this.#behind?.close();
     if (this.#db.open) this.#db.close();
   }
 
@@ -182,62 +198,6 @@ export class SqliteSessionEventLog implements SessionEventLog {
       this.#statements.set(sql, statement);
     }
     return statement;
-  }
-
-  #write(event: QuiverEvent): void {
-    this.#prepare(`INSERT INTO sessions (id, started_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`).run(
-      event.sessionId,
-      event.timestamp,
-    );
-    if (event.type === 'tool.execution_start') this.#recordStart(event);
-    if (event.type === 'tool.execution_complete') this.#recordCompletion(event);
-    if (!isDurableEvent(event)) return;
-    const callId = 'callId' in event ? event.callId : null;
-    this.#prepare(
-      `INSERT INTO events (id, session_id, type, call_id, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO NOTHING`,
-    ).run(event.id, event.sessionId, event.type, callId, event.timestamp, JSON.stringify(event));
-  }
-
-  #recordStart(event: QuiverEventOf<'tool.execution_start'>): void {
-    this.#prepare(
-      `INSERT INTO calls (session_id, call_id, tool, args, turn, started_at, status) VALUES (?, ?, ?, ?, ?, ?, 'running')
-         ON CONFLICT (session_id, call_id) DO UPDATE SET tool = excluded.tool, args = excluded.args,
-           turn = excluded.turn, started_at = excluded.started_at, completed_at = NULL, status = 'running',
-           code = NULL, duration_ms = NULL, structured = NULL`,
-    ).run(
-      event.sessionId,
-      event.callId,
-      event.toolName,
-      jsonOrNull(event.arguments),
-      event.turn,
-      event.timestamp,
-    );
-  }
-
-  #recordCompletion(event: QuiverEventOf<'tool.execution_complete'>): void {
-    const status: CallStatus = event.success
-      ? 'ok'
-      : event.result.code === 'interrupted'
-        ? 'interrupted'
-        : 'error';
-    this.#prepare(
-      `INSERT INTO calls (session_id, call_id, tool, turn, completed_at, status, code, duration_ms, structured)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (session_id, call_id) DO UPDATE SET completed_at = excluded.completed_at,
-           status = excluded.status, code = excluded.code, duration_ms = excluded.duration_ms,
-           structured = excluded.structured`,
-    ).run(
-      event.sessionId,
-      event.callId,
-      event.toolName,
-      event.turn,
-      event.timestamp,
-      status,
-      event.result.code ?? null,
-      Math.round(event.durationMs),
-      jsonOrNull(event.result.structured),
-    );
   }
 }
 
@@ -255,10 +215,6 @@ function migrate(db: Database.Database): void {
     );
   }
   applyMigrations(db as unknown as SqlDatabase, SESSION_LOG_MIGRATIONS);
-}
-
-function jsonOrNull(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
 }
 
 function toCallRecord(row: CallRow): CallRecord {

@@ -32,6 +32,8 @@ export interface McpToolDefinition {
   title?: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The schema of `structuredContent` in results, when the tool declares one. */
+  outputSchema?: Record<string, unknown>;
   /** MCP's field for metadata: `quiver/mcpServer` names the server a bridged tool comes from. */
   _meta?: Record<string, unknown>;
   annotations?: {
@@ -147,6 +149,7 @@ export function renderDefinitions<F extends ProviderFormat>(
           inputSchema: definition.parameters,
         };
         if (definition.title !== undefined) tool.title = definition.title;
+        if (definition.outputSchema !== undefined) tool.outputSchema = definition.outputSchema;
         if (definition.annotations) tool.annotations = mcpAnnotations(definition.annotations);
         const server = serverOf(definition);
         if (server !== undefined) tool._meta = { [MCP_SERVER_META_KEY]: server };

@@ -1,6 +1,8 @@
-import { analyzeQuery, analyzeText, contentStems } from '@quiver/text-search';
+import { analyzeText, contentStems } from '@quiver/text-search';
 import type { ToolDefinitionLite } from '@quiver/types';
 import { type ToolFields, toolFields } from './tool-fields.js';
+import { type Postings, type QueryPlan, QueryPlanner } from './tool-search-query.js';
+import { ToolSearchScores } from './tool-search-scores.js';
 
 /**
  * Field weights and length normalisation (BM25F): a name says what a tool does, a title and the
@@ -18,9 +20,8 @@ const FIELDS: readonly { field: keyof ToolFields; weight: number; b: number }[] 
 const K1 = 1.6;
 /** A tool whose every name word the query contains ("create pull request") is what was asked for. */
 const WHOLE_NAME_BOOST = 1.5;
-/** A query word that is only the start of an indexed term ("repo", "kube") scores this fraction. */
-const PREFIX_DISCOUNT = 0.5;
-const MIN_PREFIX_LENGTH = 3;
+/** A query that names a tool's server ("… on heroku", "in mongo") asks for that product's tools. */
+const NAMED_SERVER_BOOST = 1.5;
 
 export interface ToolSearchIndex {
   readonly tools: readonly ToolDefinitionLite[];
@@ -30,13 +31,6 @@ export interface ToolSearchIndex {
   rank(query: string, limit: number): number[];
 }
 
-interface Postings {
-  documents: Int32Array;
-  /** BM25F term weight per document, saturated: tf / (K1 + tf) · (K1 + 1). */
-  weights: Float32Array;
-  idf: number;
-}
-
 /**
  * An inverted index over each tool's name, server, title, description and parameters, ranked
  * with BM25F over stems, with WordNet and domain synonyms at query time. Building is linear in
@@ -44,11 +38,11 @@ interface Postings {
  */
 export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): ToolSearchIndex {
   const count = tools.length;
-  const analyzed = tools.map((tool) => {
-    const fields = toolFields(tool);
-    return FIELDS.map(({ field }) => analyzeText(fields[field]));
-  });
-  const nameStems = tools.map((tool) => [...new Set(contentStems(toolFields(tool).name))]);
+  const fieldsOf = tools.map(toolFields);
+  const analyzed = fieldsOf.map((fields) => FIELDS.map(({ field }) => analyzeText(fields[field])));
+  const nameStems = fieldsOf.map((fields) => new Set(contentStems(fields.name)));
+  const nameStemCounts = Uint8Array.from(nameStems, (stems) => Math.min(255, stems.size));
+  const { serverOf, serverTerms } = indexServers(fieldsOf);
   const averages = FIELDS.map(
     (_, field) =>
       analyzed.reduce((sum, fields) => sum + (fields[field] as string[]).length, 0) / Math.max(1, count) || 1,
@@ -78,96 +72,55 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
   });
   const postings = new Map<string, Postings>();
   for (const [term, documents] of termDocuments) {
+    const weights = Float32Array.from(termWeights.get(term) as number[]);
     postings.set(term, {
       documents: Int32Array.from(documents),
-      weights: Float32Array.from(termWeights.get(term) as number[]),
+      weights,
+      maxWeight: weights.reduce((largest, weight) => Math.max(largest, weight), 0),
+      inName: Uint8Array.from(documents, (document) => ((nameStems[document] as Set<string>).has(term) ? 1 : 0)),
       idf: Math.log(1 + (count - documents.length + 0.5) / (documents.length + 0.5)),
     });
   }
-  const vocabulary = [...postings.keys()].sort();
-  const scores = new Float64Array(count);
-  const best = new Float64Array(count);
-  const touched = new Int32Array(count);
-  const touchedInGroup = new Int32Array(count);
-
-  function prefixTerms(term: string): string[] {
-    if (term.length < MIN_PREFIX_LENGTH) return [];
-    let low = 0;
-    let high = vocabulary.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((vocabulary[middle] as string) < term) low = middle + 1;
-      else high = middle;
-    }
-    const found: string[] = [];
-    for (
-      let index = low;
-      index < vocabulary.length && (vocabulary[index] as string).startsWith(term);
-      index += 1
-    )
-      if (vocabulary[index] !== term) found.push(vocabulary[index] as string);
-    return found;
-  }
+  const planner = new QueryPlanner({ postings, count, nameIndex, serverTerms });
+  const state = new ToolSearchScores(count);
+  const { scores, nameHits, touched } = state;
 
   function rank(query: string, limit: number): number[] {
     if (limit <= 0 || count === 0) return [];
-    let touchedCount = 0;
-    const groups = analyzeQuery(query);
-    const queryTerms = new Set<string>();
-    for (const group of groups) for (const { term, weight } of group) if (weight === 1) queryTerms.add(term);
-    for (const group of groups) {
-      // Each group adds its best alternative per document: synonyms never outweigh the word.
-      let groupCount = 0;
-      const consider = (term: string, weight: number) => {
-        const list = postings.get(term);
-        if (!list) return;
-        const { documents, weights, idf } = list;
-        for (let index = 0; index < documents.length; index += 1) {
-          const document = documents[index] as number;
-          const score = weight * idf * (weights[index] as number);
-          if (best[document] === 0) touchedInGroup[groupCount++] = document;
-          if (score > (best[document] as number)) best[document] = score;
-        }
-      };
-      for (const { term, weight } of group) {
-        consider(term, weight);
-        if (weight === 1) for (const longer of prefixTerms(term)) consider(longer, PREFIX_DISCOUNT);
-      }
-      for (let index = 0; index < groupCount; index += 1) {
-        const document = touchedInGroup[index] as number;
-        if (scores[document] === 0) touched[touchedCount++] = document;
-        scores[document] = (scores[document] as number) + (best[document] as number);
-        best[document] = 0;
-      }
-    }
+    const plan: QueryPlan = planner.plan(query);
+    const maxBoost = WHOLE_NAME_BOOST * (plan.namedServers ? NAMED_SERVER_BOOST : 1);
+    let onlyFound = false;
+    plan.groups.forEach((group, index) => {
+      // A tool no group so far found can gain at most what the remaining groups add, boosted:
+      // once that is below the score at the limit, looking up the tools found so far is enough.
+      if (
+        !onlyFound &&
+        index > 0 &&
+        (plan.groupPostings[index] as number) > state.touchedCount &&
+        (plan.remainingMaxScores[index] as number) * maxBoost < state.scoreAtRank(limit)
+      )
+        onlyFound = true;
+      if (onlyFound) state.addGroupToTouched(group);
+      else state.addGroup(group);
+    });
+    let touchedCount = state.touchedCount;
+    const namedServers = plan.namedServers;
     for (let index = 0; index < touchedCount; index += 1) {
       const document = touched[index] as number;
-      const own = nameStems[document] as string[];
-      if (own.length > 0 && own.every((stem) => queryTerms.has(stem)))
-        scores[document] = (scores[document] as number) * WHOLE_NAME_BOOST;
+      const own = nameStemCounts[document] as number;
+      if (own > 0 && nameHits[document] === own) scores[document] = (scores[document] as number) * WHOLE_NAME_BOOST;
+      if (namedServers?.has(serverOf[document] as number))
+        scores[document] = (scores[document] as number) * NAMED_SERVER_BOOST;
     }
-    const exact = nameIndex.get(query.trim().toLowerCase());
-    if (exact !== undefined) {
+    if (plan.exactName !== undefined) {
+      const exact = plan.exactName;
       if (scores[exact] === 0) touched[touchedCount++] = exact;
       scores[exact] = (scores[exact] as number) + 1e6;
     }
-    const found: number[] = [];
-    for (let index = 0; index < touchedCount; index += 1) {
-      const document = touched[index] as number;
-      const score = scores[document] as number;
-      if (found.length === limit && score <= (scores[found[limit - 1] as number] as number)) continue;
-      let position = found.length;
-      while (position > 0 && isBetter(document, found[position - 1] as number)) position -= 1;
-      found.splice(position, 0, document);
-      if (found.length > limit) found.pop();
-    }
-    for (let index = 0; index < touchedCount; index += 1) scores[touched[index] as number] = 0;
+    state.touchedCount = touchedCount;
+    const found = topDocuments(scores, touched, touchedCount, limit);
+    state.reset();
     return found;
-  }
-
-  function isBetter(document: number, other: number): boolean {
-    const difference = (scores[document] as number) - (scores[other] as number);
-    return difference > 0 || (difference === 0 && document < other);
   }
 
   return {
@@ -176,6 +129,45 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
     search: (query, limit) => rank(query, limit).map((document) => tools[document] as ToolDefinitionLite),
   };
 }
+
+/** The `limit` best-scoring touched documents, best first; ties go to the earlier tool. */
+function topDocuments(scores: Float64Array, touched: Int32Array, touchedCount: number, limit: number): number[] {
+  const found: number[] = [];
+  const isBetter = (document: number, other: number) => {
+    const difference = (scores[document] as number) - (scores[other] as number);
+    return difference > 0 || (difference === 0 && document < other);
+  };
+  for (let index = 0; index < touchedCount; index += 1) {
+    const document = touched[index] as number;
+    if (found.length === limit && !isBetter(document, found[limit - 1] as number)) continue;
+    let position = found.length;
+    while (position > 0 && isBetter(document, found[position - 1] as number)) position -= 1;
+    found.splice(position, 0, document);
+    if (found.length > limit) found.pop();
+  }
+  return found;
+}
+
+// Words every MCP server name has ("mcp-server-…", "…-mcp"): they name no product.
+const SERVER_BOILERPLATE = new Set(['mcp', 'server']);
+
+/** Each tool's server as a number, and the words (stems and concept terms) each server's name has. */
+function indexServers(fieldsOf: readonly ToolFields[]): { serverOf: Int32Array; serverTerms: string[][] } {
+  const ids = new Map<string, number>();
+  const serverTerms: string[][] = [];
+  const serverOf = Int32Array.from(fieldsOf, ({ server }) => {
+    if (server === '') return -1;
+    let id = ids.get(server);
+    if (id === undefined) {
+      id = serverTerms.length;
+      ids.set(server, id);
+      serverTerms.push([...new Set(contentStems(server))].filter((term) => !SERVER_BOILERPLATE.has(term)));
+    }
+    return id;
+  });
+  return { serverOf, serverTerms };
+}
+
 const cache = new WeakMap<readonly ToolDefinitionLite[], ToolSearchIndex>();
 let lastBuilt: ToolSearchIndex | undefined;
 

@@ -4,6 +4,7 @@ import {
   type AgentIdentity,
   type PermissionRules,
   QuiverError,
+  type SessionState,
   type ToolCall,
   type ToolResult,
 } from '@quiver/types';
@@ -23,16 +24,18 @@ import type {
   SessionDeps,
   SessionLike,
   SessionOptions,
+  SessionServices,
   ToolPool,
 } from '../contracts.js';
 import { InMemoryEventBus } from '../events/bus.js';
 import { createEventFactory } from '../events/event-factory.js';
-import { type CallExecutor, createCallExecutor } from '../lifecycle/executor.js';
+import { type CallExecutor, type CallExecutorOptions, createCallExecutor } from '../lifecycle/executor.js';
 import {
   type RenderedDefinitions,
   type RenderOptions,
   renderToolPool,
 } from '../providers/render-definitions.js';
+import { serversOfToolNames, serversToAwait } from './mcp-demand.js';
 
 /**
  * One conversation's view of the tools: its pool (assembled lazily, cached until the registry,
@@ -41,10 +44,11 @@ import {
  */
 export class Session implements SessionLike {
   readonly id: string;
-  readonly state = new InMemorySessionState();
+  readonly state: SessionState & { dispose(): Promise<void> };
   readonly events = new InMemoryEventBus();
   readonly agent: AgentIdentity;
   readonly #deps: SessionDeps;
+  readonly #createExecutor: (options: CallExecutorOptions) => CallExecutor;
   readonly #parent: Session | undefined;
   readonly #parentDenies: string[];
   readonly #children = new Set<Session>();
@@ -61,8 +65,10 @@ export class Session implements SessionLike {
   #executor: CallExecutor | undefined;
   #closed = false;
 
-  constructor(deps: SessionDeps, options: SessionOptions = {}, parent?: Session) {
+  constructor(deps: SessionDeps, options: SessionOptions = {}, parent?: Session, services: SessionServices = {}) {
     this.#deps = deps;
+    this.state = services.state ?? new InMemorySessionState();
+    this.#createExecutor = services.createExecutor ?? createCallExecutor;
     this.#parent = parent;
     this.#options = { ...options };
     this.id = options.sessionId ?? randomUUID();
@@ -77,6 +83,7 @@ export class Session implements SessionLike {
     this.#unsubscribes.push(deps.registry.onChange(() => this.#invalidate()));
     const hostBus = deps.events;
     if (hostBus) this.#unsubscribes.push(this.events.subscribe((event) => hostBus.publish(event)));
+    if (!parent) void deps.demand?.([]);
   }
 
   get options(): Readonly<SessionOptions> {
@@ -183,10 +190,31 @@ export class Session implements SessionLike {
     this.#invalidate();
   }
 
+  /**
+   * Waits until the MCP servers of this session's personality (or only those of the named tools)
+   * have connected or failed to; the next pool() offers the tools of those that connected.
+   */
+  async ready(options: { tools?: readonly string[] } = {}): Promise<void> {
+    this.#assertOpen();
+    const { policy, demand } = this.#deps;
+    const servers = options.tools
+      ? serversOfToolNames(options.tools, policy)
+      : Object.keys(policy.mcpServers);
+    if (demand && servers.length > 0) await demand(servers);
+  }
+
   execute(calls: readonly ToolCall[], options?: ExecuteCallsOptions): Promise<ToolResult[]> {
     this.#assertOpen();
+    const demand = this.#deps.demand;
+    const starting = demand ? serversToAwait(calls, this.refreshIfStale(), this.#deps.policy) : [];
+    if (demand && starting.length > 0) return demand(starting).then(() => this.#run(calls, options));
+    return this.#run(calls, options);
+  }
+
+  #run(calls: readonly ToolCall[], options?: ExecuteCallsOptions): Promise<ToolResult[]> {
+    this.#assertOpen();
     const pool = this.refreshIfStale();
-    this.#executor ??= createCallExecutor({
+    this.#executor ??= this.#createExecutor({
       sessionId: this.id,
       deps: this.#deps,
       state: this.state,
@@ -304,6 +332,10 @@ export class Session implements SessionLike {
 }
 
 /** Creates a session for the personality in `deps.policy`. */
-export function createSession(deps: SessionDeps, options: SessionOptions = {}): Session {
-  return new Session(deps, options);
+export function createSession(
+  deps: SessionDeps,
+  options: SessionOptions = {},
+  services: SessionServices = {},
+): Session {
+  return new Session(deps, options, undefined, services);
 }

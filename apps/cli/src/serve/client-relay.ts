@@ -1,0 +1,65 @@
+import type {
+  ClientCapabilities,
+  CreateMessageRequest,
+  ElicitRequestFormParams,
+  ElicitResult,
+  RequestOptions,
+} from '@modelcontextprotocol/server';
+import type { ClientRelayHandle, ElicitationOutcome, RelayedRequest, SamplingOutcome } from '@quiver/types';
+import { supportsFormElicitation } from './permission-elicitation.js';
+
+/** What serve can send to its client within the MCP request of one tools/call. */
+export interface RequestChannel {
+  elicitInput(params: ElicitRequestFormParams, options?: RequestOptions): Promise<ElicitResult>;
+  requestSampling(params: CreateMessageRequest['params'], options?: RequestOptions): Promise<unknown>;
+}
+
+/**
+ * Relays a bridged server's questions and sampling requests to serve's own MCP client, within
+ * the tools/call request that made the bridged call, when the client declared the capability.
+ * Otherwise refuses, saying so: Quiver never answers for the client.
+ */
+export class ServeClientRelay implements ClientRelayHandle {
+  readonly #channels = new Map<string, RequestChannel>();
+
+  constructor(private readonly clientCapabilities: () => ClientCapabilities | undefined) {}
+
+  /** Binds a call id to the request it runs in, while the call runs. */
+  bind(callId: string, channel: RequestChannel): () => void {
+    this.#channels.set(callId, channel);
+    return () => this.#channels.delete(callId);
+  }
+
+  async elicit(request: RelayedRequest, signal: AbortSignal): Promise<ElicitationOutcome> {
+    if (!supportsFormElicitation(this.clientCapabilities()))
+      return { action: 'refused', reason: 'the MCP client of this session does not support form elicitation' };
+    if (request.params.mode !== undefined && request.params.mode !== 'form')
+      return { action: 'refused', reason: `Quiver relays form elicitation only, not "${String(request.params.mode)}"` };
+    const channel = this.#channel(request);
+    if (channel === undefined) return this.#noRequest();
+    const params = request.params as unknown as ElicitRequestFormParams;
+    const result = await channel.elicitInput(
+      { ...params, mode: 'form', message: `MCP server "${request.server}" asks: ${params.message}` },
+      { signal },
+    );
+    if (result.action === 'accept') return { action: 'accept', ...(result.content ? { content: result.content } : {}) };
+    return { action: result.action };
+  }
+
+  async sample(request: RelayedRequest, signal: AbortSignal): Promise<SamplingOutcome> {
+    if (this.clientCapabilities()?.sampling === undefined)
+      return { action: 'refused', reason: 'the MCP client of this session does not support sampling' };
+    const channel = this.#channel(request);
+    if (channel === undefined) return this.#noRequest();
+    const result = await channel.requestSampling(request.params as CreateMessageRequest['params'], { signal });
+    return { action: 'completed', result: result as Record<string, unknown> };
+  }
+
+  #channel(request: RelayedRequest): RequestChannel | undefined {
+    return this.#channels.get(request.callId);
+  }
+
+  #noRequest(): { action: 'refused'; reason: string } {
+    return { action: 'refused', reason: 'no request of the MCP client is waiting for this call, so it cannot be asked' };
+  }
+}

@@ -1,0 +1,49 @@
+import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
+import type { Quiver } from '@quiver/wiring';
+
+/** MCP's log levels, least severe first. */
+const SEVERITY: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+/**
+ * Passes the log messages of bridged MCP servers (already cleaned and rate-limited per server by
+ * the bridge) to a client that asked for log messages with `logging/setLevel`, from that level
+ * up. A client that never set a level gets none: most would only show them as noise. The logger
+ * names the server, so a server cannot pass its messages off as Quiver's.
+ */
+export class ServerLogForwarding {
+  readonly #server: Server;
+  readonly #log: (message: string) => void;
+  #level: LoggingLevel | undefined;
+
+  constructor(server: Server, log: (message: string) => void) {
+    this.#server = server;
+    this.#log = log;
+    server.setRequestHandler('logging/setLevel', (request) => {
+      this.#level = request.params.level;
+      return {};
+    });
+  }
+
+  /** Follows the host of `quiver` (replaced when the configuration reloads); returns the unsubscribe. */
+  watch(quiver: Quiver): () => void {
+    return quiver.host.events.subscribe((event) => {
+      if (event.type !== 'mcp_server.logged' || this.#level === undefined) return;
+      if (SEVERITY.indexOf(event.level) < SEVERITY.indexOf(this.#level)) return;
+      const logger = `mcp__${event.mcpServer}${event.logger ? `/${event.logger}` : ''}`;
+      this.#server
+        .sendLoggingMessage({ level: event.level, logger, data: event.message })
+        .catch((error: unknown) =>
+          this.#log(`could not send a log message: ${error instanceof Error ? error.message : String(error)}`),
+        );
+    });
+  }
+}

@@ -1,0 +1,148 @@
+import type {
+  Client,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ReadResourceResult,
+} from '@modelcontextprotocol/client';
+
+export type McpResource = ListResourcesResult['resources'][number] & { server: string };
+export type McpPrompt = ListPromptsResult['prompts'][number] & { server: string };
+
+/** One configured server as the catalog sees it: its client while connected, else why not. */
+export interface CatalogServer {
+  server: string;
+  client: Client | undefined;
+  /** Why there is no client (not started, down, disabled). */
+  reason: string | undefined;
+  /** Bounds each request to the server. */
+  timeoutMs: number;
+}
+
+export interface CatalogListing<T> {
+  items: T[];
+  /** Servers that could not be asked, or whose answer failed, with the reason. */
+  unavailable: Array<{ server: string; reason: string }>;
+}
+
+export interface CatalogRequestOptions {
+  signal?: AbortSignal;
+  /** The servers this caller may see (those its personality enables); default every one. */
+  servers?: readonly string[];
+}
+
+/** A request naming a server this bridge does not have. */
+export class UnknownMcpServerError extends Error {
+  constructor(
+    readonly server: string,
+    readonly known: readonly string[],
+  ) {
+    super(
+      `there is no MCP server "${server}" here; ${known.length > 0 ? `the servers are: ${known.join(', ')}` : 'no MCP server is configured'}`,
+    );
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The resources and prompts of the bridge's connected servers, each tagged with its server:
+ * what the model's resource tools read and what `quiver serve` relays to its clients.
+ */
+export class McpCatalog {
+  constructor(private readonly servers: () => readonly CatalogServer[]) {}
+
+  listResources(server?: string, options: CatalogRequestOptions = {}): Promise<CatalogListing<McpResource>> {
+    return this.gather(server, options, 'resources', async (entry, client) =>
+      (await client.listResources(undefined, this.requestOptions(entry, options))).resources.map(
+        (resource) => ({ ...resource, server: entry.server }),
+      ),
+    );
+  }
+
+  listPrompts(server?: string, options: CatalogRequestOptions = {}): Promise<CatalogListing<McpPrompt>> {
+    return this.gather(server, options, 'prompts', async (entry, client) =>
+      (await client.listPrompts(undefined, this.requestOptions(entry, options))).prompts.map((prompt) => ({
+        ...prompt,
+        server: entry.server,
+      })),
+    );
+  }
+
+  /** Throws `UnknownMcpServerError`, or the server's own error. */
+  async readResource(server: string, uri: string, options: CatalogRequestOptions = {}): Promise<ReadResourceResult> {
+    const { entry, client } = this.connected(server, options);
+    return client.readResource({ uri }, this.requestOptions(entry, options));
+  }
+
+  /** Throws `UnknownMcpServerError`, or the server's own error. */
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string> | undefined,
+    options: CatalogRequestOptions = {},
+  ): Promise<GetPromptResult> {
+    const { entry, client } = this.connected(server, options);
+    return client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, this.requestOptions(entry, options));
+  }
+
+  private visible(options: CatalogRequestOptions): CatalogServer[] {
+    const { servers } = options;
+    return this.servers().filter((entry) => servers === undefined || servers.includes(entry.server));
+  }
+
+  private connected(server: string, options: CatalogRequestOptions): { entry: CatalogServer; client: Client } {
+    const all = this.visible(options);
+    const entry = all.find((candidate) => candidate.server === server);
+    if (entry === undefined)
+      throw new UnknownMcpServerError(
+        server,
+        all.map((candidate) => candidate.server),
+      );
+    if (entry.client === undefined)
+      throw new Error(`MCP server "${server}" is not connected: ${entry.reason ?? 'not started'}`);
+    return { entry, client: entry.client };
+  }
+
+  private requestOptions(entry: CatalogServer, options: CatalogRequestOptions) {
+    return { timeout: entry.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
+  }
+
+  private async gather<T>(
+    server: string | undefined,
+    options: CatalogRequestOptions,
+    capability: 'resources' | 'prompts',
+    list: (entry: CatalogServer, client: Client) => Promise<T[]>,
+  ): Promise<CatalogListing<T>> {
+    const all = this.visible(options);
+    if (server !== undefined && !all.some((entry) => entry.server === server))
+      throw new UnknownMcpServerError(
+        server,
+        all.map((entry) => entry.server),
+      );
+    const wanted = all.filter((entry) => server === undefined || entry.server === server);
+    const listing: CatalogListing<T> = { items: [], unavailable: [] };
+    const results = await Promise.all(
+      wanted.map(async (entry) => {
+        const client = entry.client;
+        if (client === undefined)
+          return { entry, failure: `not connected: ${entry.reason ?? 'not started'}` };
+        // A server that does not declare the capability has none to list.
+        if (client.getServerCapabilities()?.[capability] === undefined) return { entry, items: [] as T[] };
+        try {
+          return { entry, items: await list(entry, client) };
+        } catch (error) {
+          return { entry, failure: messageOf(error) };
+        }
+      }),
+    );
+    for (const result of results) {
+      if ('failure' in result && result.failure !== undefined)
+        listing.unavailable.push({ server: result.entry.server, reason: result.failure });
+      else if ('items' in result && result.items) listing.items.push(...result.items);
+    }
+    return listing;
+  }
+}

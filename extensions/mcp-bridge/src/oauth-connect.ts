@@ -1,0 +1,45 @@
+import { ClientCredentialsProvider, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { HttpServerConfig } from './config.js';
+import { loginRequiredBy } from './oauth-errors.js';
+import { StoredOAuthProvider } from './oauth-provider.js';
+import { OAuthTokenStore } from './oauth-token-store.js';
+
+function hasAuthorizationHeader(config: HttpServerConfig): boolean {
+  return Object.keys(config.headers).some((name) => name.toLowerCase() === 'authorization');
+}
+
+/**
+ * The bridge's auth provider for a remote server: the tokens `quiver mcp login` stored, refreshed
+ * when the server says they expired, or a client-credentials grant when the configuration says
+ * so. A server configured with its own Authorization header keeps that header and gets none.
+ */
+export function bridgeAuthProvider(
+  server: string,
+  config: HttpServerConfig,
+  store: OAuthTokenStore = new OAuthTokenStore(),
+): { authProvider?: OAuthClientProvider } {
+  if (hasAuthorizationHeader(config)) return {};
+  const { oauth } = config;
+  if (oauth?.grant === 'client_credentials' && oauth.clientId && oauth.clientSecret)
+    return {
+      authProvider: new ClientCredentialsProvider({
+        clientId: oauth.clientId,
+        clientSecret: oauth.clientSecret,
+        ...(oauth.scope ? { scope: oauth.scope } : {}),
+      }),
+    };
+  return { authProvider: new StoredOAuthProvider({ server, serverUrl: config.url, store, ...(oauth ? { oauth } : {}) }) };
+}
+
+/**
+ * What a failed HTTP connect should report: the login it needs (never an SSE fallback that hides
+ * the 401), or undefined when it failed for another reason.
+ */
+export function authFailureOf(server: string, config: HttpServerConfig, error: unknown): Error | undefined {
+  const login = loginRequiredBy(server, error);
+  if (login === undefined) return undefined;
+  if (!hasAuthorizationHeader(config)) return login;
+  return new Error(
+    `the server refused the Authorization header set in mcpServers.${server}.headers (HTTP 401); fix or remove that header (without it, sign in with \`quiver mcp login ${server}\`)`,
+  );
+}

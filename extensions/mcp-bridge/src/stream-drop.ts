@@ -1,0 +1,26 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { errorMessage } from './connection-errors.js';
+
+/** How long a server whose stream broke has to answer a ping before it counts as gone. */
+export const DROP_PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * An HTTP server's event stream broke (the SDK reports it only through `onerror`, and would then
+ * wait for each call's own timeout). Clean ends and resumption failures read differently.
+ */
+export function isStreamDrop(error: unknown): boolean {
+  return /SSE stream disconnected|SSE error|Failed to reconnect SSE stream/i.test(errorMessage(error));
+}
+
+/**
+ * Whether the server still answers: a ping within the probe timeout. A dead server refuses the
+ * connection at once, so the calls in flight fail at once instead of at their timeouts.
+ */
+export async function stillAnswers(client: Client, timeoutMs = DROP_PROBE_TIMEOUT_MS): Promise<string | undefined> {
+  try {
+    await client.ping({ timeout: timeoutMs });
+    return undefined;
+  } catch (error) {
+    return errorMessage(error);
+  }
+}

@@ -1,0 +1,9 @@
+// Public surface of @quiver/tools-repl.
+import { replPlugin } from './repl-plugin.js';
+
+export { REPL_PLUGIN_VERSION, replPlugin } from './repl-plugin.js';
+export { REPL_TOOL_NAME, replTool } from './repl-tool.js';
+export type { RunOutcome, RunRequest, SandboxHost, SandboxLimits } from './sandbox.js';
+export { DEFAULT_SANDBOX_LIMITS, openSandbox, ReplSandbox } from './sandbox.js';
+
+export default replPlugin;

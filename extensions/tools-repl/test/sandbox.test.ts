@@ -1,0 +1,180 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSandbox, type ReplSandbox, type SandboxHost } from '../src/index.js';
+
+const opened: ReplSandbox[] = [];
+afterEach(() => {
+  for (const sandbox of opened.splice(0)) sandbox.dispose();
+});
+
+async function sandbox(limits?: Parameters<typeof openSandbox>[0]): Promise<ReplSandbox> {
+  const made = await openSandbox(limits);
+  opened.push(made);
+  return made;
+}
+
+/** A host whose one tool echoes its arguments, counting the calls it gets. */
+function echoHost() {
+  const calls: Array<{ name: string; args: unknown }> = [];
+  const host: SandboxHost = {
+    async call(name, argsJson) {
+      const args = JSON.parse(argsJson);
+      calls.push({ name, args });
+      if (name !== 'echo')
+        return JSON.stringify({ ok: false, code: 'not_found', error: `[not_found] no tool ${name}` });
+      return JSON.stringify({ ok: true, value: `echo:${JSON.stringify(args)}` });
+    },
+    async search() {
+      return '[]';
+    },
+    list() {
+      return JSON.stringify([{ name: 'echo', description: 'echoes', parameters: {} }]);
+    },
+  };
+  return { host, calls };
+}
+
+function run(box: ReplSandbox, code: string, options: { ms?: number; signal?: AbortSignal } = {}) {
+  return box.run({
+    code,
+    host: echoHost().host,
+    deadline: Date.now() + (options.ms ?? 5_000),
+    signal: options.signal ?? new AbortController().signal,
+  });
+}
+
+describe('the repl sandbox', () => {
+  it('keeps top-level variables, functions, classes and destructured names from one run to the next', async () => {
+    const box = await sandbox();
+    expect(
+      await run(
+        box,
+        'let n = 40; const { a, b: [c] } = { a: 1, b: [1] }; function add(x) { return x + n } class K { v() { return a + c } }',
+      ),
+    ).toMatchObject({ ok: true });
+    expect(await run(box, 'add(new K().v())')).toMatchObject({ ok: true, value: '42' });
+    await box.reset();
+    expect(await run(box, 'typeof n + " " + typeof add + " " + typeof K')).toMatchObject({
+      ok: true,
+      value: 'undefined undefined undefined',
+    });
+  });
+
+  it('returns the completion value of a last statement that is not an expression, as a console does', async () => {
+    const box = await sandbox();
+    expect(await run(box, 'try { JSON.parse("{") } catch (error) { error.name }')).toMatchObject({
+      ok: true,
+      value: 'SyntaxError',
+    });
+    expect(await run(box, 'if (1 < 2) { "smaller" } else { "larger" }')).toMatchObject({ ok: true, value: 'smaller' });
+  });
+
+  it('awaits tool calls at the top level and throws the reason of a failed one inside the script', async () => {
+    const box = await sandbox();
+    const { host, calls } = echoHost();
+    const outcome = await box.run({
+      code: `const got = await Promise.all([1, 2].map((i) => tools.echo({ i })));
+let refused;
+try { await tools.missing({}) } catch (error) { refused = error.name + ': ' + error.message }
+console.log(refused);
+got`,
+      host,
+      deadline: Date.now() + 5_000,
+      signal: new AbortController().signal,
+    });
+    expect(outcome).toMatchObject({ ok: true });
+    if (!outcome.ok) return;
+    expect(JSON.parse(outcome.value)).toEqual(['echo:{"i":1}', 'echo:{"i":2}']);
+    expect(outcome.printed).toContain('ToolError: [not_found] no tool missing');
+    expect(calls.map((call) => call.name)).toEqual(['echo', 'echo', 'missing']);
+  });
+
+  it('offers no ambient I/O, and no way to the host through eval, Function or prototypes', async () => {
+    const box = await sandbox();
+    const outcome = await run(
+      box,
+      `const probes = {
+  require: typeof require, process: typeof process, fetch: typeof fetch, std: typeof std, os: typeof os,
+  bridge: typeof __quiver_call, importable: typeof import.meta,
+};
+const viaFunction = Function('return this')();
+const viaPrototype = tools.constructor.constructor('return globalThis')();
+const viaEval = eval('globalThis');
+({ probes, sameGlobal: viaFunction === globalThis && viaPrototype === globalThis && viaEval === globalThis,
+   bridgeAnywhere: [viaFunction, viaPrototype, viaEval].some((g) => '__quiver_call' in g) })`,
+    );
+    // import.meta is a syntax error outside modules: the probe shows there is no module system.
+    expect(outcome.ok).toBe(false);
+    const probed = await run(
+      box,
+      `const viaFunction = Function('return this')();
+const viaPrototype = tools.constructor.constructor('return globalThis')();
+({ types: [typeof require, typeof process, typeof fetch, typeof std, typeof os, typeof __quiver_call, typeof __quiver_print],
+   sameGlobal: viaFunction === globalThis && viaPrototype === globalThis && eval('globalThis') === globalThis,
+   bridgeAnywhere: Object.getOwnPropertyNames(globalThis).filter((name) => name.startsWith('__quiver_') && name !== '__quiver_run') })`,
+    );
+    expect(probed.ok).toBe(true);
+    if (!probed.ok) return;
+    expect(JSON.parse(probed.value)).toEqual({
+      types: Array(7).fill('undefined'),
+      sameGlobal: true,
+      bridgeAnywhere: [],
+    });
+  });
+
+  it('stops an endless loop at the time limit, and the next run works', async () => {
+    const box = await sandbox();
+    const stopped = await run(box, 'let spins = 0; while (true) spins++;', { ms: 300 });
+    expect(stopped).toMatchObject({ ok: false, stateLost: true });
+    expect(!stopped.ok && stopped.error).toContain('time limit');
+    expect(await run(box, '6 * 7')).toMatchObject({ ok: true, value: '42' });
+  });
+
+  it('stops a memory bomb at the memory limit, and the next run works', async () => {
+    const box = await sandbox({ memoryBytes: 16 * 1024 * 1024, stackBytes: 192 * 1024, outputChars: 1_000 });
+    const bombed = await run(
+      box,
+      'const hoard = []; while (true) hoard.push({ index: hoard.length, text: "x".repeat(64) + hoard.length });',
+    );
+    expect(bombed).toMatchObject({ ok: false, stateLost: true });
+    expect(!bombed.ok && bombed.error).toContain('out of memory');
+    expect(await run(box, '"still here"')).toMatchObject({ ok: true, value: 'still here' });
+  });
+
+  it('turns runaway recursion into a stack overflow error the script could catch', async () => {
+    const box = await sandbox();
+    const deep = await run(box, 'function down(n) { return down(n + 1) + 1 } down(0)');
+    expect(deep.ok).toBe(false);
+    expect(!deep.ok && deep.error).toMatch(/stack overflow/);
+    const caught = await run(
+      box,
+      'function dive(n) { try { return dive(n + 1) } catch { return n } } dive(0) > 100',
+    );
+    expect(caught).toMatchObject({ ok: true, value: 'true' });
+  });
+
+  it('ends a script waiting on a promise nothing settles when the call is aborted', async () => {
+    const box = await sandbox();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const waited = await run(box, 'await new Promise(() => {})', { signal: controller.signal });
+    expect(waited).toMatchObject({ ok: false, error: 'the call was aborted', stateLost: true });
+  });
+
+  it('keeps printed output to its limit and counts what it dropped', async () => {
+    const box = await sandbox({ memoryBytes: 32 * 1024 * 1024, stackBytes: 192 * 1024, outputChars: 50 });
+    const printed = await run(box, 'for (let i = 0; i < 100; i++) console.log("line", i); "done"');
+    expect(printed).toMatchObject({ ok: true, value: 'done' });
+    if (!printed.ok) return;
+    expect(printed.printed).toHaveLength(50);
+    expect(printed.droppedChars).toBeGreaterThan(500);
+  });
+
+  it('reports a syntax error with where it is, and keeps earlier state', async () => {
+    const box = await sandbox();
+    await run(box, 'let kept = 1');
+    const broken = await run(box, 'let = ;');
+    expect(broken).toMatchObject({ ok: false, stateLost: false });
+    expect(!broken.ok && broken.error).toMatch(/^SyntaxError: Unexpected token \(1:6\)/);
+    expect(await run(box, 'kept')).toMatchObject({ ok: true, value: '1' });
+  });
+});

@@ -1,0 +1,151 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { QuiverEvent } from '@quiver/types';
+import { TRANSIENT_EVENT_TYPES } from '@quiver/types';
+import type { WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
+import { createEventRowWriter } from './event-rows.js';
+import {
+  type LogCloseRequest,
+  type LogThreadReport,
+  type LogWriteRequest,
+  type LogWriterThreadData,
+  logWriterThread,
+} from './log-writer-thread.js';
+
+/** How long the thread has nothing to do before the process may end without waiting for it. */
+const IDLE_MS = 20;
+
+type WaitAsync = (
+  array: Int32Array,
+  index: number,
+  value: number,
+  timeout?: number,
+) => { async: boolean; value: Promise<unknown> | unknown };
+
+/**
+ * The calling thread's side of the log's writer thread. `write` serialises the events and hands
+ * them over; nothing comes back per write: the thread publishes how far it has got in shared
+ * memory, and sends a message only when a write failed (to the channel that wrote it) or when it
+ * has been idle for a while. The thread starts on the first write. While it has work, it keeps
+ * the process alive, so a process that ends by running out of work still writes what it handed
+ * over; one that exits or is killed loses what the thread has not committed yet.
+ */
+export class BackgroundLogWriter {
+  readonly #data: LogWriterThreadData;
+  readonly #settled: Int32Array;
+  readonly #channels = new Map<number, WriteBehindFailure>();
+  #nextChannel = 1;
+  #worker: Worker | undefined;
+  #failure: Error | undefined;
+  #lastId = 0;
+  #idleAt = 0;
+  #waiters = 0;
+  #referenced = false;
+  #closed = false;
+
+  constructor(options: { path: string; patienceMs: number }) {
+    const settled = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+    this.#settled = new Int32Array(settled);
+    this.#data = {
+      path: options.path,
+      sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3'),
+      transientTypes: [...TRANSIENT_EVENT_TYPES],
+      patienceMs: options.patienceMs,
+      settled,
+      idleMs: IDLE_MS,
+    };
+  }
+
+  /** A session's channel: the failures of its writes are reported to it. */
+  open(onFailure: WriteBehindFailure): WriteBehindChannel {
+    const channel = this.#nextChannel++;
+    this.#channels.set(channel, onFailure);
+    return {
+      write: (events) => this.#write(channel, events),
+      written: (id) => this.#written(id),
+      close: () => this.#channels.delete(channel),
+    };
+  }
+
+  #write(channel: number, events: readonly QuiverEvent[]): number {
+    if (this.#closed) throw new Error('The session log is closed.');
+    if (this.#failure !== undefined) throw this.#failure;
+    const text = JSON.stringify(events);
+    const worker = this.#start();
+    const id = ++this.#lastId;
+    worker.postMessage({ id, channel, events: text } satisfies LogWriteRequest);
+    if (!this.#referenced) this.#reference();
+    return id;
+  }
+
+  async #written(id: number): Promise<void> {
+    if (Atomics.load(this.#settled, 0) >= id || this.#worker === undefined) return;
+    this.#waiters += 1;
+    this.#reference();
+    const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+    try {
+      for (;;) {
+        const settled = Atomics.load(this.#settled, 0);
+        if (settled >= id || this.#failure !== undefined) break;
+        const wait = waitAsync(this.#settled, 0, settled, 100);
+        if (wait.async) await wait.value;
+      }
+      // A failure is posted before the progress that includes it: let its message arrive.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      this.#waiters -= 1;
+      this.#reference();
+    }
+  }
+
+  /** No writes after this; the thread writes what it holds, then ends. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#worker?.postMessage({ close: true } satisfies LogCloseRequest);
+  }
+
+  #start(): Worker {
+    if (this.#worker !== undefined) return this.#worker;
+    const source = `(${logWriterThread.toString()})(${createEventRowWriter.toString()});`;
+    const worker = new Worker(source, { eval: true, workerData: this.#data });
+    worker.unref();
+    worker.on('message', (report: LogThreadReport) => this.#receive(report));
+    worker.on('error', (error) => this.#fail(error));
+    worker.on('exit', (code) => {
+      if (!this.#closed || Atomics.load(this.#settled, 0) < this.#lastId)
+        this.#fail(new Error(`The session log's writer thread ended unexpectedly (exit code ${code}).`));
+    });
+    this.#worker = worker;
+    return worker;
+  }
+
+  /** Keeps the process alive while the thread has work or someone waits for it. */
+  #reference(): void {
+    const busy = this.#failure === undefined && (this.#waiters > 0 || this.#lastId > this.#idleAt);
+    if (busy === this.#referenced) return;
+    this.#referenced = busy;
+    if (busy) this.#worker?.ref();
+    else this.#worker?.unref();
+  }
+
+  #receive(report: LogThreadReport): void {
+    if ('idle' in report) {
+      this.#idleAt = report.idle;
+      this.#reference();
+      return;
+    }
+    const { failed } = report;
+    const error = Object.assign(new Error(failed.message), failed.code === undefined ? {} : { code: failed.code });
+    for (const channel of failed.channels) this.#channels.get(channel)?.(error, failed.firstOfStretch);
+  }
+
+  /** The thread is gone: what it held is lost, and later writes fail with the same error. */
+  #fail(error: Error): void {
+    if (this.#failure !== undefined) return;
+    this.#failure = error;
+    this.#reference();
+    if (this.#lastId > Atomics.load(this.#settled, 0))
+      for (const onFailure of this.#channels.values()) onFailure(error, false);
+  }
+}

@@ -1,0 +1,134 @@
+import type Database from 'better-sqlite3';
+import type { createEventRowWriter } from './event-rows.js';
+
+/** What the writer thread is started with. */
+export interface LogWriterThreadData {
+  /** `<dataDir>/sessions.db`, already migrated by the log's own connection. */
+  path: string;
+  /** Where better-sqlite3 lives, resolved by the log (the thread runs from source text). */
+  sqliteModule: string;
+  transientTypes: readonly string[];
+  /** How long a write waits for another process's lock before it fails as busy. */
+  patienceMs: number;
+  /** Index 0: the id of the last write settled (committed or failed); the thread notifies on it. */
+  settled: SharedArrayBuffer;
+  /** How long the thread waits without work before it says it is idle. */
+  idleMs: number;
+}
+
+/** One flush of a session (its channel): the events as JSON text. */
+export interface LogWriteRequest {
+  id: number;
+  channel: number;
+  events: string;
+}
+
+/** Sent once, after the last write; the thread finishes what it holds and ends. */
+export interface LogCloseRequest {
+  close: true;
+}
+
+/** What the thread tells the log: a failed transaction, or that it has had nothing to do for a while. */
+export type LogThreadReport =
+  | {
+      failed: { channels: number[]; code?: string; message: string; busy: boolean; firstOfStretch: boolean };
+    }
+  | { idle: number };
+
+/**
+ * The body of the session log's writer thread: it owns a second connection to the log and
+ * writes what the sessions hand it, so that SQLite's commits never run on the thread that runs
+ * the calls. Writes that arrive while one is under way are written together, in one transaction.
+ * A write waits up to `patienceMs` for another process's lock (blocking this thread only); after
+ * one has given up, writes fail at once until the log is free again. Progress is published in
+ * shared memory (no message per write); only failures and idleness are messages.
+ *
+ * Its source text is what the thread runs, so it refers to nothing outside itself; the row
+ * writer is handed in the same way.
+ */
+export function logWriterThread(createRowWriter: typeof createEventRowWriter): void {
+  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const data = workerData as LogWriterThreadData;
+  const settled = new Int32Array(data.settled);
+  const SqliteDatabase = require(data.sqliteModule) as typeof Database;
+  const db = new SqliteDatabase(data.path);
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${data.patienceMs}`);
+  const writeRows = createRowWriter(db, data.transientTypes);
+  const write = db.transaction((batches: readonly unknown[][]) => {
+    for (const events of batches) writeRows(events as never);
+  });
+  let queue: LogWriteRequest[] = [];
+  let scheduled = false;
+  let closing = false;
+  let gaveUp = false;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const isBusy = (error: unknown): boolean =>
+    /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | undefined)?.code));
+  const attempt = (requests: readonly LogWriteRequest[]): unknown => {
+    try {
+      write.immediate(requests.map((request) => JSON.parse(request.events) as unknown[]));
+      if (gaveUp) db.pragma(`busy_timeout = ${data.patienceMs}`);
+      gaveUp = false;
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  };
+  const report = (requests: readonly LogWriteRequest[], error: unknown): void => {
+    const busy = isBusy(error);
+    const firstOfStretch = busy && !gaveUp;
+    if (firstOfStretch) {
+      gaveUp = true;
+      db.pragma('busy_timeout = 0');
+    }
+    const code = (error as { code?: unknown } | undefined)?.code;
+    const failed = {
+      channels: [...new Set(requests.map((request) => request.channel))],
+      message: error instanceof Error ? error.message : String(error),
+      busy,
+      firstOfStretch,
+      ...(typeof code === 'string' ? { code } : {}),
+    };
+    parentPort?.postMessage({ failed } satisfies LogThreadReport);
+  };
+  const drain = (): void => {
+    scheduled = false;
+    const requests = queue;
+    queue = [];
+    const last = requests[requests.length - 1];
+    if (last !== undefined) {
+      const error = attempt(requests);
+      if (error !== undefined) {
+        if (isBusy(error) || requests.length === 1) report(requests, error);
+        // One bad write must not take the others of its transaction down with it.
+        else
+          for (const request of requests) {
+            const alone = attempt([request]);
+            if (alone !== undefined) report([request], alone);
+          }
+      }
+      // Failures are reported before the progress they are part of, so a waiter sees both.
+      Atomics.store(settled, 0, last.id);
+      Atomics.notify(settled, 0);
+    }
+    if (closing && queue.length === 0) {
+      db.close();
+      parentPort?.close();
+      return;
+    }
+    const idleAt = Atomics.load(settled, 0);
+    idleTimer = setTimeout(() => parentPort?.postMessage({ idle: idleAt } satisfies LogThreadReport), data.idleMs);
+  };
+  parentPort?.on('message', (message: LogWriteRequest | LogCloseRequest) => {
+    if (idleTimer !== undefined) clearTimeout(idleTimer);
+    idleTimer = undefined;
+    if ('close' in message) closing = true;
+    else queue.push(message);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(drain);
+    }
+  });
+}

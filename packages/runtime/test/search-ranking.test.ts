@@ -1,0 +1,66 @@
+import type { ToolDefinitionLite } from '@quiver/types';
+import { describe, expect, it } from 'vitest';
+import { searchTools } from '../src/search/search-tools.js';
+import { createToolSearchIndex } from '../src/search/tool-search-index.js';
+import { names } from './assembly-helpers.js';
+
+function definition(name: string, description: string): ToolDefinitionLite {
+  return { name, description, parameters: { type: 'object', properties: {} } };
+}
+
+describe('tool search ranking', () => {
+  const tools = [
+    definition('mcp__cloud-sql__database_info', 'Show information about a database.'),
+    definition('mcp__cloud-sql__list_databases', 'List the databases of a project.'),
+    definition('mcp__heroku-mcp-server__pg_info', 'Show information about a Postgres add-on: plan, size, connections.'),
+    definition('mcp__heroku-mcp-server__list_apps', 'List the apps of the account.'),
+    definition('mcp__mongodb-mcp-server__db_stats', 'Returns statistics of a database: its size and collections.'),
+    definition('mcp__mongodb-mcp-server__list_collections', 'List the collections of a database.'),
+  ];
+
+  it('ranks the tools of a server the query names above better-worded tools of other servers', () => {
+    expect(names(searchTools('database information', tools, 1))).toEqual(['mcp__cloud-sql__database_info']);
+    expect(names(searchTools('database information on heroku', tools, 2))).toEqual([
+      'mcp__heroku-mcp-server__pg_info',
+      'mcp__cloud-sql__database_info',
+    ]);
+    expect(names(searchTools('database size', tools, 1))).toEqual(['mcp__mongodb-mcp-server__db_stats']);
+    expect(names(searchTools('heroku database size', tools, 1))).toEqual(['mcp__heroku-mcp-server__pg_info']);
+  });
+
+  it('takes a word that begins a server name as naming that server', () => {
+    expect(names(searchTools('database size on mongo', tools, 2))).toEqual([
+      'mcp__mongodb-mcp-server__db_stats',
+      'mcp__mongodb-mcp-server__list_collections',
+    ]);
+  });
+
+  it('does not take the words every MCP server name has as naming a server', () => {
+    expect(names(searchTools('list databases on the mcp server', tools, 1))).toEqual([
+      'mcp__cloud-sql__list_databases',
+    ]);
+  });
+
+  it('ranks the same without the words a spoken request is wrapped in', () => {
+    const plain = names(searchTools('delete a file', catalogLike, 3));
+    expect(plain[0]).toBe('mcp__files__delete_file');
+    expect(names(searchTools('hey, could you maybe help me delete a file? thanks', catalogLike, 3))).toEqual(
+      plain,
+    );
+  });
+
+  it('answers a query from each index own tools when two indexes see the same query', () => {
+    const first = createToolSearchIndex(catalogLike);
+    const second = createToolSearchIndex(tools);
+    expect(names(first.search('list databases', 1))).toEqual(['mcp__files__list_directory']);
+    expect(names(second.search('list databases', 1))).toEqual(['mcp__cloud-sql__list_databases']);
+    expect(names(first.search('list databases', 1))).toEqual(['mcp__files__list_directory']);
+  });
+});
+
+const catalogLike = [
+  definition('mcp__files__list_directory', 'List the entries of a directory.'),
+  definition('mcp__files__delete_file', 'Delete one file.'),
+  definition('mcp__files__read_file', 'Read a file, or help text about a file format.'),
+  definition('mcp__chat__say_thanks', 'Send a thank-you message: thanks, hey and hi are welcome.'),
+];

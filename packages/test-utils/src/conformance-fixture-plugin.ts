@@ -1,0 +1,114 @@
+import { definePlugin, fail, ok, type ToolContext, type ToolResult } from '@quiver/types';
+import { z } from 'zod';
+
+// The tools the official MCP conformance suite's server scenarios call, with the content its
+// reference "everything" server returns, as a Quiver plugin that `quiver serve` offers.
+// Resources, prompts, sampling and elicitation have no place in the plugin contract: a plugin
+// tool cannot ask the client anything, so those scenarios are listed as expected failures.
+
+const TEST_IMAGE_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const TEST_AUDIO_BASE64 = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
+
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+const noArguments = z.object({});
+
+export const conformanceFixturePlugin = definePlugin({
+  id: 'conformance-fixture',
+  apiVersion: 1,
+  version: '0.0.0',
+  description: "The tools the MCP conformance suite's server scenarios call.",
+  register(ctx) {
+    const tool = (
+      name: string,
+      description: string,
+      execute: (args: Record<string, unknown>, context: ToolContext) => ToolResult | Promise<ToolResult>,
+      input: z.ZodObject = noArguments,
+    ) =>
+      ctx.registerTool({
+        name,
+        description,
+        input,
+        capabilities: {},
+        annotations: { readOnly: true, idempotent: true, openWorld: false },
+        execute: execute as never,
+      });
+
+    tool('test_simple_text', 'Tests simple text content response', () =>
+      ok('This is a simple text response for testing.'),
+    );
+    tool('test_image_content', 'Tests image content response', () =>
+      ok('', { attachments: [{ type: 'image', data: TEST_IMAGE_BASE64, mimeType: 'image/png' }] }),
+    );
+    tool('test_audio_content', 'Tests audio content response', () =>
+      ok('', { attachments: [{ type: 'audio', data: TEST_AUDIO_BASE64, mimeType: 'audio/wav' }] }),
+    );
+    tool('test_embedded_resource', 'Tests embedded resource content response', () =>
+      ok('', {
+        attachments: [
+          {
+            type: 'resource',
+            uri: 'test://embedded-resource',
+            mimeType: 'text/plain',
+            text: 'This is an embedded resource content.',
+          },
+        ],
+      }),
+    );
+    tool('test_multiple_content_types', 'Tests response with multiple content types (text, image, resource)', () =>
+      ok('Multiple content types test:', {
+        attachments: [
+          { type: 'image', data: TEST_IMAGE_BASE64, mimeType: 'image/png' },
+          {
+            type: 'resource',
+            uri: 'test://mixed-content-resource',
+            mimeType: 'application/json',
+            text: JSON.stringify({ test: 'data', value: 123 }),
+          },
+        ],
+      }),
+    );
+    tool('test_tool_with_logging', 'Tests tool that emits log messages during execution', async (_args, context) => {
+      for (const line of ['Tool execution started', 'Tool processing data', 'Tool execution completed']) {
+        context.emit({ type: 'partial', text: line });
+        await pause(50, context.signal);
+      }
+      return ok('Tool with logging executed successfully');
+    });
+    tool('test_tool_with_progress', 'Tests tool that reports progress notifications', async (_args, context) => {
+      for (const progress of [0, 50, 100]) {
+        context.emit({ type: 'progress', progress, total: 100, message: `Completed step ${progress} of 100` });
+        await pause(50, context.signal);
+      }
+      return ok('progress reported');
+    });
+    tool('test_error_handling', 'Tests error response handling', () =>
+      fail('execution_failed', 'This tool intentionally returns an error for testing'),
+    );
+    tool(
+      'json_schema_2020_12_tool',
+      'Tool with JSON Schema 2020-12 features',
+      (args) => ok(`Received: ${JSON.stringify(args)}`),
+      z
+        .object({
+          name: z.string().optional(),
+          address: z.object({ street: z.string().optional(), city: z.string().optional() }).optional(),
+        })
+        .strict(),
+    );
+  },
+});
+
+export default conformanceFixturePlugin;

@@ -1,0 +1,40 @@
+/**
+ * What an MCP server the bridge talks to may ask of Quiver's own client side. Each kind is off
+ * for a server until its configuration allows it (`mcpServers.<name>.allow`), because a hostile
+ * server could phish through a question or spend someone's model through sampling.
+ */
+export const CLIENT_RELAY_KINDS = ['elicitation', 'sampling', 'roots'] as const;
+export type ClientRelayKind = (typeof CLIENT_RELAY_KINDS)[number];
+
+/** One request of a bridged MCP server, made while one of its tools was running. */
+export interface RelayedRequest {
+  /** The MCP server that asked. */
+  server: string;
+  /** The call that was running on that server when it asked. */
+  callId: string;
+  /** Quiver's name of that call's tool. */
+  toolName: string;
+  /** The request's params as the server sent them (`elicitation/create`, `sampling/createMessage`). */
+  params: Readonly<Record<string, unknown>>;
+}
+
+/** The person's answer (as MCP's `ElicitResult`), or why nobody could be asked. */
+export type ElicitationOutcome =
+  | { action: 'accept'; content?: Record<string, string | number | boolean | string[]> }
+  | { action: 'decline' }
+  | { action: 'cancel' }
+  | { action: 'refused'; reason: string };
+
+/** The client's `CreateMessageResult`, or why no model could be asked. */
+export type SamplingOutcome =
+  | { action: 'completed'; result: Record<string, unknown> }
+  | { action: 'refused'; reason: string };
+
+/**
+ * Whoever started the session (a terminal, the MCP client of `quiver serve`), as the host
+ * relays a bridged server's questions to it. Never throws for a refusal: it says why.
+ */
+export interface ClientRelayHandle {
+  elicit(request: RelayedRequest, signal: AbortSignal): Promise<ElicitationOutcome>;
+  sample(request: RelayedRequest, signal: AbortSignal): Promise<SamplingOutcome>;
+}
