@@ -61,6 +61,10 @@ describe('the repl tool and REPL mode', () => {
       path.join(workspace, 'personalities/plain.yaml'),
       'id: plain\nplugins: [tools-code, tools-repl]\npermissions:\n  allow: [repl, read_file]\n',
     );
+    writeFileSync(
+      path.join(workspace, 'personalities/minimal.yaml'),
+      'id: minimal\nplugins: [tools-code, tools-terminal, tools-kanban, tools-repl]\nrepl: true\nsimpleMode: true\npermissions:\n  allow: [repl]\n',
+    );
     quiver = await createQuiver({ workspace, trustProject: true });
   }, 60_000);
 
@@ -169,6 +173,16 @@ describe('the repl tool and REPL mode', () => {
     } finally {
       void session.close();
       void plain.close();
+    }
+  });
+
+  it('leaves only the repl in simple mode with REPL mode', () => {
+    const session = quiver.createSession({ personality: 'minimal' });
+    try {
+      expect(session.pool().definitions.map((definition) => definition.name)).toEqual(['repl']);
+      expect(session.explain('kanban_list')).toContain('simple mode');
+    } finally {
+      void session.close();
     }
   });
 
