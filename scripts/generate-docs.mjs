@@ -2,6 +2,7 @@
 // Writes the generated references from the code itself so they cannot drift:
 //   docs/personality-reference.md  from the personality and quiver.yaml zod schemas (@quiver/plugin-host)
 //   docs/cli-reference.md          from the CLI's commander definitions (buildProgram() of @quiver/cli)
+//   docs/rpc.md                    from the zod schemas of `quiver rpc`'s messages (@quiver/cli)
 // Usage: node scripts/generate-docs.mjs [--check]   (build first: pnpm build)
 // --check writes nothing and exits 1 when a committed file differs from what would be generated.
 import { existsSync } from 'node:fs';
@@ -37,6 +38,7 @@ async function loadSources() {
     quiverConfigSchema: host.quiverConfigSchema,
     describePersonalitySchema: personality.describePersonalitySchema,
     buildProgram: cli.buildProgram,
+    rpcProtocolReference: cli.rpcProtocolReference,
   };
 }
 
@@ -281,6 +283,7 @@ async function main(argv) {
   const outputs = {
     'docs/personality-reference.md': personalityReference(sources),
     'docs/cli-reference.md': cliReference(sources),
+    'docs/rpc.md': `${HEADER}\n\n${sources.rpcProtocolReference()}`,
   };
   let stale = 0;
   for (const [relative, content] of Object.entries(outputs)) {

@@ -2,3 +2,5 @@
 
 export { EXIT } from './output.js';
 export { buildProgram, runCli, VERSION } from './program.js';
+export { RPC_PROTOCOL_VERSION } from './rpc/protocol.js';
+export { rpcProtocolReference } from './rpc/protocol-document.js';

@@ -7,6 +7,7 @@ import { registerPermitCommand } from './commands/permit.js';
 import { registerPersonalityCommand } from './commands/personality.js';
 import { registerPluginsCommand } from './commands/plugins.js';
 import { registerReduceCommand } from './commands/reduce.js';
+import { registerRpcCommand } from './commands/rpc.js';
 import { registerSearchCommand } from './commands/search.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerToolsCommand } from './commands/tools.js';
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerTrustCommand(program);
   registerMcpCommand(program);
   registerServeCommand(program);
+  registerRpcCommand(program);
   return program;
 }
 

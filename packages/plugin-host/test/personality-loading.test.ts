@@ -256,6 +256,7 @@ describe('session policy', () => {
       budget: { resultChars: 80_000 },
       deferLoading: { enabled: 'auto' },
       simpleMode: false,
+      repl: false,
       modelProfiles: { gpt: { editStyle: 'apply_patch' } },
     });
   });

@@ -27,7 +27,7 @@ describe('createQuiver', () => {
         .plugins()
         .loaded.map((p) => p.id)
         .sort(),
-    ).toEqual([...FIRST_PARTY_PLUGIN_IDS].sort());
+    ).toEqual([...FIRST_PARTY_PLUGIN_IDS, 'tools-repl'].sort());
     const names = quiver
       .createSession()
       .pool()
@@ -35,6 +35,8 @@ describe('createQuiver', () => {
     expect(names).toEqual(
       expect.arrayContaining(['terminal', 'read_file', 'grep_search', 'kanban_create', 'memory_save']),
     );
+    // tools-repl is loaded for personalities that opt in; the default one does not.
+    expect(names).not.toContain('repl');
     expect(quiver.host.dataDir).toBe(path.join(ws, '.quiver'));
   });
 

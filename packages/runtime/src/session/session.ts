@@ -65,7 +65,12 @@ export class Session implements SessionLike {
   #executor: CallExecutor | undefined;
   #closed = false;
 
-  constructor(deps: SessionDeps, options: SessionOptions = {}, parent?: Session, services: SessionServices = {}) {
+  constructor(
+    deps: SessionDeps,
+    options: SessionOptions = {},
+    parent?: Session,
+    services: SessionServices = {},
+  ) {
     this.#deps = deps;
     this.state = services.state ?? new InMemorySessionState();
     this.#createExecutor = services.createExecutor ?? createCallExecutor;
@@ -179,6 +184,11 @@ export class Session implements SessionLike {
       this.#externalVersion += 1;
     }
     this.#invalidate();
+  }
+
+  /** Calls an earlier process of this session started and never completed (known once it has executed). */
+  get interruptedCalls(): readonly string[] {
+    return this.#executor?.interruptedCalls ?? [];
   }
 
   get externalVersion(): number {
