@@ -30,7 +30,7 @@ const TARGET_MICROSECONDS_PER_CALL = 30;
 const BATCH_SIZES = [1, 10] as const;
 const ROUNDS = 7;
 const ROUND_MS = 250;
-const SUSTAINED_CALLS = 20_000;
+const SUSTAINED_CALLS = 10_000;
 
 const echo = defineTool({
   name: 'echo',
@@ -169,7 +169,8 @@ async function measure(size: number, withLog: boolean): Promise<Row> {
     name: 'echo',
     args: { text: `payload ${index}` },
   }));
-  const direct = () => Promise.all(calls.map((call) => echo.execute(call.args as { text: string }, directContext)));
+  const direct = () =>
+    Promise.all(calls.map((call) => echo.execute(call.args as { text: string }, directContext)));
   const runner = new ToolRunner();
   const core = () =>
     Promise.all(
@@ -213,7 +214,11 @@ async function measure(size: number, withLog: boolean): Promise<Row> {
   const sustained = await open(size, withLog, 'sustained');
   let lifecycleCpu: number;
   try {
-    lifecycleCpu = await sustainedCpu(() => sustained.session.execute(calls, { turn: ++turn }), size, sustained.close);
+    lifecycleCpu = await sustainedCpu(
+      () => sustained.session.execute(calls, { turn: ++turn }),
+      size,
+      sustained.close,
+    );
   } finally {
     sustained.remove();
   }
@@ -227,7 +232,11 @@ async function measure(size: number, withLog: boolean): Promise<Row> {
 }
 
 /** CPU time of all threads per call, over batches with a turn of the event loop between them and then `finish`. */
-async function sustainedCpu(batch: () => Promise<unknown>, size: number, finish: () => Promise<void>): Promise<number> {
+async function sustainedCpu(
+  batch: () => Promise<unknown>,
+  size: number,
+  finish: () => Promise<void>,
+): Promise<number> {
   const batches = Math.ceil(SUSTAINED_CALLS / size);
   globalThis.gc?.();
   const before = process.cpuUsage();
@@ -242,7 +251,8 @@ async function sustainedCpu(batch: () => Promise<unknown>, size: number, finish:
 
 function p50(task: Bench['tasks'][number]): number {
   const result = task.result;
-  if (result === undefined || !('latency' in result)) throw new Error(`benchmark task "${task.name}" did not complete`);
+  if (result === undefined || !('latency' in result))
+    throw new Error(`benchmark task "${task.name}" did not complete`);
   return result.latency.p50 * 1000;
 }
 

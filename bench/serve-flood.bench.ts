@@ -58,6 +58,9 @@ async function flood(transport: StdioClientTransport, tool: string): Promise<Flo
   };
   try {
     await client.setLoggingLevel('debug');
+    // Serve starts bridged servers on demand: wait until the tool is listed, as a client would.
+    while (!(await client.listTools()).tools.some((listed) => listed.name === tool))
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     const result = await client.callTool(
       { name: tool, arguments: { count: PROGRESS, logs: LOGS } },
@@ -97,7 +100,8 @@ function hostileWorkspace(root: string): { workspace: string; xdg: string; state
   const workspace = path.join(root, 'workspace');
   const state = path.join(root, 'state');
   const xdg = path.join(root, 'xdg');
-  for (const dir of [workspace, state, xdg, path.join(workspace, 'personalities')]) mkdirSync(dir, { recursive: true });
+  for (const dir of [workspace, state, xdg, path.join(workspace, 'personalities')])
+    mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(workspace, 'quiver.yaml'),
     [
@@ -135,8 +139,13 @@ export async function run(): Promise<void> {
       'log messages at client (max)': Math.max(...runs.map((r) => r.logs)),
       'log messages reported dropped (min)': Math.min(...runs.map((r) => r.droppedReported)),
     });
-    console.log(`${PROGRESS + LOGS} notifications per call (${PROGRESS} progress, ${LOGS} log), ${ROUNDS} rounds`);
-    console.table([row('client → server directly', directRuns), row('client → quiver serve → server', serveRuns)]);
+    console.log(
+      `${PROGRESS + LOGS} notifications per call (${PROGRESS} progress, ${LOGS} log), ${ROUNDS} rounds`,
+    );
+    console.table([
+      row('client → server directly', directRuns),
+      row('client → quiver serve → server', serveRuns),
+    ]);
     const ratios = serveRuns.map((run, index) => run.wallMs / (directRuns[index]?.wallMs ?? Number.NaN));
     const serverRatios = serveRuns.map((run) => run.wallMs / run.serverMs);
     console.log(

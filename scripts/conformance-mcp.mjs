@@ -10,7 +10,15 @@
 //                                    [--strict-expected]
 // Needs the built CLI, wiring and test-utils (pnpm build).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,11 +26,20 @@ import { EXPECTED_CLIENT_FAILURES, EXPECTED_SERVER_FAILURES } from './conformanc
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SUITE_VERSION = '0.1.16';
-const SUITE = ['-y', '-p', 'node@22', '-p', `@modelcontextprotocol/conformance@${SUITE_VERSION}`, '--', 'conformance'];
+const SUITE = [
+  '-y',
+  '-p',
+  'node@22',
+  '-p',
+  `@modelcontextprotocol/conformance@${SUITE_VERSION}`,
+  '--',
+  'conformance',
+];
 const DRIVER = path.join(REPO, 'scripts/conformance/client-driver.mjs');
 const CLI = path.join(REPO, 'apps/cli/dist/bin.js');
 const FIXTURE_PLUGIN = path.join(REPO, 'packages/test-utils/dist/conformance-fixture-plugin.js');
-const CLIENT_CONCURRENCY = 2;
+const FIXTURE_SERVER = path.join(REPO, 'packages/test-utils/dist/conformance-fixture-server.js');
+const CLIENT_CONCURRENCY = Number(process.env.QUIVER_CONFORMANCE_CONCURRENCY ?? 3);
 const SCENARIO_LIMIT_MS = 90_000;
 
 const args = process.argv.slice(2);
@@ -54,12 +71,18 @@ function run(command, commandArgs, options = {}) {
 async function locateSuite() {
   const { code, output } = await run(
     'npx',
-    [...SUITE.slice(0, -1), 'sh', '-c', 'echo "node=$(command -v node)"; echo "suite=$(readlink -f "$(command -v conformance)")"'],
+    [
+      ...SUITE.slice(0, -1),
+      'sh',
+      '-c',
+      'echo "node=$(command -v node)"; echo "suite=$(readlink -f "$(command -v conformance)")"',
+    ],
     { limitMs: 300_000 },
   );
   const node = /^node=(\S+)$/m.exec(output)?.[1];
   const entry = /^suite=(\S+)$/m.exec(output)?.[1];
-  if (code !== 0 || !node || !entry) throw new Error(`could not install the conformance suite under Node 22:\n${output}`);
+  if (code !== 0 || !node || !entry)
+    throw new Error(`could not install the conformance suite under Node 22:\n${output}`);
   return { node, entry };
 }
 
@@ -90,7 +113,11 @@ function describeChecks(file) {
 }
 
 function tail(text, lines) {
-  return text.trim().split('\n').slice(-lines).map((line) => `    | ${line}`);
+  return text
+    .trim()
+    .split('\n')
+    .slice(-lines)
+    .map((line) => `    | ${line}`);
 }
 
 async function listScenarios() {
@@ -156,21 +183,30 @@ function fixtureWorkspace() {
   mkdirSync(path.join(dir, 'data'));
   writeFileSync(
     path.join(dir, 'quiver.yaml'),
-    `plugins:\n  - ${JSON.stringify(FIXTURE_PLUGIN)}\ndefaultPersonality: conformance\n`,
+    [
+      `plugins:\n  - ${JSON.stringify(FIXTURE_PLUGIN)}`,
+      // The suite's resources and prompts: a plugin cannot offer them, a bridged server can.
+      `mcpServers:\n  fixture:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FIXTURE_SERVER)}]`,
+      'defaultPersonality: conformance\n',
+    ].join('\n'),
   );
   writeFileSync(
     path.join(dir, 'personalities/conformance.yaml'),
-    'id: conformance\nplugins: [conformance-fixture]\npermissions:\n  allow: [test_*, json_schema_2020_12_tool]\n',
+    'id: conformance\nplugins: [conformance-fixture, mcp-bridge]\nmcpServers:\n  fixture: {}\npermissions:\n  allow: [test_*, json_schema_2020_12_tool]\n',
   );
   return dir;
 }
 
 async function startServe(workspace) {
-  const child = spawn(process.execPath, [CLI, '--trust-project', 'serve', '--http', '127.0.0.1:0', '--json'], {
-    cwd: workspace,
-    env: { ...process.env, XDG_DATA_HOME: path.join(workspace, 'data') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, '--trust-project', 'serve', '--http', '127.0.0.1:0', '--json'],
+    {
+      cwd: workspace,
+      env: { ...process.env, XDG_DATA_HOME: path.join(workspace, 'data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`quiver serve did not start:\n${output}`)), 30_000);
@@ -199,16 +235,21 @@ async function runServerScenarios(names) {
   const serve = await startServe(workspace);
   const outputDir = path.join(workspace, 'results');
   try {
-    const all = picked.length === 0;
-    const { output } = await suite(
-      ['server', '--url', serve.url, ...(all ? ['--suite', 'all'] : ['--scenario', picked[0]]), '-o', outputDir],
-      { limitMs: 180_000 },
-    );
+    let output = '';
+    const runs = picked.length === 0 ? [['--suite', 'all']] : names.map((name) => ['--scenario', name]);
+    for (const selection of runs)
+      output += (
+        await suite(['server', '--url', serve.url, ...selection, '-o', outputDir], { limitMs: 180_000 })
+      ).output;
     const byScenario = new Map(checksUnder(outputDir).map((file) => [serverScenarioOf(file), file]));
     return names.map((name) => {
       const checks = byScenario.get(name);
       if (checks === undefined)
-        return { name, passed: false, details: ['    no checks were recorded; suite output:', ...tail(output, 12)] };
+        return {
+          name,
+          passed: false,
+          details: ['    no checks were recorded; suite output:', ...tail(output, 12)],
+        };
       const details = describeChecks(checks).filter((line) => line.startsWith('    failure'));
       return { name, passed: details.length === 0, details };
     });
@@ -227,7 +268,9 @@ function report(kind, results, expected) {
     if (result.passed && reason === undefined) console.log(`  pass   ${result.name}`);
     else if (result.passed) {
       stale += 1;
-      console.log(`  XPASS  ${result.name}: passes now; remove it from scripts/conformance/expected-failures.mjs`);
+      console.log(
+        `  XPASS  ${result.name}: passes now; remove it from scripts/conformance/expected-failures.mjs`,
+      );
     } else if (reason !== undefined) console.log(`  xfail  ${result.name}: ${reason}`);
     else {
       unexpected += 1;
@@ -236,13 +279,19 @@ function report(kind, results, expected) {
     }
   }
   const passed = results.filter((result) => result.passed).length;
-  console.log(`  ${kind}: ${passed}/${results.length} pass, ${unexpected} unexpected failures, ${stale} expected failures that pass now`);
+  console.log(
+    `  ${kind}: ${passed}/${results.length} pass, ${unexpected} unexpected failures, ${stale} expected failures that pass now`,
+  );
   return { unexpected, stale };
 }
 
-const missing = [CLI, DRIVER, FIXTURE_PLUGIN, path.join(REPO, 'packages/wiring/dist/index.js')].filter(
-  (file) => !existsSync(file),
-);
+const missing = [
+  CLI,
+  DRIVER,
+  FIXTURE_PLUGIN,
+  FIXTURE_SERVER,
+  path.join(REPO, 'packages/wiring/dist/index.js'),
+].filter((file) => !existsSync(file));
 if (missing.length > 0) {
   console.error(`conformance: build first (pnpm build); missing ${missing.join(', ')}`);
   process.exit(2);

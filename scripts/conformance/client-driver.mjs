@@ -33,6 +33,13 @@ function oauthSettings() {
   return undefined;
 }
 const oauth = oauthSettings();
+/** Scenarios whose server asks the client something: the server is allowed to, the driver answers. */
+const allow = scenario.startsWith('elicitation') ? ['elicitation'] : [];
+/** The person at the other end: accepts a form as offered, so the SDK fills in its defaults. */
+const clientRelay = {
+  elicit: async () => ({ action: 'accept', content: {} }),
+  sample: async () => ({ action: 'refused', reason: 'the conformance driver has no model' }),
+};
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'quiver-conformance-'));
 const workspace = path.join(work, 'workspace');
@@ -41,7 +48,7 @@ mkdirSync(path.join(workspace, 'personalities'), { recursive: true });
 mkdirSync(dataHome);
 writeFileSync(
   path.join(workspace, 'quiver.yaml'),
-  `mcpServers:\n  ${SERVER}:\n    url: ${JSON.stringify(serverUrl)}\n${oauth ? `    oauth: ${JSON.stringify(oauth)}\n` : ''}defaultPersonality: conformance\n`,
+  `mcpServers:\n  ${SERVER}:\n    url: ${JSON.stringify(serverUrl)}\n${oauth ? `    oauth: ${JSON.stringify(oauth)}\n` : ''}${allow.length > 0 ? `    allow: ${JSON.stringify(allow)}\n` : ''}defaultPersonality: conformance\n`,
 );
 writeFileSync(
   path.join(workspace, 'personalities/conformance.yaml'),
@@ -53,11 +60,15 @@ process.env.XDG_DATA_HOME = dataHome;
 /** `quiver mcp login`, with a fetch following the printed URL as the person's browser would. */
 function login() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, '--trust-project', 'mcp', 'login', SERVER, '--timeout', '20'], {
-      cwd: workspace,
-      env: { ...process.env, XDG_DATA_HOME: dataHome },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, '--trust-project', 'mcp', 'login', SERVER, '--timeout', '20'],
+      {
+        cwd: workspace,
+        env: { ...process.env, XDG_DATA_HOME: dataHome },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -92,7 +103,7 @@ try {
   const { createQuiver } = await import(pathToFileURL(path.join(REPO, 'packages/wiring/dist/index.js')).href);
   const quiver = await createQuiver({ workspace, trustProject: true, logger });
   try {
-    const session = quiver.createSession();
+    const session = quiver.createSession({ clientRelay });
     await session.ready();
     const tools = session
       .pool()

@@ -1,9 +1,51 @@
-// Scenarios of the official MCP conformance suite that Quiver does not pass yet, each with the
+// Scenarios of the official MCP conformance suite that Quiver does not pass, each with the
 // reason. The runner prints every entry; an entry that starts passing is reported so it gets
 // removed. Nothing else may fail.
 
 /** Client scenarios (Quiver's bridge as the MCP client). */
-export const EXPECTED_CLIENT_FAILURES = {};
+export const EXPECTED_CLIENT_FAILURES = {
+  'auth/2025-03-26-oauth-metadata-backcompat':
+    'the scenario serves authorization server metadata whose issuer (…/oauth) is not the URL it was fetched for; the SDK refuses it (RFC 8414 §3.3) and Quiver does not turn that check off',
+  'auth/basic-cimd':
+    'Quiver has no client ID metadata document at an HTTPS URL to offer, so it registers dynamically; the suite warns that a URL-based client ID SHOULD be used',
+  'auth/client-credentials-jwt':
+    'client authentication with a signed JWT (private_key_jwt) is not configurable; `oauth.grant: client_credentials` uses a client secret',
+  'auth/cross-app-access-complete-flow':
+    'enterprise-managed authorization (token exchange at an identity provider for an ID-JAG, SEP-990) is not supported',
+  'elicitation-sep1034-client-defaults':
+    "the bridge relays the question, but when the person accepts the form as offered it does not fill in the schema's default values (SEP-1034)",
+};
 
-/** Server scenarios (`quiver serve --http` with the conformance fixture plugin). */
-export const EXPECTED_SERVER_FAILURES = {};
+/** Server scenarios (`quiver serve --http` with the conformance fixture plugin and server). */
+export const EXPECTED_SERVER_FAILURES = {
+  'completion-complete':
+    'serve offers no completion/complete: plugins have no prompt or resource-template arguments to complete, and relayed ones are not completed',
+  'json-schema-2020-12':
+    'plugin tools declare zod schemas and Quiver derives their JSON Schema without $schema or $defs; the suite wants both kept',
+  'prompts-get-simple':
+    "serve relays a bridged server's prompts renamed like tools (mcp__<server>__<prompt>), so the suite's fixed prompt names are not found",
+  'prompts-get-with-args':
+    'prompts are renamed mcp__<server>__<prompt> when relayed (see prompts-get-simple)',
+  'prompts-get-embedded-resource':
+    'prompts are renamed mcp__<server>__<prompt> when relayed (see prompts-get-simple)',
+  'prompts-get-with-image':
+    'prompts are renamed mcp__<server>__<prompt> when relayed (see prompts-get-simple)',
+  'resources-read-text':
+    "resources/read of a relayed resource answers 'Resource not found' although resources/list shows it (the resource relay of serve is new)",
+  'resources-read-binary':
+    "resources/read of a relayed resource answers 'Resource not found' (see resources-read-text)",
+  'resources-templates-read':
+    "resources/read of a relayed template answers 'Resource not found' (see resources-read-text)",
+  'resources-subscribe': 'serve does not relay resources/subscribe',
+  'resources-unsubscribe': 'serve does not relay resources/unsubscribe',
+  'tools-call-with-logging':
+    "a plugin tool's partial output reaches the client as progress notifications; the plugin contract has no log-message channel",
+  'tools-call-sampling':
+    "a plugin tool cannot ask serve's client to sample; only a bridged server's requests are relayed, and a bridged tool is named mcp__<server>__<tool>, not the suite's test_sampling",
+  'tools-call-elicitation':
+    "a plugin tool cannot ask serve's client a question; only a bridged server's elicitation is relayed, under the name mcp__<server>__<tool> (see tools-call-sampling)",
+  'elicitation-sep1034-defaults':
+    'elicitation comes only from bridged servers, under renamed tools (see tools-call-elicitation)',
+  'elicitation-sep1330-enums':
+    'elicitation comes only from bridged servers, under renamed tools (see tools-call-elicitation)',
+};

@@ -3,13 +3,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { linkDependency, REPO, write } from './helpers.js';
 import { connectStdio, serveWorkspace, textOf } from './serve-fixtures.js';
 
-/** A plugin whose tool answers with a short text and a structured part far over any small budget. */
+/** A plugin whose tool answers with its matches as JSON text and as the same structured part. */
 const BULKY_PLUGIN = `import { z } from 'zod';
 export default { id: 'bulky', apiVersion: 1, version: '1.0.0', register(ctx) {
-  ctx.registerTool({ name: 'list_matches', description: 'Lists matches with a large structured part.', capabilities: {},
+  ctx.registerTool({ name: 'list_matches', description: 'Lists matches as JSON.', capabilities: {},
     input: z.object({ count: z.number().int() }),
-    execute: ({ count }) => ({ ok: true, value: count + ' matches',
-      structured: { matches: Array.from({ length: count }, (_, line) => ({ path: 'src/file-' + line + '.ts', line })) } }) });
+    execute: ({ count }) => {
+      const structured = { matches: Array.from({ length: count }, (_, line) => ({ path: 'src/file-' + line + '.ts', line })) };
+      return { ok: true, value: JSON.stringify(structured, null, 2), structured };
+    } });
 } };
 `;
 
@@ -19,7 +21,7 @@ describe('quiver serve and the result budget', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  it('does not forward a structuredContent that would pass the budget, and keeps one that fits', async () => {
+  it('does not forward a structuredContent that would pass the budget, and keeps one that fits and says what the text says', async () => {
     const workspace = serveWorkspace();
     cleanups.push(workspace.cleanup);
     const dir = workspace.dir;
@@ -39,7 +41,7 @@ describe('quiver serve and the result budget', () => {
 
     const big = await client.callTool({ name: 'list_matches', arguments: { count: 5_000 } });
     expect(big.isError).toBeFalsy();
-    expect(textOf(big)).toBe('5000 matches');
+    expect(textOf(big)).toContain('"path": "src/file-0.ts"');
     expect(big.structuredContent).toBeUndefined();
     expect(JSON.stringify(big).length).toBeLessThan(2_500);
 

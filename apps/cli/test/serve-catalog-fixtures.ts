@@ -7,7 +7,13 @@ import { textOf } from './serve-fixtures.js';
 /** The 27 real tool catalogs (598 tools) shared by every session of the project. */
 export const CATALOGS = path.resolve(REPO, '../shared/data/mcp-catalogs');
 const CATALOG_SERVER = path.join(REPO, 'apps/cli/test/fixtures/catalog-server.mjs');
-export const FIRST_PARTY_PLUGINS = ['tools-terminal', 'tools-code', 'tools-kanban', 'tools-memory', 'mcp-bridge'];
+export const FIRST_PARTY_PLUGINS = [
+  'tools-terminal',
+  'tools-code',
+  'tools-kanban',
+  'tools-memory',
+  'mcp-bridge',
+];
 
 export function catalogServers(): string[] {
   return readdirSync(CATALOGS)
@@ -21,18 +27,22 @@ export function catalogServers(): string[] {
  * personality enables every first-party plugin and `servers` (default: all 27), with `extra`
  * appended to the personality (permissions, deferLoading, …).
  */
-export function catalogWorkspace(
-  options: { servers?: string[]; personality?: string } = {},
-): { dir: string; cleanup: () => void } {
+export function catalogWorkspace(options: { servers?: string[]; personality?: string } = {}): {
+  dir: string;
+  cleanup: () => void;
+} {
   const servers = options.servers ?? catalogServers();
   const { dir, cleanup } = tempDir('quiver-serve-catalog-');
   const configured = servers.flatMap((server) => [
     `  ${server}:`,
     `    command: ${JSON.stringify(process.execPath)}`,
     `    args: [${JSON.stringify(CATALOG_SERVER)}, ${JSON.stringify(path.join(CATALOGS, `${server}.json`))}]`,
-    "    connectTimeoutMs: 240000",
+    '    connectTimeoutMs: 240000',
   ]);
-  write(path.join(dir, 'quiver.yaml'), ['defaultPersonality: catalog', 'mcpServers:', ...configured, ''].join('\n'));
+  write(
+    path.join(dir, 'quiver.yaml'),
+    ['defaultPersonality: catalog', 'mcpServers:', ...configured, ''].join('\n'),
+  );
   write(
     path.join(dir, 'personalities/catalog.yaml'),
     [
@@ -63,7 +73,11 @@ export async function searchTools(client: Client, query: string, limit = 5): Pro
 }
 
 /** Waits until tool_search finds a tool of each server: servers connect on their own time. */
-export async function untilServersConnected(client: Client, servers: string[], timeoutMs = 240_000): Promise<void> {
+export async function untilServersConnected(
+  client: Client,
+  servers: string[],
+  timeoutMs = 240_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const pending = new Set(servers);
   while (pending.size > 0) {
@@ -76,9 +90,15 @@ export async function untilServersConnected(client: Client, servers: string[], t
 }
 
 /** Estimated tokens of listed MCP tools, as `quiver tools` estimates them: characters / 4. */
-export function estimatedTokens(tools: Array<{ name: string; description?: string; inputSchema: unknown }>): number {
+export function estimatedTokens(
+  tools: Array<{ name: string; description?: string; inputSchema: unknown }>,
+): number {
   let characters = 0;
   for (const tool of tools)
-    characters += JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.inputSchema }).length;
+    characters += JSON.stringify({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema,
+    }).length;
   return Math.ceil(characters / 4);
 }

@@ -48,7 +48,11 @@ function relayWorkspace(): { dir: string; cleanup: () => void } {
   return { dir, cleanup };
 }
 
-async function connect(dir: string, capabilities: Record<string, unknown>, stderr: string[]): Promise<Client> {
+async function connect(
+  dir: string,
+  capabilities: Record<string, unknown>,
+  stderr: string[],
+): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, '--trust-project', 'serve'],
@@ -126,9 +130,15 @@ describe("a bridged server's requests relayed to whoever started the session", (
       content: { type: 'text', text: 'short' },
       model: 'client-model',
     }));
-    const result = await capable.callTool({ name: 'mcp__relay__summarize', arguments: { text: 'a long story' } });
+    const result = await capable.callTool({
+      name: 'mcp__relay__summarize',
+      arguments: { text: 'a long story' },
+    });
     expect(textOf(result)).toBe('summary by client-model: short');
-    const refused = await plain.callTool({ name: 'mcp__relay__summarize', arguments: { text: 'a long story' } });
+    const refused = await plain.callTool({
+      name: 'mcp__relay__summarize',
+      arguments: { text: 'a long story' },
+    });
     expect(textOf(refused)).toContain('the MCP client of this session does not support sampling');
   });
 
@@ -144,7 +154,10 @@ describe("a bridged server's requests relayed to whoever started the session", (
     expect(JSON.stringify(read.contents[0])).toContain('Everything Server');
     const { prompts } = await plain.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toContain('mcp__everything__simple-prompt');
-    const prompt = await plain.getPrompt({ name: 'mcp__everything__args-prompt', arguments: { city: 'Lisbon' } });
+    const prompt = await plain.getPrompt({
+      name: 'mcp__everything__args-prompt',
+      arguments: { city: 'Lisbon' },
+    });
     expect(JSON.stringify(prompt.messages)).toContain('Lisbon');
   });
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quiver, write } from './helpers.js';
 import {
   catalogServers,
@@ -55,14 +55,24 @@ describe('quiver serve with the 27 catalog servers configured and no flags', { t
     expect(firstList).not.toContain(found);
     const result = await served.client.callTool({ name: found as string, arguments: ISSUE }, PATIENT);
     expect(result.isError).toBeFalsy();
-    expect(JSON.parse(textOf(result))).toEqual({ server: 'server-github', tool: 'create_issue', arguments: ISSUE });
+    expect(JSON.parse(textOf(result))).toEqual({
+      server: 'server-github',
+      tool: 'create_issue',
+      arguments: ISSUE,
+    });
   });
 
   it('calls a tool found by tool_search through call_tool, for clients that only call listed tools', async () => {
-    const result = await served.client.callTool({
-      name: 'call_tool',
-      arguments: { name: 'mcp__server-github__list_issues', arguments: { owner: 'quiver', repo: 'quiver' } },
-    }, PATIENT);
+    const result = await served.client.callTool(
+      {
+        name: 'call_tool',
+        arguments: {
+          name: 'mcp__server-github__list_issues',
+          arguments: { owner: 'quiver', repo: 'quiver' },
+        },
+      },
+      PATIENT,
+    );
     expect(result.isError).toBeFalsy();
     expect(JSON.parse(textOf(result))).toMatchObject({ tool: 'list_issues', arguments: { owner: 'quiver' } });
   });
@@ -74,7 +84,10 @@ describe('quiver serve with the 27 catalog servers configured and no flags', { t
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('slack_post_message') });
     const denied = await served.client.callTool({
       name: 'call_tool',
-      arguments: { name: 'mcp__server-slack__slack_post_message', arguments: { channel_id: 'C1', text: 'hi' } },
+      arguments: {
+        name: 'mcp__server-slack__slack_post_message',
+        arguments: { channel_id: 'C1', text: 'hi' },
+      },
     });
     expect(denied.isError).toBe(true);
     expect(textOf(denied)).toMatch(/\[not_available\].*denied/);
@@ -112,9 +125,11 @@ describe('quiver serve with the 27 catalog servers configured and no flags', { t
     );
     expect(expected.length).toBeGreaterThan(20);
     const { tools } = await served.client.listTools(undefined, PATIENT);
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining([...expected, 'tool_search', 'call_tool']));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining([...expected, 'tool_search', 'call_tool']),
+    );
     expect(estimatedTokens(tools)).toBeLessThanOrEqual(12_000);
-    // 598 catalog tools minus the denied one, about 209k tokens, are all reachable through tool_search.
-    expect(await searchTools(served.client, '/^mcp__mcp-gitlab__/', 50)).toHaveLength(50);
+    // The largest catalog (118 tools) is there, behind tool_search.
+    expect(await searchTools(served.client, '/^mcp__mcp-gitlab__/', 10)).toHaveLength(10);
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, Transport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { quiver, REPO, tempDirs, write } from './helpers.js';
 import { connectStdio, textOf } from './serve-fixtures.js';
@@ -49,8 +49,17 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-const listed = async (client: Client) =>
-  (await client.listTools(undefined, { cacheMode: 'refresh' })).tools;
+/** Whether a call ran: a withheld tool is refused, as an error result or a protocol error. */
+async function refusal(client: Client, args: Record<string, unknown>): Promise<string | undefined> {
+  try {
+    const result = await client.callTool({ name: FETCH_NOTES, arguments: args });
+    return result.isError === true ? textOf(result) : undefined;
+  } catch (error) {
+    return String(error);
+  }
+}
+
+const listed = async (client: Client) => (await client.listTools(undefined, { cacheMode: 'refresh' })).tools;
 
 describe('quiver serve putting a changed MCP tool definition to its client', () => {
   const dirs = tempDirs('quiver-serve-review-');
@@ -67,27 +76,43 @@ describe('quiver serve putting a changed MCP tool definition to its client', () 
       env: { XDG_DATA_HOME: xdg },
     });
     const { client } = connection;
+    const transport: Transport = connection.transport;
     const asked: string[] = [];
+    let answeredAt = Number.POSITIVE_INFINITY;
     if (decision !== undefined)
       client.setRequestHandler('elicitation/create', (request) => {
         asked.push(String(request.params.message));
+        answeredAt = Date.now();
         return { action: 'accept', content: { decision } };
       });
+    // The wire, not the SDK's cache: when serve told the client its tools changed.
+    const toolListChanges: number[] = [];
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ('method' in message && message.method === 'notifications/tools/list_changed')
+        toolListChanges.push(Date.now());
+      deliver?.call(transport, message, extra);
+    };
+    const announcedAfterAnswer = () => toolListChanges.some((at) => at >= answeredAt);
+    await until("the hostile server's tools to be listed", async () =>
+      (await listed(client)).some((tool) => tool.name === FETCH_NOTES) ? true : undefined,
+    );
     expect(textOf(await client.callTool({ name: FETCH_NOTES, arguments: { topic: 'a' } }))).toBe(
       'notes about a',
     );
     expect(textOf(await client.callTool({ name: 'mcp__hostile__swap', arguments: {} }))).toBe('swapped');
     const review = (args: string[]) =>
       quiver(['--trust-project', 'mcp', 'review', ...args], { cwd: workspace, env: { XDG_DATA_HOME: xdg } });
-    return { ...connection, state, review, asked };
+    return { ...connection, state, review, asked, announcedAfterAnswer };
   }
 
   it('registers the tool once the person approves the diff it was shown, and the client sees it', async () => {
-    const { client, state, asked } = await start('approve');
+    const { client, state, asked, announcedAfterAnswer } = await start('approve');
     try {
       const tool = await until('the approved tool to be listed again', async () =>
         (await listed(client)).find((candidate) => candidate.name === FETCH_NOTES),
       );
+      await until('tools/list_changed after the approval', async () => announcedAfterAnswer() || undefined);
       expect(asked).toHaveLength(1);
       const [message = ''] = asked;
       expect(message).toContain('The MCP server "hostile" changed its tool "fetch_notes"');
@@ -111,8 +136,7 @@ describe('quiver serve putting a changed MCP tool definition to its client', () 
     try {
       await until('the change to be put to the client', async () => (asked.length > 0 ? true : undefined));
       expect((await listed(client)).map((tool) => tool.name)).not.toContain(FETCH_NOTES);
-      const refused = await client.callTool({ name: FETCH_NOTES, arguments: { topic: 'c', note: 'secret' } });
-      expect(refused.isError).toBe(true);
+      expect(await refusal(client, { topic: 'c', note: 'secret' })).toContain(FETCH_NOTES);
       expect(fetchCalls(state)).toEqual([{ topic: 'a' }]);
       const { changes } = JSON.parse((await review(['--json'])).stdout) as { changes: unknown[] };
       expect(changes).toEqual([expect.objectContaining({ server: 'hostile', tool: 'fetch_notes' })]);
@@ -128,8 +152,7 @@ describe('quiver serve putting a changed MCP tool definition to its client', () 
       await until('the changed tool to be withdrawn', async () =>
         (await listed(client)).some((tool) => tool.name === FETCH_NOTES) ? undefined : true,
       );
-      const refused = await client.callTool({ name: FETCH_NOTES, arguments: { topic: 'd', note: 'secret' } });
-      expect(refused.isError).toBe(true);
+      expect(await refusal(client, { topic: 'd', note: 'secret' })).toContain(FETCH_NOTES);
       expect(fetchCalls(state)).toEqual([{ topic: 'a' }]);
       const { changes } = JSON.parse((await review(['--json'])).stdout) as { changes: unknown[] };
       expect(changes).toHaveLength(1);

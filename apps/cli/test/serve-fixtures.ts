@@ -117,7 +117,10 @@ export async function connectStdio(
     { name: 'serve-test', version: '1.0.0' },
     options.elicitation ? { capabilities: { elicitation: { form: {} } } } : {},
   );
-  await client.connect(transport, options.timeoutMs === undefined ? undefined : { timeout: options.timeoutMs });
+  await client.connect(
+    transport,
+    options.timeoutMs === undefined ? undefined : { timeout: options.timeoutMs },
+  );
   return { client, transport, stderr: () => stderr };
 }
 

@@ -36,7 +36,9 @@ export function startHttpServe(dir: string, args: string[] = []): Promise<Runnin
         resolve({ child, url, stderr: () => stderr, stop });
       }
     });
-    child.on('exit', (code) => reject(new Error(`quiver serve exited with ${code} before it started: ${stderr}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`quiver serve exited with ${code} before it started: ${stderr}`)),
+    );
   });
 }
 
@@ -44,7 +46,9 @@ const PROTOCOL_VERSION = '2025-11-25';
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** A raw `initialize` POST, as a client that then goes away would send it. */
-export async function rawInitialize(url: string): Promise<{ status: number; sessionId: string | undefined; body: string }> {
+export async function rawInitialize(
+  url: string,
+): Promise<{ status: number; sessionId: string | undefined; body: string }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: JSON_HEADERS,
@@ -52,7 +56,11 @@ export async function rawInitialize(url: string): Promise<{ status: number; sess
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      params: {
+        protocolVersion: PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      },
     }),
   });
   const body = await response.text();
@@ -71,7 +79,10 @@ async function rawNotify(url: string, sessionId: string, method: string): Promis
 }
 
 /** A raw `tools/list` in a session: its HTTP status and body. */
-export async function rawListTools(url: string, sessionId: string): Promise<{ status: number; body: string }> {
+export async function rawListTools(
+  url: string,
+  sessionId: string,
+): Promise<{ status: number; body: string }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION },
@@ -81,11 +92,18 @@ export async function rawListTools(url: string, sessionId: string): Promise<{ st
 }
 
 /** Opens the session's standalone SSE stream (GET) and keeps it open until `close()`. */
-export async function openEventStream(url: string, sessionId: string): Promise<{ status: number; close(): void }> {
+export async function openEventStream(
+  url: string,
+  sessionId: string,
+): Promise<{ status: number; close(): void }> {
   const abort = new AbortController();
   const response = await fetch(url, {
     method: 'GET',
-    headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION },
+    headers: {
+      accept: 'text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': PROTOCOL_VERSION,
+    },
     signal: abort.signal,
   });
   // Read in the background so the stream stays open; the abort ends it.

@@ -30,7 +30,9 @@ describe('quiver serve --http sessions', () => {
     expect(status).toBe(200);
     expect((await rawListTools(url, sessionId as string)).status).toBe(200);
     // Asking would keep it alive: wait for the server to say it closed the session.
-    await expect.poll(stderr, { timeout: 15_000 }).toContain(`closed MCP session ${sessionId}: idle longer than 0.5 s`);
+    await expect
+      .poll(stderr, { timeout: 15_000 })
+      .toContain(`closed MCP session ${sessionId}: idle longer than 0.5 s`);
     const after = await rawListTools(url, sessionId as string);
     expect(after.status).toBe(404);
     expect(after.body).toContain('initialize a new MCP session');
@@ -69,7 +71,9 @@ describe('quiver serve --http sessions', () => {
     expect(refused.body).toContain('--max-sessions');
     expect((await rawListTools(url, busy.sessionId as string)).status).toBe(200);
     stream.close();
-    await expect.poll(async () => (await rawInitialize(url)).status, { timeout: 10_000, interval: 200 }).toBe(200);
+    await expect
+      .poll(async () => (await rawInitialize(url)).status, { timeout: 10_000, interval: 200 })
+      .toBe(200);
   });
 
   it('rejects a session limit that is not a positive number, saying what to pass', async () => {
@@ -80,7 +84,9 @@ describe('quiver serve --http sessions', () => {
     });
     expect(zero.code).toBe(2);
     expect(zero.stderr).toContain('--max-sessions must be a whole number of at least 1, not "0"');
-    const word = await quiver(['--trust-project', 'serve', '--session-idle-timeout', 'soon'], { cwd: workspace.dir });
+    const word = await quiver(['--trust-project', 'serve', '--session-idle-timeout', 'soon'], {
+      cwd: workspace.dir,
+    });
     expect(word.code).toBe(2);
     expect(word.stderr).toContain('--session-idle-timeout must be a positive number of seconds, not "soon"');
   });

@@ -74,6 +74,18 @@ describe('quiver serve over stdio', () => {
     ]);
   });
 
+  it('sends read_file as the file text without a structuredContent that lacks it', async () => {
+    const result = await shared.client.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
+    expect(textOf(result)).toContain('The quick brown fox.');
+    expect(result.structuredContent).toBeUndefined();
+  });
+
+  it('leaves out a structured part that says less than the text', async () => {
+    const result = await shared.client.callTool({ name: 'count_slowly', arguments: { steps: 1 } });
+    expect(textOf(result)).toBe('counted to 1');
+    expect(result.structuredContent).toBeUndefined();
+  });
+
   it('reports arguments that do not match the schema as input_invalid', async () => {
     const { client } = shared;
     const result = await client.callTool({ name: 'read_file', arguments: { path: 42 } });
@@ -89,7 +101,6 @@ describe('quiver serve over stdio', () => {
       { onprogress: () => {} },
     );
     expect(textOf(result)).toBe('counted to 3');
-    expect(result.structuredContent).toEqual({ steps: 3 });
     expect(notices).toEqual([
       { progress: 1, total: 3, message: 'step 1' },
       { progress: 2, total: 3, message: 'step 2' },

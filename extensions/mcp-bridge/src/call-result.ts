@@ -43,7 +43,13 @@ function renderBlock(block: ContentBlock, attachments: Attachment[]): string {
         return `[resource ${resource.uri}]\n${resource.text}`;
       }
       const blob = 'blob' in resource && typeof resource.blob === 'string' ? resource.blob : '';
-      attachments.push({ type: 'resource', uri: resource.uri, mimeType: resource.mimeType, data: blob, annotations });
+      attachments.push({
+        type: 'resource',
+        uri: resource.uri,
+        mimeType: resource.mimeType,
+        data: blob,
+        annotations,
+      });
       return `[resource ${resource.uri} (${resource.mimeType ?? 'binary'}, ${base64Bytes(blob)} bytes, attached)]`;
     }
     case 'resource_link':

@@ -18,7 +18,9 @@ import type {
 } from '@quiver/types';
 import { cleanDefinitionText } from './clean-text.js';
 
-export type ClientRelayEvent = QuiverEventOf<'client_relay.requested'> | QuiverEventOf<'client_relay.completed'>;
+export type ClientRelayEvent =
+  | QuiverEventOf<'client_relay.requested'>
+  | QuiverEventOf<'client_relay.completed'>;
 
 export interface ServerClientRelayOptions {
   server: string;
@@ -160,7 +162,11 @@ export class ServerClientRelay {
         : { message: cleanDefinitionText(message, MAX_EVENT_MESSAGE_CHARS).text }),
     });
     if (call === undefined)
-      this.refuse(call, kind, `no tool of MCP server "${server}" was running, so Quiver could not tell whom to ask`);
+      this.refuse(
+        call,
+        kind,
+        `no tool of MCP server "${server}" was running, so Quiver could not tell whom to ask`,
+      );
     if (sessions.size > 1)
       this.refuse(
         call,

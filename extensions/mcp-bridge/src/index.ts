@@ -10,9 +10,9 @@ export type {
 } from './bridge-types.js';
 export { toToolResult } from './call-result.js';
 export { childEnvironment } from './child-environment.js';
+export type { ClientRelayEvent } from './client-relay.js';
 export type { HttpServerConfig, McpServerConfig, McpServerConfigInput, StdioServerConfig } from './config.js';
 export { parseMcpServersConfig } from './config.js';
-export type { ClientRelayEvent } from './client-relay.js';
 export type { McpBridgeOptions } from './mcp-bridge.js';
 export { McpBridge } from './mcp-bridge.js';
 export type {
@@ -27,9 +27,9 @@ export { loginToMcpServer } from './oauth-login.js';
 export type { OAuthRecord } from './oauth-token-store.js';
 export { OAuthTokenStore, oauthDirectory } from './oauth-token-store.js';
 export type { TransportKind } from './open-client.js';
-export type { ResourceToolsOptions } from './resource-tools.js';
-export type { McpServerLogEntry, ServerLogLevel } from './server-log-limit.js';
 export type { McpBridgePluginOptions } from './plugin.js';
 export { createMcpBridgePlugin, mcpBridgePlugin, mcpBridgePlugin as default } from './plugin.js';
+export type { ResourceToolsOptions } from './resource-tools.js';
+export type { McpServerLogEntry, ServerLogLevel } from './server-log-limit.js';
 export { assignToolNames } from './tool-names.js';
 export type { McpToolPinStore, PinnedDefinition, ToolPin } from './tool-pins.js';

@@ -5,8 +5,8 @@ import type {
   McpToolsChange,
   ReconnectPolicy,
 } from './bridge-types.js';
-import { type McpServerConfigInput, parseMcpServersConfig } from './config.js';
 import { type ClientRelayEvent, ServerClientRelay } from './client-relay.js';
+import { type McpServerConfigInput, parseMcpServersConfig } from './config.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { createResourceTools, type ResourceToolsOptions } from './resource-tools.js';
 import { ServerConnection } from './server-connection.js';

@@ -72,7 +72,11 @@ export class McpCatalog {
   }
 
   /** Throws `UnknownMcpServerError`, or the server's own error. */
-  async readResource(server: string, uri: string, options: CatalogRequestOptions = {}): Promise<ReadResourceResult> {
+  async readResource(
+    server: string,
+    uri: string,
+    options: CatalogRequestOptions = {},
+  ): Promise<ReadResourceResult> {
     const { entry, client } = this.connected(server, options);
     return client.readResource({ uri }, this.requestOptions(entry, options));
   }
@@ -85,7 +89,10 @@ export class McpCatalog {
     options: CatalogRequestOptions = {},
   ): Promise<GetPromptResult> {
     const { entry, client } = this.connected(server, options);
-    return client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, this.requestOptions(entry, options));
+    return client.getPrompt(
+      { name, ...(args ? { arguments: args } : {}) },
+      this.requestOptions(entry, options),
+    );
   }
 
   private visible(options: CatalogRequestOptions): CatalogServer[] {
@@ -93,7 +100,10 @@ export class McpCatalog {
     return this.servers().filter((entry) => servers === undefined || servers.includes(entry.server));
   }
 
-  private connected(server: string, options: CatalogRequestOptions): { entry: CatalogServer; client: Client } {
+  private connected(
+    server: string,
+    options: CatalogRequestOptions,
+  ): { entry: CatalogServer; client: Client } {
     const all = this.visible(options);
     const entry = all.find((candidate) => candidate.server === server);
     if (entry === undefined)

@@ -28,7 +28,17 @@ export function bridgeAuthProvider(
         ...(oauth.scope ? { scope: oauth.scope } : {}),
       }),
     };
-  return { authProvider: new StoredOAuthProvider({ server, serverUrl: config.url, store, ...(oauth ? { oauth } : {}) }) };
+  // Without a sign-in on record a server gets no provider: a 401 then names the login command,
+  // and servers that need none pay nothing for the check.
+  if (oauth === undefined && store.read(config.url) === undefined) return {};
+  return {
+    authProvider: new StoredOAuthProvider({
+      server,
+      serverUrl: config.url,
+      store,
+      ...(oauth ? { oauth } : {}),
+    }),
+  };
 }
 
 /**

@@ -1,4 +1,9 @@
-import { auth, Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  auth,
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { QuiverError } from '@quiver/types';
 import { z } from 'zod';
 import { isStdioServerConfig, type McpServerConfig } from './config.js';
@@ -80,9 +85,13 @@ function waitFor<T>(promise: Promise<T>, timeoutMs: number, server: string): Pro
     timer = setTimeout(
       () =>
         reject(
-          new QuiverError('timeout', `No authorization for MCP server "${server}" came back within ${timeoutMs / 1000} s.`, {
-            fix: `Run \`quiver mcp login ${server}\` again and open the URL it prints in a browser on this machine.`,
-          }),
+          new QuiverError(
+            'timeout',
+            `No authorization for MCP server "${server}" came back within ${timeoutMs / 1000} s.`,
+            {
+              fix: `Run \`quiver mcp login ${server}\` again and open the URL it prints in a browser on this machine.`,
+            },
+          ),
         ),
       timeoutMs,
     );
@@ -97,16 +106,22 @@ function waitFor<T>(promise: Promise<T>, timeoutMs: number, server: string): Pro
 export async function loginToMcpServer(options: McpLoginOptions): Promise<McpLoginOutcome> {
   const { config, server } = options;
   if (isStdioServerConfig(config)) {
-    throw new QuiverError('usage', `MCP server "${server}" runs as a local process, which needs no sign-in.`, {
-      fix: 'Only servers configured with a `url` sign in with `quiver mcp login`.',
-      details: { server },
-    });
+    throw new QuiverError(
+      'usage',
+      `MCP server "${server}" runs as a local process, which needs no sign-in.`,
+      {
+        fix: 'Only servers configured with a `url` sign in with `quiver mcp login`.',
+        details: { server },
+      },
+    );
   }
   if (config.oauth?.grant === 'client_credentials') {
     throw new QuiverError(
       'usage',
       `MCP server "${server}" gets its tokens with the client credentials of its configuration; it needs no sign-in.`,
-      { fix: `Remove \`grant: client_credentials\` under mcpServers.${server}.oauth to sign in as a person instead.` },
+      {
+        fix: `Remove \`grant: client_credentials\` under mcpServers.${server}.oauth to sign in as a person instead.`,
+      },
     );
   }
   const httpOptions = { ...options, config };
@@ -132,16 +147,24 @@ export async function loginToMcpServer(options: McpLoginOptions): Promise<McpLog
       const refusal = params.get('error');
       if (refusal === null) return params;
       const code = SAFE_ERROR_CODE.test(refusal) ? refusal : 'unreadable error code';
-      throw new QuiverError('not_permitted', `The authorization server refused the sign-in to "${server}" (${code}).`, {
-        fix: `Run \`quiver mcp login ${server}\` again and approve the request in the browser.`,
-      });
+      throw new QuiverError(
+        'not_permitted',
+        `The authorization server refused the sign-in to "${server}" (${code}).`,
+        {
+          fix: `Run \`quiver mcp login ${server}\` again and approve the request in the browser.`,
+        },
+      );
     };
     if (first.kind === 'connected') {
       const tokens = store.read(config.url)?.tokens;
       if (tokens === undefined) return { outcome: 'not-required', tools: first.tools, tokenFile };
       if (requiredScope === undefined) return { outcome: 'already-signed-in', tools: first.tools, tokenFile };
       // The token works but lacks a scope the server asked for during a call: authorize again.
-      const started = await auth(provider, { serverUrl: config.url, scope: requiredScope, forceReauthorization: true });
+      const started = await auth(provider, {
+        serverUrl: config.url,
+        scope: requiredScope,
+        forceReauthorization: true,
+      });
       if (started === 'REDIRECT') {
         const params = await callback();
         await auth(provider, {
@@ -151,7 +174,8 @@ export async function loginToMcpServer(options: McpLoginOptions): Promise<McpLog
         });
       }
     } else {
-      if (provider.startedAuthorization === undefined) throw loginRequiredBy(server, first.error) ?? first.error;
+      if (provider.startedAuthorization === undefined)
+        throw loginRequiredBy(server, first.error) ?? first.error;
       await first.transport.finishAuth(await callback());
     }
     const second = await attempt(httpOptions, provider);

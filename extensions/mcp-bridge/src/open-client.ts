@@ -61,7 +61,10 @@ async function openHttp(config: HttpServerConfig, options: OpenClientOptions): P
   }
   const client = newClient(options);
   try {
-    const transport = new StreamableHTTPClientTransport(url, { requestInit, ...bridgeAuthProvider(server, config) });
+    const transport = new StreamableHTTPClientTransport(url, {
+      requestInit,
+      ...bridgeAuthProvider(server, config),
+    });
     await client.connect(transport, connectOptions);
     router.attach(transport);
     return { client, transport: 'streamable-http', router };

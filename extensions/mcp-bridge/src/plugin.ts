@@ -21,7 +21,8 @@ export function createMcpBridgePlugin(options: McpBridgePluginOptions = {}) {
     id: 'mcp-bridge',
     apiVersion: 1,
     version: MCP_BRIDGE_VERSION,
-    description: 'Tools of the MCP servers a personality enables, started on first use and reconnected when they fail.',
+    description:
+      'Tools of the MCP servers a personality enables, started on first use and reconnected when they fail.',
     requires: ['config', 'logger', 'lifecycle', 'events', 'paths'],
     async register(ctx) {
       const { config, logger, lifecycle, events, paths } = ctx.services;

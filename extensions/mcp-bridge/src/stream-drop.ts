@@ -16,7 +16,10 @@ export function isStreamDrop(error: unknown): boolean {
  * Whether the server still answers: a ping within the probe timeout. A dead server refuses the
  * connection at once, so the calls in flight fail at once instead of at their timeouts.
  */
-export async function stillAnswers(client: Client, timeoutMs = DROP_PROBE_TIMEOUT_MS): Promise<string | undefined> {
+export async function stillAnswers(
+  client: Client,
+  timeoutMs = DROP_PROBE_TIMEOUT_MS,
+): Promise<string | undefined> {
   try {
     await client.ping({ timeout: timeoutMs });
     return undefined;

@@ -170,7 +170,10 @@ describe('requests of a bridged server to the session client', () => {
         },
         sample: async () => ({ action: 'refused', reason: 'unused' }),
       }) as never;
-    const firstCall = call('mcp__relay__ask_name', {}, first.backends, { call: 'call-a', session: 'session-a' });
+    const firstCall = call('mcp__relay__ask_name', {}, first.backends, {
+      call: 'call-a',
+      session: 'session-a',
+    });
     await vi.waitFor(() => expect(events.some((event) => event.callId === 'call-a')).toBe(true));
     const second = scriptedClient({ elicit: () => ({ action: 'accept', content: { name: 'Eve' } }) });
     const secondResult = await call('mcp__relay__ask_name', {}, second.backends, {

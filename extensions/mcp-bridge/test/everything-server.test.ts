@@ -127,4 +127,31 @@ describe('the bridge against @modelcontextprotocol/server-everything', () => {
     expect(links).toHaveLength(2);
     for (const link of links) expect(result.value).toContain(link.uri);
   });
+
+  it('passes the server’s outputSchema through on the tool definition', () => {
+    const tool = harness.registry.get('mcp__everything__get-structured-content')?.tool;
+    expect(tool?.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { temperature: expect.anything() },
+    });
+    expect(harness.registry.get('mcp__everything__echo')?.tool.outputSchema).toBeUndefined();
+  });
+
+  it('keeps the description of a resource link with its attachment', async () => {
+    const { result } = await harness.call('mcp__everything__get-resource-links', { count: 1 });
+    if (!result.ok) throw new Error(result.error);
+    expect(result.attachments).toContainEqual(
+      expect.objectContaining({ type: 'resource', description: 'Resource 1: plaintext resource' }),
+    );
+  });
+
+  it('keeps the audience and priority a server put on an attached image', async () => {
+    const { result } = await harness.call('mcp__everything__get-annotated-message', {
+      messageType: 'success',
+      includeImage: true,
+    });
+    if (!result.ok) throw new Error(result.error);
+    const image = result.attachments?.find((attachment) => attachment.type === 'image');
+    expect(image?.annotations).toMatchObject({ audience: expect.any(Array), priority: expect.any(Number) });
+  });
 });

@@ -59,7 +59,10 @@ describe('a Streamable HTTP server killed in the middle of a call', () => {
     // Far below the call timeout (30 s) and the 20 s the operation would have taken.
     expect(failedAfter).toBeLessThan(3_000);
     expect(harness.diagnostics).toContainEqual(
-      expect.objectContaining({ code: 'mcp_server_down', message: expect.stringContaining('the connection dropped') }),
+      expect.objectContaining({
+        code: 'mcp_server_down',
+        message: expect.stringContaining('the connection dropped'),
+      }),
     );
 
     const second = await startStreamableHttp(port);
@@ -67,5 +70,26 @@ describe('a Streamable HTTP server killed in the middle of a call', () => {
     await eventually(() => harness.bridge.status()[0]?.state === 'connected', 'the bridge to reconnect');
     const again = await harness.call('mcp__remote__echo', { message: 'back' });
     expect(successText(again.result)).toBe('Echo: back');
+  }, 60_000);
+
+  it('retries the call once the server is back when the server is trusted and the tool says it is idempotent', async () => {
+    const port = await freePort();
+    const first = await startStreamableHttp(port);
+    cleanups.push(() => void first.kill('SIGKILL'));
+    const harness = createHarness({
+      remote: { url: `http://127.0.0.1:${port}/mcp`, callTimeoutMs: 30_000, trustAnnotations: true },
+    });
+    cleanups.push(harness.stop);
+    await harness.bridge.start();
+
+    const call = harness.call('mcp__remote__trigger-long-running-operation', { duration: 2, steps: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    first.kill('SIGKILL');
+    await eventually(() => harness.bridge.status()[0]?.state !== 'connected', 'the bridge to see the drop');
+    const second = await startStreamableHttp(port);
+    cleanups.push(() => void second.kill('SIGKILL'));
+
+    const { result } = await call;
+    expect(successText(result)).toContain('Long running operation completed');
   }, 60_000);
 });

@@ -1,8 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import {
+  type OAuthProtectedServer,
+  startOAuthProtectedServer,
+} from '@quiver/test-utils/oauth-protected-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loginToMcpServer, OAuthTokenStore, oauthDirectory, parseMcpServersConfig } from '../src/index.js';
-import { type OAuthProtectedServer, startOAuthProtectedServer } from './fixtures/oauth-protected-server.js';
 import { createHarness, eventually, makeTempDir, successText } from './helpers.js';
 
 /** The person's browser: opens the authorization URL and follows the redirect to the loopback. */
@@ -39,7 +42,12 @@ describe('OAuth for remote MCP servers', () => {
   async function login() {
     const config = parseMcpServersConfig({ remote: { url: server.url } }).get('remote');
     if (config === undefined) throw new Error('no config');
-    return loginToMcpServer({ server: 'remote', config, clientVersion: '0.0.0', onAuthorizationUrl: browser });
+    return loginToMcpServer({
+      server: 'remote',
+      config,
+      clientVersion: '0.0.0',
+      onAuthorizationUrl: browser,
+    });
   }
 
   it('names the login command when a remote server answers 401, instead of falling back to SSE', async () => {
@@ -65,6 +73,29 @@ describe('OAuth for remote MCP servers', () => {
     const harness = await bridge();
     const { result } = await harness.call('mcp__remote__whoami', {});
     expect(successText(result)).toBe('signed in as fixture-user');
+  });
+
+  it('turns away a callback that does not carry the state it sent, and keeps waiting for the real one', async () => {
+    const config = parseMcpServersConfig({ remote: { url: server.url } }).get('remote');
+    if (config === undefined) throw new Error('no config');
+    let forged: number | undefined;
+    const outcome = await loginToMcpServer({
+      server: 'remote',
+      config,
+      clientVersion: '0.0.0',
+      onAuthorizationUrl: (url) => {
+        const callback = new URL(url.searchParams.get('redirect_uri') ?? '');
+        callback.searchParams.set('code', 'stolen-code');
+        callback.searchParams.set('state', 'forged');
+        void fetch(callback)
+          .then((response) => {
+            forged = response.status;
+          })
+          .then(() => browser(url));
+      },
+    });
+    expect(forged).toBe(400);
+    expect(outcome.outcome).toBe('signed-in');
   });
 
   it('says the user is already signed in when the stored token still works', async () => {

@@ -1,8 +1,8 @@
-import { DefaultToolRegistry } from '@quiver/core';
-import { type PersonalityDemand, type PluginContext, QuiverError, type QuiverEvent } from '@quiver/types';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DefaultToolRegistry } from '@quiver/core';
+import { type PersonalityDemand, type PluginContext, QuiverError, type QuiverEvent } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import mcpBridgeDefault, { mcpBridgePlugin } from '../src/index.js';
 import { fixtureServer, makeTempDir } from './helpers.js';

@@ -6,7 +6,8 @@ describe("the model's resource tools against @modelcontextprotocol/server-everyt
 
   beforeAll(async () => {
     harness = createHarness({ everything: { command: process.execPath, args: [everythingServer, 'stdio'] } });
-    for (const tool of harness.bridge.resourceTools()) harness.registry.register(tool, { pluginId: 'mcp-bridge' });
+    for (const tool of harness.bridge.resourceTools())
+      harness.registry.register(tool, { pluginId: 'mcp-bridge' });
     await harness.bridge.start();
   });
   afterAll(() => harness.stop());
@@ -31,7 +32,9 @@ describe("the model's resource tools against @modelcontextprotocol/server-everyt
   it('reads a listed resource as text and keeps it as a resource attachment', async () => {
     const uri = 'demo://resource/static/document/architecture.md';
     const { result } = await harness.call('read_mcp_resource', { server: 'everything', uri });
-    expect(successText(result)).toMatch(/^\[resource demo:\/\/resource\/static\/document\/architecture\.md\]\n# Everything Server/);
+    expect(successText(result)).toMatch(
+      /^\[resource demo:\/\/resource\/static\/document\/architecture\.md\]\n# Everything Server/,
+    );
     expect(result.ok && result.attachments).toEqual([
       expect.objectContaining({ type: 'resource', uri, mimeType: 'text/markdown' }),
     ]);
@@ -40,11 +43,16 @@ describe("the model's resource tools against @modelcontextprotocol/server-everyt
   it('names the configured servers when asked for one that does not exist', async () => {
     const { result } = await harness.call('read_mcp_resource', { server: 'github', uri: 'x://y' });
     expect(result).toMatchObject({ ok: false, code: 'input_invalid' });
-    expect(result.ok ? '' : result.error).toBe('there is no MCP server "github" here; the servers are: everything');
+    expect(result.ok ? '' : result.error).toBe(
+      'there is no MCP server "github" here; the servers are: everything',
+    );
   });
 
   it("passes on the server's own error for a URI it does not have", async () => {
-    const { result } = await harness.call('read_mcp_resource', { server: 'everything', uri: 'demo://nothing' });
+    const { result } = await harness.call('read_mcp_resource', {
+      server: 'everything',
+      uri: 'demo://nothing',
+    });
     expect(result).toMatchObject({ ok: false, code: 'execution_failed' });
     expect(result.ok ? '' : result.error).toContain('MCP server "everything" could not read demo://nothing');
   });

@@ -1,4 +1,4 @@
-import type { Attachment, ToolErrorCode, ToolResult } from '@quiver/types';
+import type { Attachment, ContentAnnotations, ToolErrorCode, ToolResult } from '@quiver/types';
 
 export interface ResultSnapshot {
   /** A plain copy: no getters, no Proxy, `structured` rebuilt from its JSON. */
@@ -55,18 +55,34 @@ function snapshotStructured(value: unknown): { value: unknown; json: string | un
   }
 }
 
-const ATTACHMENT_FIELDS = ['type', 'mimeType', 'data', 'text', 'uri', 'name'] as const;
+const ATTACHMENT_FIELDS = ['type', 'mimeType', 'data', 'text', 'uri', 'name', 'description'] as const;
+
+/** MCP content annotations, copied field by field like the rest of the snapshot. */
+function snapshotAnnotations(value: unknown): ContentAnnotations | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { audience, priority, lastModified } = value as Record<string, unknown>;
+  const copy: ContentAnnotations = {};
+  if (Array.isArray(audience))
+    copy.audience = audience.filter(
+      (role): role is 'user' | 'assistant' => role === 'user' || role === 'assistant',
+    );
+  if (typeof priority === 'number' && Number.isFinite(priority)) copy.priority = priority;
+  if (typeof lastModified === 'string') copy.lastModified = lastModified;
+  return Object.keys(copy).length > 0 ? copy : undefined;
+}
 
 function snapshotAttachments(value: unknown): Attachment[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const copies: Attachment[] = [];
   for (const item of Array.from(value as unknown[])) {
     if (typeof item !== 'object' || item === null) continue;
-    const copy: Record<string, string> = {};
+    const copy: Record<string, unknown> = {};
     for (const field of ATTACHMENT_FIELDS) {
       const fieldValue = (item as Record<string, unknown>)[field];
       if (typeof fieldValue === 'string') copy[field] = fieldValue;
     }
+    const annotations = snapshotAnnotations((item as { annotations?: unknown }).annotations);
+    if (annotations !== undefined) copy.annotations = annotations;
     if (copy.type !== undefined) copies.push(copy as unknown as Attachment);
   }
   return copies.length > 0 ? copies : undefined;

@@ -3,27 +3,19 @@ import path from 'node:path';
 import type { DefaultToolResultReducerRegistry } from '@quiver/core';
 import type {
   DefaultHookRegistry,
-  ModelProfile,
   Session,
   SessionOptions,
   SessionPolicy,
   SqliteSessionEventLog,
 } from '@quiver/runtime';
-import {
-  type CapabilityBackend,
-  type EventBus,
-  type Logger,
-  type PluginDefinition,
-  QuiverError,
-  type ToolRegistry,
-} from '@quiver/types';
+import { type EventBus, QuiverError, type ToolRegistry } from '@quiver/types';
 import { type DependencyContainer, container as globalContainer } from 'tsyringe';
 import type { DefaultCapabilityBackendRegistry } from './backend-registry.js';
-import type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js';
 import { addPaths, configurationPaths, pluginLocation } from './config/configuration-paths.js';
+import type { CreateHostOptions, PluginConfigContext, PluginStatus } from './host-options.js';
 import { createStderrLogger } from './logger.js';
 import { type Personality, resolvePersonality } from './personality/index.js';
-import type { FailedPluginInfo, LoadedPluginInfo, PluginCatalog } from './plugins/plugin-catalog.js';
+import type { PluginCatalog } from './plugins/plugin-catalog.js';
 import { resolvePluginReference } from './plugins/plugin-resolver.js';
 import { type HostProtectedPath, protectedPathsOf } from './protected-paths.js';
 import { registerScope, type ServiceDescriptor, validateScopes } from './scopes.js';
@@ -31,60 +23,9 @@ import { PERSONALITY_SERVICES } from './services/personality-services.js';
 import { ROOT_SERVICES } from './services/root-services.js';
 import { SESSION_SERVICES } from './services/session-services.js';
 import { type HostOptions, type ServiceScope, TOKEN_SCOPES, TOKENS } from './tokens.js';
-import { inspectProject, type ProjectTrustOptions } from './trust/inspect-project.js';
+import { inspectProject } from './trust/inspect-project.js';
 import { type ProjectTrust, trustedPersonality } from './trust/project-trust.js';
 import { trustDirectory } from './trust/trust-store.js';
-
-export interface BuiltinPlugin {
-  definition: PluginDefinition<any>;
-  source: string;
-}
-
-export interface BackendFactoryContext {
-  workspace: string;
-  dataDir: string;
-  /** The resolved personality of a session, by id (for per-personality grants such as secrets). */
-  personality(id: string): Personality | undefined;
-}
-
-export interface CreateHostOptions {
-  /** Directory the config file lives in (relative paths resolve from it); default the workspace. */
-  configDir?: string;
-  config?: QuiverConfigInput;
-  configPath?: string;
-  /** Workspace root; default from the config (relative to the config dir), else cwd. */
-  workspace?: string;
-  dataDir?: string;
-  /** Plugins always present in the catalog (first-party extensions), loaded before config plugins. */
-  builtinPlugins?: BuiltinPlugin[];
-  backends?: (context: BackendFactoryContext) => CapabilityBackend[];
-  /** Personalities available by name without a file (e.g. the embedded default). */
-  embeddedPersonalities?: Record<string, unknown>;
-  profiles?: ModelProfile[];
-  logger?: Logger;
-  /** Where a plugin's `config` service comes from, by plugin id (default: `pluginConfig.<id>`). */
-  pluginConfigSources?: Record<
-    string,
-    (config: QuiverConfig, context: PluginConfigContext) => Record<string, unknown>
-  >;
-  /** The personality sessions use when none is named; default the config's `defaultPersonality`. */
-  personality?: string;
-  /**
-   * Check the project configuration (a quiver.yaml file and personality files) against what a
-   * person trusted. Absent: everything found is used as is (an embedder's own configuration).
-   */
-  trust?: ProjectTrustOptions;
-  /**
-   * Services of the embedder's own, built per scope like the host's: checked for scope
-   * violations at startup, then registered in every container of their scope.
-   */
-  services?: ServiceDescriptor[];
-}
-
-export interface PluginConfigContext {
-  /** The effective personality sessions use by default; undefined when it does not resolve. */
-  personality(): Personality | undefined;
-}
 
 /** What a personality's sessions are built from: only the enabled plugins' hooks, reducers and backends. */
 interface PersonalityScope {
@@ -94,11 +35,6 @@ interface PersonalityScope {
 }
 
 type ScopedServices = Record<ServiceScope, ServiceDescriptor[]>;
-
-export interface PluginStatus {
-  loaded: LoadedPluginInfo[];
-  failed: FailedPluginInfo[];
-}
 
 /** The plugin host: owns the root container, loads plugins, and creates gated sessions. */
 export class QuiverHost {

@@ -8,14 +8,14 @@ export type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js'
 export { quiverConfigSchema } from './config/config-schema.js';
 export { didYouMean, formatZodIssues } from './config/format-issues.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadConfigFile, parseConfig } from './config/load-config.js';
+export { QuiverHost } from './host.js';
 export type {
   BackendFactoryContext,
   BuiltinPlugin,
   CreateHostOptions,
   PluginConfigContext,
   PluginStatus,
-} from './host.js';
-export { QuiverHost } from './host.js';
+} from './host-options.js';
 export type { LogLevel } from './logger.js';
 export { createMemoryLogger, createStderrLogger } from './logger.js';
 export type {

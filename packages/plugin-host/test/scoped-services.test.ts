@@ -1,8 +1,9 @@
+import type { Session } from '@quiver/runtime';
 import { type CapabilityBackend, definePlugin, defineTool, ok } from '@quiver/types';
 import { inject, injectable } from 'tsyringe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type Personality, QuiverHost, type ServiceDescriptor, TOKENS } from '../src/index.js';
+import { type Personality, QuiverHost, type ServiceDescriptor, TOKENS, type Token } from '../src/index.js';
 import { tempDir } from './helpers.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -54,6 +55,11 @@ describe('services built per scope', () => {
     cleanup?.();
   });
 
+  /** What the session's own container resolves the token to. */
+  function serviceOf<T>(session: Session, token: Token<T>): T {
+    return host!.containerOf(session).resolve<T>(token);
+  }
+
   async function createHost() {
     const temp = tempDir();
     cleanup = temp.cleanup;
@@ -78,7 +84,7 @@ describe('services built per scope', () => {
     const first = host.createSession({ personality: 'reviewer' });
     const second = host.createSession({ personality: 'reviewer' });
     const other = host.createSession({ personality: 'builder' });
-    const engineOf = (session: typeof first) => host.containerOf(session).resolve(TOKENS.permissionEngine);
+    const engineOf = (session: Session) => serviceOf(session, TOKENS.permissionEngine);
     expect(engineOf(first)).toBe(engineOf(second));
     expect(engineOf(other)).not.toBe(engineOf(first));
   });
@@ -89,11 +95,10 @@ describe('services built per scope', () => {
     const second = host.createSession({ personality: 'reviewer' });
     await first.execute([{ name: 'declares_nothing', args: {} }]);
     await second.execute([{ name: 'declares_nothing', args: {} }]);
-    const executorOf = (session: typeof first) =>
-      host.containerOf(session).resolve(TOKENS.callExecutors).current;
+    const executorOf = (session: Session) => serviceOf(session, TOKENS.callExecutors).current;
     expect(executorOf(first)).toBeDefined();
     expect(executorOf(first)).not.toBe(executorOf(second));
-    expect(host.containerOf(first).resolve(TOKENS.sessionState)).toBe(first.state);
+    expect(serviceOf(first, TOKENS.sessionState)).toBe(first.state);
     expect(first.state).not.toBe(second.state);
   });
 

@@ -45,3 +45,25 @@ describe('service scopes', () => {
     await host.close();
   });
 });
+
+describe('services built from a factory', () => {
+  it('fails at startup when a personality factory asks for a session service', async () => {
+    await expect(
+      QuiverHost.create({
+        services: [
+          {
+            token: Symbol('SessionCount'),
+            scope: 'personality',
+            inject: [TOKENS.sessionState],
+            useFactory: () => 0,
+          },
+        ],
+      }),
+    ).rejects.toMatchObject({
+      code: 'scope_violation',
+      message: expect.stringContaining(
+        'SessionCount (personality scope) depends on SessionState (session scope)',
+      ),
+    });
+  });
+});

@@ -15,9 +15,9 @@ import type {
   ToolResult,
   ToolResultReducerRegistry,
 } from '@quiver/types';
-import type { ArgumentRecording } from './log/argument-shapes.js';
 import type { CallExecutor, CallExecutorOptions } from './lifecycle/executor.js';
 import type { PersonalityPermissionEngine } from './lifecycle/permission-engine.js';
+import type { ArgumentRecording } from './log/argument-shapes.js';
 
 /**
  * The shapes shared by assembly, the execution lifecycle and the plugin host. Plain data:
@@ -220,6 +220,12 @@ export interface WriteBehindChannel {
   write(events: readonly import('@quiver/types').QuiverEvent[]): number;
   /** Resolves once that write and the ones before it are committed or have failed (and been reported). */
   written(id: number): Promise<void>;
+  /**
+   * Blocks the calling thread, for at most `timeoutMs`, until the log's thread has settled every
+   * write handed to it so far (by any channel), so that a write on the calling thread comes after
+   * them; false when it has not.
+   */
+  settle(timeoutMs: number): boolean;
   /** No more writes on this channel. */
   close(): void;
 }

@@ -44,6 +44,8 @@ export type {
   SessionPolicy,
   SessionServices,
   ToolPool,
+  WriteBehindChannel,
+  WriteBehindFailure,
 } from './contracts.js';
 export type { InMemoryEventBusOptions } from './events/bus.js';
 export { InMemoryEventBus } from './events/bus.js';

@@ -210,6 +210,24 @@ describe('assembleToolPool', () => {
     expect(next.signature).not.toBe(pool.signature);
   });
 
+  it('lists found tools only while the list stays within maxTokens, the latest found first', () => {
+    const { registry, policy } = catalogSetup({ deferLoading: { enabled: 'auto' } });
+    const all = assembleToolPool({ registered: registry.list(), policy });
+    const found = all.definitions
+      .filter((definition) => definition.deferLoading)
+      .map((definition) => definition.name);
+    const pool = assembleToolPool({ registered: registry.list(), policy, expandedTools: new Set(found) });
+    const listed = pool.definitions.filter((definition) => !definition.deferLoading);
+    expect(estimateTokens(listed)).toBeLessThanOrEqual(12_000);
+    const shown = listed
+      .filter((definition) => definition.name.startsWith('mcp__'))
+      .map((definition) => definition.name);
+    expect(shown.length).toBeGreaterThan(5);
+    expect(shown).toContain(found.at(-1));
+    expect(shown).not.toContain(found[0]);
+    for (const name of found) expect(pool.executables.has(name)).toBe(true);
+  });
+
   it('shows every tool in full when the rules deny tool_search, rather than hiding tools it could not find', () => {
     const { registry, policy } = catalogSetup({
       deferLoading: { enabled: true },

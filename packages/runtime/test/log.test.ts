@@ -6,7 +6,13 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { SqliteSessionEventLog } from '../src/log/sqlite-session-event-log.js';
-import { createHarness, type Harness, removeTempDirs, tempDir } from './fixtures/lifecycle-harness.js';
+import {
+  createHarness,
+  type Harness,
+  poolOf,
+  removeTempDirs,
+  tempDir,
+} from './fixtures/lifecycle-harness.js';
 import { echoTool, failingTool } from './fixtures/test-tools.js';
 
 const harnesses: Harness[] = [];
@@ -22,7 +28,7 @@ function openLog(dataDir: string): SqliteSessionEventLog {
   return log;
 }
 
-/** The log is written behind the calls, by its own thread: within milliseconds, not before execute returns. */
+/** Another connection sees the log's writes once its writer thread has committed them: within milliseconds. */
 function whenWritten(check: () => void): Promise<void> {
   return vi.waitFor(check, { timeout: 5_000, interval: 5 });
 }
@@ -49,25 +55,22 @@ const editTool = defineTool({
 });
 
 describe('SqliteSessionEventLog', () => {
-  it('records each call with its arguments, status, code and duration, and only durable events', async () => {
+  it('records each call with its arguments, status, code and duration, and only durable events, readable once execute returns', async () => {
     const h = await harness({ tools: [echoTool, failingTool], withLog: true, sessionId: 'logged' });
     await h.run([
       { id: 'c1', name: 'echo', args: { text: 'hello' } },
       { id: 'c2', name: 'broken', args: {} },
       { id: 'c3', name: 'missing', args: {} },
     ]);
+    // Reading through the log the session writes to waits for what it handed over.
     const log = h.log as SqliteSessionEventLog;
-    // The unknown tool is refused at once, before the others start.
-    await whenWritten(() =>
-      expect(
-        log.sessionCalls('logged').map((call) => [call.callId, call.toolName, call.status, call.code]),
-      ).toEqual([
-        ['c3', 'missing', 'error', 'not_available'],
-        ['c1', 'echo', 'ok', undefined],
-        ['c2', 'broken', 'error', 'execution_failed'],
-      ]),
-    );
     const calls = log.sessionCalls('logged');
+    // The unknown tool is refused at once, before the others start.
+    expect(calls.map((call) => [call.callId, call.toolName, call.status, call.code])).toEqual([
+      ['c3', 'missing', 'error', 'not_available'],
+      ['c1', 'echo', 'ok', undefined],
+      ['c2', 'broken', 'error', 'execution_failed'],
+    ]);
     expect(calls[1]).toMatchObject({ args: { text: 'hello' }, structured: { length: 5 }, turn: 0 });
     expect(calls[1]?.durationMs).toBeGreaterThanOrEqual(0);
     expect(calls[0]?.startedAt).toBeUndefined();
@@ -87,7 +90,9 @@ describe('SqliteSessionEventLog', () => {
       capabilities: {},
       execute: async () => {
         const running = () =>
-          reader?.sessionCalls('behind').some((call) => call.callId === 'peeking' && call.status === 'running');
+          reader
+            ?.sessionCalls('behind')
+            .some((call) => call.callId === 'peeking' && call.status === 'running');
         const deadline = Date.now() + 5_000;
         while (!running() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
         const calls = reader?.sessionCalls('behind') ?? [];
@@ -107,6 +112,29 @@ describe('SqliteSessionEventLog', () => {
         ['peeking', 'ok'],
       ]),
     );
+  });
+
+  it('has the start of a call to another server on disk before the tool runs', async () => {
+    let reader: SqliteSessionEventLog | undefined;
+    const remote = defineTool({
+      name: 'mcp__remote__lookup',
+      description: 'Reports, as it starts, what the log holds for it.',
+      input: z.object({}),
+      capabilities: {},
+      execute: () => {
+        const calls = reader?.sessionCalls('ahead') ?? [];
+        return ok(calls.map((call) => `${call.callId}:${call.status}`).join(' '));
+      },
+    });
+    const h = await harness({
+      pool: poolOf([{ tool: remote, source: 'mcp', mcpServer: 'remote' }]),
+      tools: [remote],
+      withLog: true,
+      sessionId: 'ahead',
+    });
+    reader = openLog(h.dataDir);
+    const [seen] = await h.run([{ id: 'remote-1', name: 'mcp__remote__lookup', args: {} }]);
+    expect(seen).toEqual(ok('remote-1:running'));
   });
 
   it('has every event on disk once the session is disposed, with nothing awaited before', async () => {
@@ -140,6 +168,52 @@ describe('SqliteSessionEventLog', () => {
     ).toContain('abort');
   });
 
+  it('logs every call of sessions running side by side in one process, without a warning', async () => {
+    const dataDir = await tempDir('quiver-data-');
+    // Calls to another server commit their start on the calling thread while the log's thread writes.
+    const remote = defineTool({
+      name: 'mcp__remote__echo',
+      description: 'Echoes, as a bridged tool would.',
+      input: z.object({ text: z.string() }),
+      capabilities: {},
+      execute: ({ text }) => ok(text),
+    });
+    const sessions = await Promise.all(
+      Array.from({ length: 4 }, (_, index) =>
+        harness({
+          tools: [echoTool, remote],
+          pool: poolOf([echoTool, { tool: remote, source: 'mcp', mcpServer: 'remote' }]),
+          withLog: true,
+          dataDir,
+          sessionId: `side-${index}`,
+        }),
+      ),
+    );
+    await Promise.all(
+      sessions.map(async (h, index) => {
+        for (let turn = 0; turn < 15; turn += 1) {
+          await h.run(
+            [
+              { id: `s${index}-t${turn}-a`, name: 'echo', args: { text: 'a' } },
+              { id: `s${index}-t${turn}-b`, name: 'mcp__remote__echo', args: { text: 'b' } },
+            ],
+            { turn },
+          );
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }),
+    );
+    await Promise.all(sessions.map((h) => h.executor.dispose()));
+    const reader = openLog(dataDir);
+    for (const [index, h] of sessions.entries()) {
+      const calls = reader.sessionCalls(`side-${index}`);
+      expect(calls).toHaveLength(30);
+      expect(calls.every((call) => call.status === 'ok')).toBe(true);
+      expect(h.events.filter((event) => event.type === 'session.warning')).toEqual([]);
+    }
+    expect(reader.recentSessions(10).every((session) => session.endedAt !== undefined)).toBe(true);
+  });
+
   it('lists recent sessions with their personality, agent and call counts, most recent first', async () => {
     const dataDir = await tempDir('quiver-data-');
     const older = await harness({
@@ -158,7 +232,9 @@ describe('SqliteSessionEventLog', () => {
     ]);
     const reader = openLog(dataDir);
     await whenWritten(() =>
-      expect(reader.recentSessions(10).map((session) => [session.id, session.calls, session.failedCalls])).toEqual([
+      expect(
+        reader.recentSessions(10).map((session) => [session.id, session.calls, session.failedCalls]),
+      ).toEqual([
         ['newer', 2, 0],
         ['older', 1, 1],
       ]),
@@ -234,6 +310,30 @@ describe('SqliteSessionEventLog', () => {
       error = caught;
     }
     expect(isQuiverError(error) && error.code).toBe('config_invalid');
+  });
+});
+
+describe('a process that ends without closing its session', () => {
+  it('still writes what its sessions handed over, then ends on its own', async () => {
+    const dataDir = await tempDir('quiver-data-');
+    const workspace = await tempDir('quiver-workspace-');
+    const script = fileURLToPath(new URL('./fixtures/unclosed-session.mjs', import.meta.url));
+    const child = spawn(process.execPath, [script, dataDir, workspace, 'unclosed'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += String(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      output += String(chunk);
+    });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(output).toContain('returned');
+    expect(code).toBe(0);
+    const calls = openLog(dataDir).sessionCalls('unclosed');
+    expect(calls).toHaveLength(50);
+    expect(calls.every((call) => call.status === 'ok')).toBe(true);
   });
 });
 

@@ -12,9 +12,15 @@ describe('tool search ranking', () => {
   const tools = [
     definition('mcp__cloud-sql__database_info', 'Show information about a database.'),
     definition('mcp__cloud-sql__list_databases', 'List the databases of a project.'),
-    definition('mcp__heroku-mcp-server__pg_info', 'Show information about a Postgres add-on: plan, size, connections.'),
+    definition(
+      'mcp__heroku-mcp-server__pg_info',
+      'Show information about a Postgres add-on: plan, size, connections.',
+    ),
     definition('mcp__heroku-mcp-server__list_apps', 'List the apps of the account.'),
-    definition('mcp__mongodb-mcp-server__db_stats', 'Returns statistics of a database: its size and collections.'),
+    definition(
+      'mcp__mongodb-mcp-server__db_stats',
+      'Returns statistics of a database: its size and collections.',
+    ),
     definition('mcp__mongodb-mcp-server__list_collections', 'List the collections of a database.'),
   ];
 

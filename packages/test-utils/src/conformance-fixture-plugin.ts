@@ -67,33 +67,49 @@ export const conformanceFixturePlugin = definePlugin({
         ],
       }),
     );
-    tool('test_multiple_content_types', 'Tests response with multiple content types (text, image, resource)', () =>
-      ok('Multiple content types test:', {
-        attachments: [
-          { type: 'image', data: TEST_IMAGE_BASE64, mimeType: 'image/png' },
-          {
-            type: 'resource',
-            uri: 'test://mixed-content-resource',
-            mimeType: 'application/json',
-            text: JSON.stringify({ test: 'data', value: 123 }),
-          },
-        ],
-      }),
+    tool(
+      'test_multiple_content_types',
+      'Tests response with multiple content types (text, image, resource)',
+      () =>
+        ok('Multiple content types test:', {
+          attachments: [
+            { type: 'image', data: TEST_IMAGE_BASE64, mimeType: 'image/png' },
+            {
+              type: 'resource',
+              uri: 'test://mixed-content-resource',
+              mimeType: 'application/json',
+              text: JSON.stringify({ test: 'data', value: 123 }),
+            },
+          ],
+        }),
     );
-    tool('test_tool_with_logging', 'Tests tool that emits log messages during execution', async (_args, context) => {
-      for (const line of ['Tool execution started', 'Tool processing data', 'Tool execution completed']) {
-        context.emit({ type: 'partial', text: line });
-        await pause(50, context.signal);
-      }
-      return ok('Tool with logging executed successfully');
-    });
-    tool('test_tool_with_progress', 'Tests tool that reports progress notifications', async (_args, context) => {
-      for (const progress of [0, 50, 100]) {
-        context.emit({ type: 'progress', progress, total: 100, message: `Completed step ${progress} of 100` });
-        await pause(50, context.signal);
-      }
-      return ok('progress reported');
-    });
+    tool(
+      'test_tool_with_logging',
+      'Tests tool that emits log messages during execution',
+      async (_args, context) => {
+        for (const line of ['Tool execution started', 'Tool processing data', 'Tool execution completed']) {
+          context.emit({ type: 'partial', text: line });
+          await pause(50, context.signal);
+        }
+        return ok('Tool with logging executed successfully');
+      },
+    );
+    tool(
+      'test_tool_with_progress',
+      'Tests tool that reports progress notifications',
+      async (_args, context) => {
+        for (const progress of [0, 50, 100]) {
+          context.emit({
+            type: 'progress',
+            progress,
+            total: 100,
+            message: `Completed step ${progress} of 100`,
+          });
+          await pause(50, context.signal);
+        }
+        return ok('progress reported');
+      },
+    );
     tool('test_error_handling', 'Tests error response handling', () =>
       fail('execution_failed', 'This tool intentionally returns an error for testing'),
     );

@@ -69,8 +69,8 @@ export type {
   PreToolUseOutcome,
   ToolHook,
 } from './hooks.js';
-export type { PathArgumentResolution, RealPath } from './path-resolution.js';
 export { matchesNamePattern } from './name-pattern.js';
+export type { PathArgumentResolution, RealPath } from './path-resolution.js';
 export { isProcessRelativePath, resolvePathArgument, resolveRealPath } from './path-resolution.js';
 export type {
   GrantScope,

@@ -16,7 +16,10 @@ export interface McpLoginRequest {
  * Signs the user in to a remote MCP server of the configuration Quiver runs with (a project's
  * servers count only once the project is trusted). The tokens go to the user's data directory.
  */
-export async function loginToConfiguredMcpServer(quiver: Quiver, request: McpLoginRequest): Promise<McpLoginOutcome> {
+export async function loginToConfiguredMcpServer(
+  quiver: Quiver,
+  request: McpLoginRequest,
+): Promise<McpLoginOutcome> {
   const table = (quiver.host.options.config.mcpServers ?? {}) as Record<string, unknown>;
   const config = parseMcpServersConfig(table).get(request.server);
   if (config === undefined) {

@@ -66,7 +66,11 @@ describe('MCP servers start lazily, per personality', () => {
     });
     await quiver.createSession().ready();
     expect(changes).toContainEqual(
-      expect.objectContaining({ pluginId: 'mcp-bridge', server: 'alpha', added: expect.arrayContaining(['mcp__alpha__echo']) }),
+      expect.objectContaining({
+        pluginId: 'mcp-bridge',
+        server: 'alpha',
+        added: expect.arrayContaining(['mcp__alpha__echo']),
+      }),
     );
   });
 
@@ -76,20 +80,25 @@ describe('MCP servers start lazily, per personality', () => {
         quick: {},
         stuck: { env: { FIXTURE_HANG_AT_CONNECT: '1' }, connectTimeoutMs: 20_000 },
       },
-      { both: 'plugins: [mcp-bridge]\nmcpServers:\n  quick: {}\n  stuck: {}\npermissions:\n  allow: [mcp__quick]\n' },
+      {
+        both: 'plugins: [mcp-bridge]\nmcpServers:\n  quick: {}\n  stuck: {}\npermissions:\n  allow: [mcp__quick]\n',
+      },
       'both',
     );
     made.push(workspace);
     const quiver = await openQuiver(workspace);
     const failures: string[] = [];
     quiver.host.events.subscribe((event) => {
-      if (event.type === 'session.warning' && event.code === 'mcp_connect_failed') failures.push(event.message);
+      if (event.type === 'session.warning' && event.code === 'mcp_connect_failed')
+        failures.push(event.message);
     });
     const session = quiver.createSession();
     const [result] = await session.execute([{ name: 'mcp__quick__echo', args: { text: 'not held up' } }]);
     expect(result).toMatchObject({ ok: true, value: 'not held up' });
     // The stuck server is still within its 20 s connect timeout: nobody waited for it.
     expect(failures).toEqual([]);
-    expect(session.pool().definitions.some((definition) => definition.name.startsWith('mcp__stuck__'))).toBe(false);
+    expect(session.pool().definitions.some((definition) => definition.name.startsWith('mcp__stuck__'))).toBe(
+      false,
+    );
   });
 });

@@ -74,6 +74,23 @@ describe('MCP servers from quiver.yaml, gated by personality', () => {
     const session = quiver.createSession({ personality: 'narrow' });
     await session.ready();
     const names = session.pool().definitions.map((d) => d.name);
-    expect(names).toEqual(['mcp__everything__echo']);
+    expect(names.filter((name) => name.startsWith('mcp__'))).toEqual(['mcp__everything__echo']);
+  });
+
+  it("lets a session read the resources of the servers its personality enables, and no other's", async () => {
+    const allow = ['list_mcp_resources', 'read_mcp_resource(everything:*)'];
+    const uri = 'demo://resource/static/document/architecture.md';
+    const narrow = quiver.createSession({ personality: 'narrow', permissions: { allow } });
+    await narrow.ready();
+    const [listed, read] = await narrow.execute([
+      { name: 'list_mcp_resources', args: {} },
+      { name: 'read_mcp_resource', args: { server: 'everything', uri } },
+    ]);
+    expect(listed?.ok && listed.value).toContain(`everything: ${uri}`);
+    expect(read?.ok && read.value).toContain('# Everything Server');
+    const other = quiver.createSession({ personality: 'no-mcp', permissions: { allow } });
+    const [hidden] = await other.execute([{ name: 'read_mcp_resource', args: { server: 'everything', uri } }]);
+    expect(hidden).toMatchObject({ ok: false, code: 'input_invalid' });
+    expect(hidden?.ok === false && hidden.error).toContain('there is no MCP server "everything" here');
   });
 });

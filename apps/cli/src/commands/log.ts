@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
+import { describeArguments } from '../interactive/prompt-arguments.js';
 import { CliError, color, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
@@ -59,7 +60,7 @@ export function registerLogCommand(program: Command): void {
                   ? color.yellow('interrupted')
                   : color.red(call.code ?? 'error');
           printLine(
-            `${time(call.startedAt ?? call.completedAt)}  ${call.toolName.padEnd(18)} ${status}${call.durationMs !== undefined ? color.dim(` ${call.durationMs} ms`) : ''}  ${color.dim(JSON.stringify(call.args).slice(0, 80))}`,
+            `${time(call.startedAt ?? call.completedAt)}  ${call.toolName.padEnd(18)} ${status}${call.durationMs !== undefined ? color.dim(` ${call.durationMs} ms`) : ''}  ${color.dim(describeArguments(call.args).slice(0, 80))}`,
           );
         }
         printLine(

@@ -11,7 +11,6 @@ interface ReviewOptions {
   json?: boolean;
 }
 
-
 export function registerMcpCommand(program: Command): void {
   const mcp = program.command('mcp').description('Inspect and approve what MCP servers offer.');
   registerMcpLoginCommand(mcp);

@@ -26,7 +26,9 @@ export function registerSearchCommand(program: Command): void {
         const quiver = await openQuiver(globalOptions(command), options);
         const { searchTools } = await loadRuntime();
         try {
-          const session = quiver.createSession(options.personality ? { personality: options.personality } : {});
+          const session = quiver.createSession(
+            options.personality ? { personality: options.personality } : {},
+          );
           await session.ready();
           const pool = session.pool();
           const candidates = [...pool.definitions];

@@ -25,7 +25,8 @@ export function terminalClientRelay(): ClientRelayHandle {
       interactive ? askOnTerminal(request, signal) : { action: 'refused', reason: NO_TERMINAL },
     sample: async () => ({
       action: 'refused',
-      reason: '`quiver call` has no model to sample from; sampling is relayed only to MCP clients of `quiver serve`',
+      reason:
+        '`quiver call` has no model to sample from; sampling is relayed only to MCP clients of `quiver serve`',
     }),
   };
 }
@@ -34,7 +35,10 @@ async function askOnTerminal(request: RelayedRequest, signal: AbortSignal): Prom
   const prompts = await import('@clack/prompts');
   const { params, server } = request;
   if (params.mode !== undefined && params.mode !== 'form')
-    return { action: 'refused', reason: `the terminal answers form questions only, not "${String(params.mode)}"` };
+    return {
+      action: 'refused',
+      reason: `the terminal answers form questions only, not "${String(params.mode)}"`,
+    };
   const message = typeof params.message === 'string' ? params.message : '';
   const answer = await prompts.select({
     message: terminalText(`MCP server "${server}" asks (while running ${request.toolName}):\n  ${message}`),
@@ -46,7 +50,10 @@ async function askOnTerminal(request: RelayedRequest, signal: AbortSignal): Prom
   });
   if (prompts.isCancel(answer)) return { action: 'cancel' };
   if (answer === 'decline') return { action: 'decline' };
-  const schema = (params.requestedSchema ?? {}) as { properties?: Record<string, FieldSchema>; required?: string[] };
+  const schema = (params.requestedSchema ?? {}) as {
+    properties?: Record<string, FieldSchema>;
+    required?: string[];
+  };
   const content: Record<string, Answer> = {};
   for (const [key, field] of Object.entries(schema.properties ?? {})) {
     const required = schema.required?.includes(key) === true;
@@ -67,8 +74,11 @@ async function askField(
   signal: AbortSignal,
 ): Promise<Answer | undefined | typeof CANCELLED> {
   const label = terminalText(`${field.title ?? key}${field.description ? ` — ${field.description}` : ''}`);
-  const choices = field.oneOf?.map((entry) => ({ value: String(entry.const), label: terminalText(entry.title ?? String(entry.const)) })) ??
-    field.enum?.map((entry) => ({ value: String(entry), label: terminalText(String(entry)) }));
+  const choices =
+    field.oneOf?.map((entry) => ({
+      value: String(entry.const),
+      label: terminalText(entry.title ?? String(entry.const)),
+    })) ?? field.enum?.map((entry) => ({ value: String(entry), label: terminalText(String(entry)) }));
   if (choices !== undefined) {
     const picked = await prompts.select({ message: label, options: choices, signal });
     return prompts.isCancel(picked) ? CANCELLED : String(picked);
@@ -84,7 +94,9 @@ async function askField(
   const numeric = field.type === 'number' || field.type === 'integer';
   const typed = await prompts.text({
     message: label,
-    ...(field.default !== undefined ? { defaultValue: String(field.default), placeholder: String(field.default) } : {}),
+    ...(field.default !== undefined
+      ? { defaultValue: String(field.default), placeholder: String(field.default) }
+      : {}),
     validate: (value) => {
       const text = value ?? '';
       if (text === '') return required && field.default === undefined ? 'An answer is required.' : undefined;

@@ -37,7 +37,10 @@ export function resolveCallTarget(
     // The pipeline names an unknown inner tool in its own failure, which the model can act on.
     return target(knownToolName(innerName, pool) ?? innerName, inner.args, pool);
   }
-  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${requested}": ${explainTool(pool, name)}`);
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Unknown tool "${requested}": ${explainTool(pool, name)}`,
+  );
 }
 
 function target(name: string, args: Record<string, unknown>, pool: ToolPool): CallTarget {

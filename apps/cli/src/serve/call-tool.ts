@@ -38,7 +38,8 @@ export function parseCallToolArguments(args: Record<string, unknown>): CallToolR
   if (typeof name !== 'string' || name.length === 0)
     return {
       ok: false,
-      error: 'call_tool needs `name`: the name of a tool tool_search returned, e.g. {"name": "mcp__github__create_issue", "arguments": {…}}.',
+      error:
+        'call_tool needs `name`: the name of a tool tool_search returned, e.g. {"name": "mcp__github__create_issue", "arguments": {…}}.',
     };
   if (typeof inner !== 'object' || inner === null || Array.isArray(inner))
     return {

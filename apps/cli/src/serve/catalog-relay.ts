@@ -46,7 +46,8 @@ export function relayMcpCatalog(server: Server, source: CatalogSource, log: (mes
     return { catalog: catalogOf(quiver), options: { servers: visibleServers(quiver, session), signal } };
   };
   const reportUnavailable = (what: string, unavailable: Array<{ server: string; reason: string }>) => {
-    for (const entry of unavailable) log(`the ${what} of MCP server "${entry.server}" are left out: ${entry.reason}`);
+    for (const entry of unavailable)
+      log(`the ${what} of MCP server "${entry.server}" are left out: ${entry.reason}`);
   };
 
   server.setRequestHandler('resources/list', async (_request, ctx): Promise<ListResourcesResult> => {
@@ -76,7 +77,8 @@ export function relayMcpCatalog(server: Server, source: CatalogSource, log: (mes
         `the resource ${uri} is listed by several MCP servers (${candidates.join(', ')}); Quiver cannot tell which one to read`,
       );
     const [owner] = candidates;
-    if (owner === undefined) throw new ResourceNotFoundError(uri, `no MCP server of this session lists ${uri}`);
+    if (owner === undefined)
+      throw new ResourceNotFoundError(uri, `no MCP server of this session lists ${uri}`);
     try {
       return await catalog.readResource(owner, uri, options);
     } catch (error) {

@@ -32,9 +32,15 @@ export class ServeClientRelay implements ClientRelayHandle {
 
   async elicit(request: RelayedRequest, signal: AbortSignal): Promise<ElicitationOutcome> {
     if (!supportsFormElicitation(this.clientCapabilities()))
-      return { action: 'refused', reason: 'the MCP client of this session does not support form elicitation' };
+      return {
+        action: 'refused',
+        reason: 'the MCP client of this session does not support form elicitation',
+      };
     if (request.params.mode !== undefined && request.params.mode !== 'form')
-      return { action: 'refused', reason: `Quiver relays form elicitation only, not "${String(request.params.mode)}"` };
+      return {
+        action: 'refused',
+        reason: `Quiver relays form elicitation only, not "${String(request.params.mode)}"`,
+      };
     const channel = this.#channel(request);
     if (channel === undefined) return this.#noRequest();
     const params = request.params as unknown as ElicitRequestFormParams;
@@ -42,7 +48,8 @@ export class ServeClientRelay implements ClientRelayHandle {
       { ...params, mode: 'form', message: `MCP server "${request.server}" asks: ${params.message}` },
       { signal },
     );
-    if (result.action === 'accept') return { action: 'accept', ...(result.content ? { content: result.content } : {}) };
+    if (result.action === 'accept')
+      return { action: 'accept', ...(result.content ? { content: result.content } : {}) };
     return { action: result.action };
   }
 
@@ -51,7 +58,9 @@ export class ServeClientRelay implements ClientRelayHandle {
       return { action: 'refused', reason: 'the MCP client of this session does not support sampling' };
     const channel = this.#channel(request);
     if (channel === undefined) return this.#noRequest();
-    const result = await channel.requestSampling(request.params as CreateMessageRequest['params'], { signal });
+    const result = await channel.requestSampling(request.params as CreateMessageRequest['params'], {
+      signal,
+    });
     return { action: 'completed', result: result as Record<string, unknown> };
   }
 
@@ -60,6 +69,9 @@ export class ServeClientRelay implements ClientRelayHandle {
   }
 
   #noRequest(): { action: 'refused'; reason: string } {
-    return { action: 'refused', reason: 'no request of the MCP client is waiting for this call, so it cannot be asked' };
+    return {
+      action: 'refused',
+      reason: 'no request of the MCP client is waiting for this call, so it cannot be asked',
+    };
   }
 }

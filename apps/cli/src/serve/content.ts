@@ -19,13 +19,15 @@ export function toCallToolResult(result: ToolResult, options: CallToolResultOpti
   if (!result.ok) {
     const text = `[${result.code}] ${result.error}`;
     const failure: CallToolResult = { content: [{ type: 'text', text }], isError: true };
-    if (isStructuredConsistent(result.structured, result.error, options)) failure.structuredContent = result.structured;
+    if (isStructuredConsistent(result.structured, result.error, options))
+      failure.structuredContent = result.structured;
     return failure;
   }
   const content: ContentBlock[] = [{ type: 'text', text: result.value }];
   for (const [index, attachment] of (result.attachments ?? []).entries()) {
     const block = attachmentContent(attachment, index);
-    if (block) content.push(attachment.annotations ? { ...block, annotations: attachment.annotations } : block);
+    if (block)
+      content.push(attachment.annotations ? { ...block, annotations: attachment.annotations } : block);
   }
   const success: CallToolResult = { content };
   if (isStructuredConsistent(result.structured, result.value, options))

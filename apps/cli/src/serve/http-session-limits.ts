@@ -11,7 +11,10 @@ export interface SessionLimits {
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleTimeoutMs: 30 * 60_000, maxSessions: 100 };
 
 /** `--session-idle-timeout <seconds>` and `--max-sessions <count>`, checked with errors that say what to pass. */
-export function parseSessionLimits(options: { sessionIdleTimeout?: string; maxSessions?: string }): SessionLimits {
+export function parseSessionLimits(options: {
+  sessionIdleTimeout?: string;
+  maxSessions?: string;
+}): SessionLimits {
   const limits = { ...DEFAULT_SESSION_LIMITS };
   if (options.sessionIdleTimeout !== undefined) {
     const seconds = Number(options.sessionIdleTimeout);

@@ -94,7 +94,9 @@ export class HttpSessions {
 
   async #closeIdle(): Promise<void> {
     const deadline = this.#now() - this.#limits.idleTimeoutMs;
-    const idle = [...this.#sessions].filter(([, entry]) => entry.active === 0 && entry.lastActive <= deadline);
+    const idle = [...this.#sessions].filter(
+      ([, entry]) => entry.active === 0 && entry.lastActive <= deadline,
+    );
     await Promise.all(
       idle.map(async ([sessionId]) => {
         await this.drop(sessionId);

@@ -119,7 +119,8 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     const { session, progress, refreshPool } = current;
     const { name, arguments: args = {} } = request.params;
     const target = resolveCallTarget(name, args, listing.get(session), session);
-    if (!target.run) return { content: [{ type: 'text', text: `[input_invalid] ${target.error}` }], isError: true };
+    if (!target.run)
+      return { content: [{ type: 'text', text: `[input_invalid] ${target.error}` }], isError: true };
     const callId = `mcp-${randomUUID()}`;
     const progressToken = request.params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken;
     const untrack =

@@ -42,7 +42,9 @@ export class ServerLogForwarding {
       this.#server
         .sendLoggingMessage({ level: event.level, logger, data: event.message })
         .catch((error: unknown) =>
-          this.#log(`could not send a log message: ${error instanceof Error ? error.message : String(error)}`),
+          this.#log(
+            `could not send a log message: ${error instanceof Error ? error.message : String(error)}`,
+          ),
         );
     });
   }

@@ -33,9 +33,20 @@ export function listTools(session: Session): ToolListing {
   // connected after the client listed.
   if (pool.executables.has(TOOL_SEARCH_TOOL_NAME) && offersCallTool) tools.push(callToolDefinition);
   const tokens = estimateTokens(
-    tools.map((tool) => ({ name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema })),
+    tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description ?? '',
+      parameters: tool.inputSchema,
+    })),
   );
-  return { signature: pool.signature, tools, nameMap: rendered.nameMap, deferredTools, tokens, offersCallTool };
+  return {
+    signature: pool.signature,
+    tools,
+    nameMap: rendered.nameMap,
+    deferredTools,
+    tokens,
+    offersCallTool,
+  };
 }
 
 /** One connection's listing, rendered again only when the session or its pool signature changes. */
@@ -45,7 +56,8 @@ export class ToolListingCache {
 
   get(session: Session): ToolListing {
     const signature = session.pool().signature;
-    if (this.#listing && this.#session === session && this.#listing.signature === signature) return this.#listing;
+    if (this.#listing && this.#session === session && this.#listing.signature === signature)
+      return this.#listing;
     this.#session = session;
     this.#listing = listTools(session);
     return this.#listing;

@@ -20,7 +20,8 @@ plugins: []
 pluginConfig: {}
 
 # MCP servers by name. stdio: command/args/env/cwd; HTTP: url/headers. Optional per server:
-# connectTimeoutMs, callTimeoutMs, maxCallTimeoutMs. A personality enables servers by name.
+# connectTimeoutMs, callTimeoutMs, maxCallTimeoutMs, toolTimeouts (tool -> ms). A personality
+# enables servers by name; a server starts when a session under such a personality first needs it.
 mcpServers: {}
 #  everything:
 #    command: npx
@@ -101,7 +102,8 @@ budget:
   resultChars: 80000
 
 # Deferred loading: above a threshold, MCP and external tools are hidden behind tool_search.
-# enabled: auto (when the model profile supports it), true or false.
+# enabled: auto (above maxTokens estimated tokens, or more than maxTools tools, for any model),
+# true (above the thresholds, the model profile's when these are absent) or false.
 deferLoading:
   enabled: auto
   maxTools: 40

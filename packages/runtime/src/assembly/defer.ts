@@ -1,5 +1,6 @@
 import type { DeferThreshold, ModelProfile, PoolDiagnostic, PoolTool, SessionPolicy } from '../contracts.js';
 import { estimateTokens, toDefinition } from './definitions.js';
+import { foundToolsWithinBudget } from './found-tools-budget.js';
 
 /**
  * Used when neither the personality nor (for `enabled: true`) the model profile sets a threshold.
@@ -10,7 +11,7 @@ export const DEFAULT_DEFER_THRESHOLD: Required<DeferThreshold> = { maxTools: 40,
 export interface DeferOptions {
   deferLoading: SessionPolicy['deferLoading'];
   profile: ModelProfile;
-  /** Tools found by tool_search: shown in full from now on. */
+  /** Tools found by tool_search, oldest first: shown in full while they fit under maxTokens. */
   expanded?: ReadonlySet<string> | undefined;
   /** Child sessions get every tool in full. */
   disabled?: boolean | undefined;
@@ -57,10 +58,11 @@ export function applyDeferLoading(tools: readonly PoolTool[], options: DeferOpti
   const overCount = maxTools !== undefined && tools.length > maxTools;
   const tokens = overCount ? 0 : estimateTokens(tools.map(toDefinition));
   if (!overCount && tokens <= maxTokens) return searchOnly;
-  const expanded = options.expanded ?? new Set<string>();
+  const alwaysListed = (tool: PoolTool) => tool.source === 'builtin' || tool.tool.alwaysInclude === true;
+  const expanded = foundToolsWithinBudget(tools, options.expanded ?? new Set(), alwaysListed, maxTokens);
   let deferredCount = 0;
   const result = tools.map((tool) => {
-    if (tool.source === 'builtin' || tool.tool.alwaysInclude || expanded.has(tool.name)) return tool;
+    if (alwaysListed(tool) || expanded.has(tool.name)) return tool;
     deferredCount += 1;
     return deferredCopy(tool);
   });

@@ -16,6 +16,7 @@ import type { ExecuteCallsOptions, SessionDeps, SessionEventLog, ToolPool } from
 import { createEventFactory } from '../events/event-factory.js';
 import { recordedEvent } from '../log/argument-shapes.js';
 import { SessionLogWriter } from '../log/session-log-writer.js';
+import { startsAhead } from '../log/start-ahead.js';
 import { type PipelineSession, runCallBatch } from './call-pipeline.js';
 import { PathLocks } from './path-locks.js';
 import { type SessionPermissionEngine, sessionPermissionEngine } from './permission-engine.js';
@@ -61,6 +62,8 @@ class LifecycleExecutor implements CallExecutor {
   /** Tool executions, which can outlive their answered call (a command still being killed). */
   readonly #executions = new Set<Promise<void>>();
   readonly #log: SessionLogWriter | undefined;
+  /** The pool of the latest batch: whether a call's start is written ahead depends on its tool. */
+  #pool: ToolPool | undefined;
   #disposed = false;
 
   constructor(options: CallExecutorOptions) {
@@ -152,6 +155,7 @@ class LifecycleExecutor implements CallExecutor {
     options: ExecuteCallsOptions,
   ): Promise<ToolResult[]> {
     const turn = options.turn ?? 0;
+    this.#pool = pool;
     const turnSignal = this.#turns.enter(turn);
     const external = options.signal;
     const onExternalAbort = () => this.abort(reasonOf(external?.reason), turn);
@@ -194,7 +198,9 @@ class LifecycleExecutor implements CallExecutor {
   #publish(event: QuiverEvent): void {
     this.#options.events.publish(event);
     if (this.#log === undefined || !(isDurableEvent(event) || event.type === 'tool.execution_start')) return;
-    this.#log.append(recordedEvent(event, this.#options.deps.policy.logArguments));
+    const ahead =
+      event.type === 'tool.execution_start' && startsAhead(this.#pool?.executables.get(event.toolName));
+    this.#log.append(recordedEvent(event, this.#options.deps.policy.logArguments), ahead);
   }
 }
 

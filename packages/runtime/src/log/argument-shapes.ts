@@ -35,14 +35,17 @@ export function argumentShape(value: unknown, depth = 0): unknown {
   return shape;
 }
 
+const REFUSALS = new Set(['not_permitted', 'input_invalid']);
+
 /** Stands in for text made from argument values (a shell command, a path, a reason quoting them). */
 const NOT_RECORDED = '(argument values not recorded)';
 
 /**
  * The event as the session log records it. With `shapes`, the events that carry a call's
- * arguments keep only their shapes, and permission events lose the subjects, reasons and
- * granted rules made from argument values (a shell command, a path); rules from the
- * configuration stay. Results are recorded as usual. The live event stream is not touched.
+ * arguments keep only their shapes; permission events lose the subjects, reasons and granted
+ * rules made from argument values (a shell command, a path), and so do Quiver's refusals
+ * (`not_permitted`, `input_invalid`); rules from the configuration stay. A tool's own results
+ * are recorded as usual. The live event stream is not touched.
  */
 export function recordedEvent(event: QuiverEvent, recording: ArgumentRecording | undefined): QuiverEvent {
   if (recording !== 'shapes') return event;
@@ -60,9 +63,10 @@ export function recordedEvent(event: QuiverEvent, recording: ArgumentRecording |
           ...(subjects === undefined
             ? {}
             : {
-                subjects: subjects.map((subject) => ({
-                  ...subject,
+                subjects: subjects.map(({ behavior, rule }) => ({
                   subject: NOT_RECORDED,
+                  behavior,
+                  ...(rule === undefined ? {} : { rule }),
                   reason: NOT_RECORDED,
                 })),
               }),
@@ -74,6 +78,12 @@ export function recordedEvent(event: QuiverEvent, recording: ArgumentRecording |
       // A rule the person granted was suggested from the arguments; a configured one was not.
       return { ...completed, reason: NOT_RECORDED, ...(event.scope === 'rule' && rule ? { rule } : {}) };
     }
+    case 'tool.execution_complete':
+      // Quiver's own refusals quote the arguments (the command that needs approval); a tool's
+      // own result is recorded as usual.
+      return REFUSALS.has(event.result.code ?? '')
+        ? { ...event, result: { ...event.result, error: `${event.result.code}: ${NOT_RECORDED}` } }
+        : event;
     default:
       return event;
   }

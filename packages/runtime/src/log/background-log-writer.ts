@@ -60,9 +60,12 @@ export class BackgroundLogWriter {
   open(onFailure: WriteBehindFailure): WriteBehindChannel {
     const channel = this.#nextChannel++;
     this.#channels.set(channel, onFailure);
+    // The thread takes tens of milliseconds to start: have it ready before the session's first write.
+    if (!this.#closed && this.#failure === undefined) this.#start();
     return {
       write: (events) => this.#write(channel, events),
       written: (id) => this.#written(id),
+      settle: (timeoutMs) => this.settleAll(timeoutMs),
       close: () => this.#channels.delete(channel),
     };
   }
@@ -95,6 +98,22 @@ export class BackgroundLogWriter {
     } finally {
       this.#waiters -= 1;
       this.#reference();
+    }
+  }
+
+  /** Blocks, for at most `timeoutMs`, until every write handed over so far has settled. */
+  settleAll(timeoutMs: number): boolean {
+    return this.#settle(this.#lastId, timeoutMs);
+  }
+
+  #settle(id: number, timeoutMs: number): boolean {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const settled = Atomics.load(this.#settled, 0);
+      if (settled >= id) return true;
+      const left = deadline - performance.now();
+      if (left <= 0 || this.#failure !== undefined || this.#worker === undefined) return false;
+      Atomics.wait(this.#settled, 0, settled, left);
     }
   }
 
@@ -136,7 +155,10 @@ export class BackgroundLogWriter {
       return;
     }
     const { failed } = report;
-    const error = Object.assign(new Error(failed.message), failed.code === undefined ? {} : { code: failed.code });
+    const error = Object.assign(
+      new Error(failed.message),
+      failed.code === undefined ? {} : { code: failed.code },
+    );
     for (const channel of failed.channels) this.#channels.get(channel)?.(error, failed.firstOfStretch);
   }
 

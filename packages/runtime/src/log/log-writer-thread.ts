@@ -119,7 +119,10 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
       return;
     }
     const idleAt = Atomics.load(settled, 0);
-    idleTimer = setTimeout(() => parentPort?.postMessage({ idle: idleAt } satisfies LogThreadReport), data.idleMs);
+    idleTimer = setTimeout(
+      () => parentPort?.postMessage({ idle: idleAt } satisfies LogThreadReport),
+      data.idleMs,
+    );
   };
   parentPort?.on('message', (message: LogWriteRequest | LogCloseRequest) => {
     if (idleTimer !== undefined) clearTimeout(idleTimer);

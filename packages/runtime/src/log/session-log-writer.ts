@@ -17,17 +17,27 @@ export interface SessionLogWriterOptions {
   onRecovered(callIds: readonly string[]): void;
 }
 
+/** How long a call's start that must be on disk before its tool runs waits for the log's thread to catch up. */
+const AHEAD_PATIENCE_MS = 50;
+
 /**
  * A session's writes to the durable log, behind its calls and in order. Events wait in memory
- * and are handed to the log together, as one transaction: when the session's batch of calls
- * ends (`flush`, before the results are returned), on close, at the latest `LOG_FLUSH_DELAY_MS`
- * after the first waiting event, and when a call starts, so that a call still running when the
- * process is killed is on disk as `running` for orphan recovery. With a log that writes on a
- * thread of its own (`openWriteBehind`), handing over costs the calls no commit; `close` waits
- * until everything handed over is on disk. A crash loses what was not committed yet: the
- * events waiting here and those the log's thread holds (in practice the last milliseconds).
+ * and are handed to the log together, as one transaction: when the session's batch of calls ends
+ * (`flush`, before the results are returned), on close, when the process next waits for I/O
+ * after a call has started, and at the latest `LOG_FLUSH_DELAY_MS` after the first waiting event.
+ * With a log that writes on a thread of its own (`openWriteBehind`), handing over costs the calls
+ * no commit, and `close` waits until everything handed over is on disk.
  *
- * It never blocks the event loop on another process's lock: a log without a thread of its own
+ * A call whose start must be on disk before its tool runs (`append(event, true)`:
+ * tools that run processes, reach the network or another server, and can outlive the process
+ * that started them) is written on the calling thread, after the writes before it, so that a
+ * process killed mid-call leaves the call `running` for orphan recovery.
+ *
+ * A crash loses what was not committed yet: the events waiting here and those the log's thread
+ * holds, in practice the last milliseconds (the batch under way, an in-process call that had not
+ * yet waited for I/O, the events of the last 200 ms outside a batch).
+ *
+ * It never blocks the event loop on another process's lock: a write on the calling thread
  * answers busy at once, and a busy write waits on a timer (and holds the writes behind it) until
  * the log is free or the patience runs out, when it is dropped with a warning; the log's thread
  * waits out the same patience itself. Orphan recovery goes first, so that no call of this
@@ -38,6 +48,7 @@ export class SessionLogWriter {
   readonly #pending: Array<() => void> = [];
   #waiting: QuiverEvent[] = [];
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #flushSoon = false;
   #interrupted: readonly string[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #busySince: number | undefined;
@@ -55,7 +66,19 @@ export class SessionLogWriter {
   /** Records the session and recovers its orphans; the warnings this raises go through the writer too. */
   start(): void {
     const { log, session } = this.#options;
-    this.#enqueue(() => log.beginSession?.(session));
+    try {
+      this.#channel = log.openWriteBehind?.((error, firstOfBusyStretch) => {
+        if (!isBusy(error) || firstOfBusyStretch) this.#report(error);
+      });
+    } catch (error) {
+      this.#report(error);
+    }
+    // Writes on the calling thread go after the log's thread has written what it holds (other
+    // sessions' events), so that they do not find the log locked by this very process.
+    this.#enqueue(() => {
+      this.#channel?.settle(AHEAD_PATIENCE_MS);
+      log.beginSession?.(session);
+    });
     this.#enqueue(() => {
       this.#interrupted = log.recoverOrphans(session.id);
       if (this.#interrupted.length > 0) this.#options.onRecovered(this.#interrupted);
@@ -67,9 +90,21 @@ export class SessionLogWriter {
     return this.#interrupted;
   }
 
-  append(event: QuiverEvent): void {
+  /** `ahead`: a call's start that must be on disk before its tool runs (`startsAhead`). */
+  append(event: QuiverEvent, ahead = false): void {
     this.#waiting.push(event);
-    if (event.type === 'tool.execution_start') this.flush();
+    if (event.type === 'tool.execution_start') {
+      if (ahead) this.#flushAhead();
+      else if (!this.#flushSoon) {
+        // After the calls under way have had their synchronous turn: a cheap call completes first
+        // and goes over with its batch; one that waits for I/O goes over as it starts waiting.
+        this.#flushSoon = true;
+        process.nextTick(() => {
+          this.#flushSoon = false;
+          this.flush();
+        });
+      }
+    }
     // A flush does not disarm the timer: arming one per batch would cost more than the write.
     else
       this.#flushTimer ??= setTimeout(() => {
@@ -85,9 +120,9 @@ export class SessionLogWriter {
     this.#waiting = [];
     // The usual case costs no closure: nothing is queued ahead, so the events go straight to the
     // log's thread (handing over fails only on what cannot be serialised, never on a busy log).
-    if (this.#pending.length === 0 && this.#timer === undefined && this.#options.log.openWriteBehind) {
+    if (this.#pending.length === 0 && this.#timer === undefined && this.#channel !== undefined) {
       try {
-        this.#write(events);
+        this.#lastHandedOver = this.#channel.write(events);
       } catch (error) {
         this.#report(error);
       }
@@ -104,18 +139,41 @@ export class SessionLogWriter {
       await this.#channel.written(this.#lastHandedOver);
       this.#channel.close();
     }
-    this.#enqueue(() => this.#options.log.endSession?.(this.#options.session.id));
+    this.#enqueue(() => {
+      this.#channel?.settle(AHEAD_PATIENCE_MS);
+      this.#options.log.endSession?.(this.#options.session.id);
+    });
     await this.#whenIdle();
+  }
+
+  /**
+   * Commits the waiting events on the calling thread once the log's thread has written what it
+   * was handed before them. When it cannot at once (the log's thread is behind, or another
+   * process holds the log), the events are handed over like any others: the call still runs.
+   */
+  #flushAhead(): void {
+    const { log } = this.#options;
+    if (this.#channel === undefined || log.appendAll === undefined || this.#pending.length > 0) {
+      this.flush();
+      return;
+    }
+    if (!this.#channel.settle(AHEAD_PATIENCE_MS)) {
+      this.flush();
+      return;
+    }
+    const events = this.#waiting;
+    try {
+      log.appendAll(events);
+      this.#waiting = [];
+    } catch {
+      this.flush();
+    }
   }
 
   #write(events: readonly QuiverEvent[]): void {
     const { log } = this.#options;
-    if (log.openWriteBehind !== undefined) {
-      this.#channel ??= log.openWriteBehind((error, firstOfBusyStretch) => {
-        if (!isBusy(error) || firstOfBusyStretch) this.#report(error);
-      });
-      this.#lastHandedOver = this.#channel.write(events);
-    } else if (log.appendAll !== undefined) log.appendAll(events);
+    if (this.#channel !== undefined) this.#lastHandedOver = this.#channel.write(events);
+    else if (log.appendAll !== undefined) log.appendAll(events);
     else for (const event of events) log.append(event);
   }
 

@@ -18,6 +18,9 @@ import type {
 import { SESSION_LOG_MIGRATIONS } from './schema.js';
 import { LOG_BUSY_PATIENCE_MS } from './session-log-writer.js';
 
+/** The longest a read waits for the writer thread to commit what it was handed; then it reads what is there. */
+const READ_PATIENCE_MS = 1_000;
+
 export interface SqliteSessionEventLogOptions {
   /** The log lives at `<dataDir>/sessions.db`. */
   dataDir: string;
@@ -52,7 +55,8 @@ interface SessionRow {
 /**
  * The durable record of sessions: SQLite in WAL mode. Sessions write through `openWriteBehind`:
  * a writer thread with its own connection commits their events, so no commit runs on the thread
- * that runs the calls. `append` and `appendAll` write on the calling thread, in one transaction.
+ * that runs the calls; reads through this object wait for what was handed over. `append` and
+ * `appendAll` write on the calling thread, in one transaction.
  * Transient events are not stored, except that a call's start becomes a `running` calls row, so
  * a process that dies mid-call leaves evidence a resumed session can recover.
  */
@@ -128,6 +132,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
 
   /** Most recently active sessions first. */
   recentSessions(limit = 20): SessionSummary[] {
+    this.#readAfterWrites();
     const rows = this.#prepare(
       `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
            count(c.call_id) AS calls,
@@ -154,6 +159,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
 
   /** A session's calls by start time; calls refused before starting sit at their completion time. */
   sessionCalls(sessionId: string): CallRecord[] {
+    this.#readAfterWrites();
     const rows = this.#prepare(
       'SELECT * FROM calls WHERE session_id = ? ORDER BY coalesce(started_at, completed_at), rowid',
     ).all(sessionId) as CallRow[];
@@ -162,6 +168,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
 
   /** A session's durable events in publication order. */
   sessionEvents(sessionId: string): QuiverEvent[] {
+    this.#readAfterWrites();
     const rows = this.#prepare('SELECT data FROM events WHERE session_id = ? ORDER BY seq').all(
       sessionId,
     ) as {
@@ -172,6 +179,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
 
   /** Files changed and lines added/removed by successful edit calls, for one session or all. */
   fileEditMetrics(sessionId?: string): FileEditMetrics {
+    this.#readAfterWrites();
     const rows = (
       sessionId === undefined
         ? this.#prepare(
@@ -188,6 +196,14 @@ export class SqliteSessionEventLog implements SessionEventLog {
   close(): void {
     this.#behind?.close();
     if (this.#db.open) this.#db.close();
+  }
+
+  /**
+   * Reads through this object see what this process's sessions handed over before: the read
+   * waits (briefly, blocking) for the writer thread. Other connections see it once committed.
+   */
+  #readAfterWrites(): void {
+    this.#behind?.settleAll(READ_PATIENCE_MS);
   }
 
   /** Statements are compiled once; appends happen for every lifecycle event. */

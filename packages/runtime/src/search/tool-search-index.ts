@@ -1,7 +1,8 @@
 import { analyzeText, contentStems } from '@quiver/text-search';
 import type { ToolDefinitionLite } from '@quiver/types';
 import { type ToolFields, toolFields } from './tool-fields.js';
-import { type Postings, type QueryPlan, QueryPlanner } from './tool-search-query.js';
+import { buildPostings, type FieldWeight } from './tool-postings.js';
+import { type QueryPlan, QueryPlanner } from './tool-search-query.js';
 import { ToolSearchScores } from './tool-search-scores.js';
 
 /**
@@ -9,7 +10,7 @@ import { ToolSearchScores } from './tool-search-scores.js';
  * description's first sentence restate it, parameters say what it acts on; the rest of a
  * description is long and says much else.
  */
-const FIELDS: readonly { field: keyof ToolFields; weight: number; b: number }[] = [
+const FIELDS: readonly (FieldWeight & { field: keyof ToolFields })[] = [
   { field: 'name', weight: 3, b: 0.3 },
   { field: 'server', weight: 1.5, b: 0.3 },
   { field: 'title', weight: 2, b: 0.5 },
@@ -43,44 +44,12 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
   const nameStems = fieldsOf.map((fields) => new Set(contentStems(fields.name)));
   const nameStemCounts = Uint8Array.from(nameStems, (stems) => Math.min(255, stems.size));
   const { serverOf, serverTerms } = indexServers(fieldsOf);
-  const averages = FIELDS.map(
-    (_, field) =>
-      analyzed.reduce((sum, fields) => sum + (fields[field] as string[]).length, 0) / Math.max(1, count) || 1,
-  );
-  const termDocuments = new Map<string, number[]>();
-  const termWeights = new Map<string, number[]>();
   const nameIndex = new Map<string, number>();
-  analyzed.forEach((fields, document) => {
-    const lowerName = (tools[document] as ToolDefinitionLite).name.toLowerCase();
+  tools.forEach(({ name }, document) => {
+    const lowerName = name.toLowerCase();
     if (!nameIndex.has(lowerName)) nameIndex.set(lowerName, document);
-    const frequencies = new Map<string, number>();
-    FIELDS.forEach(({ weight, b }, field) => {
-      const terms = fields[field] as string[];
-      const norm = 1 - b + (b * terms.length) / (averages[field] as number);
-      for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + weight / norm);
-    });
-    for (const [term, frequency] of frequencies) {
-      let documents = termDocuments.get(term);
-      if (!documents) {
-        documents = [];
-        termDocuments.set(term, documents);
-        termWeights.set(term, []);
-      }
-      documents.push(document);
-      (termWeights.get(term) as number[]).push((frequency * (K1 + 1)) / (frequency + K1));
-    }
   });
-  const postings = new Map<string, Postings>();
-  for (const [term, documents] of termDocuments) {
-    const weights = Float32Array.from(termWeights.get(term) as number[]);
-    postings.set(term, {
-      documents: Int32Array.from(documents),
-      weights,
-      maxWeight: weights.reduce((largest, weight) => Math.max(largest, weight), 0),
-      inName: Uint8Array.from(documents, (document) => ((nameStems[document] as Set<string>).has(term) ? 1 : 0)),
-      idf: Math.log(1 + (count - documents.length + 0.5) / (documents.length + 0.5)),
-    });
-  }
+  const postings = buildPostings(analyzed, nameStems, FIELDS, K1);
   const planner = new QueryPlanner({ postings, count, nameIndex, serverTerms });
   const state = new ToolSearchScores(count);
   const { scores, nameHits, touched } = state;
@@ -88,27 +57,15 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
   function rank(query: string, limit: number): number[] {
     if (limit <= 0 || count === 0) return [];
     const plan: QueryPlan = planner.plan(query);
-    const maxBoost = WHOLE_NAME_BOOST * (plan.namedServers ? NAMED_SERVER_BOOST : 1);
-    let onlyFound = false;
-    plan.groups.forEach((group, index) => {
-      // A tool no group so far found can gain at most what the remaining groups add, boosted:
-      // once that is below the score at the limit, looking up the tools found so far is enough.
-      if (
-        !onlyFound &&
-        index > 0 &&
-        (plan.groupPostings[index] as number) > state.touchedCount &&
-        (plan.remainingMaxScores[index] as number) * maxBoost < state.scoreAtRank(limit)
-      )
-        onlyFound = true;
-      if (onlyFound) state.addGroupToTouched(group);
-      else state.addGroup(group);
-    });
+    // Each group adds its best alternative per tool: synonyms never outweigh the word.
+    for (const group of plan.groups) state.addGroup(group);
     let touchedCount = state.touchedCount;
     const namedServers = plan.namedServers;
     for (let index = 0; index < touchedCount; index += 1) {
       const document = touched[index] as number;
       const own = nameStemCounts[document] as number;
-      if (own > 0 && nameHits[document] === own) scores[document] = (scores[document] as number) * WHOLE_NAME_BOOST;
+      if (own > 0 && nameHits[document] === own)
+        scores[document] = (scores[document] as number) * WHOLE_NAME_BOOST;
       if (namedServers?.has(serverOf[document] as number))
         scores[document] = (scores[document] as number) * NAMED_SERVER_BOOST;
     }
@@ -131,7 +88,12 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
 }
 
 /** The `limit` best-scoring touched documents, best first; ties go to the earlier tool. */
-function topDocuments(scores: Float64Array, touched: Int32Array, touchedCount: number, limit: number): number[] {
+function topDocuments(
+  scores: Float64Array,
+  touched: Int32Array,
+  touchedCount: number,
+  limit: number,
+): number[] {
   const found: number[] = [];
   const isBetter = (document: number, other: number) => {
     const difference = (scores[document] as number) - (scores[other] as number);

@@ -7,8 +7,6 @@ export interface Postings {
   weights: Float32Array;
   /** 1 where the term is a word of the tool's own name. */
   inName: Uint8Array;
-  /** The largest of `weights`. */
-  maxWeight: number;
   idf: number;
 }
 
@@ -23,12 +21,8 @@ export interface Alternative {
 
 /** A query made ready to score: what each of its words may match, and what it names. */
 export interface QueryPlan {
-  /** Groups of alternatives, the shortest postings first. */
+  /** One group of alternatives per query word or concept. */
   groups: Alternative[][];
-  /** Postings each group lists, summed over its alternatives. */
-  groupPostings: number[];
-  /** The most groups `i` and after can add to one tool's score, at index `i`. */
-  remainingMaxScores: number[];
   /** Servers the query names, by the number the index gives them. */
   namedServers: ReadonlySet<number> | undefined;
   /** The tool whose full name the query is. */
@@ -78,7 +72,7 @@ export class QueryPlanner {
   private build(query: string): QueryPlan {
     const { postings, count, nameIndex } = this.index;
     const words: string[] = [];
-    const groups: { alternatives: Alternative[]; postings: number; maxScore: number }[] = [];
+    const groups: Alternative[][] = [];
     for (const group of analyzeQuery(query)) {
       const alternatives: Alternative[] = [];
       const add = (term: string, weight: number, namesWord: boolean) => {
@@ -96,25 +90,10 @@ export class QueryPlanner {
           if ((postings.get(longer) as Postings).documents.length <= count * MAX_PREFIX_SHARE)
             add(longer, PREFIX_DISCOUNT, false);
       }
-      if (alternatives.length === 0) continue;
-      let postingsCount = 0;
-      let maxScore = 0;
-      for (const { postings: list, factor } of alternatives) {
-        postingsCount += list.documents.length;
-        maxScore = Math.max(maxScore, factor * list.maxWeight);
-      }
-      groups.push({ alternatives, postings: postingsCount, maxScore });
-    }
-    groups.sort((a, b) => a.postings - b.postings);
-    const remainingMaxScores = groups.map(() => 0);
-    for (let index = groups.length - 1, sum = 0; index >= 0; index -= 1) {
-      sum += (groups[index] as { maxScore: number }).maxScore;
-      remainingMaxScores[index] = sum;
+      if (alternatives.length > 0) groups.push(alternatives);
     }
     return {
-      groups: groups.map(({ alternatives }) => alternatives),
-      groupPostings: groups.map(({ postings }) => postings),
-      remainingMaxScores,
+      groups,
       namedServers: this.namedServers(words),
       exactName: nameIndex.get(query.trim().toLowerCase()),
     };
@@ -145,7 +124,11 @@ export class QueryPlanner {
       else high = middle;
     }
     const found: string[] = [];
-    for (let index = low; index < vocabulary.length && (vocabulary[index] as string).startsWith(term); index += 1)
+    for (
+      let index = low;
+      index < vocabulary.length && (vocabulary[index] as string).startsWith(term);
+      index += 1
+    )
       if (vocabulary[index] !== term) found.push(vocabulary[index] as string);
     return found;
   }

@@ -1,0 +1,64 @@
+import type { ModelProfile } from '@quiver/runtime';
+import type { CapabilityBackend, Logger, PluginDefinition } from '@quiver/types';
+import type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js';
+import type { Personality } from './personality/index.js';
+import type { FailedPluginInfo, LoadedPluginInfo } from './plugins/plugin-catalog.js';
+import type { ServiceDescriptor } from './scopes.js';
+import type { ProjectTrustOptions } from './trust/inspect-project.js';
+
+/** What `QuiverHost.create` is given. */
+export interface BuiltinPlugin {
+  definition: PluginDefinition<any>;
+  source: string;
+}
+
+export interface BackendFactoryContext {
+  workspace: string;
+  dataDir: string;
+  /** The resolved personality of a session, by id (for per-personality grants such as secrets). */
+  personality(id: string): Personality | undefined;
+}
+
+export interface CreateHostOptions {
+  /** Directory the config file lives in (relative paths resolve from it); default the workspace. */
+  configDir?: string;
+  config?: QuiverConfigInput;
+  configPath?: string;
+  /** Workspace root; default from the config (relative to the config dir), else cwd. */
+  workspace?: string;
+  dataDir?: string;
+  /** Plugins always present in the catalog (first-party extensions), loaded before config plugins. */
+  builtinPlugins?: BuiltinPlugin[];
+  backends?: (context: BackendFactoryContext) => CapabilityBackend[];
+  /** Personalities available by name without a file (e.g. the embedded default). */
+  embeddedPersonalities?: Record<string, unknown>;
+  profiles?: ModelProfile[];
+  logger?: Logger;
+  /** Where a plugin's `config` service comes from, by plugin id (default: `pluginConfig.<id>`). */
+  pluginConfigSources?: Record<
+    string,
+    (config: QuiverConfig, context: PluginConfigContext) => Record<string, unknown>
+  >;
+  /** The personality sessions use when none is named; default the config's `defaultPersonality`. */
+  personality?: string;
+  /**
+   * Check the project configuration (a quiver.yaml file and personality files) against what a
+   * person trusted. Absent: everything found is used as is (an embedder's own configuration).
+   */
+  trust?: ProjectTrustOptions;
+  /**
+   * Services of the embedder's own, built per scope like the host's: checked for scope
+   * violations at startup, then registered in every container of their scope.
+   */
+  services?: ServiceDescriptor[];
+}
+
+export interface PluginConfigContext {
+  /** The effective personality sessions use by default; undefined when it does not resolve. */
+  personality(): Personality | undefined;
+}
+
+export interface PluginStatus {
+  loaded: LoadedPluginInfo[];
+  failed: FailedPluginInfo[];
+}
