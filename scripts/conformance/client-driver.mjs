@@ -30,9 +30,21 @@ function oauthSettings() {
   const client = { clientId: context.client_id, clientSecret: context.client_secret };
   if (scenario === 'auth/pre-registration') return client;
   if (scenario === 'auth/client-credentials-basic') return { ...client, grant: 'client_credentials' };
+  if (scenario === 'auth/client-credentials-jwt') {
+    const privateKeyFile = path.join(work, 'client-key.pem');
+    writeFileSync(privateKeyFile, context.private_key_pem, { mode: 0o600 });
+    return {
+      clientId: context.client_id,
+      privateKeyFile,
+      signingAlgorithm: context.signing_algorithm ?? 'ES256',
+      grant: 'client_credentials',
+    };
+  }
+  // The document a user would host; the suite's server only checks that the URL is offered.
+  if (scenario === 'auth/basic-cimd')
+    return { clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' };
   return undefined;
 }
-const oauth = oauthSettings();
 /** Scenarios whose server asks the client something: the server is allowed to, the driver answers. */
 const allow = scenario.startsWith('elicitation') ? ['elicitation'] : [];
 /** The person at the other end: accepts a form as offered, so the SDK fills in its defaults. */
@@ -46,6 +58,7 @@ const workspace = path.join(work, 'workspace');
 const dataHome = path.join(work, 'data');
 mkdirSync(path.join(workspace, 'personalities'), { recursive: true });
 mkdirSync(dataHome);
+const oauth = oauthSettings();
 writeFileSync(
   path.join(workspace, 'quiver.yaml'),
   `mcpServers:\n  ${SERVER}:\n    url: ${JSON.stringify(serverUrl)}\n${oauth ? `    oauth: ${JSON.stringify(oauth)}\n` : ''}${allow.length > 0 ? `    allow: ${JSON.stringify(allow)}\n` : ''}defaultPersonality: conformance\n`,

@@ -6,10 +6,6 @@
 export const EXPECTED_CLIENT_FAILURES = {
   'auth/2025-03-26-oauth-metadata-backcompat':
     'the scenario serves authorization server metadata whose issuer (…/oauth) is not the URL it was fetched for; the SDK refuses it (RFC 8414 §3.3) and Quiver does not turn that check off',
-  'auth/basic-cimd':
-    'Quiver has no client ID metadata document at an HTTPS URL to offer, so it registers dynamically; the suite warns that a URL-based client ID SHOULD be used',
-  'auth/client-credentials-jwt':
-    'client authentication with a signed JWT (private_key_jwt) is not configurable; `oauth.grant: client_credentials` uses a client secret',
   'auth/cross-app-access-complete-flow':
     'enterprise-managed authorization (token exchange at an identity provider for an ID-JAG, SEP-990) is not supported',
   'elicitation-sep1034-client-defaults':

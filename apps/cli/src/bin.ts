@@ -9,7 +9,12 @@ if (launch.role === 'launcher') {
   process.exitCode = 1;
 } else {
   const { runCli } = await import('./program.js');
+  const { startTelemetry } = await import('./launch/telemetry.js');
+  const { launchEnvironment } = await import('./launch/environment-handoff.js');
+  const stopTelemetry = await startTelemetry(launchEnvironment());
   const code = await runCli(process.argv);
+  // Spans still buffered are sent before the process ends.
+  await stopTelemetry?.().catch(() => {});
   process.exitCode = code;
   // Plugins may hold handles (MCP children, timers) after the command is done.
   setTimeout(() => process.exit(code), 50).unref();

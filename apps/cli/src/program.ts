@@ -5,6 +5,7 @@ import { registerLogCommand } from './commands/log.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerPermitCommand } from './commands/permit.js';
 import { registerPersonalityCommand } from './commands/personality.js';
+import { registerPluginNewCommand } from './commands/plugin-new.js';
 import { registerPluginsCommand } from './commands/plugins.js';
 import { registerReduceCommand } from './commands/reduce.js';
 import { registerRpcCommand } from './commands/rpc.js';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerCallCommand(program);
   registerPersonalityCommand(program);
   registerPluginsCommand(program);
+  registerPluginNewCommand(program);
   registerSearchCommand(program);
   registerReduceCommand(program);
   registerPermitCommand(program);

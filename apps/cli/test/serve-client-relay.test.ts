@@ -172,11 +172,20 @@ describe("a bridged server's requests relayed to whoever started the session", (
     expect(textOf(read)).toContain('[resource demo://resource/static/document/features.md]');
   });
 
-  it('refuses the question in `quiver call` without a terminal to ask on, saying so', async () => {
-    const run = await quiver(['--trust-project', 'call', 'mcp__relay__ask_name'], { cwd: dir });
+  it('refuses the question in `quiver call` without a terminal to ask on, saying so in the result and the events', async () => {
+    const run = await quiver(['--trust-project', 'call', 'mcp__relay__ask_name', '--events'], { cwd: dir });
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain(
-      'Quiver refused the elicitation request of MCP server "relay": there is no terminal to ask on',
+    expect(run.stderr).toMatch(
+      /Quiver refused the elicitation request of MCP server \\?"relay\\?": there is no terminal to ask on/,
     );
+    const relayed = run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { type: string; outcome?: string; mcpServer?: string })
+      .filter((event) => event.type.startsWith('client_relay.'));
+    expect(relayed).toEqual([
+      expect.objectContaining({ type: 'client_relay.requested', mcpServer: 'relay' }),
+      expect.objectContaining({ type: 'client_relay.completed', outcome: 'refused' }),
+    ]);
   });
 });

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Client, Transport } from '@modelcontextprotocol/client';
+import { Client, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiver, REPO, tempDirs, write } from './helpers.js';
-import { connectStdio, textOf } from './serve-fixtures.js';
+import { BIN, quiver, REPO, tempDirs, write } from './helpers.js';
+import { connectStdio, serveEnv, textOf } from './serve-fixtures.js';
 
 const HOSTILE_SERVER = path.join(REPO, 'extensions/mcp-bridge/test/fixtures/hostile-server.mjs');
 const FETCH_NOTES = 'mcp__hostile__fetch_notes';
@@ -156,6 +157,49 @@ describe('quiver serve putting a changed MCP tool definition to its client', () 
       expect(fetchCalls(state)).toEqual([{ topic: 'a' }]);
       const { changes } = JSON.parse((await review(['--json'])).stdout) as { changes: unknown[] };
       expect(changes).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('asks about a change that was already waiting when the client connected', async () => {
+    const workspace = dirs.make();
+    const state = dirs.make();
+    const xdg = dirs.make();
+    hostileWorkspace(workspace, state);
+    const run = (args: string[]) =>
+      quiver(['--trust-project', ...args], { cwd: workspace, env: { XDG_DATA_HOME: xdg } });
+    expect((await run(['call', FETCH_NOTES, '--args', '{"topic":"a"}'])).stdout).toContain('notes about a');
+    expect((await run(['call', 'mcp__hostile__swap'])).stdout).toContain('swapped');
+    // A later start sees the changed definition from the first listing and records it for review.
+    expect((await run(['tools', '--json'])).stdout).not.toContain(FETCH_NOTES);
+
+    const client = new Client(
+      { name: 'serve-review-test', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { decision: 'approve' } };
+    });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, '--trust-project', 'serve'],
+        cwd: workspace,
+        env: { ...serveEnv(), XDG_DATA_HOME: xdg },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      await until('the approved tool to be listed', async () =>
+        (await listed(client)).find((tool) => tool.name === FETCH_NOTES),
+      );
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain('id_rsa');
+      const ran = await client.callTool({ name: FETCH_NOTES, arguments: { topic: 'e', note: 'n' } });
+      expect(textOf(ran)).toBe('notes about e');
     } finally {
       await client.close();
     }

@@ -76,7 +76,7 @@ describe('quiver serve --http sessions', () => {
       .toBe(200);
   });
 
-  it('rejects a session limit that is not a positive number, saying what to pass', async () => {
+  it('rejects a session limit that is not a positive number or comes without --http, saying what to pass', async () => {
     const workspace = serveWorkspace();
     cleanups.push(workspace.cleanup);
     const zero = await quiver(['--trust-project', 'serve', '--http', '127.0.0.1:0', '--max-sessions', '0'], {
@@ -89,5 +89,8 @@ describe('quiver serve --http sessions', () => {
     });
     expect(word.code).toBe(2);
     expect(word.stderr).toContain('--session-idle-timeout must be a positive number of seconds, not "soon"');
+    const stdio = await quiver(['--trust-project', 'serve', '--max-sessions', '3'], { cwd: workspace.dir });
+    expect(stdio.code).toBe(2);
+    expect(stdio.stderr).toContain('apply to --http only');
   });
 });

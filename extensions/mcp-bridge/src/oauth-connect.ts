@@ -1,4 +1,9 @@
-import { ClientCredentialsProvider, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { readFileSync } from 'node:fs';
+import {
+  ClientCredentialsProvider,
+  type OAuthClientProvider,
+  PrivateKeyJwtProvider,
+} from '@modelcontextprotocol/client';
 import type { HttpServerConfig } from './config.js';
 import { loginRequiredBy } from './oauth-errors.js';
 import { StoredOAuthProvider } from './oauth-provider.js';
@@ -6,6 +11,16 @@ import { OAuthTokenStore } from './oauth-token-store.js';
 
 function hasAuthorizationHeader(config: HttpServerConfig): boolean {
   return Object.keys(config.headers).some((name) => name.toLowerCase() === 'authorization');
+}
+
+function readPrivateKey(server: string, file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(
+      `mcpServers.${server}.oauth.privateKeyFile: ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`,
+    );
+  }
 }
 
 /**
@@ -20,6 +35,15 @@ export function bridgeAuthProvider(
 ): { authProvider?: OAuthClientProvider } {
   if (hasAuthorizationHeader(config)) return {};
   const { oauth } = config;
+  if (oauth?.grant === 'client_credentials' && oauth.clientId && oauth.privateKeyFile)
+    return {
+      authProvider: new PrivateKeyJwtProvider({
+        clientId: oauth.clientId,
+        privateKey: readPrivateKey(server, oauth.privateKeyFile),
+        algorithm: oauth.signingAlgorithm,
+        ...(oauth.scope ? { scope: oauth.scope } : {}),
+      }),
+    };
   if (oauth?.grant === 'client_credentials' && oauth.clientId && oauth.clientSecret)
     return {
       authProvider: new ClientCredentialsProvider({

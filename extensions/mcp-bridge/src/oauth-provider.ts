@@ -44,6 +44,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private discovery: OAuthDiscoveryState | undefined;
   private expectedState: string | undefined;
   private authorizationUrl: URL | undefined;
+  private usedTokens: StoredOAuthTokens | undefined;
 
   constructor(private readonly options: StoredOAuthProviderOptions) {}
 
@@ -53,6 +54,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       redirectUrisOf(this.stored()?.clientInformation)?.[0] ??
       BRIDGE_REDIRECT_URL
     );
+  }
+
+  /** A client ID metadata document: used instead of registering where the server supports it. */
+  get clientMetadataUrl(): string | undefined {
+    return this.options.oauth?.clientMetadataUrl;
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -104,7 +110,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): StoredOAuthTokens | undefined {
-    return this.stored()?.tokens;
+    const tokens = this.stored()?.tokens;
+    this.usedTokens = tokens;
+    return tokens;
   }
 
   saveTokens(tokens: StoredOAuthTokens): void {
@@ -153,7 +161,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (scope === 'all') this.options.store.remove(this.options.serverUrl);
     if (scope === 'client')
       this.options.store.update(this.options.serverUrl, ({ clientInformation: _, ...rest }) => rest);
-    if (scope === 'tokens')
+    // Another Quiver process may have refreshed meanwhile (a refresh token is often single-use):
+    // only the tokens this one used and found rejected are dropped, never newer ones.
+    if (scope === 'tokens' && this.stored()?.tokens?.access_token === this.usedTokens?.access_token)
       this.options.store.update(this.options.serverUrl, ({ tokens: _, savedAt: __, ...rest }) => rest);
   }
 

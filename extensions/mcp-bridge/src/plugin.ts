@@ -71,7 +71,13 @@ export function createMcpBridgePlugin(options: McpBridgePluginOptions = {}) {
       });
       // A session reads the resources of the servers its personality enables, and no others.
       const enabled = new Map<string, readonly string[]>();
-      lifecycle.onDemand((demand) => void enabled.set(demand.personality, demand.mcpServers));
+      // A demand may name only some of them (those of one call): every name in it is enabled.
+      lifecycle.onDemand(
+        (demand) =>
+          void enabled.set(demand.personality, [
+            ...new Set([...(enabled.get(demand.personality) ?? []), ...demand.mcpServers]),
+          ]),
+      );
       if (Object.keys(config).length > 0) {
         const serversFor = (personalityId: string) => enabled.get(personalityId) ?? [];
         for (const tool of bridge.resourceTools({ serversFor })) ctx.registerTool(tool);
@@ -80,10 +86,7 @@ export function createMcpBridgePlugin(options: McpBridgePluginOptions = {}) {
       lifecycle.onShutdown(() => bridge.stop());
       // Servers start when a session under a personality that enables them first needs them,
       // each on its own: one that is slow to connect never holds up the others or the host.
-      lifecycle.onDemand(async (demand) => {
-        void bridge.start(demand.mcpServers);
-        await bridge.start(demand.awaitServers.filter((server) => demand.mcpServers.includes(server)));
-      });
+      lifecycle.onDemand((demand) => bridge.start(demand.mcpServers));
     },
   });
 }

@@ -6,6 +6,7 @@ import {
 } from '@quiver/test-utils/oauth-protected-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loginToMcpServer, OAuthTokenStore, oauthDirectory, parseMcpServersConfig } from '../src/index.js';
+import { StoredOAuthProvider } from '../src/oauth-provider.js';
 import { createHarness, eventually, makeTempDir, successText } from './helpers.js';
 
 /** The person's browser: opens the authorization URL and follows the redirect to the loopback. */
@@ -119,6 +120,23 @@ describe('OAuth for remote MCP servers', () => {
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
   });
 
+  it('keeps tokens another Quiver process refreshed while this one found its own rejected', async () => {
+    await login();
+    const store = new OAuthTokenStore();
+    const provider = new StoredOAuthProvider({ server: 'remote', serverUrl: server.url, store });
+    provider.tokens();
+    store.update(server.url, (record) => ({
+      ...record,
+      tokens: { access_token: 'refreshed-elsewhere', token_type: 'Bearer' },
+    }));
+    provider.invalidateCredentials('tokens');
+    expect(store.read(server.url)?.tokens?.access_token).toBe('refreshed-elsewhere');
+
+    provider.tokens();
+    provider.invalidateCredentials('tokens');
+    expect(store.read(server.url)?.tokens).toBeUndefined();
+  });
+
   it('asks for a new sign-in when the refresh token was revoked', async () => {
     await login();
     server.expireAccessTokens();
@@ -137,5 +155,34 @@ describe('OAuth for remote MCP servers', () => {
     chmodSync(tokenFile, 0o644);
     const harness = await bridge();
     expect(harness.bridge.status()[0]?.lastError).toContain('quiver mcp login remote');
+  });
+
+  it('refuses an oauth section that cannot work, naming the key and how to fix it', () => {
+    const parse = (oauth: Record<string, unknown>) => () =>
+      parseMcpServersConfig({ remote: { url: server.url, oauth } });
+    expect(parse({ grant: 'client_credentials', clientId: 'bot' })).toThrow(
+      'mcpServers.remote.oauth.grant: grant client_credentials needs clientId and clientSecret or privateKeyFile.',
+    );
+    expect(parse({ privateKeyFile: 'keys/bot.pem' })).toThrow('privateKeyFile must be an absolute path');
+    expect(parse({ clientMetadataUrl: 'http://example.com/client.json' })).toThrow(
+      'must be served over https',
+    );
+    expect(parse({ clientSecrets: 'x' })).toThrow('mcpServers.remote.oauth');
+  });
+
+  it('tells which key file it could not read when a client-credentials key is missing', async () => {
+    const harness = createHarness({
+      remote: {
+        url: server.url,
+        oauth: {
+          grant: 'client_credentials',
+          clientId: 'bot',
+          privateKeyFile: path.join(dataHome.path, 'absent.pem'),
+        },
+      },
+    });
+    cleanups.push(harness.stop);
+    await harness.bridge.start();
+    expect(harness.bridge.status()[0]?.lastError).toContain('mcpServers.remote.oauth.privateKeyFile');
   });
 });

@@ -36,8 +36,8 @@ function pluginContext(config: Record<string, unknown>) {
     events,
     warnings,
     /** What a host does when a session under a personality needs its servers. */
-    demand: async (mcpServers: string[], awaitServers: string[] = mcpServers) => {
-      for (const fn of demands) await fn({ personality: 'test', mcpServers, awaitServers });
+    demand: async (mcpServers: string[]) => {
+      for (const fn of demands) await fn({ personality: 'test', mcpServers });
     },
     shutdown: async () => {
       for (const fn of shutdown) await fn();

@@ -17,6 +17,7 @@ import { createStderrLogger } from './logger.js';
 import { type Personality, resolvePersonality } from './personality/index.js';
 import type { PluginCatalog } from './plugins/plugin-catalog.js';
 import { resolvePluginReference } from './plugins/plugin-resolver.js';
+import { startingPersonality } from './plugins/starting-personality.js';
 import { type HostProtectedPath, protectedPathsOf } from './protected-paths.js';
 import { registerScope, type ServiceDescriptor, validateScopes } from './scopes.js';
 import { PERSONALITY_SERVICES } from './services/personality-services.js';
@@ -64,21 +65,23 @@ export class QuiverHost {
     const sources = options.pluginConfigSources ?? {};
     const sessionPersonality = options.personality ?? config.defaultPersonality;
     let host: QuiverHost | undefined;
-    const context: PluginConfigContext = {
-      personality: () => {
-        try {
-          return host?.personality(sessionPersonality);
-        } catch {
-          return undefined;
-        }
-      },
-    };
+    // Read without building the personality's scope: plugins are still registering backends.
+    const startPersonality = startingPersonality(sessionPersonality, {
+      searchDirs: configDir === workspace ? [configDir] : [configDir, workspace],
+      embedded,
+      trust,
+    });
+    const context: PluginConfigContext = { personality: startPersonality };
     const hostOptions: HostOptions = {
       workspace,
       dataDir,
       configDir,
       config,
-      pluginConfig: (pluginId) => sources[pluginId]?.(config, context) ?? config.pluginConfig[pluginId] ?? {},
+      pluginConfig: (pluginId) =>
+        sources[pluginId]?.(config, context) ?? {
+          ...config.pluginConfig[pluginId],
+          ...startPersonality()?.pluginConfig[pluginId],
+        },
       loadedConfigurationPaths: [],
       ...(options.profiles ? { profiles: options.profiles } : {}),
     };

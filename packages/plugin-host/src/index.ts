@@ -36,6 +36,7 @@ export {
   toSessionPolicy,
 } from './personality/index.js';
 export type { FailedPluginInfo, LoadedPluginInfo } from './plugins/plugin-catalog.js';
+export { explainMissingTool } from './plugins/failed-plugin-tools.js';
 export { PluginCatalog } from './plugins/plugin-catalog.js';
 export {
   PLUGIN_SERVICE_NAMES,

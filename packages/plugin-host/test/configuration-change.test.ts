@@ -185,6 +185,16 @@ describe('classifying a change to a trusted configuration', () => {
     expect(result.effective.personalities.dev?.sandbox).toBe('required');
   });
 
+  it('applies logging argument shapes at once, and holds back going back to full arguments', () => {
+    const shapes = configuration({}, { dev: personality({ log: { arguments: 'shapes' } }) });
+    const narrowed = compareConfigurations(configuration(), shapes);
+    expect(narrowed.widening).toEqual([]);
+    expect(narrowed.effective.personalities.dev?.log).toEqual({ arguments: 'shapes' });
+    const widened = compareConfigurations(shapes, configuration());
+    expect(widened.widening.map((change) => change.where)).toEqual(['personality dev: log']);
+    expect(widened.effective.personalities.dev?.log).toEqual({ arguments: 'shapes' });
+  });
+
   it('holds back new secret grants and applies revoked ones', () => {
     const current = configuration(
       {},

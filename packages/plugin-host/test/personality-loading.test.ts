@@ -258,6 +258,7 @@ describe('session policy', () => {
       simpleMode: false,
       repl: false,
       modelProfiles: { gpt: { editStyle: 'apply_patch' } },
+      logArguments: 'full',
     });
   });
 

@@ -253,10 +253,10 @@ export interface SessionDeps {
   /** The personality's permission engine, shared by its sessions; default: one per call executor. */
   permissionEngine?: PersonalityPermissionEngine;
   /**
-   * Starts what the personality needs (its MCP servers) on first use and resolves when the named
-   * servers have connected or failed; `[]` only starts them. Never rejects.
+   * Starts the personality's MCP servers (the named ones, default every one it enables) unless
+   * they are started, and resolves when each has connected or failed. Never rejects.
    */
-  demand?: (awaitServers: readonly string[]) => Promise<void>;
+  demand?: (servers?: readonly string[]) => Promise<void>;
 }
 
 /** What a session is built with beyond its personality's deps: the host's DI builds them per session. */

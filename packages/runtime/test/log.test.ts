@@ -286,6 +286,25 @@ describe('SqliteSessionEventLog', () => {
     expect(log.fileEditMetrics()).toMatchObject({ filesChanged: 3, linesAdded: 18, linesRemoved: 7 });
   });
 
+  it('records a call id used again, in one write, as its latest call at its latest start', async () => {
+    const h = await harness({ tools: [echoTool, failingTool], sessionId: 'again' });
+    await h.run([{ id: 'same', name: 'echo', args: { text: 'first' } }], { turn: 1 });
+    await h.run([{ id: 'same', name: 'broken', args: {} }], { turn: 2 });
+    await h.run([{ id: 'other', name: 'echo', args: { text: 'third' } }], { turn: 3 });
+    await h.settle();
+    const recorded = h.events.filter(
+      (event) => event.type !== 'tool.execution_partial_result' && event.type !== 'tool.execution_progress',
+    );
+    const log = openLog(await tempDir('quiver-data-'));
+    log.appendAll(recorded);
+    expect(
+      log.sessionCalls('again').map((call) => [call.callId, call.toolName, call.status, call.turn]),
+    ).toEqual([
+      ['same', 'broken', 'error', 2],
+      ['other', 'echo', 'ok', 3],
+    ]);
+  });
+
   it('stores its data in WAL mode with a versioned schema', async () => {
     const dataDir = await tempDir('quiver-data-');
     openLog(dataDir).close();

@@ -55,7 +55,7 @@ describe('tool search ranking', () => {
     );
   });
 
-  it('answers a query from each index own tools when two indexes see the same query', () => {
+  it("answers a query from each index's own tools when two indexes see the same query", () => {
     const first = createToolSearchIndex(catalogLike);
     const second = createToolSearchIndex(tools);
     expect(names(first.search('list databases', 1))).toEqual(['mcp__files__list_directory']);

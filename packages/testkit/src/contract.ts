@@ -1,8 +1,10 @@
 import {
+  type ErrorCode,
   fail,
   ok,
   type PluginContext,
   type PluginDefinition,
+  QuiverError,
   TOOL_NAME_PATTERN,
   type Tool,
   type ToolHook,
@@ -10,10 +12,25 @@ import {
   type ToolResultReducer,
 } from '@quiver/types';
 import { z } from 'zod';
+import { loadFailures } from './load-check.js';
 
 export interface ContractProblem {
   subject: string;
   problem: string;
+  /** The host's error code when the problem is that the plugin does not load. */
+  code?: string;
+  /** How to fix it, when the host says. */
+  fix?: string;
+}
+
+export interface ContractOptions {
+  /** The plugin's settings, as `pluginConfig.<id>` in quiver.yaml gives them. */
+  config?: Record<string, unknown>;
+  /**
+   * Load the first-party plugins beside it, as `quiver` does (from @quiver/wiring, which
+   * @quiver/cli brings): a tool name one of them uses, such as `read_file`, fails the check.
+   */
+  firstPartyPlugins?: boolean;
 }
 
 const SAMPLE_OUTPUTS = [
@@ -24,13 +41,13 @@ const SAMPLE_OUTPUTS = [
   Array.from({ length: 500 }, (_, i) => `row ${i}: ${'data '.repeat(i % 7)}`).join('\n'),
 ];
 
-async function collect(plugin: PluginDefinition<any>) {
+async function collect(plugin: PluginDefinition<any, any>, config: Record<string, unknown>) {
   const tools: Tool[] = [];
   const reducers: ToolResultReducer[] = [];
   const hooks: ToolHook[] = [];
   const services = {
     logger: { debug() {}, info() {}, warn() {}, error() {} },
-    config: {},
+    config,
     paths: { workspace: process.cwd(), dataDir: process.cwd(), configDir: process.cwd() },
     lifecycle: { onShutdown() {}, onDemand() {} },
     events: { publish() {} },
@@ -60,9 +77,28 @@ async function collect(plugin: PluginDefinition<any>) {
  * Checks what a plugin registers against the contract: tool names valid, descriptions present,
  * input schemas derivable to JSON Schema (object schemas), reducers never growing output.
  */
-export async function checkPluginContract(plugin: PluginDefinition<any>): Promise<ContractProblem[]> {
-  const problems: ContractProblem[] = [];
-  const { tools, reducers } = await collect(plugin);
+export async function checkPluginContract(
+  plugin: PluginDefinition<any, any>,
+  options: ContractOptions = {},
+): Promise<ContractProblem[]> {
+  const problems: ContractProblem[] = (await loadFailures(plugin, options)).map((failure) => ({
+    subject: failure.plugin,
+    problem: `does not load: ${failure.message}`,
+    code: failure.code,
+    ...(failure.fix ? { fix: failure.fix } : {}),
+  }));
+  const parsed = plugin.config ? plugin.config.safeParse(options.config ?? {}) : undefined;
+  // Settings that do not parse were reported by the load; what register() would do with them is unknown.
+  if (parsed?.success === false) return problems;
+  let collected: Awaited<ReturnType<typeof collect>>;
+  try {
+    collected = await collect(plugin, parsed?.data ?? options.config ?? {});
+  } catch (error) {
+    if (problems.length === 0)
+      problems.push({ subject: plugin.id, problem: `register() threw: ${(error as Error).message}` });
+    return problems;
+  }
+  const { tools, reducers } = collected;
   if (tools.length === 0 && reducers.length === 0)
     problems.push({ subject: plugin.id, problem: 'registers no tools and no reducers' });
   const names = new Set<string>();
@@ -119,14 +155,25 @@ export async function checkPluginContract(plugin: PluginDefinition<any>): Promis
   return problems;
 }
 
-/** Throws one error listing every contract problem; resolves when there are none. */
-export async function expectPluginContract(plugin: PluginDefinition<any>): Promise<void> {
-  const problems = await checkPluginContract(plugin);
-  if (problems.length > 0) {
-    throw new Error(
-      `Plugin "${plugin.id}" breaks the contract:\n${problems.map((p) => `  - ${p.subject}: ${p.problem}`).join('\n')}`,
-    );
-  }
+/**
+ * Throws one QuiverError listing every contract problem (with the code and fix of the first
+ * problem the host reported, if any); resolves when there are none.
+ */
+export async function expectPluginContract(
+  plugin: PluginDefinition<any, any>,
+  options: ContractOptions = {},
+): Promise<void> {
+  const problems = await checkPluginContract(plugin, options);
+  if (problems.length === 0) return;
+  const fixes = [...new Set(problems.flatMap((p) => (p.fix ? [p.fix] : [])))];
+  throw new QuiverError(
+    (problems.find((p) => p.code)?.code ?? 'plugin_bad_manifest') as ErrorCode,
+    `Plugin "${plugin.id}" breaks the contract:\n${problems.map((p) => `  - ${p.subject}: ${p.code ? `[${p.code}] ` : ''}${p.problem}`).join('\n')}`,
+    {
+      ...(fixes.length > 0 ? { fix: fixes.join(' ') } : {}),
+      details: { problems },
+    },
+  );
 }
 
 const text = (result: ToolResult) => (result.ok ? result.value : result.error);

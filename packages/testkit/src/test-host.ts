@@ -11,14 +11,21 @@ import type {
   ToolDefinitionLite,
   ToolResult,
 } from '@quiver/types';
+import { loadError, pluginsToLoad } from './load-check.js';
 
 export interface TestHostOptions {
-  plugins: PluginDefinition<any>[];
+  plugins: PluginDefinition<any, any>[];
+  /**
+   * Load the first-party plugins too, as `quiver` does (from @quiver/wiring, which @quiver/cli
+   * brings): name clashes fail as they would in the CLI. The default personality still enables
+   * only `plugins`.
+   */
+  firstPartyPlugins?: boolean;
   /** A personality object (YAML content as an object); default: every given plugin enabled, every tool allowed. */
   personality?: Record<string, unknown>;
   /** Workspace directory; default a fresh temp dir, removed on close(). */
   workspace?: string;
-  /** quiver.yaml content (pluginConfig, mcpServers…). */
+  /** quiver.yaml content (`pluginConfig: { <plugin id>: settings }`, mcpServers…). */
   config?: Record<string, unknown>;
   /** Capability backends for the tools under test; fs_reach, network and attachments are provided by default. */
   backends?: (context: { workspace: string; dataDir: string }) => CapabilityBackend[];
@@ -55,7 +62,7 @@ export async function createTestHost(options: TestHostOptions): Promise<TestHost
     workspace,
     configDir: workspace,
     config: options.config ?? {},
-    builtinPlugins: options.plugins.map((definition) => ({ definition, source: `test:${definition.id}` })),
+    builtinPlugins: await pluginsToLoad(options.plugins, options.firstPartyPlugins),
     backends: (context) => [...defaultBackends(workspace), ...(options.backends?.(context) ?? [])],
     embeddedPersonalities: { [String(personality.id ?? 'test')]: personality },
     logger: { debug() {}, info() {}, warn() {}, error() {} },
@@ -63,9 +70,8 @@ export async function createTestHost(options: TestHostOptions): Promise<TestHost
   const failed = host.plugins().failed;
   if (failed.length > 0) {
     await host.close();
-    throw new Error(
-      `Plugins failed to load:\n${failed.map((f) => `  ${f.plugin} [${f.code}] ${f.message}`).join('\n')}`,
-    );
+    if (ownWorkspace) rmSync(workspace, { recursive: true, force: true });
+    throw loadError(failed);
   }
   const session = host.createSession({ ...options.session, personality: String(personality.id ?? 'test') });
   const events: QuiverEvent[] = [];

@@ -1,4 +1,4 @@
-import { definePlugin, defineTool, ok } from '@quiver/types';
+import { definePlugin, defineTool, ok, QuiverError } from '@quiver/types';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkPluginContract, createTestHost, expectPluginContract } from '../src/index.js';
@@ -52,9 +52,13 @@ describe('@quiver/testkit', () => {
         throw new Error('no database');
       },
     });
-    await expect(createTestHost({ plugins: [broken] })).rejects.toThrow(
-      /broken \[plugin_register_failed\].*no database/,
-    );
+    const failure = createTestHost({ plugins: [broken] });
+    await expect(failure).rejects.toThrow(/broken \[plugin_register_failed\].*no database/);
+    // The host's error keeps its code and fix, as `quiver plugins` would show them.
+    await expect(failure).rejects.toMatchObject({
+      code: 'plugin_register_failed',
+      fix: expect.stringContaining('Fix the plugin'),
+    });
   });
 
   it('passes a plugin that keeps the contract', async () => {
@@ -91,5 +95,87 @@ describe('@quiver/testkit', () => {
       ]),
     );
     await expect(expectPluginContract(sloppy)).rejects.toThrow(/Plugin "sloppy" breaks the contract/);
+  });
+
+  describe('a plugin with typed settings', () => {
+    const weather = definePlugin({
+      id: 'weather',
+      apiVersion: 1,
+      version: '1.0.0',
+      requires: ['config'],
+      config: z.object({ city: z.string().min(1, 'must name a city') }),
+      register(ctx) {
+        const { city } = ctx.services.config;
+        ctx.registerTool(
+          defineTool({
+            name: 'weather_city',
+            description: 'Says which city the forecasts are for.',
+            input: z.object({}),
+            capabilities: {},
+            execute: () => ok(city),
+          }),
+        );
+      },
+    });
+
+    it('keeps the contract when given settings its schema accepts', async () => {
+      await expect(expectPluginContract(weather, { config: { city: 'Oslo' } })).resolves.toBeUndefined();
+    });
+
+    it("fails the contract with the host's code, the schema's message and the fix when settings are missing", async () => {
+      const failure = expectPluginContract(weather);
+      await expect(failure).rejects.toBeInstanceOf(QuiverError);
+      await expect(failure).rejects.toMatchObject({
+        code: 'config_invalid',
+        message: expect.stringContaining('city:'),
+        fix: expect.stringContaining('pluginConfig.weather'),
+      });
+    });
+
+    it('runs with settings given as quiver.yaml would', async () => {
+      const host = await createTestHost({
+        plugins: [weather],
+        config: { pluginConfig: { weather: { city: 'Lima' } } },
+      });
+      try {
+        expect(await host.callTool('weather_city')).toEqual({ ok: true, value: 'Lima' });
+      } finally {
+        await host.close();
+      }
+    });
+  });
+
+  describe('beside the first-party plugins', () => {
+    const clashing = definePlugin({
+      id: 'my-files',
+      apiVersion: 1,
+      version: '1.0.0',
+      register(ctx) {
+        ctx.registerTool(defineTool({ ...greet, name: 'read_file', description: 'Reads a file my way.' }));
+      },
+    });
+
+    it('passes a plugin whose tool takes a first-party name when checked alone', async () => {
+      await expect(checkPluginContract(clashing)).resolves.toEqual([]);
+    });
+
+    it('fails a plugin whose tool takes a first-party name, as the CLI would', async () => {
+      const problems = await checkPluginContract(clashing, { firstPartyPlugins: true });
+      expect(problems).toEqual([
+        expect.objectContaining({
+          subject: 'my-files',
+          code: 'plugin_duplicate_tool',
+          problem: expect.stringContaining('"read_file", which plugin "tools-code" already registers'),
+          fix: expect.stringContaining('Rename the tool in "my-files"'),
+        }),
+      ]);
+      await expect(createTestHost({ plugins: [clashing], firstPartyPlugins: true })).rejects.toMatchObject({
+        code: 'plugin_duplicate_tool',
+      });
+    });
+
+    it('passes a plugin with names of its own beside them', async () => {
+      await expect(expectPluginContract(goodPlugin, { firstPartyPlugins: true })).resolves.toBeUndefined();
+    });
   });
 });

@@ -6,10 +6,13 @@
 export const CLIENT_RELAY_KINDS = ['elicitation', 'sampling', 'roots'] as const;
 export type ClientRelayKind = (typeof CLIENT_RELAY_KINDS)[number];
 
-/** One request of a bridged MCP server, made while one of its tools was running. */
+/**
+ * One request made while a tool ran: by a bridged MCP server, or by a tool that declares
+ * `client_relay` and asks on its own behalf.
+ */
 export interface RelayedRequest {
-  /** The MCP server that asked. */
-  server: string;
+  /** The MCP server that asked; absent when the tool itself asks. */
+  server?: string;
   /** The call that was running on that server when it asked. */
   callId: string;
   /** Quiver's name of that call's tool. */

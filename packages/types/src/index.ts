@@ -89,6 +89,7 @@ export type {
   Logger,
   PersonalityDemand,
   PluginApiVersion,
+  PluginConfigRecord,
   PluginContext,
   PluginDefinition,
   PluginEvents,

@@ -15,11 +15,20 @@ function twoPersonalities(): McpWorkspace {
     {
       one: 'plugins: [mcp-bridge]\nmcpServers:\n  alpha: {}\npermissions:\n  allow: [mcp__alpha]\n',
       two: 'plugins: [mcp-bridge]\nmcpServers:\n  beta: {}\npermissions:\n  allow: [mcp__beta]\n',
+      files:
+        'plugins: [mcp-bridge, tools-code]\nmcpServers:\n  alpha: {}\npermissions:\n  allow: [read_file]\n',
     },
     'one',
   );
   made.push(workspace);
   return workspace;
+}
+
+async function eventually(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 50) {
+    if (waited > 20_000) throw new Error('the condition did not become true within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function openQuiver(workspace: McpWorkspace): Promise<Quiver> {
@@ -55,6 +64,27 @@ describe('MCP servers start lazily, per personality', () => {
     expect(workspace.starts('alpha')).toBe(1);
     expect(workspace.starts('beta')).toBe(1);
     expect(workspace.starts('gamma')).toBe(0);
+  });
+
+  it('starts no server for a session that only calls a built-in tool', async () => {
+    const workspace = twoPersonalities();
+    const quiver = await openQuiver(workspace);
+    const session = quiver.createSession({ personality: 'files' });
+    const [result] = await session.execute([{ name: 'read_file', args: { path: 'quiver.yaml' } }]);
+    expect(result).toMatchObject({ ok: true });
+    await session.close();
+    expect(workspace.starts('alpha')).toBe(0);
+  });
+
+  it('starts a session’s servers when it first lists its tools, and offers them once they connect', async () => {
+    const workspace = twoPersonalities();
+    const quiver = await openQuiver(workspace);
+    const session = quiver.createSession();
+    expect(session.pool().definitions.some((definition) => definition.name.startsWith('mcp__'))).toBe(false);
+    await eventually(() =>
+      session.pool().definitions.some((definition) => definition.name === 'mcp__alpha__echo'),
+    );
+    expect(workspace.starts('alpha')).toBe(1);
   });
 
   it('announces a server’s tools on the host bus when they arrive', async () => {

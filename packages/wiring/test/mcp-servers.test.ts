@@ -89,7 +89,9 @@ describe('MCP servers from quiver.yaml, gated by personality', () => {
     expect(listed?.ok && listed.value).toContain(`everything: ${uri}`);
     expect(read?.ok && read.value).toContain('# Everything Server');
     const other = quiver.createSession({ personality: 'no-mcp', permissions: { allow } });
-    const [hidden] = await other.execute([{ name: 'read_mcp_resource', args: { server: 'everything', uri } }]);
+    const [hidden] = await other.execute([
+      { name: 'read_mcp_resource', args: { server: 'everything', uri } },
+    ]);
     expect(hidden).toMatchObject({ ok: false, code: 'input_invalid' });
     expect(hidden?.ok === false && hidden.error).toContain('there is no MCP server "everything" here');
   });

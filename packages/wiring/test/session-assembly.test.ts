@@ -97,7 +97,12 @@ describe('session assembly as Copilot CLI does it', () => {
   });
 
   it('defers a child session’s client tools behind tool_search when the child is over the threshold', () => {
-    const externalTools = Array.from({ length: 30 }, (_, index) => clientTool(`client_${index}`));
+    // About 600 estimated tokens each: 30 of them are over the default 12,000-token threshold.
+    const externalTools = Array.from({ length: 30 }, (_, index) =>
+      clientTool(`client_${index}`, {
+        description: `Client tool client_${index}. ${'Looks things up. '.repeat(140)}`,
+      }),
+    );
     const parent = quiver.createSession({ model: 'claude-sonnet-4-5', externalTools });
     expect(parent.pool().definitions.some((d) => d.deferLoading)).toBe(true);
     const child = parent.createChild();

@@ -1,5 +1,6 @@
 import type { SessionAgentKind } from '@quiver/runtime';
-import type { QuiverEvent } from '@quiver/types';
+import type { QuiverEvent, ToolResult } from '@quiver/types';
+import type { Quiver } from '@quiver/wiring';
 import type { Command } from 'commander';
 import { loadPluginHost, loadRuntime, openQuiver } from '../context.js';
 import { terminalClientRelay } from '../interactive/elicitation-prompt.js';
@@ -53,6 +54,12 @@ export function registerCallCommand(program: Command): void {
       const printEvent = (event: QuiverEvent) => {
         if (event.type !== 'session.tools_updated') printError(JSON.stringify(event));
       };
+      // A bridged server's requests are published by the bridge, on the host's bus.
+      const unsubscribeRelay = options.events
+        ? quiver.host.events.subscribe((event) => {
+            if (event.type.startsWith('client_relay.') && event.sessionId === session.id) printEvent(event);
+          })
+        : undefined;
       const unsubscribe = options.events
         ? session.events.subscribe(printEvent)
         : options.json
@@ -65,7 +72,8 @@ export function registerCallCommand(program: Command): void {
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
       try {
-        const [result] = await session.execute([{ name: tool, args }], { signal: controller.signal });
+        const [executed] = await session.execute([{ name: tool, args }], { signal: controller.signal });
+        const result = executed && (await withLoadFailure(quiver, tool, executed, options.personality));
         // Events are delivered on microtasks; let them drain before printing and exiting.
         await new Promise((resolve) => setImmediate(resolve));
         if (!result) return;
@@ -75,6 +83,7 @@ export function registerCallCommand(program: Command): void {
         if (!result.ok) process.exitCode = EXIT.toolFailed;
       } finally {
         unsubscribe?.();
+        unsubscribeRelay?.();
         await quiver.close();
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
@@ -93,4 +102,20 @@ async function agentKind(requested: string): Promise<SessionAgentKind> {
     `Unknown agent "${requested}".`,
     `${suggestion ? `Did you mean "${suggestion}"? ` : ''}Use one of: ${kinds.join(', ')}.`,
   );
+}
+
+/** A tool missing because its plugin failed to load says so, with the plugin's error and fix. */
+async function withLoadFailure(
+  quiver: Quiver,
+  tool: string,
+  result: ToolResult,
+  personality: string | undefined,
+): Promise<ToolResult> {
+  if (result.ok || result.code !== 'not_available') return result;
+  const { failed } = quiver.host.plugins();
+  if (failed.length === 0) return result;
+  const { explainMissingTool } = await loadPluginHost();
+  const enabled = quiver.host.personality(personality ?? quiver.defaultPersonality).plugins;
+  const explanation = explainMissingTool(tool, failed, enabled);
+  return explanation ? { ...result, error: `${result.error} ${explanation}` } : result;
 }

@@ -1,17 +1,20 @@
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
-import { color, printJson, printLine } from '../output.js';
+import { color, EXIT, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
 export function registerPluginsCommand(program: Command): void {
   program
     .command('plugins')
-    .description('List loaded plugins with their tools, and the plugins that failed to load with why.')
+    .description(
+      'List loaded plugins with their tools, and the plugins that failed to load with why (exit code 1 when any failed).',
+    )
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }, command: Command) => {
       const quiver = await openQuiver(globalOptions(command));
       try {
         const status = quiver.host.plugins();
+        if (status.failed.length > 0) process.exitCode = EXIT.toolFailed;
         if (options.json) {
           printJson(status);
           return;

@@ -55,6 +55,12 @@ export function registerServeCommand(program: Command): void {
     .action(async (options: ServeOptions, command: Command) => {
       const address = options.http === undefined ? undefined : parseListenAddress(options.http);
       const limits = parseSessionLimits(options);
+      if (!address && (options.sessionIdleTimeout !== undefined || options.maxSessions !== undefined))
+        throw new CliError(
+          '--session-idle-timeout and --max-sessions apply to --http only: stdio serves one client, whose session ends when it disconnects.',
+          'Add --http 127.0.0.1:PORT, or leave these options out.',
+          EXIT.usage,
+        );
       if (address && !options.allowRemote && !isLoopbackHost(address.host)) {
         throw new CliError(
           `Refusing to serve on non-loopback host "${address.host}": the MCP server has no authentication, so anyone who can reach it could run tools.`,

@@ -33,7 +33,7 @@ export function terminalClientRelay(): ClientRelayHandle {
 
 async function askOnTerminal(request: RelayedRequest, signal: AbortSignal): Promise<ElicitationOutcome> {
   const prompts = await import('@clack/prompts');
-  const { params, server } = request;
+  const { params } = request;
   if (params.mode !== undefined && params.mode !== 'form')
     return {
       action: 'refused',
@@ -41,7 +41,11 @@ async function askOnTerminal(request: RelayedRequest, signal: AbortSignal): Prom
     };
   const message = typeof params.message === 'string' ? params.message : '';
   const answer = await prompts.select({
-    message: terminalText(`MCP server "${server}" asks (while running ${request.toolName}):\n  ${message}`),
+    message: terminalText(
+      request.server === undefined
+        ? `Tool "${request.toolName}" asks:\n  ${message}`
+        : `MCP server "${request.server}" asks (while running ${request.toolName}):\n  ${message}`,
+    ),
     options: [
       { value: 'accept', label: 'Answer' },
       { value: 'decline', label: 'Decline' },
@@ -80,7 +84,12 @@ async function askField(
       label: terminalText(entry.title ?? String(entry.const)),
     })) ?? field.enum?.map((entry) => ({ value: String(entry), label: terminalText(String(entry)) }));
   if (choices !== undefined) {
-    const picked = await prompts.select({ message: label, options: choices, signal });
+    const picked = await prompts.select({
+      message: label,
+      options: choices,
+      ...(field.default === undefined ? {} : { initialValue: String(field.default) }),
+      signal,
+    });
     return prompts.isCancel(picked) ? CANCELLED : String(picked);
   }
   if (field.type === 'boolean') {

@@ -48,12 +48,7 @@ function target(name: string, args: Record<string, unknown>, pool: ToolPool): Ca
   return { run: true, name, args, declaresOutputSchema: tool?.outputSchema !== undefined };
 }
 
-/** The pool tool a name refers to, as the call pipeline resolves it (aliases, `Read`, case-folded built-ins). */
+/** The pool tool a name refers to: itself, a declared alias or a compatibility name (`Read`). MCP names are case-sensitive. */
 function knownToolName(name: string, pool: ToolPool): string | undefined {
-  const resolved = resolveToolName(name, pool);
-  if (resolved !== undefined) return resolved;
-  const lower = name.toLowerCase();
-  for (const entry of pool.executables.values())
-    if (entry.source === 'builtin' && entry.name.toLowerCase() === lower) return entry.name;
-  return undefined;
+  return resolveToolName(name, pool);
 }

@@ -45,7 +45,7 @@ export class ServeClientRelay implements ClientRelayHandle {
     if (channel === undefined) return this.#noRequest();
     const params = request.params as unknown as ElicitRequestFormParams;
     const result = await channel.elicitInput(
-      { ...params, mode: 'form', message: `MCP server "${request.server}" asks: ${params.message}` },
+      { ...params, mode: 'form', message: `${askedBy(request)} asks: ${params.message}` },
       { signal },
     );
     if (result.action === 'accept')
@@ -74,4 +74,9 @@ export class ServeClientRelay implements ClientRelayHandle {
       reason: 'no request of the MCP client is waiting for this call, so it cannot be asked',
     };
   }
+}
+
+/** Who is asking, so a person never mistakes a server's question for Quiver's own. */
+export function askedBy(request: RelayedRequest): string {
+  return request.server === undefined ? `Tool "${request.toolName}"` : `MCP server "${request.server}"`;
 }

@@ -23,6 +23,7 @@ const MAP_KEY_NAMES: Record<string, string> = {
   agents: 'agent',
   modelProfiles: 'profile',
   secrets: 'tool',
+  'plugins[].config': 'setting',
 };
 
 function unwrap(node: Node): Node {
@@ -55,8 +56,10 @@ function typeName(node: Node): string {
       return (def.values as unknown[])
         .map((value) => (typeof value === 'string' ? `'${value}'` : String(value)))
         .join(' | ');
-    case 'array':
-      return `${typeName(def.element as Node)}[]`;
+    case 'array': {
+      const element = typeName(def.element as Node);
+      return element.includes(' | ') ? `(${element})[]` : `${element}[]`;
+    }
     case 'record':
       return `map<string, ${typeName(def.valueType as Node)}>`;
     case 'union':
@@ -99,6 +102,10 @@ function describeObject(object: Node, prefix: string, into: PersonalityKeyDescri
     });
     const nested = objectOf(field);
     if (nested !== undefined && inner.def.type === 'object') describeObject(nested, `${key}.`, into);
+    if (inner.def.type === 'array') {
+      const element = objectOf(inner.def.element as Node);
+      if (element !== undefined) describeObject(element, `${key}[].`, into);
+    }
     if (inner.def.type === 'record') {
       const value = objectOf(inner.def.valueType as Node);
       if (value !== undefined) describeObject(value, `${key}.<${MAP_KEY_NAMES[key] ?? 'name'}>.`, into);

@@ -77,6 +77,7 @@ function resolveChain(first: PersonalitySource, options: PersonalitySearchOption
   return {
     ...defaults,
     ...settings,
+    ...pluginEntries(settings.plugins),
     id: ownId,
     permissions: { ...defaults.permissions, ...settings.permissions },
     budget: { ...defaults.budget, ...settings.budget },
@@ -84,6 +85,21 @@ function resolveChain(first: PersonalitySource, options: PersonalitySearchOption
     log: { ...defaults.log, ...settings.log },
     sources: chain.map((entry) => entry.source),
   } as Personality;
+}
+
+/** `plugins` as ids, and the settings the `{ id, config }` entries give. */
+function pluginEntries(
+  entries: PersonalityFile['plugins'],
+): Pick<Personality, 'plugins' | 'pluginConfig'> | undefined {
+  if (entries === undefined) return undefined;
+  const pluginConfig: Personality['pluginConfig'] = {};
+  const plugins = entries.map((entry) => {
+    if (typeof entry === 'string') return entry;
+    if (entry.config !== undefined)
+      Object.defineProperty(pluginConfig, entry.id, { value: entry.config, enumerable: true, writable: true });
+    return entry.id;
+  });
+  return { plugins: [...new Set(plugins)], pluginConfig };
 }
 
 /**
@@ -175,10 +191,12 @@ function validateSource(
 
 function invalidError(source: string, issues: PersonalityIssue[]): QuiverError {
   const lines = issues.map((issue) => `  - ${issue.keyPath}: ${issue.message}`).join('\n');
-  const unknownKey = issues.find((issue) => issue.message.startsWith('unknown key'));
+  const unknownKey = issues.find((issue) => issue.unknownKey !== undefined)?.unknownKey;
   return new QuiverError('config_invalid', `Personality ${source} is invalid:\n${lines}`, {
     fix: unknownKey
-      ? `Rename or remove the unknown key at ${unknownKey.keyPath} in ${source} (see the suggestion above).`
+      ? unknownKey.suggestion !== undefined
+        ? `Rename ${unknownKey.keyPath} to "${unknownKey.suggestion}" in ${source}.`
+        : `Remove ${unknownKey.keyPath} from ${source}${unknownKey.allowed.length > 0 ? `; the keys allowed there are ${unknownKey.allowed.join(', ')}` : ''}.`
       : `Correct the values at the key paths above in ${source}.`,
     details: { file: source, issues },
   });

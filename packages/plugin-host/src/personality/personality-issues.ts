@@ -5,6 +5,8 @@ export interface PersonalityIssue {
   /** Dotted key path, e.g. `permissions.allow.0`; `(root)` for the file itself. */
   keyPath: string;
   message: string;
+  /** For an unknown key: the closest allowed key, if one is close, and every key allowed there. */
+  unknownKey?: { keyPath: string; suggestion?: string; allowed: string[] };
 }
 
 type SchemaNode = { def?: Record<string, unknown> } | undefined;
@@ -60,8 +62,15 @@ export function personalityIssues(error: z.ZodError, schema: z.ZodType): Persona
         const suggestion = didYouMean(key, allowed);
         const hint = suggestion
           ? ` Did you mean "${suggestion}"?`
-          : ` Allowed keys here: ${allowed.join(', ')}.`;
-        return { keyPath: keyPathOf([...issue.path, key]), message: `unknown key "${key}".${hint}` };
+          : allowed.length > 0
+            ? ` Allowed keys here: ${allowed.join(', ')}.`
+            : '';
+        const keyPath = keyPathOf([...issue.path, key]);
+        return {
+          keyPath,
+          message: `unknown key "${key}".${hint}`,
+          unknownKey: { keyPath, allowed, ...(suggestion ? { suggestion } : {}) },
+        };
       });
     }
     return [{ keyPath: keyPathOf(issue.path), message: issue.message }];

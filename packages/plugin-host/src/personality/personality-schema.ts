@@ -84,9 +84,24 @@ export const personalitySchema = z.strictObject({
       'Built-in tools the model may see, by name. Absent = every built-in of the enabled plugins; [] = none.',
     ),
   plugins: z
-    .array(z.string().min(1))
+    .array(
+      z.union([
+        z.string().min(1),
+        z.strictObject({
+          id: z.string().min(1).describe('The plugin id.'),
+          config: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe(
+              "Settings for the plugin, over its `pluginConfig` section in quiver.yaml (key by key, the personality winning); checked against the plugin's config schema at load.",
+            ),
+        }),
+      ]),
+    )
     .optional()
-    .describe('Plugin ids whose tools are enabled. Plugins not listed are off (deny by default).'),
+    .describe(
+      'Plugins whose tools are enabled: a plugin id, or `{ id, config }` to give it settings. Plugins not listed are off (deny by default).',
+    ),
   mcpServers: z
     .record(z.string(), mcpServerGate)
     .optional()
@@ -219,6 +234,7 @@ export type PersonalityFile = z.infer<typeof personalitySchema>;
 /** Values for keys no file in the `extends` chain sets. `toolset` has none on purpose: absent means every built-in. */
 export const PERSONALITY_DEFAULTS = {
   plugins: [] as string[],
+  pluginConfig: {} as Record<string, Record<string, unknown>>,
   mcpServers: {} as Record<string, true | { includeTools?: string[]; excludeTools?: string[] }>,
   permissions: { allow: [] as string[], ask: [] as string[], deny: [] as string[] },
   agents: {} as Record<string, { description?: string; tools?: string[]; disallowedTools?: string[] }>,
@@ -241,6 +257,11 @@ export interface Personality {
   /** Undefined = every built-in of the enabled plugins; [] = none. */
   toolset?: string[];
   plugins: string[];
+  /**
+   * Settings the personality gives plugins (`plugins: [{ id, config }]`), by plugin id. Plugins
+   * load once per host: the settings of the personality the host starts with apply.
+   */
+  pluginConfig: Record<string, Record<string, unknown>>;
   mcpServers: Record<string, true | { includeTools?: string[]; excludeTools?: string[] }>;
   permissions: { allow: string[]; ask: string[]; deny: string[] };
   agents: Record<string, { description?: string; tools?: string[]; disallowedTools?: string[] }>;

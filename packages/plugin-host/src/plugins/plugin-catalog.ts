@@ -19,6 +19,7 @@ import {
 import { inject, injectable } from 'tsyringe';
 import type { DefaultCapabilityBackendRegistry } from '../backend-registry.js';
 import { type HostOptions, TOKENS } from '../tokens.js';
+import { parsePluginConfig } from './plugin-config.js';
 import { validatePluginDefinition } from './plugin-manifest.js';
 
 export interface LoadedPluginInfo {
@@ -36,12 +37,17 @@ export interface FailedPluginInfo {
   code: string;
   message: string;
   fix?: string;
+  /** Tools it registered before it failed (none when it failed before `register`). */
+  tools: string[];
 }
 
 interface LoadedPlugin {
-  definition: PluginDefinition;
+  definition: PluginDefinition<any, any>;
   source: string;
   disposers: Array<() => void>;
+  /** Every tool name it asked to register, kept to name the plugin when a call asks for one. */
+  attemptedTools: string[];
+  config: Readonly<Record<string, unknown>>;
 }
 
 /** Loads plugins into the root registries, tracks what each registered, and unloads them. */
@@ -64,8 +70,14 @@ export class PluginCatalog {
 
   /** Loads one plugin. A failure is recorded (and returned), never thrown: the other plugins still load. */
   async load(candidate: unknown, source: string): Promise<FailedPluginInfo | undefined> {
-    let definition: PluginDefinition | undefined;
-    const entry: LoadedPlugin = { definition: undefined as never, source, disposers: [] };
+    let definition: PluginDefinition<any, any> | undefined;
+    const entry: LoadedPlugin = {
+      definition: undefined as never,
+      source,
+      disposers: [],
+      attemptedTools: [],
+      config: {},
+    };
     try {
       definition = validatePluginDefinition(candidate, source);
       entry.definition = definition;
@@ -73,9 +85,7 @@ export class PluginCatalog {
         throw new QuiverError(
           'plugin_duplicate_tool',
           `Plugin "${definition.id}" is loaded twice (${this.#loaded.get(definition.id)!.source} and ${source}).`,
-          {
-            fix: 'Remove one of the two entries from quiver.yaml `plugins`.',
-          },
+          { fix: 'Remove one of the two entries from quiver.yaml `plugins`.' },
         );
       }
       const missing = (definition.dependsOn ?? []).filter((id) => !this.#loaded.has(id));
@@ -89,6 +99,7 @@ export class PluginCatalog {
           },
         );
       }
+      entry.config = Object.freeze({ ...parsePluginConfig(definition, this.options.pluginConfig(definition.id)) });
       // Registered before register() runs so that tools it adds later (MCP reconnects) are tracked too.
       this.#loaded.set(definition.id, entry);
       await definition.register(this.#contextFor(definition, entry));
@@ -97,7 +108,7 @@ export class PluginCatalog {
     } catch (error) {
       this.#unwind(entry);
       if (definition && this.#loaded.get(definition.id) === entry) this.#loaded.delete(definition.id);
-      const failure = this.#describeFailure(error, definition, source);
+      const failure = { ...this.#describeFailure(error, definition, source), tools: entry.attemptedTools };
       this.#failed.push(failure);
       this.logger.warn(`plugin ${failure.plugin} disabled: ${failure.message}`, { code: failure.code });
       return failure;
@@ -133,8 +144,8 @@ export class PluginCatalog {
     return [...this.#failed];
   }
 
-  recordFailure(failure: FailedPluginInfo): void {
-    this.#failed.push(failure);
+  recordFailure(failure: Omit<FailedPluginInfo, 'tools'> & { tools?: string[] }): void {
+    this.#failed.push({ ...failure, tools: failure.tools ?? [] });
   }
 
   has(pluginId: string): boolean {
@@ -178,9 +189,9 @@ export class PluginCatalog {
 
   #describeFailure(
     error: unknown,
-    definition: PluginDefinition | undefined,
+    definition: PluginDefinition<any, any> | undefined,
     source: string,
-  ): FailedPluginInfo {
+  ): Omit<FailedPluginInfo, 'tools'> {
     const plugin = definition?.id ?? source;
     if (isQuiverError(error)) {
       return {
@@ -200,7 +211,7 @@ export class PluginCatalog {
     };
   }
 
-  #contextFor(definition: PluginDefinition, entry: LoadedPlugin): PluginContext<PluginServiceName> {
+  #contextFor(definition: PluginDefinition<any, any>, entry: LoadedPlugin): PluginContext<PluginServiceName> {
     const track = (dispose: () => void) => {
       let done = false;
       const once = () => {
@@ -213,24 +224,15 @@ export class PluginCatalog {
       entry.disposers.push(once);
       return once;
     };
-    const all = this.#services(definition);
-    const services = Object.fromEntries((definition.requires ?? []).map((name) => [name, all[name]]));
+    const all = this.#services(definition, entry.config);
+    const services = Object.fromEntries((definition.requires ?? []).map((name: PluginServiceName) => [name, all[name]]));
     return {
       pluginId: definition.id,
       services: services as unknown as PluginServices,
       registerTool: (tool: Tool) => {
+        entry.attemptedTools.push(tool.name);
         const existing = this.registry.get(tool.name);
-        if (existing) {
-          const owner = existing.pluginId ? `plugin "${existing.pluginId}"` : 'the host';
-          throw new QuiverError(
-            'plugin_duplicate_tool',
-            `Plugin "${definition.id}" registers tool "${tool.name}", which ${owner} already registers.`,
-            {
-              fix: `Enable only one of "${existing.pluginId ?? 'host'}" and "${definition.id}", or rename the tool in one of them.`,
-              details: { tool: tool.name, plugins: [existing.pluginId, definition.id] },
-            },
-          );
-        }
+        if (existing) throw duplicateToolError(tool.name, definition, existing.pluginId, this.#loaded);
         return track(this.registry.register(tool, { pluginId: definition.id }));
       },
       registerReducer: (reducer: ToolResultReducer) =>
@@ -240,7 +242,7 @@ export class PluginCatalog {
     };
   }
 
-  #services(definition: PluginDefinition): PluginServices {
+  #services(definition: PluginDefinition<any, any>, config: Readonly<Record<string, unknown>>): PluginServices {
     const prefix = `[${definition.id}]`;
     return {
       logger: {
@@ -249,7 +251,7 @@ export class PluginCatalog {
         warn: (message, data) => this.logger.warn(`${prefix} ${message}`, data),
         error: (message, data) => this.logger.error(`${prefix} ${message}`, data),
       },
-      config: Object.freeze({ ...this.options.pluginConfig(definition.id) }),
+      config,
       paths: {
         workspace: this.options.workspace,
         dataDir: this.options.dataDir,
@@ -262,4 +264,30 @@ export class PluginCatalog {
       events: { publish: (event) => this.events.publish(event) },
     };
   }
+}
+
+/**
+ * Tool names are one namespace across every loaded plugin, whatever the personalities enable, so
+ * the clash can only be fixed by renaming or by not loading one of the two.
+ */
+function duplicateToolError(
+  tool: string,
+  definition: PluginDefinition<any, any>,
+  ownerId: string | undefined,
+  loaded: ReadonlyMap<string, LoadedPlugin>,
+): QuiverError {
+  const owner = ownerId ? `plugin "${ownerId}"` : 'the host';
+  const ownerSource = ownerId ? loaded.get(ownerId)?.source : undefined;
+  const firstParty = ownerSource?.startsWith('@quiver/') === true;
+  const rename = `Rename the tool in "${definition.id}" (e.g. "${definition.id.replace(/[^a-zA-Z0-9_-]/g, '_')}_${tool}")`;
+  return new QuiverError(
+    'plugin_duplicate_tool',
+    `Plugin "${definition.id}" registers tool "${tool}", which ${owner} already registers. Tool names are shared by every loaded plugin, so "${definition.id}" was not loaded.`,
+    {
+      fix: firstParty
+        ? `${rename}: ${owner} is first-party and always loaded.`
+        : `${rename}, or remove one of the two plugins from quiver.yaml \`plugins\` (a plugin loads for every personality, so leaving it out of a personality does not help).`,
+      details: { tool, plugins: [ownerId, definition.id] },
+    },
+  );
 }

@@ -1,5 +1,6 @@
 import { type PluginDefinition, QuiverError, SUPPORTED_PLUGIN_API_VERSIONS } from '@quiver/types';
 import { z } from 'zod';
+import { isConfigSchema } from './plugin-config.js';
 
 export const PLUGIN_SERVICE_NAMES = ['logger', 'config', 'paths', 'lifecycle', 'events'] as const;
 
@@ -23,6 +24,9 @@ const pluginDefinitionSchema = z.object({
   description: z.string().optional(),
   requires: z.array(z.string()).optional(),
   dependsOn: z.array(z.string()).optional(),
+  config: z
+    .custom((value) => value === undefined || isConfigSchema(value), 'must be a zod schema, e.g. z.object({ … })')
+    .optional(),
   register: z.custom<PluginDefinition['register']>(
     (value) => typeof value === 'function',
     'must be a function',
@@ -34,7 +38,7 @@ function issuesText(error: z.ZodError): string {
 }
 
 /** Validates what a plugin module exports; errors name the zod path and the source. */
-export function validatePluginDefinition(value: unknown, source: string): PluginDefinition {
+export function validatePluginDefinition(value: unknown, source: string): PluginDefinition<any, any> {
   const parsed = pluginDefinitionSchema.safeParse(value);
   if (!parsed.success) {
     throw new QuiverError(

@@ -111,12 +111,11 @@ export const PERSONALITY_SERVICES: readonly ServiceDescriptor[] = [
       ...(permissionEngine ? { permissionEngine } : {}),
       ...(options.profiles ? { profiles: options.profiles } : {}),
       // MCP servers start on a personality's first use, never for a personality nobody uses.
-      demand: (awaitServers) =>
-        catalog.demand({
-          personality: personality.id,
-          mcpServers: Object.keys(personality.mcpServers),
-          awaitServers,
-        }),
+      demand: (servers) => {
+        const enabled = Object.keys(personality.mcpServers);
+        const mcpServers = servers === undefined ? enabled : servers.filter((name) => enabled.includes(name));
+        return catalog.demand({ personality: personality.id, mcpServers });
+      },
       get protectedPaths() {
         return protectedPathsOf(options);
       },

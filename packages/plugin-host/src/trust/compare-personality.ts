@@ -110,7 +110,15 @@ export function comparePersonality(
     current.log,
     current.log?.arguments === 'shapes' ? 'narrowing' : 'widening',
   );
+  // Plugin settings decide what a plugin's tools reach: any change of them widens.
+  effective.pluginConfig = log.value(
+    'pluginConfig',
+    trusted.pluginConfig ?? {},
+    current.pluginConfig,
+    'widening',
+  );
   const handled = new Set<string>([
+    'pluginConfig',
     'log',
     'id',
     'plugins',

@@ -1,5 +1,7 @@
+import type { Span } from '@opentelemetry/api';
 import type { QuiverEvent, ToolResult } from '@quiver/types';
 import type { createEventFactory } from '../events/event-factory.js';
+import { endCallSpan } from './call-span.js';
 import type { HookText } from './hook-runner.js';
 
 /** Where a session's lifecycle events go: its bus, and the durable ones to its log. */
@@ -24,6 +26,8 @@ export interface CallState {
   releaseWriteLock: (() => void) | undefined;
   /** Set for a call a tool made (a repl script): its events name the call that made it. */
   parentCallId?: string;
+  /** The call's trace span, ended with its completion. */
+  span?: Span;
 }
 
 function parentOf(state: CallState): { parentCallId?: string } {
@@ -70,6 +74,8 @@ export function completeCall(
   const result = state.answered ?? outcome;
   state.releaseWriteLock?.();
   state.releaseWriteLock = undefined;
+  const elapsed = durationMs ?? performance.now() - state.requestedAt;
+  endCallSpan(state.span, result, elapsed);
   const structured = result.structured === undefined ? {} : { structured: result.structured };
   sink.publish(
     sink.makeEvent('tool.execution_complete', {
@@ -79,7 +85,7 @@ export function completeCall(
       result: result.ok
         ? { ok: true, value: result.value, ...structured }
         : { ok: false, code: result.code, error: result.error, ...structured },
-      durationMs: durationMs ?? performance.now() - state.requestedAt,
+      durationMs: elapsed,
       turn: state.turn,
       ...parentOf(state),
     }),

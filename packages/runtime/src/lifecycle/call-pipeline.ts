@@ -34,6 +34,7 @@ import {
   publishStarted,
 } from './call-events.js';
 import { lookupPoolTool } from './call-lookup.js';
+import { recordPermission, startCallSpan } from './call-span.js';
 import { INNER_RESULT_CHARS, type RunInnerCall, withInnerCalls } from './inner-calls.js';
 import { type PathLocks, writtenPaths } from './path-locks.js';
 import { checkPermission, type PermissionDecider } from './permission-gate.js';
@@ -157,6 +158,7 @@ export async function runCall(
       signal,
     };
     const denial = await checkPermission(check, permission);
+    recordPermission(state.span, denial ? 'deny' : 'allow');
     if (denial) return completeCall(state, trimResult(denial, budget), sink);
 
     const paths = batch.dryRun ? [] : writtenPaths(tool, args, session.workspace);
@@ -226,10 +228,10 @@ function execute(
 /** Inner calls of one tool call, numbered after it (`call-1.1`, `call-1.2`, …), each a whole pipeline run. */
 function innerCallRunner(batch: PipelineBatch, session: PipelineSession): RunInnerCall {
   let count = 0;
-  return async (name, args, parentCallId, pool, signal) => {
+  return async (name, args, parent, pool, signal) => {
     count += 1;
     const inner = { ...batch, pool, signal };
-    const state = requestCall({ id: `${parentCallId}.${count}`, name, args }, inner, session, parentCallId);
+    const state = requestCall({ id: `${parent.callId}.${count}`, name, args }, inner, session, parent);
     try {
       return await runCall(state, inner, INNER_RESULT_CHARS, session);
     } finally {
@@ -243,8 +245,9 @@ function requestCall(
   call: ToolCall,
   batch: PipelineBatch,
   session: PipelineSession,
-  parentCallId?: string,
+  parent?: CallState,
 ): CallState {
+  const parentCallId = parent?.callId;
   const requested = call?.id;
   let callId = typeof requested === 'string' && requested.length > 0 ? requested : randomUUID();
   if (session.openCalls.has(callId)) callId = `${callId}-${randomUUID().slice(0, 8)}`;
@@ -265,6 +268,15 @@ function requestCall(
     releaseWriteLock: undefined,
     ...(parentCallId === undefined ? {} : { parentCallId }),
   };
+  state.span = startCallSpan({
+    callId,
+    toolName,
+    sessionId: session.sessionId,
+    turn: batch.turn,
+    mcpServer: state.mcpServer,
+    parentCallId,
+    parentSpan: parent?.span,
+  });
   publishRequested(state, session.sink);
   return state;
 }

@@ -18,7 +18,7 @@ export const INNER_RESULT_CHARS = 100_000;
 export type RunInnerCall = (
   name: string,
   args: unknown,
-  parentCallId: string,
+  parent: CallState,
   pool: ToolPool,
   signal: AbortSignal,
 ) => Promise<ToolResult>;
@@ -62,7 +62,7 @@ function innerToolsHandle(
     maxChars: INNER_RESULT_CHARS,
     call(name, args, options) {
       const combined = options?.signal ? AbortSignal.any([signal, options.signal]) : signal;
-      return run(name, args, parent.callId, view, combined);
+      return run(name, args, parent, view, combined);
     },
     async search(query, limit = 10) {
       return searchTools(query, definitions, limit).map(info);

@@ -26,7 +26,7 @@ type WaitAsync = (
  * The calling thread's side of the log's writer thread. `write` serialises the events and hands
  * them over; nothing comes back per write: the thread publishes how far it has got in shared
  * memory, and sends a message only when a write failed (to the channel that wrote it) or when it
- * has been idle for a while. The thread starts on the first write. While it has work, it keeps
+ * has been idle for a while. The thread starts with the first channel. While it has work, it keeps
  * the process alive, so a process that ends by running out of work still writes what it handed
  * over; one that exits or is killed loses what the thread has not committed yet.
  */

@@ -66,13 +66,6 @@ export class SessionLogWriter {
   /** Records the session and recovers its orphans; the warnings this raises go through the writer too. */
   start(): void {
     const { log, session } = this.#options;
-    try {
-      this.#channel = log.openWriteBehind?.((error, firstOfBusyStretch) => {
-        if (!isBusy(error) || firstOfBusyStretch) this.#report(error);
-      });
-    } catch (error) {
-      this.#report(error);
-    }
     // Writes on the calling thread go after the log's thread has written what it holds (other
     // sessions' events), so that they do not find the log locked by this very process.
     this.#enqueue(() => {
@@ -82,6 +75,13 @@ export class SessionLogWriter {
     this.#enqueue(() => {
       this.#interrupted = log.recoverOrphans(session.id);
       if (this.#interrupted.length > 0) this.#options.onRecovered(this.#interrupted);
+    });
+    // After recovery: the log's thread opens a connection of its own, which must not find the log
+    // busy with (or busy it for) the recovery of a log a killed process left behind.
+    this.#enqueue(() => {
+      this.#channel = log.openWriteBehind?.((error, firstOfBusyStretch) => {
+        if (!isBusy(error) || firstOfBusyStretch) this.#report(error);
+      });
     });
   }
 

@@ -21,8 +21,8 @@ export function buildPostings(
   const count = analyzed.length;
   const averages = fields.map(
     (_, field) =>
-      analyzed.reduce((sum, terms) => sum + (terms[field] as readonly string[]).length, 0) / Math.max(1, count) ||
-      1,
+      analyzed.reduce((sum, terms) => sum + (terms[field] as readonly string[]).length, 0) /
+        Math.max(1, count) || 1,
   );
   const ids = new Map<string, number>();
   const documents: number[][] = [];

@@ -29,7 +29,7 @@ export function createToolSearchTool(options: ToolSearchToolOptions): Tool<typeo
     name: TOOL_SEARCH_TOOL_NAME,
     title: 'Search tools',
     description:
-      'Finds tools that are available but not loaded yet. Returns their full definitions; the tools can be called right after. Use keywords, or /regex/ to match names.',
+      'Finds tools that are available but not loaded yet. Returns their full definitions; call a found tool by its name right after, or through call_tool when that is offered and the tool is not in your list. Use keywords, or /regex/ to match names.',
     input,
     capabilities: {},
     annotations: { readOnly: true, idempotent: true },

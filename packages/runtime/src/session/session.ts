@@ -64,6 +64,7 @@ export class Session implements SessionLike {
   #stale = true;
   #executor: CallExecutor | undefined;
   #closed = false;
+  #serversStarted = false;
 
   constructor(
     deps: SessionDeps,
@@ -88,7 +89,6 @@ export class Session implements SessionLike {
     this.#unsubscribes.push(deps.registry.onChange(() => this.#invalidate()));
     const hostBus = deps.events;
     if (hostBus) this.#unsubscribes.push(this.events.subscribe((event) => hostBus.publish(event)));
-    if (!parent) void deps.demand?.([]);
   }
 
   get options(): Readonly<SessionOptions> {
@@ -103,8 +103,17 @@ export class Session implements SessionLike {
   /** The tools for the next model call. Throws QuiverError('assembly_failed') when the configuration cannot be assembled. */
   pool(): ToolPool {
     this.#assertOpen();
+    // Listing the tools is what needs the personality's MCP servers: start them, without waiting.
+    if (!this.#serversStarted) {
+      this.#serversStarted = true;
+      void this.#deps.demand?.();
+    }
+    return this.#assemble();
+  }
+
+  #assemble(): ToolPool {
     if (this.#pool && !this.#stale) return this.#pool;
-    const parentPool = this.#parent?.pool();
+    const parentPool = this.#parent ? this.#parent.#assemble() : undefined;
     const next = assembleToolPool({
       registered: this.#deps.registry.list(),
       policy: this.#deps.policy,
@@ -139,7 +148,7 @@ export class Session implements SessionLike {
     )
       return current;
     try {
-      return this.pool();
+      return this.#assemble();
     } catch (error) {
       const fallback = current ?? this.#pool;
       if (!fallback) throw error;
@@ -207,10 +216,10 @@ export class Session implements SessionLike {
   async ready(options: { tools?: readonly string[] } = {}): Promise<void> {
     this.#assertOpen();
     const { policy, demand } = this.#deps;
-    const servers = options.tools
-      ? serversOfToolNames(options.tools, policy)
-      : Object.keys(policy.mcpServers);
-    if (demand && servers.length > 0) await demand(servers);
+    if (demand === undefined) return;
+    if (options.tools === undefined) return demand();
+    const servers = serversOfToolNames(options.tools, policy);
+    if (servers.length > 0) await demand(servers);
   }
 
   execute(calls: readonly ToolCall[], options?: ExecuteCallsOptions): Promise<ToolResult[]> {

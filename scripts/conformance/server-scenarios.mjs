@@ -1,0 +1,95 @@
+// Server scenarios: `quiver serve --http` with the fixture plugin (the suite's tools) and a bridged
+// fixture server (its resources and prompts), one suite run over all of them.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { checksUnder, describeChecks, REPO, tail } from './suite.mjs';
+
+export const CLI = path.join(REPO, 'apps/cli/dist/bin.js');
+export const FIXTURE_PLUGIN = path.join(REPO, 'packages/test-utils/dist/conformance-fixture-plugin.js');
+export const FIXTURE_SERVER = path.join(REPO, 'packages/test-utils/dist/conformance-fixture-server.js');
+
+function fixtureWorkspace() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'quiver-conformance-serve-'));
+  mkdirSync(path.join(dir, 'personalities'));
+  mkdirSync(path.join(dir, 'data'));
+  writeFileSync(
+    path.join(dir, 'quiver.yaml'),
+    [
+      `plugins:\n  - ${JSON.stringify(FIXTURE_PLUGIN)}`,
+      // The suite's resources and prompts: a plugin cannot offer them, a bridged server can.
+      `mcpServers:\n  fixture:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FIXTURE_SERVER)}]`,
+      'defaultPersonality: conformance\n',
+    ].join('\n'),
+  );
+  writeFileSync(
+    path.join(dir, 'personalities/conformance.yaml'),
+    'id: conformance\nplugins: [conformance-fixture, mcp-bridge]\nmcpServers:\n  fixture: {}\npermissions:\n  allow: [test_*, json_schema_2020_12_tool]\n',
+  );
+  return dir;
+}
+
+async function startServe(workspace) {
+  const child = spawn(
+    process.execPath,
+    [CLI, '--trust-project', 'serve', '--http', '127.0.0.1:0', '--json'],
+    {
+      cwd: workspace,
+      env: { ...process.env, XDG_DATA_HOME: path.join(workspace, 'data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`quiver serve did not start:\n${output}`)), 30_000);
+    const look = (chunk) => {
+      output += chunk;
+      const match = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    child.on('exit', (code) => reject(new Error(`quiver serve exited with ${code}:\n${output}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+/** The scenario a result directory of the server command belongs to (`server-<name>-<time>`). */
+function serverScenarioOf(file) {
+  return /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(path.basename(path.dirname(file)))?.[1];
+}
+
+/** `picked`: run these scenarios one by one instead of the whole suite. */
+export async function runServerScenarios(suite, names, picked) {
+  if (names.length === 0) return [];
+  const workspace = fixtureWorkspace();
+  const serve = await startServe(workspace);
+  const outputDir = path.join(workspace, 'results');
+  try {
+    let output = '';
+    const runs = picked.length === 0 ? [['--suite', 'all']] : names.map((name) => ['--scenario', name]);
+    for (const selection of runs)
+      output += (
+        await suite(['server', '--url', serve.url, ...selection, '-o', outputDir], { limitMs: 180_000 })
+      ).output;
+    const byScenario = new Map(checksUnder(outputDir).map((file) => [serverScenarioOf(file), file]));
+    return names.map((name) => {
+      const checks = byScenario.get(name);
+      if (checks === undefined)
+        return {
+          name,
+          passed: false,
+          details: ['    no checks were recorded; suite output:', ...tail(output, 12)],
+        };
+      const details = describeChecks(checks).filter((line) => line.startsWith('    failure'));
+      return { name, passed: details.length === 0, details };
+    });
+  } finally {
+    serve.stop();
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
