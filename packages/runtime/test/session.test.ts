@@ -6,6 +6,7 @@ import type { QuiverEvent } from '@quiver/types';
 import { ok } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAsTeammate } from '../src/agents/teammate-context.js';
+import type { SessionPolicy } from '../src/contracts.js';
 import { InMemoryEventBus } from '../src/events/bus.js';
 import { createSession, type Session } from '../src/session/session.js';
 import {
@@ -250,6 +251,35 @@ describe('Session', () => {
       await runThroughSession(session);
     } finally {
       await session.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('tool_search without a rule for it', () => {
+  it('runs headless where no rule decides it, and still asks where an ask rule names it', async () => {
+    const registry = standardRegistry();
+    registry.registerAll([
+      mcpTool('github', 'list_issues', { description: 'List issues of a GitHub repository.' }),
+    ]);
+    const directory = await mkdtemp(join(tmpdir(), 'quiver-search-exempt-'));
+    const deps = (permissions: SessionPolicy['permissions']) =>
+      makeDeps(
+        registry,
+        makePolicy({ mcpServers: { github: {} }, deferLoading: { enabled: true, maxTools: 1 }, permissions }),
+        { workspace: directory, dataDir: join(directory, '.quiver') },
+      );
+    const plain = createSession(deps({}), {});
+    const asked = createSession(deps({ ask: ['tool_search'] }), {});
+    try {
+      const [found] = await plain.execute([{ name: 'tool_search', args: { query: 'list issues' } }]);
+      expect(found).toMatchObject({ ok: true });
+      expect(found?.ok && found.value).toContain('mcp__github__list_issues');
+      const [refused] = await asked.execute([{ name: 'tool_search', args: { query: 'list issues' } }]);
+      expect(refused).toMatchObject({ ok: false, code: 'not_permitted' });
+    } finally {
+      await plain.close();
+      await asked.close();
       await rm(directory, { recursive: true, force: true });
     }
   });

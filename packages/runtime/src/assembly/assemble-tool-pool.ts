@@ -19,6 +19,7 @@ import { applyDeferLoading } from './defer.js';
 import { poolSignatureOfTools, toDefinition } from './definitions.js';
 import { applyDenyRules } from './deny-rules.js';
 import { applyEnabledFilter } from './enabled.js';
+import { runWithoutAsking } from './external-tools.js';
 import { applyModelProfile } from './model-profile-filter.js';
 import { toolNameDiagnostics } from './name-diagnostics.js';
 import { namedSettings, toolNameCatalog } from './named-settings.js';
@@ -148,6 +149,8 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
   let definitions: ToolDefinitionLite[] = [];
   if (deferral.deferred && !tools.some((tool) => tool.name === TOOL_SEARCH_TOOL_NAME)) {
     const search = createToolSearchTool({ definitions: () => definitions, onFound: input.onToolsFound });
+    // It only shows definitions of tools this session already has; deny and ask rules still apply.
+    runWithoutAsking(search, 'tool_search only shows tools the session already has');
     const searchTool: PoolTool = {
       name: TOOL_SEARCH_TOOL_NAME,
       source: 'builtin',

@@ -30,7 +30,7 @@ export function externalParameters(definition: ExternalToolDefinition): Record<s
   return definition.parameters ?? (EMPTY_OBJECT_SCHEMA as Record<string, unknown>);
 }
 
-const skippingPermission = new WeakSet<Tool>();
+const skippingPermission = new WeakMap<Tool, string>();
 
 /** Wraps an SDK client's definition as a Tool: its JSON Schema is shown as-is and checked permissively. */
 export function wrapExternalTool(definition: ExternalToolDefinition): Tool {
@@ -45,16 +45,23 @@ export function wrapExternalTool(definition: ExternalToolDefinition): Tool {
   };
   if (definition.title !== undefined) tool.title = definition.title;
   if (definition.annotations !== undefined) tool.annotations = definition.annotations;
-  if (definition.skipPermission === true) skippingPermission.add(tool);
+  if (definition.skipPermission === true)
+    skippingPermission.set(tool, 'its SDK client registered it with skipPermission');
   return tool;
 }
 
 /**
- * True for an external tool its SDK client registered with `skipPermission`. Kept beside the
- * wrapper rather than on Tool, so a plugin cannot declare its own tools exempt.
+ * Why a tool runs without asking when no rule decides its call: an external tool its SDK client
+ * registered with `skipPermission`, or a tool the runtime itself builds (tool_search). Kept
+ * beside the tools rather than on Tool, so a plugin cannot declare its own tools exempt.
  */
-export function skipsPermission(tool: Tool): boolean {
-  return skippingPermission.has(tool);
+export function skipsPermission(tool: Tool): string | undefined {
+  return skippingPermission.get(tool);
+}
+
+/** The runtime's own tools that only show the session what it already has run without asking. */
+export function runWithoutAsking(tool: Tool, why: string): void {
+  skippingPermission.set(tool, why);
 }
 
 export interface ValidatedExternalTools {

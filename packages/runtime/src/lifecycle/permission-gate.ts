@@ -85,12 +85,9 @@ export async function checkPermission(
   }
 
   // An ask rule someone wrote still asks; skipPermission only replaces asking by default.
-  if (decision.rule === undefined && skipsPermission(check.tool)) {
-    completed({
-      behavior: 'allow',
-      scope: 'once',
-      reason: 'its SDK client registered it with skipPermission',
-    });
+  const exempt = decision.rule === undefined ? skipsPermission(check.tool) : undefined;
+  if (exempt !== undefined) {
+    completed({ behavior: 'allow', scope: 'once', reason: exempt });
     return undefined;
   }
 
