@@ -205,14 +205,19 @@ export class QuiverHost {
     const scope = this.#personalityScope(options.personality);
     const sessionContainer = scope.container.createChildContainer();
     sessionContainer.register(TOKENS.sessionOptions, { useValue: options });
-    registerScope(sessionContainer, this.services.session);
+    const endScope = registerScope(sessionContainer, this.services.session);
     const session = sessionContainer.resolve<Session>(TOKENS.session);
     this.#sessionContainers.set(session, sessionContainer);
     this.#sessions.add(session);
     const close = session.close.bind(session);
     session.close = async () => {
       this.#sessions.delete(session);
-      await close();
+      try {
+        await close();
+      } finally {
+        // The session's own services (its log writer) end after the session has.
+        await endScope();
+      }
     };
     return session;
   }

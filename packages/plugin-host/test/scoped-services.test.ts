@@ -127,6 +127,22 @@ describe('services built per scope', () => {
     expect(undeclared).toMatchObject({ ok: true, value: 'none' });
   });
 
+  it('writes a session through one log writer across its executors, and ends it with the session', async () => {
+    const host = await createHost();
+    const session = host.createSession({ personality: 'reviewer' });
+    await session.execute([{ id: 'before', name: 'declares_nothing', args: {} }]);
+    const firstExecutor = serviceOf(session, TOKENS.callExecutors).current;
+    // New permissions: a new executor, the same writer and the same log.
+    session.updateOptions({ permissions: { deny: ['declares_reach'] } });
+    await session.execute([{ id: 'after', name: 'declares_nothing', args: {} }]);
+    expect(serviceOf(session, TOKENS.callExecutors).current).not.toBe(firstExecutor);
+    await session.close();
+    const calls = host.eventLog.sessionCalls(session.id).map((call) => `${call.callId}:${call.status}`);
+    expect(calls).toEqual(['before:ok', 'after:ok']);
+    const [summary] = host.eventLog.recentSessions(10).filter((entry) => entry.id === session.id);
+    expect(summary?.calls).toBe(2);
+  });
+
   it('refuses a session it did not create when asked for its container', async () => {
     const host = await createHost();
     const other = await QuiverHost.create({

@@ -50,7 +50,7 @@ export type {
 export type { InMemoryEventBusOptions } from './events/bus.js';
 export { InMemoryEventBus } from './events/bus.js';
 export type { CallExecutor, CallExecutorOptions } from './lifecycle/executor.js';
-export { createCallExecutor } from './lifecycle/executor.js';
+export { createCallExecutor, openSessionLogWriter } from './lifecycle/executor.js';
 export { DefaultHookRegistry } from './lifecycle/hook-registry.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './lifecycle/hook-runner.js';
 export type { PersonalityPermissionEngineOptions } from './lifecycle/permission-engine.js';
@@ -63,6 +63,12 @@ export type {
   SessionRecordInput,
   SessionSummary,
 } from './log/records.js';
+export type { SessionLogWriter } from './log/session-log-writer.js';
+export type {
+  PostgresSessionEventLogOptions,
+  RecoveredCall,
+} from './log/postgres-session-event-log.js';
+export { PostgresSessionEventLog } from './log/postgres-session-event-log.js';
 export type { SqliteSessionEventLogOptions } from './log/sqlite-session-event-log.js';
 export { SqliteSessionEventLog } from './log/sqlite-session-event-log.js';
 export type { ResolveModelProfileOptions } from './profiles/model-profiles.js';

@@ -4,16 +4,23 @@ import {
   type CallExecutorOptions,
   createCallExecutor,
   createSession,
+  openSessionLogWriter,
   type Session,
   type SessionDeps,
+  type SessionLogWriter,
   type SessionOptions,
 } from '@quiver/runtime';
 import type { ServiceDescriptor } from '../scopes.js';
 import { TOKENS } from '../tokens.js';
 
-/** Builds one session's call executor, again when the session's permissions change. */
+/**
+ * One session's call executors (a new one when the session's permissions change) and the one
+ * log writer they all write through: the session scope owns the writer, so calls a killed
+ * process left are recovered once per session and the writer closes when the session ends.
+ */
 export class SessionCallExecutors {
   #current: CallExecutor | undefined;
+  #writer: SessionLogWriter | undefined;
 
   /** The executor the session runs calls through; undefined before its first call. */
   get current(): CallExecutor | undefined {
@@ -21,15 +28,27 @@ export class SessionCallExecutors {
   }
 
   create(options: CallExecutorOptions): CallExecutor {
-    this.#current = createCallExecutor(options);
+    if (options.log !== undefined) this.#writer ??= openSessionLogWriter({ ...options, log: options.log });
+    this.#current = createCallExecutor(this.#writer ? { ...options, logWriter: this.#writer } : options);
     return this.#current;
+  }
+
+  /** Ends the session's log writer after its executors are done (the session closes them first). */
+  async close(): Promise<void> {
+    await this.#current?.dispose();
+    await this.#writer?.close();
   }
 }
 
 /** Built once per session from its personality's services. */
 export const SESSION_SERVICES: readonly ServiceDescriptor[] = [
   { token: TOKENS.sessionState, scope: 'session', useClass: InMemorySessionState },
-  { token: TOKENS.callExecutors, scope: 'session', useClass: SessionCallExecutors },
+  {
+    token: TOKENS.callExecutors,
+    scope: 'session',
+    useClass: SessionCallExecutors,
+    dispose: (executors: SessionCallExecutors) => executors.close(),
+  },
   {
     token: TOKENS.session,
     scope: 'session',

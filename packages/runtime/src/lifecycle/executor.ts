@@ -36,6 +36,40 @@ export interface CallExecutorOptions {
   parentDenies: string[];
   resolver?: PermissionResolver;
   log?: SessionEventLog;
+  /**
+   * The session's own log writer, when the session scope owns it (one per session, kept across
+   * executors): the executor writes through it and leaves closing it to its owner. Without it,
+   * an executor given `log` opens and closes a writer of its own.
+   */
+  logWriter?: SessionLogWriter;
+}
+
+/** A session's log writer; its warnings (a busy log, calls a killed process left) go to the session's bus. */
+export function openSessionLogWriter(
+  options: Pick<CallExecutorOptions, 'sessionId' | 'deps' | 'events' | 'agent'> & { log: SessionEventLog },
+): SessionLogWriter {
+  const makeEvent = createEventFactory(options.sessionId);
+  const warn = (code: string, message: string) => {
+    const event = makeEvent('session.warning', { code, message });
+    options.events.publish(event);
+    writer.append(event);
+  };
+  const writer = new SessionLogWriter({
+    log: options.log,
+    session: {
+      id: options.sessionId,
+      personalityId: options.deps.policy.personalityId,
+      agent: options.agent.name ?? options.agent.kind,
+    },
+    onProblem: warn,
+    onRecovered: (callIds) =>
+      warn(
+        'interrupted',
+        `Session ${options.sessionId} resumed after its process ended mid-call; marked interrupted: ${callIds.join(', ')}.`,
+      ),
+  });
+  writer.start();
+  return writer;
 }
 
 export interface CallExecutor {
@@ -62,6 +96,7 @@ class LifecycleExecutor implements CallExecutor {
   /** Tool executions, which can outlive their answered call (a command still being killed). */
   readonly #executions = new Set<Promise<void>>();
   readonly #log: SessionLogWriter | undefined;
+  readonly #ownsLog: boolean;
   /** The pool of the latest batch: whether a call's start is written ahead depends on its tool. */
   #pool: ToolPool | undefined;
   #disposed = false;
@@ -98,25 +133,10 @@ class LifecycleExecutor implements CallExecutor {
         void execution.then(() => this.#executions.delete(execution));
       },
     };
-    if (options.log !== undefined) {
-      this.#log = new SessionLogWriter({
-        log: options.log,
-        session: {
-          id: options.sessionId,
-          personalityId: deps.policy.personalityId,
-          agent: options.agent.name ?? options.agent.kind,
-        },
-        onProblem: (code, message) => this.#publish(this.#makeEvent('session.warning', { code, message })),
-        onRecovered: (callIds) =>
-          this.#publish(
-            this.#makeEvent('session.warning', {
-              code: 'interrupted',
-              message: `Session ${options.sessionId} resumed after its process ended mid-call; marked interrupted: ${callIds.join(', ')}.`,
-            }),
-          ),
-      });
-      this.#log.start();
-    }
+    this.#ownsLog = options.logWriter === undefined;
+    this.#log =
+      options.logWriter ??
+      (options.log === undefined ? undefined : openSessionLogWriter({ ...options, log: options.log }));
   }
 
   get interruptedCalls(): readonly string[] {
@@ -146,7 +166,8 @@ class LifecycleExecutor implements CallExecutor {
     await Promise.allSettled([...this.#running]);
     await waitAtMost(Promise.allSettled([...this.#executions]), TOOL_STOP_PATIENCE_MS);
     this.#permissions.close();
-    await this.#log?.close();
+    if (this.#ownsLog) await this.#log?.close();
+    else this.#log?.flush();
   }
 
   async #execute(
