@@ -13,6 +13,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
  * that alternate which side goes first, so load from elsewhere hits both alike. The serve side
  * runs the whole call lifecycle: gates, permission rules, hooks, reducers, the result budget and
  * the session event log.
+ *
+ * `QUIVER_BEFORE_BIN=<path to another build's apps/cli/dist/bin.js>` adds that build's serve as a
+ * third side of the same rounds, so a change is measured before and after in one run.
  */
 
 const TARGET_RATIO = 1.5;
@@ -20,7 +23,8 @@ const ROUNDS = 8;
 const CALLS_PER_ROUND = 150;
 const WARMUP_CALLS = 200;
 const here = path.dirname(fileURLToPath(import.meta.url));
-const QUIVER_BIN = path.resolve(here, '../apps/cli/dist/bin.js');
+const QUIVER_BIN = process.env.QUIVER_BIN ?? path.resolve(here, '../apps/cli/dist/bin.js');
+const BEFORE_BIN = process.env.QUIVER_BEFORE_BIN;
 const require = createRequire(import.meta.url);
 const everything = path.join(
   path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
@@ -29,6 +33,7 @@ const everything = path.join(
 );
 
 type Call = () => Promise<unknown>;
+type Side = 'raw' | 'serve' | 'before';
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -66,62 +71,82 @@ function checked(client: Client, name: string, args: Record<string, unknown>): C
 }
 
 export async function run(): Promise<void> {
-  const workspace = serveWorkspace();
+  // One workspace each: two serve processes never share a data directory (grant store, log).
+  const workspaces = [serveWorkspace(), serveWorkspace()];
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   const raw = await connect(process.execPath, [everything, 'stdio']);
-  const served = await connect(process.execPath, [QUIVER_BIN, '--trust-project', 'serve'], {
-    cwd: workspace.dir,
-    env: { ...env, XDG_DATA_HOME: workspace.xdg, NO_COLOR: '1' },
-  });
-  const sides: Record<'raw' | 'serve', Call> = {
+  const serve = (bin: string, workspace: { dir: string; xdg: string }) =>
+    connect(process.execPath, [bin, '--trust-project', 'serve'], {
+      cwd: workspace.dir,
+      env: { ...env, XDG_DATA_HOME: workspace.xdg, NO_COLOR: '1' },
+    });
+  const served = await serve(QUIVER_BIN, workspaces[0] as { dir: string; xdg: string });
+  const before =
+    BEFORE_BIN === undefined
+      ? undefined
+      : await serve(BEFORE_BIN, workspaces[1] as { dir: string; xdg: string });
+  const sides: Partial<Record<Side, Call>> = {
     raw: checked(raw, 'echo', { message: 'bench' }),
     serve: checked(served, 'terminal_list', {}),
+    ...(before ? { before: checked(before, 'terminal_list', {}) } : {}),
   };
+  const names = Object.keys(sides) as Side[];
   try {
-    for (let call = 0; call < WARMUP_CALLS; call++) {
-      await sides.raw();
-      await sides.serve();
-    }
+    for (let call = 0; call < WARMUP_CALLS; call++) for (const side of names) await sides[side]?.();
     globalThis.gc?.();
-    const samples = { raw: [] as number[], serve: [] as number[] };
-    const ratios: number[] = [];
+    const samples: Partial<Record<Side, number[]>> = {};
+    const ratios: Partial<Record<Side, number[]>> = {};
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (['raw', 'serve'] as const) : (['serve', 'raw'] as const);
-      const roundSamples = { raw: [] as number[], serve: [] as number[] };
+      // Each side goes first, last and in between equally often, so load hits all alike.
+      const order = names.map((_, index) => names[(index + round) % names.length] as Side);
+      if (round % 2 === 1) order.reverse();
+      const roundSamples: Partial<Record<Side, number[]>> = {};
       for (const side of order) {
+        const taken: number[] = [];
         for (let call = 0; call < CALLS_PER_ROUND; call++) {
           const started = performance.now();
-          await sides[side]();
-          roundSamples[side].push(performance.now() - started);
+          await sides[side]?.();
+          taken.push(performance.now() - started);
         }
+        roundSamples[side] = taken;
+        (samples[side] ??= []).push(...taken);
       }
-      samples.raw.push(...roundSamples.raw);
-      samples.serve.push(...roundSamples.serve);
-      ratios.push(quantile(roundSamples.serve, 0.5) / quantile(roundSamples.raw, 0.5));
+      for (const side of names)
+        (ratios[side] ??= []).push(
+          quantile(roundSamples[side] ?? [], 0.5) / quantile(roundSamples.raw ?? [], 0.5),
+        );
     }
-    const p50 = { raw: quantile(samples.raw, 0.5), serve: quantile(samples.serve, 0.5) };
-    const ratio = p50.serve / p50.raw;
-    console.table([
-      {
-        side: 'SDK client → stdio echo server (server-everything echo)',
-        'p50 (ms)': p50.raw.toFixed(3),
-        'p90 (ms)': quantile(samples.raw, 0.9).toFixed(3),
-      },
-      {
-        side: 'SDK client → quiver serve → terminal_list',
-        'p50 (ms)': p50.serve.toFixed(3),
-        'p90 (ms)': quantile(samples.serve, 0.9).toFixed(3),
-      },
-    ]);
-    console.log(
-      `serve / raw p50: ${ratio.toFixed(3)} (per round ${quantile(ratios, 0).toFixed(2)}–${quantile(ratios, 1).toFixed(2)}); ` +
-        `target ≤ ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}; load average ${os.loadavg()[0]?.toFixed(1)}`,
+    const labels: Record<Side, string> = {
+      raw: 'SDK client → stdio echo server (server-everything echo)',
+      serve: 'SDK client → quiver serve → terminal_list',
+      before: `SDK client → quiver serve (${BEFORE_BIN}) → terminal_list`,
+    };
+    const rawP50 = quantile(samples.raw ?? [], 0.5);
+    console.table(
+      names.map((side) => ({
+        side: labels[side],
+        'p50 (ms)': quantile(samples[side] ?? [], 0.5).toFixed(3),
+        'p90 (ms)': quantile(samples[side] ?? [], 0.9).toFixed(3),
+        'p50 / raw': (quantile(samples[side] ?? [], 0.5) / rawP50).toFixed(3),
+      })),
     );
+    const load = os.loadavg()[0]?.toFixed(1);
+    for (const side of names.filter((name) => name !== 'raw')) {
+      const ratio = quantile(samples[side] ?? [], 0.5) / rawP50;
+      const spread = ratios[side] ?? [];
+      console.log(
+        `${side} / raw p50: ${ratio.toFixed(3)} (per round ${quantile(spread, 0).toFixed(2)}–${quantile(spread, 1).toFixed(2)}); ` +
+          `target ≤ ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}; load average ${load}`,
+      );
+    }
   } finally {
     await served.close();
+    await before?.close();
     await raw.close();
-    rmSync(workspace.dir, { recursive: true, force: true });
-    rmSync(workspace.xdg, { recursive: true, force: true });
+    for (const workspace of workspaces) {
+      rmSync(workspace.dir, { recursive: true, force: true });
+      rmSync(workspace.xdg, { recursive: true, force: true });
+    }
   }
 }

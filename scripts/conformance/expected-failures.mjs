@@ -8,8 +8,6 @@ export const EXPECTED_CLIENT_FAILURES = {
     'the scenario serves authorization server metadata whose issuer (…/oauth) is not the URL it was fetched for; the SDK refuses it (RFC 8414 §3.3) and Quiver does not turn that check off',
   'auth/cross-app-access-complete-flow':
     'enterprise-managed authorization (token exchange at an identity provider for an ID-JAG, SEP-990) is not supported',
-  'elicitation-sep1034-client-defaults':
-    "the bridge relays the question, but when the person accepts the form as offered it does not fill in the schema's default values (SEP-1034)",
 };
 
 /** Server scenarios (`quiver serve --http` with the conformance fixture plugin and server). */
@@ -26,12 +24,6 @@ export const EXPECTED_SERVER_FAILURES = {
     'prompts are renamed mcp__<server>__<prompt> when relayed (see prompts-get-simple)',
   'prompts-get-with-image':
     'prompts are renamed mcp__<server>__<prompt> when relayed (see prompts-get-simple)',
-  'resources-read-text':
-    "resources/read of a relayed resource answers 'Resource not found' although resources/list shows it (the resource relay of serve is new)",
-  'resources-read-binary':
-    "resources/read of a relayed resource answers 'Resource not found' (see resources-read-text)",
-  'resources-templates-read':
-    "resources/read of a relayed template answers 'Resource not found' (see resources-read-text)",
   'resources-subscribe': 'serve does not relay resources/subscribe',
   'resources-unsubscribe': 'serve does not relay resources/unsubscribe',
   'tools-call-with-logging':

@@ -10,10 +10,12 @@ export const CLI = path.join(REPO, 'apps/cli/dist/bin.js');
 export const FIXTURE_PLUGIN = path.join(REPO, 'packages/test-utils/dist/conformance-fixture-plugin.js');
 export const FIXTURE_SERVER = path.join(REPO, 'packages/test-utils/dist/conformance-fixture-server.js');
 
+/** A workspace and, beside it (never inside: trust and pins refuse that), a data home. */
 function fixtureWorkspace() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'quiver-conformance-serve-'));
-  mkdirSync(path.join(dir, 'personalities'));
-  mkdirSync(path.join(dir, 'data'));
+  const root = mkdtempSync(path.join(os.tmpdir(), 'quiver-conformance-serve-'));
+  const dir = path.join(root, 'workspace');
+  mkdirSync(path.join(dir, 'personalities'), { recursive: true });
+  mkdirSync(path.join(root, 'data'));
   writeFileSync(
     path.join(dir, 'quiver.yaml'),
     [
@@ -27,16 +29,16 @@ function fixtureWorkspace() {
     path.join(dir, 'personalities/conformance.yaml'),
     'id: conformance\nplugins: [conformance-fixture, mcp-bridge]\nmcpServers:\n  fixture: {}\npermissions:\n  allow: [test_*, json_schema_2020_12_tool]\n',
   );
-  return dir;
+  return { root, workspace: dir, dataHome: path.join(root, 'data') };
 }
 
-async function startServe(workspace) {
+async function startServe({ workspace, dataHome }) {
   const child = spawn(
     process.execPath,
     [CLI, '--trust-project', 'serve', '--http', '127.0.0.1:0', '--json'],
     {
       cwd: workspace,
-      env: { ...process.env, XDG_DATA_HOME: path.join(workspace, 'data') },
+      env: { ...process.env, XDG_DATA_HOME: dataHome },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -55,7 +57,8 @@ async function startServe(workspace) {
     child.stderr.on('data', look);
     child.on('exit', (code) => reject(new Error(`quiver serve exited with ${code}:\n${output}`)));
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  const warnings = () => output.split('\n').filter((line) => /\b(warn|error)\b/i.test(line));
+  return { url, warnings, stop: () => child.kill('SIGTERM') };
 }
 
 /** The scenario a result directory of the server command belongs to (`server-<name>-<time>`). */
@@ -66,9 +69,9 @@ function serverScenarioOf(file) {
 /** `picked`: run these scenarios one by one instead of the whole suite. */
 export async function runServerScenarios(suite, names, picked) {
   if (names.length === 0) return [];
-  const workspace = fixtureWorkspace();
-  const serve = await startServe(workspace);
-  const outputDir = path.join(workspace, 'results');
+  const fixture = fixtureWorkspace();
+  const serve = await startServe(fixture);
+  const outputDir = path.join(fixture.root, 'results');
   try {
     let output = '';
     const runs = picked.length === 0 ? [['--suite', 'all']] : names.map((name) => ['--scenario', name]);
@@ -76,6 +79,8 @@ export async function runServerScenarios(suite, names, picked) {
       output += (
         await suite(['server', '--url', serve.url, ...selection, '-o', outputDir], { limitMs: 180_000 })
       ).output;
+    // A plugin or server that serve could not load would fail scenarios for the wrong reason.
+    for (const line of serve.warnings()) console.log(`quiver serve: ${line}`);
     const byScenario = new Map(checksUnder(outputDir).map((file) => [serverScenarioOf(file), file]));
     return names.map((name) => {
       const checks = byScenario.get(name);
@@ -90,6 +95,6 @@ export async function runServerScenarios(suite, names, picked) {
     });
   } finally {
     serve.stop();
-    rmSync(workspace, { recursive: true, force: true });
+    rmSync(fixture.root, { recursive: true, force: true });
   }
 }

@@ -83,7 +83,10 @@ describe('a third-party plugin from the packed SDK, outside the repository', () 
     const pluginTarball = path.join(plugin, 'acme-words-0.1.0.tgz');
 
     await step('npm', ['install', pluginTarball], app, env);
-    writeFileSync(path.join(app, 'quiver.yaml'), 'plugins: [acme-words]\npluginConfig:\n  acme-words:\n    minLength: 2\n');
+    writeFileSync(
+      path.join(app, 'quiver.yaml'),
+      'plugins: [acme-words]\npluginConfig:\n  acme-words:\n    minLength: 2\n',
+    );
     mkdirSync(path.join(app, 'personalities'));
     writeFileSync(
       path.join(app, 'personalities', 'default.yaml'),

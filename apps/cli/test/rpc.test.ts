@@ -81,7 +81,7 @@ const WEATHER = {
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
-describe('quiver rpc', () => {
+describe('quiver rpc', { timeout: 90_000 }, () => {
   it('renders definitions and runs a first-party and a client-executed tool through the pipeline, with events', async () => {
     const rpc = startRpc(workspace());
     const asked: unknown[] = [];

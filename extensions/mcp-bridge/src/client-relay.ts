@@ -67,7 +67,7 @@ export class ServerClientRelay {
   private capabilities(): ClientCapabilities {
     const { allow } = this.options;
     return {
-      ...(allow.includes('elicitation') ? { elicitation: { form: {} } } : {}),
+      ...(allow.includes('elicitation') ? { elicitation: { form: { applyDefaults: true } } } : {}),
       ...(allow.includes('sampling') ? { sampling: {} } : {}),
       ...(allow.includes('roots') ? { roots: {} } : {}),
     };

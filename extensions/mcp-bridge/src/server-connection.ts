@@ -254,6 +254,8 @@ export class ServerConnection {
   }
 
   private async listTools(client: Client, signal?: AbortSignal): Promise<McpToolDefinition[]> {
+    // A server of resources or prompts only has no tools/list to ask (it would answer -32601).
+    if (client.getServerCapabilities()?.tools === undefined) return [];
     const tools: McpToolDefinition[] = [];
     const seenCursors = new Set<string>();
     let cursor: string | undefined;

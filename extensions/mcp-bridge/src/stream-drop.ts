@@ -5,16 +5,16 @@ import { errorMessage } from './connection-errors.js';
 export const DROP_PROBE_TIMEOUT_MS = 2_000;
 
 /**
- * An HTTP server's event stream broke (the SDK reports it only through `onerror`, and would then
- * wait for each call's own timeout). Clean ends and resumption failures read differently.
+ * An HTTP server's event stream broke or could not be resumed. The SDK reports this only through
+ * `onerror`; the calls waiting on that stream would otherwise wait for their own timeouts.
  */
 export function isStreamDrop(error: unknown): boolean {
   return /SSE stream disconnected|SSE error|Failed to reconnect SSE stream/i.test(errorMessage(error));
 }
 
 /**
- * Whether the server still answers: a ping within the probe timeout. A dead server refuses the
- * connection at once, so the calls in flight fail at once instead of at their timeouts.
+ * Undefined when the server answers a ping within the probe timeout, else why it did not. A dead
+ * server refuses the connection at once, so the calls in flight fail at once.
  */
 export async function stillAnswers(
   client: Client,

@@ -9,7 +9,7 @@ import {
 import { decideName, decidePaths, decideSpecifier, decideUrl } from './decide-resources.js';
 import { decideShellCommand } from './decide-shell.js';
 import { SessionGrantStore } from './grant-stores.js';
-import type { ProjectGrantStore } from './project-grant-store.js';
+import type { ProjectGrants } from './project-grants.js';
 import { type ProtectedPath, protectionRules } from './protected-paths.js';
 import { type PermissionRule, parsePermissionRule } from './rule.js';
 import { RuleSet, type RuleSetCaches } from './rule-set.js';
@@ -23,7 +23,8 @@ export interface PermissionEngineOptions {
   /** Denies of the parent agent: they bound this one whatever its own layers allow. */
   parentDenies?: string[];
   sessionGrants?: SessionGrantStore;
-  projectGrants?: ProjectGrantStore;
+  /** Saved grants: SQLite (`ProjectGrantStore`) on one host, PostgreSQL for several replicas. */
+  projectGrants?: ProjectGrants;
   /**
    * Kinds of tools that may not be the one being decided, so that a deny written for one
    * read tool (`read_file(secrets/**)`) also holds for the others. Conventional names
@@ -54,7 +55,7 @@ export class PermissionEngine {
   readonly #ask: PermissionRule[];
   readonly #allow: PermissionRule[];
   readonly #sessionGrants: SessionGrantStore;
-  readonly #projectGrants: ProjectGrantStore | undefined;
+  readonly #projectGrants: ProjectGrants | undefined;
   readonly #toolKinds = new Map<string, PermissionKind>();
   readonly #protections: PermissionRule[];
   #onceGrants: PermissionRule[] = [];
@@ -81,8 +82,11 @@ export class PermissionEngine {
   async decide(request: PermissionRequest): Promise<PermissionDecision> {
     const { toolName, spec, mcpServer } = request;
     if (spec) this.#toolKinds.set(toolName, spec.kind);
-    const rules = this.#ruleSet();
+    // Once grants belong to this decision: taken before any wait, so a concurrent one cannot use them.
+    const once = this.#onceGrants;
     this.#onceGrants = [];
+    const saved = this.#projectGrants?.list() ?? [];
+    const rules = this.#ruleSet(saved instanceof Promise ? await saved : saved, once);
     const blanketDeny = rules.blanket('deny', toolName, mcpServer);
     if (blanketDeny)
       return {
@@ -137,12 +141,12 @@ export class PermissionEngine {
   }
 
   /** Adds `rule` to the allow layer: for the next decision only, this session, or the project (saved). */
-  grant(rule: string, scope: GrantScope): void {
+  grant(rule: string, scope: GrantScope): void | Promise<void> {
     const parsed = parsePermissionRule(rule);
     this.#grantedAt.set(parsed.source, Date.now());
     if (scope === 'once') this.#onceGrants.push(parsed);
     else if (scope === 'session') this.#sessionGrants.add(parsed.source);
-    else if (this.#projectGrants) this.#projectGrants.add(parsed.source);
+    else if (this.#projectGrants) return this.#projectGrants.add(parsed.source);
     else {
       throw new QuiverError(
         'config_invalid',
@@ -155,15 +159,13 @@ export class PermissionEngine {
     }
   }
 
-  #ruleSet(): RuleSet {
-    const grants = [...this.#sessionGrants.list(), ...(this.#projectGrants?.list() ?? [])].map(
-      parsePermissionRule,
-    );
+  #ruleSet(projectGrants: readonly string[], onceGrants: readonly PermissionRule[]): RuleSet {
+    const grants = [...this.#sessionGrants.list(), ...projectGrants].map(parsePermissionRule);
     return new RuleSet(
       this.#workspace,
       this.#deny,
       this.#ask,
-      [...this.#allow, ...grants, ...this.#onceGrants],
+      [...this.#allow, ...grants, ...onceGrants],
       this.#toolKinds,
       this.#caches,
       this.#protections,

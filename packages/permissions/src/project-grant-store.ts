@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { openDatabase } from '@quiver/storage-sqlite';
 import type Database from 'better-sqlite3';
+import type { ProjectGrants } from './project-grants.js';
 import { parsePermissionRule } from './rule.js';
 
 /** Migration i brings the schema to version i + 1 (see storage-sqlite's applyMigrations). */
@@ -19,7 +20,7 @@ export interface ProjectGrantStoreOptions {
  * by any other connection (another process's `quiver permit`) changes SQLite's `data_version`,
  * which `list` checks before answering from memory.
  */
-export class ProjectGrantStore {
+export class ProjectGrantStore implements ProjectGrants {
   readonly #database: Database.Database;
   readonly #dataVersion: Database.Statement;
   readonly #select: Database.Statement;

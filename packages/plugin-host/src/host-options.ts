@@ -51,6 +51,8 @@ export interface CreateHostOptions {
    * violations at startup, then registered in every container of their scope.
    */
   services?: ServiceDescriptor[];
+  /** Where `${VARIABLE}` references of quiver.yaml (the storage URL) are read; default process.env. */
+  environment?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface PluginConfigContext {

@@ -26,6 +26,7 @@ import { SESSION_SERVICES } from './services/session-services.js';
 import { type HostOptions, type ServiceScope, TOKEN_SCOPES, TOKENS } from './tokens.js';
 import { inspectProject } from './trust/inspect-project.js';
 import { type ProjectTrust, trustedPersonality } from './trust/project-trust.js';
+import { openSharedStorage } from './storage/shared-storage.js';
 import { trustDirectory } from './trust/trust-store.js';
 
 /** What a personality's sessions are built from: only the enabled plugins' hooks, reducers and backends. */
@@ -62,6 +63,12 @@ export class QuiverHost {
     const embedded = options.embeddedPersonalities ?? {};
     const dataDir = path.resolve(workspace, options.dataDir ?? config.dataDir);
     mkdirSync(dataDir, { recursive: true });
+    const logger = options.logger ?? createStderrLogger();
+    const sharedStorage = await openSharedStorage(config.storage, {
+      workspace,
+      logger,
+      ...(options.environment ? { environment: options.environment } : {}),
+    });
     const sources = options.pluginConfigSources ?? {};
     const sessionPersonality = options.personality ?? config.defaultPersonality;
     let host: QuiverHost | undefined;
@@ -84,6 +91,7 @@ export class QuiverHost {
         },
       loadedConfigurationPaths: [],
       ...(options.profiles ? { profiles: options.profiles } : {}),
+      ...(sharedStorage ? { sharedStorage } : {}),
     };
     const pluginLocations: string[] = [];
 
@@ -92,7 +100,7 @@ export class QuiverHost {
     // A child of tsyringe's global container that nothing registers into: every registration stays here.
     const root = globalContainer.createChildContainer();
     root.register(TOKENS.hostOptions, { useValue: hostOptions });
-    root.register(TOKENS.logger, { useValue: options.logger ?? createStderrLogger() });
+    root.register(TOKENS.logger, { useValue: logger });
     const disposeRoot = registerScope(root, services.root);
 
     host = new QuiverHost(root, services, disposeRoot, hostOptions, embedded, trust, sessionPersonality);
@@ -229,6 +237,7 @@ export class QuiverHost {
     await this.catalog.shutdown();
     for (const scope of this.#personalities.values()) await scope.dispose();
     await this.disposeRoot();
+    await this.options.sharedStorage?.close();
   }
 
   /**

@@ -35,9 +35,10 @@ export {
   resolvePersonality,
   toSessionPolicy,
 } from './personality/index.js';
-export type { FailedPluginInfo, LoadedPluginInfo } from './plugins/plugin-catalog.js';
 export { explainMissingTool } from './plugins/failed-plugin-tools.js';
+export type { FailedPluginInfo, LoadedPluginInfo } from './plugins/plugin-catalog.js';
 export { PluginCatalog } from './plugins/plugin-catalog.js';
+export type { PluginSettingDescription } from './plugins/plugin-config.js';
 export {
   PLUGIN_SERVICE_NAMES,
   validatePackageManifest,

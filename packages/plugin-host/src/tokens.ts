@@ -21,6 +21,7 @@ import type { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 import type { QuiverConfig } from './config/config-schema.js';
 import type { Personality } from './personality/index.js';
 import type { PluginCatalog } from './plugins/plugin-catalog.js';
+import type { SharedStorage } from './storage/shared-storage.js';
 import type { SessionCallExecutors } from './services/session-services.js';
 
 /** A DI token that carries the type of what it resolves to. */
@@ -46,6 +47,8 @@ export interface HostOptions {
   pluginConfig(pluginId: string): Record<string, unknown>;
   /** Model profiles added to the built-in ones. */
   profiles?: ModelProfile[];
+  /** Grants and the session log on PostgreSQL, when quiver.yaml says `storage: { kind: postgres }`. */
+  sharedStorage?: SharedStorage;
 }
 
 /** Every service the host wires, with its scope. */

@@ -2,7 +2,13 @@ import path from 'node:path';
 import { definePlugin, defineTool, ok } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { QuiverHost } from '../src/index.js';
+import {
+  compareConfigurations,
+  PERSONALITY_DEFAULTS,
+  type PersonalitySettings,
+  parseConfig,
+  QuiverHost,
+} from '../src/index.js';
 import { tempDir, write } from './helpers.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -64,6 +70,17 @@ describe('plugin settings', () => {
     expect(await settingsSeen(host)).toEqual({ ok: true, value: 'https://weather.example in metric' });
   });
 
+  it('lists the settings a plugin declares, with their types and defaults, for `quiver plugins`', async () => {
+    const host = await hostIn({
+      'quiver.yaml': 'pluginConfig:\n  weather:\n    baseUrl: https://weather.example\n',
+    });
+    const loaded = host.plugins().loaded.find((plugin) => plugin.id === 'weather');
+    expect(loaded?.settings).toEqual([
+      { key: 'baseUrl', type: 'string', required: true },
+      { key: 'units', type: '"metric" | "imperial"', required: false, default: 'metric' },
+    ]);
+  });
+
   it('lets the personality settings win over quiver.yaml, key by key', async () => {
     const host = await hostIn({
       'quiver.yaml': 'pluginConfig:\n  weather:\n    baseUrl: https://weather.example\n    units: metric\n',
@@ -97,8 +114,24 @@ describe('plugin settings', () => {
     try {
       host.personality();
     } catch (error) {
-      expect((error as { fix?: string }).fix).toMatch(/Remove plugins\.0\.settings .*allowed there are id, config/);
+      expect((error as { fix?: string }).fix).toMatch(
+        /Remove plugins\.0\.settings .*allowed there are id, config/,
+      );
       expect((error as { fix?: string }).fix).not.toContain('suggestion above');
     }
+  });
+
+  it('holds back plugin settings a personality changes until a person trusts them', () => {
+    const project = (pluginConfig: PersonalitySettings['pluginConfig']) => ({
+      config: parseConfig({}, 'test'),
+      personalities: { dev: { ...structuredClone(PERSONALITY_DEFAULTS), id: 'dev', pluginConfig } },
+    });
+    const trusted = project({ weather: { baseUrl: 'https://weather.example' } });
+    const current = project({ weather: { baseUrl: 'https://attacker.example' } });
+    const result = compareConfigurations(trusted, current);
+    expect(result.widening.map((change) => change.where)).toEqual(['personality dev: pluginConfig']);
+    expect(result.effective.personalities.dev?.pluginConfig).toEqual({
+      weather: { baseUrl: 'https://weather.example' },
+    });
   });
 });

@@ -114,7 +114,9 @@ describe('plugin loading', () => {
       '"second" registers tool "shared_tool", which plugin "first" already registers',
     );
     // Leaving a plugin out of a personality cannot fix a clash: both load for every personality.
-    expect(failure?.fix).toMatch(/^Rename the tool in "second" \(e\.g\. "second_shared_tool"\), or remove one of the two plugins from quiver\.yaml/);
+    expect(failure?.fix).toMatch(
+      /^Rename the tool in "second" \(e\.g\. "second_shared_tool"\), or remove one of the two plugins from quiver\.yaml/,
+    );
     // The failed plugin is rolled back entirely: its other tool is gone too.
     expect(quiver.registry.get('second_only')).toBeUndefined();
     expect(quiver.registry.get('shared_tool')?.pluginId).toBe('first');

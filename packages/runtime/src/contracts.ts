@@ -202,8 +202,11 @@ export interface SessionEventLog {
    * this channel's writes are reported to `onFailure`.
    */
   openWriteBehind?(onFailure: WriteBehindFailure): WriteBehindChannel;
-  /** Marks calls that started and never completed as interrupted; returns their ids. */
-  recoverOrphans(sessionId: string): string[];
+  /**
+   * Marks calls that started and never completed as interrupted; returns their ids. A log shared
+   * by several replicas answers with a promise and spares the calls of live replicas.
+   */
+  recoverOrphans(sessionId: string): string[] | Promise<string[]>;
   close(): void;
   /** Records who a session is for (personality, agent); called when an executor starts. */
   beginSession?(session: { id: string; personalityId?: string; agent?: string }): void;

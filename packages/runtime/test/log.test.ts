@@ -114,27 +114,46 @@ describe('SqliteSessionEventLog', () => {
     );
   });
 
-  it('has the start of a call to another server on disk before the tool runs', async () => {
+  it('has the start of a call that runs other calls on disk before the tool runs, and an MCP call hands its start over without waiting', async () => {
     let reader: SqliteSessionEventLog | undefined;
-    const remote = defineTool({
-      name: 'mcp__remote__lookup',
+    const seenBy = (sessionId: string) => () => {
+      const calls = reader?.sessionCalls(sessionId) ?? [];
+      return ok(calls.map((call) => `${call.callId}:${call.status}`).join(' '));
+    };
+    const orchestrator = defineTool({
+      name: 'orchestrate',
       description: 'Reports, as it starts, what the log holds for it.',
       input: z.object({}),
+      capabilities: { tools: true },
+      execute: seenBy('ahead'),
+    });
+    const h = await harness({ tools: [orchestrator], withLog: true, sessionId: 'ahead' });
+    reader = openLog(h.dataDir);
+    const [seen] = await h.run([{ id: 'scripted-1', name: 'orchestrate', args: {} }]);
+    expect(seen).toEqual(ok('scripted-1:running'));
+
+    // A remote call waits for its server; by then its start is on its way to disk.
+    const remote = defineTool({
+      name: 'mcp__remote__lookup',
+      description: 'Waits for its server, then reports what the log holds for it.',
+      input: z.object({}),
       capabilities: {},
-      execute: () => {
-        const calls = reader?.sessionCalls('ahead') ?? [];
-        return ok(calls.map((call) => `${call.callId}:${call.status}`).join(' '));
+      execute: async () => {
+        await whenWritten(() =>
+          expect(reader?.sessionCalls('remote').map((call) => call.status)).toEqual(['running']),
+        );
+        return seenBy('remote')();
       },
     });
-    const h = await harness({
+    const r = await harness({
       pool: poolOf([{ tool: remote, source: 'mcp', mcpServer: 'remote' }]),
       tools: [remote],
       withLog: true,
-      sessionId: 'ahead',
+      sessionId: 'remote',
     });
-    reader = openLog(h.dataDir);
-    const [seen] = await h.run([{ id: 'remote-1', name: 'mcp__remote__lookup', args: {} }]);
-    expect(seen).toEqual(ok('remote-1:running'));
+    reader = openLog(r.dataDir);
+    const [remoteSeen] = await r.run([{ id: 'remote-1', name: 'mcp__remote__lookup', args: {} }]);
+    expect(remoteSeen).toEqual(ok('remote-1:running'));
   });
 
   it('has every event on disk once the session is disposed, with nothing awaited before', async () => {

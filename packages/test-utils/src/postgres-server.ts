@@ -15,6 +15,8 @@ export interface TestPostgresServer {
   readonly url: string;
   /** Creates a fresh database and returns its URL, so each test starts from an empty schema. */
   createDatabase(name: string): Promise<string>;
+  /** Runs one statement on a database of this server (a URL from `createDatabase`) and returns its rows. */
+  query<Row = Record<string, unknown>>(databaseUrl: string, sql: string, parameters?: unknown[]): Promise<Row[]>;
   /** Stops the server at once and removes its directory. */
   stop(): Promise<void>;
 }
@@ -89,6 +91,16 @@ export async function startPostgresServer(): Promise<TestPostgresServer> {
         await client.end();
       }
       return `postgres://${SUPERUSER}@127.0.0.1:${port}/${name}`;
+    },
+    async query<Row>(databaseUrl: string, sql: string, parameters: unknown[] = []): Promise<Row[]> {
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        return (await client.query(sql, parameters)).rows as Row[];
+      } finally {
+        await client.end();
+      }
     },
     async stop(): Promise<void> {
       if (stopped) return;

@@ -144,6 +144,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
       relays.backend(),
     ],
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.env ? { environment: options.env } : {}),
   };
   // The bridge gets the (trusted) `mcpServers` table and starts a server only when a session under
   // a personality that enables it first needs it.

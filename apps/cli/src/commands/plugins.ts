@@ -24,6 +24,16 @@ export function registerPluginsCommand(program: Command): void {
             `${color.green('✓')} ${color.bold(plugin.id)}@${plugin.version} ${color.dim(plugin.source)}`,
           );
           printLine(`    ${plugin.tools.length ? plugin.tools.join(', ') : color.dim('(no tools)')}`);
+          for (const setting of plugin.settings ?? []) {
+            const detail = [
+              setting.type,
+              setting.required ? 'required' : undefined,
+              'default' in setting ? `default ${JSON.stringify(setting.default)}` : undefined,
+            ].filter(Boolean);
+            printLine(
+              `    ${color.dim('setting')} ${setting.key} (${detail.join(', ')})${setting.description ? ` ${setting.description}` : ''}`,
+            );
+          }
         }
         for (const failure of status.failed) {
           printLine(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storageConfigSchema } from '../storage/storage-config.js';
 
 /** `quiver.yaml`: what the host loads. Personalities decide what each session may use. */
 export const quiverConfigSchema = z
@@ -31,6 +32,7 @@ export const quiverConfigSchema = z
       .describe(
         "MCP servers by name: `{ command, args, env, cwd }` for stdio or `{ url, headers }` for HTTP. Personalities enable servers by name. A server's readOnly/destructive/idempotent/openWorld hints are ignored unless its entry says `trustAnnotations: true`.",
       ),
+    storage: storageConfigSchema,
     defaultPersonality: z
       .string()
       .default('default')

@@ -96,7 +96,11 @@ function pluginEntries(
   const plugins = entries.map((entry) => {
     if (typeof entry === 'string') return entry;
     if (entry.config !== undefined)
-      Object.defineProperty(pluginConfig, entry.id, { value: entry.config, enumerable: true, writable: true });
+      Object.defineProperty(pluginConfig, entry.id, {
+        value: entry.config,
+        enumerable: true,
+        writable: true,
+      });
     return entry.id;
   });
   return { plugins: [...new Set(plugins)], pluginConfig };

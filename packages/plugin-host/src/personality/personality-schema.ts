@@ -93,7 +93,7 @@ export const personalitySchema = z.strictObject({
             .record(z.string(), z.unknown())
             .optional()
             .describe(
-              "Settings for the plugin, over its `pluginConfig` section in quiver.yaml (key by key, the personality winning); checked against the plugin's config schema at load.",
+              "Settings for the plugin, over its `pluginConfig` section in quiver.yaml (key by key, the personality winning); checked against the plugin's config schema at load. `quiver plugins` lists the settings each plugin takes.",
             ),
         }),
       ]),

@@ -13,7 +13,8 @@ export function explainMissingTool(
   enabledPlugins: readonly string[],
 ): string | undefined {
   const owner = failed.find((failure) => failure.tools.includes(tool));
-  if (owner) return `Tool "${tool}" is from plugin "${owner.plugin}", which failed to load: ${describe(owner)}`;
+  if (owner)
+    return `Tool "${tool}" is from plugin "${owner.plugin}", which failed to load: ${describe(owner)}`;
   const enabled = failed.filter((failure) => enabledPlugins.includes(failure.plugin));
   if (enabled.length === 0) return undefined;
   const names = enabled.map((failure) => `"${failure.plugin}"`).join(', ');

@@ -19,7 +19,8 @@ import {
 import { inject, injectable } from 'tsyringe';
 import type { DefaultCapabilityBackendRegistry } from '../backend-registry.js';
 import { type HostOptions, TOKENS } from '../tokens.js';
-import { parsePluginConfig } from './plugin-config.js';
+import { duplicateToolError } from './duplicate-tool-error.js';
+import { describePluginSettings, type PluginSettingDescription, parsePluginConfig } from './plugin-config.js';
 import { validatePluginDefinition } from './plugin-manifest.js';
 
 export interface LoadedPluginInfo {
@@ -28,6 +29,8 @@ export interface LoadedPluginInfo {
   description?: string;
   source: string;
   tools: string[];
+  /** The keys its `config` schema declares; absent when it declares none. */
+  settings?: PluginSettingDescription[];
 }
 
 export interface FailedPluginInfo {
@@ -99,7 +102,9 @@ export class PluginCatalog {
           },
         );
       }
-      entry.config = Object.freeze({ ...parsePluginConfig(definition, this.options.pluginConfig(definition.id)) });
+      entry.config = Object.freeze({
+        ...parsePluginConfig(definition, this.options.pluginConfig(definition.id)),
+      });
       // Registered before register() runs so that tools it adds later (MCP reconnects) are tracked too.
       this.#loaded.set(definition.id, entry);
       await definition.register(this.#contextFor(definition, entry));
@@ -128,16 +133,20 @@ export class PluginCatalog {
 
   loaded(): LoadedPluginInfo[] {
     const tools = this.registry.list();
-    return [...this.#loaded.values()].map(({ definition, source }) => ({
-      id: definition.id,
-      version: definition.version,
-      ...(definition.description ? { description: definition.description } : {}),
-      source,
-      tools: tools
-        .filter((entry) => entry.pluginId === definition.id)
-        .map((entry) => entry.tool.name)
-        .sort(),
-    }));
+    return [...this.#loaded.values()].map(({ definition, source }) => {
+      const settings = describePluginSettings(definition);
+      return {
+        id: definition.id,
+        version: definition.version,
+        ...(definition.description ? { description: definition.description } : {}),
+        source,
+        tools: tools
+          .filter((entry) => entry.pluginId === definition.id)
+          .map((entry) => entry.tool.name)
+          .sort(),
+        ...(settings ? { settings } : {}),
+      };
+    });
   }
 
   failed(): FailedPluginInfo[] {
@@ -225,7 +234,9 @@ export class PluginCatalog {
       return once;
     };
     const all = this.#services(definition, entry.config);
-    const services = Object.fromEntries((definition.requires ?? []).map((name: PluginServiceName) => [name, all[name]]));
+    const services = Object.fromEntries(
+      (definition.requires ?? []).map((name: PluginServiceName) => [name, all[name]]),
+    );
     return {
       pluginId: definition.id,
       services: services as unknown as PluginServices,
@@ -242,7 +253,10 @@ export class PluginCatalog {
     };
   }
 
-  #services(definition: PluginDefinition<any, any>, config: Readonly<Record<string, unknown>>): PluginServices {
+  #services(
+    definition: PluginDefinition<any, any>,
+    config: Readonly<Record<string, unknown>>,
+  ): PluginServices {
     const prefix = `[${definition.id}]`;
     return {
       logger: {
@@ -264,30 +278,4 @@ export class PluginCatalog {
       events: { publish: (event) => this.events.publish(event) },
     };
   }
-}
-
-/**
- * Tool names are one namespace across every loaded plugin, whatever the personalities enable, so
- * the clash can only be fixed by renaming or by not loading one of the two.
- */
-function duplicateToolError(
-  tool: string,
-  definition: PluginDefinition<any, any>,
-  ownerId: string | undefined,
-  loaded: ReadonlyMap<string, LoadedPlugin>,
-): QuiverError {
-  const owner = ownerId ? `plugin "${ownerId}"` : 'the host';
-  const ownerSource = ownerId ? loaded.get(ownerId)?.source : undefined;
-  const firstParty = ownerSource?.startsWith('@quiver/') === true;
-  const rename = `Rename the tool in "${definition.id}" (e.g. "${definition.id.replace(/[^a-zA-Z0-9_-]/g, '_')}_${tool}")`;
-  return new QuiverError(
-    'plugin_duplicate_tool',
-    `Plugin "${definition.id}" registers tool "${tool}", which ${owner} already registers. Tool names are shared by every loaded plugin, so "${definition.id}" was not loaded.`,
-    {
-      fix: firstParty
-        ? `${rename}: ${owner} is first-party and always loaded.`
-        : `${rename}, or remove one of the two plugins from quiver.yaml \`plugins\` (a plugin loads for every personality, so leaving it out of a personality does not help).`,
-      details: { tool, plugins: [ownerId, definition.id] },
-    },
-  );
 }

@@ -1,5 +1,5 @@
 import { type PluginDefinition, QuiverError } from '@quiver/types';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** True for a zod schema (from any copy of zod): what `definePlugin({ config })` takes. */
 export function isConfigSchema(value: unknown): value is z.ZodType {
@@ -41,4 +41,36 @@ export function parsePluginConfig(
       details: { plugin: definition.id, issues },
     },
   );
+}
+
+export interface PluginSettingDescription {
+  key: string;
+  /** JSON Schema type, e.g. `string`, `integer`, `"a" | "b"`. */
+  type: string;
+  required: boolean;
+  default?: unknown;
+  description?: string;
+}
+
+/** The top-level keys of a plugin's settings schema, for `quiver plugins`; undefined without one. */
+export function describePluginSettings(
+  definition: PluginDefinition<any, any>,
+): PluginSettingDescription[] | undefined {
+  const schema = definition.config as unknown;
+  if (!isConfigSchema(schema)) return undefined;
+  let json: { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  try {
+    json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as typeof json;
+  } catch {
+    return undefined;
+  }
+  return Object.entries(json.properties ?? {}).map(([key, property]) => ({
+    key,
+    type: Array.isArray(property.enum)
+      ? property.enum.map((value) => JSON.stringify(value)).join(' | ')
+      : String(property.type ?? 'any'),
+    required: (json.required ?? []).includes(key) && !('default' in property),
+    ...('default' in property ? { default: property.default } : {}),
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+  }));
 }

@@ -25,7 +25,10 @@ const pluginDefinitionSchema = z.object({
   requires: z.array(z.string()).optional(),
   dependsOn: z.array(z.string()).optional(),
   config: z
-    .custom((value) => value === undefined || isConfigSchema(value), 'must be a zod schema, e.g. z.object({ … })')
+    .custom(
+      (value) => value === undefined || isConfigSchema(value),
+      'must be a zod schema, e.g. z.object({ … })',
+    )
     .optional(),
   register: z.custom<PluginDefinition['register']>(
     (value) => typeof value === 'function',

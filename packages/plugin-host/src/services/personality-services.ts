@@ -20,6 +20,7 @@ export class HostPermissionEngine extends PersonalityPermissionEngine {
       workspace: options.workspace,
       dataDir: options.dataDir,
       registry,
+      ...(options.sharedStorage ? { projectGrants: options.sharedStorage.projectGrants } : {}),
       // Read at each session: a personality resolved later adds files to protect.
       get protectedPaths() {
         return protectedPathsOf(options);
@@ -107,7 +108,8 @@ export const PERSONALITY_SERVICES: readonly ServiceDescriptor[] = [
       workspace: options.workspace,
       dataDir: options.dataDir,
       ...(events ? { events } : {}),
-      ...(eventLog ? { eventLog } : {}),
+      // Replicas share the PostgreSQL log; the SQLite one stays for a single host.
+      ...(options.sharedStorage ? { eventLog: options.sharedStorage.eventLog } : eventLog ? { eventLog } : {}),
       ...(permissionEngine ? { permissionEngine } : {}),
       ...(options.profiles ? { profiles: options.profiles } : {}),
       // MCP servers start on a personality's first use, never for a personality nobody uses.

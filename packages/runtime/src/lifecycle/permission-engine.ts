@@ -1,6 +1,7 @@
 import {
   PermissionEngine,
   ProjectGrantStore,
+  type ProjectGrants,
   type ProtectedPath,
   SessionGrantStore,
 } from '@quiver/permissions';
@@ -18,6 +19,8 @@ export interface PersonalityPermissionEngineOptions {
   registry?: ToolRegistry;
   /** What Quiver loads as configuration or code: no tool may write it. */
   protectedPaths?: ReadonlyArray<string | ProtectedPath>;
+  /** Saved grants shared by several replicas (PostgreSQL); default `<dataDir>/permissions.db`. Not closed here. */
+  projectGrants?: ProjectGrants;
 }
 
 export interface SessionPermissionRules {
@@ -41,7 +44,7 @@ function toolKinds(registry: ToolRegistry | undefined): Record<string, Permissio
  */
 export class PersonalityPermissionEngine {
   readonly #options: PersonalityPermissionEngineOptions;
-  #projectGrants: ProjectGrantStore | undefined;
+  #projectGrants: ProjectGrants | undefined;
   #closed = false;
 
   constructor(options: PersonalityPermissionEngineOptions) {
@@ -49,7 +52,7 @@ export class PersonalityPermissionEngine {
   }
 
   forSession(session: SessionPermissionRules): SessionPermissionEngine {
-    this.#projectGrants ??= new ProjectGrantStore({ dataDir: this.#options.dataDir });
+    this.#projectGrants ??= this.#options.projectGrants ?? new ProjectGrantStore({ dataDir: this.#options.dataDir });
     const engine = new PermissionEngine({
       workspace: this.#options.workspace,
       layers: [session.rules],
@@ -70,7 +73,8 @@ export class PersonalityPermissionEngine {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#projectGrants?.close();
+    // A store handed in belongs to whoever opened it.
+    if (this.#projectGrants !== this.#options.projectGrants) void this.#projectGrants?.close();
   }
 }
 
@@ -85,6 +89,7 @@ export function sessionPermissionEngine(
     dataDir: deps.dataDir,
     ...(deps.registry ? { registry: deps.registry } : {}),
     ...(deps.protectedPaths ? { protectedPaths: deps.protectedPaths } : {}),
+    ...(deps.projectGrants ? { projectGrants: deps.projectGrants } : {}),
   });
   return { ...own.forSession(session), close: () => own.close() };
 }

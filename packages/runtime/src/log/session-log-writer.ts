@@ -73,8 +73,11 @@ export class SessionLogWriter {
       log.beginSession?.(session);
     });
     this.#enqueue(() => {
-      this.#interrupted = log.recoverOrphans(session.id);
-      if (this.#interrupted.length > 0) this.#options.onRecovered(this.#interrupted);
+      const recovered = log.recoverOrphans(session.id);
+      if (Array.isArray(recovered)) this.#recovered(recovered);
+      // A shared log spares live replicas' calls, so this process's calls cannot be taken for
+      // orphans whenever the answer comes.
+      else recovered.then((callIds) => this.#recovered(callIds), (error) => this.#report(error));
     });
     // After recovery: the log's thread opens a connection of its own, which must not find the log
     // busy with (or busy it for) the recovery of a log a killed process left behind.
@@ -83,6 +86,11 @@ export class SessionLogWriter {
         if (!isBusy(error) || firstOfBusyStretch) this.#report(error);
       });
     });
+  }
+
+  #recovered(callIds: readonly string[]): void {
+    this.#interrupted = callIds;
+    if (callIds.length > 0) this.#options.onRecovered(callIds);
   }
 
   /** Known once recovery has run; empty before. */

@@ -1,0 +1,73 @@
+import { connectPostgres } from '@quiver/storage-postgres';
+import { describeWithSystemTools } from '@quiver/test-utils';
+import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
+import type pg from 'pg';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { PermissionEngine } from '../src/permission-engine.js';
+import { PostgresProjectGrantStore } from '../src/postgres-project-grant-store.js';
+
+describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL shared by replicas', () => {
+  let server: TestPostgresServer;
+  let databases = 0;
+  const pools: pg.Pool[] = [];
+
+  beforeAll(async () => {
+    server = await startPostgresServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  afterEach(async () => {
+    await Promise.all(pools.splice(0).map((pool) => pool.end()));
+  });
+
+  /** One replica's view: its own pool, store and engine, as a separate `quiver serve` would have. */
+  async function replica(url: string, project = '/srv/project'): Promise<PermissionEngine> {
+    const pool = await connectPostgres({ url });
+    pools.push(pool);
+    const projectGrants = await PostgresProjectGrantStore.open({ pool, project });
+    return new PermissionEngine({ workspace: '/srv/project', layers: [{}], projectGrants });
+  }
+
+  const deploy = { toolName: 'deploy', args: {} };
+
+  it('honours on one replica a project grant given through another', async () => {
+    const url = await server.createDatabase(`grants_${++databases}`);
+    const first = await replica(url);
+    const second = await replica(url);
+    expect((await second.decide(deploy)).behavior).toBe('ask');
+    await first.grant('deploy', 'project');
+    expect(await second.decide(deploy)).toMatchObject({ behavior: 'allow' });
+  });
+
+  it('keeps the grants of one project away from another project on the same database', async () => {
+    const url = await server.createDatabase(`grants_${++databases}`);
+    const mine = await replica(url, '/srv/mine');
+    const theirs = await replica(url, '/srv/theirs');
+    await mine.grant('deploy', 'project');
+    expect((await mine.decide(deploy)).behavior).toBe('allow');
+    expect((await theirs.decide(deploy)).behavior).toBe('ask');
+  });
+
+  it('forgets a removed grant on every replica and saves a rule once however often it is granted', async () => {
+    const url = await server.createDatabase(`grants_${++databases}`);
+    const pool = await connectPostgres({ url });
+    pools.push(pool);
+    const store = await PostgresProjectGrantStore.open({ pool, project: '/srv/project' });
+    const other = await replica(url);
+    await Promise.all([store.add('deploy'), store.add('deploy'), store.add(' deploy ')]);
+    expect(await store.list()).toEqual(['deploy']);
+    expect(await store.remove('deploy')).toBe(true);
+    expect(await store.remove('deploy')).toBe(false);
+    expect((await other.decide(deploy)).behavior).toBe('ask');
+  });
+
+  it('refuses to save a malformed rule', async () => {
+    const url = await server.createDatabase(`grants_${++databases}`);
+    const pool = await connectPostgres({ url });
+    pools.push(pool);
+    const store = await PostgresProjectGrantStore.open({ pool, project: '/srv/project' });
+    await expect(store.add('terminal(unclosed')).rejects.toThrow();
+    expect(await store.list()).toEqual([]);
+  });
+});

@@ -1,0 +1,219 @@
+import { applyPostgresMigrations, ReplicaLease } from '@quiver/storage-postgres';
+import type { QuiverEvent, ToolErrorCode } from '@quiver/types';
+import type pg from 'pg';
+import type { SessionEventLog, WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
+import { writeEventRows } from './postgres-event-rows.js';
+import { POSTGRES_SESSION_LOG_MIGRATIONS } from './postgres-session-schema.js';
+import type { CallRecord, CallStatus, SessionRecordInput, SessionSummary } from './records.js';
+
+export interface PostgresSessionEventLogOptions {
+  /** A pool from `connectPostgres`; the caller owns it. */
+  pool: pg.Pool;
+  /** This process's replica lease: running calls are stamped with it. */
+  lease: ReplicaLease;
+}
+
+/** A call another replica left running when it died, now marked interrupted. */
+export interface RecoveredCall {
+  sessionId: string;
+  callId: string;
+  toolName: string;
+  replica: string;
+}
+
+interface CallRow {
+  session_id: string;
+  call_id: string;
+  tool: string;
+  args: string | null;
+  turn: number | null;
+  started_at: string | null;
+  completed_at: string | null;
+  status: CallStatus;
+  code: string | null;
+  duration_ms: number | null;
+  structured: string | null;
+}
+
+const number = (value: string | null): number | undefined => (value === null ? undefined : Number(value));
+
+/**
+ * The session log on PostgreSQL, shared by every replica. Writes are queued and committed in
+ * the order they were handed over, each batch in one transaction, off the calling path (the
+ * queue plays the part of the SQLite log's writer thread). A call's start is stamped with the
+ * replica that runs it; orphan recovery marks `interrupted` only the running calls of replicas
+ * whose lease ran out or that stopped, so a live replica's call is never taken for an orphan and
+ * nothing is ever re-run.
+ */
+export class PostgresSessionEventLog implements SessionEventLog {
+  readonly #pool: pg.Pool;
+  readonly #lease: ReplicaLease;
+  #queue: Promise<void> = Promise.resolve();
+  #handedOver = 0;
+  #settled = 0;
+  readonly #failures = new Set<WriteBehindFailure>();
+
+  private constructor(options: PostgresSessionEventLogOptions) {
+    this.#pool = options.pool;
+    this.#lease = options.lease;
+  }
+
+  static async open(options: PostgresSessionEventLogOptions): Promise<PostgresSessionEventLog> {
+    await applyPostgresMigrations(options.pool, 'session-log', POSTGRES_SESSION_LOG_MIGRATIONS);
+    return new PostgresSessionEventLog(options);
+  }
+
+  beginSession(session: SessionRecordInput): void {
+    this.#enqueue((client) =>
+      client.query(
+        `INSERT INTO sessions (id, personality, agent, started_at) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (id) DO UPDATE SET personality = coalesce(excluded.personality, sessions.personality),
+             agent = coalesce(excluded.agent, sessions.agent), ended_at = NULL`,
+        [session.id, session.personalityId ?? null, session.agent ?? null, session.startedAt ?? Date.now()],
+      ),
+    );
+  }
+
+  endSession(sessionId: string, endedAt: number = Date.now()): void {
+    this.#enqueue((client) => client.query('UPDATE sessions SET ended_at = $1 WHERE id = $2', [endedAt, sessionId]));
+  }
+
+  append(event: QuiverEvent): void {
+    this.appendAll([event]);
+  }
+
+  appendAll(events: readonly QuiverEvent[]): void {
+    if (events.length > 0) this.#enqueue((client) => writeEventRows(client, this.#lease.id, events));
+  }
+
+  openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel {
+    this.#failures.add(onFailure);
+    return {
+      write: (events) => this.#enqueue((client) => writeEventRows(client, this.#lease.id, events)),
+      written: () => this.#queue,
+      // Nothing can block on a network round trip; writes stay in order on the one queue anyway.
+      settle: () => this.#settled === this.#handedOver,
+      close: () => {
+        this.#failures.delete(onFailure);
+      },
+    };
+  }
+
+  /** Marks this session's calls left running by dead replicas interrupted; returns their ids. */
+  async recoverOrphans(sessionId: string): Promise<string[]> {
+    const recovered = await this.#recover(sessionId);
+    return recovered.map((call) => call.callId);
+  }
+
+  /** Marks every call a dead replica left running interrupted; a live replica calls this to report them. */
+  recoverDeadReplicas(): Promise<RecoveredCall[]> {
+    return this.#recover(undefined);
+  }
+
+  /** Resolves once every write handed over so far is committed or has failed. */
+  async flushed(): Promise<void> {
+    await this.#queue;
+  }
+
+  async sessionCalls(sessionId: string): Promise<CallRecord[]> {
+    await this.#queue;
+    const result = await this.#pool.query<CallRow>(
+      'SELECT * FROM calls WHERE session_id = $1 ORDER BY coalesce(started_at, completed_at), call_id',
+      [sessionId],
+    );
+    return result.rows.map(toCallRecord);
+  }
+
+  async recentSessions(limit = 20): Promise<SessionSummary[]> {
+    await this.#queue;
+    const result = await this.#pool.query(
+      `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
+           count(c.call_id)::int AS calls,
+           count(*) FILTER (WHERE c.status = 'error')::int AS failed,
+           count(*) FILTER (WHERE c.status = 'interrupted')::int AS interrupted,
+           max(coalesce(c.completed_at, c.started_at)) AS last_activity
+         FROM sessions s LEFT JOIN calls c ON c.session_id = s.id
+         GROUP BY s.id
+         ORDER BY greatest(max(coalesce(c.completed_at, c.started_at)), s.started_at) DESC
+         LIMIT $1`,
+      [limit],
+    );
+    return result.rows.map((row) => ({
+      id: row.id,
+      personalityId: row.personality ?? undefined,
+      agent: row.agent ?? undefined,
+      startedAt: Number(row.started_at),
+      endedAt: number(row.ended_at),
+      calls: row.calls,
+      failedCalls: row.failed,
+      interruptedCalls: row.interrupted,
+      lastActivityAt: Math.max(Number(row.last_activity ?? row.started_at), Number(row.started_at)),
+    }));
+  }
+
+  /** Writes already handed over are still committed; the pool and the lease belong to the caller. */
+  close(): void {}
+
+  /** Running calls of replicas that stopped or whose lease ran out, never this replica's own. */
+  async #recover(sessionId: string | undefined): Promise<RecoveredCall[]> {
+    const result = await this.#pool.query<{ session_id: string; call_id: string; tool: string; replica: string }>(
+      `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = $1
+         WHERE status = 'running' AND ($4::text IS NULL OR session_id = $4)
+           AND replica IS DISTINCT FROM $2 AND ${ReplicaLease.deadCondition('calls.replica', '$3')}
+         RETURNING session_id, call_id, tool, replica`,
+      [Date.now(), this.#lease.id, this.#lease.leaseMs, sessionId ?? null],
+    );
+    return result.rows.map((row) => ({
+      sessionId: row.session_id,
+      callId: row.call_id,
+      toolName: row.tool,
+      replica: row.replica,
+    }));
+  }
+
+  #enqueue(write: (client: pg.PoolClient) => Promise<unknown>): number {
+    const id = ++this.#handedOver;
+    this.#queue = this.#queue.then(async () => {
+      let client: pg.PoolClient | undefined;
+      try {
+        client = await this.#pool.connect();
+        await client.query('BEGIN');
+        await write(client);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client?.query('ROLLBACK').catch(() => {});
+        this.#reportFailure(error as Error);
+      } finally {
+        client?.release();
+        this.#settled = id;
+      }
+    });
+    return id;
+  }
+
+  #reportFailure(error: Error): void {
+    for (const onFailure of this.#failures) {
+      try {
+        onFailure(error, false);
+      } catch {
+        // A broken listener must not stop the writes behind this one.
+      }
+    }
+  }
+}
+
+function toCallRecord(row: CallRow): CallRecord {
+  return {
+    sessionId: row.session_id,
+    callId: row.call_id,
+    toolName: row.tool,
+    args: row.args === null ? undefined : (JSON.parse(row.args) as unknown),
+    turn: row.turn ?? undefined,
+    startedAt: number(row.started_at),
+    completedAt: number(row.completed_at),
+    status: row.status,
+    code: (row.code ?? undefined) as ToolErrorCode | undefined,
+    durationMs: row.duration_ms ?? undefined,
+    structured: row.structured === null ? undefined : (JSON.parse(row.structured) as unknown),
+  };
+}

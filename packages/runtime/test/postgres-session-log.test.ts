@@ -1,0 +1,129 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { connectPostgres, ReplicaLease } from '@quiver/storage-postgres';
+import { describeWithSystemTools } from '@quiver/test-utils';
+import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
+import type pg from 'pg';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { PostgresSessionEventLog } from '../src/log/postgres-session-event-log.js';
+import { createHarness, type Harness, removeTempDirs, tempDir } from './fixtures/lifecycle-harness.js';
+import { echoTool } from './fixtures/test-tools.js';
+
+const LEASE_MS = 600;
+const script = fileURLToPath(new URL('./fixtures/hanging-postgres-session.mjs', import.meta.url));
+
+describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL shared by replicas', () => {
+  let server: TestPostgresServer;
+  let databases = 0;
+  const pools: pg.Pool[] = [];
+  const leases: ReplicaLease[] = [];
+  const children: ChildProcess[] = [];
+  const harnesses: Harness[] = [];
+
+  beforeAll(async () => {
+    server = await startPostgresServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+      }
+    }
+    await Promise.all(harnesses.splice(0).map((harness) => harness.dispose()));
+    await Promise.all(leases.splice(0).map((lease) => lease.stop()));
+    await Promise.all(pools.splice(0).map((pool) => pool.end()));
+    await removeTempDirs();
+  });
+
+  async function replica(url: string): Promise<PostgresSessionEventLog> {
+    const pool = await connectPostgres({ url });
+    pools.push(pool);
+    const lease = await ReplicaLease.start(pool, { leaseMs: LEASE_MS });
+    leases.push(lease);
+    return PostgresSessionEventLog.open({ pool, lease });
+  }
+
+  /** Another replica process, running a call that never ends; resolves once the log has it running. */
+  async function replicaProcessMidCall(url: string, sessionId: string): Promise<ChildProcess> {
+    const workspace = await tempDir('quiver-workspace-');
+    const child = spawn(process.execPath, [script, url, workspace, sessionId, String(LEASE_MS)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (chunk) => {
+        if (String(chunk).includes('started')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`replica exited early with ${code}: ${stderr}`)));
+    });
+    return child;
+  }
+
+  it('marks the call of a killed replica interrupted for the replica that resumes its session, and leaves a live replica running', async () => {
+    const url = await server.createDatabase(`log_${++databases}`);
+    const killed = await replicaProcessMidCall(url, 'session-on-killed');
+    await replicaProcessMidCall(url, 'session-on-live');
+    killed.kill('SIGKILL');
+    await once(killed, 'exit');
+
+    const log = await replica(url);
+    // Before the killed replica's lease runs out it is not known to be dead: nothing is taken.
+    expect(await log.recoverOrphans('session-on-killed')).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
+
+    const resumed = await createHarness({ tools: [echoTool], sharedLog: log, sessionId: 'session-on-killed' });
+    harnesses.push(resumed);
+    await expect.poll(() => resumed.executor.interruptedCalls).toEqual(['orphan-of-session-on-killed']);
+    await expect
+      .poll(() => resumed.events.find((event) => event.type === 'session.warning'))
+      .toMatchObject({ message: expect.stringContaining('orphan-of-session-on-killed') });
+
+    const killedCalls = await log.sessionCalls('session-on-killed');
+    expect(killedCalls.map((call) => [call.callId, call.status, call.code])).toEqual([
+      ['orphan-of-session-on-killed', 'interrupted', 'interrupted'],
+    ]);
+    expect(killedCalls[0]).toMatchObject({ toolName: 'hang', args: { label: 'never ends' } });
+    expect(await log.recoverDeadReplicas()).toEqual([]);
+    const liveCalls = await log.sessionCalls('session-on-live');
+    expect(liveCalls.map((call) => call.status)).toEqual(['running']);
+  });
+
+  it('lets a live replica report every call a dead replica left running, once', async () => {
+    const url = await server.createDatabase(`log_${++databases}`);
+    const killed = await replicaProcessMidCall(url, 'abandoned');
+    const reporter = await replica(url);
+    killed.kill('SIGKILL');
+    await once(killed, 'exit');
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
+
+    const recovered = await reporter.recoverDeadReplicas();
+    expect(recovered).toEqual([
+      expect.objectContaining({ sessionId: 'abandoned', callId: 'orphan-of-abandoned', toolName: 'hang' }),
+    ]);
+    expect(await reporter.recoverDeadReplicas()).toEqual([]);
+    const summary = (await reporter.recentSessions()).find((session) => session.id === 'abandoned');
+    expect(summary).toMatchObject({ calls: 1, interruptedCalls: 1, failedCalls: 0 });
+  });
+
+  it('records the calls a session runs on one replica so that another replica reads them', async () => {
+    const url = await server.createDatabase(`log_${++databases}`);
+    const writer = await replica(url);
+    const reader = await replica(url);
+    const harness = await createHarness({ tools: [echoTool], sharedLog: writer, sessionId: 'shared' });
+    harnesses.push(harness);
+    await harness.run([{ id: 'call-1', name: 'echo', args: { text: 'hello' } }], { turn: 1 });
+    await writer.flushed();
+    const calls = await reader.sessionCalls('shared');
+    expect(calls.map((call) => [call.callId, call.toolName, call.status])).toEqual([['call-1', 'echo', 'ok']]);
+    expect(calls[0]?.args).toEqual({ text: 'hello' });
+  });
+});

@@ -1,0 +1,8 @@
+// Public surface of @quiver/storage-postgres.
+
+export type { PostgresConnectionOptions } from './connect-postgres.js';
+export { connectPostgres } from './connect-postgres.js';
+export { applyPostgresMigrations } from './migrations.js';
+export { assertPostgresUrl, redactPostgresUrl } from './postgres-url.js';
+export type { ReplicaLeaseOptions } from './replica-lease.js';
+export { DEFAULT_REPLICA_LEASE_MS, ReplicaLease } from './replica-lease.js';
