@@ -14,8 +14,6 @@ export const EXPECTED_CLIENT_FAILURES = {
 export const EXPECTED_SERVER_FAILURES = {
   'completion-complete':
     'serve offers no completion/complete: plugins have no prompt or resource-template arguments to complete, and relayed ones are not completed',
-  'json-schema-2020-12':
-    'plugin tools declare zod schemas and Quiver derives their JSON Schema without $schema or $defs; the suite wants both kept',
   'prompts-get-simple':
     "serve relays a bridged server's prompts renamed like tools (mcp__<server>__<prompt>), so the suite's fixed prompt names are not found",
   'prompts-get-with-args':
@@ -26,14 +24,4 @@ export const EXPECTED_SERVER_FAILURES = {
     'prompts are renamed mcp__<server>__<prompt> when relayed (see prompts-get-simple)',
   'resources-subscribe': 'serve does not relay resources/subscribe',
   'resources-unsubscribe': 'serve does not relay resources/unsubscribe',
-  'tools-call-with-logging':
-    "a plugin tool's partial output reaches the client as progress notifications; the plugin contract has no log-message channel",
-  'tools-call-sampling':
-    "a plugin tool cannot ask serve's client to sample; only a bridged server's requests are relayed, and a bridged tool is named mcp__<server>__<tool>, not the suite's test_sampling",
-  'tools-call-elicitation':
-    "a plugin tool cannot ask serve's client a question; only a bridged server's elicitation is relayed, under the name mcp__<server>__<tool> (see tools-call-sampling)",
-  'elicitation-sep1034-defaults':
-    'elicitation comes only from bridged servers, under renamed tools (see tools-call-elicitation)',
-  'elicitation-sep1330-enums':
-    'elicitation comes only from bridged servers, under renamed tools (see tools-call-elicitation)',
 };

@@ -34,6 +34,14 @@ export default { id: 'workbench', apiVersion: 1, version: '1.0.0', register(ctx)
       writeFileSync(marker, 'aborted');
       return { ok: false, code: 'aborted', error: 'stopped waiting' };
     } });
+  ctx.registerTool({ name: 'log_steps', description: 'Logs a debug, an info and a warning message, then answers.', capabilities: {},
+    input: z.object({}),
+    execute(_args, tool) {
+      tool.emit({ type: 'log', level: 'debug', message: 'looking closely' });
+      tool.emit({ type: 'log', level: 'info', message: 'step one done' });
+      tool.emit({ type: 'log', level: 'warning', message: 'step two was slow' });
+      return { ok: true, value: 'logged' };
+    } });
   ctx.registerTool({ name: 'render_swatch', description: 'Returns a swatch image and its notes as attachments.', capabilities: {},
     input: z.object({}),
     execute: () => ({ ok: true, value: 'one red pixel', attachments: [
@@ -72,7 +80,7 @@ export function serveWorkspace(): ServeWorkspace {
   write(path.join(dir, 'quiver.yaml'), 'plugins:\n  - ./workbench\ndefaultPersonality: dev\n');
   write(
     path.join(dir, 'personalities/dev.yaml'),
-    'id: dev\nplugins: [tools-code, tools-terminal, workbench]\npermissions:\n  allow: [read_file, list_dir, count_slowly, wait_for_abort, add_tool, added_*, render_swatch]\n',
+    'id: dev\nplugins: [tools-code, tools-terminal, workbench]\npermissions:\n  allow: [read_file, list_dir, count_slowly, wait_for_abort, add_tool, added_*, render_swatch, log_steps]\n',
   );
   write(path.join(dir, 'README.md'), '# Serve fixture\nThe quick brown fox.\n');
   return { dir, cleanup };

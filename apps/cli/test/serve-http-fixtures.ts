@@ -22,7 +22,7 @@ export function startHttpServe(dir: string, args: string[] = []): Promise<Runnin
     stderr += chunk.toString();
   });
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;

@@ -4,8 +4,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describeWithSystemTools } from '@quiver/test-utils';
 import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
+import { quiver } from './helpers.js';
 import { serveWorkspace, textOf } from './serve-fixtures.js';
+import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
 
 const URL_VARIABLE = 'QUIVER_TEST_REPLICAS_DATABASE_URL';
 
@@ -45,7 +46,10 @@ describeWithSystemTools(['postgres', 'initdb'])('two quiver serve --http replica
       answer ? { capabilities: { elicitation: { form: {} } } } : {},
     );
     if (answer)
-      client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { decision: answer } }));
+      client.setRequestHandler('elicitation/create', () => ({
+        action: 'accept',
+        content: { decision: answer },
+      }));
     await client.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
     cleanups.push(() => client.close());
     return client;
@@ -69,6 +73,13 @@ describeWithSystemTools(['postgres', 'initdb'])('two quiver serve --http replica
     const after = await headless.callTool(command);
     expect(after.isError).toBeFalsy();
     expect(existsSync(path.join(second.dir, 'granted'))).toBe(true);
+
+    // `quiver permit` on a replica explains the decision from the same shared grants.
+    const permit = await quiver(
+      ['--trust-project', 'permit', 'terminal', '--args', JSON.stringify(command.arguments), '--json'],
+      { cwd: second.dir },
+    );
+    expect(JSON.parse(permit.stdout)).toMatchObject({ behavior: 'allow' });
   });
 
   it('reports on the surviving replica the call a killed replica left running, marked interrupted and not re-run', async () => {
@@ -91,10 +102,10 @@ describeWithSystemTools(['postgres', 'initdb'])('two quiver serve --http replica
     );
 
     await doomed.serve.stop();
-    await vi.waitFor(
-      () => expect(survivor.serve.stderr()).toContain(`call ${running} (wait_for_abort)`),
-      { timeout: 10_000, interval: 100 },
-    );
+    await vi.waitFor(() => expect(survivor.serve.stderr()).toContain(`call ${running} (wait_for_abort)`), {
+      timeout: 10_000,
+      interval: 100,
+    });
     expect(survivor.serve.stderr()).toContain('was interrupted');
     const rows = await server.query(url, 'SELECT status, code FROM calls WHERE call_id = $1', [running]);
     expect(rows).toEqual([{ status: 'interrupted', code: 'interrupted' }]);

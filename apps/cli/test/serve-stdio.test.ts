@@ -109,6 +109,24 @@ describe('quiver serve over stdio', () => {
     ]);
   });
 
+  it("sends a tool's log messages to its client from info up, and from the level the client sets", async () => {
+    const { client } = await start();
+    const received: Array<{ level: string; logger?: string; data: unknown }> = [];
+    client.setNotificationHandler('notifications/message', (notification) => {
+      received.push(notification.params as { level: string; logger?: string; data: unknown });
+    });
+    expect(textOf(await client.callTool({ name: 'log_steps', arguments: {} }))).toBe('logged');
+    await vi.waitFor(() => expect(received).toHaveLength(2));
+    expect(received).toEqual([
+      { level: 'info', logger: 'log_steps', data: 'step one done' },
+      { level: 'warning', logger: 'log_steps', data: 'step two was slow' },
+    ]);
+    received.length = 0;
+    await client.setLoggingLevel('warning');
+    await client.callTool({ name: 'log_steps', arguments: {} });
+    await vi.waitFor(() => expect(received.map((message) => message.level)).toEqual(['warning']));
+  });
+
   it('aborts the tool when the client cancels the call', async () => {
     const { client, dir } = shared;
     const marker = path.join(dir, 'aborted.txt');

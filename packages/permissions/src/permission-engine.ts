@@ -64,6 +64,7 @@ export class PermissionEngine {
   /** When each granted rule was granted: it trusts workspace code as it was then. */
   readonly #grantedAt = new Map<string, number>();
   readonly #caches: RuleSetCaches = { pathMatchers: new Map(), pathBases: new Map() };
+  readonly #parsedGrants = new Map<string, PermissionRule>();
 
   constructor(options: PermissionEngineOptions) {
     this.#workspace = options.workspace;
@@ -85,16 +86,24 @@ export class PermissionEngine {
     // Once grants belong to this decision: taken before any wait, so a concurrent one cannot use them.
     const once = this.#onceGrants;
     this.#onceGrants = [];
-    const saved = this.#projectGrants?.list() ?? [];
-    const rules = this.#ruleSet(saved instanceof Promise ? await saved : saved, once);
-    const blanketDeny = rules.blanket('deny', toolName, mcpServer);
+    const own = this.#ruleSet([], []);
+    const blanketDeny = own.blanket('deny', toolName, mcpServer);
     if (blanketDeny)
       return {
         behavior: 'deny',
         rule: blanketDeny.source,
         reason: `${toolName} is denied by rule "${blanketDeny.source}"`,
       };
-    return this.#decideByKind(request, rules);
+    // Saved and once grants only add allow rules, after the layers' and the session's: a decision
+    // those rules allow comes out the same, naming the same rule, whatever is saved. So the saved
+    // grants (a database read per decision, a round trip when shared) are read only when it does
+    // not. Shell decisions are taken whole: a saved blanket rule would name itself instead.
+    if (this.#projectGrants !== undefined && spec?.kind !== 'shell') {
+      const decided = await this.#decideByKind(request, own);
+      if (decided.behavior === 'allow') return decided;
+    }
+    const saved = this.#projectGrants?.list() ?? [];
+    return this.#decideByKind(request, this.#ruleSet(saved instanceof Promise ? await saved : saved, once));
   }
 
   async #decideByKind(request: PermissionRequest, rules: RuleSet): Promise<PermissionDecision> {
@@ -160,7 +169,7 @@ export class PermissionEngine {
   }
 
   #ruleSet(projectGrants: readonly string[], onceGrants: readonly PermissionRule[]): RuleSet {
-    const grants = [...this.#sessionGrants.list(), ...projectGrants].map(parsePermissionRule);
+    const grants = [...this.#sessionGrants.list(), ...projectGrants].map((rule) => this.#parsed(rule));
     return new RuleSet(
       this.#workspace,
       this.#deny,
@@ -170,6 +179,16 @@ export class PermissionEngine {
       this.#caches,
       this.#protections,
     );
+  }
+
+  /** Granted rules are parsed once: a session's and a project's grants are read for every decision. */
+  #parsed(source: string): PermissionRule {
+    let rule = this.#parsedGrants.get(source);
+    if (rule === undefined) {
+      rule = parsePermissionRule(source);
+      this.#parsedGrants.set(source, rule);
+    }
+    return rule;
   }
 }
 

@@ -37,10 +37,14 @@ afterAll(async () => {
   await fixture.cleanup();
 });
 
+/** Sessions decide with a saved-grant store (this one holds none), which decisions read only when needed. */
+const noSavedGrants = { add: () => {}, remove: () => false, list: () => [], close: () => {} };
+
 async function decide(corpus: Corpus, entry: CorpusEntry) {
   const engine = new PermissionEngine({
     workspace: fixture.workspace,
     layers: [entry.rules ?? corpus.defaultRules],
+    projectGrants: noSavedGrants,
   });
   return engine.decide({
     toolName: entry.tool,

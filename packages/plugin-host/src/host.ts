@@ -23,10 +23,10 @@ import { registerScope, type ServiceDescriptor, validateScopes } from './scopes.
 import { PERSONALITY_SERVICES } from './services/personality-services.js';
 import { ROOT_SERVICES } from './services/root-services.js';
 import { SESSION_SERVICES } from './services/session-services.js';
+import { openSharedStorage } from './storage/shared-storage.js';
 import { type HostOptions, type ServiceScope, TOKEN_SCOPES, TOKENS } from './tokens.js';
 import { inspectProject } from './trust/inspect-project.js';
 import { type ProjectTrust, trustedPersonality } from './trust/project-trust.js';
-import { openSharedStorage } from './storage/shared-storage.js';
 import { trustDirectory } from './trust/trust-store.js';
 
 /** What a personality's sessions are built from: only the enabled plugins' hooks, reducers and backends. */

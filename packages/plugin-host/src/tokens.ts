@@ -21,8 +21,8 @@ import type { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 import type { QuiverConfig } from './config/config-schema.js';
 import type { Personality } from './personality/index.js';
 import type { PluginCatalog } from './plugins/plugin-catalog.js';
-import type { SharedStorage } from './storage/shared-storage.js';
 import type { SessionCallExecutors } from './services/session-services.js';
+import type { SharedStorage } from './storage/shared-storage.js';
 
 /** A DI token that carries the type of what it resolves to. */
 export type Token<T> = symbol & { readonly __type?: T };

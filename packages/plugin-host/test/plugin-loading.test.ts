@@ -71,6 +71,32 @@ describe('plugin loading', () => {
     expect(quiver.plugins().loaded.map((p) => [p.id, p.tools])).toEqual([['acme-named', ['named_echo']]]);
   });
 
+  it('loads a plugin by package name when its exports leave out package.json', async () => {
+    const workspace = tempDir('quiver-ws-');
+    cleanups.push(workspace.cleanup);
+    const dir = path.join(workspace.dir, 'node_modules', '@acme', 'exported');
+    writePluginPackage(dir, { name: '@acme/exported', id: 'acme-exported', tools: ['exported_echo'] });
+    write(
+      path.join(dir, 'package.json'),
+      JSON.stringify({
+        name: '@acme/exported',
+        version: '1.0.0',
+        type: 'module',
+        exports: { '.': { import: './index.js' } },
+        quiver: { plugin: './index.js' },
+      }),
+    );
+    const quiver = await host({
+      workspace: workspace.dir,
+      configDir: workspace.dir,
+      config: { plugins: ['@acme/exported'] },
+    });
+    expect(quiver.plugins().failed).toEqual([]);
+    expect(quiver.plugins().loaded.map((p) => [p.id, p.tools])).toEqual([
+      ['acme-exported', ['exported_echo']],
+    ]);
+  });
+
   it('refuses an unsupported apiVersion and says which versions are supported', async () => {
     const outside = tempDir();
     cleanups.push(outside.cleanup);

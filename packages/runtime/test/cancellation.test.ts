@@ -74,6 +74,32 @@ describe('cancellation', () => {
     expect(types.at(-1)).toBe('tool.execution_complete');
   });
 
+  it('runs the next calls of a turn normally after one was aborted, without piling up abort listeners', async () => {
+    const h = await harness({ tools: [waitTool, echoTool] });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const started = nextEvent(h.bus, 'tool.execution_start');
+      const cut = h.run([{ id: 'cut', name: 'wait_forever', args: {} }], { signal: controller.signal });
+      await started;
+      controller.abort(new Error('client cancelled'));
+      expect((await cut)[0]).toMatchObject({ ok: false, code: 'aborted' });
+      // A client calling one tool at a time: every call in turn 0, each with its own signal.
+      for (let call = 0; call < 40; call++) {
+        const [result] = await h.run([{ id: `next-${call}`, name: 'echo', args: { text: `${call}` } }], {
+          signal: new AbortController().signal,
+        });
+        expect(result).toMatchObject({ ok: true, value: `${call}` });
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.message)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('does not start calls of a batch whose signal is already aborted', async () => {
     let ran = false;
     const tool = defineTool({

@@ -80,7 +80,11 @@ describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL s
     expect(await log.recoverOrphans('session-on-killed')).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
 
-    const resumed = await createHarness({ tools: [echoTool], sharedLog: log, sessionId: 'session-on-killed' });
+    const resumed = await createHarness({
+      tools: [echoTool],
+      sharedLog: log,
+      sessionId: 'session-on-killed',
+    });
     harnesses.push(resumed);
     await expect.poll(() => resumed.executor.interruptedCalls).toEqual(['orphan-of-session-on-killed']);
     await expect
@@ -123,7 +127,9 @@ describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL s
     await harness.run([{ id: 'call-1', name: 'echo', args: { text: 'hello' } }], { turn: 1 });
     await writer.flushed();
     const calls = await reader.sessionCalls('shared');
-    expect(calls.map((call) => [call.callId, call.toolName, call.status])).toEqual([['call-1', 'echo', 'ok']]);
+    expect(calls.map((call) => [call.callId, call.toolName, call.status])).toEqual([
+      ['call-1', 'echo', 'ok'],
+    ]);
     expect(calls[0]?.args).toEqual({ text: 'hello' });
   });
 });

@@ -53,11 +53,16 @@ export class ReplicaLease {
          ON CONFLICT (id) DO UPDATE SET seen_at = now(), stopped_at = NULL`,
       [lease.id, hostname(), process.pid],
     );
-    lease.#timer = setInterval(() => {
-      lease.#pool.query('UPDATE quiver_replicas SET seen_at = now() WHERE id = $1', [lease.id]).catch(() => {
-        // A missed heartbeat is retried by the next tick; a long outage ends the lease, as it should.
-      });
-    }, Math.max(100, Math.floor(lease.leaseMs / 3)));
+    lease.#timer = setInterval(
+      () => {
+        lease.#pool
+          .query('UPDATE quiver_replicas SET seen_at = now() WHERE id = $1', [lease.id])
+          .catch(() => {
+            // A missed heartbeat is retried by the next tick; a long outage ends the lease, as it should.
+          });
+      },
+      Math.max(100, Math.floor(lease.leaseMs / 3)),
+    );
     lease.#timer.unref();
     return lease;
   }

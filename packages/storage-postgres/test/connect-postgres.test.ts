@@ -30,7 +30,9 @@ it('names the unreachable URL without its password and says what to check', asyn
 });
 
 it('refuses a storage URL that is not a postgres URL before connecting, without echoing it', async () => {
-  const error = await connectPostgres({ url: 'mysql://root:hunter2@db/quiver' }).catch((caught: unknown) => caught);
+  const error = await connectPostgres({ url: 'mysql://root:hunter2@db/quiver' }).catch(
+    (caught: unknown) => caught,
+  );
   expect(error).toMatchObject({ code: 'config_invalid' });
   expect((error as Error).message).toContain('mysql://root:***@db/quiver');
   expect((error as Error).message).not.toContain('hunter2');

@@ -54,7 +54,9 @@ describeWithSystemTools(['postgres', 'initdb'])('versioned migrations on Postgre
   it('leaves the previous version in place when a migration fails', async () => {
     const pool = await connect(await freshDatabase());
     const broken = [...NOTES, 'ALTER TABLE notes ADD COLUMN tag TEXT', 'ALTER TABLE no_such_table ADD x INT'];
-    await expect(applyPostgresMigrations(pool, 'notes', broken)).rejects.toThrow(/Migration 4 of notes failed/);
+    await expect(applyPostgresMigrations(pool, 'notes', broken)).rejects.toThrow(
+      /Migration 4 of notes failed/,
+    );
     const version = await pool.query("SELECT version FROM quiver_schema_versions WHERE component = 'notes'");
     expect(version.rows).toEqual([{ version: 3 }]);
   });

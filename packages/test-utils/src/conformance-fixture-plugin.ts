@@ -1,10 +1,12 @@
 import { definePlugin, fail, ok, type ToolContext, type ToolResult } from '@quiver/types';
+
 import { z } from 'zod';
+import { registerAskingTools } from './conformance-asking-tools.js';
 
 // The tools the official MCP conformance suite's server scenarios call, with the content its
 // reference "everything" server returns, as a Quiver plugin that `quiver serve` offers.
-// Resources, prompts, sampling and elicitation have no place in the plugin contract: a plugin
-// tool cannot ask the client anything, so those scenarios are listed as expected failures.
+// Resources and prompts have no place in the plugin contract (a bridged fixture server serves
+// them); sampling and elicitation go to serve's client through the `client_relay` capability.
 
 const TEST_IMAGE_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -88,7 +90,7 @@ export const conformanceFixturePlugin = definePlugin({
       'Tests tool that emits log messages during execution',
       async (_args, context) => {
         for (const line of ['Tool execution started', 'Tool processing data', 'Tool execution completed']) {
-          context.emit({ type: 'partial', text: line });
+          context.emit({ type: 'log', level: 'info', message: line });
           await pause(50, context.signal);
         }
         return ok('Tool with logging executed successfully');
@@ -113,17 +115,32 @@ export const conformanceFixturePlugin = definePlugin({
     tool('test_error_handling', 'Tests error response handling', () =>
       fail('execution_failed', 'This tool intentionally returns an error for testing'),
     );
-    tool(
-      'json_schema_2020_12_tool',
-      'Tool with JSON Schema 2020-12 features',
-      (args) => ok(`Received: ${JSON.stringify(args)}`),
-      z
+    registerAskingTools(ctx);
+    // The schema as the suite writes it: a plugin may publish its own JSON Schema beside the zod one.
+    ctx.registerTool({
+      name: 'json_schema_2020_12_tool',
+      description: 'Tool with JSON Schema 2020-12 features',
+      input: z
         .object({
           name: z.string().optional(),
           address: z.object({ street: z.string().optional(), city: z.string().optional() }).optional(),
         })
         .strict(),
-    );
+      parametersJsonSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: {
+          address: {
+            type: 'object',
+            properties: { street: { type: 'string' }, city: { type: 'string' } },
+          },
+        },
+        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        additionalProperties: false,
+      },
+      capabilities: {},
+      execute: (args) => ok(`Received: ${JSON.stringify(args)}`),
+    });
   },
 });
 

@@ -16,7 +16,11 @@ export interface TestPostgresServer {
   /** Creates a fresh database and returns its URL, so each test starts from an empty schema. */
   createDatabase(name: string): Promise<string>;
   /** Runs one statement on a database of this server (a URL from `createDatabase`) and returns its rows. */
-  query<Row = Record<string, unknown>>(databaseUrl: string, sql: string, parameters?: unknown[]): Promise<Row[]>;
+  query<Row = Record<string, unknown>>(
+    databaseUrl: string,
+    sql: string,
+    parameters?: unknown[],
+  ): Promise<Row[]>;
   /** Stops the server at once and removes its directory. */
   stop(): Promise<void>;
 }
@@ -70,7 +74,16 @@ export async function startPostgresServer(): Promise<TestPostgresServer> {
   try {
     await runAsServerUser('initdb', ['-D', data, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-sync']);
     const options = `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-    await runAsServerUser('pg_ctl', ['start', '-w', '-D', data, '-l', join(directory, 'server.log'), '-o', options]);
+    await runAsServerUser('pg_ctl', [
+      'start',
+      '-w',
+      '-D',
+      data,
+      '-l',
+      join(directory, 'server.log'),
+      '-o',
+      options,
+    ]);
   } catch (error) {
     rmSync(directory, { recursive: true, force: true });
     throw error;

@@ -60,6 +60,15 @@ export const toolExecutionPartialResultEvent = z.object({
   callId: z.string(),
   text: z.string(),
 });
+/** A running tool's log message (`ctx.emit({ type: 'log', … })`), for a UI or an MCP client. */
+export const toolExecutionLogEvent = z.object({
+  ...base,
+  type: z.literal('tool.execution_log'),
+  callId: z.string(),
+  toolName: z.string(),
+  level: z.enum(['debug', 'info', 'notice', 'warning', 'error']),
+  message: z.string(),
+});
 export const toolExecutionProgressEvent = z.object({
   ...base,
   type: z.literal('tool.execution_progress'),
@@ -198,6 +207,7 @@ export const quiverEventSchema = z.discriminatedUnion('type', [
   toolExecutionStartEvent,
   toolExecutionPartialResultEvent,
   toolExecutionProgressEvent,
+  toolExecutionLogEvent,
   toolExecutionCompleteEvent,
   permissionRequestedEvent,
   permissionCompletedEvent,
@@ -217,11 +227,12 @@ export type QuiverEvent = z.infer<typeof quiverEventSchema>;
 export type QuiverEventType = QuiverEvent['type'];
 export type QuiverEventOf<T extends QuiverEventType> = Extract<QuiverEvent, { type: T }>;
 
-/** Start, partial and progress events and servers' log messages are transient; everything else is durable. */
+/** Start, partial, progress and log events and servers' log messages are transient; everything else is durable. */
 export const TRANSIENT_EVENT_TYPES: ReadonlySet<QuiverEventType> = new Set([
   'tool.execution_start',
   'tool.execution_partial_result',
   'tool.execution_progress',
+  'tool.execution_log',
   'hook.started',
   'mcp_server.logged',
 ]);

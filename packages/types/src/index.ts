@@ -52,6 +52,7 @@ export {
   sessionWarningEvent,
   TRANSIENT_EVENT_TYPES,
   toolExecutionCompleteEvent,
+  toolExecutionLogEvent,
   toolExecutionPartialResultEvent,
   toolExecutionProgressEvent,
   toolExecutionStartEvent,

@@ -24,7 +24,9 @@ export interface AgentIdentity {
 /** What a running tool may report; the runtime turns these into lifecycle events. */
 export type ToolEmission =
   | { type: 'partial'; text: string }
-  | { type: 'progress'; progress: number; total?: number; message?: string };
+  | { type: 'progress'; progress: number; total?: number; message?: string }
+  /** A log message for whoever watches the call (an MCP client of `quiver serve` gets it as `notifications/message`). */
+  | { type: 'log'; level: 'debug' | 'info' | 'notice' | 'warning' | 'error'; message: string };
 
 /**
  * Per-session storage for tools (e.g. background shells, last-read file stamps). Values set

@@ -39,7 +39,9 @@ export function registerPermitCommand(program: Command): void {
           await session.ready({ tools: [tool] });
           const pool = session.pool();
           const entry = pool.executables.get(tool);
-          const projectGrants = new ProjectGrantStore({ dataDir: quiver.host.dataDir });
+          // With PostgreSQL storage the grants every replica shares decide, not a local file.
+          const shared = quiver.host.options.sharedStorage?.projectGrants;
+          const projectGrants = shared ?? new ProjectGrantStore({ dataDir: quiver.host.dataDir });
           const engine = new PermissionEngine({
             workspace: quiver.host.workspace,
             layers: [quiver.host.policy(options.personality).permissions],
@@ -52,7 +54,7 @@ export function registerPermitCommand(program: Command): void {
             ...(entry?.tool.permission ? { spec: entry.tool.permission } : {}),
             ...(entry?.mcpServer ? { mcpServer: entry.mcpServer } : {}),
           });
-          projectGrants.close?.();
+          if (projectGrants !== shared) await projectGrants.close();
           const inPool = Boolean(entry);
           if (options.json) {
             printJson({ tool, inPool, ...decision });

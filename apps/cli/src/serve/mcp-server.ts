@@ -13,6 +13,7 @@ import { ElicitationPermissionResolver, supportsFormElicitation } from './permis
 import { ProgressForwarding } from './progress-forwarding.js';
 import { ServerLogForwarding } from './server-log-forwarding.js';
 import { ToolListingCache } from './tool-listing.js';
+import { ToolLogForwarding } from './tool-log-forwarding.js';
 
 // Read at call time, not import time, and without importing program.ts (which imports us).
 const serverVersion = () =>
@@ -67,7 +68,8 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       ...(elicitation ? { permissionResolver: resolver } : {}),
     });
     const progress = new ProgressForwarding(session.events);
-    const cleanups: Array<() => void> = [() => progress.close()];
+    const toolLogs = new ToolLogForwarding(session.events, () => serverLogs.level);
+    const cleanups: Array<() => void> = [() => progress.close(), () => toolLogs.close()];
     // The first assembly also reports tools_updated; the client's own tools/list caused it.
     let assembled = false;
     cleanups.push(
@@ -101,7 +103,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       }),
     );
     cleanups.push(review.watch(quiver), serverLogs.watch(quiver));
-    return { quiver, session, progress, refreshPool, cleanups };
+    return { quiver, session, progress, toolLogs, refreshPool, cleanups };
   };
   let current = bind(options.quiver);
   relayMcpCatalog(server, () => current, log);
@@ -135,6 +137,9 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       ctx.mcpReq.elicitInput(params, requestOptions),
     );
     const unbindRelay = clientRelay.bind(callId, ctx.mcpReq);
+    const untrackLogs = current.toolLogs.track(callId, (params) =>
+      ctx.mcpReq.notify({ method: 'notifications/message', params }),
+    );
     try {
       const [result] = await session.execute([{ id: callId, name: target.name, args: target.args }], {
         signal: ctx.mcpReq.signal,
@@ -145,6 +150,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       );
     } finally {
       await untrack?.();
+      untrackLogs();
       unbind();
       unbindRelay();
       refreshPool();

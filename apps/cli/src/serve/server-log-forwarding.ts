@@ -33,6 +33,11 @@ export class ServerLogForwarding {
     });
   }
 
+  /** The level the client set with `logging/setLevel`; undefined until it does. */
+  get level(): LoggingLevel | undefined {
+    return this.#level;
+  }
+
   /** Follows the host of `quiver` (replaced when the configuration reloads); returns the unsubscribe. */
   watch(quiver: Quiver): () => void {
     return quiver.host.events.subscribe((event) => {

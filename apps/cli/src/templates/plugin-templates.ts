@@ -28,7 +28,10 @@ function packageJson({ packageName, sdkRange }: PluginProjectNames): string {
     version: '0.1.0',
     description: 'A Quiver plugin.',
     type: 'module',
-    exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
+    exports: {
+      '.': { types: './dist/index.d.ts', import: './dist/index.js' },
+      './package.json': './package.json',
+    },
     main: './dist/index.js',
     types: './dist/index.d.ts',
     files: ['dist', 'README.md'],

@@ -51,16 +51,8 @@ function locate(ref: string, baseDirs: readonly string[]): { entry: string; sour
     );
   }
   for (const base of baseDirs) {
-    try {
-      const require = createRequire(path.join(base, 'package.json'));
-      const packageJsonPath = require.resolve(`${ref}/package.json`);
-      return {
-        entry: entryFromPackageDir(path.dirname(packageJsonPath)),
-        source: `${ref} (${path.dirname(packageJsonPath)})`,
-      };
-    } catch (error) {
-      if (error instanceof QuiverError) throw error;
-    }
+    const dir = installedPackageDir(ref, base);
+    if (dir !== undefined) return { entry: entryFromPackageDir(dir), source: `${ref} (${dir})` };
   }
   throw new QuiverError(
     'plugin_not_found',
@@ -69,6 +61,20 @@ function locate(ref: string, baseDirs: readonly string[]): { entry: string; sour
       fix: `Install it next to quiver.yaml (npm install ${ref}) or name it by path.`,
     },
   );
+}
+
+/**
+ * The directory of an installed package, by the node_modules directories Node's resolution walks
+ * from `base`. Not `require.resolve('<name>/package.json')`: a package whose `exports` leave out
+ * package.json is still installed.
+ */
+function installedPackageDir(ref: string, base: string): string | undefined {
+  const require = createRequire(path.join(base, 'package.json'));
+  for (const modules of require.resolve.paths(ref) ?? []) {
+    const candidate = path.join(modules, ref);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+  }
+  return undefined;
 }
 
 /** Resolves a plugin named by package name or path and validates what it exports. */

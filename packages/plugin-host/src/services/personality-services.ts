@@ -109,7 +109,11 @@ export const PERSONALITY_SERVICES: readonly ServiceDescriptor[] = [
       dataDir: options.dataDir,
       ...(events ? { events } : {}),
       // Replicas share the PostgreSQL log; the SQLite one stays for a single host.
-      ...(options.sharedStorage ? { eventLog: options.sharedStorage.eventLog } : eventLog ? { eventLog } : {}),
+      ...(options.sharedStorage
+        ? { eventLog: options.sharedStorage.eventLog }
+        : eventLog
+          ? { eventLog }
+          : {}),
       ...(permissionEngine ? { permissionEngine } : {}),
       ...(options.profiles ? { profiles: options.profiles } : {}),
       // MCP servers start on a personality's first use, never for a personality nobody uses.

@@ -21,10 +21,9 @@ export const storageConfigSchema = z
         url: z
           .string()
           .refine((value) => environmentVariableOf(value) !== undefined, {
-            message:
-              'must be an environment variable reference such as ${QUIVER_DATABASE_URL}, never the URL itself (it holds a password); set the variable where Quiver runs',
+            message: `must be an environment variable reference such as \${QUIVER_DATABASE_URL}, never the URL itself (it holds a password); set the variable where Quiver runs`,
           })
-          .describe('`${VARIABLE}`: the environment variable holding the postgres:// URL.'),
+          .describe(`\`\${VARIABLE}\`: the environment variable holding the postgres:// URL.`),
         project: z
           .string()
           .min(1)
@@ -45,7 +44,7 @@ export const storageConfigSchema = z
   ])
   .default({ kind: 'sqlite' })
   .describe(
-    'Where grants and the session event log live: `{ kind: sqlite }` (default) or `{ kind: postgres, url: ${VARIABLE} }` for several replicas.',
+    `Where grants and the session event log live: \`{ kind: sqlite }\` (default) or \`{ kind: postgres, url: \${VARIABLE} }\` for several replicas.`,
   );
 
 export type StorageConfig = z.infer<typeof storageConfigSchema>;

@@ -61,7 +61,7 @@ export interface PipelineSession {
   sink: CallEventSink;
   /** Ids of calls still open in this session; a repeated id gets a suffix. */
   openCalls: Set<string>;
-  emit(callId: string, emission: ToolEmission): void;
+  emit(callId: string, emission: ToolEmission, toolName: string): void;
   track(execution: Promise<void>): void;
   attachmentLimits?: Readonly<AttachmentLimits>;
 }
@@ -220,7 +220,7 @@ function execute(
     backends,
     session: session.state,
     attachments: batch.attachments,
-    emit: (emission) => session.emit(state.callId, emission),
+    emit: (emission) => session.emit(state.callId, emission, state.toolName),
     track: session.track,
   });
 }

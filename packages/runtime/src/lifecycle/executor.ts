@@ -127,7 +127,7 @@ class LifecycleExecutor implements CallExecutor {
       runner: new ToolRunner(),
       sink: { makeEvent: this.#makeEvent, publish: (event) => this.#publish(event) },
       openCalls: new Set(),
-      emit: (callId, emission) => this.#publish(this.#emissionEvent(callId, emission)),
+      emit: (callId, emission, toolName) => this.#publish(this.#emissionEvent(callId, emission, toolName)),
       track: (execution) => {
         this.#executions.add(execution);
         void execution.then(() => this.#executions.delete(execution));
@@ -204,9 +204,16 @@ class LifecycleExecutor implements CallExecutor {
     }
   }
 
-  #emissionEvent(callId: string, emission: ToolEmission): QuiverEvent {
+  #emissionEvent(callId: string, emission: ToolEmission, toolName: string): QuiverEvent {
     if (emission.type === 'partial')
       return this.#makeEvent('tool.execution_partial_result', { callId, text: emission.text });
+    if (emission.type === 'log')
+      return this.#makeEvent('tool.execution_log', {
+        callId,
+        toolName,
+        level: emission.level,
+        message: emission.message.slice(0, MAX_LOG_MESSAGE_CHARS),
+      });
     return this.#makeEvent('tool.execution_progress', {
       callId,
       progress: emission.progress,
@@ -224,6 +231,9 @@ class LifecycleExecutor implements CallExecutor {
     this.#log.append(recordedEvent(event, this.#options.deps.policy.logArguments), ahead);
   }
 }
+
+/** A tool's log message is cut here: it is for a person watching, not a channel for output. */
+const MAX_LOG_MESSAGE_CHARS = 2_000;
 
 /** How long closing a session waits for tools still stopping (a command's kill step) before it lets go. */
 const TOOL_STOP_PATIENCE_MS = 10_000;

@@ -52,7 +52,8 @@ export class PersonalityPermissionEngine {
   }
 
   forSession(session: SessionPermissionRules): SessionPermissionEngine {
-    this.#projectGrants ??= this.#options.projectGrants ?? new ProjectGrantStore({ dataDir: this.#options.dataDir });
+    this.#projectGrants ??=
+      this.#options.projectGrants ?? new ProjectGrantStore({ dataDir: this.#options.dataDir });
     const engine = new PermissionEngine({
       workspace: this.#options.workspace,
       layers: [session.rules],

@@ -14,6 +14,12 @@ import {
 
 /** How long the thread has nothing to do before the process may end without waiting for it. */
 const IDLE_MS = 20;
+/**
+ * How long a write waits on this side before it is posted: the writes of that time wake the
+ * thread once and go into one transaction. Waking a thread per call (a client calling cheap tools
+ * one after another) cost more than the call itself on a loaded machine.
+ */
+const HANDOVER_MS = 5;
 
 type WaitAsync = (
   array: Int32Array,
@@ -24,11 +30,13 @@ type WaitAsync = (
 
 /**
  * The calling thread's side of the log's writer thread. `write` serialises the events and hands
- * them over; nothing comes back per write: the thread publishes how far it has got in shared
- * memory, and sends a message only when a write failed (to the channel that wrote it) or when it
- * has been idle for a while. The thread starts with the first channel. While it has work, it keeps
- * the process alive, so a process that ends by running out of work still writes what it handed
- * over; one that exits or is killed loses what the thread has not committed yet.
+ * them over; they are posted to the thread within `HANDOVER_MS`, at once when someone waits for
+ * them (`written`, `settleAll`, `close`). Nothing comes back per write: the thread publishes how
+ * far it has got in shared memory, and sends a message only when a write failed (to the channel
+ * that wrote it) or when it has been idle for a while. The thread starts with the first channel.
+ * While it has work, it keeps the process alive, so a process that ends by running out of work
+ * still writes what it handed over; one that exits or is killed loses what the thread has not
+ * committed yet (and what waits here to be posted).
  */
 export class BackgroundLogWriter {
   readonly #data: LogWriterThreadData;
@@ -36,6 +44,9 @@ export class BackgroundLogWriter {
   readonly #channels = new Map<number, WriteBehindFailure>();
   #nextChannel = 1;
   #worker: Worker | undefined;
+  /** Writes handed over and not yet posted to the thread, in order. */
+  #unposted: LogWriteRequest[] = [];
+  #postTimer: ReturnType<typeof setTimeout> | undefined;
   #failure: Error | undefined;
   #lastId = 0;
   #idleAt = 0;
@@ -74,15 +85,28 @@ export class BackgroundLogWriter {
     if (this.#closed) throw new Error('The session log is closed.');
     if (this.#failure !== undefined) throw this.#failure;
     const text = JSON.stringify(events);
-    const worker = this.#start();
+    this.#start();
     const id = ++this.#lastId;
-    worker.postMessage({ id, channel, events: text } satisfies LogWriteRequest);
+    this.#unposted.push({ id, channel, events: text });
+    this.#postTimer ??= setTimeout(() => this.#post(), HANDOVER_MS);
     if (!this.#referenced) this.#reference();
     return id;
   }
 
+  /** Posts the writes waiting on this side. */
+  #post(): void {
+    if (this.#postTimer !== undefined) clearTimeout(this.#postTimer);
+    this.#postTimer = undefined;
+    const requests = this.#unposted;
+    if (requests.length === 0) return;
+    this.#unposted = [];
+    // Messages posted together wake the thread once, and it writes them in one transaction.
+    for (const request of requests) this.#worker?.postMessage(request);
+  }
+
   async #written(id: number): Promise<void> {
     if (Atomics.load(this.#settled, 0) >= id || this.#worker === undefined) return;
+    this.#post();
     this.#waiters += 1;
     this.#reference();
     const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
@@ -107,6 +131,7 @@ export class BackgroundLogWriter {
   }
 
   #settle(id: number, timeoutMs: number): boolean {
+    if (Atomics.load(this.#settled, 0) < id) this.#post();
     const deadline = performance.now() + timeoutMs;
     for (;;) {
       const settled = Atomics.load(this.#settled, 0);
@@ -121,6 +146,7 @@ export class BackgroundLogWriter {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#post();
     this.#worker?.postMessage({ close: true } satisfies LogCloseRequest);
   }
 

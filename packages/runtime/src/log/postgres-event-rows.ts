@@ -22,10 +22,10 @@ export async function writeEventRows(
   for (const event of events) {
     if (!sessions.has(event.sessionId)) {
       sessions.add(event.sessionId);
-      await client.query('INSERT INTO sessions (id, started_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
-        event.sessionId,
-        event.timestamp,
-      ]);
+      await client.query(
+        'INSERT INTO sessions (id, started_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING',
+        [event.sessionId, event.timestamp],
+      );
     }
     if (event.type === 'tool.execution_start') {
       await client.query(
@@ -33,7 +33,15 @@ export async function writeEventRows(
            VALUES ($1, $2, $3, $4, $5, $6, 'running', $7)
            ON CONFLICT (session_id, call_id) DO UPDATE SET tool = excluded.tool, args = excluded.args,
              turn = excluded.turn, started_at = excluded.started_at, replica = excluded.replica`,
-        [event.sessionId, event.callId, event.toolName, jsonOrNull(event.arguments), event.turn, event.timestamp, replica],
+        [
+          event.sessionId,
+          event.callId,
+          event.toolName,
+          jsonOrNull(event.arguments),
+          event.turn,
+          event.timestamp,
+          replica,
+        ],
       );
     } else if (event.type === 'tool.execution_complete') {
       await client.query(

@@ -75,7 +75,9 @@ export class PostgresSessionEventLog implements SessionEventLog {
   }
 
   endSession(sessionId: string, endedAt: number = Date.now()): void {
-    this.#enqueue((client) => client.query('UPDATE sessions SET ended_at = $1 WHERE id = $2', [endedAt, sessionId]));
+    this.#enqueue((client) =>
+      client.query('UPDATE sessions SET ended_at = $1 WHERE id = $2', [endedAt, sessionId]),
+    );
   }
 
   append(event: QuiverEvent): void {
@@ -156,7 +158,12 @@ export class PostgresSessionEventLog implements SessionEventLog {
 
   /** Running calls of replicas that stopped or whose lease ran out, never this replica's own. */
   async #recover(sessionId: string | undefined): Promise<RecoveredCall[]> {
-    const result = await this.#pool.query<{ session_id: string; call_id: string; tool: string; replica: string }>(
+    const result = await this.#pool.query<{
+      session_id: string;
+      call_id: string;
+      tool: string;
+      replica: string;
+    }>(
       `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = $1
          WHERE status = 'running' AND ($4::text IS NULL OR session_id = $4)
            AND replica IS DISTINCT FROM $2 AND ${ReplicaLease.deadCondition('calls.replica', '$3')}

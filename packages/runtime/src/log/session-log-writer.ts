@@ -77,7 +77,11 @@ export class SessionLogWriter {
       if (Array.isArray(recovered)) this.#recovered(recovered);
       // A shared log spares live replicas' calls, so this process's calls cannot be taken for
       // orphans whenever the answer comes.
-      else recovered.then((callIds) => this.#recovered(callIds), (error) => this.#report(error));
+      else
+        recovered.then(
+          (callIds) => this.#recovered(callIds),
+          (error) => this.#report(error),
+        );
     });
     // After recovery: the log's thread opens a connection of its own, which must not find the log
     // busy with (or busy it for) the recovery of a log a killed process left behind.

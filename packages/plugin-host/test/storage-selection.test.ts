@@ -1,0 +1,77 @@
+import { createServer } from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import { QuiverHost } from '../src/index.js';
+import { tempDir } from './helpers.js';
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function workspace(): string {
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
+  return dir;
+}
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+it('refuses a storage URL written into quiver.yaml and asks for an environment variable instead', async () => {
+  const created = QuiverHost.create({
+    workspace: workspace(),
+    logger: silent,
+    config: { storage: { kind: 'postgres', url: 'postgres://quiver:hunter2@db/quiver' } },
+  });
+  await expect(created).rejects.toMatchObject({ code: 'config_invalid' });
+  const message = await created.catch((error: Error) => error.message);
+  expect(message).toContain('storage.url');
+  expect(message).toContain(`\${QUIVER_DATABASE_URL}`);
+  expect(message).not.toContain('hunter2');
+});
+
+it('names the unset environment variable the storage URL should come from', async () => {
+  const created = QuiverHost.create({
+    workspace: workspace(),
+    logger: silent,
+    environment: {},
+    config: { storage: { kind: 'postgres', url: `\${TEAM_DATABASE_URL}` } },
+  });
+  await expect(created).rejects.toMatchObject({
+    code: 'config_invalid',
+    message: expect.stringContaining('TEAM_DATABASE_URL is not set'),
+  });
+});
+
+it('fails to start on an unreachable database, naming it without the password', async () => {
+  const port = await closedPort();
+  const created = QuiverHost.create({
+    workspace: workspace(),
+    logger: silent,
+    environment: { TEAM_DATABASE_URL: `postgres://quiver:hunter2@127.0.0.1:${port}/quiver` },
+    config: { storage: { kind: 'postgres', url: `\${TEAM_DATABASE_URL}` } },
+  });
+  const error = (await created.catch((caught: unknown) => caught)) as Error & { fix?: string };
+  expect(error).toMatchObject({ code: 'config_invalid' });
+  expect(error.message).toContain(`postgres://quiver:***@127.0.0.1:${port}/quiver`);
+  expect(error.fix).toContain('TEAM_DATABASE_URL');
+  expect(`${error.message} ${error.fix}`).not.toContain('hunter2');
+});
+
+it('keeps SQLite under the data directory when quiver.yaml names no storage', async () => {
+  const host = await QuiverHost.create({ workspace: workspace(), logger: silent });
+  try {
+    expect(host.options.config.storage).toEqual({ kind: 'sqlite' });
+    expect(host.options.sharedStorage).toBeUndefined();
+  } finally {
+    await host.close();
+  }
+});
