@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describeWithSystemTools } from '@quiver/test-utils';
+import { afterAll, expect, it } from 'vitest';
 import { REPO } from './helpers.js';
 
 interface Run {
@@ -49,65 +50,73 @@ async function step(command: string, args: string[], cwd: string, env: NodeJS.Pr
 }
 
 // One long scenario, as a third party lives it: every step needs the one before. Two npm installs
-// compile better-sqlite3 from source; together the steps take a few minutes on two cores.
-describe('a third-party plugin from the packed SDK, outside the repository', () => {
-  const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'quiver-sdk-e2e-')));
-  afterAll(() => rmSync(home, { recursive: true, force: true }));
+// compile better-sqlite3 from source (so it needs a C toolchain); together the steps take a few
+// minutes on two cores.
+describeWithSystemTools(['cc', 'make'])(
+  'a third-party plugin from the packed SDK, outside the repository',
+  () => {
+    const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'quiver-sdk-e2e-')));
+    afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-  it('is scaffolded, tested and packed, then loaded by package name and called through the packed CLI', async () => {
-    const env = outsideEnvironment(home);
-    const sdk = path.join(home, 'sdk');
-    await step(process.execPath, [path.join(REPO, 'scripts/pack-sdk.mjs'), '--out', sdk], REPO, env);
-    const tarballs = readdirSync(sdk)
-      .filter((file) => file.endsWith('.tgz'))
-      .map((file) => path.join(sdk, file));
-    expect(tarballs.map((file) => path.basename(file))).toEqual(
-      expect.arrayContaining(['quiver-types-0.1.0.tgz', 'quiver-testkit-0.1.0.tgz', 'quiver-cli-0.1.0.tgz']),
-    );
+    it('is scaffolded, tested and packed, then loaded by package name and called through the packed CLI', async () => {
+      const env = outsideEnvironment(home);
+      const sdk = path.join(home, 'sdk');
+      await step(process.execPath, [path.join(REPO, 'scripts/pack-sdk.mjs'), '--out', sdk], REPO, env);
+      const tarballs = readdirSync(sdk)
+        .filter((file) => file.endsWith('.tgz'))
+        .map((file) => path.join(sdk, file));
+      expect(tarballs.map((file) => path.basename(file))).toEqual(
+        expect.arrayContaining([
+          'quiver-types-0.1.0.tgz',
+          'quiver-testkit-0.1.0.tgz',
+          'quiver-cli-0.1.0.tgz',
+        ]),
+      );
 
-    // Where the agent runs: the CLI from its tarballs, and its `quiver plugin new`.
-    const app = path.join(home, 'app');
-    mkdirSync(app);
-    writeFileSync(path.join(app, 'package.json'), '{ "name": "app", "private": true }\n');
-    await step('npm', ['install', ...tarballs], app, env);
-    const quiver = path.join(app, 'node_modules', '.bin', 'quiver');
-    const plugin = path.join(home, 'acme-words');
-    await step(quiver, ['plugin', 'new', plugin], home, env);
+      // Where the agent runs: the CLI from its tarballs, and its `quiver plugin new`.
+      const app = path.join(home, 'app');
+      mkdirSync(app);
+      writeFileSync(path.join(app, 'package.json'), '{ "name": "app", "private": true }\n');
+      await step('npm', ['install', ...tarballs], app, env);
+      const quiver = path.join(app, 'node_modules', '.bin', 'quiver');
+      const plugin = path.join(home, 'acme-words');
+      await step(quiver, ['plugin', 'new', plugin], home, env);
 
-    // The plugin project: the SDK installed from the tarballs, its own tests, its tarball.
-    await step('npm', ['install', '--save-dev', ...tarballs], plugin, env);
-    const tests = await step('npm', ['test'], plugin, env);
-    expect(tests).toMatch(/# pass 4\b/);
-    expect(tests).toMatch(/# fail 0\b/);
-    await step('npm', ['pack'], plugin, env);
-    const pluginTarball = path.join(plugin, 'acme-words-0.1.0.tgz');
+      // The plugin project: the SDK installed from the tarballs, its own tests, its tarball.
+      await step('npm', ['install', '--save-dev', ...tarballs], plugin, env);
+      const tests = await step('npm', ['test'], plugin, env);
+      expect(tests).toMatch(/# pass 4\b/);
+      expect(tests).toMatch(/# fail 0\b/);
+      await step('npm', ['pack'], plugin, env);
+      const pluginTarball = path.join(plugin, 'acme-words-0.1.0.tgz');
 
-    await step('npm', ['install', pluginTarball], app, env);
-    writeFileSync(
-      path.join(app, 'quiver.yaml'),
-      'plugins: [acme-words]\npluginConfig:\n  acme-words:\n    minLength: 2\n',
-    );
-    mkdirSync(path.join(app, 'personalities'));
-    writeFileSync(
-      path.join(app, 'personalities', 'default.yaml'),
-      'plugins: [acme-words]\npermissions:\n  allow: [acme_words_count_words]\n',
-    );
+      await step('npm', ['install', pluginTarball], app, env);
+      writeFileSync(
+        path.join(app, 'quiver.yaml'),
+        'plugins: [acme-words]\npluginConfig:\n  acme-words:\n    minLength: 2\n',
+      );
+      mkdirSync(path.join(app, 'personalities'));
+      writeFileSync(
+        path.join(app, 'personalities', 'default.yaml'),
+        'plugins: [acme-words]\npermissions:\n  allow: [acme_words_count_words]\n',
+      );
 
-    const status = await run(quiver, ['--trust-project', 'plugins', '--json'], app, env);
-    expect(status.code, status.output).toBe(0);
-    const plugins = JSON.parse(status.output.slice(status.output.indexOf('{')));
-    expect(plugins.failed).toEqual([]);
-    expect(plugins.loaded).toContainEqual(
-      expect.objectContaining({ id: 'acme-words', version: '0.1.0', tools: ['acme_words_count_words'] }),
-    );
+      const status = await run(quiver, ['--trust-project', 'plugins', '--json'], app, env);
+      expect(status.code, status.output).toBe(0);
+      const plugins = JSON.parse(status.output.slice(status.output.indexOf('{')));
+      expect(plugins.failed).toEqual([]);
+      expect(plugins.loaded).toContainEqual(
+        expect.objectContaining({ id: 'acme-words', version: '0.1.0', tools: ['acme_words_count_words'] }),
+      );
 
-    const call = await run(
-      quiver,
-      ['--trust-project', 'call', 'acme_words_count_words', '--args', '{"text":"to be or not to be, a b"}'],
-      app,
-      env,
-    );
-    expect(call.code, call.output).toBe(0);
-    expect(call.output).toContain('6 words, 4 distinct\n2 be\n2 to\n1 not\n1 or\n');
-  }, 1_200_000);
-});
+      const call = await run(
+        quiver,
+        ['--trust-project', 'call', 'acme_words_count_words', '--args', '{"text":"to be or not to be, a b"}'],
+        app,
+        env,
+      );
+      expect(call.code, call.output).toBe(0);
+      expect(call.output).toContain('6 words, 4 distinct\n2 be\n2 to\n1 not\n1 or\n');
+    }, 1_200_000);
+  },
+);

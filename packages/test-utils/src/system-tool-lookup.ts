@@ -12,6 +12,8 @@ export const SYSTEM_TOOLS = {
   git: 'apt-get install git',
   script: 'apt-get install bsdutils (util-linux `script`, runs a command on a pseudo-terminal)',
   python3: 'apt-get install python3 (the confinement race harness calls renameat2 through ctypes)',
+  cc: 'apt-get install build-essential (npm compiles better-sqlite3 from source where no prebuilt binary can be downloaded)',
+  make: 'apt-get install build-essential (node-gyp runs make to compile better-sqlite3)',
 } as const satisfies Record<string, string>;
 
 export type SystemToolName = keyof typeof SYSTEM_TOOLS;
