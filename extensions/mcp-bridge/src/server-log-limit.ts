@@ -1,18 +1,10 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { LOG_LEVELS } from '@quiver/types';
 import { cleanDefinitionText } from './clean-text.js';
 
 /** The levels of MCP's `notifications/message`, least severe first. */
-export const SERVER_LOG_LEVELS = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-] as const;
-export type ServerLogLevel = (typeof SERVER_LOG_LEVELS)[number];
+export const SERVER_LOG_LEVELS = LOG_LEVELS;
+export type ServerLogLevel = (typeof LOG_LEVELS)[number];
 
 /** At most this many log messages per server and second are passed on; the rest are counted. */
 export const SERVER_LOG_MESSAGES_PER_SECOND = 10;

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PermissionEngine, type ProjectGrants, ProjectGrantStore } from '../src/index.js';
+import { PermissionEngine, ProjectGrantStore, type ProjectGrants } from '../src/index.js';
 import { TOOL_SPECS } from './workspace-fixture.js';
 
 let workspace: string;
@@ -67,9 +67,10 @@ describe('saved grants in permission decisions', () => {
       });
       expect(await engine.decide(read('src/app.ts'))).toMatchObject({ rule: 'read_file(src/**)' });
       expect(await engine.decide(read('README.md'))).toMatchObject({ behavior: 'allow', rule: 'read_file' });
-      expect(
-        await engine.decide({ toolName: 'get_issue', args: {}, mcpServer: 'github' }),
-      ).toMatchObject({ behavior: 'allow', rule: 'mcp__github__get_issue' });
+      expect(await engine.decide({ toolName: 'get_issue', args: {}, mcpServer: 'github' })).toMatchObject({
+        behavior: 'allow',
+        rule: 'mcp__github__get_issue',
+      });
     } finally {
       store.close();
     }
@@ -125,7 +126,11 @@ describe('saved grants in permission decisions', () => {
       expect(await engine.decide(read('secrets/key'))).toMatchObject({ behavior: 'deny' });
       expect(await engine.decide(read('notes/today.md'))).toMatchObject({ behavior: 'ask' });
       expect(
-        await engine.decide({ toolName: 'write_file', args: { path: 'quiver.yaml' }, spec: TOOL_SPECS.write_file }),
+        await engine.decide({
+          toolName: 'write_file',
+          args: { path: 'quiver.yaml' },
+          spec: TOOL_SPECS.write_file,
+        }),
       ).toMatchObject({ behavior: 'deny' });
     } finally {
       store.close();

@@ -33,6 +33,19 @@ const permissionDecision = z.object({
   suggestedRule: z.string().optional(),
 });
 
+/** The levels of MCP's `notifications/message`, least severe first (a tool logs at the first five). */
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export const toolUserRequestedEvent = z.object({
   ...base,
   type: z.literal('tool.user_requested'),
@@ -190,7 +203,7 @@ export const mcpServerLoggedEvent = z.object({
   ...base,
   type: z.literal('mcp_server.logged'),
   mcpServer: z.string(),
-  level: z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']),
+  level: z.enum(LOG_LEVELS),
   logger: z.string().optional(),
   message: z.string(),
   dropped: z.number().optional(),

@@ -43,6 +43,7 @@ export {
   hookCompletedEvent,
   hookStartedEvent,
   isDurableEvent,
+  LOG_LEVELS,
   mcpServerLoggedEvent,
   permissionCompletedEvent,
   permissionRequestedEvent,

@@ -1,17 +1,8 @@
 import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
+import { LOG_LEVELS } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 
-/** MCP's log levels, least severe first. */
-const SEVERITY: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+const SEVERITY: readonly LoggingLevel[] = LOG_LEVELS;
 
 /**
  * Passes the log messages of bridged MCP servers (already cleaned and rate-limited per server by

@@ -1,16 +1,7 @@
 import type { LoggingLevel } from '@modelcontextprotocol/server';
-import type { EventBus, QuiverEvent } from '@quiver/types';
+import { type EventBus, LOG_LEVELS, type QuiverEvent } from '@quiver/types';
 
-const SEVERITY: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+const SEVERITY: readonly LoggingLevel[] = LOG_LEVELS;
 
 /** Log messages of one call the client may get; more are dropped, and one last message says how many. */
 const MESSAGES_PER_CALL = 100;
