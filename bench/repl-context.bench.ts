@@ -69,8 +69,9 @@ export async function run(): Promise<void> {
       const replMs = performance.now() - started;
       if (!answer?.ok) throw new Error(`the repl call failed: ${textOf(answer)}`);
       const definitionChars = (pool: ReturnType<typeof direct.pool>) =>
-        JSON.stringify(pool.definitions.map(({ name, description, parameters }) => ({ name, description, parameters })))
-          .length;
+        JSON.stringify(
+          pool.definitions.map(({ name, description, parameters }) => ({ name, description, parameters })),
+        ).length;
       const rows = [
         {
           way: 'ten direct read_file calls',

@@ -65,7 +65,10 @@ describe('the repl sandbox', () => {
       ok: true,
       value: 'SyntaxError',
     });
-    expect(await run(box, 'if (1 < 2) { "smaller" } else { "larger" }')).toMatchObject({ ok: true, value: 'smaller' });
+    expect(await run(box, 'if (1 < 2) { "smaller" } else { "larger" }')).toMatchObject({
+      ok: true,
+      value: 'smaller',
+    });
   });
 
   it('awaits tool calls at the top level and throws the reason of a failed one inside the script', async () => {

@@ -80,9 +80,7 @@ describe('the repl tool and REPL mode', () => {
       // One read per turn, so that no read is cut to share a turn's budget with the others.
       let directChars = 0;
       for (let index = 0; index < 10; index++) {
-        const [read] = await direct.execute([
-          { name: 'read_file', args: { path: `src/file-${index}.ts` } },
-        ]);
+        const [read] = await direct.execute([{ name: 'read_file', args: { path: `src/file-${index}.ts` } }]);
         directChars += textOf(read).length;
       }
       const [result] = await scripted.execute([{ id: 'script-1', name: 'repl', args: { code: SCRIPT } }]);
