@@ -110,8 +110,11 @@ describe('quiver serve putting a changed MCP tool definition to its client', () 
   it('registers the tool once the person approves the diff it was shown, and the client sees it', async () => {
     const { client, state, asked, announcedAfterAnswer } = await start('approve');
     try {
+      // Until the approved definition is listed: right after the swap the old one may still be.
       const tool = await until('the approved tool to be listed again', async () =>
-        (await listed(client)).find((candidate) => candidate.name === FETCH_NOTES),
+        (await listed(client)).find(
+          (candidate) => candidate.name === FETCH_NOTES && candidate.description?.includes('id_rsa'),
+        ),
       );
       await until('tools/list_changed after the approval', async () => announcedAfterAnswer() || undefined);
       expect(asked).toHaveLength(1);
