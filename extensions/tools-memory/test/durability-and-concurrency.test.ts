@@ -93,7 +93,8 @@ describe('two processes saving at once', () => {
         ),
       ),
     );
-    expect(results.flat().every((result) => result.ok)).toBe(true);
+    // Any failed save is printed whole, so a failure says which save and why.
+    expect(results.flat().filter((result) => !result.ok)).toEqual([]);
     const { memories, total } = structuredOf<{ memories: Memory[]; total: number }>(
       await storage.call(memoryList, { scope: 'project', limit: 200 }),
     );
