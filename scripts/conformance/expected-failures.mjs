@@ -10,18 +10,5 @@ export const EXPECTED_CLIENT_FAILURES = {
     'enterprise-managed authorization (token exchange at an identity provider for an ID-JAG, SEP-990) is not supported',
 };
 
-/** Server scenarios (`quiver serve --http` with the conformance fixture plugin and server). */
-export const EXPECTED_SERVER_FAILURES = {
-  'completion-complete':
-    'serve offers no completion/complete: plugins have no prompt or resource-template arguments to complete, and relayed ones are not completed',
-  'prompts-get-simple':
-    "serve relays a bridged server's prompts renamed like tools (mcp__<server>__<prompt>), so the suite's fixed prompt names are not found",
-  'prompts-get-with-args':
-    'prompts are renamed mcp__<server>__<prompt> when relayed (see prompts-get-simple)',
-  'prompts-get-embedded-resource':
-    'prompts are renamed mcp__<server>__<prompt> when relayed (see prompts-get-simple)',
-  'prompts-get-with-image':
-    'prompts are renamed mcp__<server>__<prompt> when relayed (see prompts-get-simple)',
-  'resources-subscribe': 'serve does not relay resources/subscribe',
-  'resources-unsubscribe': 'serve does not relay resources/unsubscribe',
-};
+/** Server scenarios (`quiver serve --http` with the conformance fixture plugin and server): none. */
+export const EXPECTED_SERVER_FAILURES = {};

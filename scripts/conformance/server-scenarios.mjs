@@ -27,7 +27,8 @@ function fixtureWorkspace() {
   );
   writeFileSync(
     path.join(dir, 'personalities/conformance.yaml'),
-    'id: conformance\nplugins: [conformance-fixture, mcp-bridge]\nmcpServers:\n  fixture: {}\npermissions:\n  allow: [test_*, json_schema_2020_12_tool]\n',
+    // The suite asks for its prompts by their own names, not as mcp__fixture__<prompt>.
+    'id: conformance\nplugins: [conformance-fixture, mcp-bridge]\nmcpServers:\n  fixture: { promptNames: own }\npermissions:\n  allow: [test_*, json_schema_2020_12_tool]\n',
   );
   return { root, workspace: dir, dataHome: path.join(root, 'data') };
 }

@@ -1,7 +1,8 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, RequestId } from '@modelcontextprotocol/client';
 import { fail, type ToolContext, type ToolResult } from '@quiver/types';
 import { toToolResult } from './call-result.js';
 import type { CallRouter } from './call-router.js';
+import { CallTimer, type OutstandingClientRequests } from './call-timer.js';
 import {
   CONNECTION_LOST_CODES,
   describeNetworkFailure,
@@ -31,16 +32,21 @@ export interface CallOnceOptions {
   timeoutMs: number;
   /** Never restarted. */
   maxTimeoutMs: number;
+  /** The server's requests of the session's client: `timeoutMs` is held while one is unanswered. */
+  outstanding?: OutstandingClientRequests;
+  /** Told the JSON-RPC id the request went out with (undefined when it was never sent), for its span. */
+  sent?: (requestId: RequestId | undefined) => void;
 }
 
 /** One `tools/call` with abort, progress and timeout; failures come back as outcomes. */
 export async function callOnce(options: CallOnceOptions): Promise<CallOutcome> {
   const { definition, ctx, timeoutMs, client, router } = options;
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = new CallTimer(timeoutMs, () => {
     timedOut = true;
     router.cancel(client, tracking, `timed out after ${timeoutMs} ms`);
-  }, timeoutMs);
+  });
+  options.outstanding?.watch(timer);
   const progress = throttleProgress((update) => ctx.emit({ type: 'progress', ...update }));
   const tracking = router.track((update) => {
     // Every notification keeps the call alive; only some of them are passed on.
@@ -75,8 +81,10 @@ export async function callOnce(options: CallOnceOptions): Promise<CallOutcome> {
       result: fail(code === INVALID_PARAMS ? 'input_invalid' : 'execution_failed', message),
     };
   } finally {
-    clearTimeout(timer);
+    timer.clear();
+    options.outstanding?.unwatch(timer);
     router.release(tracking);
     progress.flush();
+    options.sent?.(tracking.requestId);
   }
 }

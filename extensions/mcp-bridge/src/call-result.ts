@@ -57,8 +57,10 @@ function renderBlock(block: ContentBlock, attachments: Attachment[]): string {
         type: 'resource',
         uri: block.uri,
         name: block.name,
+        title: block.title,
         mimeType: block.mimeType,
         description: block.description,
+        size: typeof block.size === 'number' ? block.size : undefined,
         annotations,
       });
       return `[resource link ${block.name}: ${block.uri}${block.description ? ` (${block.description})` : ''}]`;
@@ -71,6 +73,25 @@ function withoutUndefined(attachment: Attachment): Attachment {
   return Object.fromEntries(
     Object.entries(attachment).filter(([, value]) => value !== undefined),
   ) as Attachment;
+}
+
+/**
+ * The annotations of the result's text, which becomes one value: kept when every text block
+ * carries the same ones, since one value cannot say that only part of it is for the user.
+ */
+function textAnnotations(content: readonly ContentBlock[]): ContentAnnotations | undefined {
+  let shared: ContentAnnotations | undefined;
+  let key: string | undefined;
+  for (const block of content) {
+    if (block.type !== 'text') continue;
+    const annotations = annotationsOf(block);
+    const blockKey = annotations === undefined ? '' : JSON.stringify(annotations);
+    if (key === undefined) {
+      key = blockKey;
+      shared = annotations;
+    } else if (key !== blockKey) return undefined;
+  }
+  return shared;
 }
 
 /** An MCP `tools/call` result as a Quiver result: text as the value, media as attachments. */
@@ -86,5 +107,10 @@ export function toToolResult(result: CallToolResult): ToolResult {
       structured,
     );
   }
-  return ok(value, { structured, attachments: attachments.map(withoutUndefined) });
+  const annotations = textAnnotations(content);
+  return ok(value, {
+    structured,
+    attachments: attachments.map(withoutUndefined),
+    ...(annotations === undefined ? {} : { annotations }),
+  });
 }

@@ -16,6 +16,7 @@ import type {
   RelayedRequest,
   ToolContext,
 } from '@quiver/types';
+import { OutstandingClientRequests } from './call-timer.js';
 import { cleanDefinitionText } from './clean-text.js';
 
 export type ClientRelayEvent =
@@ -61,6 +62,8 @@ export function needsClientRelay(allow: readonly ClientRelayKind[]): boolean {
  */
 export class ServerClientRelay {
   private readonly running = new Map<string, RunningCall>();
+  /** Questions and sampling requests not answered yet; the server's call timers wait meanwhile. */
+  readonly outstanding = new OutstandingClientRequests();
 
   constructor(private readonly options: ServerClientRelayOptions) {}
 
@@ -79,11 +82,11 @@ export class ServerClientRelay {
     client.registerCapabilities(this.capabilities());
     if (allow.includes('elicitation'))
       client.setRequestHandler('elicitation/create', (request, ctx) =>
-        this.elicit(request.params as Record<string, unknown>, ctx.mcpReq.signal),
+        this.whileOutstanding(() => this.elicit(request.params as Record<string, unknown>, ctx.mcpReq.signal)),
       );
     if (allow.includes('sampling'))
       client.setRequestHandler('sampling/createMessage', (request, ctx) =>
-        this.sample(request.params as Record<string, unknown>, ctx.mcpReq.signal),
+        this.whileOutstanding(() => this.sample(request.params as Record<string, unknown>, ctx.mcpReq.signal)),
       );
     if (allow.includes('roots')) client.setRequestHandler('roots/list', () => this.listRoots());
   }
@@ -95,6 +98,15 @@ export class ServerClientRelay {
       return await run();
     } finally {
       this.running.delete(ctx.callId);
+    }
+  }
+
+  private async whileOutstanding<T>(run: () => Promise<T>): Promise<T> {
+    const end = this.outstanding.begin();
+    try {
+      return await run();
+    } finally {
+      end();
     }
   }
 

@@ -17,9 +17,11 @@ export type { McpBridgeOptions } from './mcp-bridge.js';
 export { McpBridge } from './mcp-bridge.js';
 export type {
   CatalogListing,
+  CatalogOffers,
   CatalogRequestOptions,
   McpPrompt,
   McpResource,
+  McpResourceTemplate,
 } from './mcp-catalog.js';
 export { McpCatalog, UnknownMcpServerError } from './mcp-catalog.js';
 export type { McpLoginOptions, McpLoginOutcome } from './oauth-login.js';
@@ -29,6 +31,7 @@ export { OAuthTokenStore, oauthDirectory } from './oauth-token-store.js';
 export type { TransportKind } from './open-client.js';
 export type { McpBridgePluginOptions } from './plugin.js';
 export { createMcpBridgePlugin, mcpBridgePlugin, mcpBridgePlugin as default } from './plugin.js';
+export type { ResourceUpdateListener } from './resource-subscriptions.js';
 export type { ResourceToolsOptions } from './resource-tools.js';
 export type { McpServerLogEntry, ServerLogLevel } from './server-log-limit.js';
 export { assignToolNames } from './tool-names.js';

@@ -1,13 +1,28 @@
 import type {
   Client,
+  CompleteRequest,
+  CompleteResult,
   GetPromptResult,
   ListPromptsResult,
   ListResourcesResult,
+  ListResourceTemplatesResult,
   ReadResourceResult,
 } from '@modelcontextprotocol/client';
+import type { ResourceSubscriptions, ResourceUpdateListener } from './resource-subscriptions.js';
 
 export type McpResource = ListResourcesResult['resources'][number] & { server: string };
+export type McpResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number] & {
+  server: string;
+};
 export type McpPrompt = ListPromptsResult['prompts'][number] & { server: string };
+
+/** What at least one of the servers a caller may see offers beyond listing and reading. */
+export interface CatalogOffers {
+  /** `resources/subscribe`: the server tells subscribers when a resource changes. */
+  subscribe: boolean;
+  /** `completion/complete` for prompt and resource-template arguments. */
+  completions: boolean;
+}
 
 /** One configured server as the catalog sees it: its client while connected, else why not. */
 export interface CatalogServer {
@@ -17,6 +32,8 @@ export interface CatalogServer {
   reason: string | undefined;
   /** Bounds each request to the server. */
   timeoutMs: number;
+  /** The server's resource subscriptions, shared by everyone who relays them. */
+  subscriptions: ResourceSubscriptions;
 }
 
 export interface CatalogListing<T> {
@@ -69,6 +86,59 @@ export class McpCatalog {
         server: entry.server,
       })),
     );
+  }
+
+  listResourceTemplates(
+    server?: string,
+    options: CatalogRequestOptions = {},
+  ): Promise<CatalogListing<McpResourceTemplate>> {
+    return this.gather(server, options, 'resources', async (entry, client) =>
+      (await client.listResourceTemplates(undefined, this.requestOptions(entry, options))).resourceTemplates.map(
+        (template) => ({ ...template, server: entry.server }),
+      ),
+    );
+  }
+
+  /** What the connected servers among those the caller may see offer. */
+  offers(options: CatalogRequestOptions = {}): CatalogOffers {
+    const offers: CatalogOffers = { subscribe: false, completions: false };
+    for (const entry of this.visible(options)) {
+      const capabilities = entry.client?.getServerCapabilities();
+      if (capabilities?.resources?.subscribe === true) offers.subscribe = true;
+      if (capabilities?.completions !== undefined) offers.completions = true;
+    }
+    return offers;
+  }
+
+  /**
+   * Completions for an argument of one of the server's prompts or resource templates (the
+   * reference as the server names it). A server that offers no completions has none: empty values.
+   */
+  async complete(
+    server: string,
+    params: CompleteRequest['params'],
+    options: CatalogRequestOptions = {},
+  ): Promise<CompleteResult> {
+    const { entry, client } = this.connected(server, options);
+    if (client.getServerCapabilities()?.completions === undefined) return { completion: { values: [] } };
+    return client.complete(params, this.requestOptions(entry, options));
+  }
+
+  /**
+   * Calls `listener` whenever the server says the resource changed; resolves to the function
+   * that stops. Throws `UnknownMcpServerError`, an error when the server offers no
+   * subscriptions, or the server's own refusal.
+   */
+  async subscribeResource(
+    server: string,
+    uri: string,
+    listener: ResourceUpdateListener,
+    options: CatalogRequestOptions = {},
+  ): Promise<() => Promise<void>> {
+    const { entry, client } = this.connected(server, options);
+    if (client.getServerCapabilities()?.resources?.subscribe !== true)
+      throw new Error(`MCP server "${server}" does not offer resource subscriptions`);
+    return entry.subscriptions.add(uri, listener);
   }
 
   /** Throws `UnknownMcpServerError`, or the server's own error. */

@@ -9,7 +9,7 @@ import type {
   McpToolsChange,
   ReconnectPolicy,
 } from './bridge-types.js';
-import { callOnce } from './call-once.js';
+import { tracedCallOnce } from './bridge-span.js';
 import type { CallRouter } from './call-router.js';
 import { cleanDefinitionText, MAX_DESCRIPTION_CHARS } from './clean-text.js';
 import { needsClientRelay, type ServerClientRelay } from './client-relay.js';
@@ -18,6 +18,7 @@ import { errorMessage } from './connection-errors.js';
 import type { CatalogServer } from './mcp-catalog.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import { openClient, type TransportKind } from './open-client.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { type McpServerLogEntry, ServerLogLimit } from './server-log-limit.js';
 import { isStreamDrop, stillAnswers } from './stream-drop.js';
 import { createToolFilter } from './tool-filter.js';
@@ -70,12 +71,18 @@ export class ServerConnection {
   private oversizedMessage: string | undefined;
   private readonly tools: ToolRegistrations;
   private readonly serverLog: ServerLogLimit;
+  private readonly subscriptions: ResourceSubscriptions;
   private readonly connectionWaiters = new Set<(connected: boolean) => void>();
   private readonly closing = new Set<Promise<void>>();
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.state = options.config.disabled ? 'disabled' : 'idle';
     this.serverLog = new ServerLogLimit(options.name, (entry) => options.onServerLog?.(entry));
+    this.subscriptions = new ResourceSubscriptions({
+      client: () => (this.state === 'connected' ? this.client : undefined),
+      timeoutMs: options.config.callTimeoutMs,
+      report: (message) => this.options.logger.warn(`MCP server "${this.name}": ${message}`, { server: this.name }),
+    });
     this.tools = new ToolRegistrations({
       server: options.name,
       isListed: createToolFilter(options.config.includeTools, options.config.excludeTools),
@@ -114,6 +121,7 @@ export class ServerConnection {
       client: connected,
       reason: unavailable?.ok === false ? unavailable.error : undefined,
       timeoutMs: this.options.config.callTimeoutMs,
+      subscriptions: this.subscriptions,
     };
   }
 
@@ -191,6 +199,7 @@ export class ServerConnection {
           prepare: (client) => {
             this.options.relay.install(client);
             this.serverLog.install(client, () => generation === this.generation);
+            this.subscriptions.install(client, () => generation === this.generation);
             client.setNotificationHandler('notifications/tools/list_changed', () => {
               if (generation !== this.generation) return;
               if (this.state === 'connected') this.refreshTools();
@@ -236,6 +245,7 @@ export class ServerConnection {
       for (const resolve of this.connectionWaiters) resolve(true);
       this.connectionWaiters.clear();
       if (this.listChangedWhileConnecting) this.refreshTools();
+      this.subscriptions.renew();
     } catch (error) {
       for (const client of created) this.track(client.close());
       if (this.client !== undefined && created.includes(this.client)) this.client = undefined;
@@ -431,7 +441,7 @@ export class ServerConnection {
         result: fail('aborted', `the call to MCP tool "${definition.name}" was aborted`),
       };
     }
-    const outcome = await callOnce({
+    const outcome = await tracedCallOnce(this.transport, {
       server: this.name,
       client,
       router,
@@ -440,6 +450,7 @@ export class ServerConnection {
       ctx,
       timeoutMs: this.callTimeout(definition, ctx),
       maxTimeoutMs: this.options.config.maxCallTimeoutMs,
+      outstanding: this.options.relay.outstanding,
     });
     if (outcome.kind === 'result') return outcome;
     // The state may have changed while the call was awaited.

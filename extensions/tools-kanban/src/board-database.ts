@@ -1,4 +1,4 @@
-import { fail, isQuiverError, type SqlDatabase, type ToolContext, type ToolFailure } from '@quiver/types';
+import { fail, isQuiverError, type SqlStore, type ToolContext, type ToolFailure } from '@quiver/types';
 import { KANBAN_DATABASE, KANBAN_MIGRATIONS } from './schema.js';
 
 /**
@@ -7,7 +7,8 @@ import { KANBAN_DATABASE, KANBAN_MIGRATIONS } from './schema.js';
  */
 export const KANBAN_CAPABILITIES = { storage: { scopes: ['project' as const] } };
 
-export function openBoardDatabase(ctx: ToolContext): { ok: true; database: SqlDatabase } | ToolFailure {
+/** The board store on whichever backend the host runs (SQLite file or PostgreSQL schema). */
+export async function openBoard(ctx: ToolContext): Promise<{ ok: true; store: SqlStore } | ToolFailure> {
   const storage = ctx.capabilities.storage;
   if (!storage) {
     return fail('not_available', 'The kanban tools need the storage capability, and none was provided.');
@@ -15,7 +16,7 @@ export function openBoardDatabase(ctx: ToolContext): { ok: true; database: SqlDa
   try {
     return {
       ok: true,
-      database: storage.open(KANBAN_DATABASE, { scope: 'project', migrations: KANBAN_MIGRATIONS }),
+      store: await storage.connect(KANBAN_DATABASE, { scope: 'project', migrations: KANBAN_MIGRATIONS }),
     };
   } catch (error) {
     if (isQuiverError(error))

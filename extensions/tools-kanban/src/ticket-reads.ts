@@ -1,4 +1,4 @@
-import type { SqlDatabase } from '@quiver/types';
+import type { SqlParameter, SqlQueryable, SqlStore } from '@quiver/types';
 import {
   type StatusChange,
   type Ticket,
@@ -10,40 +10,36 @@ import {
 } from './ticket-model.js';
 import { readRow, type TicketRow, toSummary, toTicket } from './ticket-rows.js';
 
-export function getTicket(database: SqlDatabase, id: number): Ticket | undefined {
-  const row = readRow(database, id);
+export async function getTicket(database: SqlQueryable, id: number): Promise<Ticket | undefined> {
+  const row = await readRow(database, id);
   return row ? toTicket(row) : undefined;
 }
 
-export function getTicketDetails(database: SqlDatabase, id: number): TicketDetails | undefined {
-  return database
-    .transaction((): TicketDetails | undefined => {
-      const ticket = getTicket(database, id);
-      if (!ticket) return undefined;
-      const links = database
-        .prepare(
-          `SELECT l.type, 'outgoing' AS direction, t.id AS ticketId, t.title, t.status
-             FROM links l JOIN tickets t ON t.id = l.to_id WHERE l.from_id = ?
-           UNION ALL
-           SELECT l.type, 'incoming' AS direction, t.id AS ticketId, t.title, t.status
-             FROM links l JOIN tickets t ON t.id = l.from_id WHERE l.to_id = ?
-           ORDER BY ticketId, type`,
-        )
-        .all(id, id) as TicketLink[];
-      const comments = database
-        .prepare(
-          'SELECT id, author, body, created_at AS createdAt FROM comments WHERE ticket_id = ? ORDER BY id',
-        )
-        .all(id) as TicketComment[];
-      const history = database
-        .prepare(
-          `SELECT from_status AS "from", to_status AS "to", changed_at AS at, changed_by AS by, note
-             FROM status_history WHERE ticket_id = ? ORDER BY id`,
-        )
-        .all(id) as StatusChange[];
-      return { ...ticket, links, comments, history };
-    })
-    .deferred();
+export function getTicketDetails(store: SqlStore, id: number): Promise<TicketDetails | undefined> {
+  return store.transaction(async (tx): Promise<TicketDetails | undefined> => {
+    const ticket = await getTicket(tx, id);
+    if (!ticket) return undefined;
+    // Aliases are quoted: PostgreSQL folds unquoted ones to lower case.
+    const links = await tx.all<TicketLink>(
+      `SELECT l.type, 'outgoing' AS direction, t.id AS "ticketId", t.title, t.status
+         FROM links l JOIN tickets t ON t.id = l.to_id WHERE l.from_id = ?
+       UNION ALL
+       SELECT l.type, 'incoming' AS direction, t.id AS "ticketId", t.title, t.status
+         FROM links l JOIN tickets t ON t.id = l.from_id WHERE l.to_id = ?
+       ORDER BY "ticketId", type`,
+      [id, id],
+    );
+    const comments = await tx.all<TicketComment>(
+      'SELECT id, author, body, created_at AS "createdAt" FROM comments WHERE ticket_id = ? ORDER BY id',
+      [id],
+    );
+    const history = await tx.all<StatusChange>(
+      `SELECT from_status AS "from", to_status AS "to", changed_at AS "at", changed_by AS "by", note
+         FROM status_history WHERE ticket_id = ? ORDER BY id`,
+      [id],
+    );
+    return { ...ticket, links, comments, history };
+  });
 }
 
 export interface TicketFilter {
@@ -69,9 +65,25 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-export function listTickets(database: SqlDatabase, filter: TicketFilter): TicketPage {
+// SQLite's NOCASE and LIKE fold ASCII case; PostgreSQL needs lower() and ILIKE to match the same.
+const DIALECT_CONDITIONS = {
+  sqlite: {
+    assignee: 'assignee = ? COLLATE NOCASE',
+    label: 'EXISTS (SELECT 1 FROM json_each(tickets.labels) WHERE value = ? COLLATE NOCASE)',
+    text: `(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')`,
+  },
+  postgres: {
+    assignee: 'lower(assignee) = lower(?)',
+    label:
+      'EXISTS (SELECT 1 FROM json_array_elements_text(tickets.labels::json) AS label(value) WHERE lower(label.value) = lower(?))',
+    text: `(title ILIKE ? ESCAPE '\\' OR description ILIKE ? ESCAPE '\\')`,
+  },
+} as const;
+
+export function listTickets(store: SqlStore, filter: TicketFilter): Promise<TicketPage> {
+  const dialect = DIALECT_CONDITIONS[store.dialect];
   const conditions: string[] = [];
-  const parameters: unknown[] = [];
+  const parameters: SqlParameter[] = [];
   if (filter.board !== undefined) {
     conditions.push('board = ?');
     parameters.push(filter.board);
@@ -83,33 +95,29 @@ export function listTickets(database: SqlDatabase, filter: TicketFilter): Ticket
     conditions.push(`status <> 'archived'`);
   }
   if (filter.assignee !== undefined) {
-    conditions.push('assignee = ? COLLATE NOCASE');
+    conditions.push(dialect.assignee);
     parameters.push(filter.assignee);
   }
   if (filter.label !== undefined) {
-    conditions.push('EXISTS (SELECT 1 FROM json_each(tickets.labels) WHERE value = ? COLLATE NOCASE)');
+    conditions.push(dialect.label);
     parameters.push(filter.label);
   }
   if (filter.text !== undefined && filter.text.trim() !== '') {
-    conditions.push(`(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')`);
+    conditions.push(dialect.text);
     const pattern = `%${escapeLike(filter.text.trim())}%`;
     parameters.push(pattern, pattern);
   }
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-  return database
-    .transaction((): TicketPage => {
-      const { total } = database
-        .prepare(`SELECT count(*) AS total FROM tickets ${where}`)
-        .get(...parameters) as {
-        total: number;
-      };
-      const rows = database
-        .prepare(
-          `SELECT * FROM tickets ${where}
-           ORDER BY ${STATUS_ORDER_SQL}, ${PRIORITY_ORDER_SQL}, updated_at DESC, id DESC LIMIT ?`,
-        )
-        .all(...parameters, filter.limit) as TicketRow[];
-      return { tickets: rows.map((row) => toSummary(toTicket(row))), total };
-    })
-    .deferred();
+  return store.transaction(async (tx): Promise<TicketPage> => {
+    const counted = await tx.get<{ total: number }>(
+      `SELECT count(*) AS total FROM tickets ${where}`,
+      parameters,
+    );
+    const rows = await tx.all<TicketRow>(
+      `SELECT * FROM tickets ${where}
+       ORDER BY ${STATUS_ORDER_SQL}, ${PRIORITY_ORDER_SQL}, updated_at DESC, id DESC LIMIT ?`,
+      [...parameters, filter.limit],
+    );
+    return { tickets: rows.map((row) => toSummary(toTicket(row))), total: counted!.total };
+  });
 }

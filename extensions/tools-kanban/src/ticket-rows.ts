@@ -1,4 +1,4 @@
-import { fail, type SqlDatabase, type ToolFailure } from '@quiver/types';
+import { fail, type SqlQueryable, type ToolFailure } from '@quiver/types';
 import type { Ticket, TicketPriority, TicketStatus, TicketSummary } from './ticket-model.js';
 
 export type Outcome<T> = { ok: true; value: T } | ToolFailure;
@@ -47,8 +47,18 @@ export function normalizeLabels(labels: readonly string[]): string[] {
   return [...new Set(labels.map((label) => label.trim()).filter((label) => label.length > 0))];
 }
 
-export function readRow(database: SqlDatabase, id: number): TicketRow | undefined {
-  return database.prepare('SELECT * FROM tickets WHERE id = ?').get(id) as TicketRow | undefined;
+export function readRow(database: SqlQueryable, id: number): Promise<TicketRow | undefined> {
+  return database.get<TicketRow>('SELECT * FROM tickets WHERE id = ?', [id]);
+}
+
+/**
+ * The row, locked until the transaction ends: on PostgreSQL a concurrent writer (another
+ * replica) waits here instead of deciding on a state that is about to change. SQLite needs no
+ * lock: BEGIN IMMEDIATE already made the transaction the only writer.
+ */
+function readRowForUpdate(database: SqlQueryable, id: number): Promise<TicketRow | undefined> {
+  if (database.dialect === 'sqlite') return readRow(database, id);
+  return database.get<TicketRow>('SELECT * FROM tickets WHERE id = ? FOR UPDATE', [id]);
 }
 
 export function missing(id: number): ToolFailure {
@@ -60,36 +70,35 @@ export function missing(id: number): ToolFailure {
 export function stale(row: TicketRow, expected: number): ToolFailure {
   return fail(
     'stale_write',
-    `Ticket #${row.id} is at version ${row.version}, not ${expected}: it changed since you read it. ` +
+    `Ticket #${row.id} is at version ${row.version}, not ${expected}: it changed since you read it and is now ${row.status}. ` +
       `Read it again with kanban_get and retry with version ${row.version}.`,
     { ticketId: row.id, currentVersion: row.version, expectedVersion: expected, ticket: toTicket(row) },
   );
 }
 
-/** Reads the row and checks the caller's version inside the caller's write transaction. */
-export function readForWrite(
-  database: SqlDatabase,
+/** Reads and locks the row and checks the caller's version inside the caller's write transaction. */
+export async function readForWrite(
+  database: SqlQueryable,
   id: number,
   expectedVersion: number | undefined,
-): Outcome<TicketRow> {
-  const row = readRow(database, id);
+): Promise<Outcome<TicketRow>> {
+  const row = await readRowForUpdate(database, id);
   if (!row) return missing(id);
   if (expectedVersion !== undefined && expectedVersion !== row.version) return stale(row, expectedVersion);
   return { ok: true, value: row };
 }
 
-export function recordStatusChange(
-  database: SqlDatabase,
+export async function recordStatusChange(
+  database: SqlQueryable,
   ticketId: number,
   from: TicketStatus | null,
   to: TicketStatus,
   actor: string,
   note: string | null,
   at: string,
-): void {
-  database
-    .prepare(
-      'INSERT INTO status_history (ticket_id, from_status, to_status, changed_by, note, changed_at) VALUES (?, ?, ?, ?, ?, ?)',
-    )
-    .run(ticketId, from, to, actor, note, at);
+): Promise<void> {
+  await database.run(
+    'INSERT INTO status_history (ticket_id, from_status, to_status, changed_by, note, changed_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [ticketId, from, to, actor, note, at],
+  );
 }

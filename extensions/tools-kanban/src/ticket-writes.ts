@@ -1,4 +1,4 @@
-import { fail, type SqlDatabase, type ToolFailure } from '@quiver/types';
+import { fail, type SqlStore, type ToolFailure } from '@quiver/types';
 import { STATUS_TRANSITIONS, type Ticket, type TicketPriority, type TicketStatus } from './ticket-model.js';
 import {
   normalizeLabels,
@@ -22,31 +22,27 @@ export interface NewTicket {
   labels: string[];
 }
 
-export function createTicket(database: SqlDatabase, input: NewTicket, actor: string): Ticket {
-  return database
-    .transaction((): Ticket => {
-      const at = now();
-      const { lastInsertRowid } = database
-        .prepare(
-          `INSERT INTO tickets (board, title, description, status, priority, assignee, labels, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          input.board,
-          input.title,
-          input.description,
-          input.status,
-          input.priority,
-          input.assignee,
-          JSON.stringify(normalizeLabels(input.labels)),
-          at,
-          at,
-        );
-      const id = Number(lastInsertRowid);
-      recordStatusChange(database, id, null, input.status, actor, null, at);
-      return toTicket(readRow(database, id)!);
-    })
-    .immediate();
+export function createTicket(store: SqlStore, input: NewTicket, actor: string): Promise<Ticket> {
+  return store.transaction(async (tx): Promise<Ticket> => {
+    const at = now();
+    const row = (await tx.get<TicketRow>(
+      `INSERT INTO tickets (board, title, description, status, priority, assignee, labels, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      [
+        input.board,
+        input.title,
+        input.description,
+        input.status,
+        input.priority,
+        input.assignee,
+        JSON.stringify(normalizeLabels(input.labels)),
+        at,
+        at,
+      ],
+    )) as TicketRow;
+    await recordStatusChange(tx, row.id, null, input.status, actor, null, at);
+    return toTicket(row);
+  });
 }
 
 export interface TicketChanges {
@@ -65,55 +61,52 @@ export interface UpdatedTicket {
 }
 
 export function updateTicket(
-  database: SqlDatabase,
+  store: SqlStore,
   id: number,
   expectedVersion: number | undefined,
   changes: TicketChanges,
-): Outcome<UpdatedTicket> {
-  return database
-    .transaction((): Outcome<UpdatedTicket> => {
-      const read = readForWrite(database, id, expectedVersion);
-      if (!read.ok) return read;
-      const current = toTicket(read.value);
-      const next = { ...current };
-      if (changes.title !== undefined) next.title = changes.title;
-      if (changes.description !== undefined) next.description = changes.description;
-      if (changes.priority !== undefined) next.priority = changes.priority;
-      if (changes.assignee !== undefined) next.assignee = changes.assignee;
-      // Label edits are computed from the row read inside this transaction, so concurrent
-      // add/remove calls without a version never drop each other's labels.
-      let labels = changes.labels !== undefined ? normalizeLabels(changes.labels) : current.labels;
-      if (changes.addLabels) labels = normalizeLabels([...labels, ...changes.addLabels]);
-      if (changes.removeLabels) {
-        const removed = new Set(normalizeLabels(changes.removeLabels));
-        labels = labels.filter((label) => !removed.has(label));
-      }
-      next.labels = labels;
-      const changed = (['title', 'description', 'priority', 'assignee'] as const).filter(
-        (field) => next[field] !== current[field],
-      ) as string[];
-      if (JSON.stringify(next.labels) !== JSON.stringify(current.labels)) changed.push('labels');
-      if (changed.length === 0) return { ok: true, value: { ticket: current, changed } };
-      const result = database
-        .prepare(
-          `UPDATE tickets SET title = ?, description = ?, priority = ?, assignee = ?, labels = ?,
-             updated_at = ?, version = version + 1
-           WHERE id = ? AND version = ?`,
-        )
-        .run(
-          next.title,
-          next.description,
-          next.priority,
-          next.assignee,
-          JSON.stringify(next.labels),
-          now(),
-          id,
-          current.version,
-        );
-      if (result.changes !== 1) return stale(readRow(database, id)!, current.version);
-      return { ok: true, value: { ticket: toTicket(readRow(database, id)!), changed } };
-    })
-    .immediate();
+): Promise<Outcome<UpdatedTicket>> {
+  return store.transaction(async (tx): Promise<Outcome<UpdatedTicket>> => {
+    const read = await readForWrite(tx, id, expectedVersion);
+    if (!read.ok) return read;
+    const current = toTicket(read.value);
+    const next = { ...current };
+    if (changes.title !== undefined) next.title = changes.title;
+    if (changes.description !== undefined) next.description = changes.description;
+    if (changes.priority !== undefined) next.priority = changes.priority;
+    if (changes.assignee !== undefined) next.assignee = changes.assignee;
+    // Label edits are computed from the row read (and locked) inside this transaction, so
+    // concurrent add/remove calls without a version never drop each other's labels.
+    let labels = changes.labels !== undefined ? normalizeLabels(changes.labels) : current.labels;
+    if (changes.addLabels) labels = normalizeLabels([...labels, ...changes.addLabels]);
+    if (changes.removeLabels) {
+      const removed = new Set(normalizeLabels(changes.removeLabels));
+      labels = labels.filter((label) => !removed.has(label));
+    }
+    next.labels = labels;
+    const changed = (['title', 'description', 'priority', 'assignee'] as const).filter(
+      (field) => next[field] !== current[field],
+    ) as string[];
+    if (JSON.stringify(next.labels) !== JSON.stringify(current.labels)) changed.push('labels');
+    if (changed.length === 0) return { ok: true, value: { ticket: current, changed } };
+    const updated = await tx.get<TicketRow>(
+      `UPDATE tickets SET title = ?, description = ?, priority = ?, assignee = ?, labels = ?,
+         updated_at = ?, version = version + 1
+       WHERE id = ? AND version = ? RETURNING *`,
+      [
+        next.title,
+        next.description,
+        next.priority,
+        next.assignee,
+        JSON.stringify(next.labels),
+        now(),
+        id,
+        current.version,
+      ],
+    );
+    if (!updated) return stale((await readRow(tx, id))!, current.version);
+    return { ok: true, value: { ticket: toTicket(updated), changed } };
+  });
 }
 
 export interface StatusMove {
@@ -144,40 +137,40 @@ function transitionRefused(row: TicketRow, to: TicketStatus): ToolFailure {
   });
 }
 
-export function moveTicket(database: SqlDatabase, id: number, move: StatusMove): Outcome<MovedTicket> {
-  return database
-    .transaction((): Outcome<MovedTicket> => {
-      const read = readForWrite(database, id, move.expectedVersion);
-      if (!read.ok) return read;
-      const row = read.value;
-      let to: TicketStatus;
-      if (move.to === 'restore') {
-        if (row.status !== 'archived') {
-          return fail(
-            'conflict',
-            `Ticket #${id} is ${row.status}, not archived; there is nothing to restore.`,
-            {
-              ticketId: id,
-              status: row.status,
-            },
-          );
-        }
-        to = row.status_before_archive ?? 'todo';
-      } else {
-        to = move.to;
-        if (to === row.status)
-          return { ok: true, value: { ticket: toTicket(row), from: row.status, moved: false } };
-        if (!STATUS_TRANSITIONS[row.status].includes(to)) return transitionRefused(row, to);
+export function moveTicket(store: SqlStore, id: number, move: StatusMove): Promise<Outcome<MovedTicket>> {
+  return store.transaction(async (tx): Promise<Outcome<MovedTicket>> => {
+    const read = await readForWrite(tx, id, move.expectedVersion);
+    if (!read.ok) return read;
+    const row = read.value;
+    let to: TicketStatus;
+    if (move.to === 'restore') {
+      if (row.status !== 'archived') {
+        return fail(
+          'conflict',
+          `Ticket #${id} is ${row.status}, not archived; there is nothing to restore.`,
+          {
+            ticketId: id,
+            status: row.status,
+          },
+        );
       }
-      const at = now();
-      database
-        .prepare(
-          `UPDATE tickets SET status = ?, status_before_archive = ?, updated_at = ?, version = version + 1
-           WHERE id = ? AND version = ?`,
-        )
-        .run(to, to === 'archived' ? row.status : null, at, id, row.version);
-      recordStatusChange(database, id, row.status, to, move.actor, move.note ?? null, at);
-      return { ok: true, value: { ticket: toTicket(readRow(database, id)!), from: row.status, moved: true } };
-    })
-    .immediate();
+      to = row.status_before_archive ?? 'todo';
+    } else {
+      to = move.to;
+      if (to === row.status)
+        return { ok: true, value: { ticket: toTicket(row), from: row.status, moved: false } };
+      if (!STATUS_TRANSITIONS[row.status].includes(to)) return transitionRefused(row, to);
+    }
+    const at = now();
+    // The version condition is a second guard behind the row lock: a move never lands on a
+    // state other than the one it was decided on.
+    const moved = await tx.get<TicketRow>(
+      `UPDATE tickets SET status = ?, status_before_archive = ?, updated_at = ?, version = version + 1
+       WHERE id = ? AND version = ? RETURNING *`,
+      [to, to === 'archived' ? row.status : null, at, id, row.version],
+    );
+    if (!moved) return stale((await readRow(tx, id))!, row.version);
+    await recordStatusChange(tx, id, row.status, to, move.actor, move.note ?? null, at);
+    return { ok: true, value: { ticket: toTicket(moved), from: row.status, moved: true } };
+  });
 }

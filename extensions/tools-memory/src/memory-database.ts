@@ -1,7 +1,7 @@
 import {
   fail,
   isQuiverError,
-  type SqlDatabase,
+  type SqlStore,
   type StorageHandle,
   type StorageScope,
   type ToolContext,
@@ -10,6 +10,7 @@ import {
 import { reindexStaleMemories } from './memory-index.js';
 import { MEMORY_SCOPES } from './memory-model.js';
 import { MEMORY_DATABASE, MEMORY_MIGRATIONS } from './schema.js';
+import { retryWhileSqliteBusy } from './sqlite-busy.js';
 
 /**
  * Every memory tool may use all three scopes; the storage backend decides what each resolves
@@ -35,14 +36,20 @@ export function readableScopes(storage: StorageHandle, requested?: readonly Stor
   );
 }
 
-export function openScope(storage: StorageHandle, scope: StorageScope): SqlDatabase | ToolFailure {
+export async function openScope(
+  storage: StorageHandle,
+  scope: StorageScope,
+): Promise<SqlStore | ToolFailure> {
   if (storage.scopes[scope] === undefined) {
     return fail('not_permitted', `This session may not use the ${scope} memory scope.`, { scope });
   }
   try {
-    const database = storage.open(MEMORY_DATABASE, { scope, migrations: MEMORY_MIGRATIONS });
-    reindexStaleMemories(database);
-    return database;
+    // Opening applies pending migrations, each in its own write transaction: safe to begin again.
+    const store = await retryWhileSqliteBusy(() =>
+      storage.connect(MEMORY_DATABASE, { scope, migrations: MEMORY_MIGRATIONS }),
+    );
+    await reindexStaleMemories(store);
+    return store;
   } catch (error) {
     if (isQuiverError(error)) {
       return fail('not_available', `The ${scope} memory database could not be opened: ${error.message}`, {

@@ -16,7 +16,7 @@ export interface Memory {
 }
 
 export interface ScoredMemory extends Memory {
-  /** BM25 rank from SQLite (lower is better). */
+  /** BM25 rank as SQLite FTS5 computes it, on either backend (negative, lower is better). */
   score: number;
 }
 

@@ -30,7 +30,7 @@ export const memoryPlugin = definePlugin({
   id: 'tools-memory',
   apiVersion: 1,
   version: MEMORY_PLUGIN_VERSION,
-  description: 'Durable memories per personality, project and user, searched with SQLite FTS5 BM25.',
+  description: 'Durable memories per personality, project and user, ranked by BM25 on SQLite or PostgreSQL.',
   requires: ['config'],
   register(ctx) {
     for (const tool of createMemoryTools(limitsFromConfig(ctx.services.config ?? {}))) ctx.registerTool(tool);

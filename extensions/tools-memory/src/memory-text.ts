@@ -1,4 +1,5 @@
 import { analyzeQuery, isConceptTerm } from '@quiver/text-search';
+import type { SearchPhrase } from './search/search-phrase.js';
 
 /** Lowercased words of letters and digits (any script). */
 export function words(text: string): string[] {
@@ -25,12 +26,12 @@ export function tokenJaccard(a: string, b: string): number {
   return shared / (left.size + right.size - shared);
 }
 
-/** What a memory_search request looks for: its terms, and the FTS5 query that finds them. */
+/** What a memory_search request looks for: its terms, and the phrases that find them. */
 export interface MemoryQuery {
   /** Stems and concept tokens of the request's meaningful words. */
   terms: string[];
-  /** FTS5 MATCH expression over the search columns of schema.ts. */
-  match: string;
+  /** Phrases over the search columns of schema.ts, any of which makes a memory match. */
+  phrases: SearchPhrase[];
 }
 
 /**
@@ -43,17 +44,17 @@ export function memoryQuery(query: string): MemoryQuery {
   const terms = [
     ...new Set(analyzeQuery(query, { synonymWeight: 0 }).flatMap((group) => group.map(({ term }) => term))),
   ];
-  const own = terms.map((term) => `${quote(term)}${term.length >= 5 && !isConceptTerm(term) ? '*' : ''}`);
-  const exact = terms.map(quote);
-  const match =
-    terms.length === 0
-      ? ''
-      : `{search_terms search_tags} : (${own.join(' OR ')}) OR {search_expansions} : (${exact.join(' OR ')})`;
-  return { terms, match };
-}
-
-function quote(term: string): string {
-  return `"${term.replace(/"/g, '""')}"`;
+  const own = terms.map(
+    (term): SearchPhrase => ({
+      text: term,
+      prefix: term.length >= 5 && !isConceptTerm(term),
+      columns: ['search_terms', 'search_tags'],
+    }),
+  );
+  const exact = terms.map(
+    (term): SearchPhrase => ({ text: term, prefix: false, columns: ['search_expansions'] }),
+  );
+  return { terms, phrases: [...own, ...exact] };
 }
 
 export function normalizeTags(tags: readonly string[]): string[] {

@@ -1,14 +1,15 @@
 import {
+  type Attachment,
   type CapabilityName,
   fail,
   type RegisteredTool,
   type ResolvedCapabilities,
+  type SessionState,
   type ToolContext,
   type ToolEmission,
   type ToolResult,
 } from '@quiver/types';
 import type { CallAbort } from './abort-links.js';
-import type { Batch } from './batch.js';
 import type { ExecuteContext } from './execute-context.js';
 import { messageOf } from './gates.js';
 import { type RunToolOptions, runTool } from './run-tool.js';
@@ -28,6 +29,13 @@ export interface ToolExecution {
   timeoutMs: number | undefined;
 }
 
+/** What the calls of one batch (or the runner's one call) share with the tool. */
+export interface CallScope {
+  readonly ctx: ExecuteContext;
+  readonly attachments: readonly Attachment[];
+  readonly session: SessionState;
+}
+
 /**
  * Resolves the tool's capabilities (failing closed when one has no backend) and runs it under
  * its timeout and the batch's abort. The result is the tool's own, snapshotted, neither reduced
@@ -35,7 +43,7 @@ export interface ToolExecution {
  */
 export async function executeTool(
   execution: ToolExecution,
-  batch: Batch,
+  batch: CallScope,
   abort: CallAbort,
 ): Promise<ToolResult> {
   const { registered, callId } = execution;

@@ -2,8 +2,8 @@ import { isToolResult, resultText, type ToolResult, type ToolResultReducer } fro
 
 /**
  * Applies the tool's reducer. The reduced result is discarded when the reducer throws, returns
- * something that is not a result, or grows the text; `structured` and `attachments` it dropped
- * are put back.
+ * something that is not a result, or grows the text; `structured`, `attachments` and `annotations`
+ * it dropped are put back.
  */
 export function reduceResult(
   result: ToolResult,
@@ -25,6 +25,9 @@ export function reduceResult(
     restored.structured = result.structured;
   if (result.ok && result.attachments !== undefined && restored.ok && restored.attachments === undefined) {
     restored.attachments = result.attachments;
+  }
+  if (result.ok && result.annotations !== undefined && restored.ok && restored.annotations === undefined) {
+    restored.annotations = result.annotations;
   }
   return restored;
 }

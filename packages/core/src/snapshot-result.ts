@@ -24,9 +24,11 @@ export function snapshotResult(value: unknown): ResultSnapshot | undefined {
       if (typeof text !== 'string') return undefined;
       const structured = snapshotStructured(source.structured);
       const attachments = snapshotAttachments(source.attachments);
+      const annotations = snapshotAnnotations(source.annotations);
       const result: ToolResult = { ok: true, value: text };
       if (structured.value !== undefined) result.structured = structured.value;
       if (attachments !== undefined) result.attachments = attachments;
+      if (annotations !== undefined) result.annotations = annotations;
       return { result, text, structuredJson: structured.json };
     }
     if (okFlag === false) {
@@ -55,7 +57,7 @@ function snapshotStructured(value: unknown): { value: unknown; json: string | un
   }
 }
 
-const ATTACHMENT_FIELDS = ['type', 'mimeType', 'data', 'text', 'uri', 'name', 'description'] as const;
+const ATTACHMENT_FIELDS = ['type', 'mimeType', 'data', 'text', 'uri', 'name', 'title', 'description'] as const;
 
 /** MCP content annotations, copied field by field like the rest of the snapshot. */
 function snapshotAnnotations(value: unknown): ContentAnnotations | undefined {
@@ -81,6 +83,8 @@ function snapshotAttachments(value: unknown): Attachment[] | undefined {
       const fieldValue = (item as Record<string, unknown>)[field];
       if (typeof fieldValue === 'string') copy[field] = fieldValue;
     }
+    const size = (item as { size?: unknown }).size;
+    if (typeof size === 'number' && Number.isFinite(size) && size >= 0) copy.size = size;
     const annotations = snapshotAnnotations((item as { annotations?: unknown }).annotations);
     if (annotations !== undefined) copy.annotations = annotations;
     if (copy.type !== undefined) copies.push(copy as unknown as Attachment);

@@ -5,6 +5,7 @@ import type { Personality } from './personality/index.js';
 import type { FailedPluginInfo, LoadedPluginInfo } from './plugins/plugin-catalog.js';
 import type { ServiceDescriptor } from './scopes.js';
 import type { ProjectTrustOptions } from './trust/inspect-project.js';
+import type { TrustStorage } from './trust/trust-storage.js';
 
 /** What `QuiverHost.create` is given. */
 export interface BuiltinPlugin {
@@ -51,6 +52,11 @@ export interface CreateHostOptions {
    * violations at startup, then registered in every container of their scope.
    */
   services?: ServiceDescriptor[];
+  /**
+   * Receives the trust storage before plugins load: what the MCP bridge pins definitions in
+   * (the user's files, or PostgreSQL when quiver.yaml says `storage: { kind: postgres }`).
+   */
+  trustStorageOpened?: (storage: TrustStorage) => void;
   /** Where `${VARIABLE}` references of quiver.yaml (the storage URL) are read; default process.env. */
   environment?: Readonly<Record<string, string | undefined>>;
 }

@@ -23,10 +23,10 @@ import { registerScope, type ServiceDescriptor, validateScopes } from './scopes.
 import { PERSONALITY_SERVICES } from './services/personality-services.js';
 import { ROOT_SERVICES } from './services/root-services.js';
 import { SESSION_SERVICES } from './services/session-services.js';
-import { openSharedStorage } from './storage/shared-storage.js';
+import { openProject } from './storage/open-project.js';
 import { type HostOptions, type ServiceScope, TOKEN_SCOPES, TOKENS } from './tokens.js';
-import { inspectProject } from './trust/inspect-project.js';
 import { type ProjectTrust, trustedPersonality } from './trust/project-trust.js';
+import type { TrustStorage } from './trust/trust-storage.js';
 import { trustDirectory } from './trust/trust-store.js';
 
 /** What a personality's sessions are built from: only the enabled plugins' hooks, reducers and backends. */
@@ -57,18 +57,15 @@ export class QuiverHost {
   ) {}
 
   static async create(options: CreateHostOptions = {}): Promise<QuiverHost> {
-    const { configFile, configDir, found, searchDirs, trust, personalityFiles } = inspectProject(options);
-    const config = trust?.comparison.effective.config ?? found;
-    const workspace = path.resolve(options.workspace ?? path.resolve(configDir, config.workspace));
+    const logger = options.logger ?? createStderrLogger();
+    const project = await openProject(options, logger);
+    const { configFile, configDir, found, searchDirs, trust, personalityFiles, config, sharedStorage } =
+      project;
+    const { trustStorage, hostWorkspace: workspace } = project;
     const embedded = options.embeddedPersonalities ?? {};
     const dataDir = path.resolve(workspace, options.dataDir ?? config.dataDir);
     mkdirSync(dataDir, { recursive: true });
-    const logger = options.logger ?? createStderrLogger();
-    const sharedStorage = await openSharedStorage(config.storage, {
-      workspace,
-      logger,
-      ...(options.environment ? { environment: options.environment } : {}),
-    });
+    options.trustStorageOpened?.(trustStorage);
     const sources = options.pluginConfigSources ?? {};
     const sessionPersonality = options.personality ?? config.defaultPersonality;
     let host: QuiverHost | undefined;
@@ -92,6 +89,7 @@ export class QuiverHost {
       loadedConfigurationPaths: [],
       ...(options.profiles ? { profiles: options.profiles } : {}),
       ...(sharedStorage ? { sharedStorage } : {}),
+      trustStorage,
     };
     const pluginLocations: string[] = [];
 
@@ -112,7 +110,12 @@ export class QuiverHost {
     });
     // The embedder's own list: a later entry for a capability replaces an earlier one (a test
     // host overriding a default); only plugins' backends compete, per personality.
-    for (const backend of new Map((hostBackends ?? []).map((entry) => [entry.capability, entry])).values()) {
+    // Shared PostgreSQL storage replaces the embedder's SQLite storage for every tool.
+    const embedderBackends = [
+      ...(hostBackends ?? []),
+      ...(sharedStorage ? [sharedStorage.storageBackend] : []),
+    ];
+    for (const backend of new Map(embedderBackends.map((entry) => [entry.capability, entry])).values()) {
       backends.register(backend);
     }
     const catalog = host.catalog;
@@ -189,6 +192,11 @@ export class QuiverHost {
     return protectedPathsOf(this.options);
   }
 
+  /** Where the trust record and the pinned MCP tool definitions are kept (files, or PostgreSQL). */
+  get trustStorage(): TrustStorage {
+    return this.options.trustStorage;
+  }
+
   /** The durable session log (`sessions.db` in the data dir), opened on first use. */
   get eventLog(): SqliteSessionEventLog {
     return this.container.resolve(TOKENS.sessionEventLog);
@@ -238,6 +246,7 @@ export class QuiverHost {
     for (const scope of this.#personalities.values()) await scope.dispose();
     await this.disposeRoot();
     await this.options.sharedStorage?.close();
+    await this.options.trustStorage.close();
   }
 
   /**

@@ -56,10 +56,11 @@ export type { ConfigurationChange } from './trust/configuration-change.js';
 export { describeProjectConfiguration } from './trust/describe-configuration.js';
 export type {
   InspectProjectOptions,
+  LocatedProject,
   ProjectInspection,
   ProjectTrustOptions,
 } from './trust/inspect-project.js';
-export { inspectProject } from './trust/inspect-project.js';
+export { inspectProject, locateProject } from './trust/inspect-project.js';
 export type {
   McpToolPin,
   McpToolPinEntry,
@@ -82,8 +83,13 @@ export {
   personalityKey,
   readProjectConfiguration,
 } from './trust/project-configuration.js';
+export { openProjectTrust } from './storage/open-project.js';
+export type { PostgresTrustStorageOptions } from './trust/postgres-trust-storage.js';
+export { PostgresTrustStorage } from './trust/postgres-trust-storage.js';
 export type { EvaluateProjectTrustOptions, ProjectTrust, ProjectTrustState } from './trust/project-trust.js';
 export { describeProjectTrust, evaluateProjectTrust } from './trust/project-trust.js';
+export type { McpToolDefinitionApproval, TrustStorage } from './trust/trust-storage.js';
+export { fileTrustStorage } from './trust/trust-storage.js';
 export type { TrustRecord } from './trust/trust-store.js';
 export {
   fingerprintConfiguration,

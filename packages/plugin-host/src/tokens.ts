@@ -23,6 +23,7 @@ import type { Personality } from './personality/index.js';
 import type { PluginCatalog } from './plugins/plugin-catalog.js';
 import type { SessionCallExecutors } from './services/session-services.js';
 import type { SharedStorage } from './storage/shared-storage.js';
+import type { TrustStorage } from './trust/trust-storage.js';
 
 /** A DI token that carries the type of what it resolves to. */
 export type Token<T> = symbol & { readonly __type?: T };
@@ -49,6 +50,8 @@ export interface HostOptions {
   profiles?: ModelProfile[];
   /** Grants and the session log on PostgreSQL, when quiver.yaml says `storage: { kind: postgres }`. */
   sharedStorage?: SharedStorage;
+  /** The trust record and pinned MCP tool definitions: files of the user's, or PostgreSQL with sharedStorage. */
+  trustStorage: TrustStorage;
 }
 
 /** Every service the host wires, with its scope. */

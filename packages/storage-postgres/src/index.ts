@@ -3,6 +3,11 @@
 export type { PostgresConnectionOptions } from './connect-postgres.js';
 export { connectPostgres } from './connect-postgres.js';
 export { applyPostgresMigrations } from './migrations.js';
+export type { RewrittenStatement } from './placeholders.js';
+export { toPostgresPlaceholders } from './placeholders.js';
+export type { PostgresStorageBackend, PostgresStorageBackendOptions } from './postgres-storage-backend.js';
+export { openPostgresStorageBackend } from './postgres-storage-backend.js';
 export { assertPostgresUrl, redactPostgresUrl } from './postgres-url.js';
 export type { ReplicaLeaseOptions } from './replica-lease.js';
 export { DEFAULT_REPLICA_LEASE_MS, ReplicaLease } from './replica-lease.js';
+export { storeSchemaName } from './store-schema.js';

@@ -3,14 +3,17 @@ import { resolve } from 'node:path';
 import {
   type CapabilityBackend,
   type CapabilityRequest,
+  type ConnectStoreOptions,
   type OpenDatabaseOptions,
   QuiverError,
   type SqlDatabase,
+  type SqlStore,
   type StorageHandle,
   type StorageScope,
 } from '@quiver/types';
 import { applyMigrations } from './migrations.js';
 import { type Durability, openDatabase } from './open-database.js';
+import { createSqliteSqlStore } from './sqlite-sql-store.js';
 import { storageFilePath } from './storage-paths.js';
 
 const ALL_SCOPES: readonly StorageScope[] = ['personality', 'project', 'user'];
@@ -54,7 +57,7 @@ export function createStorageBackend(options: StorageBackendOptions): SqliteStor
   const userId = options.userId ?? userInfo().username;
   const connections = new Map<string, CachedConnection>();
 
-  function connect(path: string, migrations: readonly string[]): SqlDatabase {
+  function cachedConnection(path: string, migrations: readonly string[]): SqlDatabase {
     const cached = connections.get(path);
     if (cached && isOpen(cached.database)) {
       if (cached.migrationCount !== migrations.length) {
@@ -83,21 +86,29 @@ export function createStorageBackend(options: StorageBackendOptions): SqliteStor
       const permitted = allowedScopes(request.declaration);
       const scopes: Partial<Record<StorageScope, string>> = {};
       for (const scope of permitted) scopes[scope] = identities[scope];
+      const pathOf = (name: string, scope: StorageScope): string => {
+        if (!permitted.includes(scope)) {
+          throw new QuiverError(
+            'not_permitted',
+            `The tool ${request.toolName} did not declare the ${scope} storage scope (it declared: ${permitted.join(', ') || 'none'}).`,
+            {
+              fix: `Add '${scope}' to capabilities.storage.scopes of ${request.toolName}.`,
+              details: { toolName: request.toolName, scope, declared: [...permitted] },
+            },
+          );
+        }
+        return storageFilePath(dataDir, scope, identities[scope], name);
+      };
       return {
         scopes: Object.freeze(scopes),
         open(name: string, openOptions: OpenDatabaseOptions): SqlDatabase {
-          const scope = openOptions.scope;
-          if (!permitted.includes(scope)) {
-            throw new QuiverError(
-              'not_permitted',
-              `The tool ${request.toolName} did not declare the ${scope} storage scope (it declared: ${permitted.join(', ') || 'none'}).`,
-              {
-                fix: `Add '${scope}' to capabilities.storage.scopes of ${request.toolName}.`,
-                details: { toolName: request.toolName, scope, declared: [...permitted] },
-              },
-            );
-          }
-          return connect(storageFilePath(dataDir, scope, identities[scope], name), openOptions.migrations);
+          return cachedConnection(pathOf(name, openOptions.scope), openOptions.migrations);
+        },
+        async connect(name: string, connectOptions: ConnectStoreOptions): Promise<SqlStore> {
+          const path = pathOf(name, connectOptions.scope);
+          const migrations = connectOptions.migrations.sqlite;
+          cachedConnection(path, migrations);
+          return createSqliteSqlStore(name, () => cachedConnection(path, migrations));
         },
       };
     },

@@ -1,16 +1,48 @@
 #!/usr/bin/env node
 // The resources and prompts of the MCP conformance suite's reference server, as a stdio MCP
-// server that `quiver serve` bridges and relays (a Quiver plugin cannot offer either).
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
+// server that `quiver serve` bridges and relays (a Quiver plugin cannot offer either), with
+// completions for their arguments and subscriptions to `test://watched-resource`.
+import { completable, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
 const TEST_IMAGE_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
+const WATCHED = 'test://watched-resource';
+
 const server = new McpServer(
   { name: 'quiver-conformance-fixture', version: '0.0.0' },
   { capabilities: { resources: { subscribe: true }, prompts: {} } },
+);
+
+/** Completion candidates that start with what was typed so far. */
+const startingWith = (candidates: string[]) => (value: string) =>
+  candidates.filter((candidate) => candidate.startsWith(value));
+
+const subscribed = new Set<string>();
+server.server.setRequestHandler('resources/subscribe', (request) => {
+  subscribed.add(request.params.uri);
+  return {};
+});
+server.server.setRequestHandler('resources/unsubscribe', (request) => {
+  subscribed.delete(request.params.uri);
+  return {};
+});
+let watchedVersion = 1;
+server.registerTool(
+  'touch_watched_resource',
+  {
+    description: `Changes ${WATCHED} and tells its subscribers (notifications/resources/updated).`,
+    inputSchema: z.object({}),
+  },
+  async () => {
+    watchedVersion += 1;
+    if (!subscribed.has(WATCHED))
+      return { content: [{ type: 'text', text: `nobody is subscribed to ${WATCHED}` }] };
+    await server.server.sendResourceUpdated({ uri: WATCHED });
+    return { content: [{ type: 'text', text: `told the subscriber of ${WATCHED}` }] };
+  },
 );
 
 server.registerResource(
@@ -43,7 +75,10 @@ server.registerResource(
 );
 server.registerResource(
   'template',
-  new ResourceTemplate('test://template/{id}/data', { list: undefined }),
+  new ResourceTemplate('test://template/{id}/data', {
+    list: undefined,
+    complete: { id: startingWith(['123', '124', '456']) },
+  }),
   {
     title: 'Resource Template',
     description: 'A resource template with parameter substitution',
@@ -61,10 +96,12 @@ server.registerResource(
 );
 server.registerResource(
   'watched-resource',
-  'test://watched-resource',
+  WATCHED,
   { title: 'Watched Resource', description: 'A resource a client may subscribe to', mimeType: 'text/plain' },
   () => ({
-    contents: [{ uri: 'test://watched-resource', mimeType: 'text/plain', text: 'Watched resource content' }],
+    contents: [
+      { uri: WATCHED, mimeType: 'text/plain', text: `Watched resource content, version ${watchedVersion}` },
+    ],
   }),
 );
 
@@ -81,8 +118,8 @@ server.registerPrompt(
     title: 'Prompt With Arguments',
     description: 'A prompt with required arguments',
     argsSchema: z.object({
-      arg1: z.string().describe('First test argument'),
-      arg2: z.string().describe('Second test argument'),
+      arg1: completable(z.string().describe('First test argument'), startingWith(['paris', 'park', 'party'])),
+      arg2: completable(z.string().describe('Second test argument'), startingWith(['testValue2'])),
     }),
   },
   ({ arg1, arg2 }) => ({

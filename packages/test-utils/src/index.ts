@@ -1,7 +1,20 @@
 // Public surface of @quiver/test-utils (private: Quiver's own tests only).
 
-export type { StorageCallOptions, TestStorage, TestStorageOptions } from './storage-context.js';
-export { callToolInProcess, createTestStorage, memorySession, structuredOf } from './storage-context.js';
+export type {
+  StorageCallOptions,
+  TestStorage,
+  TestStorageBackend,
+  TestStorageKind,
+  TestStorageOptions,
+  TestStorageParts,
+} from './storage-context.js';
+export {
+  callToolInProcess,
+  createTestStorage,
+  memorySession,
+  structuredOf,
+  testStorageOver,
+} from './storage-context.js';
 export type { SystemToolName } from './system-tool-lookup.js';
 export { findSystemTool, hasSystemTools, missingSystemTools, SYSTEM_TOOLS } from './system-tool-lookup.js';
 export {

@@ -1,8 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStorageBackend, type SqliteStorageBackend } from '@quiver/storage-sqlite';
-import type { CapabilityDeclarations, SessionState, Tool, ToolContext, ToolResult } from '@quiver/types';
+import { createStorageBackend } from '@quiver/storage-sqlite';
+import type {
+  CapabilityBackend,
+  CapabilityDeclarations,
+  SessionState,
+  StorageHandle,
+  Tool,
+  ToolContext,
+  ToolResult,
+} from '@quiver/types';
 
 export function memorySession(): SessionState {
   const values = new Map<string, unknown>();
@@ -20,12 +28,28 @@ export interface StorageCallOptions {
   storageGrant?: CapabilityDeclarations['storage'];
 }
 
-/** A real storage backend on a fresh temp data directory. */
+export type TestStorageKind = 'sqlite' | 'postgres';
+
+/** A storage capability backend a test owns and closes. */
+export interface TestStorageBackend extends CapabilityBackend<'storage'> {
+  close(): void | Promise<void>;
+}
+
+/** A real storage backend on a fresh temp data directory (SQLite) or a fresh database (PostgreSQL). */
 export interface TestStorage {
+  readonly kind: TestStorageKind;
+  /** A fresh temp directory (the SQLite files live under it). */
   dataDir: string;
-  backend: SqliteStorageBackend;
+  /** Where another process finds the same state: the data directory, or the postgres:// URL. */
+  location: string;
+  backend: TestStorageBackend;
   /** Runs a tool the way the runtime does: zod-parsed arguments, storage resolved from its declaration. */
   call(tool: Tool, args: unknown, options?: StorageCallOptions): Promise<ToolResult>;
+  /** The storage handle a tool with this declaration gets. */
+  handle(
+    declaration: NonNullable<CapabilityDeclarations['storage']>,
+    personalityId?: string,
+  ): Promise<StorageHandle>;
   dispose(): Promise<void>;
 }
 
@@ -36,15 +60,39 @@ export interface TestStorageOptions {
   personalityId: string;
 }
 
-export async function createTestStorage(options: TestStorageOptions): Promise<TestStorage> {
-  const dataDir = await mkdtemp(join(tmpdir(), `${options.prefix}-`));
-  const backend = createStorageBackend({ dataDir, userId: 'tester' });
+export interface TestStorageParts {
+  kind: TestStorageKind;
+  dataDir: string;
+  location: string;
+  backend: TestStorageBackend;
+  personalityId: string;
+  /** Runs after the backend is closed and the data directory removed. */
+  cleanup?: () => Promise<void>;
+}
+
+/** A `TestStorage` over a backend already opened (the PostgreSQL helper builds on this). */
+export function testStorageOver(parts: TestStorageParts): TestStorage {
+  const { backend, dataDir } = parts;
   let calls = 0;
   return {
+    kind: parts.kind,
     dataDir,
+    location: parts.location,
     backend,
+    handle(declaration, personalityId = parts.personalityId) {
+      return Promise.resolve(
+        backend.resolve({
+          capability: 'storage',
+          declaration,
+          toolName: 'test',
+          sessionId: 'session-1',
+          personalityId,
+          agentId: 'agent-1',
+        }),
+      );
+    },
     async call(tool, args, callOptions = {}) {
-      const personalityId = callOptions.personalityId ?? options.personalityId;
+      const personalityId = callOptions.personalityId ?? parts.personalityId;
       calls += 1;
       const declaration = callOptions.storageGrant ?? tool.capabilities.storage;
       const storage = declaration
@@ -75,10 +123,23 @@ export async function createTestStorage(options: TestStorageOptions): Promise<Te
       return tool.execute(tool.input.parse(args), ctx);
     },
     async dispose() {
-      backend.close();
+      await backend.close();
       await rm(dataDir, { recursive: true, force: true });
+      await parts.cleanup?.();
     },
   };
+}
+
+/** A real SQLite storage backend on a fresh temp data directory. */
+export async function createTestStorage(options: TestStorageOptions): Promise<TestStorage> {
+  const dataDir = await mkdtemp(join(tmpdir(), `${options.prefix}-`));
+  return testStorageOver({
+    kind: 'sqlite',
+    dataDir,
+    location: dataDir,
+    backend: createStorageBackend({ dataDir, userId: 'tester' }),
+    personalityId: options.personalityId,
+  });
 }
 
 /** The structured payload of a successful result; fails the test with the error text otherwise. */
@@ -92,7 +153,7 @@ export function structuredOf<T>(result: ToolResult): T {
  * resolved from the real backend; the agent name is the process's second argument.
  */
 export async function callToolInProcess(
-  backend: SqliteStorageBackend,
+  backend: CapabilityBackend<'storage'>,
   tool: Tool,
   args: unknown,
   personalityId: string,

@@ -1,5 +1,6 @@
 import type { ClientRelayHandle } from './client-relay.js';
 import type { Attachment, ToolResult } from './result.js';
+import type { ConnectStoreOptions, SqlStore } from './sql-store.js';
 
 export const CAPABILITY_NAMES = [
   'network',
@@ -35,7 +36,10 @@ export type StorageScope = 'personality' | 'project' | 'user';
 
 // --- handles a tool receives in ctx.capabilities ---
 
-/** A minimal view of a synchronous SQLite connection (better-sqlite3 compatible). */
+/**
+ * A minimal view of a synchronous SQLite connection (better-sqlite3 compatible), for
+ * `StorageHandle.open()`: SQLite only. New plugins use the portable `SqlStore` from `connect()`.
+ */
 export interface SqlRunResult {
   changes: number;
   lastInsertRowid: number | bigint;
@@ -64,7 +68,15 @@ export interface OpenDatabaseOptions {
 export interface StorageHandle {
   /** Identity of each scope this tool may use (e.g. the personality id). */
   readonly scopes: Readonly<Partial<Record<StorageScope, string>>>;
-  /** Opens (or reuses) the named database of a scope, WAL mode, migrations applied. */
+  /**
+   * The named database of a scope on whichever backend the host uses (SQLite files or a
+   * PostgreSQL schema per scope identity and name), with the migrations of its dialect applied.
+   */
+  connect(name: string, options: ConnectStoreOptions): Promise<SqlStore>;
+  /**
+   * SQLite only: opens (or reuses) the named database file of a scope, WAL mode, migrations
+   * applied. On PostgreSQL it throws `not_available`; use `connect()`.
+   */
   open(name: string, options: OpenDatabaseOptions): SqlDatabase;
 }
 

@@ -112,6 +112,15 @@ export { DEFAULT_RESULT_BUDGET } from './registry.js';
 export type { Attachment, ContentAnnotations, ToolFailure, ToolResult, ToolSuccess } from './result.js';
 export { fail, isToolResult, ok, resultText } from './result.js';
 export type {
+  ConnectStoreOptions,
+  PortableMigrations,
+  SqlDialect,
+  SqlParameter,
+  SqlQueryable,
+  SqlStore,
+  SqlTransactionOptions,
+} from './sql-store.js';
+export type {
   AgentIdentity,
   AgentKind,
   McpToolOrigin,

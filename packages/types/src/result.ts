@@ -11,6 +11,10 @@ export interface Attachment {
   name?: string;
   /** What a linked resource is (MCP resource-link `description`). */
   description?: string;
+  /** A linked resource's display name (MCP resource-link `title`). */
+  title?: string;
+  /** A linked resource's size in bytes, as its server reported it (MCP resource-link `size`). */
+  size?: number;
   /** Who the content is for and how much it matters (MCP content `annotations`). */
   annotations?: ContentAnnotations;
 }
@@ -27,6 +31,8 @@ export interface ToolSuccess {
   value: string;
   structured?: unknown;
   attachments?: Attachment[];
+  /** Who the text of `value` is for and how much it matters (MCP annotations of its text content). */
+  annotations?: ContentAnnotations;
 }
 
 export interface ToolFailure {
@@ -40,11 +46,12 @@ export type ToolResult = ToolSuccess | ToolFailure;
 
 export function ok(
   value: string,
-  extra: { structured?: unknown; attachments?: Attachment[] } = {},
+  extra: { structured?: unknown; attachments?: Attachment[]; annotations?: ContentAnnotations } = {},
 ): ToolSuccess {
   const result: ToolSuccess = { ok: true, value };
   if (extra.structured !== undefined) result.structured = extra.structured;
   if (extra.attachments !== undefined && extra.attachments.length > 0) result.attachments = extra.attachments;
+  if (extra.annotations !== undefined) result.annotations = extra.annotations;
   return result;
 }
 

@@ -9,12 +9,14 @@ import {
   type InspectProjectOptions,
   inspectProject,
   openMcpToolPins,
+  openProjectTrust,
   type Personality,
   type ProjectConfiguration,
   type ProjectInspection,
   type ProjectTrust,
   type QuiverConfigInput,
   QuiverHost,
+  type TrustStorage,
 } from '@quiver/plugin-host';
 import type { Session, SessionOptions } from '@quiver/runtime';
 import { codePlugin } from '@quiver/tools-code';
@@ -126,15 +128,34 @@ export function inspectQuiverProject(options: CreateQuiverOptions = {}): Project
   return inspectProject(projectOptions(options).project);
 }
 
+/**
+ * The same, with where trust is kept: the user's files, or PostgreSQL when quiver.yaml says so
+ * (what `quiver trust` and `quiver mcp review` record in). Close the storage when done.
+ */
+export function openQuiverProjectTrust(
+  options: CreateQuiverOptions = {},
+): Promise<{ inspection: ProjectInspection; trustStorage: TrustStorage }> {
+  return openProjectTrust(
+    { ...projectOptions(options).project, ...(options.env ? { environment: options.env } : {}) },
+    options.logger ?? silentLogger,
+  );
+}
+
+const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
 /** Composes the host with every first-party extension and backend. */
 export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Quiver> {
   const { configFile, project } = projectOptions(options);
   const relays = new ClientRelays();
   let mcpCatalog: McpCatalog | undefined;
+  let trustStorage: TrustStorage | undefined;
   const hostOptions: CreateHostOptions = {
     ...project,
+    trustStorageOpened: (storage) => {
+      trustStorage = storage;
+    },
     builtinPlugins: [
-      ...withUserPinStore(FIRST_PARTY_PLUGINS, options.env, (catalog) => {
+      ...withUserPinStore(FIRST_PARTY_PLUGINS, options.env, () => trustStorage, (catalog) => {
         mcpCatalog = catalog;
       }),
       ...(options.plugins ?? []),
@@ -185,13 +206,20 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
   };
 }
 
-/** The bridge pins server tool definitions in the user's data directory, never the workspace's. */
+/**
+ * The bridge pins server tool definitions where the host keeps trust (the user's data directory
+ * or the shared PostgreSQL), never in the workspace.
+ */
 function withUserPinStore(
   plugins: BuiltinPlugin[],
   env: NodeJS.ProcessEnv | undefined,
+  trustStorage: () => TrustStorage | undefined,
   catalog: (catalog: McpCatalog) => void,
 ): BuiltinPlugin[] {
-  const bridge = createMcpBridgePlugin({ pins: (paths) => openMcpToolPins(paths.workspace, env), catalog });
+  const bridge = createMcpBridgePlugin({
+    pins: (paths) => trustStorage()?.pinStore() ?? openMcpToolPins(paths.workspace, env),
+    catalog,
+  });
   return plugins.map((plugin) =>
     plugin.definition === mcpBridgePlugin
       ? { ...plugin, definition: bridge as BuiltinPlugin['definition'] }

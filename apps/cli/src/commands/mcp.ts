@@ -1,5 +1,6 @@
+import type { TrustStorage } from '@quiver/plugin-host';
 import type { Command } from 'commander';
-import { loadPluginHost, quiverOptions } from '../context.js';
+import { quiverOptions } from '../context.js';
 import { launchEnvironment } from '../launch/environment-handoff.js';
 import { CliError, color, EXIT, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
@@ -21,60 +22,64 @@ export function registerMcpCommand(program: Command): void {
     )
     .option('--json', 'print the pending changes as JSON and change nothing')
     .action(async (options: ReviewOptions, command: Command) => {
-      const { readMcpToolPins, mcpToolPinsPath, approveMcpToolDefinition } = await loadPluginHost();
-      const { inspectQuiverProject } = await import('@quiver/wiring');
-      const { workspace } = inspectQuiverProject(
-        quiverOptions({ ...globalOptions(command), trustProject: false }, {}),
-      );
-      const env = launchEnvironment() as NodeJS.ProcessEnv;
-      const pins = readMcpToolPins(workspace, env);
-      if (pins === undefined) {
-        throw new CliError(
-          `The pin file ${mcpToolPinsPath(workspace, env)} cannot be read, so every MCP server tool is withheld.`,
-          'Delete the file to pin the definitions the servers offer at the next start, or restore it from a backup.',
-          EXIT.usage,
-          'mcp_pins_unreadable',
-        );
-      }
-      const changes = pendingDefinitionChanges(pins);
-      if (options.json) {
-        printJson({ workspace, changes });
-        return;
-      }
-      if (changes.length === 0) {
-        printLine(`No changed MCP tool definitions wait for review in ${workspace}.`);
-        return;
-      }
-      for (const change of changes) showChange(change);
-      if (!process.stdin.isTTY) {
-        throw new CliError(
-          '`quiver mcp review` asks a person to approve each change, and stdin is not a terminal, so nothing was approved.',
-          'Run `quiver mcp review` in a terminal. Until then the changed tools stay withheld.',
-          EXIT.usage,
-          'review_needs_terminal',
-        );
-      }
-      const { confirm, isCancel } = await import('@clack/prompts');
-      for (const change of changes) {
-        const answer = await confirm({
-          message: `Approve the new definition of ${change.tool} (server "${change.server}")?`,
-          initialValue: false,
-        });
-        if (isCancel(answer) || answer !== true) {
-          printLine(`${change.tool}: still withheld.`);
-          continue;
-        }
-        // What was shown is what gets pinned: a definition changed again meanwhile is not approved.
-        if (approveMcpToolDefinition(workspace, change, env))
-          printLine(
-            `${color.green('approved')} ${change.tool} (a running \`quiver serve\` of this workspace offers it again)`,
-          );
-        else
-          printLine(
-            color.yellow(`${change.tool} changed again while you reviewed it; run the review again.`),
-          );
+      const { openQuiverProjectTrust } = await import('@quiver/wiring');
+      const { inspection, trustStorage } = await openQuiverProjectTrust({
+        ...quiverOptions({ ...globalOptions(command), trustProject: false }, {}),
+        env: launchEnvironment() as NodeJS.ProcessEnv,
+      });
+      try {
+        await review(inspection.workspace, trustStorage, options);
+      } finally {
+        await trustStorage.close();
       }
     });
+}
+
+async function review(workspace: string, trustStorage: TrustStorage, options: ReviewOptions): Promise<void> {
+  const pins = await trustStorage.readPins();
+  if (pins === undefined) {
+    throw new CliError(
+      `The pin file ${trustStorage.pinsLocation} cannot be read, so every MCP server tool is withheld.`,
+      'Delete the file to pin the definitions the servers offer at the next start, or restore it from a backup.',
+      EXIT.usage,
+      'mcp_pins_unreadable',
+    );
+  }
+  const changes = pendingDefinitionChanges(pins);
+  if (options.json) {
+    printJson({ workspace, changes });
+    return;
+  }
+  if (changes.length === 0) {
+    printLine(`No changed MCP tool definitions wait for review in ${workspace}.`);
+    return;
+  }
+  for (const change of changes) showChange(change);
+  if (!process.stdin.isTTY) {
+    throw new CliError(
+      '`quiver mcp review` asks a person to approve each change, and stdin is not a terminal, so nothing was approved.',
+      'Run `quiver mcp review` in a terminal. Until then the changed tools stay withheld.',
+      EXIT.usage,
+      'review_needs_terminal',
+    );
+  }
+  const { confirm, isCancel } = await import('@clack/prompts');
+  for (const change of changes) {
+    const answer = await confirm({
+      message: `Approve the new definition of ${change.tool} (server "${change.server}")?`,
+      initialValue: false,
+    });
+    if (isCancel(answer) || answer !== true) {
+      printLine(`${change.tool}: still withheld.`);
+      continue;
+    }
+    // What was shown is what gets pinned: a definition changed again meanwhile is not approved.
+    if (await trustStorage.approve(change))
+      printLine(
+        `${color.green('approved')} ${change.tool} (a running \`quiver serve\` of this workspace offers it again)`,
+      );
+    else printLine(color.yellow(`${change.tool} changed again while you reviewed it; run the review again.`));
+  }
 }
 
 function showChange(change: PendingDefinitionChange): void {

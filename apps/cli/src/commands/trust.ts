@@ -1,5 +1,12 @@
+import type {
+  describeProjectConfiguration as describe,
+  ProjectConfiguration,
+  ProjectInspection,
+  TrustStorage,
+} from '@quiver/plugin-host';
 import type { Command } from 'commander';
 import { loadPluginHost, quiverOptions } from '../context.js';
+import { launchEnvironment } from '../launch/environment-handoff.js';
 import { CliError, color, EXIT, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 
@@ -17,73 +24,89 @@ export function registerTrustCommand(program: Command): void {
     .option('-p, --personality <name|path>', 'also trust this personality (a path outside personalities/)')
     .option('--json', 'print what would be trusted as JSON and change nothing')
     .action(async (options: TrustOptions, command: Command) => {
-      const { describeProjectConfiguration, baselineConfiguration, writeTrustRecord } =
-        await loadPluginHost();
-      const { inspectQuiverProject, DEFAULT_PERSONALITY } = await import('@quiver/wiring');
+      const { describeProjectConfiguration, baselineConfiguration } = await loadPluginHost();
+      const { openQuiverProjectTrust, DEFAULT_PERSONALITY } = await import('@quiver/wiring');
       // Compared with the record (never with --trust-project), so that the summary shows what changed since.
-      const inspection = inspectQuiverProject(
-        quiverOptions({ ...globalOptions(command), trustProject: false }, options),
-      );
-      const trust = inspection.trust!;
-      if (options.json) {
-        printJson({
-          workspace: inspection.workspace,
-          configFile: inspection.configFile,
-          state: trust.state,
-          recordFile: trust.recordFile,
-          changes: trust.comparison.changes,
-          configuration: inspection.configuration,
+      const { inspection, trustStorage } = await openQuiverProjectTrust({
+        ...quiverOptions({ ...globalOptions(command), trustProject: false }, options),
+        env: launchEnvironment() as NodeJS.ProcessEnv,
+      });
+      try {
+        await reviewAndTrust(inspection, trustStorage, options, {
+          describeProjectConfiguration,
+          baseline: baselineConfiguration({ default: DEFAULT_PERSONALITY }),
         });
-        return;
+      } finally {
+        await trustStorage.close();
       }
-      const baseline = baselineConfiguration({ default: DEFAULT_PERSONALITY });
-      if (trust.basis === 'baseline' && trust.state === 'trusted') {
-        printLine(
-          `Nothing to trust: ${inspection.workspace} has no project configuration beyond Quiver's own.`,
-        );
-        return;
-      }
-      printLine(color.bold(`Project configuration of ${inspection.workspace}`));
-      if (inspection.configFile) printLine(`Config file: ${inspection.configFile}`);
-      for (const line of describeProjectConfiguration(inspection.configuration, baseline)) printLine(line);
-      for (const error of inspection.errors)
-        printLine(color.yellow(`warning: left out, it does not load: ${error.message.split('\n')[0]}`));
-      if (trust.basis === 'record' || trust.basis === 'launch') {
-        printLine();
-        printLine(trust.state === 'trusted' ? 'Already trusted.' : 'Changes since it was last trusted:');
-        for (const change of trust.comparison.changes)
-          printLine(
-            `  ${change.kind === 'widening' ? color.yellow('widening ') : color.dim('narrowing')} ${change.where.replace(/: $/, '')} ${change.description}`,
-          );
-      }
-      if (trust.recordFile === undefined) {
-        throw new CliError(
-          'Trust cannot be recorded: the trust directory is inside the workspace, where a repository could ship its own records.',
-          'Point XDG_DATA_HOME (or HOME) at a directory outside the workspace, or launch with --trust-project.',
-        );
-      }
-      if (!process.stdin.isTTY) {
-        throw new CliError(
-          '`quiver trust` asks a person to confirm, and stdin is not a terminal, so nothing was trusted.',
-          "Run `quiver trust` in a terminal. When Quiver is launched from an MCP client's config, add --trust-project to its command line instead: it trusts the configuration found at launch, for that process only.",
-          EXIT.usage,
-          'trust_needs_terminal',
-        );
-      }
-      const { confirm, isCancel } = await import('@clack/prompts');
-      const answer = await confirm({
-        message: 'Trust this configuration: start its servers and plugins and apply its rules?',
-        initialValue: false,
-      });
-      if (isCancel(answer) || answer !== true) {
-        printLine('Nothing was trusted.');
-        process.exitCode = EXIT.usage;
-        return;
-      }
-      // What was shown is what gets recorded: an edit made while the question was open is not trusted.
-      const file = writeTrustRecord(inspection.workspace, inspection.configuration, {
-        ...(inspection.configFile ? { configFile: inspection.configFile } : {}),
-      });
-      printLine(`${color.green('trusted')} ${inspection.workspace} (record: ${file})`);
     });
+}
+
+async function reviewAndTrust(
+  inspection: ProjectInspection,
+  trustStorage: TrustStorage,
+  options: TrustOptions,
+  {
+    describeProjectConfiguration,
+    baseline,
+  }: { describeProjectConfiguration: typeof describe; baseline: ProjectConfiguration },
+): Promise<void> {
+  const trust = inspection.trust!;
+  if (options.json) {
+    printJson({
+      workspace: inspection.workspace,
+      configFile: inspection.configFile,
+      state: trust.state,
+      recordFile: trust.recordFile,
+      changes: trust.comparison.changes,
+      configuration: inspection.configuration,
+    });
+    return;
+  }
+  if (trust.basis === 'baseline' && trust.state === 'trusted') {
+    printLine(`Nothing to trust: ${inspection.workspace} has no project configuration beyond Quiver's own.`);
+    return;
+  }
+  printLine(color.bold(`Project configuration of ${inspection.workspace}`));
+  if (inspection.configFile) printLine(`Config file: ${inspection.configFile}`);
+  for (const line of describeProjectConfiguration(inspection.configuration, baseline)) printLine(line);
+  for (const error of inspection.errors)
+    printLine(color.yellow(`warning: left out, it does not load: ${error.message.split('\n')[0]}`));
+  if (trust.basis === 'record' || trust.basis === 'launch') {
+    printLine();
+    printLine(trust.state === 'trusted' ? 'Already trusted.' : 'Changes since it was last trusted:');
+    for (const change of trust.comparison.changes)
+      printLine(
+        `  ${change.kind === 'widening' ? color.yellow('widening ') : color.dim('narrowing')} ${change.where.replace(/: $/, '')} ${change.description}`,
+      );
+  }
+  if (trust.recordFile === undefined) {
+    throw new CliError(
+      'Trust cannot be recorded: the trust directory is inside the workspace, where a repository could ship its own records.',
+      'Point XDG_DATA_HOME (or HOME) at a directory outside the workspace, or launch with --trust-project.',
+    );
+  }
+  if (!process.stdin.isTTY) {
+    throw new CliError(
+      '`quiver trust` asks a person to confirm, and stdin is not a terminal, so nothing was trusted.',
+      "Run `quiver trust` in a terminal. When Quiver is launched from an MCP client's config, add --trust-project to its command line instead: it trusts the configuration found at launch, for that process only.",
+      EXIT.usage,
+      'trust_needs_terminal',
+    );
+  }
+  const { confirm, isCancel } = await import('@clack/prompts');
+  const answer = await confirm({
+    message: 'Trust this configuration: start its servers and plugins and apply its rules?',
+    initialValue: false,
+  });
+  if (isCancel(answer) || answer !== true) {
+    printLine('Nothing was trusted.');
+    process.exitCode = EXIT.usage;
+    return;
+  }
+  // What was shown is what gets recorded: an edit made while the question was open is not trusted.
+  const where = await trustStorage.writeRecord(inspection.configuration, {
+    configFile: inspection.configFile,
+  });
+  printLine(`${color.green('trusted')} ${inspection.workspace} (record: ${where})`);
 }

@@ -11,8 +11,9 @@ export interface CallToolResultOptions {
 
 /**
  * A Quiver result as an MCP `tools/call` result: the value as text, attachments as image, audio
- * or resource content. `structuredContent` is sent only when a client that reads nothing else
- * loses nothing (see structured-content.ts). Failures keep their code in the text so clients can
+ * or resource content, each with its annotations, and links with what their server said of them.
+ * `structuredContent` is sent only when a client that reads nothing else loses nothing (see
+ * structured-content.ts). Failures keep their code in the text so clients can
  * branch on it.
  */
 export function toCallToolResult(result: ToolResult, options: CallToolResultOptions = {}): CallToolResult {
@@ -23,7 +24,11 @@ export function toCallToolResult(result: ToolResult, options: CallToolResultOpti
       failure.structuredContent = result.structured;
     return failure;
   }
-  const content: ContentBlock[] = [{ type: 'text', text: result.value }];
+  const content: ContentBlock[] = [
+    result.annotations
+      ? { type: 'text', text: result.value, annotations: result.annotations }
+      : { type: 'text', text: result.value },
+  ];
   for (const [index, attachment] of (result.attachments ?? []).entries()) {
     const block = attachmentContent(attachment, index);
     if (block)
@@ -52,8 +57,11 @@ function attachmentContent(attachment: Attachment, index: number): ContentBlock 
       type: 'resource_link',
       uri: attachment.uri,
       name: attachment.name ?? attachment.uri,
-      mimeType,
+      ...(attachment.title === undefined ? {} : { title: attachment.title }),
+      // A link says what it points to only when its server said so.
+      ...(attachment.mimeType === undefined ? {} : { mimeType: attachment.mimeType }),
       ...(attachment.description === undefined ? {} : { description: attachment.description }),
+      ...(attachment.size === undefined ? {} : { size: attachment.size }),
     };
   }
   return undefined;

@@ -5,8 +5,6 @@ import {
   type PendingDefinitionChange,
   pendingDefinitionChanges,
 } from '../commands/pending-definition-changes.js';
-import { loadPluginHost } from '../context.js';
-import { launchEnvironment } from '../launch/environment-handoff.js';
 import { terminalText } from '../output.js';
 
 /** Sends one elicitation request to the client, outside any request of its own. */
@@ -77,10 +75,8 @@ export class DefinitionReview {
   }
 
   async #reviewAll(quiver: Quiver): Promise<void> {
-    const { readMcpToolPins, approveMcpToolDefinition } = await loadPluginHost();
-    const env = launchEnvironment() as NodeJS.ProcessEnv;
-    const workspace = quiver.host.workspace;
-    const pins = readMcpToolPins(workspace, env);
+    const trustStorage = quiver.host.trustStorage;
+    const pins = await trustStorage.readPins();
     if (pins === undefined) return;
     for (const change of pendingDefinitionChanges(pins)) {
       const key = JSON.stringify([change.server, change.tool, change.hash]);
@@ -94,7 +90,7 @@ export class DefinitionReview {
       }
       // What was shown is what gets pinned: a definition changed again meanwhile is not approved.
       // The bridge watches the pin file and registers the tool once the pin is written.
-      if (!approveMcpToolDefinition(workspace, change, env))
+      if (!(await trustStorage.approve(change)))
         this.#options.log(`${what} changed again while it was reviewed; it stays withheld.`);
     }
   }

@@ -64,6 +64,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     connection.server.onclose = () => {
       if (transport.sessionId) void drop(transport.sessionId);
     };
+    await connection.declareRelayedCapabilities();
     await connection.server.connect(transport);
     await transport.handleRequest(request, response);
     // Anything but an initialize request was refused by the transport: nothing to keep.

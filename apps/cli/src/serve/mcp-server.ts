@@ -11,6 +11,8 @@ import { toCallToolResult } from './content.js';
 import { DefinitionReview } from './definition-review.js';
 import { ElicitationPermissionResolver, supportsFormElicitation } from './permission-elicitation.js';
 import { ProgressForwarding } from './progress-forwarding.js';
+import { declareRelayedCapabilities } from './relayed-capabilities.js';
+import { relayResourceSubscriptions } from './resource-subscription-relay.js';
 import { ServerLogForwarding } from './server-log-forwarding.js';
 import { ToolListingCache } from './tool-listing.js';
 import { ToolLogForwarding } from './tool-log-forwarding.js';
@@ -30,6 +32,11 @@ export interface ServeConnectionOptions {
 export interface ServeConnection {
   readonly server: Server;
   readonly session: Session;
+  /**
+   * Declares what the bridged servers offer beyond tools (resource subscriptions, completions),
+   * waiting a bounded time for them to connect. Call once, before connecting a transport.
+   */
+  declareRelayedCapabilities(): Promise<void>;
   /** Moves the connection to a reloaded configuration: a new session, then tools/list_changed. */
   switchTo(quiver: Quiver): Promise<void>;
   close(): Promise<void>;
@@ -107,6 +114,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
   };
   let current = bind(options.quiver);
   relayMcpCatalog(server, () => current, log);
+  const subscriptions = relayResourceSubscriptions(server, () => current, log);
 
   server.oninitialized = () => {
     // Without form elicitation the session stays headless: asks become denies naming the rule.
@@ -169,10 +177,12 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     get session() {
       return current.session;
     },
+    declareRelayedCapabilities: () => declareRelayedCapabilities(server, () => current),
     async switchTo(quiver: Quiver) {
       if (closed) return;
       const previous = current;
       current = bind(quiver);
+      await subscriptions.move();
       await release(previous);
       announceToolsChanged();
     },
@@ -180,6 +190,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       if (closed) return;
       closed = true;
       review.close();
+      await subscriptions.close();
       await release(current);
       await server
         .close()

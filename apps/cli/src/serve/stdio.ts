@@ -12,6 +12,7 @@ export async function serveStdio(connection: ServeConnection): Promise<RunningSt
   const closed = new Promise<void>((resolve) => {
     connection.server.onclose = () => resolve();
   });
+  await connection.declareRelayedCapabilities();
   await connection.server.connect(new StdioServerTransport());
   return { closed, close: () => connection.close() };
 }

@@ -1,6 +1,6 @@
 import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
-import { actorOf, KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
+import { actorOf, KANBAN_CAPABILITIES, openBoard } from '../board-database.js';
 import { formatTicketHeader } from '../format-ticket.js';
 import { moveTicket } from '../ticket-writes.js';
 import { ticketIdField, versionField } from './fields.js';
@@ -23,10 +23,10 @@ export const kanbanArchive = defineTool({
   input,
   capabilities: KANBAN_CAPABILITIES,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  execute(args, ctx) {
-    const opened = openBoardDatabase(ctx);
+  async execute(args, ctx) {
+    const opened = await openBoard(ctx);
     if (!opened.ok) return opened;
-    const outcome = moveTicket(opened.database, args.id, {
+    const outcome = await moveTicket(opened.store, args.id, {
       to: args.restore ? 'restore' : 'archived',
       actor: actorOf(ctx),
       ...(args.version !== undefined ? { expectedVersion: args.version } : {}),

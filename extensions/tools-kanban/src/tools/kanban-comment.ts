@@ -1,6 +1,6 @@
 import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
-import { actorOf, KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
+import { actorOf, KANBAN_CAPABILITIES, openBoard } from '../board-database.js';
 import { addComment } from '../ticket-relations.js';
 import { ticketIdField } from './fields.js';
 
@@ -24,10 +24,10 @@ export const kanbanComment = defineTool({
   input,
   capabilities: KANBAN_CAPABILITIES,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  execute(args, ctx) {
-    const opened = openBoardDatabase(ctx);
+  async execute(args, ctx) {
+    const opened = await openBoard(ctx);
     if (!opened.ok) return opened;
-    const outcome = addComment(opened.database, args.id, args.author ?? actorOf(ctx), args.body);
+    const outcome = await addComment(opened.store, args.id, args.author ?? actorOf(ctx), args.body);
     if (!outcome.ok) return outcome;
     return ok(`Commented on #${args.id} as ${outcome.value.author}.`, {
       structured: { ticketId: args.id, comment: outcome.value },

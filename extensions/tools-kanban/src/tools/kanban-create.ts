@@ -1,6 +1,6 @@
 import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
-import { actorOf, KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
+import { actorOf, KANBAN_CAPABILITIES, openBoard } from '../board-database.js';
 import { formatTicketHeader } from '../format-ticket.js';
 import { createTicket } from '../ticket-writes.js';
 import { boardField, labelsField, priorityField } from './fields.js';
@@ -31,11 +31,11 @@ export const kanbanCreate = defineTool({
   input,
   capabilities: KANBAN_CAPABILITIES,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  execute(args, ctx) {
-    const opened = openBoardDatabase(ctx);
+  async execute(args, ctx) {
+    const opened = await openBoard(ctx);
     if (!opened.ok) return opened;
-    const ticket = createTicket(
-      opened.database,
+    const ticket = await createTicket(
+      opened.store,
       {
         board: args.board,
         title: args.title,

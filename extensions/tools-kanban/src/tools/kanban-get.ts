@@ -1,6 +1,6 @@
 import { defineTool, fail, ok } from '@quiver/types';
 import { z } from 'zod';
-import { KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
+import { KANBAN_CAPABILITIES, openBoard } from '../board-database.js';
 import { formatTicketDetails } from '../format-ticket.js';
 import { getTicketDetails } from '../ticket-reads.js';
 import { ticketIdField } from './fields.js';
@@ -15,10 +15,10 @@ export const kanbanGet = defineTool({
   input,
   capabilities: KANBAN_CAPABILITIES,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  execute(args, ctx) {
-    const opened = openBoardDatabase(ctx);
+  async execute(args, ctx) {
+    const opened = await openBoard(ctx);
     if (!opened.ok) return opened;
-    const ticket = getTicketDetails(opened.database, args.id);
+    const ticket = await getTicketDetails(opened.store, args.id);
     if (!ticket) {
       return fail(
         'not_found',

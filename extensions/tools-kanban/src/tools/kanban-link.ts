@@ -1,6 +1,6 @@
 import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
-import { KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
+import { KANBAN_CAPABILITIES, openBoard } from '../board-database.js';
 import { LINK_TYPES } from '../ticket-model.js';
 import { changeLink } from '../ticket-relations.js';
 import { ticketIdField } from './fields.js';
@@ -21,10 +21,10 @@ export const kanbanLink = defineTool({
   input,
   capabilities: KANBAN_CAPABILITIES,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  execute(args, ctx) {
-    const opened = openBoardDatabase(ctx);
+  async execute(args, ctx) {
+    const opened = await openBoard(ctx);
     if (!opened.ok) return opened;
-    const outcome = changeLink(opened.database, args.from, args.to, args.type, args.remove);
+    const outcome = await changeLink(opened.store, args.from, args.to, args.type, args.remove);
     if (!outcome.ok) return outcome;
     const { from, to, type, changed } = outcome.value;
     const relation = `#${from.id} ${type.replace('_', ' ')} #${to.id}`;

@@ -1,6 +1,6 @@
 import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
-import { KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
+import { KANBAN_CAPABILITIES, openBoard } from '../board-database.js';
 import { formatTicketList } from '../format-ticket.js';
 import { listTickets } from '../ticket-reads.js';
 import { boardField, statusField } from './fields.js';
@@ -39,12 +39,12 @@ export const kanbanList = defineTool({
   input,
   capabilities: KANBAN_CAPABILITIES,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  execute(args, ctx) {
-    const opened = openBoardDatabase(ctx);
+  async execute(args, ctx) {
+    const opened = await openBoard(ctx);
     if (!opened.ok) return opened;
     const statuses =
       args.status === undefined ? undefined : Array.isArray(args.status) ? args.status : [args.status];
-    const page = listTickets(opened.database, {
+    const page = await listTickets(opened.store, {
       ...(args.board !== undefined ? { board: args.board } : {}),
       ...(statuses !== undefined ? { statuses } : {}),
       ...(args.assignee !== undefined ? { assignee: args.assignee } : {}),

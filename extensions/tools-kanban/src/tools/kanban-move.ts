@@ -1,6 +1,6 @@
 import { defineTool, ok } from '@quiver/types';
 import { z } from 'zod';
-import { actorOf, KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
+import { actorOf, KANBAN_CAPABILITIES, openBoard } from '../board-database.js';
 import { formatTicketHeader } from '../format-ticket.js';
 import { STATUS_TRANSITIONS, TICKET_STATUSES } from '../ticket-model.js';
 import { moveTicket } from '../ticket-writes.js';
@@ -24,10 +24,10 @@ export const kanbanMove = defineTool({
   input,
   capabilities: KANBAN_CAPABILITIES,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  execute(args, ctx) {
-    const opened = openBoardDatabase(ctx);
+  async execute(args, ctx) {
+    const opened = await openBoard(ctx);
     if (!opened.ok) return opened;
-    const outcome = moveTicket(opened.database, args.id, {
+    const outcome = await moveTicket(opened.store, args.id, {
       to: args.status,
       actor: actorOf(ctx),
       ...(args.version !== undefined ? { expectedVersion: args.version } : {}),

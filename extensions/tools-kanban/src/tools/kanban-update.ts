@@ -1,6 +1,6 @@
 import { defineTool, fail, ok } from '@quiver/types';
 import { z } from 'zod';
-import { KANBAN_CAPABILITIES, openBoardDatabase } from '../board-database.js';
+import { KANBAN_CAPABILITIES, openBoard } from '../board-database.js';
 import { formatTicketHeader } from '../format-ticket.js';
 import { updateTicket } from '../ticket-writes.js';
 import { labelsField, priorityField, ticketIdField, versionField } from './fields.js';
@@ -32,8 +32,8 @@ export const kanbanUpdate = defineTool({
   input,
   capabilities: KANBAN_CAPABILITIES,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  execute(args, ctx) {
-    const opened = openBoardDatabase(ctx);
+  async execute(args, ctx) {
+    const opened = await openBoard(ctx);
     if (!opened.ok) return opened;
     const { id, version, ...changes } = args;
     if (Object.values(changes).every((value) => value === undefined)) {
@@ -42,7 +42,7 @@ export const kanbanUpdate = defineTool({
         'Nothing to update: pass at least one of title, description, priority, assignee, labels, addLabels, removeLabels.',
       );
     }
-    const outcome = updateTicket(opened.database, id, version, changes);
+    const outcome = await updateTicket(opened.store, id, version, changes);
     if (!outcome.ok) return outcome;
     const { ticket, changed } = outcome.value;
     const summary = changed.length === 0 ? 'No change to' : `Updated ${changed.join(', ')} of`;

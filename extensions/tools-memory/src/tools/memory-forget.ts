@@ -20,7 +20,7 @@ export const memoryForget = defineTool({
   input,
   capabilities: MEMORY_CAPABILITIES,
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
-  execute(args, ctx) {
+  async execute(args, ctx) {
     const parsed = parseMemoryId(args.id);
     if (!parsed) {
       return fail(
@@ -30,9 +30,9 @@ export const memoryForget = defineTool({
     }
     const storage = storageOf(ctx);
     if (isFailure(storage)) return storage;
-    const database = openScope(storage, parsed.scope);
+    const database = await openScope(storage, parsed.scope);
     if (isFailure(database)) return database;
-    const forgotten = forgetMemory(database, parsed.scope, parsed.rowId);
+    const forgotten = await forgetMemory(database, parsed.scope, parsed.rowId);
     if (!forgotten) {
       return fail('not_found', `There is no memory ${args.id}. Find ids with memory_list or memory_search.`, {
         id: args.id,

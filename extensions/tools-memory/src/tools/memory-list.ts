@@ -25,15 +25,15 @@ export const memoryList = defineTool({
   input,
   capabilities: MEMORY_CAPABILITIES,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  execute(args, ctx) {
+  async execute(args, ctx) {
     const storage = storageOf(ctx);
     if (isFailure(storage)) return storage;
     const totals: Partial<Record<StorageScope, number>> = {};
     const memories: Memory[] = [];
     for (const scope of readableScopes(storage, args.scope ? [args.scope] : undefined)) {
-      const database = openScope(storage, scope);
+      const database = await openScope(storage, scope);
       if (isFailure(database)) return database;
-      const page = listMemories(database, scope, args.tags ?? [], args.limit);
+      const page = await listMemories(database, scope, args.tags ?? [], args.limit);
       totals[scope] = page.total;
       memories.push(...page.memories);
     }

@@ -26,7 +26,7 @@ export function createMemorySaveTool(limits: MemoryLimits = DEFAULT_MEMORY_LIMIT
     input,
     capabilities: MEMORY_CAPABILITIES,
     annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-    execute(args, ctx) {
+    async execute(args, ctx) {
       if (args.text.length > limits.maxMemoryChars) {
         return fail(
           'limit_exceeded',
@@ -36,9 +36,9 @@ export function createMemorySaveTool(limits: MemoryLimits = DEFAULT_MEMORY_LIMIT
       }
       const storage = storageOf(ctx);
       if (isFailure(storage)) return storage;
-      const database = openScope(storage, args.scope);
+      const database = await openScope(storage, args.scope);
       if (isFailure(database)) return database;
-      const saved = saveMemory(
+      const saved = await saveMemory(
         database,
         args.scope,
         { text: args.text, tags: args.tags, savedBy: ctx.personalityId },

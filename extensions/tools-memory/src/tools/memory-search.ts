@@ -26,18 +26,18 @@ export const memorySearch = defineTool({
   input,
   capabilities: MEMORY_CAPABILITIES,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  execute(args, ctx) {
+  async execute(args, ctx) {
     const storage = storageOf(ctx);
     if (isFailure(storage)) return storage;
-    const { terms, match } = memoryQuery(args.query);
+    const { terms, phrases } = memoryQuery(args.query);
     if (terms.length === 0) {
       return fail('input_invalid', 'The query has no words to search for; use a few words about the memory.');
     }
     const results: ScoredMemory[] = [];
     for (const scope of readableScopes(storage, args.scopes)) {
-      const database = openScope(storage, scope);
+      const database = await openScope(storage, scope);
       if (isFailure(database)) return database;
-      results.push(...searchMemories(database, scope, match, args.tags ?? [], args.limit));
+      results.push(...(await searchMemories(database, scope, phrases, args.tags ?? [], args.limit)));
     }
     // BM25 ranks are negative, lower is better; ties go to the more recent memory.
     results.sort((a, b) => a.score - b.score || b.updatedAt.localeCompare(a.updatedAt));

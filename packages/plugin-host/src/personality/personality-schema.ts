@@ -43,9 +43,15 @@ const mcpServerGate = z
           .optional()
           .describe('Only these tools of the server (original or mcp__ names); absent = all.'),
         excludeTools: z.array(z.string()).optional().describe('Tools of the server to hide.'),
+        promptNames: z
+          .enum(['namespaced', 'own'])
+          .optional()
+          .describe(
+            "How `quiver serve` names the server's prompts for its clients: `namespaced` (default) as `mcp__<server>__<prompt>`, like its tools; `own` under the server's own names, for clients that ask for a prompt by a fixed name. serve refuses prompts/list and prompts/get while two sources would offer one name. Resource URIs are never renamed.",
+          ),
       }),
     ],
-    { error: 'expected `true` or `{ includeTools, excludeTools }`' },
+    { error: 'expected `true` or `{ includeTools, excludeTools, promptNames }`' },
   )
   .describe('`true` enables every tool of the server; an object narrows them.');
 
@@ -231,11 +237,16 @@ export const personalitySchema = z.strictObject({
 
 export type PersonalityFile = z.infer<typeof personalitySchema>;
 
+/** One enabled MCP server: `true`, or which of its tools and how serve names its prompts. */
+export type McpServerGateSettings =
+  | true
+  | { includeTools?: string[]; excludeTools?: string[]; promptNames?: 'namespaced' | 'own' };
+
 /** Values for keys no file in the `extends` chain sets. `toolset` has none on purpose: absent means every built-in. */
 export const PERSONALITY_DEFAULTS = {
   plugins: [] as string[],
   pluginConfig: {} as Record<string, Record<string, unknown>>,
-  mcpServers: {} as Record<string, true | { includeTools?: string[]; excludeTools?: string[] }>,
+  mcpServers: {} as Record<string, McpServerGateSettings>,
   permissions: { allow: [] as string[], ask: [] as string[], deny: [] as string[] },
   agents: {} as Record<string, { description?: string; tools?: string[]; disallowedTools?: string[] }>,
   budget: { resultChars: DEFAULT_RESULT_BUDGET },
@@ -262,7 +273,7 @@ export interface Personality {
    * load once per host: the settings of the personality the host starts with apply.
    */
   pluginConfig: Record<string, Record<string, unknown>>;
-  mcpServers: Record<string, true | { includeTools?: string[]; excludeTools?: string[] }>;
+  mcpServers: Record<string, McpServerGateSettings>;
   permissions: { allow: string[]; ask: string[]; deny: string[] };
   agents: Record<string, { description?: string; tools?: string[]; disallowedTools?: string[] }>;
   budget: { resultChars: number };

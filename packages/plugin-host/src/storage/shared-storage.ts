@@ -1,6 +1,11 @@
 import { PostgresProjectGrantStore } from '@quiver/permissions';
 import { PostgresSessionEventLog } from '@quiver/runtime';
-import { connectPostgres, ReplicaLease } from '@quiver/storage-postgres';
+import {
+  connectPostgres,
+  openPostgresStorageBackend,
+  type PostgresStorageBackend,
+  ReplicaLease,
+} from '@quiver/storage-postgres';
 import { type Logger, QuiverError } from '@quiver/types';
 import type pg from 'pg';
 import { environmentVariableOf, type StorageConfig } from './storage-config.js';
@@ -11,6 +16,8 @@ export interface SharedStorage {
   readonly replicaId: string;
   readonly projectGrants: PostgresProjectGrantStore;
   readonly eventLog: PostgresSessionEventLog;
+  /** The `storage` capability plugins' tools get (kanban boards, memories): one schema per scope and name. */
+  readonly storageBackend: PostgresStorageBackend;
   close(): Promise<void>;
 }
 
@@ -50,6 +57,7 @@ export async function openSharedStorage(
     );
   }
   const pool: pg.Pool = await connectPostgres({ url, source: `the ${variable} environment variable` });
+  let opened: PostgresStorageBackend | undefined;
   try {
     const lease = await ReplicaLease.start(pool, { leaseMs: config.leaseSeconds * 1_000 });
     const projectGrants = await PostgresProjectGrantStore.open({
@@ -57,6 +65,12 @@ export async function openSharedStorage(
       project: config.project ?? context.workspace,
     });
     const eventLog = await PostgresSessionEventLog.open({ pool, lease });
+    const storageBackend = await openPostgresStorageBackend({
+      url,
+      source: `the ${variable} environment variable`,
+      project: config.project ?? context.workspace,
+    });
+    opened = storageBackend;
     const sweep = () => reportDeadReplicasCalls(eventLog, context.logger).catch(() => {});
     await sweep();
     const sweeper = setInterval(sweep, lease.leaseMs);
@@ -67,16 +81,19 @@ export async function openSharedStorage(
       replicaId: lease.id,
       projectGrants,
       eventLog,
+      storageBackend,
       async close() {
         if (closed) return;
         closed = true;
         clearInterval(sweeper);
         await eventLog.flushed();
         await lease.stop().catch(() => {});
+        await storageBackend.close();
         await pool.end();
       },
     };
   } catch (error) {
+    await opened?.close().catch(() => {});
     await pool.end().catch(() => {});
     throw error;
   }

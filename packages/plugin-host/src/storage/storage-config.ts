@@ -29,7 +29,7 @@ export const storageConfigSchema = z
           .min(1)
           .optional()
           .describe(
-            'Which project the saved grants belong to, when several projects share one database; default the absolute workspace path.',
+            'Which project the saved grants and the project-scope plugin storage (kanban boards) belong to, when several projects share one database; default the absolute workspace path.',
           ),
         leaseSeconds: z
           .number()
@@ -44,7 +44,7 @@ export const storageConfigSchema = z
   ])
   .default({ kind: 'sqlite' })
   .describe(
-    `Where grants and the session event log live: \`{ kind: sqlite }\` (default) or \`{ kind: postgres, url: \${VARIABLE} }\` for several replicas.`,
+    `Where grants, the session event log and plugin storage (kanban boards) live: \`{ kind: sqlite }\` (default) or \`{ kind: postgres, url: \${VARIABLE} }\` for several replicas.`,
   );
 
 export type StorageConfig = z.infer<typeof storageConfigSchema>;

@@ -20,6 +20,11 @@ function gateNarrows(trusted: Gate, current: Gate): boolean {
   return includeNarrows && isSubset(before.excludeTools ?? [], after.excludeTools ?? []);
 }
 
+/** How serve names the server's prompts: naming grants no access, so a change applies without trust. */
+function promptNamesOf(gate: Gate): string | undefined {
+  return gate === true ? undefined : gate.promptNames;
+}
+
 /**
  * The personality that may apply now, given the one last trusted and the one found: every
  * narrowing difference applies, every widening one keeps the trusted value and is logged.
@@ -43,7 +48,12 @@ export function comparePersonality(
     if (before === undefined) log.add('widening', `mcpServers.${server}`, 'enables the MCP server');
     else if (isDeepStrictEqual(before, gate)) gates[server] = gate;
     else if (gateNarrows(before, gate)) {
-      log.add('narrowing', `mcpServers.${server}`, 'shows fewer of its tools');
+      const promptNamesOnly = gateNarrows(gate, before) && promptNamesOf(before) !== promptNamesOf(gate);
+      log.add(
+        'narrowing',
+        `mcpServers.${server}`,
+        promptNamesOnly ? 'changes how serve names its prompts' : 'shows fewer of its tools',
+      );
       gates[server] = gate;
     } else {
       log.add('widening', `mcpServers.${server}`, 'shows more of its tools');

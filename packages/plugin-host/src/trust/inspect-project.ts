@@ -7,6 +7,7 @@ import {
   readProjectConfiguration,
 } from './project-configuration.js';
 import { evaluateProjectTrust, type ProjectTrust } from './project-trust.js';
+import type { TrustStorage } from './trust-storage.js';
 
 export interface ProjectTrustOptions {
   /**
@@ -16,6 +17,8 @@ export interface ProjectTrustOptions {
   launch?: boolean | ProjectConfiguration;
   /** Environment for the trust directory (XDG_DATA_HOME, HOME); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Where the trust record is read from; default the record file in the trust directory. */
+  records?: Pick<TrustStorage, 'record' | 'recordLocation'> | undefined;
 }
 
 export interface InspectProjectOptions {
@@ -47,16 +50,35 @@ export interface ProjectInspection {
   trust: ProjectTrust | undefined;
 }
 
-/** Reads the config and every personality it can select, and compares them with what is trusted. */
-export function inspectProject(options: InspectProjectOptions): ProjectInspection {
+/** The config as found (before trust narrows it) and the workspace trust is keyed by. */
+export interface LocatedProject {
+  configFile: string | undefined;
+  configDir: string;
+  found: QuiverConfig;
+  workspace: string;
+}
+
+/** Reads quiver.yaml (or the inline config) only: where the project's state and trust are kept. */
+export function locateProject(
+  options: Pick<InspectProjectOptions, 'configDir' | 'config' | 'configPath' | 'workspace'>,
+): LocatedProject {
   const configDir = path.resolve(
     options.configDir ??
       (options.configPath ? path.dirname(options.configPath) : (options.workspace ?? process.cwd())),
   );
   const configFile = options.configPath ? path.resolve(options.configPath) : undefined;
   const found = configFile ? loadConfigFile(configFile) : parseConfig(options.config ?? {}, 'config');
-  const embedded = options.embeddedPersonalities ?? {};
   const workspace = path.resolve(options.workspace ?? path.resolve(configDir, found.workspace));
+  return { configFile, configDir, found, workspace };
+}
+
+/** Reads the config and every personality it can select, and compares them with what is trusted. */
+export function inspectProject(
+  options: InspectProjectOptions,
+  located: LocatedProject = locateProject(options),
+): ProjectInspection {
+  const { configFile, configDir, found, workspace } = located;
+  const embedded = options.embeddedPersonalities ?? {};
   const searchDirs = [...new Set([configDir, workspace])];
   const snapshot = readProjectConfiguration({
     config: found,
@@ -74,6 +96,7 @@ export function inspectProject(options: InspectProjectOptions): ProjectInspectio
           baseline: baselineConfiguration(embedded, configFile ? undefined : found),
           launch: options.trust.launch === true ? snapshot.configuration : options.trust.launch || undefined,
           ...(options.trust.env ? { env: options.trust.env } : {}),
+          ...(options.trust.records ? { records: options.trust.records } : {}),
         });
   return {
     configFile,

@@ -7,7 +7,8 @@ import {
 } from './compare-configurations.js';
 import { printable } from './printable.js';
 import { type ProjectConfiguration, personalityKey, personalitySettings } from './project-configuration.js';
-import { readTrustRecord, trustRecordPath } from './trust-store.js';
+import type { TrustStorage } from './trust-storage.js';
+import { readTrustRecord, type TrustRecord, trustRecordPath } from './trust-store.js';
 
 /**
  * - `trusted`: nothing waits for a person (the configuration, or its narrowing edits, are trusted).
@@ -26,7 +27,7 @@ export interface ProjectTrust {
   /** The configuration it was compared with. */
   trusted: ProjectConfiguration;
   comparison: ConfigurationComparison;
-  /** Where the trust record of this workspace lives (it may not exist); undefined when records cannot be kept. */
+  /** Where the trust record of this workspace lives (a file, or a PostgreSQL table); undefined when records cannot be kept. */
   recordFile: string | undefined;
 }
 
@@ -39,6 +40,8 @@ export interface EvaluateProjectTrustOptions {
   /** The configuration a person trusted for this process (`--trust-project`, `trustProject: true`). */
   launch?: ProjectConfiguration | undefined;
   env?: NodeJS.ProcessEnv;
+  /** Where the record is read from; default the record file of the workspace. */
+  records?: Pick<TrustStorage, 'record' | 'recordLocation'> | undefined;
 }
 
 /**
@@ -48,12 +51,18 @@ export interface EvaluateProjectTrustOptions {
  */
 export function evaluateProjectTrust(options: EvaluateProjectTrustOptions): ProjectTrust {
   let recordFile: string | undefined;
-  try {
-    recordFile = trustRecordPath(options.workspace, options.env);
-  } catch {
-    // A trust directory inside the workspace is never read; trust then comes only from the launch.
+  let record: TrustRecord | undefined;
+  if (options.records) {
+    recordFile = options.records.recordLocation;
+    record = options.records.record();
+  } else {
+    try {
+      recordFile = trustRecordPath(options.workspace, options.env);
+    } catch {
+      // A trust directory inside the workspace is never read; trust then comes only from the launch.
+    }
+    record = recordFile === undefined ? undefined : readTrustRecord(options.workspace, options.env);
   }
-  const record = recordFile === undefined ? undefined : readTrustRecord(options.workspace, options.env);
   const candidates: Array<{ basis: ProjectTrust['basis']; configuration: ProjectConfiguration }> = [];
   if (options.launch) candidates.push({ basis: 'launch', configuration: options.launch });
   if (record) candidates.push({ basis: 'record', configuration: record.configuration });

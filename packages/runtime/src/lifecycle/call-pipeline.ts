@@ -34,7 +34,7 @@ import {
   publishStarted,
 } from './call-events.js';
 import { lookupPoolTool } from './call-lookup.js';
-import { recordPermission, startCallSpan } from './call-span.js';
+import { inCallSpan, recordPermission, startCallSpan } from './call-span.js';
 import { INNER_RESULT_CHARS, type RunInnerCall, withInnerCalls } from './inner-calls.js';
 import { type PathLocks, writtenPaths } from './path-locks.js';
 import { checkPermission, type PermissionDecider } from './permission-gate.js';
@@ -72,6 +72,8 @@ export interface PipelineBatch {
   turn: number;
   /** The turn's signal: when it aborts, every unfinished call is answered `aborted` at once. */
   signal: AbortSignal;
+  /** Watches `signal`'s abort through a listener the turn already has (else one is added per batch). */
+  watchAbort?: (listener: () => void) => () => void;
   dryRun: boolean;
   /** Total result budget of the batch in characters. */
   budget: number;
@@ -94,8 +96,13 @@ export async function runCallBatch(
   const known = states.filter((state) => batch.pool.executables.has(state.toolName)).length;
   const perCall = splitBudget(batch.budget, Math.max(known, 1));
   try {
-    const results = await settleInOrder(states, batch.signal, perCall, session.sink, (state) =>
-      runCall(state, batch, perCall, session),
+    const results = await settleInOrder(
+      states,
+      batch.signal,
+      perCall,
+      session.sink,
+      (state) => runCall(state, batch, perCall, session),
+      batch.watchAbort,
     );
     return capAttachments(results, session.attachmentLimits ?? DEFAULT_ATTACHMENT_LIMITS, () => perCall);
   } finally {
@@ -175,7 +182,9 @@ export async function runCall(
     } else {
       publishStarted(state, args, sink);
       const startedAt = performance.now();
-      const executed = await execute(entry, state, args, effectiveBudget, batch, session);
+      const executed = await inCallSpan(state.span, () =>
+        execute(entry, state, args, effectiveBudget, batch, session),
+      );
       // A script's inner call sees the tool's own result; the script's result is reduced instead.
       const reduced =
         state.parentCallId === undefined
@@ -230,7 +239,7 @@ function innerCallRunner(batch: PipelineBatch, session: PipelineSession): RunInn
   let count = 0;
   return async (name, args, parent, pool, signal) => {
     count += 1;
-    const inner = { ...batch, pool, signal };
+    const inner = { ...batch, pool, signal, watchAbort: undefined };
     const state = requestCall({ id: `${parent.callId}.${count}`, name, args }, inner, session, parent);
     try {
       return await runCall(state, inner, INNER_RESULT_CHARS, session);

@@ -55,6 +55,15 @@ export function startCallSpan(call: CallSpanStart): Span {
   return span;
 }
 
+/**
+ * Runs the tool with its call's span active, so that what the tool does (a bridged server's
+ * `tools/call`) is traced as a child. Not recording: no context is made, the call costs nothing more.
+ */
+export function inCallSpan<T>(span: Span | undefined, run: () => T): T {
+  if (span === undefined || !span.isRecording()) return run();
+  return context.with(trace.setSpan(context.active(), span), run);
+}
+
 /** The permission decision that let the call run or stopped it. */
 export function recordPermission(span: Span | undefined, decision: 'allow' | 'deny'): void {
   if (span?.isRecording()) span.setAttribute('quiver.permission.decision', decision);

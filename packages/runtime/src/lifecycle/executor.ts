@@ -189,6 +189,7 @@ class LifecycleExecutor implements CallExecutor {
           pool,
           turn,
           signal: turnSignal.signal,
+          watchAbort: turnSignal.watch,
           dryRun: options.dryRun === true,
           budget: this.#options.deps.policy.budget?.resultChars ?? DEFAULT_RESULT_BUDGET,
           attachments: options.attachments,

@@ -16,23 +16,17 @@ export async function runPostToolUse(
   signal: AbortSignal,
   sink: CallEventSink,
 ): Promise<ToolResult> {
+  const hookEvent = result.ok ? 'postToolUse' : 'postToolUseFailure';
+  const matching = hooks.list(hookEvent, call.toolName);
+  // Nothing to run and nothing to add: the result is the tool's own.
+  if (matching.length === 0 && state.contexts.length === 0 && state.suppressedBy === undefined) return result;
   const withResult = { ...call, result };
   const postContexts = result.ok
-    ? await runPostHooks(
-        hooks.list('postToolUse', call.toolName) as PostToolUseHook[],
-        withResult,
-        signal,
-        sink,
-      )
+    ? await runPostHooks(matching as PostToolUseHook[], withResult, signal, sink)
     : [];
   const guidance = result.ok
     ? []
-    : await runPostHooks(
-        hooks.list('postToolUseFailure', call.toolName) as PostToolUseFailureHook[],
-        withResult,
-        signal,
-        sink,
-      );
+    : await runPostHooks(matching as PostToolUseFailureHook[], withResult, signal, sink);
   return decorateResult(result, {
     toolName: call.toolName,
     suppressedBy: state.suppressedBy,

@@ -15,17 +15,19 @@ export function settleInOrder(
   budget: number,
   sink: CallEventSink,
   run: (state: CallState) => Promise<ToolResult>,
+  watch: (listener: () => void) => () => void = (listener) => listenOnce(signal, listener),
 ): Promise<ToolResult[]> {
   const results = new Array<ToolResult | undefined>(states.length);
   let remaining = states.length;
   if (remaining === 0) return Promise.resolve([]);
   return new Promise((resolve) => {
+    let unwatch: (() => void) | undefined;
     const fill = (index: number, result: ToolResult) => {
       if (results[index] !== undefined) return;
       results[index] = result;
       remaining -= 1;
       if (remaining === 0) {
-        signal.removeEventListener('abort', onAbort);
+        unwatch?.();
         resolve(results as ToolResult[]);
       }
     };
@@ -37,7 +39,7 @@ export function settleInOrder(
         fill(index, state.answered);
       });
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    unwatch = watch(onAbort);
     states.forEach((state, index) => {
       run(state).then(
         (result) => fill(index, result),
@@ -46,6 +48,11 @@ export function settleInOrder(
     });
     if (signal.aborted) onAbort();
   });
+}
+
+function listenOnce(signal: AbortSignal, listener: () => void): () => void {
+  signal.addEventListener('abort', listener, { once: true });
+  return () => signal.removeEventListener('abort', listener);
 }
 
 function internalFailure(state: CallState, error: unknown): ToolResult {

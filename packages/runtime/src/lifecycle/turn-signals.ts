@@ -1,19 +1,43 @@
+/** What a batch of a turn gets: the turn's signal, a way to be told of its abort, and its exit. */
+export interface TurnEntry {
+  signal: AbortSignal;
+  /** Runs `listener` once when the turn aborts; the returned function stops watching. */
+  watch(listener: () => void): () => void;
+  leave(): void;
+}
+
+interface Turn {
+  controller: AbortController;
+  batches: number;
+  watchers: Set<() => void>;
+}
+
 /**
  * One AbortController per turn, shared by that turn's batches. Aborting a turn aborts its calls;
  * a later batch of the same turn starts with a fresh controller.
  *
  * The controller of the turn entered last outlives its batches: a client calling one tool at a
  * time (`quiver serve`, every call in turn 0) reuses it, instead of paying for a new controller and
- * for new abort listeners (core links its calls with one listener per signal) on every call.
+ * for new abort listeners on every call. Batches watch the abort through the turn's one listener
+ * for the same reason (a listener added and removed per batch costs more than a cheap call).
  */
 export class TurnSignals {
-  readonly #turns = new Map<number, { controller: AbortController; batches: number }>();
+  readonly #turns = new Map<number, Turn>();
   #latest: number | undefined;
 
-  enter(turn: number): { signal: AbortSignal; leave(): void } {
+  enter(turn: number): TurnEntry {
     let entry = this.#turns.get(turn);
     if (entry === undefined) {
-      entry = { controller: new AbortController(), batches: 0 };
+      const created: Turn = { controller: new AbortController(), batches: 0, watchers: new Set() };
+      created.controller.signal.addEventListener(
+        'abort',
+        () => {
+          for (const watcher of [...created.watchers]) watcher();
+          created.watchers.clear();
+        },
+        { once: true },
+      );
+      entry = created;
       this.#turns.set(turn, entry);
     }
     if (turn !== this.#latest) {
@@ -25,6 +49,10 @@ export class TurnSignals {
     const current = entry;
     return {
       signal: current.controller.signal,
+      watch: (listener) => {
+        current.watchers.add(listener);
+        return () => current.watchers.delete(listener);
+      },
       leave: () => {
         current.batches -= 1;
         if (current.batches === 0 && turn !== this.#latest && this.#turns.get(turn) === current)

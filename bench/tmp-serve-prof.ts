@@ -1,0 +1,23 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+const bin = process.env.QUIVER_BIN ?? '/work/main/apps/cli/dist/bin.js';
+const dir = mkdtempSync(path.join(os.tmpdir(), 'quiver-serve-prof-'));
+mkdirSync(path.join(dir, 'personalities'));
+writeFileSync(path.join(dir, 'quiver.yaml'), 'defaultPersonality: bench\n');
+writeFileSync(path.join(dir, 'personalities/bench.yaml'), 'id: bench\nplugins: [tools-terminal]\npermissions:\n  allow: [terminal_list]\n');
+const env: Record<string, string> = {};
+for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+env.XDG_DATA_HOME = mkdtempSync(path.join(os.tmpdir(), 'quiver-serve-prof-xdg-'));
+const profArgs = process.env.PROF ? ['--cpu-prof', '--cpu-prof-interval', '50', `--cpu-prof-dir=${process.env.PROF}`] : [];
+const client = new Client({ name: 'bench', version: '1.0.0' });
+await client.connect(new StdioClientTransport({ command: process.execPath, args: [...profArgs, bin, '--trust-project', 'serve'], cwd: dir, env, stderr: 'inherit' }), { timeout: 120_000 });
+const N = Number(process.env.N ?? 4000);
+for (let i = 0; i < 300; i++) await client.callTool({ name: 'terminal_list', arguments: {} });
+const t: number[] = [];
+for (let i = 0; i < N; i++) { const s = performance.now(); await client.callTool({ name: 'terminal_list', arguments: {} }); t.push(performance.now() - s); }
+t.sort((a, b) => a - b);
+console.log(`serve p50 ${(t[Math.floor(N / 2)]! * 1000).toFixed(0)} µs`);
+await client.close();

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { connectPostgres } from '@quiver/storage-postgres';
+import { type Logger, QuiverError } from '@quiver/types';
+import type { QuiverConfig } from '../config/config-schema.js';
+import type { CreateHostOptions } from '../host-options.js';
+import {
+  type InspectProjectOptions,
+  inspectProject,
+  type LocatedProject,
+  locateProject,
+  type ProjectInspection,
+} from '../trust/inspect-project.js';
+import { PostgresTrustStorage } from '../trust/postgres-trust-storage.js';
+import { fileTrustStorage, type TrustStorage } from '../trust/trust-storage.js';
+import { openSharedStorage, type SharedStorage } from './shared-storage.js';
+import { environmentVariableOf } from './storage-config.js';
+
+export interface OpenedProject extends ProjectInspection {
+  /** The configuration trust allows (`found` narrowed by it). */
+  config: QuiverConfig;
+  /** Its workspace (the trusted one). */
+  hostWorkspace: string;
+  sharedStorage: SharedStorage | undefined;
+  trustStorage: TrustStorage;
+}
+
+/**
+ * Reads the project's configuration and, when it keeps state in PostgreSQL, reads the trust
+ * record every replica shares first: it decides what of the configuration applies.
+ */
+export async function openProject(options: CreateHostOptions, logger: Logger): Promise<OpenedProject> {
+  const located = locateProject(options);
+  const postgresTrust = await openPostgresTrust(located, options.environment, logger, { required: false });
+  try {
+    const inspection = inspectProject(
+      options.trust && postgresTrust
+        ? { ...options, trust: { ...options.trust, records: postgresTrust } }
+        : options,
+      located,
+    );
+    const config = inspection.trust?.comparison.effective.config ?? inspection.found;
+    const hostWorkspace = path.resolve(
+      options.workspace ?? path.resolve(located.configDir, config.workspace),
+    );
+    const sharedStorage = await openSharedStorage(config.storage, {
+      workspace: hostWorkspace,
+      logger,
+      ...(options.environment ? { environment: options.environment } : {}),
+    });
+    const trustStorage = postgresTrust ?? fileTrustStorage(hostWorkspace, options.trust?.env);
+    return { ...inspection, config, hostWorkspace, sharedStorage, trustStorage };
+  } catch (error) {
+    await postgresTrust?.close().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * The project's configuration compared with what is trusted, and where trust is kept, without
+ * starting anything (what `quiver trust` and `quiver mcp review` work on). Close the storage.
+ */
+export async function openProjectTrust(
+  options: InspectProjectOptions & { environment?: Readonly<Record<string, string | undefined>> },
+  logger: Logger,
+): Promise<{ inspection: ProjectInspection; trustStorage: TrustStorage }> {
+  const located = locateProject(options);
+  const postgresTrust = await openPostgresTrust(located, options.environment, logger, { required: true });
+  const records = postgresTrust ?? fileTrustStorage(located.workspace, options.trust?.env);
+  const inspection = inspectProject({ ...options, trust: { ...options.trust, records } }, located);
+  return { inspection, trustStorage: records };
+}
+
+/**
+ * The trust storage on PostgreSQL, with a pool of its own (a listening connection stays open);
+ * undefined for SQLite. Without the URL variable: an error when `required`, else undefined
+ * (opening the shared storage then fails with the message that says so).
+ */
+async function openPostgresTrust(
+  located: LocatedProject,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+  logger: Logger,
+  { required }: { required: boolean },
+): Promise<PostgresTrustStorage | undefined> {
+  const storage = located.found.storage;
+  if (storage.kind !== 'postgres') return undefined;
+  const variable = environmentVariableOf(storage.url) as string;
+  const url = environment[variable];
+  if (!url && !required) return undefined;
+  if (!url) {
+    throw new QuiverError(
+      'config_invalid',
+      `quiver.yaml keeps trust records and MCP tool pins in PostgreSQL with the URL from \${${variable}}, but ${variable} is not set.`,
+      { fix: `Set ${variable} as it is set where the replicas run.`, details: { variable } },
+    );
+  }
+  const pool = await connectPostgres({
+    url,
+    source: `the ${variable} environment variable`,
+    applicationName: 'quiver-trust',
+    maxConnections: 3,
+  });
+  try {
+    return await PostgresTrustStorage.open({
+      pool,
+      project: storage.project ?? located.workspace,
+      logger,
+      ownsPool: true,
+    });
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+}

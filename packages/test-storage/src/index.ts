@@ -1,0 +1,5 @@
+// Public surface of @quiver/test-storage (private: Quiver's own tests only).
+
+export type { BackendTestStorageOptions } from './test-storage.js';
+export { createTestStorage, openTestStorageBackend } from './test-storage.js';
+export { describeStorage, STORAGE_KINDS, useTestPostgres, useTestStorage } from './use-test-storage.js';

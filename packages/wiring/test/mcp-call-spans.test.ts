@@ -1,0 +1,101 @@
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  InMemorySpanExporter,
+  NodeTracerProvider,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createQuiver, type Quiver } from '../src/index.js';
+import { type McpWorkspace, mcpWorkspace } from './mcp-helpers.js';
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+describe('a span per call to a bridged MCP server', () => {
+  let exporter: InMemorySpanExporter;
+  let provider: NodeTracerProvider;
+  const open: Quiver[] = [];
+  const made: McpWorkspace[] = [];
+
+  // Registered once: the API's global provider is process-wide, whichever copy of the API asks.
+  beforeAll(() => {
+    exporter = new InMemorySpanExporter();
+    provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    provider.register();
+  });
+  afterAll(async () => {
+    await provider.shutdown();
+    trace.disable();
+    context.disable();
+    propagation.disable();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((quiver) => quiver.close()));
+    for (const workspace of made.splice(0)) workspace.remove();
+    exporter.reset();
+  });
+
+  async function bridged(): Promise<{ quiver: Quiver; workspace: McpWorkspace }> {
+    const workspace = mcpWorkspace(
+      { alpha: { trustAnnotations: true } },
+      { dev: 'plugins: [mcp-bridge]\nmcpServers:\n  alpha: {}\npermissions:\n  allow: [mcp__alpha]\n' },
+      'dev',
+    );
+    made.push(workspace);
+    const quiver = await createQuiver({ workspace: workspace.workspace, trustProject: true, logger: silent });
+    open.push(quiver);
+    return { quiver, workspace };
+  }
+
+  const named = (name: string): ReadableSpan[] =>
+    exporter.getFinishedSpans().filter((span) => span.name === name);
+
+  it('traces the tools/call as a client span under the tool call, with the tool, the request id and the outcome', async () => {
+    const { quiver } = await bridged();
+    const session = quiver.createSession();
+    await session.ready();
+    const [result] = await session.execute([{ id: 'call-echo', name: 'mcp__alpha__echo', args: { text: 'hi' } }]);
+    expect(result?.ok).toBe(true);
+
+    const [toolCall] = named('execute_tool mcp__alpha__echo');
+    const clientSpans = named('tools/call echo');
+    expect(toolCall).toBeDefined();
+    expect(clientSpans).toHaveLength(1);
+    const [bridgeCall] = clientSpans as [ReadableSpan];
+    expect(bridgeCall.kind).toBe(SpanKind.CLIENT);
+    expect(bridgeCall.spanContext().traceId).toBe(toolCall?.spanContext().traceId);
+    expect(bridgeCall.parentSpanContext?.spanId).toBe(toolCall?.spanContext().spanId);
+    expect(bridgeCall.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'echo',
+      'quiver.mcp.server': 'alpha',
+      'network.transport': 'pipe',
+      'quiver.tool.outcome': 'ok',
+    });
+    expect(bridgeCall.attributes['jsonrpc.request.id']).toMatch(/^\d+$/);
+    expect(bridgeCall.attributes['error.type']).toBeUndefined();
+    expect(bridgeCall.status.code).not.toBe(SpanStatusCode.ERROR);
+    expect(toolCall?.attributes['gen_ai.tool.call.id']).toBe('call-echo');
+  });
+
+  it('traces each attempt of a retried idempotent call, the lost one as an error', async () => {
+    const { quiver } = await bridged();
+    const session = quiver.createSession();
+    await session.ready();
+    const [result] = await session.execute([{ name: 'mcp__alpha__flaky_lookup', args: { key: 'k' } }]);
+    expect(result?.ok).toBe(true);
+
+    const [toolCall] = named('execute_tool mcp__alpha__flaky_lookup');
+    const attempts = named('tools/call flaky_lookup').sort(
+      (first, second) => first.startTime[0] - second.startTime[0] || first.startTime[1] - second.startTime[1],
+    );
+    expect(attempts).toHaveLength(2);
+    for (const attempt of attempts) expect(attempt.parentSpanContext?.spanId).toBe(toolCall?.spanContext().spanId);
+    const [lost, retried] = attempts as [ReadableSpan, ReadableSpan];
+    expect(lost.attributes['error.type']).toBe('connection_lost');
+    expect(lost.status.code).toBe(SpanStatusCode.ERROR);
+    expect(retried.attributes['quiver.tool.outcome']).toBe('ok');
+    expect(retried.attributes['jsonrpc.request.id']).toEqual(expect.any(String));
+  });
+});
