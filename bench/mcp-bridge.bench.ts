@@ -12,7 +12,8 @@ import { sessionEchoCall } from './mcp-session-side.js';
 
 /**
  * What the MCP bridge adds per call on top of the raw SDK client, both calling server-everything's
- * `echo`, one call at a time and 10 at a time.
+ * `echo`, one call at a time and 10 at a time, and the calls per second each side completes with
+ * 10 calls always in flight.
  *
  * Over HTTP both clients talk to the same server process: the clean comparison, and the one the
  * target applies to. Over stdio each client needs its own process, and two identical processes
@@ -146,6 +147,35 @@ async function httpSides(): Promise<Sides> {
   };
 }
 
+const THROUGHPUT_MS = 1_000;
+const THROUGHPUT_ROUNDS = 3;
+const IN_FLIGHT = 10;
+
+/** Calls completed per second with `IN_FLIGHT` calls always under way (a closed loop). */
+async function callsPerSecond(call: Call): Promise<number> {
+  let completed = 0;
+  const until = performance.now() + THROUGHPUT_MS;
+  const started = performance.now();
+  const worker = async () => {
+    while (performance.now() < until) {
+      await call();
+      completed += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  return completed / ((performance.now() - started) / 1_000);
+}
+
+/** Throughput of both sides in alternating rounds; the median of each. */
+async function throughput(sides: Sides): Promise<{ raw: number; bridge: number }> {
+  const rounds = { raw: [] as number[], bridge: [] as number[] };
+  for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+    const order = round % 2 === 0 ? (['raw', 'bridge'] as const) : (['bridge', 'raw'] as const);
+    for (const side of order) rounds[side].push(await callsPerSecond(sides[side]));
+  }
+  return { raw: median(rounds.raw), bridge: median(rounds.bridge) };
+}
+
 /** Interleaved, alternating which side goes first, so load from elsewhere hits both alike. */
 async function measure(sides: Sides, concurrency: number): Promise<{ raw: number; bridge: number }> {
   const batch = Array.from({ length: concurrency });
@@ -173,6 +203,7 @@ async function measure(sides: Sides, concurrency: number): Promise<{ raw: number
 
 export async function run(): Promise<void> {
   const rows: Array<Record<string, string>> = [];
+  const throughputRows: Array<Record<string, string>> = [];
   let allMet = true;
 
   const http = await httpSides();
@@ -197,6 +228,7 @@ export async function run(): Promise<void> {
 
   for (const through of ['bridge', 'session'] as const) {
     const stdioRatios = new Map<number, { ratios: number[]; raw: number[]; bridge: number[] }>();
+    const rates = { ratios: [] as number[], raw: [] as number[], bridge: [] as number[] };
     for (let pair = 0; pair < STDIO_PAIRS; pair++) {
       const stdio = await stdioSides(through);
       try {
@@ -208,10 +240,20 @@ export async function run(): Promise<void> {
           entry.bridge.push(bridge);
           stdioRatios.set(concurrency, entry);
         }
+        const rate = await throughput(stdio);
+        rates.ratios.push(rate.bridge / rate.raw);
+        rates.raw.push(rate.raw);
+        rates.bridge.push(rate.bridge);
       } finally {
         await stdio.close();
       }
     }
+    throughputRows.push({
+      path: through === 'bridge' ? 'bridge only' : 'createQuiver session',
+      'raw SDK (calls/s)': median(rates.raw).toFixed(0),
+      'bridge (calls/s)': median(rates.bridge).toFixed(0),
+      'bridge / raw': `${median(rates.ratios).toFixed(3)} (${Math.min(...rates.ratios).toFixed(2)}–${Math.max(...rates.ratios).toFixed(2)})`,
+    });
     for (const [concurrency, entry] of stdioRatios) {
       const ratio = median(entry.ratios);
       // The session row is the issue's target: a whole createQuiver call against the raw client.
@@ -234,6 +276,8 @@ export async function run(): Promise<void> {
     }
   }
   console.table(rows);
+  console.log(`stdio throughput, ${IN_FLIGHT} calls in flight, median of ${THROUGHPUT_ROUNDS} rounds of ${THROUGHPUT_MS} ms per process pair:`);
+  console.table(throughputRows);
   console.log(
     allMet ? 'mcp-bridge: per-call overhead within target' : 'mcp-bridge: per-call overhead above target',
   );

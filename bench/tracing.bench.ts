@@ -160,7 +160,10 @@ export async function run(): Promise<void> {
   );
   console.table([
     { measured: 'call with no span (baseline)', 'µs/call': round(off['no span'] ?? Number.NaN) },
-    { measured: 'call with the span hook, tracing off', 'µs/call': round(off['span hook, tracing off'] ?? Number.NaN) },
+    {
+      measured: 'call with the span hook, tracing off',
+      'µs/call': round(off['span hook, tracing off'] ?? Number.NaN),
+    },
     { measured: 'span hook alone (difference)', 'µs/call': round(hook) },
     { measured: 'session.execute, tracing off', 'µs/call': round(pipeline) },
     { measured: 'session.execute, tracing on (SDK, spans dropped)', 'µs/call': round(traced) },

@@ -21,7 +21,11 @@ function tracer(): Tracer {
 }
 
 /** `network.transport` of the semantic conventions: stdio is a pipe, the HTTP transports run on TCP. */
-const NETWORK_TRANSPORT: Record<TransportKind, string> = { stdio: 'pipe', 'streamable-http': 'tcp', sse: 'tcp' };
+const NETWORK_TRANSPORT: Record<TransportKind, string> = {
+  stdio: 'pipe',
+  'streamable-http': 'tcp',
+  sse: 'tcp',
+};
 
 /**
  * One `tools/call` to a bridged server as an OpenTelemetry client span, after the MCP semantic

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { fail, type Logger, type Tool, type ToolContext, type ToolResult } from '@quiver/types';
 import { z } from 'zod';
+import { tracedCallOnce } from './bridge-span.js';
 import type {
   McpBridgeDiagnostic,
   McpBridgeDiagnosticCode,
@@ -9,7 +10,6 @@ import type {
   McpToolsChange,
   ReconnectPolicy,
 } from './bridge-types.js';
-import { tracedCallOnce } from './bridge-span.js';
 import type { CallRouter } from './call-router.js';
 import { cleanDefinitionText, MAX_DESCRIPTION_CHARS } from './clean-text.js';
 import { needsClientRelay, type ServerClientRelay } from './client-relay.js';
@@ -81,7 +81,8 @@ export class ServerConnection {
     this.subscriptions = new ResourceSubscriptions({
       client: () => (this.state === 'connected' ? this.client : undefined),
       timeoutMs: options.config.callTimeoutMs,
-      report: (message) => this.options.logger.warn(`MCP server "${this.name}": ${message}`, { server: this.name }),
+      report: (message) =>
+        this.options.logger.warn(`MCP server "${this.name}": ${message}`, { server: this.name }),
     });
     this.tools = new ToolRegistrations({
       server: options.name,

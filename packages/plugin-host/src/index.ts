@@ -48,6 +48,7 @@ export type { ResolvedPlugin } from './plugins/plugin-resolver.js';
 export { resolvePluginReference } from './plugins/plugin-resolver.js';
 export type { ServiceDescriptor } from './scopes.js';
 export { validateScopes } from './scopes.js';
+export { openProjectTrust } from './storage/open-project.js';
 export type { HostOptions, ServiceScope, Token } from './tokens.js';
 export { createToken, TOKEN_SCOPES, TOKENS } from './tokens.js';
 export type { ConfigurationComparison } from './trust/compare-configurations.js';
@@ -73,6 +74,8 @@ export {
   openMcpToolPins,
   readMcpToolPins,
 } from './trust/mcp-tool-pins.js';
+export type { PostgresTrustStorageOptions } from './trust/postgres-trust-storage.js';
+export { PostgresTrustStorage } from './trust/postgres-trust-storage.js';
 export type {
   PersonalitySettings,
   ProjectConfiguration,
@@ -83,9 +86,6 @@ export {
   personalityKey,
   readProjectConfiguration,
 } from './trust/project-configuration.js';
-export { openProjectTrust } from './storage/open-project.js';
-export type { PostgresTrustStorageOptions } from './trust/postgres-trust-storage.js';
-export { PostgresTrustStorage } from './trust/postgres-trust-storage.js';
 export type { EvaluateProjectTrustOptions, ProjectTrust, ProjectTrustState } from './trust/project-trust.js';
 export { describeProjectTrust, evaluateProjectTrust } from './trust/project-trust.js';
 export type { McpToolDefinitionApproval, TrustStorage } from './trust/trust-storage.js';

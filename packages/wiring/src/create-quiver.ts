@@ -155,9 +155,14 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
       trustStorage = storage;
     },
     builtinPlugins: [
-      ...withUserPinStore(FIRST_PARTY_PLUGINS, options.env, () => trustStorage, (catalog) => {
-        mcpCatalog = catalog;
-      }),
+      ...withUserPinStore(
+        FIRST_PARTY_PLUGINS,
+        options.env,
+        () => trustStorage,
+        (catalog) => {
+          mcpCatalog = catalog;
+        },
+      ),
       ...(options.plugins ?? []),
     ],
     backends: (context) => [

@@ -2,7 +2,12 @@
 
 export { createFirstPartyBackends } from './backends.js';
 export type { CreateQuiverOptions, Quiver, QuiverSessionOptions } from './create-quiver.js';
-export { createQuiver, FIRST_PARTY_PLUGINS, inspectQuiverProject, openQuiverProjectTrust } from './create-quiver.js';
+export {
+  createQuiver,
+  FIRST_PARTY_PLUGINS,
+  inspectQuiverProject,
+  openQuiverProjectTrust,
+} from './create-quiver.js';
 export { DEFAULT_PERSONALITY, FIRST_PARTY_PLUGIN_IDS } from './default-personality.js';
 export type { McpLoginRequest } from './mcp-login.js';
 export { loginToConfiguredMcpServer } from './mcp-login.js';

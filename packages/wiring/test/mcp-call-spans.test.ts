@@ -54,7 +54,9 @@ describe('a span per call to a bridged MCP server', () => {
     const { quiver } = await bridged();
     const session = quiver.createSession();
     await session.ready();
-    const [result] = await session.execute([{ id: 'call-echo', name: 'mcp__alpha__echo', args: { text: 'hi' } }]);
+    const [result] = await session.execute([
+      { id: 'call-echo', name: 'mcp__alpha__echo', args: { text: 'hi' } },
+    ]);
     expect(result?.ok).toBe(true);
 
     const [toolCall] = named('execute_tool mcp__alpha__echo');
@@ -91,7 +93,8 @@ describe('a span per call to a bridged MCP server', () => {
       (first, second) => first.startTime[0] - second.startTime[0] || first.startTime[1] - second.startTime[1],
     );
     expect(attempts).toHaveLength(2);
-    for (const attempt of attempts) expect(attempt.parentSpanContext?.spanId).toBe(toolCall?.spanContext().spanId);
+    for (const attempt of attempts)
+      expect(attempt.parentSpanContext?.spanId).toBe(toolCall?.spanContext().spanId);
     const [lost, retried] = attempts as [ReadableSpan, ReadableSpan];
     expect(lost.attributes['error.type']).toBe('connection_lost');
     expect(lost.status.code).toBe(SpanStatusCode.ERROR);

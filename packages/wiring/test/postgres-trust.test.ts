@@ -148,7 +148,9 @@ describeWithSystemTools(['postgres', 'initdb'])('trust records and MCP tool pins
     // What `quiver mcp review` does on the first replica's host.
     const { trustStorage } = await openQuiverProjectTrust({ workspace: first.workspace, env: first.env });
     try {
-      expect(await trustStorage.approve({ server: 'hostile', tool: 'fetch_notes', hash: pending.hash })).toBe(true);
+      expect(await trustStorage.approve({ server: 'hostile', tool: 'fetch_notes', hash: pending.hash })).toBe(
+        true,
+      );
     } finally {
       await trustStorage.close();
     }

@@ -10,18 +10,23 @@ const time = (ms: number | undefined) =>
 export function registerLogCommand(program: Command): void {
   program
     .command('log')
-    .description('Recent sessions and their calls, from the durable session log in the data directory.')
+    .description(
+      'Recent sessions and their calls, from the durable session log (in the data directory, or in PostgreSQL when quiver.yaml keeps state there).',
+    )
     .option('-s, --session <id>', "one session's calls, events and file-edit metrics")
     .option('-l, --limit <n>', 'how many recent sessions', '20')
     .option('--json', 'machine-readable output')
     .action(async (options: { session?: string; limit: string; json?: boolean }, command: Command) => {
       const quiver = await openQuiver(globalOptions(command));
-      const log = quiver.host.eventLog;
+      // Every replica's sessions when they share PostgreSQL; else this host's SQLite file.
+      const shared = quiver.host.options.sharedStorage?.eventLog;
+      const log = shared ?? quiver.host.eventLog;
+      const where = shared ? 'the PostgreSQL session log' : quiver.host.dataDir;
       try {
         if (!options.session) {
-          const sessions = log.recentSessions(Number(options.limit) || 20);
-          if (options.json) return printJson({ sessions, fileEdits: log.fileEditMetrics() });
-          if (sessions.length === 0) printLine(color.dim('No sessions logged yet in this data directory.'));
+          const sessions = await log.recentSessions(Number(options.limit) || 20);
+          if (options.json) return printJson({ sessions, fileEdits: await log.fileEditMetrics() });
+          if (sessions.length === 0) printLine(color.dim(`No sessions logged yet in ${where}.`));
           for (const session of sessions) {
             const flags = [
               session.failedCalls ? color.red(`${session.failedCalls} failed`) : '',
@@ -35,20 +40,20 @@ export function registerLogCommand(program: Command): void {
           }
           return;
         }
-        const calls = log.sessionCalls(options.session);
-        if (calls.length === 0 && !log.recentSessions(10_000).some((s) => s.id === options.session)) {
+        const calls = await log.sessionCalls(options.session);
+        if (calls.length === 0 && !(await log.recentSessions(10_000)).some((s) => s.id === options.session)) {
           throw new CliError(
-            `No session "${options.session}" in ${quiver.host.dataDir}.`,
+            `No session "${options.session}" in ${where}.`,
             'Run `quiver log` to list the recent sessions.',
           );
         }
-        const fileEdits = log.fileEditMetrics(options.session);
+        const fileEdits = await log.fileEditMetrics(options.session);
         if (options.json)
           return printJson({
             session: options.session,
             calls,
             fileEdits,
-            events: log.sessionEvents(options.session),
+            events: await log.sessionEvents(options.session),
           });
         for (const call of calls) {
           const status =

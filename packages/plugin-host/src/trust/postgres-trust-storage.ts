@@ -193,14 +193,20 @@ export class PostgresTrustStorage implements TrustStorage {
   }
 
   /** Queued so that the database sees this replica's changes in the order it made them. */
-  #write(sql: string, parameters: unknown[], after?: (changedRows: boolean) => Promise<void> | undefined): void {
+  #write(
+    sql: string,
+    parameters: unknown[],
+    after?: (changedRows: boolean) => Promise<void> | undefined,
+  ): void {
     this.#writes = this.#writes.then(async () => {
       try {
         const result = await this.#pool.query(sql, [this.#project, ...parameters]);
         await this.#notify();
         await after?.((result.rowCount ?? 0) > 0);
       } catch (error) {
-        this.#logger.warn(`A change to the MCP tool pins was not saved in PostgreSQL: ${(error as Error).message}`);
+        this.#logger.warn(
+          `A change to the MCP tool pins was not saved in PostgreSQL: ${(error as Error).message}`,
+        );
       }
     });
   }
@@ -259,7 +265,8 @@ export class PostgresTrustStorage implements TrustStorage {
       if (project !== this.#project || writer === this.#writer) return;
       this.#reload().then(
         () => this.#changed(),
-        (error: Error) => this.#logger.warn(`Reloading the trust record and MCP tool pins failed: ${error.message}`),
+        (error: Error) =>
+          this.#logger.warn(`Reloading the trust record and MCP tool pins failed: ${error.message}`),
       );
     });
     client.on('error', (error) => {

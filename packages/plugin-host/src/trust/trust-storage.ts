@@ -30,7 +30,10 @@ export interface TrustStorage {
   /** The trust record; undefined when there is none or it cannot be trusted (fail closed). */
   record(): TrustRecord | undefined;
   /** Records `configuration` as trusted; returns where it was recorded. */
-  writeRecord(configuration: ProjectConfiguration, options?: { configFile?: string | undefined }): Promise<string>;
+  writeRecord(
+    configuration: ProjectConfiguration,
+    options?: { configFile?: string | undefined },
+  ): Promise<string>;
   /** The store the MCP bridge pins definitions in. */
   pinStore(): McpToolPinStore;
   /** Every pin and pending change, read afresh; undefined when they cannot be read (every server tool is then withheld). */

@@ -2,9 +2,16 @@ import { applyPostgresMigrations, ReplicaLease } from '@quiver/storage-postgres'
 import type { QuiverEvent, ToolErrorCode } from '@quiver/types';
 import type pg from 'pg';
 import type { SessionEventLog, WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
+import { summarizeFileEdits } from './file-edits.js';
 import { writeEventRows } from './postgres-event-rows.js';
 import { POSTGRES_SESSION_LOG_MIGRATIONS } from './postgres-session-schema.js';
-import type { CallRecord, CallStatus, SessionRecordInput, SessionSummary } from './records.js';
+import type {
+  CallRecord,
+  CallStatus,
+  FileEditMetrics,
+  SessionRecordInput,
+  SessionSummary,
+} from './records.js';
 
 export interface PostgresSessionEventLogOptions {
   /** A pool from `connectPostgres`; the caller owns it. */
@@ -151,6 +158,28 @@ export class PostgresSessionEventLog implements SessionEventLog {
       interruptedCalls: row.interrupted,
       lastActivityAt: Math.max(Number(row.last_activity ?? row.started_at), Number(row.started_at)),
     }));
+  }
+
+  /** A session's durable events in publication order. */
+  async sessionEvents(sessionId: string): Promise<QuiverEvent[]> {
+    await this.#queue;
+    const result = await this.#pool.query<{ data: string }>(
+      'SELECT data FROM events WHERE session_id = $1 ORDER BY seq',
+      [sessionId],
+    );
+    return result.rows.map((row) => JSON.parse(row.data) as QuiverEvent);
+  }
+
+  /** Files changed and lines added/removed by successful edit calls, for one session or all. */
+  async fileEditMetrics(sessionId?: string): Promise<FileEditMetrics> {
+    await this.#queue;
+    const result = await this.#pool.query<{ structured: string }>(
+      `SELECT structured FROM calls
+         WHERE status = 'ok' AND structured IS NOT NULL AND ($1::text IS NULL OR session_id = $1)
+         ORDER BY coalesce(completed_at, started_at), call_id`,
+      [sessionId ?? null],
+    );
+    return summarizeFileEdits(result.rows.map((row) => JSON.parse(row.structured) as unknown));
   }
 
   /** Writes already handed over are still committed; the pool and the lease belong to the caller. */

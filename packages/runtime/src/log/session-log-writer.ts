@@ -17,14 +17,17 @@ export interface SessionLogWriterOptions {
   onRecovered(callIds: readonly string[]): void;
 }
 
+/** The longest a call's start waits in memory before it is handed to the log (unless its batch ends first). */
+const START_HANDOVER_MS = 5;
+
 /** How long a call's start that must be on disk before its tool runs waits for the log's thread to catch up. */
 const AHEAD_PATIENCE_MS = 50;
 
 /**
  * A session's writes to the durable log, behind its calls and in order. Events wait in memory
  * and are handed to the log together, as one transaction: when the session's batch of calls ends
- * (`flush`, before the results are returned), on close, when the process next waits for I/O
- * after a call has started, and at the latest `LOG_FLUSH_DELAY_MS` after the first waiting event.
+ * (`flush`, before the results are returned), on close, `START_HANDOVER_MS` after a call has
+ * started, and at the latest `LOG_FLUSH_DELAY_MS` after the first waiting event.
  * With a log that writes on a thread of its own (`openWriteBehind`), handing over costs the calls
  * no commit, and `close` waits until everything handed over is on disk.
  *
@@ -34,8 +37,8 @@ const AHEAD_PATIENCE_MS = 50;
  * process killed mid-call leaves the call `running` for orphan recovery.
  *
  * A crash loses what was not committed yet: the events waiting here and those the log's thread
- * holds, in practice the last milliseconds (the batch under way, an in-process call that had not
- * yet waited for I/O, the events of the last 200 ms outside a batch).
+ * holds, in practice the last milliseconds (the batch under way, a call started less than
+ * `START_HANDOVER_MS` before, the events of the last 200 ms outside a batch).
  *
  * It never blocks the event loop on another process's lock: a write on the calling thread
  * answers busy at once, and a busy write waits on a timer (and holds the writes behind it) until
@@ -48,7 +51,7 @@ export class SessionLogWriter {
   readonly #pending: Array<() => void> = [];
   #waiting: QuiverEvent[] = [];
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
-  #flushSoon = false;
+  #startTimer: ReturnType<typeof setTimeout> | undefined;
   #interrupted: readonly string[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #busySince: number | undefined;
@@ -107,15 +110,14 @@ export class SessionLogWriter {
     this.#waiting.push(event);
     if (event.type === 'tool.execution_start') {
       if (ahead) this.#flushAhead();
-      else if (!this.#flushSoon) {
-        // After the calls under way have had their synchronous turn: a cheap call completes first
-        // and goes over with its batch; one that waits for I/O goes over as it starts waiting.
-        this.#flushSoon = true;
-        process.nextTick(() => {
-          this.#flushSoon = false;
+      // A call that ends within this time goes over with its batch, start and completion in one
+      // write (one row); one that runs longer is handed over then. Like the flush timer, it is
+      // not disarmed by a flush: arming one per call would cost more than the write.
+      else
+        this.#startTimer ??= setTimeout(() => {
+          this.#startTimer = undefined;
           this.flush();
-        });
-      }
+        }, START_HANDOVER_MS);
     }
     // A flush does not disarm the timer: arming one per batch would cost more than the write.
     else
@@ -145,6 +147,8 @@ export class SessionLogWriter {
   async close(): Promise<void> {
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
+    if (this.#startTimer !== undefined) clearTimeout(this.#startTimer);
+    this.#startTimer = undefined;
     this.flush();
     await this.#whenIdle();
     if (this.#channel !== undefined) {

@@ -6,9 +6,10 @@ import type { PoolTool } from '../contracts.js';
  * run for a long time and do most harm if re-run blindly: their start is committed first, so a
  * process killed mid-call always leaves them `running` for orphan recovery. Every other call —
  * built-in tools, MCP and external tools, network requests — hands its start to the log's writer
- * thread as it starts waiting for I/O, without waiting for the commit: a remote call answered in
- * a fraction of a millisecond would otherwise pay a whole commit, and a crash in the milliseconds
- * before that commit is what the log documents it can lose. A tool the pool does not know is
+ * thread with its completion, or a few milliseconds after it started when it runs longer, without
+ * waiting for the commit: a remote call answered in a fraction of a millisecond would otherwise pay
+ * a whole commit, and a crash in the milliseconds before that commit is what the log documents it
+ * can lose. A tool the pool does not know is
  * treated as the former.
  */
 export function startsAhead(entry: PoolTool | undefined): boolean {
