@@ -276,7 +276,9 @@ export async function run(): Promise<void> {
     }
   }
   console.table(rows);
-  console.log(`stdio throughput, ${IN_FLIGHT} calls in flight, median of ${THROUGHPUT_ROUNDS} rounds of ${THROUGHPUT_MS} ms per process pair:`);
+  console.log(
+    `stdio throughput, ${IN_FLIGHT} calls in flight, median of ${THROUGHPUT_ROUNDS} rounds of ${THROUGHPUT_MS} ms per process pair:`,
+  );
   console.table(throughputRows);
   console.log(
     allMet ? 'mcp-bridge: per-call overhead within target' : 'mcp-bridge: per-call overhead above target',

@@ -13,7 +13,7 @@ describeWithSystemTools(['postgres', 'initdb'])('quiver log with the session log
 
   beforeAll(async () => {
     server = await startPostgresServer();
-  });
+  }, 180_000);
   afterAll(async () => {
     await server?.stop();
   });
@@ -63,5 +63,5 @@ describeWithSystemTools(['postgres', 'initdb'])('quiver log with the session log
     const missing = await quiver(['--trust-project', 'log', '--session', 'nowhere'], { cwd: second, env });
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('No session "nowhere" in the PostgreSQL session log.');
-  });
+  }, 240_000);
 });

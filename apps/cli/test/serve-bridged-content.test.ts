@@ -52,7 +52,10 @@ describe('a bridged tool result through quiver serve', () => {
       }),
     ]);
     expect(ofType('image')).toEqual([
-      expect.objectContaining({ mimeType: 'image/png', annotations: { audience: ['assistant'], priority: 0.2 } }),
+      expect.objectContaining({
+        mimeType: 'image/png',
+        annotations: { audience: ['assistant'], priority: 0.2 },
+      }),
     ]);
     expect(ofType('resource')).toEqual([
       expect.objectContaining({

@@ -14,8 +14,12 @@ const TOUCH = 'mcp__fixture__touch_watched_resource';
 /** Requests to a serve process that may still be starting its servers on a loaded machine. */
 const PATIENT = { timeout: 120_000 };
 
-function server(name: string, script: string): string[] {
-  return [`  ${name}:`, `    command: ${JSON.stringify(process.execPath)}`, `    args: [${JSON.stringify(script)}]`];
+function server(name: string, ...args: string[]): string[] {
+  return [
+    `  ${name}:`,
+    `    command: ${JSON.stringify(process.execPath)}`,
+    `    args: [${args.map((arg) => JSON.stringify(arg)).join(', ')}]`,
+  ];
 }
 
 function personality(id: string, servers: string): string {
@@ -36,7 +40,7 @@ function catalogWorkspace(): { dir: string; cleanup: () => void } {
     [
       'defaultPersonality: own',
       'mcpServers:',
-      ...server('fixture', FIXTURE_SERVER),
+      ...server('fixture', FIXTURE_SERVER, '--touch-tool'),
       ...server('twin', FIXTURE_SERVER),
       ...server('relay', RELAY_SERVER),
       '',

@@ -16,6 +16,10 @@ const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 
 /** Quiver's own terminal result header, which a server's result must not pass for. */
 const QUIVER_HEADER = /^\[(?:exit code |timed out after |aborted; |killed by )/;
+/** The header on any line of a text. */
+const QUIVER_HEADER_LINE = /(?:^|\n)\[(?:exit code |timed out after |aborted; |killed by )/;
+/** Anything `cleanResultText` would change: every escape begins with a control, tags are one surrogate range. */
+const RESULT_SUSPECT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\udb40[\udc00-\udc7f]/;
 
 export const MAX_DESCRIPTION_CHARS = 4_000;
 export const MAX_TITLE_CHARS = 200;
@@ -46,6 +50,8 @@ export function cleanDefinitionText(text: string, maxChars: number): CleanedText
  * terminal header is marked as the server's.
  */
 export function cleanResultText(text: string): string {
+  // Most results have nothing to take out: one scan instead of three replacements and a split.
+  if (!RESULT_SUSPECT.test(text) && !QUIVER_HEADER_LINE.test(text)) return text;
   return text
     .replace(ANSI, '')
     .replace(RESULT_CONTROL, '')

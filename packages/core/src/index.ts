@@ -1,6 +1,7 @@
 // Public surface of @quiver/core.
 export type { AttachmentLimits } from './budget.js';
 export { capAttachments, DEFAULT_ATTACHMENT_LIMITS, splitBudget, trimResult } from './budget.js';
+export { didYouMean } from './did-you-mean.js';
 export { dryRunResult, maxResultChars } from './execute-call.js';
 export type { ExecuteContext } from './execute-context.js';
 export type { ToolTarget } from './execute-tool.js';

@@ -57,7 +57,16 @@ function snapshotStructured(value: unknown): { value: unknown; json: string | un
   }
 }
 
-const ATTACHMENT_FIELDS = ['type', 'mimeType', 'data', 'text', 'uri', 'name', 'title', 'description'] as const;
+const ATTACHMENT_FIELDS = [
+  'type',
+  'mimeType',
+  'data',
+  'text',
+  'uri',
+  'name',
+  'title',
+  'description',
+] as const;
 
 /** MCP content annotations, copied field by field like the rest of the snapshot. */
 function snapshotAnnotations(value: unknown): ContentAnnotations | undefined {

@@ -108,7 +108,11 @@ class RunScope implements CallScope {
   readonly attachments: readonly Attachment[];
   #session: SessionState | undefined;
 
-  constructor(ctx: ExecuteContext, attachments: readonly Attachment[] | undefined, session: SessionState | undefined) {
+  constructor(
+    ctx: ExecuteContext,
+    attachments: readonly Attachment[] | undefined,
+    session: SessionState | undefined,
+  ) {
     this.ctx = ctx;
     this.attachments = attachments ?? NO_ATTACHMENTS;
     this.#session = session;
@@ -124,7 +128,9 @@ class RunScope implements CallScope {
 /** What a batch answers for a call its caller aborted (same text, same trim). */
 function abortedResult(run: ToolRun, reason: unknown): ToolResult {
   const detail =
-    reason === undefined || (reason instanceof Error && reason.name === 'AbortError') ? '' : `: ${messageOf(reason)}`;
+    reason === undefined || (reason instanceof Error && reason.name === 'AbortError')
+      ? ''
+      : `: ${messageOf(reason)}`;
   return trimResult(
     fail('aborted', `Tool "${run.tool.name}" was aborted before it completed${detail}`),
     run.budget,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { unknownArgumentsProblem } from './unknown-arguments.js';
 
 export type ArgsValidation = { valid: true; args: unknown } | { valid: false; message: string };
 
@@ -25,9 +26,17 @@ export async function validateArgs(
   } catch {
     parsed = await schema.safeParseAsync(args);
   }
-  if (parsed.success) return { valid: true, args: parsed.data };
+  const unknownKeys = unknownArgumentsProblem(schema, args, toolName);
+  if (parsed.success && unknownKeys === undefined) return { valid: true, args: parsed.data };
+  // A strict schema reports the same keys again, without the hints.
+  const issues = parsed.success
+    ? []
+    : parsed.error.issues.filter(
+        (issue) => unknownKeys === undefined || issue.code !== 'unrecognized_keys' || issue.path.length > 0,
+      );
+  const problems = [unknownKeys, issues.length > 0 ? formatIssues(issues) : undefined];
   return {
     valid: false,
-    message: `Invalid arguments for "${toolName}": ${formatIssues(parsed.error.issues)}`,
+    message: `Invalid arguments for "${toolName}": ${problems.filter((problem) => problem !== undefined).join('; ')}`,
   };
 }

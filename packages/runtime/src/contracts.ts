@@ -219,7 +219,10 @@ export type WriteBehindFailure = (error: Error & { code?: string }, firstOfBusyS
 
 /** One session's channel to a log's writer thread. */
 export interface WriteBehindChannel {
-  /** Hands the events over as one transaction and returns the write's id; throws what cannot be serialised. */
+  /**
+   * Hands the events over as one transaction and returns the write's id. The events must not
+   * change afterwards (they may be serialised later); what cannot be serialised fails the write.
+   */
   write(events: readonly import('@quiver/types').QuiverEvent[]): number;
   /** Resolves once that write and the ones before it are committed or have failed (and been reported). */
   written(id: number): Promise<void>;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The resources and prompts of the MCP conformance suite's reference server, as a stdio MCP
 // server that `quiver serve` bridges and relays (a Quiver plugin cannot offer either), with
-// completions for their arguments and subscriptions to `test://watched-resource`.
+// completions for their arguments and subscriptions to `test://watched-resource`. With
+// `--touch-tool`, a tool changes that resource, so that subscribers are told.
 import { completable, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
@@ -30,20 +31,22 @@ server.server.setRequestHandler('resources/unsubscribe', (request) => {
   return {};
 });
 let watchedVersion = 1;
-server.registerTool(
-  'touch_watched_resource',
-  {
-    description: `Changes ${WATCHED} and tells its subscribers (notifications/resources/updated).`,
-    inputSchema: z.object({}),
-  },
-  async () => {
-    watchedVersion += 1;
-    if (!subscribed.has(WATCHED))
-      return { content: [{ type: 'text', text: `nobody is subscribed to ${WATCHED}` }] };
-    await server.server.sendResourceUpdated({ uri: WATCHED });
-    return { content: [{ type: 'text', text: `told the subscriber of ${WATCHED}` }] };
-  },
-);
+// Only on request: without it the server offers no tools, as a resources-only server.
+if (process.argv.includes('--touch-tool'))
+  server.registerTool(
+    'touch_watched_resource',
+    {
+      description: `Changes ${WATCHED} and tells its subscribers (notifications/resources/updated).`,
+      inputSchema: z.object({}),
+    },
+    async () => {
+      watchedVersion += 1;
+      if (!subscribed.has(WATCHED))
+        return { content: [{ type: 'text', text: `nobody is subscribed to ${WATCHED}` }] };
+      await server.server.sendResourceUpdated({ uri: WATCHED });
+      return { content: [{ type: 'text', text: `told the subscriber of ${WATCHED}` }] };
+    },
+  );
 
 server.registerResource(
   'static-text',

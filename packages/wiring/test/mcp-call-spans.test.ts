@@ -79,7 +79,7 @@ describe('a span per call to a bridged MCP server', () => {
     expect(bridgeCall.attributes['error.type']).toBeUndefined();
     expect(bridgeCall.status.code).not.toBe(SpanStatusCode.ERROR);
     expect(toolCall?.attributes['gen_ai.tool.call.id']).toBe('call-echo');
-  });
+  }, 90_000);
 
   it('traces each attempt of a retried idempotent call, the lost one as an error', async () => {
     const { quiver } = await bridged();
@@ -100,5 +100,5 @@ describe('a span per call to a bridged MCP server', () => {
     expect(lost.status.code).toBe(SpanStatusCode.ERROR);
     expect(retried.attributes['quiver.tool.outcome']).toBe('ok');
     expect(retried.attributes['jsonrpc.request.id']).toEqual(expect.any(String));
-  });
+  }, 90_000);
 });

@@ -23,10 +23,11 @@ interface Replica {
 }
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (let waited = 0; ; waited += 50) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (waited > 30_000) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -39,7 +40,7 @@ describeWithSystemTools(['postgres', 'initdb'])('trust records and MCP tool pins
 
   beforeAll(async () => {
     server = await startPostgresServer();
-  });
+  }, 180_000);
   afterAll(async () => {
     await server?.stop();
   });
@@ -121,7 +122,7 @@ describeWithSystemTools(['postgres', 'initdb'])('trust records and MCP tool pins
     expect(after.trustNotice).toBeUndefined();
     expect(existsSync(path.join(first.xdg, 'quiver'))).toBe(false);
     expect(existsSync(path.join(second.xdg, 'quiver'))).toBe(false);
-  });
+  }, 120_000);
 
   it('withholds on one replica a tool whose definition changed since the other pinned it, until a person approves it', async () => {
     const { first, second } = await twoReplicas();
@@ -160,5 +161,5 @@ describeWithSystemTools(['postgres', 'initdb'])('trust records and MCP tool pins
     expect(approved.description).toContain('id_rsa');
     const [called] = await secondSession.execute([{ name: FETCH_NOTES, args: { topic: 'q' } }]);
     expect(called?.ok).toBe(true);
-  });
+  }, 120_000);
 });

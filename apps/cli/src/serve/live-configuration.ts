@@ -3,6 +3,7 @@ import { type Stats, unwatchFile, watchFile } from 'node:fs';
 import path from 'node:path';
 import type { Quiver } from '@quiver/wiring';
 import { messageOf } from './mcp-server.js';
+import { watchSharedTrustRecord } from './shared-trust-record.js';
 
 export interface LiveConfigurationOptions {
   /** The Quiver serving now. */
@@ -57,6 +58,9 @@ export function watchConfiguration(options: LiveConfigurationOptions): LiveConfi
 
   const onChange = (now: Stats, before: Stats) => {
     if (now.mtimeMs === before.mtimeMs && now.size === before.size && now.ino === before.ino) return;
+    changed();
+  };
+  const changed = () => {
     if (pending || closed) return;
     pending = true;
     running = running.then(async () => {
@@ -122,13 +126,17 @@ export function watchConfiguration(options: LiveConfigurationOptions): LiveConfi
       return;
     }
     await options.switchTo(next);
+    recordWatch.follow(next);
     options.log('the configuration changed; the tools were reassembled');
   };
 
   watch(watchedFiles(options.current()));
+  const recordWatch = watchSharedTrustRecord(changed);
+  // recordWatch.follow(options.current());
   return {
     close() {
       closed = true;
+      recordWatch.stop();
       for (const file of watched) unwatchFile(file, onChange);
       watched = [];
     },

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { applyPostgresMigrations } from '@quiver/storage-postgres';
 import type { Logger } from '@quiver/types';
 import type pg from 'pg';
 import type { McpToolPin, McpToolPinEntry, McpToolPinFile, McpToolPinStore } from './mcp-tool-pins.js';
 import type { ProjectConfiguration } from './project-configuration.js';
+import { TrustChangeFeed } from './trust-change-feed.js';
 import type { McpToolDefinitionApproval, TrustStorage } from './trust-storage.js';
 import { fingerprintConfiguration, type TrustRecord } from './trust-store.js';
 
@@ -23,10 +23,6 @@ const TRUST_MIGRATIONS = [
      PRIMARY KEY (project, server, tool)
    )`,
 ];
-
-/** Every replica listens here; the payload names the project and the writer. */
-const CHANNEL = 'quiver_trust_changes';
-const RELISTEN_DELAY_MS = 1_000;
 
 export interface PostgresTrustStorageOptions {
   /** A pool from `connectPostgres`; the caller owns it. */
@@ -59,13 +55,12 @@ export class PostgresTrustStorage implements TrustStorage {
   readonly #project: string;
   readonly #logger: Logger;
   readonly #ownsPool: boolean;
-  readonly #writer = randomUUID();
   readonly #watchers = new Set<() => void>();
+  readonly #recordWatchers = new Set<() => void>();
   #record: TrustRecord | undefined;
   #pins: McpToolPinFile;
   #writes: Promise<void> = Promise.resolve();
-  #listener: pg.PoolClient | undefined;
-  #relisten: NodeJS.Timeout | undefined;
+  #feed: TrustChangeFeed | undefined;
   #closed = false;
 
   private constructor(options: PostgresTrustStorageOptions) {
@@ -81,13 +76,31 @@ export class PostgresTrustStorage implements TrustStorage {
   static async open(options: PostgresTrustStorageOptions): Promise<PostgresTrustStorage> {
     await applyPostgresMigrations(options.pool, 'trust', TRUST_MIGRATIONS);
     const storage = new PostgresTrustStorage(options);
-    await storage.#listen();
-    await storage.#reload();
+    storage.#feed = await TrustChangeFeed.start({
+      ...options,
+      onChange: () =>
+        storage.#reload().then(
+          () => storage.#changed(),
+          (error: Error) =>
+            options.logger.warn(`Reloading the trust record and MCP tool pins failed: ${error.message}`),
+        ),
+    });
+    try {
+      await storage.#reload();
+    } catch (error) {
+      await storage.#feed.close();
+      throw error;
+    }
     return storage;
   }
 
   record(): TrustRecord | undefined {
     return this.#record;
+  }
+
+  watchRecord(onChange: () => void): () => void {
+    this.#recordWatchers.add(onChange);
+    return () => this.#recordWatchers.delete(onChange);
   }
 
   async writeRecord(
@@ -108,7 +121,7 @@ export class PostgresTrustStorage implements TrustStorage {
       [this.#project, JSON.stringify(record)],
     );
     this.#record = record;
-    await this.#notify();
+    await this.#feed?.notify();
     return this.recordLocation;
   }
 
@@ -157,7 +170,7 @@ export class PostgresTrustStorage implements TrustStorage {
     const pinned = result.rows[0]?.pinned;
     if (pinned === undefined) return false;
     this.#pins.servers[change.server] = { ...this.#pins.servers[change.server], [change.tool]: { pinned } };
-    await this.#notify();
+    await this.#feed?.notify();
     return true;
   }
 
@@ -169,14 +182,8 @@ export class PostgresTrustStorage implements TrustStorage {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#relisten);
     await this.#writes;
-    const listener = this.#listener;
-    this.#listener = undefined;
-    if (listener) {
-      await listener.query(`UNLISTEN ${CHANNEL}`).catch(() => {});
-      listener.release();
-    }
+    await this.#feed?.close();
     if (this.#ownsPool) await this.#pool.end().catch(() => {});
   }
 
@@ -188,7 +195,7 @@ export class PostgresTrustStorage implements TrustStorage {
       `INSERT INTO mcp_tool_pins (project, server, tool, pinned) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING`,
       [server, tool, JSON.stringify(pin)],
-      (inserted) => (inserted ? undefined : this.#reload().then(() => this.#changed())),
+      (inserted) => (inserted ? undefined : this.#refresh().then(() => this.#changed())),
     );
   }
 
@@ -201,7 +208,7 @@ export class PostgresTrustStorage implements TrustStorage {
     this.#writes = this.#writes.then(async () => {
       try {
         const result = await this.#pool.query(sql, [this.#project, ...parameters]);
-        await this.#notify();
+        await this.#feed?.notify();
         await after?.((result.rowCount ?? 0) > 0);
       } catch (error) {
         this.#logger.warn(
@@ -209,13 +216,6 @@ export class PostgresTrustStorage implements TrustStorage {
         );
       }
     });
-  }
-
-  async #notify(): Promise<void> {
-    await this.#pool.query('SELECT pg_notify($1, $2)', [
-      CHANNEL,
-      JSON.stringify({ project: this.#project, writer: this.#writer }),
-    ]);
   }
 
   async #readPinRows(): Promise<McpToolPinFile['servers']> {
@@ -246,59 +246,21 @@ export class PostgresTrustStorage implements TrustStorage {
     return valid ? record : undefined;
   }
 
+  /** After this replica's own queued writes, so that what it pinned is not read back as missing. */
   async #reload(): Promise<void> {
+    await this.#writes;
+    await this.#refresh();
+  }
+
+  async #refresh(): Promise<void> {
     const [record, servers] = await Promise.all([this.#readRecord(), this.#readPinRows()]);
+    const recordChanged = record?.trustedAt !== this.#record?.trustedAt;
     this.#record = record;
     this.#pins = { version: 1, workspace: this.#project, servers };
+    if (recordChanged) for (const watcher of this.#recordWatchers) watcher();
   }
 
   #changed(): void {
     for (const watcher of this.#watchers) watcher();
-  }
-
-  /** A dedicated connection hears the other replicas' changes; a lost one reconnects and reloads. */
-  async #listen(): Promise<void> {
-    const client = await this.#pool.connect();
-    client.on('notification', (message) => {
-      if (message.channel !== CHANNEL || message.payload === undefined) return;
-      const { project, writer } = JSON.parse(message.payload) as { project?: string; writer?: string };
-      if (project !== this.#project || writer === this.#writer) return;
-      this.#reload().then(
-        () => this.#changed(),
-        (error: Error) =>
-          this.#logger.warn(`Reloading the trust record and MCP tool pins failed: ${error.message}`),
-      );
-    });
-    client.on('error', (error) => {
-      if (this.#listener !== client) return;
-      this.#listener = undefined;
-      client.release(error);
-      if (this.#closed) return;
-      this.#logger.warn(`Lost the PostgreSQL feed of trust changes (${error.message}); reconnecting.`);
-      this.#relisten = setTimeout(() => this.#resume(), RELISTEN_DELAY_MS);
-      this.#relisten.unref();
-    });
-    try {
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      client.release(error as Error);
-      throw error;
-    }
-    this.#listener = client;
-  }
-
-  /** Changes made while the feed was down were missed: reload after listening again. */
-  #resume(): void {
-    if (this.#closed) return;
-    this.#listen()
-      .then(() => this.#reload())
-      .then(
-        () => this.#changed(),
-        () => {
-          if (this.#closed) return;
-          this.#relisten = setTimeout(() => this.#resume(), RELISTEN_DELAY_MS);
-          this.#relisten.unref();
-        },
-      );
   }
 }

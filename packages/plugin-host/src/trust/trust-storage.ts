@@ -29,6 +29,11 @@ export interface TrustStorage {
   readonly pinsLocation: string;
   /** The trust record; undefined when there is none or it cannot be trusted (fail closed). */
   record(): TrustRecord | undefined;
+  /**
+   * Calls `onChange` when another process changed the record; returns the stop. Only where the
+   * record is not a file a caller can watch itself (PostgreSQL).
+   */
+  watchRecord?(onChange: () => void): () => void;
   /** Records `configuration` as trusted; returns where it was recorded. */
   writeRecord(
     configuration: ProjectConfiguration,

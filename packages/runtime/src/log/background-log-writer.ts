@@ -31,8 +31,8 @@ type WaitAsync = (
 ) => { async: boolean; value: Promise<unknown> | unknown };
 
 /**
- * The calling thread's side of the log's writer thread. `write` serialises the events and hands
- * them over; they are posted to the thread within `HANDOVER_MS`, at once when someone waits for
+ * The calling thread's side of the log's writer thread. `write` hands the events over; they are
+ * serialised and posted to the thread within `HANDOVER_MS`, at once when someone waits for
  * them (`written`, `settleAll`, `close`). Nothing comes back per write: the thread publishes how
  * far it has got in shared memory, and sends a message only when a write failed (to the channel
  * that wrote it) or when it has been idle for a while. The thread starts with the first channel.
@@ -47,7 +47,7 @@ export class BackgroundLogWriter {
   #nextChannel = 1;
   #worker: Worker | undefined;
   /** Writes handed over and not yet posted to the thread, in order. */
-  #unposted: LogWriteRequest[] = [];
+  #unposted: Array<{ id: number; channel: number; events: readonly QuiverEvent[] }> = [];
   #postTimer: ReturnType<typeof setTimeout> | undefined;
   #failure: Error | undefined;
   #lastId = 0;
@@ -86,10 +86,11 @@ export class BackgroundLogWriter {
   #write(channel: number, events: readonly QuiverEvent[]): number {
     if (this.#closed) throw new Error('The session log is closed.');
     if (this.#failure !== undefined) throw this.#failure;
-    const text = JSON.stringify(events);
     this.#start();
     const id = ++this.#lastId;
-    this.#unposted.push({ id, channel, events: text });
+    // Serialised when posted, off the path of the calls that wrote them: events are not changed
+    // once published.
+    this.#unposted.push({ id, channel, events });
     if (this.#unposted.length >= HANDOVER_WRITES) this.#post();
     else this.#postTimer ??= setTimeout(() => this.#post(), HANDOVER_MS);
     if (!this.#referenced) this.#reference();
@@ -100,11 +101,21 @@ export class BackgroundLogWriter {
   #post(): void {
     if (this.#postTimer !== undefined) clearTimeout(this.#postTimer);
     this.#postTimer = undefined;
-    const requests = this.#unposted;
-    if (requests.length === 0) return;
+    const writes = this.#unposted;
+    if (writes.length === 0) return;
     this.#unposted = [];
     // Messages posted together wake the thread once, and it writes them in one transaction.
-    for (const request of requests) this.#worker?.postMessage(request);
+    for (const { id, channel, events } of writes) {
+      let text: string;
+      try {
+        text = JSON.stringify(events);
+      } catch (error) {
+        // Its id still goes over, so that whoever waits for it is not kept waiting.
+        text = '[]';
+        this.#channels.get(channel)?.(asError(error), false);
+      }
+      this.#worker?.postMessage({ id, channel, events: text } satisfies LogWriteRequest);
+    }
   }
 
   async #written(id: number): Promise<void> {
@@ -199,4 +210,8 @@ export class BackgroundLogWriter {
     if (this.#lastId > Atomics.load(this.#settled, 0))
       for (const onFailure of this.#channels.values()) onFailure(error, false);
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

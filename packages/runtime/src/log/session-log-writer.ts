@@ -133,7 +133,7 @@ export class SessionLogWriter {
     const events = this.#waiting;
     this.#waiting = [];
     // The usual case costs no closure: nothing is queued ahead, so the events go straight to the
-    // log's thread (handing over fails only on what cannot be serialised, never on a busy log).
+    // log's thread (handing over throws only once the log has failed, never on a busy log).
     if (this.#pending.length === 0 && this.#timer === undefined && this.#channel !== undefined) {
       try {
         this.#lastHandedOver = this.#channel.write(events);
