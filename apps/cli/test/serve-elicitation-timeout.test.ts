@@ -44,12 +44,19 @@ beforeAll(async () => {
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  client = new Client({ name: 'slow-answer', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  client = new Client(
+    { name: 'slow-answer', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
   await client.connect(transport, PATIENT);
   cleanups.push(() => client.close());
   // The server connects on its own time after serve starts it.
   const deadline = Date.now() + 120_000;
-  while (!(await client.listTools(undefined, { ...PATIENT, cacheMode: 'refresh' })).tools.some((tool) => tool.name === 'mcp__relay__ask_name')) {
+  while (
+    !(await client.listTools(undefined, { ...PATIENT, cacheMode: 'refresh' })).tools.some(
+      (tool) => tool.name === 'mcp__relay__ask_name',
+    )
+  ) {
     if (Date.now() > deadline) throw new Error(`mcp__relay__ask_name was never listed:\n${stderr.join('')}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -68,7 +75,7 @@ it("keeps a bridged call alive while a person takes longer than the call's timeo
     return { action: 'accept', content: { name: 'Ada' } };
   });
   const started = Date.now();
-  const result = await client.callTool({ name: 'mcp__relay__ask_name', arguments: {} }, undefined, PATIENT);
+  const result = await client.callTool({ name: 'mcp__relay__ask_name', arguments: {} }, PATIENT);
   expect(textOf(result)).toBe('hello Ada');
   expect(result.isError).toBeFalsy();
   expect(asked).toBe(1);

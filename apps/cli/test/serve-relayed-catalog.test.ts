@@ -40,7 +40,7 @@ function catalogWorkspace(): { dir: string; cleanup: () => void } {
     [
       'defaultPersonality: own',
       'mcpServers:',
-      ...server('fixture', FIXTURE_SERVER, '--touch-tool'),
+      ...server('fixture', FIXTURE_SERVER, '--test-tools'),
       ...server('twin', FIXTURE_SERVER),
       ...server('relay', RELAY_SERVER),
       '',
@@ -131,24 +131,33 @@ describe('a bridged server relayed by quiver serve, with its prompts under their
 
   it("completes a prompt's argument and a resource template's variable at the server that offers them", async () => {
     const prompt = await client.complete(
-      { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } },
+      {
+        ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+        argument: { name: 'arg1', value: 'par' },
+      },
       PATIENT,
     );
     expect(prompt.completion.values).toEqual(['paris', 'park', 'party']);
     const template = await client.complete(
-      { ref: { type: 'ref/resource', uri: 'test://template/{id}/data' }, argument: { name: 'id', value: '12' } },
+      {
+        ref: { type: 'ref/resource', uri: 'test://template/{id}/data' },
+        argument: { name: 'id', value: '12' },
+      },
       PATIENT,
     );
     expect(template.completion.values).toEqual(['123', '124']);
     const { resourceTemplates } = await client.listResourceTemplates(undefined, PATIENT);
     expect(resourceTemplates).toContainEqual(
-      expect.objectContaining({ uriTemplate: 'test://template/{id}/data', _meta: { 'quiver/mcpServer': 'fixture' } }),
+      expect.objectContaining({
+        uriTemplate: 'test://template/{id}/data',
+        _meta: { 'quiver/mcpServer': 'fixture' },
+      }),
     );
   });
 
   it('tells a subscribed client that the resource changed, and stops when it unsubscribes', async () => {
     await client.subscribeResource({ uri: WATCHED }, PATIENT);
-    const told = await client.callTool({ name: TOUCH, arguments: {} }, undefined, PATIENT);
+    const told = await client.callTool({ name: TOUCH, arguments: {} }, PATIENT);
     expect(textOf(told)).toBe(`told the subscriber of ${WATCHED}`);
     // stdio keeps order: the bridged server's notice is relayed before the call's result.
     expect(updates).toEqual([WATCHED]);
@@ -156,7 +165,7 @@ describe('a bridged server relayed by quiver serve, with its prompts under their
     expect(read.contents[0]).toMatchObject({ text: 'Watched resource content, version 2' });
 
     await client.unsubscribeResource({ uri: WATCHED }, PATIENT);
-    const untold = await client.callTool({ name: TOUCH, arguments: {} }, undefined, PATIENT);
+    const untold = await client.callTool({ name: TOUCH, arguments: {} }, PATIENT);
     expect(textOf(untold)).toBe(`nobody is subscribed to ${WATCHED}`);
     expect(updates).toEqual([WATCHED]);
   });
@@ -166,7 +175,10 @@ describe('a bridged server relayed by quiver serve, with its prompts under their
     cleanups.push(() => namespaced.close());
     expect(await untilPromptsListed(namespaced)).toContain('mcp__fixture__test_simple_prompt');
     const prompt = await namespaced.getPrompt({ name: 'mcp__fixture__test_simple_prompt' }, PATIENT);
-    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'This is a simple prompt for testing.' });
+    expect(prompt.messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'This is a simple prompt for testing.',
+    });
     const completed = await namespaced.complete(
       {
         ref: { type: 'ref/prompt', name: 'mcp__fixture__test_prompt_with_arguments' },
@@ -246,16 +258,17 @@ describe('resource subscriptions of quiver serve --http clients', () => {
     const subscriber = new Client({ name: 'subscriber', version: '1.0.0' });
     await subscriber.connect(transport, PATIENT);
     await subscriber.subscribeResource({ uri: WATCHED }, PATIENT);
-    const told = await observer.callTool({ name: TOUCH, arguments: {} }, undefined, PATIENT);
+    const told = await observer.callTool({ name: TOUCH, arguments: {} }, PATIENT);
     expect(textOf(told)).toBe(`told the subscriber of ${WATCHED}`);
 
     await transport.terminateSession();
     await subscriber.close();
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const result = await observer.callTool({ name: TOUCH, arguments: {} }, undefined, PATIENT);
+      const result = await observer.callTool({ name: TOUCH, arguments: {} }, PATIENT);
       if (textOf(result) === `nobody is subscribed to ${WATCHED}`) break;
-      if (Date.now() > deadline) throw new Error(`still subscribed after the session closed: ${serve.stderr()}`);
+      if (Date.now() > deadline)
+        throw new Error(`still subscribed after the session closed: ${serve.stderr()}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   });

@@ -29,6 +29,19 @@ describe('quiver-plugin-units', () => {
     expect(result.ok && result.value).toBe('98.6 F = 37 C');
   });
 
+  it('rounds to the precision setting unless the call asks for its own', async () => {
+    host = await createTestHost({
+      plugins: [unitsPlugin],
+      config: { pluginConfig: { units: { precision: 3 } } },
+    });
+    const [configured, asked] = await Promise.all([
+      host.callTool('convert_units', { value: 26.2, from: 'mi', to: 'km' }),
+      host.callTool('convert_units', { value: 26.2, from: 'mi', to: 'km', precision: 5 }),
+    ]);
+    expect(configured.ok && configured.value).toBe('26.2 mi = 42.2 km');
+    expect(asked.ok && asked.value).toBe('26.2 mi = 42.165 km');
+  });
+
   it('explains which units exist when given an unknown one', async () => {
     host = await createTestHost({ plugins: [unitsPlugin] });
     const result = await host.callTool('convert_units', { value: 1, from: 'furlong', to: 'm' });

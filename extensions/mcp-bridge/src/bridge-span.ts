@@ -1,6 +1,7 @@
 import type { Client, RequestId } from '@modelcontextprotocol/client';
 import {
   context,
+  propagation,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -79,11 +80,17 @@ interface ServerAnswer {
   rpcCode?: number;
 }
 
-/** The client, with its `tools/call` answers noted; every other member is the client's own. */
+/**
+ * The client, with the trace context added to each `tools/call` and its answers noted; every
+ * other member is the client's own.
+ */
 function observedClient(client: Client, answer: ServerAnswer): Client {
-  const callTool: Client['callTool'] = async (...args) => {
+  const callTool: Client['callTool'] = async (params, ...rest) => {
+    // The conventions' propagation: the span's context travels in the request's `_meta`.
+    const meta: Record<string, unknown> = { ...params._meta };
+    propagation.inject(context.active(), meta);
     try {
-      const result = await client.callTool(...args);
+      const result = await client.callTool({ ...params, _meta: meta }, ...rest);
       answer.isError = result.isError === true;
       return result;
     } catch (error) {

@@ -82,11 +82,15 @@ export class ServerClientRelay {
     client.registerCapabilities(this.capabilities());
     if (allow.includes('elicitation'))
       client.setRequestHandler('elicitation/create', (request, ctx) =>
-        this.whileOutstanding(() => this.elicit(request.params as Record<string, unknown>, ctx.mcpReq.signal)),
+        this.whileOutstanding(() =>
+          this.elicit(request.params as Record<string, unknown>, ctx.mcpReq.signal),
+        ),
       );
     if (allow.includes('sampling'))
       client.setRequestHandler('sampling/createMessage', (request, ctx) =>
-        this.whileOutstanding(() => this.sample(request.params as Record<string, unknown>, ctx.mcpReq.signal)),
+        this.whileOutstanding(() =>
+          this.sample(request.params as Record<string, unknown>, ctx.mcpReq.signal),
+        ),
       );
     if (allow.includes('roots')) client.setRequestHandler('roots/list', () => this.listRoots());
   }

@@ -93,9 +93,9 @@ export class McpCatalog {
     options: CatalogRequestOptions = {},
   ): Promise<CatalogListing<McpResourceTemplate>> {
     return this.gather(server, options, 'resources', async (entry, client) =>
-      (await client.listResourceTemplates(undefined, this.requestOptions(entry, options))).resourceTemplates.map(
-        (template) => ({ ...template, server: entry.server }),
-      ),
+      (
+        await client.listResourceTemplates(undefined, this.requestOptions(entry, options))
+      ).resourceTemplates.map((template) => ({ ...template, server: entry.server })),
     );
   }
 

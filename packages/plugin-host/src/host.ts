@@ -81,10 +81,10 @@ export class QuiverHost {
       dataDir,
       configDir,
       config,
-      pluginConfig: (pluginId) =>
+      pluginConfig: (pluginId, personality = startPersonality()) =>
         sources[pluginId]?.(config, context) ?? {
           ...config.pluginConfig[pluginId],
-          ...startPersonality()?.pluginConfig[pluginId],
+          ...personality?.pluginConfig[pluginId],
         },
       loadedConfigurationPaths: [],
       ...(options.profiles ? { profiles: options.profiles } : {}),
@@ -275,6 +275,7 @@ export class QuiverHost {
       key,
       resolvePersonality(key, { searchDirs: this.#searchDirs(), embedded: this.embedded }),
     );
+    this.catalog.settleSettings(personality);
     const container = this.container.createChildContainer();
     container.register(TOKENS.personality, { useValue: personality });
     const scope = { personality, container, dispose: registerScope(container, this.services.personality) };

@@ -44,8 +44,11 @@ export interface HostOptions {
    * Grows when a personality file is resolved later.
    */
   loadedConfigurationPaths: string[];
-  /** What a plugin receives as its `config` service; default `config.pluginConfig[id]`. */
-  pluginConfig(pluginId: string): Record<string, unknown>;
+  /**
+   * What a plugin receives as its `config` service: `config.pluginConfig[id]` overlaid by the
+   * personality's settings for it (default: the personality the host starts with).
+   */
+  pluginConfig(pluginId: string, personality?: Personality): Record<string, unknown>;
   /** Model profiles added to the built-in ones. */
   profiles?: ModelProfile[];
   /** Grants and the session log on PostgreSQL, when quiver.yaml says `storage: { kind: postgres }`. */

@@ -325,4 +325,17 @@ describe('classifying a change to a trusted configuration', () => {
     expect(result.widening.map((change) => change.where)).toEqual(['personality dev: backends']);
     expect(result.effective.personalities.dev?.backends).toEqual({});
   });
+
+  it("applies at once a gate that only changes how serve names the server's prompts", () => {
+    const current = configuration(
+      {},
+      { dev: personality({ mcpServers: { github: { promptNames: 'own' } } }) },
+    );
+    const result = compareConfigurations(configuration(), current);
+    expect(result.widening).toEqual([]);
+    expect(kinds(configuration(), current)).toEqual([
+      'narrowing personality dev: mcpServers.github: changes how serve names its prompts',
+    ]);
+    expect(result.effective.personalities.dev?.mcpServers).toEqual({ github: { promptNames: 'own' } });
+  });
 });

@@ -57,6 +57,15 @@ describe('personality validation', () => {
     );
   });
 
+  it('names the allowed prompt naming of a server when the personality gives another', () => {
+    writePersonality('coder', 'mcpServers:\n  docs: { promptNames: original }\n');
+    const error = failure(() => resolvePersonality('coder', { searchDirs: [root] }));
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain(
+      'mcpServers.docs: expected `true` or `{ includeTools, excludeTools, promptNames: namespaced | own }`',
+    );
+  });
+
   it('lists the allowed keys when no key is close to the unknown one', () => {
     writePersonality('coder', 'budget:\n  wholeLotOfChars: 5\n');
     expect(failure(() => resolvePersonality('coder', { searchDirs: [root] })).message).toContain(

@@ -2,7 +2,7 @@
 // The resources and prompts of the MCP conformance suite's reference server, as a stdio MCP
 // server that `quiver serve` bridges and relays (a Quiver plugin cannot offer either), with
 // completions for their arguments and subscriptions to `test://watched-resource`. With
-// `--touch-tool`, a tool changes that resource, so that subscribers are told.
+// `--test-tools`, tools for tests: one changes that resource (so subscribers are told), one exits.
 import { completable, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
@@ -31,8 +31,8 @@ server.server.setRequestHandler('resources/unsubscribe', (request) => {
   return {};
 });
 let watchedVersion = 1;
-// Only on request: without it the server offers no tools, as a resources-only server.
-if (process.argv.includes('--touch-tool'))
+// Only on request: without them the server offers no tools, as a resources-only server.
+if (process.argv.includes('--test-tools')) {
   server.registerTool(
     'touch_watched_resource',
     {
@@ -47,6 +47,12 @@ if (process.argv.includes('--touch-tool'))
       return { content: [{ type: 'text', text: `told the subscriber of ${WATCHED}` }] };
     },
   );
+  server.registerTool(
+    'exit_process',
+    { description: 'Exits this server process, forgetting its subscriptions.', inputSchema: z.object({}) },
+    () => process.exit(0),
+  );
+}
 
 server.registerResource(
   'static-text',

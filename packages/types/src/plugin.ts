@@ -60,7 +60,9 @@ export type PluginConfigRecord = Readonly<Record<string, unknown>>;
  * Services a plugin may ask for in `requires`. It receives exactly those, nothing else.
  * `config` is the plugin's own section (`pluginConfig.<id>` in quiver.yaml, overlaid by the
  * personality's `plugins: [{ id, config }]` entry; for the MCP bridge, the `mcpServers` table),
- * parsed by the plugin's `config` schema when it declares one.
+ * parsed by the plugin's `config` schema when it declares one. While one of the plugin's tools
+ * runs it shows the settings of the calling session's personality: read it in `execute`, not
+ * once in `register`, to follow them.
  */
 export interface PluginServices<C = PluginConfigRecord> {
   logger: Logger;

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   InMemorySpanExporter,
@@ -9,6 +11,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createQuiver, type Quiver } from '../src/index.js';
 import { type McpWorkspace, mcpWorkspace } from './mcp-helpers.js';
 
+const TRACE_CONTEXT_SERVER = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../extensions/mcp-bridge/test/fixtures/trace-context-server.mjs',
+);
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('a span per call to a bridged MCP server', () => {
@@ -37,8 +43,10 @@ describe('a span per call to a bridged MCP server', () => {
 
   async function bridged(): Promise<{ quiver: Quiver; workspace: McpWorkspace }> {
     const workspace = mcpWorkspace(
-      { alpha: { trustAnnotations: true } },
-      { dev: 'plugins: [mcp-bridge]\nmcpServers:\n  alpha: {}\npermissions:\n  allow: [mcp__alpha]\n' },
+      { alpha: { trustAnnotations: true }, trace: { args: [TRACE_CONTEXT_SERVER] } },
+      {
+        dev: 'plugins: [mcp-bridge]\nmcpServers:\n  alpha: {}\n  trace: {}\npermissions:\n  allow: [mcp__alpha, mcp__trace]\n',
+      },
       'dev',
     );
     made.push(workspace);
@@ -79,6 +87,22 @@ describe('a span per call to a bridged MCP server', () => {
     expect(bridgeCall.attributes['error.type']).toBeUndefined();
     expect(bridgeCall.status.code).not.toBe(SpanStatusCode.ERROR);
     expect(toolCall?.attributes['gen_ai.tool.call.id']).toBe('call-echo');
+  }, 90_000);
+
+  it('sends the bridge span as the W3C trace context in the request _meta, so the server can continue the trace', async () => {
+    const { quiver } = await bridged();
+    const session = quiver.createSession();
+    await session.ready();
+    const [result] = await session.execute([{ name: 'mcp__trace__request_meta', args: {} }]);
+    expect(result?.ok).toBe(true);
+    const meta = JSON.parse(result?.ok ? String(result.value) : '{}') as {
+      traceparent?: string;
+      progressToken?: unknown;
+    };
+    const [bridgeCall] = named('tools/call request_meta');
+    const { traceId, spanId } = bridgeCall?.spanContext() ?? {};
+    expect(meta.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+    expect(meta.progressToken).toEqual(expect.any(String));
   }, 90_000);
 
   it('traces each attempt of a retried idempotent call, the lost one as an error', async () => {

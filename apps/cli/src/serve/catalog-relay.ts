@@ -10,8 +10,8 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import { MCP_SERVER_META_KEY } from '@quiver/runtime';
-import { relayedPrompts, resolvePrompt } from './relayed-prompts.js';
 import { type CatalogSource, messageOf, relayScope } from './relay-scope.js';
+import { relayedPrompts, resolvePrompt } from './relayed-prompts.js';
 import { resourceOwner } from './resource-owner.js';
 
 export type { CatalogSource } from './relay-scope.js';

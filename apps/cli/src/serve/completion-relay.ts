@@ -5,8 +5,8 @@ import {
   ProtocolErrorCode,
   type Server,
 } from '@modelcontextprotocol/server';
-import { resolvePrompt } from './relayed-prompts.js';
 import { type CatalogSource, messageOf, relayScope } from './relay-scope.js';
+import { resolvePrompt } from './relayed-prompts.js';
 import { resourceOwner } from './resource-owner.js';
 
 type CompleteParams = CompleteRequest['params'];

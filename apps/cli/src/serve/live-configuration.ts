@@ -132,7 +132,7 @@ export function watchConfiguration(options: LiveConfigurationOptions): LiveConfi
 
   watch(watchedFiles(options.current()));
   const recordWatch = watchSharedTrustRecord(changed);
-  // recordWatch.follow(options.current());
+  recordWatch.follow(options.current());
   return {
     close() {
       closed = true;

@@ -60,7 +60,10 @@ export async function resolvePrompt(
   if (catalog === undefined) throw error();
   const [, server, original] = NAMESPACED.exec(name) ?? [];
   const namespaced =
-    server !== undefined && original !== undefined && options.servers.includes(server) && !ownNames(scope, server)
+    server !== undefined &&
+    original !== undefined &&
+    options.servers.includes(server) &&
+    !ownNames(scope, server)
       ? { server, original }
       : undefined;
   // Without own names the name says its server: no listing needed.

@@ -63,7 +63,8 @@ export class ResourceSubscriptionRelay {
     const scope = relayScope(this.source, signal);
     const { catalog } = scope;
     const owner = await resourceOwner(scope, uri);
-    if (catalog === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no MCP server lists ${uri}`);
+    if (catalog === undefined)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no MCP server lists ${uri}`);
     try {
       return await catalog.subscribeResource(
         owner,

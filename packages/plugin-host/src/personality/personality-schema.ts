@@ -51,7 +51,7 @@ const mcpServerGate = z
           ),
       }),
     ],
-    { error: 'expected `true` or `{ includeTools, excludeTools, promptNames }`' },
+    { error: 'expected `true` or `{ includeTools, excludeTools, promptNames: namespaced | own }`' },
   )
   .describe('`true` enables every tool of the server; an object narrows them.');
 
@@ -99,7 +99,7 @@ export const personalitySchema = z.strictObject({
             .record(z.string(), z.unknown())
             .optional()
             .describe(
-              "Settings for the plugin, over its `pluginConfig` section in quiver.yaml (key by key, the personality winning); checked against the plugin's config schema at load. `quiver plugins` lists the settings each plugin takes.",
+              "Settings for the plugin, over its `pluginConfig` section in quiver.yaml (key by key, the personality winning); checked against the plugin's config schema when the personality is first used; its sessions' calls see them. `quiver plugins` lists the settings each plugin takes.",
             ),
         }),
       ]),
@@ -269,8 +269,9 @@ export interface Personality {
   toolset?: string[];
   plugins: string[];
   /**
-   * Settings the personality gives plugins (`plugins: [{ id, config }]`), by plugin id. Plugins
-   * load once per host: the settings of the personality the host starts with apply.
+   * Settings the personality gives plugins (`plugins: [{ id, config }]`), by plugin id, over
+   * quiver.yaml's `pluginConfig`. A plugin's `config` service shows them while this
+   * personality's sessions call its tools.
    */
   pluginConfig: Record<string, Record<string, unknown>>;
   mcpServers: Record<string, McpServerGateSettings>;

@@ -18,8 +18,10 @@ import {
 } from '@quiver/types';
 import { inject, injectable } from 'tsyringe';
 import type { DefaultCapabilityBackendRegistry } from '../backend-registry.js';
+import type { Personality } from '../personality/index.js';
 import { type HostOptions, TOKENS } from '../tokens.js';
 import { duplicateToolError } from './duplicate-tool-error.js';
+import { PersonalityPluginSettings } from './personality-plugin-settings.js';
 import { describePluginSettings, type PluginSettingDescription, parsePluginConfig } from './plugin-config.js';
 import { validatePluginDefinition } from './plugin-manifest.js';
 
@@ -60,6 +62,7 @@ export class PluginCatalog {
   readonly #failed: FailedPluginInfo[] = [];
   readonly #shutdown: Array<() => void | Promise<void>> = [];
   readonly #demand: Array<{ pluginId: string; fn: (demand: PersonalityDemand) => void | Promise<void> }> = [];
+  readonly #settings = new PersonalityPluginSettings();
 
   constructor(
     @inject(TOKENS.toolRegistry) private readonly registry: ToolRegistry,
@@ -161,6 +164,20 @@ export class PluginCatalog {
     return this.#loaded.has(pluginId);
   }
 
+  /**
+   * Parses the settings a personality gives loaded plugins, for its sessions' calls; throws
+   * `config_invalid` naming the personality file and key when they do not match a plugin's schema.
+   */
+  settleSettings(personality: Personality): void {
+    this.#settings.settle(
+      personality,
+      [...this.#loaded.values()].map(({ definition }) => ({
+        definition,
+        raw: (of?: Personality) => this.options.pluginConfig(definition.id, of),
+      })),
+    );
+  }
+
   /** Tells the plugins what a personality's sessions need started; resolves when it is ready. */
   async demand(demand: PersonalityDemand): Promise<void> {
     if (this.#demand.length === 0) return;
@@ -244,7 +261,10 @@ export class PluginCatalog {
         entry.attemptedTools.push(tool.name);
         const existing = this.registry.get(tool.name);
         if (existing) throw duplicateToolError(tool.name, definition, existing.pluginId, this.#loaded);
-        return track(this.registry.register(tool, { pluginId: definition.id }));
+        const registered = definition.requires?.includes('config')
+          ? this.#settings.bind(tool, definition.id)
+          : tool;
+        return track(this.registry.register(registered, { pluginId: definition.id }));
       },
       registerReducer: (reducer: ToolResultReducer) =>
         track(this.reducers.register(reducer, { pluginId: definition.id })),
@@ -265,7 +285,7 @@ export class PluginCatalog {
         warn: (message, data) => this.logger.warn(`${prefix} ${message}`, data),
         error: (message, data) => this.logger.error(`${prefix} ${message}`, data),
       },
-      config,
+      config: this.#settings.view(definition.id, config),
       paths: {
         workspace: this.options.workspace,
         dataDir: this.options.dataDir,
