@@ -7,6 +7,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { ClientRelayHandle, ElicitationOutcome, RelayedRequest, SamplingOutcome } from '@quiver/types';
 import { supportsFormElicitation } from './permission-elicitation.js';
+import { personAnswerOptions } from './person-answer.js';
 
 /** What serve can send to its client within the MCP request of one tools/call. */
 export interface RequestChannel {
@@ -46,7 +47,7 @@ export class ServeClientRelay implements ClientRelayHandle {
     const params = request.params as unknown as ElicitRequestFormParams;
     const result = await channel.elicitInput(
       { ...params, mode: 'form', message: `${askedBy(request)} asks: ${params.message}` },
-      { signal },
+      personAnswerOptions(signal),
     );
     if (result.action === 'accept')
       return { action: 'accept', ...(result.content ? { content: result.content } : {}) };
@@ -58,9 +59,10 @@ export class ServeClientRelay implements ClientRelayHandle {
       return { action: 'refused', reason: 'the MCP client of this session does not support sampling' };
     const channel = this.#channel(request);
     if (channel === undefined) return this.#noRequest();
-    const result = await channel.requestSampling(request.params as CreateMessageRequest['params'], {
-      signal,
-    });
+    const result = await channel.requestSampling(
+      request.params as CreateMessageRequest['params'],
+      personAnswerOptions(signal),
+    );
     return { action: 'completed', result: result as Record<string, unknown> };
   }
 

@@ -6,11 +6,12 @@ import {
   pendingDefinitionChanges,
 } from '../commands/pending-definition-changes.js';
 import { terminalText } from '../output.js';
+import { personAnswerOptions } from './person-answer.js';
 
 /** Sends one elicitation request to the client, outside any request of its own. */
 export type ElicitReview = (
   params: ElicitRequestFormParams,
-  options: { signal: AbortSignal },
+  options: { signal: AbortSignal; timeout: number },
 ) => Promise<ElicitResult>;
 
 export interface DefinitionReviewOptions {
@@ -82,7 +83,7 @@ export class DefinitionReview {
       const key = JSON.stringify([change.server, change.tool, change.hash]);
       if (this.#asked.has(key) || this.#stop.signal.aborted) continue;
       this.#asked.add(key);
-      const answer = await this.#options.elicit(reviewForm(change), { signal: this.#stop.signal });
+      const answer = await this.#options.elicit(reviewForm(change), personAnswerOptions(this.#stop.signal));
       const what = `MCP tool ${JSON.stringify(change.tool)} of server ${JSON.stringify(change.server)}`;
       if (answer.action !== 'accept' || answer.content?.decision !== 'approve') {
         this.#options.log(`${what} stays withheld: its changed definition was not approved.`);

@@ -1,10 +1,11 @@
 import type { ClientCapabilities, ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
 import type { GrantScope, PermissionAnswer, PermissionPrompt, PermissionResolver } from '@quiver/types';
+import { personAnswerOptions } from './person-answer.js';
 
 /** Sends one elicitation request related to the MCP request that is being handled. */
 export type ElicitForm = (
   params: ElicitRequestFormParams,
-  options: { signal: AbortSignal },
+  options: { signal: AbortSignal; timeout: number },
 ) => Promise<ElicitResult>;
 
 const CHOICES: ReadonlyArray<{ const: GrantScope | 'deny'; title: string }> = [
@@ -41,7 +42,7 @@ export class ElicitationPermissionResolver implements PermissionResolver {
         behavior: 'deny',
         reason: 'no MCP request is waiting for this call, so nobody could be asked',
       };
-    const result = await elicit(permissionForm(prompt), { signal });
+    const result = await elicit(permissionForm(prompt), personAnswerOptions(signal));
     if (result.action !== 'accept')
       return { behavior: 'deny', reason: `the user chose ${result.action} when asked` };
     const choice = result.content?.decision;
