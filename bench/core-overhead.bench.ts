@@ -1,8 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { DefaultToolRegistry, type ExecuteContext } from '@quiver/core';
-import { defineTool, ok, type ToolCall, type ToolContext } from '@quiver/types';
+import type { ToolCall } from '@quiver/types';
 import { Bench } from 'tinybench';
-import { z } from 'zod';
+import { directContext, echo } from './echo-fixture.js';
+import { round } from './latency-figures.js';
 
 /**
  * What executeParallel adds per call on top of the tool's own execute, for batches of 1, 10 and
@@ -13,14 +14,6 @@ import { z } from 'zod';
 const TARGET_MICROSECONDS_PER_CALL = 5;
 const BATCH_SIZES = [1, 10, 100] as const;
 
-const echo = defineTool({
-  name: 'echo',
-  description: 'Echoes text',
-  input: z.object({ text: z.string() }),
-  capabilities: {},
-  execute: async (args) => ok(args.text),
-});
-
 const executeContext: ExecuteContext = {
   sessionId: 'bench',
   personalityId: 'bench',
@@ -29,21 +22,6 @@ const executeContext: ExecuteContext = {
 };
 // What the runtime passes: a caller signal, which makes every async call race its abort.
 const signalledContext: ExecuteContext = { ...executeContext, signal: new AbortController().signal };
-
-const directContext = {
-  callId: 'direct',
-  sessionId: 'bench',
-  personalityId: 'bench',
-  agent: { kind: 'main', id: 'bench' },
-  turn: 1,
-  signal: new AbortController().signal,
-  emit: () => {},
-  budget: 80_000,
-  dryRun: false,
-  capabilities: {},
-  attachments: [],
-  session: { get: () => undefined, set: () => {}, delete: () => {} },
-} satisfies ToolContext;
 
 export async function run(): Promise<void> {
   const registry = new DefaultToolRegistry();
@@ -99,10 +77,6 @@ export async function run(): Promise<void> {
       ? `target met: under ${TARGET_MICROSECONDS_PER_CALL} µs per call at every batch size`
       : 'target MISSED at some batch size',
   );
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

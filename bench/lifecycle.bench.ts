@@ -3,15 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DefaultToolRegistry, DefaultToolResultReducerRegistry, ToolRunner } from '@quiver/core';
-import {
-  createSession,
-  DefaultHookRegistry,
-  type SessionPolicy,
-  SqliteSessionEventLog,
-} from '@quiver/runtime';
-import { defineTool, ok, type ToolCall, type ToolContext } from '@quiver/types';
+import { createSession, DefaultHookRegistry, SqliteSessionEventLog } from '@quiver/runtime';
+import type { ToolCall } from '@quiver/types';
 import { Bench } from 'tinybench';
-import { z } from 'zod';
+import { directContext, echo, echoPolicy } from './echo-fixture.js';
+import { median, p50, round } from './latency-figures.js';
 
 /**
  * The whole call lifecycle of a session (lookup, validation, an allow rule, hooks, core's runner,
@@ -31,39 +27,6 @@ const BATCH_SIZES = [1, 10] as const;
 const ROUNDS = 7;
 const ROUND_MS = 250;
 const SUSTAINED_CALLS = 10_000;
-
-const echo = defineTool({
-  name: 'echo',
-  description: 'Echoes text',
-  input: z.object({ text: z.string() }),
-  capabilities: {},
-  execute: async (args) => ok(args.text),
-});
-
-const directContext = {
-  callId: 'direct',
-  sessionId: 'bench',
-  personalityId: 'bench',
-  agent: { kind: 'main', id: 'bench' },
-  turn: 1,
-  signal: new AbortController().signal,
-  emit: () => {},
-  budget: 80_000,
-  dryRun: false,
-  capabilities: {},
-  attachments: [],
-  session: { get: () => undefined, set: () => {}, delete: () => {} },
-} satisfies ToolContext;
-
-const policy: SessionPolicy = {
-  personalityId: 'bench',
-  plugins: [],
-  mcpServers: {},
-  permissions: { allow: ['echo'] },
-  agents: {},
-  budget: { resultChars: 80_000 },
-  deferLoading: { enabled: false },
-};
 
 interface Row {
   core: number;
@@ -132,7 +95,7 @@ async function open(size: number, withLog: boolean, label: string): Promise<Fixt
       reducers,
       backends: { has: () => false, resolve: () => Promise.reject(new Error('no backends')) },
       hooks: new DefaultHookRegistry(),
-      policy,
+      policy: echoPolicy,
       workspace,
       dataDir,
       ...(eventLog ? { eventLog } : {}),
@@ -247,22 +210,6 @@ async function sustainedCpu(
   await finish();
   const used = process.cpuUsage(before);
   return (used.user + used.system) / (batches * size);
-}
-
-function p50(task: Bench['tasks'][number]): number {
-  const result = task.result;
-  if (result === undefined || !('latency' in result))
-    throw new Error(`benchmark task "${task.name}" did not complete`);
-  return result.latency.p50 * 1000;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpBridge } from '@quiver/mcp-bridge';
 import type { Tool, ToolContext } from '@quiver/types';
 import { Bench } from 'tinybench';
+import { IN_FLIGHT, THROUGHPUT_MS, THROUGHPUT_ROUNDS, throughput } from './mcp-bridge-throughput.js';
 import { sessionEchoCall } from './mcp-session-side.js';
 
 /**
@@ -19,11 +20,15 @@ import { sessionEchoCall } from './mcp-session-side.js';
  * target applies to. Over stdio each client needs its own process, and two identical processes
  * differ by up to ~30% here depending on which core they land on, so stdio is measured over
  * several fresh process pairs and reported as the median ratio with its spread.
+ *
+ * `QUIVER_BEFORE_ROOT=<another checkout, built>` measures that tree's session too, in the same run.
  */
 
 const TARGET_RATIO = 1.1;
 const ITERATIONS = 1_500;
 const STDIO_PAIRS = Number(process.env.QUIVER_BENCH_STDIO_PAIRS ?? 4);
+/** Another tree (its root) whose session is measured too, in the same run: before and after a change. */
+const BEFORE_ROOT = process.env.QUIVER_BEFORE_ROOT;
 const require = createRequire(import.meta.url);
 const everything = path.join(
   path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
@@ -85,15 +90,30 @@ function rawCall(client: Client): Call {
   return () => client.callTool({ name: 'echo', arguments: { message: 'bench' } });
 }
 
-async function stdioSides(through: 'bridge' | 'session'): Promise<Sides> {
+type Through = 'bridge' | 'session' | 'before';
+const LABELS: Record<Through, string> = {
+  bridge: 'bridge only',
+  session: 'createQuiver session',
+  before: `createQuiver session of ${BEFORE_ROOT}`,
+};
+
+/** A `createQuiver` session of another tree (`QUIVER_BEFORE_ROOT`), for before/after in one run. */
+async function beforeSessionCall(command: string, args: readonly string[]) {
+  const file = path.join(BEFORE_ROOT as string, 'bench/mcp-session-side.ts');
+  const module = (await import(pathToFileURL(file).href)) as { sessionEchoCall: typeof sessionEchoCall };
+  return module.sessionEchoCall(command, args);
+}
+
+async function stdioSides(through: Through): Promise<Sides> {
   const client = new Client({ name: 'bench-raw', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }),
   );
+  const session = through === 'before' ? beforeSessionCall : sessionEchoCall;
   const bridge =
     through === 'bridge'
       ? await bridgeCall({ everything: { command: process.execPath, args: [everything, 'stdio'] } })
-      : await sessionEchoCall(process.execPath, [everything, 'stdio']).then(({ call, close }) => ({
+      : await session(process.execPath, [everything, 'stdio']).then(({ call, close }) => ({
           call,
           stop: close,
         }));
@@ -147,35 +167,6 @@ async function httpSides(): Promise<Sides> {
   };
 }
 
-const THROUGHPUT_MS = 1_000;
-const THROUGHPUT_ROUNDS = 3;
-const IN_FLIGHT = 10;
-
-/** Calls completed per second with `IN_FLIGHT` calls always under way (a closed loop). */
-async function callsPerSecond(call: Call): Promise<number> {
-  let completed = 0;
-  const until = performance.now() + THROUGHPUT_MS;
-  const started = performance.now();
-  const worker = async () => {
-    while (performance.now() < until) {
-      await call();
-      completed += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return completed / ((performance.now() - started) / 1_000);
-}
-
-/** Throughput of both sides in alternating rounds; the median of each. */
-async function throughput(sides: Sides): Promise<{ raw: number; bridge: number }> {
-  const rounds = { raw: [] as number[], bridge: [] as number[] };
-  for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
-    const order = round % 2 === 0 ? (['raw', 'bridge'] as const) : (['bridge', 'raw'] as const);
-    for (const side of order) rounds[side].push(await callsPerSecond(sides[side]));
-  }
-  return { raw: median(rounds.raw), bridge: median(rounds.bridge) };
-}
-
 /** Interleaved, alternating which side goes first, so load from elsewhere hits both alike. */
 async function measure(sides: Sides, concurrency: number): Promise<{ raw: number; bridge: number }> {
   const batch = Array.from({ length: concurrency });
@@ -226,7 +217,9 @@ export async function run(): Promise<void> {
     await http.close();
   }
 
-  for (const through of ['bridge', 'session'] as const) {
+  const paths: Through[] =
+    BEFORE_ROOT === undefined ? ['bridge', 'session'] : ['bridge', 'session', 'before'];
+  for (const through of paths) {
     const stdioRatios = new Map<number, { ratios: number[]; raw: number[]; bridge: number[] }>();
     const rates = { ratios: [] as number[], raw: [] as number[], bridge: [] as number[] };
     for (let pair = 0; pair < STDIO_PAIRS; pair++) {
@@ -249,7 +242,7 @@ export async function run(): Promise<void> {
       }
     }
     throughputRows.push({
-      path: through === 'bridge' ? 'bridge only' : 'createQuiver session',
+      path: LABELS[through],
       'raw SDK (calls/s)': median(rates.raw).toFixed(0),
       'bridge (calls/s)': median(rates.bridge).toFixed(0),
       'bridge / raw': `${median(rates.ratios).toFixed(3)} (${Math.min(...rates.ratios).toFixed(2)}–${Math.max(...rates.ratios).toFixed(2)})`,
@@ -260,10 +253,7 @@ export async function run(): Promise<void> {
       const met = ratio <= TARGET_RATIO;
       if (through === 'session' && concurrency === 1) allMet &&= met;
       rows.push({
-        transport:
-          through === 'bridge'
-            ? `stdio, bridge only, ${STDIO_PAIRS} process pairs`
-            : `stdio, createQuiver session, ${STDIO_PAIRS} process pairs`,
+        transport: `stdio, ${LABELS[through]}, ${STDIO_PAIRS} process pairs`,
         calls: concurrency === 1 ? 'sequential' : `${concurrency} concurrent`,
         'raw SDK (ms)': median(entry.raw).toFixed(3),
         'bridge (ms)': median(entry.bridge).toFixed(3),

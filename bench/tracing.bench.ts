@@ -5,10 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { BatchSpanProcessor, NodeTracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { DefaultToolRegistry, DefaultToolResultReducerRegistry } from '@quiver/core';
-import { createSession, DefaultHookRegistry, type SessionPolicy } from '@quiver/runtime';
-import { defineTool, ok, type ToolCall } from '@quiver/types';
+import { createSession, DefaultHookRegistry } from '@quiver/runtime';
+import { ok, type ToolCall } from '@quiver/types';
 import { Bench } from 'tinybench';
-import { z } from 'zod';
 // The span hook as built and shipped (internal to the runtime, so imported from its build).
 import {
   endCallSpan,
@@ -16,6 +15,8 @@ import {
   recordPermission,
   startCallSpan,
 } from '../packages/runtime/dist/lifecycle/call-span.js';
+import { echo, echoPolicy } from './echo-fixture.js';
+import { median, p50, round } from './latency-figures.js';
 
 /**
  * What the tool-call span costs with tracing off (no tracer provider registered, the default):
@@ -30,24 +31,6 @@ import {
 
 const ROUNDS = 9;
 const ROUND_MS = 250;
-
-const echo = defineTool({
-  name: 'echo',
-  description: 'Echoes text',
-  input: z.object({ text: z.string() }),
-  capabilities: {},
-  execute: async (args) => ok(args.text),
-});
-
-const policy: SessionPolicy = {
-  personalityId: 'bench',
-  plugins: [],
-  mcpServers: {},
-  permissions: { allow: ['echo'] },
-  agents: {},
-  budget: { resultChars: 80_000 },
-  deferLoading: { enabled: false },
-};
 
 const result = ok('x');
 const toolRun = async () => result;
@@ -96,7 +79,7 @@ async function openLifecycle(): Promise<Lifecycle> {
       reducers,
       backends: { has: () => false, resolve: () => Promise.reject(new Error('no backends')) },
       hooks: new DefaultHookRegistry(),
-      policy,
+      policy: echoPolicy,
       workspace: dataDir,
       dataDir,
     },
@@ -173,22 +156,6 @@ export async function run(): Promise<void> {
       `(the pipeline with tracing off runs at ${round(pipeline / (pipeline - hook))}× a pipeline without the hook); ` +
       `tracing on / off: ${round(traced / pipeline)}×`,
   );
-}
-
-function p50(task: Bench['tasks'][number]): number {
-  const outcome = task.result;
-  if (outcome === undefined || !('latency' in outcome))
-    throw new Error(`benchmark task "${task.name}" did not complete`);
-  return outcome.latency.p50 * 1000;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

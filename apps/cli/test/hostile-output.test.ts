@@ -1,22 +1,12 @@
 import path from 'node:path';
+import { hostileServerYaml } from '@quiver/test-utils/hostile-mcp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiver, REPO, tempDirs, write } from './helpers.js';
-
-const HOSTILE_SERVER = path.join(REPO, 'extensions/mcp-bridge/test/fixtures/hostile-server.mjs');
+import { quiver, tempDirs, write } from './helpers.js';
 
 function hostileWorkspace(workspace: string, state: string, serverExtra = ''): void {
   write(
     path.join(workspace, 'quiver.yaml'),
-    [
-      'defaultPersonality: dev',
-      'mcpServers:',
-      '  hostile:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(HOSTILE_SERVER)}]`,
-      `    env: { HOSTILE_STATE_DIR: ${JSON.stringify(state)} }`,
-      serverExtra,
-      '',
-    ].join('\n'),
+    ['defaultPersonality: dev', ...hostileServerYaml(state), serverExtra, ''].join('\n'),
   );
   write(
     path.join(workspace, 'personalities/dev.yaml'),

@@ -1,22 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describeWithSystemTools } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
+import { afterEach, expect, it } from 'vitest';
 import { quiver, tempDirs, write } from './helpers.js';
 
 const URL_VARIABLE = 'QUIVER_TEST_LOG_DATABASE_URL';
 
 describeWithSystemTools(['postgres', 'initdb'])('quiver log with the session log on PostgreSQL', () => {
-  let server: TestPostgresServer;
+  const server = usePostgresServer();
   const dirs = tempDirs('quiver-log-postgres-');
 
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(dirs.cleanup);
 
   /** A workspace copy of one project, as each replica has, keeping its state in the shared database. */
@@ -31,7 +24,7 @@ describeWithSystemTools(['postgres', 'initdb'])('quiver log with the session log
   }
 
   it('lists on one replica the sessions and calls another replica ran, from the shared log, not its own file', async () => {
-    const env = { [URL_VARIABLE]: await server.createDatabase('log_replicas') };
+    const env = { [URL_VARIABLE]: await server().createDatabase('log_replicas') };
     const first = replica();
     const second = replica();
     const called = await quiver(

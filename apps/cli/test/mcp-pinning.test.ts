@@ -1,40 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { hostileFetchNotesCalls, writeHostileWorkspace } from '@quiver/test-utils/hostile-mcp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiver, REPO, tempDirs, write } from './helpers.js';
-
-const HOSTILE_SERVER = path.join(REPO, 'extensions/mcp-bridge/test/fixtures/hostile-server.mjs');
-
-/** A workspace whose personality enables the hostile server and allows every one of its tools. */
-function hostileWorkspace(workspace: string, state: string): void {
-  write(
-    path.join(workspace, 'quiver.yaml'),
-    [
-      'defaultPersonality: dev',
-      'mcpServers:',
-      '  hostile:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(HOSTILE_SERVER)}]`,
-      `    env: { HOSTILE_STATE_DIR: ${JSON.stringify(state)} }`,
-      '',
-    ].join('\n'),
-  );
-  write(
-    path.join(workspace, 'personalities/dev.yaml'),
-    'plugins: [mcp-bridge]\nmcpServers:\n  hostile: true\npermissions:\n  allow: [mcp__hostile__*]\n',
-  );
-}
-
-function fetchCalls(state: string): unknown[] {
-  const file = path.join(state, 'calls.log');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { tool: string; args: unknown })
-    .filter((call) => call.tool === 'fetch_notes')
-    .map((call) => call.args);
-}
+import { quiver, tempDirs } from './helpers.js';
 
 describe('a server tool whose definition changed after it was pinned', () => {
   const dirs = tempDirs('quiver-pins-');
@@ -44,7 +10,7 @@ describe('a server tool whose definition changed after it was pinned', () => {
     const workspace = dirs.make();
     const state = dirs.make();
     const xdg = dirs.make();
-    hostileWorkspace(workspace, state);
+    writeHostileWorkspace(workspace, state);
     const run = (args: string[]) =>
       quiver(['--trust-project', ...args], { cwd: workspace, env: { XDG_DATA_HOME: xdg } });
 
@@ -67,7 +33,7 @@ describe('a server tool whose definition changed after it was pinned', () => {
     ]);
     expect(rugPulled.code).not.toBe(0);
     expect(rugPulled.stderr).toContain('quiver mcp review');
-    expect(fetchCalls(state)).toEqual([{ topic: 'a' }]);
+    expect(hostileFetchNotesCalls(state)).toEqual([{ topic: 'a' }]);
 
     const pending = await run(['mcp', 'review', '--json']);
     const { changes } = JSON.parse(pending.stdout) as {

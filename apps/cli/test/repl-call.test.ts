@@ -1,9 +1,7 @@
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, quiver, tempDirs, write } from './helpers.js';
-import { serveEnv, textOf } from './serve-fixtures.js';
+import { quiver, tempDirs, write } from './helpers.js';
+import { connectStdio, textOf } from './serve-fixtures.js';
 
 const dirs = tempDirs('quiver-repl-cli-');
 
@@ -51,15 +49,7 @@ describe('the repl tool from the CLI and through quiver serve', () => {
 
   it('lists only the repl through quiver serve, and runs its scripts for an MCP client', async () => {
     const dir = scriptedWorkspace();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, '--trust-project', 'serve'],
-      cwd: dir,
-      env: serveEnv(),
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'repl-test', version: '1.0.0' });
-    await client.connect(transport);
+    const { client } = await connectStdio(dir);
     try {
       const { tools } = await client.listTools();
       const names = tools.map((tool) => tool.name);

@@ -1,12 +1,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { BIN, quiver, REPO, tempDir, write } from './helpers.js';
-import { serveEnv, textOf } from './serve-fixtures.js';
+import { quiver, REPO, tempDir, write } from './helpers.js';
+import { connectStdio, RELAY_SERVER, textOf, untilListed } from './serve-fixtures.js';
 
-const RELAY_SERVER = path.join(REPO, 'extensions/mcp-bridge/test/fixtures/relay-server.mjs');
 const EVERYTHING_SERVER = path.join(
   path.dirname(
     createRequire(path.join(REPO, 'extensions/mcp-bridge/package.json')).resolve(
@@ -50,31 +48,12 @@ function relayWorkspace(): { dir: string; cleanup: () => void } {
 
 async function connect(
   dir: string,
-  capabilities: Record<string, unknown>,
-  stderr: string[],
+  capabilities: ClientCapabilities,
+  stderr: Array<() => string>,
 ): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, '--trust-project', 'serve'],
-    cwd: dir,
-    env: serveEnv(),
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'relay-test', version: '1.0.0' }, { capabilities });
-  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  await client.connect(transport);
-  return client;
-}
-
-/** Servers connect on their own time after the session asks for them. */
-async function untilListed(client: Client, tool: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const { tools } = await client.listTools(undefined, { cacheMode: 'refresh' });
-    if (tools.some((entry) => entry.name === tool)) return;
-    if (Date.now() > deadline) throw new Error(`${tool} was never listed`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const served = await connectStdio(dir, { capabilities });
+  stderr.push(served.stderr);
+  return served.client;
 }
 
 describe("a bridged server's requests relayed to whoever started the session", () => {
@@ -83,7 +62,7 @@ describe("a bridged server's requests relayed to whoever started the session", (
   let capable: Client;
   let plain: Client;
   let dir: string;
-  const stderr: string[] = [];
+  const stderr: Array<() => string> = [];
   beforeAll(async () => {
     const workspace = relayWorkspace();
     dir = workspace.dir;
@@ -102,7 +81,7 @@ describe("a bridged server's requests relayed to whoever started the session", (
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   beforeEach(() => {
-    onTestFailed(() => console.error(`serve's stderr:\n${stderr.join('')}`));
+    onTestFailed(() => console.error(`serve's stderr:\n${stderr.map((read) => read()).join('')}`));
   });
 
   it("puts the server's question to a client that supports elicitation and returns the answer", async () => {

@@ -1,44 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { hostileFetchNotesCalls, writeHostileWorkspace } from '@quiver/test-utils/hostile-mcp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, quiver, REPO, tempDirs, write } from './helpers.js';
+import { BIN, quiver, tempDirs } from './helpers.js';
 import { connectStdio, serveEnv, textOf } from './serve-fixtures.js';
 
-const HOSTILE_SERVER = path.join(REPO, 'extensions/mcp-bridge/test/fixtures/hostile-server.mjs');
 const FETCH_NOTES = 'mcp__hostile__fetch_notes';
-
-/** A workspace whose personality enables the hostile server and allows every one of its tools. */
-function hostileWorkspace(workspace: string, state: string): void {
-  write(
-    path.join(workspace, 'quiver.yaml'),
-    [
-      'defaultPersonality: dev',
-      'mcpServers:',
-      '  hostile:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(HOSTILE_SERVER)}]`,
-      `    env: { HOSTILE_STATE_DIR: ${JSON.stringify(state)} }`,
-      '',
-    ].join('\n'),
-  );
-  write(
-    path.join(workspace, 'personalities/dev.yaml'),
-    'plugins: [mcp-bridge]\nmcpServers:\n  hostile: true\npermissions:\n  allow: [mcp__hostile__*]\n',
-  );
-}
-
-function fetchCalls(state: string): unknown[] {
-  const file = path.join(state, 'calls.log');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { tool: string; args: unknown })
-    .filter((call) => call.tool === 'fetch_notes')
-    .map((call) => call.args);
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -71,7 +38,7 @@ describe('quiver serve putting a changed MCP tool definition to its client', () 
     const workspace = dirs.make();
     const state = dirs.make();
     const xdg = dirs.make();
-    hostileWorkspace(workspace, state);
+    writeHostileWorkspace(workspace, state);
     const connection = await connectStdio(workspace, {
       elicitation: decision !== undefined,
       env: { XDG_DATA_HOME: xdg },
@@ -129,7 +96,7 @@ describe('quiver serve putting a changed MCP tool definition to its client', () 
       expect(tool.description).not.toMatch(/[\u200b\u{e0000}-\u{e007f}]/u);
       const result = await client.callTool({ name: FETCH_NOTES, arguments: { topic: 'b', note: 'n' } });
       expect(textOf(result)).toBe('notes about b');
-      expect(fetchCalls(state)).toEqual([{ topic: 'a' }, { topic: 'b', note: 'n' }]);
+      expect(hostileFetchNotesCalls(state)).toEqual([{ topic: 'a' }, { topic: 'b', note: 'n' }]);
     } finally {
       await client.close();
     }
@@ -141,7 +108,7 @@ describe('quiver serve putting a changed MCP tool definition to its client', () 
       await until('the change to be put to the client', async () => (asked.length > 0 ? true : undefined));
       expect((await listed(client)).map((tool) => tool.name)).not.toContain(FETCH_NOTES);
       expect(await refusal(client, { topic: 'c', note: 'secret' })).toContain(FETCH_NOTES);
-      expect(fetchCalls(state)).toEqual([{ topic: 'a' }]);
+      expect(hostileFetchNotesCalls(state)).toEqual([{ topic: 'a' }]);
       const { changes } = JSON.parse((await review(['--json'])).stdout) as { changes: unknown[] };
       expect(changes).toEqual([expect.objectContaining({ server: 'hostile', tool: 'fetch_notes' })]);
       expect(asked).toHaveLength(1);
@@ -157,7 +124,7 @@ describe('quiver serve putting a changed MCP tool definition to its client', () 
         (await listed(client)).some((tool) => tool.name === FETCH_NOTES) ? undefined : true,
       );
       expect(await refusal(client, { topic: 'd', note: 'secret' })).toContain(FETCH_NOTES);
-      expect(fetchCalls(state)).toEqual([{ topic: 'a' }]);
+      expect(hostileFetchNotesCalls(state)).toEqual([{ topic: 'a' }]);
       const { changes } = JSON.parse((await review(['--json'])).stdout) as { changes: unknown[] };
       expect(changes).toHaveLength(1);
     } finally {
@@ -169,7 +136,7 @@ describe('quiver serve putting a changed MCP tool definition to its client', () 
     const workspace = dirs.make();
     const state = dirs.make();
     const xdg = dirs.make();
-    hostileWorkspace(workspace, state);
+    writeHostileWorkspace(workspace, state);
     const run = (args: string[]) =>
       quiver(['--trust-project', ...args], { cwd: workspace, env: { XDG_DATA_HOME: xdg } });
     expect((await run(['call', FETCH_NOTES, '--args', '{"topic":"a"}'])).stdout).toContain('notes about a');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Client, type Transport } from '@modelcontextprotocol/client';
+import { Client, type ClientCapabilities, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { BIN, linkDependency, REPO, TEST_XDG_DATA_HOME, tempDir, write } from './helpers.js';
 
@@ -98,6 +98,8 @@ export async function connectStdio(
   options: {
     args?: string[];
     elicitation?: boolean;
+    /** Client capabilities beyond `elicitation` (for instance `sampling`). */
+    capabilities?: ClientCapabilities;
     trustProject?: boolean;
     env?: NodeJS.ProcessEnv;
     /** How long initialize may take (default: the SDK's 60 s). */
@@ -121,15 +123,39 @@ export async function connectStdio(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const client = new Client(
-    { name: 'serve-test', version: '1.0.0' },
-    options.elicitation ? { capabilities: { elicitation: { form: {} } } } : {},
-  );
+  const capabilities: ClientCapabilities = {
+    ...(options.elicitation ? { elicitation: { form: {} } } : {}),
+    ...options.capabilities,
+  };
+  const client = new Client({ name: 'serve-test', version: '1.0.0' }, { capabilities });
   await client.connect(
     transport,
     options.timeoutMs === undefined ? undefined : { timeout: options.timeoutMs },
   );
   return { client, transport, stderr: () => stderr };
+}
+
+/** The relay fixture: an SDK server whose tools ask the client a question or for a sampled message. */
+export const RELAY_SERVER = path.join(REPO, 'extensions/mcp-bridge/test/fixtures/relay-server.mjs');
+
+/**
+ * Waits until `tool` is listed: serve connects its bridged servers on their own time after the
+ * session asks for them.
+ */
+export async function untilListed(
+  client: Client,
+  tool: string,
+  options: { timeoutMs?: number; requestTimeoutMs?: number; stderr?: () => string } = {},
+): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  const request = options.requestTimeoutMs === undefined ? {} : { timeout: options.requestTimeoutMs };
+  for (;;) {
+    const { tools } = await client.listTools(undefined, { ...request, cacheMode: 'refresh' });
+    if (tools.some((entry) => entry.name === tool)) return;
+    if (Date.now() > deadline)
+      throw new Error(`${tool} was never listed${options.stderr ? `:\n${options.stderr()}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** The text of a tools/call result's first content block. */

@@ -1,22 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { hostileFetchNotesCalls, hostileServerYaml } from '@quiver/test-utils/hostile-mcp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiver, REPO, tempDirs, write } from './helpers.js';
+import { quiver, tempDirs, write } from './helpers.js';
 import { searchTools } from './serve-catalog-fixtures.js';
 import { connectStdio, textOf } from './serve-fixtures.js';
-
-const HOSTILE_SERVER = path.join(REPO, 'extensions/mcp-bridge/test/fixtures/hostile-server.mjs');
-
-function fetchCalls(state: string): unknown[] {
-  const file = path.join(state, 'calls.log');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { tool: string; args: unknown })
-    .filter((call) => call.tool === 'fetch_notes')
-    .map((call) => call.args);
-}
 
 describe('the stable call path of quiver serve and a server tool whose definition changed after it was pinned', () => {
   const dirs = tempDirs('quiver-serve-pins-');
@@ -28,15 +15,7 @@ describe('the stable call path of quiver serve and a server tool whose definitio
     const xdg = dirs.make();
     write(
       path.join(workspace, 'quiver.yaml'),
-      [
-        'defaultPersonality: dev',
-        'mcpServers:',
-        '  hostile:',
-        `    command: ${JSON.stringify(process.execPath)}`,
-        `    args: [${JSON.stringify(HOSTILE_SERVER)}]`,
-        `    env: { HOSTILE_STATE_DIR: ${JSON.stringify(state)} }`,
-        '',
-      ].join('\n'),
+      ['defaultPersonality: dev', ...hostileServerYaml(state), ''].join('\n'),
     );
     // Deferred whatever the size, so the hostile tools are reached only through the stable path.
     write(
@@ -65,7 +44,7 @@ describe('the stable call path of quiver serve and a server tool whose definitio
       });
       expect(through.isError).toBe(true);
       expect(textOf(through)).toContain('mcp__hostile__fetch_notes');
-      expect(fetchCalls(state)).toEqual([{ topic: 'a' }]);
+      expect(hostileFetchNotesCalls(state)).toEqual([{ topic: 'a' }]);
     } finally {
       await client.close();
     }

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { describeWithSystemTools } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
+import { afterEach, expect, it } from 'vitest';
 import { tempDirs, write } from './helpers.js';
 import { connectStdio } from './serve-fixtures.js';
 
@@ -24,16 +23,10 @@ const names = async (client: Client) =>
   (await client.listTools(undefined, { cacheMode: 'refresh' })).tools.map((tool) => tool.name);
 
 describeWithSystemTools(['postgres', 'initdb'])('quiver serve with its trust record in PostgreSQL', () => {
-  let server: TestPostgresServer;
+  const server = usePostgresServer();
   const dirs = tempDirs('quiver-live-trust-');
   const closing: Array<() => Promise<void>> = [];
 
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     for (const close of closing.splice(0)) await close();
     dirs.cleanup();
@@ -42,7 +35,7 @@ describeWithSystemTools(['postgres', 'initdb'])('quiver serve with its trust rec
   it('applies a widening edit once a person trusts it elsewhere, without a restart and without a record file', async () => {
     const workspace = dirs.make();
     const xdg = dirs.make();
-    const env = { [URL_VARIABLE]: await server.createDatabase('live_trust'), XDG_DATA_HOME: xdg };
+    const env = { [URL_VARIABLE]: await server().createDatabase('live_trust'), XDG_DATA_HOME: xdg };
     write(
       path.join(workspace, 'quiver.yaml'),
       `defaultPersonality: dev\nstorage:\n  kind: postgres\n  url: \${${URL_VARIABLE}}\n  project: live-trust\n`,

@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { describeWithSystemTools } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
+import { afterEach, expect, it } from 'vitest';
 import { serveWorkspace, textOf } from './serve-fixtures.js';
 import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
 
@@ -12,15 +11,9 @@ const URL_VARIABLE = 'QUIVER_TEST_KANBAN_REPLICAS_DATABASE_URL';
 const REPLICA_TEST_TIMEOUT_MS = 240_000;
 
 describeWithSystemTools(['postgres', 'initdb'])('one kanban board on two quiver serve replicas', () => {
-  let server: TestPostgresServer;
+  const server = usePostgresServer();
   const cleanups: Array<() => Promise<void> | void> = [];
 
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     delete process.env[URL_VARIABLE];
@@ -51,11 +44,11 @@ describeWithSystemTools(['postgres', 'initdb'])('one kanban board on two quiver 
   }
 
   async function storedTicket(url: string): Promise<{ version: number; labels: string[]; status: string }> {
-    const [schema] = await server.query<{ nspname: string }>(
+    const [schema] = await server().query<{ nspname: string }>(
       url,
       "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'quiver_kanban_%'",
     );
-    const [row] = await server.query<{ version: number; labels: string; status: string }>(
+    const [row] = await server().query<{ version: number; labels: string; status: string }>(
       url,
       `SELECT version, labels, status FROM "${schema!.nspname}".tickets`,
     );
@@ -65,7 +58,7 @@ describeWithSystemTools(['postgres', 'initdb'])('one kanban board on two quiver 
   it(
     'loses no update when both replicas edit one ticket, and refuses the move decided on a stale version',
     async () => {
-      const url = await server.createDatabase('kanban_replicas');
+      const url = await server().createDatabase('kanban_replicas');
       const clients = [await connect(await replica(url)), await connect(await replica(url))];
       const created = await clients[0]!.callTool({
         name: 'kanban_create',

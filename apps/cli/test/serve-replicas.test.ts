@@ -1,9 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { describeWithSystemTools } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
+import { afterEach, expect, it, vi } from 'vitest';
 import { quiver } from './helpers.js';
 import { serveWorkspace, textOf } from './serve-fixtures.js';
 import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
@@ -11,16 +10,9 @@ import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js'
 const URL_VARIABLE = 'QUIVER_TEST_REPLICAS_DATABASE_URL';
 
 describeWithSystemTools(['postgres', 'initdb'])('two quiver serve --http replicas on one PostgreSQL', () => {
-  let server: TestPostgresServer;
-  let databases = 0;
+  const server = usePostgresServer();
   const cleanups: Array<() => Promise<void> | void> = [];
 
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     delete process.env[URL_VARIABLE];
@@ -56,7 +48,7 @@ describeWithSystemTools(['postgres', 'initdb'])('two quiver serve --http replica
   }
 
   it('honours on one replica an "always allow" given through the other', async () => {
-    const url = await server.createDatabase(`replicas_${++databases}`);
+    const url = await server().freshDatabase('replicas');
     const first = await replica(url);
     const second = await replica(url);
     const headless = await connect(second.serve);
@@ -83,7 +75,7 @@ describeWithSystemTools(['postgres', 'initdb'])('two quiver serve --http replica
   });
 
   it('reports on the surviving replica the call a killed replica left running, marked interrupted and not re-run', async () => {
-    const url = await server.createDatabase(`replicas_${++databases}`);
+    const url = await server().freshDatabase('replicas');
     const doomed = await replica(url);
     const survivor = await replica(url);
     const client = await connect(doomed.serve);
@@ -91,7 +83,7 @@ describeWithSystemTools(['postgres', 'initdb'])('two quiver serve --http replica
     void client.callTool({ name: 'wait_for_abort', arguments: { marker } }).catch(() => {});
     const running = await vi.waitFor(
       async () => {
-        const rows = await server.query<{ call_id: string }>(
+        const rows = await server().query<{ call_id: string }>(
           url,
           "SELECT call_id FROM calls WHERE tool = 'wait_for_abort' AND status = 'running'",
         );
@@ -107,7 +99,7 @@ describeWithSystemTools(['postgres', 'initdb'])('two quiver serve --http replica
       interval: 100,
     });
     expect(survivor.serve.stderr()).toContain('was interrupted');
-    const rows = await server.query(url, 'SELECT status, code FROM calls WHERE call_id = $1', [running]);
+    const rows = await server().query(url, 'SELECT status, code FROM calls WHERE call_id = $1', [running]);
     expect(rows).toEqual([{ status: 'interrupted', code: 'interrupted' }]);
     expect(existsSync(marker)).toBe(false);
     // Reported once: later sweeps find nothing more to recover.

@@ -1,11 +1,11 @@
-import { createTestStorage, describeStorage, STORAGE_KINDS, useTestPostgres } from '@quiver/test-storage';
-import { structuredOf, type TestStorage } from '@quiver/test-utils';
+import { createTestStorage, describeStorage, STORAGE_KINDS } from '@quiver/test-storage';
+import { structuredOf, type TestStorage, usePostgresServer } from '@quiver/test-utils';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { memorySave, memorySearch, type ScoredMemory } from '../src/index.js';
 
 for (const kind of STORAGE_KINDS) {
   describeStorage(kind)(`synonyms and inflections on ${kind}`, () => {
-    const postgres = kind === 'postgres' ? useTestPostgres() : undefined;
+    const postgres = kind === 'postgres' ? usePostgresServer() : undefined;
     let storage: TestStorage;
 
     beforeAll(async () => {

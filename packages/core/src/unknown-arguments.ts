@@ -8,7 +8,7 @@ interface ClosedKeys {
 }
 
 /**
- * What a tool's input schema says about keys it does not declare. `undefined` means open: the
+ * What a tool's input schema says about keys it does not declare; `null` (no rule) means open: the
  * schema passes them through (loose, catchall), or its shape cannot be read (lazy, preprocess,
  * custom), so they are the tool's business. A discriminated union checks the option the
  * discriminator picks; other unions accept a key that any option declares.

@@ -1,22 +1,14 @@
 import { connectPostgres } from '@quiver/storage-postgres';
-import { describeWithSystemTools } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { PermissionEngine } from '../src/permission-engine.js';
 import { PostgresProjectGrantStore } from '../src/postgres-project-grant-store.js';
 
 describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL shared by replicas', () => {
-  let server: TestPostgresServer;
-  let databases = 0;
+  const server = usePostgresServer();
   const pools: pg.Pool[] = [];
 
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     await Promise.all(pools.splice(0).map((pool) => pool.end()));
   });
@@ -32,7 +24,7 @@ describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL sh
   const deploy = { toolName: 'deploy', args: {} };
 
   it('honours on one replica a project grant given through another', async () => {
-    const url = await server.createDatabase(`grants_${++databases}`);
+    const url = await server().freshDatabase('grants');
     const first = await replica(url);
     const second = await replica(url);
     expect((await second.decide(deploy)).behavior).toBe('ask');
@@ -41,7 +33,7 @@ describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL sh
   });
 
   it('keeps the grants of one project away from another project on the same database', async () => {
-    const url = await server.createDatabase(`grants_${++databases}`);
+    const url = await server().freshDatabase('grants');
     const mine = await replica(url, '/srv/mine');
     const theirs = await replica(url, '/srv/theirs');
     await mine.grant('deploy', 'project');
@@ -50,7 +42,7 @@ describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL sh
   });
 
   it('forgets a removed grant on every replica and saves a rule once however often it is granted', async () => {
-    const url = await server.createDatabase(`grants_${++databases}`);
+    const url = await server().freshDatabase('grants');
     const pool = await connectPostgres({ url });
     pools.push(pool);
     const store = await PostgresProjectGrantStore.open({ pool, project: '/srv/project' });
@@ -63,7 +55,7 @@ describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL sh
   });
 
   it('refuses to save a malformed rule', async () => {
-    const url = await server.createDatabase(`grants_${++databases}`);
+    const url = await server().freshDatabase('grants');
     const pool = await connectPostgres({ url });
     pools.push(pool);
     const store = await PostgresProjectGrantStore.open({ pool, project: '/srv/project' });

@@ -1,7 +1,6 @@
-import { describeWithSystemTools } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import type { CapabilityBackend, PortableMigrations } from '@quiver/types';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { QuiverHost } from '../src/index.js';
 import { tempDir } from './helpers.js';
 
@@ -12,16 +11,10 @@ const BOARD: PortableMigrations = {
 };
 
 describeWithSystemTools(['postgres', 'initdb'])('the storage capability of a host on PostgreSQL', () => {
-  let server: TestPostgresServer;
+  const server = usePostgresServer();
   const hosts: QuiverHost[] = [];
   const cleanups: Array<() => void> = [];
 
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     for (const host of hosts.splice(0)) await host.close();
     for (const cleanup of cleanups.splice(0)) cleanup();
@@ -62,7 +55,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability of a hos
   }
 
   it('gives tools on two replicas of one project the same PostgreSQL store', async () => {
-    const url = await server.createDatabase('shared_capability');
+    const url = await server().createDatabase('shared_capability');
     const [first, second] = [await replica(url), await replica(url)];
     const writer = await projectStore(first);
     expect(writer.dialect).toBe('postgres');

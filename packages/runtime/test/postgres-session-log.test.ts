@@ -2,10 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { connectPostgres, ReplicaLease } from '@quiver/storage-postgres';
-import { describeWithSystemTools } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { PostgresSessionEventLog } from '../src/log/postgres-session-event-log.js';
 import { createHarness, type Harness, removeTempDirs, tempDir } from './fixtures/lifecycle-harness.js';
 import { echoTool } from './fixtures/test-tools.js';
@@ -14,19 +13,12 @@ const LEASE_MS = 600;
 const script = fileURLToPath(new URL('./fixtures/hanging-postgres-session.mjs', import.meta.url));
 
 describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL shared by replicas', () => {
-  let server: TestPostgresServer;
-  let databases = 0;
+  const server = usePostgresServer();
   const pools: pg.Pool[] = [];
   const leases: ReplicaLease[] = [];
   const children: ChildProcess[] = [];
   const harnesses: Harness[] = [];
 
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     for (const child of children.splice(0)) {
       if (child.exitCode === null && child.signalCode === null) {
@@ -69,7 +61,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL s
   }
 
   it('marks the call of a killed replica interrupted for the replica that resumes its session, and leaves a live replica running', async () => {
-    const url = await server.createDatabase(`log_${++databases}`);
+    const url = await server().freshDatabase('log');
     const killed = await replicaProcessMidCall(url, 'session-on-killed');
     await replicaProcessMidCall(url, 'session-on-live');
     killed.kill('SIGKILL');
@@ -102,7 +94,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL s
   });
 
   it('lets a live replica report every call a dead replica left running, once', async () => {
-    const url = await server.createDatabase(`log_${++databases}`);
+    const url = await server().freshDatabase('log');
     const killed = await replicaProcessMidCall(url, 'abandoned');
     const reporter = await replica(url);
     killed.kill('SIGKILL');
@@ -119,7 +111,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL s
   });
 
   it('records the calls a session runs on one replica so that another replica reads them', async () => {
-    const url = await server.createDatabase(`log_${++databases}`);
+    const url = await server().freshDatabase('log');
     const writer = await replica(url);
     const reader = await replica(url);
     const harness = await createHarness({ tools: [echoTool], sharedLog: writer, sessionId: 'shared' });

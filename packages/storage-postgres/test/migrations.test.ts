@@ -1,27 +1,19 @@
-import { describeWithSystemTools } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { connectPostgres } from '../src/connect-postgres.js';
 import { applyPostgresMigrations } from '../src/migrations.js';
 
 describeWithSystemTools(['postgres', 'initdb'])('versioned migrations on PostgreSQL', () => {
-  let server: TestPostgresServer;
-  let databases = 0;
+  const server = usePostgresServer();
   const pools: pg.Pool[] = [];
 
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     await Promise.all(pools.splice(0).map((pool) => pool.end()));
   });
 
   async function freshDatabase(): Promise<string> {
-    return server.createDatabase(`migrations_${++databases}`);
+    return server().freshDatabase('migrations');
   }
   async function connect(url: string): Promise<pg.Pool> {
     const pool = await connectPostgres({ url });

@@ -1,7 +1,6 @@
-import { describeWithSystemTools } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import type { PortableMigrations, StorageHandle } from '@quiver/types';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { openPostgresStorageBackend, type PostgresStorageBackend } from '../src/postgres-storage-backend.js';
 
 const NOTES: PortableMigrations = {
@@ -13,16 +12,9 @@ const NOTES: PortableMigrations = {
 };
 
 describeWithSystemTools(['postgres', 'initdb'])('the storage capability on PostgreSQL', () => {
-  let server: TestPostgresServer;
-  let databases = 0;
+  const server = usePostgresServer();
   const backends: PostgresStorageBackend[] = [];
 
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     await Promise.all(backends.splice(0).map((backend) => backend.close()));
   });
@@ -44,7 +36,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   }
 
   it('gives each personality its own store, as the SQLite files do', async () => {
-    const backend = await open(await server.createDatabase(`storage_${++databases}`));
+    const backend = await open(await server().freshDatabase('storage'));
     const planner = await (await handle(backend, 'planner')).connect('notes', {
       scope: 'personality',
       migrations: NOTES,
@@ -63,7 +55,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   });
 
   it('shares the project store between replicas of one project', async () => {
-    const url = await server.createDatabase(`storage_${++databases}`);
+    const url = await server().freshDatabase('storage');
     const [first, second] = await Promise.all([open(url), open(url)]);
     const one = await (await handle(first!)).connect('notes', { scope: 'project', migrations: NOTES });
     const two = await (await handle(second!)).connect('notes', { scope: 'project', migrations: NOTES });
@@ -72,7 +64,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   });
 
   it('applies each migration exactly once when several replicas connect at the same time', async () => {
-    const url = await server.createDatabase(`storage_${++databases}`);
+    const url = await server().freshDatabase('storage');
     const replicas = await Promise.all([1, 2, 3, 4].map(() => open(url)));
     const stores = await Promise.all(
       replicas.map(async (backend) =>
@@ -83,7 +75,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   });
 
   it('returns rows that look like SQLite rows: counts as numbers, booleans as 0/1, no Date objects', async () => {
-    const backend = await open(await server.createDatabase(`storage_${++databases}`));
+    const backend = await open(await server().freshDatabase('storage'));
     const store = await (await handle(backend)).connect('notes', { scope: 'project', migrations: NOTES });
     await store.run('INSERT INTO notes (body, pinned) VALUES (?, ?)', ['pinned', true]);
     const row = await store.get(
@@ -95,7 +87,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   });
 
   it('runs interleaved read-modify-write transactions without losing an increment', async () => {
-    const backend = await open(await server.createDatabase(`storage_${++databases}`));
+    const backend = await open(await server().freshDatabase('storage'));
     const store = await (await handle(backend)).connect('notes', { scope: 'project', migrations: NOTES });
     await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -110,7 +102,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   });
 
   it('runs a serializable transaction again when it lost a conflict, so both updates land', async () => {
-    const backend = await open(await server.createDatabase(`storage_${++databases}`));
+    const backend = await open(await server().freshDatabase('storage'));
     const store = await (await handle(backend)).connect('notes', { scope: 'project', migrations: NOTES });
     let arrived = 0;
     let bothRead: () => void = () => {};
@@ -139,7 +131,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   });
 
   it('rolls a failed transaction back entirely', async () => {
-    const backend = await open(await server.createDatabase(`storage_${++databases}`));
+    const backend = await open(await server().freshDatabase('storage'));
     const store = await (await handle(backend)).connect('notes', { scope: 'project', migrations: NOTES });
     await expect(
       store.transaction(async (tx) => {
@@ -151,7 +143,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   });
 
   it('refuses the store itself inside its own transaction and says to use tx', async () => {
-    const backend = await open(await server.createDatabase(`storage_${++databases}`));
+    const backend = await open(await server().freshDatabase('storage'));
     const store = await (await handle(backend)).connect('notes', { scope: 'project', migrations: NOTES });
     await expect(store.transaction(() => store.all('SELECT 1'))).rejects.toMatchObject({
       fix: expect.stringContaining('through the tx argument'),
@@ -159,7 +151,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   });
 
   it('tells a plugin using the SQLite-only open() to port to connect()', async () => {
-    const backend = await open(await server.createDatabase(`storage_${++databases}`));
+    const backend = await open(await server().freshDatabase('storage'));
     const storage = await handle(backend);
     expect(() => storage.open('notes', { scope: 'project', migrations: NOTES.sqlite })).toThrow(
       expect.objectContaining({ code: 'not_available', fix: expect.stringContaining('storage.connect') }),
@@ -167,7 +159,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   });
 
   it('refuses a scope the tool did not declare and a name that cannot name a store', async () => {
-    const backend = await open(await server.createDatabase(`storage_${++databases}`));
+    const backend = await open(await server().freshDatabase('storage'));
     const storage = await backend.resolve({
       capability: 'storage',
       declaration: { scopes: ['personality'] },
@@ -187,7 +179,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability on Postg
   });
 
   it('keeps the previous version when a migration fails and names the migration', async () => {
-    const backend = await open(await server.createDatabase(`storage_${++databases}`));
+    const backend = await open(await server().freshDatabase('storage'));
     const storage = await handle(backend);
     const broken: PortableMigrations = {
       sqlite: [],

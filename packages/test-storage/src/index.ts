@@ -2,4 +2,4 @@
 
 export type { BackendTestStorageOptions } from './test-storage.js';
 export { createTestStorage, openTestStorageBackend } from './test-storage.js';
-export { describeStorage, STORAGE_KINDS, useTestPostgres, useTestStorage } from './use-test-storage.js';
+export { describeStorage, STORAGE_KINDS, useTestStorage } from './use-test-storage.js';

@@ -18,7 +18,7 @@ export interface BackendTestStorageOptions {
   /** Personality the calls run under unless a call names one. */
   personalityId: string;
   backend: TestStorageKind;
-  /** The server a `postgres` storage creates its fresh database on (see `useTestPostgres`). */
+  /** The server a `postgres` storage creates its fresh database on (see `usePostgresServer` in @quiver/test-utils). */
   postgres?: TestPostgresServer;
 }
 
@@ -45,7 +45,7 @@ export async function createTestStorage(options: BackendTestStorageOptions): Pro
   if (options.backend === 'sqlite') return createSqliteTestStorage(options);
   if (options.postgres === undefined) {
     throw new Error(
-      'createTestStorage({ backend: "postgres" }) needs the server: pass postgres: from useTestPostgres().',
+      'createTestStorage({ backend: "postgres" }) needs the server: pass postgres: from usePostgresServer() of @quiver/test-utils.',
     );
   }
   const url = await options.postgres.createDatabase(databaseName(options.prefix));

@@ -1,6 +1,10 @@
-import { describeWithSystemTools, type TestStorage, type TestStorageKind } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
-import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import {
+  describeWithSystemTools,
+  type TestStorage,
+  type TestStorageKind,
+  usePostgresServer,
+} from '@quiver/test-utils';
+import { afterEach, beforeEach, describe } from 'vitest';
 import { createTestStorage } from './test-storage.js';
 
 /** Every backend the storage capability has, for `for (const kind of STORAGE_KINDS)`. */
@@ -11,22 +15,6 @@ export function describeStorage(kind: TestStorageKind): typeof describe {
   return kind === 'postgres' ? describeWithSystemTools(['postgres', 'initdb']) : describe;
 }
 
-/** Inside a describe: one PostgreSQL server for the block, started before its first test and stopped after its last. */
-export function useTestPostgres(): () => TestPostgresServer {
-  let server: TestPostgresServer | undefined;
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
-  return () => {
-    if (server === undefined)
-      throw new Error('The PostgreSQL server is not started: call it inside a test or hook.');
-    return server;
-  };
-}
-
 /**
  * Inside a `describeStorage(kind)` block: a fresh storage for each test (a temp directory, or a
  * fresh database on the block's PostgreSQL server), disposed after it.
@@ -35,7 +23,7 @@ export function useTestStorage(
   kind: TestStorageKind,
   options: { prefix: string; personalityId: string },
 ): () => TestStorage {
-  const postgres = kind === 'postgres' ? useTestPostgres() : undefined;
+  const postgres = kind === 'postgres' ? usePostgresServer() : undefined;
   let current: TestStorage | undefined;
   beforeEach(async () => {
     current = await createTestStorage({

@@ -23,4 +23,5 @@ export {
   notRunLedgerDirectory,
   REQUIRE_SYSTEM_TOOLS_VARIABLE,
 } from './system-tools.js';
+export { usePostgresServer } from './use-postgres-server.js';
 export { WorkerProcess } from './worker-process.js';

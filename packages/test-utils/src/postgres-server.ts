@@ -15,6 +15,8 @@ export interface TestPostgresServer {
   readonly url: string;
   /** Creates a fresh database and returns its URL, so each test starts from an empty schema. */
   createDatabase(name: string): Promise<string>;
+  /** `createDatabase` under a name of its own: `<prefix>_<n>`, counted per server. */
+  freshDatabase(prefix: string): Promise<string>;
   /** Runs one statement on a database of this server (a URL from `createDatabase`) and returns its rows. */
   query<Row = Record<string, unknown>>(
     databaseUrl: string,
@@ -90,7 +92,8 @@ export async function startPostgresServer(): Promise<TestPostgresServer> {
   }
   const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
   let stopped = false;
-  return {
+  let databases = 0;
+  const server: TestPostgresServer = {
     port,
     url,
     async createDatabase(name: string): Promise<string> {
@@ -104,6 +107,10 @@ export async function startPostgresServer(): Promise<TestPostgresServer> {
         await client.end();
       }
       return `postgres://${SUPERUSER}@127.0.0.1:${port}/${name}`;
+    },
+    freshDatabase(prefix: string): Promise<string> {
+      databases += 1;
+      return server.createDatabase(`${prefix}_${databases}`);
     },
     async query<Row>(databaseUrl: string, sql: string, parameters: unknown[] = []): Promise<Row[]> {
       const { default: pg } = await import('pg');
@@ -125,4 +132,5 @@ export async function startPostgresServer(): Promise<TestPostgresServer> {
       }
     },
   };
+  return server;
 }

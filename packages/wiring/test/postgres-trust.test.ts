@@ -1,16 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describeWithSystemTools } from '@quiver/test-utils';
-import { startPostgresServer, type TestPostgresServer } from '@quiver/test-utils/postgres-server';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
+import { HOSTILE_PERSONALITY, hostileServerYaml } from '@quiver/test-utils/hostile-mcp-server';
+import { afterEach, expect, it } from 'vitest';
 import { createQuiver, openQuiverProjectTrust, type Quiver } from '../src/index.js';
 
-const HOSTILE_SERVER = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../extensions/mcp-bridge/test/fixtures/hostile-server.mjs',
-);
 const URL_VARIABLE = 'QUIVER_TEST_TRUST_DATABASE_URL';
 const FETCH_NOTES = 'mcp__hostile__fetch_notes';
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -33,17 +28,10 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined> |
 }
 
 describeWithSystemTools(['postgres', 'initdb'])('trust records and MCP tool pins on PostgreSQL', () => {
-  let server: TestPostgresServer;
-  let databases = 0;
+  const server = usePostgresServer();
   const directories: string[] = [];
   const open: Quiver[] = [];
 
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 180_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((quiver) => quiver.close()));
     for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
@@ -57,7 +45,7 @@ describeWithSystemTools(['postgres', 'initdb'])('trust records and MCP tool pins
 
   /** Two replicas of one project: the same quiver.yaml and personality in two workspace copies. */
   async function twoReplicas(): Promise<{ first: Replica; second: Replica; state: string }> {
-    const url = await server.createDatabase(`trust_${++databases}`);
+    const url = await server().freshDatabase('trust');
     const state = directory('quiver-hostile-state-');
     const replica = (): Replica => {
       const workspace = directory('quiver-replica-');
@@ -69,19 +57,12 @@ describeWithSystemTools(['postgres', 'initdb'])('trust records and MCP tool pins
           '  kind: postgres',
           `  url: \${${URL_VARIABLE}}`,
           '  project: team-app',
-          'mcpServers:',
-          '  hostile:',
-          `    command: ${JSON.stringify(process.execPath)}`,
-          `    args: [${JSON.stringify(HOSTILE_SERVER)}]`,
-          `    env: { HOSTILE_STATE_DIR: ${JSON.stringify(state)} }`,
+          ...hostileServerYaml(state),
           '',
         ].join('\n'),
       );
       mkdirSync(path.join(workspace, 'personalities'));
-      writeFileSync(
-        path.join(workspace, 'personalities/dev.yaml'),
-        'plugins: [mcp-bridge]\nmcpServers:\n  hostile: true\npermissions:\n  allow: [mcp__hostile__*]\n',
-      );
+      writeFileSync(path.join(workspace, 'personalities/dev.yaml'), HOSTILE_PERSONALITY);
       const xdg = directory('quiver-xdg-');
       return { workspace, xdg, env: { ...process.env, [URL_VARIABLE]: url, XDG_DATA_HOME: xdg } };
     };

@@ -78,8 +78,9 @@ export function registerServeCommand(program: Command): void {
       };
       const log = (message: string) => printError(`quiver serve: ${message}`);
       const connections = new Set<ServeConnection>();
-      const openConnection = () => {
-        const connection = createServeConnection({ quiver, session: sessionOptions, log });
+      const openConnection = (resume?: { sessionId: string }) => {
+        const session = resume ? { ...sessionOptions, sessionId: resume.sessionId } : sessionOptions;
+        const connection = createServeConnection({ quiver, session, log });
         connections.add(connection);
         const close = connection.close.bind(connection);
         connection.close = async () => {
@@ -113,7 +114,8 @@ export function registerServeCommand(program: Command): void {
         const sandboxNotice = await quiver.sandboxNotice();
         if (sandboxNotice) log(sandboxNotice);
         if (address) {
-          const server = await serveHttp({ address, openConnection, log, limits });
+          const sharedRecords = () => quiver.host.options.sharedStorage?.serveSessions;
+          const server = await serveHttp({ address, openConnection, log, limits, sharedRecords });
           announce({ ...summary, transport: 'http', url: server.url }, options.json === true, process.stdout);
           await untilSignal();
           await server.close();

@@ -1,11 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { SessionLimits } from './http-session-limits.js';
 import type { ServeConnection } from './mcp-server.js';
+import type { HandleHttpRequest } from './rebuilt-session.js';
+import type { SharedSessionState } from './shared-session.js';
 
-interface HttpSession {
-  transport: NodeStreamableHTTPServerTransport;
+export interface HttpSession {
+  handle: HandleHttpRequest;
   connection: ServeConnection;
+  /** With PostgreSQL storage: the session's shared record, which other replicas answer from. */
+  shared?: SharedSessionState;
   /** Requests under way, open SSE streams included: a session with one is never idle. */
   active: number;
   lastActive: number;
@@ -44,8 +47,13 @@ export class HttpSessions {
     return this.#sessions.get(sessionId);
   }
 
-  add(sessionId: string, transport: NodeStreamableHTTPServerTransport, connection: ServeConnection): void {
-    this.#sessions.set(sessionId, { transport, connection, active: 0, lastActive: this.#now() });
+  add(
+    sessionId: string,
+    session: Pick<HttpSession, 'handle' | 'connection' | 'shared'>,
+  ): HttpSession {
+    const entry: HttpSession = { ...session, active: 0, lastActive: this.#now() };
+    this.#sessions.set(sessionId, entry);
+    return entry;
   }
 
   /** Marks a session busy for as long as one of its HTTP responses is open (SSE streams stay open). */

@@ -8,6 +8,10 @@ import {
 } from '@modelcontextprotocol/node';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './http-session-limits.js';
 import { HttpSessions } from './http-sessions.js';
+import { type HandleHttpRequest } from './rebuilt-session.js';
+import { SharedSessionState } from './shared-session.js';
+import { type SharedSessionRecords } from './shared-session-records.js';
+import { handleSharedRequest, sweepSharedRecords } from './shared-http-requests.js';
 import { isLoopbackHost, isWildcardHost, type ListenAddress, urlHost } from './listen-address.js';
 import type { ServeConnection } from './mcp-server.js';
 import { messageOf } from './mcp-server.js';
@@ -17,10 +21,20 @@ const LOCAL_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 export interface HttpServeOptions {
   address: ListenAddress;
-  openConnection: () => ServeConnection;
+  /** A new connection; `resume` continues a Quiver session another replica started. */
+  openConnection: (resume?: { sessionId: string }) => ServeConnection;
   log: (message: string) => void;
   /** Idle timeout and cap of MCP sessions; default 30 minutes and 100. */
   limits?: SessionLimits;
+  /** With PostgreSQL storage: the shared session records, so any replica answers any session. */
+  sharedRecords?: () => SharedSessionRecords | undefined;
+}
+
+/** An initialize POST read ahead (shared sessions record its params for other replicas). */
+export interface OpeningRequest {
+  records: SharedSessionRecords;
+  body: unknown;
+  initialize: Record<string, unknown> | undefined;
 }
 
 export interface RunningHttpServer {
@@ -45,8 +59,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const validateOrigin = originValidation(allowedHostnames);
 
   const drop = (sessionId: string) => sessions.drop(sessionId);
+  const reopen = (quiverSessionId: string) => options.openConnection({ sessionId: quiverSessionId });
+  const sweeper = options.sharedRecords ? sweepSharedRecords(options.sharedRecords, limits, log) : undefined;
 
-  const openSession = async (request: IncomingMessage, response: ServerResponse) => {
+  const openSession = async (request: IncomingMessage, response: ServerResponse, opening?: OpeningRequest) => {
     if (!(await sessions.makeRoom()))
       return sendJsonRpcError(
         response,
@@ -54,19 +70,32 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
         `Too many MCP sessions: all ${limits.maxSessions} are busy. Close sessions you no longer use (DELETE ${MCP_PATH} with their Mcp-Session-Id) or start quiver serve with a larger --max-sessions.`,
       );
     const connection = options.openConnection();
+    const shared = opening && new SharedSessionState(opening.records, log);
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        sessions.add(sessionId, transport, connection);
+        const handle: HandleHttpRequest = (req, res, body) => transport.handleRequest(req, res, body);
+        sessions.add(sessionId, { handle, connection, ...(shared ? { shared } : {}) });
+        if (!shared || !opening?.initialize) return;
+        shared.id = sessionId;
+        shared.write(
+          opening.records.save({
+            id: sessionId,
+            quiverSessionId: connection.session.id,
+            initialize: opening.initialize,
+            revealedTools: [],
+          }),
+        );
       },
       onsessionclosed: (sessionId) => drop(sessionId),
     });
     connection.server.onclose = () => {
       if (transport.sessionId) void drop(transport.sessionId);
     };
+    if (shared) shared.watch(connection.session);
     await connection.declareRelayedCapabilities();
-    await connection.server.connect(transport);
-    await transport.handleRequest(request, response);
+    await connection.server.connect(shared ? shared.guard(transport) : transport);
+    await transport.handleRequest(request, response, opening?.body);
     // Anything but an initialize request was refused by the transport: nothing to keep.
     if (transport.sessionId === undefined) await connection.close();
   };
@@ -76,6 +105,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (path !== MCP_PATH)
       return sendJsonRpcError(response, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
     if (!validateHost(request, response) || !validateOrigin(request, response)) return;
+    const records = options.sharedRecords?.();
+    if (records)
+      return handleSharedRequest({ request, response, records, sessions, limits, openSession, reopen, log });
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const entry = sessions.get(sessionId);
@@ -85,7 +117,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
           404,
           'Session not found (closed, or idle longer than the session idle timeout): initialize a new MCP session.',
         );
-      return sessions.track(entry, response, () => entry.transport.handleRequest(request, response));
+      return sessions.track(entry, response, () => entry.handle(request, response));
     }
     if (request.method !== 'POST')
       return sendJsonRpcError(
@@ -118,6 +150,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   return {
     url: `http://${shownHost}:${port}${MCP_PATH}`,
     async close() {
+      if (sweeper) clearInterval(sweeper);
       await sessions.close();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
@@ -127,7 +160,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   };
 }
 
-function sendJsonRpcError(response: ServerResponse, status: number, message: string): void {
+export function sendJsonRpcError(response: ServerResponse, status: number, message: string): void {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }

@@ -8,6 +8,7 @@ import {
 } from '@quiver/storage-postgres';
 import { type Logger, QuiverError } from '@quiver/types';
 import type pg from 'pg';
+import { PostgresServeSessionRecords } from './serve-session-records.js';
 import { environmentVariableOf, type StorageConfig } from './storage-config.js';
 
 /** Host-owned state every replica shares: opened once per host, closed with it. */
@@ -18,6 +19,8 @@ export interface SharedStorage {
   readonly eventLog: PostgresSessionEventLog;
   /** The `storage` capability plugins' tools get (kanban boards, memories): one schema per scope and name. */
   readonly storageBackend: PostgresStorageBackend;
+  /** `quiver serve --http` sessions any replica can answer. */
+  readonly serveSessions: PostgresServeSessionRecords;
   close(): Promise<void>;
 }
 
@@ -71,6 +74,10 @@ export async function openSharedStorage(
       project: config.project ?? context.workspace,
     });
     opened = storageBackend;
+    const serveSessions = await PostgresServeSessionRecords.open({
+      pool,
+      project: config.project ?? context.workspace,
+    });
     const sweep = () => reportDeadReplicasCalls(eventLog, context.logger).catch(() => {});
     await sweep();
     const sweeper = setInterval(sweep, lease.leaseMs);
@@ -82,6 +89,7 @@ export async function openSharedStorage(
       projectGrants,
       eventLog,
       storageBackend,
+      serveSessions,
       async close() {
         if (closed) return;
         closed = true;

@@ -1,0 +1,116 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MCP_PATH, type OpeningRequest, sendJsonRpcError } from './http.js';
+import type { HttpSession, HttpSessions } from './http-sessions.js';
+import type { SessionLimits } from './http-session-limits.js';
+import type { ServeConnection } from './mcp-server.js';
+import { rebuildSession } from './rebuilt-session.js';
+import { SharedSessionState } from './shared-session.js';
+import { initializeParams, readJsonBody, type SharedSessionRecords } from './shared-session-records.js';
+
+export interface SharedRequest {
+  request: IncomingMessage;
+  response: ServerResponse;
+  records: SharedSessionRecords;
+  sessions: HttpSessions;
+  limits: SessionLimits;
+  openSession: (request: IncomingMessage, response: ServerResponse, opening: OpeningRequest) => Promise<void>;
+  /** A connection resuming the Quiver session of a shared record. */
+  reopen: (quiverSessionId: string) => ServeConnection;
+  log: (message: string) => void;
+}
+
+const SESSION_GONE =
+  'Session not found (closed, or idle longer than the session idle timeout): initialize a new MCP session.';
+
+// Two requests of one session reaching a replica at once rebuild it once.
+const rebuilding = new WeakMap<HttpSessions, Map<string, Promise<HttpSession>>>();
+
+/**
+ * A request when sessions live in PostgreSQL: the shared record decides whether the session
+ * exists (so a DELETE through one replica ends it on all), and a replica that does not hold the
+ * session rebuilds it from the record instead of answering 404.
+ */
+export async function handleSharedRequest(shared: SharedRequest): Promise<void> {
+  const { request, response, records, sessions, limits } = shared;
+  const body = request.method === 'POST' ? await readJsonBody(request) : undefined;
+  if (request.method === 'POST' && body === undefined)
+    return sendJsonRpcError(response, 400, 'Parse error: the body of a POST must be one JSON-RPC message or a batch, at most 4 MiB.');
+  const sessionId = request.headers['mcp-session-id'];
+  if (typeof sessionId !== 'string') {
+    if (request.method !== 'POST')
+      return sendJsonRpcError(response, 400, 'Bad request: no MCP session id; start with an initialize POST.');
+    return shared.openSession(request, response, { records, body, initialize: initializeParams(body) });
+  }
+  const record = await records.touch(sessionId, limits.idleTimeoutMs);
+  if (!record) {
+    await sessions.drop(sessionId);
+    return sendJsonRpcError(response, 404, SESSION_GONE);
+  }
+  let entry = sessions.get(sessionId);
+  if (entry?.shared) await entry.shared.catchUp(entry.connection.session, record.revealedTools);
+  else if (!entry) entry = await rebuild(shared, record);
+  const stray = entry.shared?.strayAnswers(body) ?? [];
+  if (stray.length > 0)
+    return sendJsonRpcError(
+      response,
+      409,
+      `This replica sent no request with id ${stray.map((id) => JSON.stringify(id)).join(', ')}: answers to a question Quiver asked (a permission elicitation, sampling) must reach the replica that asked it. Route ${MCP_PATH} by the Mcp-Session-Id header while a call waits for an answer (see docs/deploy.md).`,
+    );
+  // Gone for every replica before the client hears that it is gone.
+  if (request.method === 'DELETE') await records.delete(sessionId);
+  const held = entry;
+  return sessions.track(held, response, () => held.handle(request, response, body));
+}
+
+async function rebuild(shared: SharedRequest, record: NonNullable<Awaited<ReturnType<SharedSessionRecords['touch']>>>) {
+  const { sessions, log } = shared;
+  let pending = rebuilding.get(sessions);
+  if (!pending) rebuilding.set(sessions, (pending = new Map()));
+  const under = pending.get(record.id);
+  if (under) return under;
+  const started = (async () => {
+    if (!(await sessions.makeRoom()))
+      throw new Error(`all ${shared.limits.maxSessions} MCP sessions of this replica are busy`);
+    const connection = shared.reopen(record.quiverSessionId);
+    const state = new SharedSessionState(shared.records, log);
+    state.id = record.id;
+    state.watch(connection.session);
+    try {
+      const handle = await rebuildSession({
+        record,
+        connection,
+        state,
+        onClosed: (sessionId) => void sessions.drop(sessionId),
+      });
+      log(`took over MCP session ${record.id} from its shared record`);
+      return sessions.add(record.id, { handle, connection, shared: state });
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+  })();
+  pending.set(record.id, started);
+  try {
+    return await started;
+  } finally {
+    pending.delete(record.id);
+  }
+}
+
+/** Deletes the records of sessions no replica has seen within the idle timeout. */
+export function sweepSharedRecords(
+  records: () => SharedSessionRecords | undefined,
+  limits: SessionLimits,
+  log: (message: string) => void,
+): NodeJS.Timeout {
+  const every = Math.min(Math.max(limits.idleTimeoutMs / 4, 50), 60_000);
+  const sweeper = setInterval(() => {
+    records()
+      ?.deleteIdle(limits.idleTimeoutMs)
+      .catch((error: unknown) =>
+        log(`deleting idle shared MCP sessions failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
+  }, every);
+  sweeper.unref();
+  return sweeper;
+}

@@ -1,0 +1,55 @@
+import type { IncomingMessage } from 'node:http';
+
+/** What another replica needs to answer a request of an MCP session it has never seen. */
+export interface SharedSessionRecord {
+  /** The Mcp-Session-Id. */
+  id: string;
+  quiverSessionId: string;
+  /** The params of the client's initialize request, replayed when a replica rebuilds the session. */
+  initialize: Record<string, unknown>;
+  /** Tools tool_search found, oldest first. */
+  revealedTools: string[];
+}
+
+/** The host's shared table of serve sessions (PostgreSQL), as `quiver serve --http` uses it. */
+export interface SharedSessionRecords {
+  save(record: SharedSessionRecord): Promise<void>;
+  /** The record if a replica saw the session within `idleMs`, marked seen now. */
+  touch(id: string, idleMs: number): Promise<SharedSessionRecord | undefined>;
+  reveal(id: string, names: readonly string[]): Promise<void>;
+  delete(id: string): Promise<void>;
+  deleteIdle(idleMs: number): Promise<number>;
+}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The JSON body of a POST, read here (not by the transport) so the params of an initialize
+ * request can be recorded for other replicas. Undefined when it is not JSON: the caller answers.
+ */
+export async function readJsonBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The params of the initialize request in a POST body (a single message or a batch). */
+export function initializeParams(body: unknown): Record<string, unknown> | undefined {
+  const messages = Array.isArray(body) ? body : [body];
+  for (const message of messages) {
+    if (message && typeof message === 'object' && (message as { method?: unknown }).method === 'initialize') {
+      const params = (message as { params?: unknown }).params;
+      if (params && typeof params === 'object') return params as Record<string, unknown>;
+    }
+  }
+  return undefined;
+}

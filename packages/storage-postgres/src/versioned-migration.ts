@@ -1,0 +1,60 @@
+import type { QuiverError } from '@quiver/types';
+import type pg from 'pg';
+
+/** Where one versioned schema keeps its version, which lock serializes it, and how it names failures. */
+export interface VersionedSchema {
+  /** The advisory lock key (a 64-bit integer, as a number or in decimal) held while migrating. */
+  lockKey: number | string;
+  /** Creates what holds the version, inside the migration's transaction. */
+  prepare(client: pg.PoolClient): Promise<void>;
+  readVersion(client: pg.PoolClient): Promise<number>;
+  writeVersion(client: pg.PoolClient, version: number): Promise<void>;
+  /** The database is at a version newer than this code knows. */
+  newerThanKnown(current: number, known: number): QuiverError;
+  /** Migration `migration` (1-based) failed with `error`. */
+  migrationFailed(migration: number, error: unknown): QuiverError;
+}
+
+/**
+ * Brings a schema to `migrations.length`: migration i produces version i + 1. Each migration runs
+ * in its own transaction under the schema's advisory lock, re-reading the version inside it, so
+ * replicas starting at once apply each one exactly once; a failed migration leaves the previous
+ * version (PostgreSQL DDL is transactional, so a migration is all or nothing).
+ */
+export async function applyVersionedMigrations(
+  pool: pg.Pool,
+  schema: VersionedSchema,
+  migrations: readonly string[],
+): Promise<number> {
+  const known = migrations.length;
+  for (;;) {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [schema.lockKey]);
+      await schema.prepare(client);
+      const current = await schema.readVersion(client);
+      if (current > known) throw schema.newerThanKnown(current, known);
+      if (current === known) {
+        await client.query('COMMIT');
+        return current;
+      }
+      try {
+        await client.query(migrations[current] as string);
+      } catch (error) {
+        throw schema.migrationFailed(current + 1, error);
+      }
+      await schema.writeVersion(client, current + 1);
+      await client.query('COMMIT');
+    } catch (error) {
+      // A connection that cannot even roll back is not handed to the next caller.
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
