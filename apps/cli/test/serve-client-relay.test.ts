@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { quiver, REPO, tempDir, write } from './helpers.js';
-import { connectStdio, RELAY_SERVER, textOf, untilListed } from './serve-fixtures.js';
+import { connectStdio, relayServerYaml, textOf, untilListed } from './serve-fixtures.js';
 
 const EVERYTHING_SERVER = path.join(
   path.dirname(
@@ -22,10 +22,7 @@ function relayWorkspace(): { dir: string; cleanup: () => void } {
     [
       'defaultPersonality: relay',
       'mcpServers:',
-      '  relay:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(RELAY_SERVER)}]`,
-      '    allow: [elicitation, sampling]',
+      ...relayServerYaml(['elicitation', 'sampling']),
       '  everything:',
       `    command: ${JSON.stringify(process.execPath)}`,
       `    args: [${JSON.stringify(EVERYTHING_SERVER)}, stdio]`,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
 import { tempDir, write } from './helpers.js';
-import { connectStdio, RELAY_SERVER, textOf, untilListed } from './serve-fixtures.js';
+import { connectStdio, relayServerYaml, textOf, untilListed } from './serve-fixtures.js';
 
 const CALL_TIMEOUT_MS = 2_000;
 /** How long the person takes to answer: well past the bridged call's timeout. */
@@ -21,10 +21,7 @@ beforeAll(async () => {
     [
       'defaultPersonality: relay',
       'mcpServers:',
-      '  relay:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(RELAY_SERVER)}]`,
-      '    allow: [elicitation]',
+      ...relayServerYaml(['elicitation']),
       `    callTimeoutMs: ${CALL_TIMEOUT_MS}`,
       '',
     ].join('\n'),

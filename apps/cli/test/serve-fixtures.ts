@@ -138,6 +138,16 @@ export async function connectStdio(
 /** The relay fixture: an SDK server whose tools ask the client a question or for a sampled message. */
 export const RELAY_SERVER = path.join(REPO, 'extensions/mcp-bridge/test/fixtures/relay-server.mjs');
 
+/** The lines under `mcpServers:` of a quiver.yaml that bridge the relay fixture as `relay`. */
+export function relayServerYaml(allow: readonly string[]): string[] {
+  return [
+    '  relay:',
+    `    command: ${JSON.stringify(process.execPath)}`,
+    `    args: [${JSON.stringify(RELAY_SERVER)}]`,
+    `    allow: [${allow.join(', ')}]`,
+  ];
+}
+
 /**
  * Waits until `tool` is listed: serve connects its bridged servers on their own time after the
  * session asks for them.

@@ -97,7 +97,8 @@ describeWithSystemTools(['postgres', 'initdb'])(
         const httpMethod = init?.method ?? 'GET';
         const replica = httpMethod === 'GET' ? 'first' : next;
         if (httpMethod !== 'GET') next = next === 'first' ? 'second' : 'first';
-        const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : undefined;
+        const body =
+          typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : undefined;
         const sessionId = new Headers(init?.headers).get('mcp-session-id');
         routed.push({ replica, httpMethod, rpcMethod: body?.method, sessionId });
         return fetch(replica === 'first' ? first.url : second.url, init);
@@ -120,13 +121,16 @@ describeWithSystemTools(['postgres', 'initdb'])(
       await client.connect(transport);
       cleanups.push(() => client.close());
       const sessionId = transport.sessionId as string;
-      const replicaOf = (rpcMethod: string) => routed.filter((entry) => entry.rpcMethod === rpcMethod).map((entry) => entry.replica);
+      const replicaOf = (rpcMethod: string) =>
+        routed.filter((entry) => entry.rpcMethod === rpcMethod).map((entry) => entry.replica);
       expect(replicaOf('initialize')).toEqual(['first']);
 
       await client.ping(PATIENT);
       const listed = await client.listTools(undefined, PATIENT);
       expect(replicaOf('tools/list')).toEqual(['second']);
-      expect(listed.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['count_slowly', 'tool_search']));
+      expect(listed.tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(['count_slowly', 'tool_search']),
+      );
       expect(listed.tools.map((tool) => tool.name)).not.toContain(FETCH_NOTES);
 
       await client.ping(PATIENT);
@@ -145,10 +149,7 @@ describeWithSystemTools(['postgres', 'initdb'])(
       expect(relisted.tools.map((tool) => tool.name)).toContain(FETCH_NOTES);
 
       await client.ping(PATIENT);
-      const notes = await client.callTool(
-        { name: FETCH_NOTES, arguments: { topic: 'replicas' } },
-        PATIENT,
-      );
+      const notes = await client.callTool({ name: FETCH_NOTES, arguments: { topic: 'replicas' } }, PATIENT);
       expect(replicaOf('tools/call')).toEqual(['second', 'first', 'second']);
       expect(textOf(notes)).toContain('notes about replicas');
       expect(hostileFetchNotesCalls(state)).toContainEqual({ topic: 'replicas' });
@@ -160,17 +161,21 @@ describeWithSystemTools(['postgres', 'initdb'])(
       );
       expect(sessions).toHaveLength(1);
 
+      // An answer to a question no replica asked here (elicitations stay with the replica that asked).
+      const stray = await fetch(second.url, {
+        method: 'POST',
+        headers: sessionHeaders(sessionId, transport.protocolVersion),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 41, result: { action: 'accept', content: {} } }),
+      });
+      expect(stray.status).toBe(409);
+      expect(await stray.text()).toContain('must reach the replica that asked it');
+
       await transport.terminateSession();
       expect(routed.at(-1)).toMatchObject({ httpMethod: 'DELETE', sessionId });
       for (const serve of [first, second]) {
         const answer = await fetch(serve.url, {
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-session-id': sessionId,
-            'mcp-protocol-version': transport.protocolVersion ?? '2025-11-25',
-          },
+          headers: sessionHeaders(sessionId, transport.protocolVersion),
           body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }),
         });
         expect(answer.status).toBe(404);
@@ -179,3 +184,12 @@ describeWithSystemTools(['postgres', 'initdb'])(
     });
   },
 );
+
+function sessionHeaders(sessionId: string, protocolVersion: string | undefined): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-session-id': sessionId,
+    'mcp-protocol-version': protocolVersion ?? '2025-11-25',
+  };
+}

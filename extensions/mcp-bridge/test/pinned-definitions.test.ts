@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { hostileServerCalls } from '@quiver/test-utils/hostile-mcp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpToolPinStore, ToolPin } from '../src/index.js';
 import { createHarness, eventually, type Harness, makeTempDir, successText } from './helpers.js';
@@ -15,17 +14,6 @@ function lastingPinStore(): McpToolPinStore & { pending: Array<{ tool: string; p
     pin: (server, tool, pin) => void pins.set(`${server}/${tool}`, pin),
     quarantine: (_server, tool, pin) => void pending.push({ tool, pin }),
   };
-}
-
-function callsOf(stateDir: string, tool: string): unknown[] {
-  const file = join(stateDir, 'calls.log');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { tool: string; args: unknown })
-    .filter((call) => call.tool === tool)
-    .map((call) => call.args);
 }
 
 describe('pinned definitions of server tools', () => {
@@ -56,7 +44,7 @@ describe('pinned definitions of server tools', () => {
     );
     const { result } = await harness.call('mcp__hostile__fetch_notes', { topic: 'b', note: 'secret' });
     expect(result.ok).toBe(false);
-    expect(callsOf(state.path, 'fetch_notes')).toEqual([{ topic: 'a' }]);
+    expect(hostileServerCalls(state.path, 'fetch_notes')).toEqual([{ topic: 'a' }]);
     const warning = harness.diagnostics.find((diagnostic) => diagnostic.code === 'mcp_tool_quarantined');
     expect(warning?.message).toMatch(
       /mcp__hostile__fetch_notes.*changed its description, inputSchema.*quiver mcp review/,
@@ -77,7 +65,7 @@ describe('pinned definitions of server tools', () => {
     expect(second.toolNames()).toContain('mcp__hostile__swap');
     expect(second.toolNames()).not.toContain('mcp__hostile__fetch_notes');
     expect((await second.call('mcp__hostile__fetch_notes', { topic: 'c' })).result.ok).toBe(false);
-    expect(callsOf(state.path, 'fetch_notes')).toEqual([]);
+    expect(hostileServerCalls(state.path, 'fetch_notes')).toEqual([]);
   });
 
   it('offers the changed tool again once a person pinned the reviewed definition', async () => {
@@ -116,6 +104,6 @@ describe('pinned definitions of server tools', () => {
       'the approved tool to be registered',
     );
     successText((await harness.call('mcp__hostile__fetch_notes', { topic: 'f', note: 'n' })).result);
-    expect(callsOf(state.path, 'fetch_notes')).toEqual([{ topic: 'f', note: 'n' }]);
+    expect(hostileServerCalls(state.path, 'fetch_notes')).toEqual([{ topic: 'f', note: 'n' }]);
   });
 });

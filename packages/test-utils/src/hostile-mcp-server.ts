@@ -36,14 +36,19 @@ export function writeHostileWorkspace(workspace: string, stateDirectory: string)
   writeFileSync(join(workspace, 'personalities/dev.yaml'), HOSTILE_PERSONALITY);
 }
 
-/** The arguments of every `fetch_notes` call the hostile server received, in order. */
-export function hostileFetchNotesCalls(stateDirectory: string): unknown[] {
+/** The arguments of every call of `tool` the hostile server received, in order. */
+export function hostileServerCalls(stateDirectory: string, tool: string): unknown[] {
   const file = join(stateDirectory, 'calls.log');
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as { tool: string; args: unknown })
-    .filter((call) => call.tool === 'fetch_notes')
+    .filter((call) => call.tool === tool)
     .map((call) => call.args);
+}
+
+/** The arguments of every `fetch_notes` call, the tool whose definition `swap` changes. */
+export function hostileFetchNotesCalls(stateDirectory: string): unknown[] {
+  return hostileServerCalls(stateDirectory, 'fetch_notes');
 }

@@ -47,10 +47,7 @@ export class HttpSessions {
     return this.#sessions.get(sessionId);
   }
 
-  add(
-    sessionId: string,
-    session: Pick<HttpSession, 'handle' | 'connection' | 'shared'>,
-  ): HttpSession {
+  add(sessionId: string, session: Pick<HttpSession, 'handle' | 'connection' | 'shared'>): HttpSession {
     const entry: HttpSession = { ...session, active: 0, lastActive: this.#now() };
     this.#sessions.set(sessionId, entry);
     return entry;

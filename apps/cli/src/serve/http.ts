@@ -7,14 +7,14 @@ import {
   originValidation,
 } from '@modelcontextprotocol/node';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './http-session-limits.js';
-import { HttpSessions } from './http-sessions.js';
-import { type HandleHttpRequest } from './rebuilt-session.js';
-import { SharedSessionState } from './shared-session.js';
-import { type SharedSessionRecords } from './shared-session-records.js';
-import { handleSharedRequest, sweepSharedRecords } from './shared-http-requests.js';
+import { type HttpSession, HttpSessions } from './http-sessions.js';
 import { isLoopbackHost, isWildcardHost, type ListenAddress, urlHost } from './listen-address.js';
 import type { ServeConnection } from './mcp-server.js';
 import { messageOf } from './mcp-server.js';
+import { type HandleHttpRequest } from './rebuilt-session.js';
+import { handleSharedRequest, sweepSharedRecords } from './shared-http-requests.js';
+import { SharedSessionState } from './shared-session.js';
+import { type SharedSessionRecords } from './shared-session-records.js';
 
 export const MCP_PATH = '/mcp';
 const LOCAL_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -59,10 +59,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const validateOrigin = originValidation(allowedHostnames);
 
   const drop = (sessionId: string) => sessions.drop(sessionId);
+  const rebuilding = new Map<string, Promise<HttpSession>>();
   const reopen = (quiverSessionId: string) => options.openConnection({ sessionId: quiverSessionId });
   const sweeper = options.sharedRecords ? sweepSharedRecords(options.sharedRecords, limits, log) : undefined;
 
-  const openSession = async (request: IncomingMessage, response: ServerResponse, opening?: OpeningRequest) => {
+  const openSession = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    opening?: OpeningRequest,
+  ) => {
     if (!(await sessions.makeRoom()))
       return sendJsonRpcError(
         response,
@@ -92,7 +97,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     connection.server.onclose = () => {
       if (transport.sessionId) void drop(transport.sessionId);
     };
-    if (shared) shared.watch(connection.session);
+    shared?.follow(connection.session);
     await connection.declareRelayedCapabilities();
     await connection.server.connect(shared ? shared.guard(transport) : transport);
     await transport.handleRequest(request, response, opening?.body);
@@ -107,7 +112,17 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (!validateHost(request, response) || !validateOrigin(request, response)) return;
     const records = options.sharedRecords?.();
     if (records)
-      return handleSharedRequest({ request, response, records, sessions, limits, openSession, reopen, log });
+      return handleSharedRequest({
+        request,
+        response,
+        records,
+        sessions,
+        limits,
+        openSession,
+        reopen,
+        log,
+        rebuilding,
+      });
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const entry = sessions.get(sessionId);

@@ -42,7 +42,9 @@ export async function rebuildSession(options: {
   );
   const protocolVersion = negotiatedVersion(await initialize.text());
   if (!initialize.ok || transport.sessionId !== record.id || protocolVersion === undefined)
-    throw new Error(`replaying the initialize request of MCP session ${record.id} failed (HTTP ${initialize.status})`);
+    throw new Error(
+      `replaying the initialize request of MCP session ${record.id} failed (HTTP ${initialize.status})`,
+    );
   const initialized = await transport.handleRequest(
     new Request(LOCAL_URL, {
       method: 'POST',

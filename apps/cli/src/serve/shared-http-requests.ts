@@ -1,11 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_PATH, type OpeningRequest, sendJsonRpcError } from './http.js';
-import type { HttpSession, HttpSessions } from './http-sessions.js';
 import type { SessionLimits } from './http-session-limits.js';
+import type { HttpSession, HttpSessions } from './http-sessions.js';
 import type { ServeConnection } from './mcp-server.js';
 import { rebuildSession } from './rebuilt-session.js';
 import { SharedSessionState } from './shared-session.js';
-import { initializeParams, readJsonBody, type SharedSessionRecords } from './shared-session-records.js';
+import {
+  initializeParams,
+  readJsonBody,
+  type SharedSessionRecord,
+  type SharedSessionRecords,
+} from './shared-session-records.js';
 
 export interface SharedRequest {
   request: IncomingMessage;
@@ -17,13 +22,12 @@ export interface SharedRequest {
   /** A connection resuming the Quiver session of a shared record. */
   reopen: (quiverSessionId: string) => ServeConnection;
   log: (message: string) => void;
+  /** Rebuilds under way, so two requests of one session reaching a replica at once rebuild it once. */
+  rebuilding: Map<string, Promise<HttpSession>>;
 }
 
 const SESSION_GONE =
   'Session not found (closed, or idle longer than the session idle timeout): initialize a new MCP session.';
-
-// Two requests of one session reaching a replica at once rebuild it once.
-const rebuilding = new WeakMap<HttpSessions, Map<string, Promise<HttpSession>>>();
 
 /**
  * A request when sessions live in PostgreSQL: the shared record decides whether the session
@@ -34,11 +38,19 @@ export async function handleSharedRequest(shared: SharedRequest): Promise<void> 
   const { request, response, records, sessions, limits } = shared;
   const body = request.method === 'POST' ? await readJsonBody(request) : undefined;
   if (request.method === 'POST' && body === undefined)
-    return sendJsonRpcError(response, 400, 'Parse error: the body of a POST must be one JSON-RPC message or a batch, at most 4 MiB.');
+    return sendJsonRpcError(
+      response,
+      400,
+      'Parse error: the body of a POST must be one JSON-RPC message or a batch, at most 4 MiB.',
+    );
   const sessionId = request.headers['mcp-session-id'];
   if (typeof sessionId !== 'string') {
     if (request.method !== 'POST')
-      return sendJsonRpcError(response, 400, 'Bad request: no MCP session id; start with an initialize POST.');
+      return sendJsonRpcError(
+        response,
+        400,
+        'Bad request: no MCP session id; start with an initialize POST.',
+      );
     return shared.openSession(request, response, { records, body, initialize: initializeParams(body) });
   }
   const record = await records.touch(sessionId, limits.idleTimeoutMs);
@@ -48,7 +60,15 @@ export async function handleSharedRequest(shared: SharedRequest): Promise<void> 
   }
   let entry = sessions.get(sessionId);
   if (entry?.shared) await entry.shared.catchUp(entry.connection.session, record.revealedTools);
-  else if (!entry) entry = await rebuild(shared, record);
+  else if (!entry) {
+    if (!shared.rebuilding.has(sessionId) && !(await sessions.makeRoom()))
+      return sendJsonRpcError(
+        response,
+        503,
+        `Too many MCP sessions on this replica: all ${limits.maxSessions} are busy. Send the request to another replica, or start quiver serve with a larger --max-sessions.`,
+      );
+    entry = await rebuild(shared, record);
+  }
   const stray = entry.shared?.strayAnswers(body) ?? [];
   if (stray.length > 0)
     return sendJsonRpcError(
@@ -62,19 +82,15 @@ export async function handleSharedRequest(shared: SharedRequest): Promise<void> 
   return sessions.track(held, response, () => held.handle(request, response, body));
 }
 
-async function rebuild(shared: SharedRequest, record: NonNullable<Awaited<ReturnType<SharedSessionRecords['touch']>>>) {
-  const { sessions, log } = shared;
-  let pending = rebuilding.get(sessions);
-  if (!pending) rebuilding.set(sessions, (pending = new Map()));
+async function rebuild(shared: SharedRequest, record: SharedSessionRecord): Promise<HttpSession> {
+  const { sessions, log, rebuilding: pending } = shared;
   const under = pending.get(record.id);
   if (under) return under;
   const started = (async () => {
-    if (!(await sessions.makeRoom()))
-      throw new Error(`all ${shared.limits.maxSessions} MCP sessions of this replica are busy`);
     const connection = shared.reopen(record.quiverSessionId);
     const state = new SharedSessionState(shared.records, log);
     state.id = record.id;
-    state.watch(connection.session);
+    state.follow(connection.session);
     try {
       const handle = await rebuildSession({
         record,
@@ -108,7 +124,9 @@ export function sweepSharedRecords(
     records()
       ?.deleteIdle(limits.idleTimeoutMs)
       .catch((error: unknown) =>
-        log(`deleting idle shared MCP sessions failed: ${error instanceof Error ? error.message : String(error)}`),
+        log(
+          `deleting idle shared MCP sessions failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
       );
   }, every);
   sweeper.unref();

@@ -22,6 +22,8 @@ export class SharedSessionState {
   /** Requests this replica sent to the client (elicitations, sampling) still waiting for an answer. */
   readonly #asked = new Set<RequestId>();
   #writes: Promise<void> = Promise.resolve();
+  #watched: Session | undefined;
+  #unwatch = () => {};
   id: string | undefined;
 
   constructor(
@@ -42,9 +44,17 @@ export class SharedSessionState {
     this.#writes = Promise.all([this.#writes, settled]).then(() => {});
   }
 
-  /** Records the tools each successful tool_search of `session` finds. */
-  watch(session: Session): () => void {
-    return session.events.subscribe((event) => {
+  /**
+   * Records the tools each successful tool_search of `session` finds. A configuration reload
+   * gives the connection a new session: following it forgets what the old one revealed, so
+   * `catchUp` reveals the recorded tools again.
+   */
+  follow(session: Session): void {
+    if (this.#watched === session) return;
+    this.#unwatch();
+    this.#watched = session;
+    this.#revealed.clear();
+    this.#unwatch = session.events.subscribe((event) => {
       if (event.type !== 'tool.execution_complete' || event.toolName !== TOOL_SEARCH_TOOL_NAME) return;
       if (!event.success) return;
       const found =
@@ -58,6 +68,7 @@ export class SharedSessionState {
 
   /** Reveals on this replica what another replica's tool_search found. */
   async catchUp(session: Session, revealed: readonly string[]): Promise<void> {
+    this.follow(session);
     const missing = revealed.filter((name) => !this.#revealed.has(name));
     if (missing.length === 0) return;
     for (const name of missing) this.#revealed.add(name);
@@ -81,7 +92,11 @@ export class SharedSessionState {
     const settled = () => this.#writes;
     const asked = this.#asked;
     const forward = (message: JSONRPCMessage, options: unknown) =>
-      (transport.send as (message: JSONRPCMessage, options: unknown) => Promise<void>)(message, options);
+      (transport.send as (message: JSONRPCMessage, options: unknown) => Promise<void>).call(
+        transport,
+        message,
+        options,
+      );
     return new Proxy(transport, {
       get(target, property) {
         if (property === 'send')
