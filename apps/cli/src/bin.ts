@@ -16,6 +16,16 @@ if (launch.role === 'launcher') {
   // Spans still buffered are sent before the process ends.
   await stopTelemetry?.().catch(() => {});
   process.exitCode = code;
+  // Output to a pipe is written asynchronously: a reader slower than us (a loaded machine, a
+  // large `--json`) must get all of it before the exit below can cut it short.
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   // Plugins may hold handles (MCP children, timers) after the command is done.
   setTimeout(() => process.exit(code), 50).unref();
+}
+
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.write('', () => resolve());
+  });
 }

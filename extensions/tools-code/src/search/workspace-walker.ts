@@ -116,7 +116,8 @@ async function sizeOf(
   if (listed === directory) return byName.size;
   const still = await handle.stat().catch(() => undefined);
   const named = await lstat(directory).catch(() => undefined);
-  const same = still !== undefined && named !== undefined && still.dev === named.dev && still.ino === named.ino;
+  const same =
+    still !== undefined && named !== undefined && still.dev === named.dev && still.ino === named.ino;
   return same ? byName.size : undefined;
 }
 
