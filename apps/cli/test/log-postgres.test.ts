@@ -17,14 +17,17 @@ describeWithSystemTools(['postgres', 'initdb'])('quiver log with the session log
     const workspace = dirs.make();
     write(
       path.join(workspace, 'quiver.yaml'),
-      `storage:\n  kind: postgres\n  url: \${${URL_VARIABLE}}\n  project: team-app\n`,
+      `storage:\n  kind: postgres\n  url: \${${URL_VARIABLE}}\n  project: \${QUIVER_TEST_PROJECT}\n`,
     );
     write(path.join(workspace, 'notes.txt'), 'shared\n');
     return workspace;
   }
 
   it('lists on one replica the sessions and calls another replica ran, from the shared log, not its own file', async () => {
-    const env = { [URL_VARIABLE]: await server().createDatabase('log_replicas') };
+    const env = {
+      [URL_VARIABLE]: await server().createDatabase('log_replicas'),
+      QUIVER_TEST_PROJECT: 'team-app',
+    };
     const first = replica();
     const second = replica();
     const called = await quiver(

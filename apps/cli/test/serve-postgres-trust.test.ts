@@ -35,10 +35,14 @@ describeWithSystemTools(['postgres', 'initdb'])('quiver serve with its trust rec
   it('applies a widening edit once a person trusts it elsewhere, without a restart and without a record file', async () => {
     const workspace = dirs.make();
     const xdg = dirs.make();
-    const env = { [URL_VARIABLE]: await server().createDatabase('live_trust'), XDG_DATA_HOME: xdg };
+    const env = {
+      [URL_VARIABLE]: await server().createDatabase('live_trust'),
+      QUIVER_TEST_PROJECT: 'live-trust',
+      XDG_DATA_HOME: xdg,
+    };
     write(
       path.join(workspace, 'quiver.yaml'),
-      `defaultPersonality: dev\nstorage:\n  kind: postgres\n  url: \${${URL_VARIABLE}}\n  project: live-trust\n`,
+      `defaultPersonality: dev\nstorage:\n  kind: postgres\n  url: \${${URL_VARIABLE}}\n  project: \${QUIVER_TEST_PROJECT}\n`,
     );
     write(path.join(workspace, 'personalities/dev.yaml'), PERSONALITY);
     const served = await connectStdio(workspace, { env });

@@ -17,6 +17,7 @@ describeWithSystemTools(['postgres', 'initdb'])('one kanban board on two quiver 
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     delete process.env[URL_VARIABLE];
+    delete process.env.QUIVER_TEST_PROJECT;
   });
 
   async function replica(databaseUrl: string): Promise<RunningHttpServe> {
@@ -24,13 +25,14 @@ describeWithSystemTools(['postgres', 'initdb'])('one kanban board on two quiver 
     cleanups.push(workspace.cleanup);
     writeFileSync(
       path.join(workspace.dir, 'quiver.yaml'),
-      `defaultPersonality: planner\nstorage:\n  kind: postgres\n  url: \${${URL_VARIABLE}}\n  project: team-app\n`,
+      `defaultPersonality: planner\nstorage:\n  kind: postgres\n  url: \${${URL_VARIABLE}}\n  project: \${QUIVER_TEST_PROJECT}\n`,
     );
     writeFileSync(
       path.join(workspace.dir, 'personalities/planner.yaml'),
       'id: planner\nplugins: [tools-kanban]\npermissions:\n  allow: [kanban_*]\n',
     );
     process.env[URL_VARIABLE] = databaseUrl;
+    process.env.QUIVER_TEST_PROJECT = 'team-app';
     const serve = await startHttpServe(workspace.dir);
     cleanups.push(() => serve.stop());
     return serve;

@@ -16,6 +16,7 @@ describeWithSystemTools(['postgres', 'initdb'])('two quiver serve --http replica
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     delete process.env[URL_VARIABLE];
+    delete process.env.QUIVER_TEST_PROJECT;
   });
 
   /** A replica: its own workspace copy (as a container would have) with storage on the shared database. */
@@ -24,9 +25,10 @@ describeWithSystemTools(['postgres', 'initdb'])('two quiver serve --http replica
     cleanups.push(workspace.cleanup);
     writeFileSync(
       path.join(workspace.dir, 'quiver.yaml'),
-      `plugins:\n  - ./workbench\ndefaultPersonality: dev\nstorage:\n  kind: postgres\n  url: \${${URL_VARIABLE}}\n  project: team-app\n  leaseSeconds: 1\n`,
+      `plugins:\n  - ./workbench\ndefaultPersonality: dev\nstorage:\n  kind: postgres\n  url: \${${URL_VARIABLE}}\n  project: \${QUIVER_TEST_PROJECT}\n  leaseSeconds: 1\n`,
     );
     process.env[URL_VARIABLE] = databaseUrl;
+    process.env.QUIVER_TEST_PROJECT = 'team-app';
     const serve = await startHttpServe(workspace.dir);
     cleanups.push(() => serve.stop());
     return { serve, dir: workspace.dir };

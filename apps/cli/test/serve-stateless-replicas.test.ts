@@ -28,6 +28,7 @@ describeWithSystemTools(['postgres', 'initdb'])(
     afterEach(async () => {
       for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
       delete process.env[URL_VARIABLE];
+      delete process.env.QUIVER_TEST_PROJECT;
     });
 
     /** A replica with its own workspace copy; its bridged MCP server's tools are deferred behind tool_search. */
@@ -44,7 +45,7 @@ describeWithSystemTools(['postgres', 'initdb'])(
           'storage:',
           '  kind: postgres',
           `  url: \${${URL_VARIABLE}}`,
-          '  project: stateless-app',
+          `  project: \${QUIVER_TEST_PROJECT}`,
           '',
         ].join('\n'),
       );
@@ -64,6 +65,7 @@ describeWithSystemTools(['postgres', 'initdb'])(
         ].join('\n'),
       );
       process.env[URL_VARIABLE] = databaseUrl;
+      process.env.QUIVER_TEST_PROJECT = 'stateless-app';
       const serve = await startHttpServe(workspace.dir);
       cleanups.push(() => serve.stop());
       return serve;

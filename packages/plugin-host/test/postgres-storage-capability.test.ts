@@ -26,8 +26,14 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability of a hos
     const host = await QuiverHost.create({
       workspace: dir,
       logger: silent,
-      environment: { TEAM_DATABASE_URL: url },
-      config: { storage: { kind: 'postgres', url: `\${TEAM_DATABASE_URL}`, project: 'team-board' } },
+      environment: { QUIVER_TEAM_DATABASE_URL: url, QUIVER_TEAM_PROJECT: 'team-board' },
+      config: {
+        storage: {
+          kind: 'postgres',
+          url: `\${QUIVER_TEAM_DATABASE_URL}`,
+          project: `\${QUIVER_TEAM_PROJECT}`,
+        },
+      },
       // The embedder's SQLite default, which shared storage must replace.
       backends: () => [
         {

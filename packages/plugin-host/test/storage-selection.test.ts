@@ -43,12 +43,53 @@ it('names the unset environment variable the storage URL should come from', asyn
     workspace: workspace(),
     logger: silent,
     environment: {},
-    config: { storage: { kind: 'postgres', url: `\${TEAM_DATABASE_URL}` } },
+    config: { storage: { kind: 'postgres', url: `\${QUIVER_TEAM_DATABASE_URL}` } },
   });
   await expect(created).rejects.toMatchObject({
     code: 'config_invalid',
-    message: expect.stringContaining('TEAM_DATABASE_URL is not set'),
+    message: expect.stringContaining('QUIVER_TEAM_DATABASE_URL is not set'),
   });
+});
+
+it('refuses a storage URL taken from a variable set for another program', async () => {
+  const created = QuiverHost.create({
+    workspace: workspace(),
+    logger: silent,
+    environment: { DATABASE_URL: 'postgres://app:secret@127.0.0.1:5432/app' },
+    config: { storage: { kind: 'postgres', url: `\${DATABASE_URL}` } },
+  });
+  const error = (await created.catch((caught: unknown) => caught)) as Error;
+  expect(error).toMatchObject({ code: 'config_invalid' });
+  expect(error.message).toContain('storage.url');
+  expect(error.message).toContain('QUIVER_');
+});
+
+it('refuses a project key written into quiver.yaml, so a checkout cannot join another project', async () => {
+  const created = QuiverHost.create({
+    workspace: workspace(),
+    logger: silent,
+    environment: { QUIVER_TEAM_DATABASE_URL: 'postgres://quiver:hunter2@127.0.0.1:1/quiver' },
+    config: { storage: { kind: 'postgres', url: `\${QUIVER_TEAM_DATABASE_URL}`, project: 'team-app' } },
+  });
+  const error = (await created.catch((caught: unknown) => caught)) as Error;
+  expect(error).toMatchObject({ code: 'config_invalid' });
+  expect(error.message).toContain('storage.project');
+  expect(error.message).toContain(`\${QUIVER_PROJECT}`);
+});
+
+it('names the unset environment variable the project key should come from', async () => {
+  const created = QuiverHost.create({
+    workspace: workspace(),
+    logger: silent,
+    environment: { QUIVER_TEAM_DATABASE_URL: 'postgres://quiver:hunter2@127.0.0.1:1/quiver' },
+    config: {
+      storage: { kind: 'postgres', url: `\${QUIVER_TEAM_DATABASE_URL}`, project: `\${QUIVER_TEAM_PROJECT}` },
+    },
+  });
+  const error = (await created.catch((caught: unknown) => caught)) as Error & { fix?: string };
+  expect(error).toMatchObject({ code: 'config_invalid' });
+  expect(error.message).toContain('QUIVER_TEAM_PROJECT is not set');
+  expect(error.fix).toContain('QUIVER_TEAM_PROJECT');
 });
 
 it('fails to start on an unreachable database, naming it without the password', async () => {
@@ -56,13 +97,13 @@ it('fails to start on an unreachable database, naming it without the password', 
   const created = QuiverHost.create({
     workspace: workspace(),
     logger: silent,
-    environment: { TEAM_DATABASE_URL: `postgres://quiver:hunter2@127.0.0.1:${port}/quiver` },
-    config: { storage: { kind: 'postgres', url: `\${TEAM_DATABASE_URL}` } },
+    environment: { QUIVER_TEAM_DATABASE_URL: `postgres://quiver:hunter2@127.0.0.1:${port}/quiver` },
+    config: { storage: { kind: 'postgres', url: `\${QUIVER_TEAM_DATABASE_URL}` } },
   });
   const error = (await created.catch((caught: unknown) => caught)) as Error & { fix?: string };
   expect(error).toMatchObject({ code: 'config_invalid' });
   expect(error.message).toContain(`postgres://quiver:***@127.0.0.1:${port}/quiver`);
-  expect(error.fix).toContain('TEAM_DATABASE_URL');
+  expect(error.fix).toContain('QUIVER_TEAM_DATABASE_URL');
   expect(`${error.message} ${error.fix}`).not.toContain('hunter2');
 });
 

@@ -56,7 +56,7 @@ describeWithSystemTools(['postgres', 'initdb'])('trust records and MCP tool pins
           'storage:',
           '  kind: postgres',
           `  url: \${${URL_VARIABLE}}`,
-          '  project: team-app',
+          `  project: \${QUIVER_TEST_PROJECT}`,
           ...hostileServerYaml(state),
           '',
         ].join('\n'),
@@ -64,7 +64,11 @@ describeWithSystemTools(['postgres', 'initdb'])('trust records and MCP tool pins
       mkdirSync(path.join(workspace, 'personalities'));
       writeFileSync(path.join(workspace, 'personalities/dev.yaml'), HOSTILE_PERSONALITY);
       const xdg = directory('quiver-xdg-');
-      return { workspace, xdg, env: { ...process.env, [URL_VARIABLE]: url, XDG_DATA_HOME: xdg } };
+      return {
+        workspace,
+        xdg,
+        env: { ...process.env, [URL_VARIABLE]: url, QUIVER_TEST_PROJECT: 'team-app', XDG_DATA_HOME: xdg },
+      };
     };
     return { first: replica(), second: replica(), state };
   }

@@ -13,7 +13,7 @@ import {
 import { PostgresTrustStorage } from '../trust/postgres-trust-storage.js';
 import { fileTrustStorage, type TrustStorage } from '../trust/trust-storage.js';
 import { openSharedStorage, type SharedStorage } from './shared-storage.js';
-import { environmentVariableOf } from './storage-config.js';
+import { environmentVariableOf, storageProjectOf } from './storage-config.js';
 
 export interface OpenedProject extends ProjectInspection {
   /** The configuration trust allows (`found` narrowed by it). */
@@ -93,6 +93,7 @@ async function openPostgresTrust(
       { fix: `Set ${variable} as it is set where the replicas run.`, details: { variable } },
     );
   }
+  const project = storageProjectOf(storage, located.workspace, environment);
   const pool = await connectPostgres({
     url,
     source: `the ${variable} environment variable`,
@@ -102,7 +103,7 @@ async function openPostgresTrust(
   try {
     return await PostgresTrustStorage.open({
       pool,
-      project: storage.project ?? located.workspace,
+      project,
       logger,
       ownsPool: true,
     });

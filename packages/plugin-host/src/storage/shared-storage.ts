@@ -9,7 +9,7 @@ import {
 import { type Logger, QuiverError } from '@quiver/types';
 import type pg from 'pg';
 import { PostgresServeSessionRecords } from './serve-session-records.js';
-import { environmentVariableOf, type StorageConfig } from './storage-config.js';
+import { environmentVariableOf, type StorageConfig, storageProjectOf } from './storage-config.js';
 
 /** Host-owned state every replica shares: opened once per host, closed with it. */
 export interface SharedStorage {
@@ -59,24 +59,25 @@ export async function openSharedStorage(
       },
     );
   }
+  const project = storageProjectOf(config, context.workspace, context.environment);
   const pool: pg.Pool = await connectPostgres({ url, source: `the ${variable} environment variable` });
   let opened: PostgresStorageBackend | undefined;
   try {
     const lease = await ReplicaLease.start(pool, { leaseMs: config.leaseSeconds * 1_000 });
     const projectGrants = await PostgresProjectGrantStore.open({
       pool,
-      project: config.project ?? context.workspace,
+      project,
     });
     const eventLog = await PostgresSessionEventLog.open({ pool, lease });
     const storageBackend = await openPostgresStorageBackend({
       url,
       source: `the ${variable} environment variable`,
-      project: config.project ?? context.workspace,
+      project,
     });
     opened = storageBackend;
     const serveSessions = await PostgresServeSessionRecords.open({
       pool,
-      project: config.project ?? context.workspace,
+      project,
     });
     const sweep = () => reportDeadReplicasCalls(eventLog, context.logger).catch(() => {});
     await sweep();
