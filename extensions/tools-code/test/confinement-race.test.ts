@@ -19,8 +19,11 @@ import { readFileTool } from '../src/tools/read-file.js';
 import { writeFileTool } from '../src/tools/write-file.js';
 
 const ATTEMPTS = 150;
-/** The control is retried in rounds until it escapes, so a quiet machine cannot make it pass vacuously. */
-const CONTROL_ROUNDS = 10;
+/**
+ * The control is retried in rounds until it escapes, for up to this long: a quiet machine
+ * cannot make it pass vacuously, and a loaded one, where the swapper runs seldom, gets more rounds.
+ */
+const CONTROL_BUDGET_MS = 150_000;
 
 describeWithSystemTools(['python3'])('confinement under a directory-swap race', () => {
   let arena: RaceArena;
@@ -39,18 +42,23 @@ describeWithSystemTools(['python3'])('confinement under a directory-swap race', 
     await arena?.cleanup();
   });
 
-  it('lets the check-then-open-by-name control escape, so the race is real', async () => {
-    const control = controlAttempts(arena);
-    for (const [name, attempt] of Object.entries(control)) {
-      let escapes = 0;
-      for (let round = 0; round < CONTROL_ROUNDS && escapes === 0; round += 1) {
-        const tally = await runAttempts(name, ATTEMPTS, (index) => attempt(round * ATTEMPTS + index));
-        tallies.push(tally);
-        escapes += tally.escapes;
+  it(
+    'lets the check-then-open-by-name control escape, so the race is real',
+    async () => {
+      const control = controlAttempts(arena);
+      for (const [name, attempt] of Object.entries(control)) {
+        let escapes = 0;
+        const deadline = Date.now() + CONTROL_BUDGET_MS / 2;
+        for (let round = 0; escapes === 0 && Date.now() < deadline; round += 1) {
+          const tally = await runAttempts(name, ATTEMPTS, (index) => attempt(round * ATTEMPTS + index));
+          tallies.push(tally);
+          escapes += tally.escapes;
+        }
+        expect({ name, escaped: escapes > 0 }).toEqual({ name, escaped: true });
       }
-      expect({ name, escaped: escapes > 0 }).toEqual({ name, escaped: true });
-    }
-  }, 120_000);
+    },
+    CONTROL_BUDGET_MS + 60_000,
+  );
 
   it('never lets read_file, write_file, edit_file, apply_patch, list_dir, file_search or grep_search reach outside while the swap runs', async () => {
     const attempts = toolAttempts(arena, {

@@ -241,20 +241,24 @@ export function toolAttempts(
 
 /** The control: check the name with the same resolver, then open it by name, as the tools once did. */
 export function controlAttempts(arena: RaceArena): Record<string, RaceAttempt> {
-  const check = (relative: string) => {
+  // As a tool does between its check and its open (a permission decision, a hook), the control
+  // yields to the event loop once: the window a busy machine still lets the swapper hit.
+  const check = async (relative: string) => {
     const resolved = resolvePathArgument(relative, arena.workspace);
-    return resolved.ok && resolved.path.startsWith(`${arena.workspace}/`) ? resolved.path : undefined;
+    const inside = resolved.ok && resolved.path.startsWith(`${arena.workspace}/`) ? resolved.path : undefined;
+    await new Promise((resolve) => setImmediate(resolve));
+    return inside;
   };
   return {
     'read by name': async () => {
-      const target = check('d/secret.txt');
+      const target = await check('d/secret.txt');
       if (target === undefined) return { escaped: false, succeeded: false };
       const text = await readFile(target, 'utf8').catch(() => '');
       return { escaped: text.includes(OUTSIDE_TEXT), succeeded: text !== '' };
     },
     'write by name': async (index) => {
       const name = `control-${index}.txt`;
-      const target = check(`d/${name}`);
+      const target = await check(`d/${name}`);
       if (target === undefined) return { escaped: false, succeeded: false };
       const written = await writeFile(target, 'x\n').then(
         () => true,
