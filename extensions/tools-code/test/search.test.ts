@@ -226,6 +226,23 @@ describe('list_dir', () => {
     expect(result.value).toContain('[5 more entries not shown');
   });
 
+  it('gives every file of a large directory its size, listing after listing', async () => {
+    const many = await createWorkspace();
+    try {
+      const names = Array.from({ length: 300 }, (_, index) => `file-${String(index).padStart(3, '0')}.txt`);
+      await Promise.all(names.map((name, index) => many.write(`big/${name}`, 'x'.repeat(index))));
+      for (let listing = 0; listing < 30; listing += 1) {
+        const result = await many.run(listDirTool, { path: 'big' });
+        expectOk(result);
+        const entries = (result.structured as { entries: Array<{ path: string; size?: number }> }).entries;
+        expect(entries.filter((entry) => entry.size === undefined).map((entry) => entry.path)).toEqual([]);
+        expect(entries.map((entry) => entry.size)).toEqual(names.map((_, index) => index));
+      }
+    } finally {
+      await many.cleanup();
+    }
+  });
+
   it('refuses a depth above the maximum', async () => {
     const result = await workspace.run(listDirTool, { depth: 6 });
     expectFailure(result);

@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { type FileHandle, lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import {
@@ -84,41 +84,18 @@ async function readVerifiedDirectory(
     const listed = DESCRIPTOR_PATHS ? descriptorPath(opened.handle) : directory;
     const dirents = await readdir(listed, { withFileTypes: true }).catch(() => [] as Dirent[]);
     if (!withSizes) return dirents.map((dirent) => ({ dirent }));
-    // Stat'ed through the same descriptor: a size from the directory that was listed.
-    return Promise.all(
+    // Stat'ed through the same descriptor: a size from the directory that was listed. Awaited
+    // here, so the descriptor is closed (below) only after every stat through it has finished.
+    return await Promise.all(
       dirents.map(async (dirent) => {
         if (!dirent.isFile()) return { dirent };
-        const stats = await sizeOf(opened.handle, listed, directory, dirent.name);
-        return stats === undefined ? { dirent } : { dirent, size: stats };
+        const stats = await lstat(`${listed}/${dirent.name}`).catch(() => undefined);
+        return stats ? { dirent, size: stats.size } : { dirent };
       }),
     );
   } finally {
     await opened.handle.close();
   }
-}
-
-/**
- * A listed file's size, stat'ed through the directory's descriptor. Should that path fail (a
- * loaded machine has failed a lookup through /proc/self/fd now and then), the file is stat'ed by
- * its name in `directory` and the size kept only if the descriptor still is that directory, so
- * the size still comes from the directory that was listed.
- */
-async function sizeOf(
-  handle: FileHandle,
-  listed: string,
-  directory: string,
-  name: string,
-): Promise<number | undefined> {
-  const throughDescriptor = await lstat(`${listed}/${name}`).catch(() => undefined);
-  if (throughDescriptor !== undefined) return throughDescriptor.size;
-  const byName = await lstat(path.join(directory, name)).catch(() => undefined);
-  if (byName === undefined || !byName.isFile()) return undefined;
-  if (listed === directory) return byName.size;
-  const still = await handle.stat().catch(() => undefined);
-  const named = await lstat(directory).catch(() => undefined);
-  const same =
-    still !== undefined && named !== undefined && still.dev === named.dev && still.ino === named.ino;
-  return same ? byName.size : undefined;
 }
 
 /**
