@@ -6,8 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpBridge } from '@quiver/mcp-bridge';
-import type { Tool, ToolContext } from '@quiver/types';
+import type { Tool } from '@quiver/types';
 import { Bench } from 'tinybench';
+import { directContext } from './echo-fixture.js';
 import { IN_FLIGHT, THROUGHPUT_MS, THROUGHPUT_ROUNDS, throughput } from './mcp-bridge-throughput.js';
 import { sessionEchoCall } from './mcp-session-side.js';
 
@@ -35,21 +36,6 @@ const everything = path.join(
   'dist',
   'index.js',
 );
-
-const toolContext: ToolContext = {
-  callId: 'bench',
-  sessionId: 'bench',
-  personalityId: 'bench',
-  agent: { kind: 'main', id: 'bench' },
-  turn: 1,
-  signal: new AbortController().signal,
-  emit: () => {},
-  budget: 80_000,
-  dryRun: false,
-  capabilities: {},
-  attachments: [],
-  session: { get: () => undefined, set: () => {}, delete: () => {} },
-};
 
 type Call = () => Promise<unknown>;
 interface Sides {
@@ -79,7 +65,7 @@ async function bridgeCall(
   if (echo === undefined) throw new Error('the bridge did not register mcp__everything__echo');
   return {
     call: async () => {
-      const result = await echo.execute({ message: 'bench' }, toolContext);
+      const result = await echo.execute({ message: 'bench' }, directContext);
       if (!result.ok) throw new Error(result.error);
     },
     stop: () => bridge.stop(),
