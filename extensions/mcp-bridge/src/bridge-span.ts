@@ -1,4 +1,4 @@
-import type { Client, RequestId } from '@modelcontextprotocol/client';
+import type { RequestId } from '@modelcontextprotocol/client';
 import {
   context,
   propagation,
@@ -11,6 +11,7 @@ import {
 } from '@opentelemetry/api';
 import { type CallOnceOptions, type CallOutcome, callOnce } from './call-once.js';
 import type { TransportKind } from './open-client.js';
+import type { ServerAnswer } from './send-tool-call.js';
 
 let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
 
@@ -35,7 +36,7 @@ const NETWORK_TRANSPORT: Record<TransportKind, string> = {
  * makes active while the tool runs; a retried call is a second span. With no tracer provider
  * registered the span does not record and the call goes through as it would untraced.
  */
-export async function tracedCallOnce(
+export function tracedCallOnce(
   transport: TransportKind | undefined,
   options: CallOnceOptions,
 ): Promise<CallOutcome> {
@@ -45,6 +46,15 @@ export async function tracedCallOnce(
     span.end();
     return callOnce(options);
   }
+  return recordedCallOnce(span, tool, transport, options);
+}
+
+async function recordedCallOnce(
+  span: Span,
+  tool: string,
+  transport: TransportKind | undefined,
+  options: CallOnceOptions,
+): Promise<CallOutcome> {
   span.setAttributes({
     'mcp.method.name': 'tools/call',
     'gen_ai.operation.name': 'execute_tool',
@@ -59,9 +69,13 @@ export async function tracedCallOnce(
     const outcome = await context.with(trace.setSpan(context.active(), span), () =>
       callOnce({
         ...options,
-        client: observedClient(options.client, answer),
-        sent: (id) => {
-          requestId = id;
+        trace: {
+          // The conventions' propagation: the span's context travels in the request's `_meta`.
+          inject: (meta) => propagation.inject(context.active(), meta),
+          answer,
+          sent: (id) => {
+            requestId = id;
+          },
         },
       }),
     );
@@ -72,40 +86,6 @@ export async function tracedCallOnce(
   } finally {
     span.end();
   }
-}
-
-/** What the server itself said: a result flagged `isError`, or a JSON-RPC error code. */
-interface ServerAnswer {
-  isError?: boolean;
-  rpcCode?: number;
-}
-
-/**
- * The client, with the trace context added to each `tools/call` and its answers noted; every
- * other member is the client's own.
- */
-function observedClient(client: Client, answer: ServerAnswer): Client {
-  const callTool: Client['callTool'] = async (params, ...rest) => {
-    // The conventions' propagation: the span's context travels in the request's `_meta`.
-    const meta: Record<string, unknown> = { ...params._meta };
-    propagation.inject(context.active(), meta);
-    try {
-      const result = await client.callTool({ ...params, _meta: meta }, ...rest);
-      answer.isError = result.isError === true;
-      return result;
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code === 'number') answer.rpcCode = code;
-      throw error;
-    }
-  };
-  return new Proxy(client, {
-    get(target, key) {
-      if (key === 'callTool') return callTool;
-      const value = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 /**

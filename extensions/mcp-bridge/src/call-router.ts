@@ -10,6 +10,8 @@ export interface ProgressUpdate {
 export interface CallTracking {
   readonly token: string;
   requestId: RequestId | undefined;
+  /** A cancel asked for before the request went out: done as soon as it has. */
+  pendingCancel?: () => void;
 }
 
 const CANCELLED_BY_CLIENT = -32800;
@@ -68,7 +70,15 @@ export class CallRouter {
       const token = outgoingProgressToken(message);
       if (typeof token === 'string' && 'id' in message) {
         const call = this.calls.get(token);
-        if (call !== undefined) call.tracking.requestId = message.id;
+        if (call !== undefined) {
+          call.tracking.requestId = message.id;
+          const cancel = call.tracking.pendingCancel;
+          if (cancel !== undefined) {
+            call.tracking.pendingCancel = undefined;
+            // After the SDK has registered the request, so that the answer settles it.
+            queueMicrotask(cancel);
+          }
+        }
       }
       return send(message, options);
     };
@@ -90,7 +100,10 @@ export class CallRouter {
    */
   cancel(client: Client, tracking: CallTracking, reason: string): void {
     const requestId = tracking.requestId;
-    if (requestId === undefined) return;
+    if (requestId === undefined) {
+      tracking.pendingCancel = () => this.cancel(client, tracking, reason);
+      return;
+    }
     void client
       .notification({ method: 'notifications/cancelled', params: { requestId, reason } })
       .catch(() => {});

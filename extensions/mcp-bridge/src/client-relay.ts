@@ -96,13 +96,27 @@ export class ServerClientRelay {
   }
 
   /** Runs a call of the server, known as running (so questions can reach its session) until it settles. */
-  async during<T>(ctx: ToolContext, toolName: string, run: () => Promise<T>): Promise<T> {
-    this.running.set(ctx.callId, { ctx, toolName });
+  during<T>(ctx: ToolContext, toolName: string, run: () => Promise<T>): Promise<T> {
+    const callId = ctx.callId;
+    this.running.set(callId, { ctx, toolName });
+    // Without an async frame of its own: this wraps every bridged call.
+    let running: Promise<T>;
     try {
-      return await run();
-    } finally {
-      this.running.delete(ctx.callId);
+      running = run();
+    } catch (error) {
+      this.running.delete(callId);
+      return Promise.reject(error);
     }
+    return running.then(
+      (value) => {
+        this.running.delete(callId);
+        return value;
+      },
+      (error: unknown) => {
+        this.running.delete(callId);
+        throw error;
+      },
+    );
   }
 
   private async whileOutstanding<T>(run: () => Promise<T>): Promise<T> {

@@ -436,12 +436,7 @@ export class ServerConnection {
     if (this.state !== 'connected' || client === undefined || router === undefined) {
       return { kind: 'result', result: this.unavailable() };
     }
-    if (ctx.signal.aborted) {
-      return {
-        kind: 'result',
-        result: fail('aborted', `the call to MCP tool "${definition.name}" was aborted`),
-      };
-    }
+    // An abort before the request goes out is answered by callOnce.
     const outcome = await tracedCallOnce(this.transport, {
       server: this.name,
       client,
@@ -452,6 +447,7 @@ export class ServerConnection {
       timeoutMs: this.callTimeout(definition, ctx),
       maxTimeoutMs: this.options.config.maxCallTimeoutMs,
       outstanding: this.options.relay.outstanding,
+      direct: this.transport === 'stdio',
     });
     if (outcome.kind === 'result') return outcome;
     // The state may have changed while the call was awaited.

@@ -9,6 +9,7 @@ export class CallAbort {
   timedOut = false;
   /** Set while the registry waits for the tool, so an abort settles the wait even if the tool ignores its signal. */
   settle: (() => void) | undefined = undefined;
+  #listeners: Set<(reason: unknown) => void> | undefined = undefined;
 
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
@@ -18,11 +19,26 @@ export class CallAbort {
     return this.#controller.signal;
   }
 
+  /** `ToolContext.onAbort`: told once, at once when already aborted; no AbortSignal is made for it. */
+  onAbort(listener: (reason: unknown) => void): () => void {
+    if (this.aborted) {
+      listener(this.#reason);
+      return () => {};
+    }
+    this.#listeners ??= new Set();
+    const once = (reason: unknown): void => listener(reason);
+    this.#listeners.add(once);
+    return () => {
+      this.#listeners?.delete(once);
+    };
+  }
+
   abort(reason: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+    this.#tell(reason);
     this.settle?.();
   }
 
@@ -33,6 +49,20 @@ export class CallAbort {
     this.aborted = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+    this.#tell(reason);
+  }
+
+  #tell(reason: unknown): void {
+    const listeners = this.#listeners;
+    if (listeners === undefined) return;
+    this.#listeners = undefined;
+    for (const listener of listeners) {
+      try {
+        listener(reason);
+      } catch {
+        // A listener's failure must not keep the others from hearing of the abort.
+      }
+    }
   }
 }
 

@@ -65,29 +65,70 @@ export async function executeTool(
     return fail('not_available', `Tool "${tool.name}" could not get its capabilities: ${messageOf(error)}`);
   }
 
-  const emit = ctx.emit;
   const running: RunToolOptions = { parentSignal: ctx.signal, track: ctx.track };
-  const toolContext: ToolContext = {
-    callId,
-    sessionId: ctx.sessionId,
-    personalityId: ctx.personalityId,
-    agent: ctx.agent,
-    turn: ctx.turn,
-    get signal() {
-      return abort.signal;
+  const toolContext = new CallContext(execution, ctx, batch, handles, abort, running);
+  return runTool(tool, execution.args, toolContext, abort, running);
+}
+
+/**
+ * What a tool is told of its call. Not an object literal: a literal with a getter of its own (the
+ * lazily created `signal`) makes a slow object per call, and every later read of it is slow too.
+ * `signal` stays an enumerable property of its own (a tool may spread its context), through one
+ * shared getter; `emit` and `onAbort` are bound, as a tool may take them off the context.
+ */
+class CallContext implements ToolContext {
+  static readonly #signal: PropertyDescriptor = {
+    get(this: CallContext): AbortSignal {
+      return this.#abort.signal;
     },
-    emit: (emission: ToolEmission) => {
+    enumerable: true,
+    configurable: true,
+  };
+
+  readonly callId: string;
+  readonly sessionId: string;
+  readonly personalityId: string;
+  readonly agent: ToolContext['agent'];
+  readonly turn: number;
+  declare readonly signal: AbortSignal;
+  readonly onAbort: (listener: (reason: unknown) => void) => () => void;
+  readonly emit: (emission: ToolEmission) => void;
+  readonly budget: number;
+  readonly dryRun = false;
+  readonly timeoutMs: number | undefined;
+  readonly capabilities: ResolvedCapabilities;
+  readonly attachments: readonly Attachment[];
+  readonly session: SessionState;
+  readonly #abort: CallAbort;
+
+  constructor(
+    execution: ToolExecution,
+    ctx: ExecuteContext,
+    batch: CallScope,
+    capabilities: ResolvedCapabilities,
+    abort: CallAbort,
+    running: RunToolOptions,
+  ) {
+    const callId = execution.callId;
+    this.callId = callId;
+    this.sessionId = ctx.sessionId;
+    this.personalityId = ctx.personalityId;
+    this.agent = ctx.agent;
+    this.turn = ctx.turn;
+    this.#abort = abort;
+    Object.defineProperty(this, 'signal', CallContext.#signal);
+    this.onAbort = (listener) => abort.onAbort(listener);
+    const emit = ctx.emit;
+    this.emit = (emission) => {
       if (emission?.type === 'progress') running.backstop?.progress();
       if (emit !== undefined) safeEmit(emit, callId, emission);
-    },
-    budget: execution.budget,
-    dryRun: false,
-    timeoutMs: execution.timeoutMs,
-    capabilities: handles,
-    attachments: batch.attachments,
-    session: batch.session,
-  };
-  return runTool(tool, execution.args, toolContext, abort, running);
+    };
+    this.budget = execution.budget;
+    this.timeoutMs = execution.timeoutMs;
+    this.capabilities = capabilities;
+    this.attachments = batch.attachments;
+    this.session = batch.session;
+  }
 }
 
 function safeEmit(emit: NonNullable<ExecuteContext['emit']>, callId: string, emission: ToolEmission): void {

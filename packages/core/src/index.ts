@@ -15,4 +15,4 @@ export { DefaultToolRegistry } from './tool-registry.js';
 export type { ToolRun } from './tool-runner.js';
 export { ToolRunner } from './tool-runner.js';
 export type { ArgsValidation } from './validate-args.js';
-export { validateArgs } from './validate-args.js';
+export { validateArgs, validateArgsNow } from './validate-args.js';

@@ -20,12 +20,34 @@ export async function validateArgs(
   args: unknown,
   toolName: string,
 ): Promise<ArgsValidation> {
+  return validateArgsNow(schema, args, toolName);
+}
+
+/**
+ * `validateArgs`, answered at once when the schema parses synchronously (nearly every schema),
+ * and as a promise only for one that needs the async parser: a caller that checks for a promise
+ * does not wait a turn of the event loop for what is already known.
+ */
+export function validateArgsNow(
+  schema: z.ZodType,
+  args: unknown,
+  toolName: string,
+): ArgsValidation | Promise<ArgsValidation> {
   let parsed: z.ZodSafeParseResult<unknown>;
   try {
     parsed = schema.safeParse(args);
   } catch {
-    parsed = await schema.safeParseAsync(args);
+    return schema.safeParseAsync(args).then((result) => judged(schema, args, toolName, result));
   }
+  return judged(schema, args, toolName, parsed);
+}
+
+function judged(
+  schema: z.ZodType,
+  args: unknown,
+  toolName: string,
+  parsed: z.ZodSafeParseResult<unknown>,
+): ArgsValidation {
   const unknownKeys = unknownArgumentsProblem(schema, args, toolName);
   if (parsed.success && unknownKeys === undefined) return { valid: true, args: parsed.data };
   // A strict schema reports the same keys again, without the hints.

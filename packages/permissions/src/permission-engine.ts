@@ -106,6 +106,28 @@ export class PermissionEngine {
     return this.#decideByKind(request, this.#ruleSet(saved instanceof Promise ? await saved : saved, once));
   }
 
+  /**
+   * The decision `decide` would give, taken at once when that needs no wait: a tool judged by
+   * its name (no permission spec, or an MCP tool) with no once grant pending, allowed by the
+   * configured rules or the session's grants, or judged with no saved grants to read. Undefined
+   * when only `decide` can tell. A caller running many cheap calls saves a turn of the event loop.
+   */
+  decideNow(request: PermissionRequest): PermissionDecision | undefined {
+    const { toolName, spec, mcpServer } = request;
+    if ((spec !== undefined && mcpServer === undefined) || this.#onceGrants.length > 0) return undefined;
+    if (spec) this.#toolKinds.set(toolName, spec.kind);
+    const own = this.#ruleSet([], []);
+    const blanketDeny = own.blanket('deny', toolName, mcpServer);
+    if (blanketDeny)
+      return {
+        behavior: 'deny',
+        rule: blanketDeny.source,
+        reason: `${toolName} is denied by rule "${blanketDeny.source}"`,
+      };
+    const decided = decideName(toolName, own, mcpServer);
+    return decided.behavior === 'allow' || this.#projectGrants === undefined ? decided : undefined;
+  }
+
   async #decideByKind(request: PermissionRequest, rules: RuleSet): Promise<PermissionDecision> {
     const { toolName, spec, args, mcpServer } = request;
     if (!spec || mcpServer !== undefined) return decideName(toolName, rules, mcpServer);

@@ -44,7 +44,16 @@ export interface ToolContext {
   personalityId: string;
   agent: AgentIdentity;
   turn: number;
+  /** Aborts when the call is aborted or times out. Reading it creates the call's AbortSignal. */
   signal: AbortSignal;
+  /**
+   * Runs `listener` once when the call is aborted or times out (at once when it already was),
+   * with the abort's reason; the returned function stops listening. Does what `signal` does for
+   * a tool that only needs to be told, without creating an AbortSignal and its listener per
+   * call (microseconds in Node, more than a cheap tool's own work). Set by Quiver's runner;
+   * another caller of `execute` may leave it out, so fall back to `signal`.
+   */
+  onAbort?(listener: (reason: unknown) => void): () => void;
   emit(emission: ToolEmission): void;
   /** Characters this call's result may take; longer results are trimmed. */
   budget: number;

@@ -15,18 +15,35 @@ const DEFAULT_STREAM_BUFFER = 10_000;
 /**
  * Fan-out of lifecycle events. Publishing never waits for a subscriber: callbacks run on a
  * microtask and a throwing one is isolated; async iterators buffer per consumer.
+ *
+ * The events published in one stretch of synchronous work go out together on one microtask, in
+ * order, each to the subscribers it had when it was published: a call publishes several events,
+ * and a microtask per event and subscriber cost more than the rest of a cheap call's events.
  */
 export class InMemoryEventBus implements EventBus {
   readonly #listeners = new Set<(event: QuiverEvent) => void>();
+  /** The listeners as published to, replaced (never changed) when they change. */
+  #snapshot: ReadonlyArray<(event: QuiverEvent) => void> = [];
   readonly #streamBuffer: number;
+  #pending: Array<{ event: QuiverEvent; listeners: ReadonlyArray<(event: QuiverEvent) => void> }> = [];
+  readonly #deliver = (): void => this.#drain();
 
   constructor(options: InMemoryEventBusOptions = {}) {
     this.#streamBuffer = Math.max(1, options.streamBuffer ?? DEFAULT_STREAM_BUFFER);
   }
 
   publish(event: QuiverEvent): void {
-    for (const listener of this.#listeners) {
-      queueMicrotask(() => {
+    const listeners = this.#snapshot;
+    if (listeners.length === 0) return;
+    if (this.#pending.push({ event, listeners }) === 1) queueMicrotask(this.#deliver);
+  }
+
+  #drain(): void {
+    // What a listener publishes while this runs goes out in the same pass, after what came before.
+    const pending = this.#pending;
+    for (let index = 0; index < pending.length; index++) {
+      const { event, listeners } = pending[index] as (typeof pending)[number];
+      for (const listener of listeners) {
         try {
           const returned: unknown = listener(event);
           // An async listener's rejection is as isolated as a synchronous throw.
@@ -34,13 +51,17 @@ export class InMemoryEventBus implements EventBus {
         } catch {
           // A subscriber's failure must not affect tool execution or other subscribers.
         }
-      });
+      }
     }
+    this.#pending = [];
   }
 
   subscribe(listener: (event: QuiverEvent) => void): () => void {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this.#snapshot = [...this.#listeners];
+    return () => {
+      if (this.#listeners.delete(listener)) this.#snapshot = [...this.#listeners];
+    };
   }
 
   stream(signal?: AbortSignal): AsyncIterableIterator<QuiverEvent> {

@@ -65,6 +65,7 @@ export class PersonalityPermissionEngine {
     });
     return {
       decide: (request) => engine.decide(request),
+      decideNow: (request) => engine.decideNow(request),
       grant: (rule, scope) => engine.grant(rule, scope),
       // The grant store belongs to the personality: a session ending leaves it open for the others.
       close: () => {},

@@ -20,6 +20,13 @@ export interface PermissionDecider {
     spec?: Tool['permission'];
     mcpServer?: string;
   }): Promise<PermissionDecision>;
+  /** The decision at once, when it needs no wait; undefined when only `decide` can tell. */
+  decideNow?(request: {
+    toolName: string;
+    args: unknown;
+    spec?: Tool['permission'];
+    mcpServer?: string;
+  }): PermissionDecision | undefined;
   grant(rule: string, scope: 'session' | 'project'): unknown;
 }
 
@@ -38,6 +45,29 @@ export interface PermissionGateDeps {
   resolver: PermissionResolver | undefined;
   makeEvent: ReturnType<typeof createEventFactory>;
   publish(event: QuiverEvent): void;
+}
+
+function decisionRequest(check: PermissionCheck) {
+  return {
+    toolName: check.tool.name,
+    args: check.args,
+    ...(check.tool.permission ? { spec: check.tool.permission } : {}),
+    ...(check.mcpServer ? { mcpServer: check.mcpServer } : {}),
+  };
+}
+
+/**
+ * Whether the rules allow the call at once, without a wait: then `checkPermission` would let it
+ * run and publish nothing, so a caller may skip it (and the turn of the event loop it costs).
+ */
+export function allowedAtOnce(check: PermissionCheck, deps: PermissionGateDeps): boolean {
+  if (deps.engine.decideNow === undefined) return false;
+  try {
+    return deps.engine.decideNow(decisionRequest(check))?.behavior === 'allow';
+  } catch {
+    // `checkPermission` reports the failure.
+    return false;
+  }
 }
 
 /**
@@ -59,12 +89,7 @@ export async function checkPermission(
 
   let decision: PermissionDecision;
   try {
-    decision = await deps.engine.decide({
-      toolName,
-      args: check.args,
-      ...(check.tool.permission ? { spec: check.tool.permission } : {}),
-      ...(check.mcpServer ? { mcpServer: check.mcpServer } : {}),
-    });
+    decision = await deps.engine.decide(decisionRequest(check));
   } catch (error) {
     const reason = `the permission check failed: ${messageOf(error)}`;
     completed({ behavior: 'deny', reason });

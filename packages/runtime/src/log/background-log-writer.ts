@@ -7,6 +7,7 @@ import { createEventRowWriter } from './event-rows.js';
 import {
   type LogCloseRequest,
   type LogThreadReport,
+  type LogWriteBatch,
   type LogWriteRequest,
   type LogWriterThreadData,
   logWriterThread,
@@ -104,7 +105,8 @@ export class BackgroundLogWriter {
     const writes = this.#unposted;
     if (writes.length === 0) return;
     this.#unposted = [];
-    // Messages posted together wake the thread once, and it writes them in one transaction.
+    // One message for them all: it wakes the thread once, and it writes them in one transaction.
+    const requests: LogWriteRequest[] = [];
     for (const { id, channel, events } of writes) {
       let text: string;
       try {
@@ -114,8 +116,9 @@ export class BackgroundLogWriter {
         text = '[]';
         this.#channels.get(channel)?.(asError(error), false);
       }
-      this.#worker?.postMessage({ id, channel, events: text } satisfies LogWriteRequest);
+      requests.push({ id, channel, events: text });
     }
+    this.#worker?.postMessage({ writes: requests } satisfies LogWriteBatch);
   }
 
   async #written(id: number): Promise<void> {

@@ -23,6 +23,11 @@ export interface LogWriteRequest {
   events: string;
 }
 
+/** The writes handed over together, in order: one message, to wake the thread once. */
+export interface LogWriteBatch {
+  writes: LogWriteRequest[];
+}
+
 /** Sent once, after the last write; the thread finishes what it holds and ends. */
 export interface LogCloseRequest {
   close: true;
@@ -124,11 +129,11 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
       data.idleMs,
     );
   };
-  parentPort?.on('message', (message: LogWriteRequest | LogCloseRequest) => {
+  parentPort?.on('message', (message: LogWriteBatch | LogCloseRequest) => {
     if (idleTimer !== undefined) clearTimeout(idleTimer);
     idleTimer = undefined;
     if ('close' in message) closing = true;
-    else queue.push(message);
+    else for (const write of message.writes) queue.push(write);
     if (!scheduled) {
       scheduled = true;
       setImmediate(drain);
