@@ -89,3 +89,67 @@ describe('the runner a session pipeline calls', () => {
     });
   });
 });
+
+describe('what a tool is told of its call', () => {
+  it('tells onAbort listeners of a timeout once, with its reason, without the tool reading its signal', async () => {
+    const heard: unknown[] = [];
+    const tool = echoTool('listener', {
+      execute: (_args: unknown, context: ToolContext) =>
+        new Promise<ToolResult>((resolve) => {
+          context.onAbort?.((reason) => {
+            heard.push(reason);
+            resolve(fail('aborted', 'stopped'));
+          });
+        }),
+    });
+    const result = await new ToolRunner().run(runOf({ tool, timeoutMs: 20 }));
+    // The tool stopped at its timeout: the call reports the timeout, not an abort.
+    expect(result).toMatchObject({ ok: false, code: 'timeout' });
+    expect(heard).toHaveLength(1);
+    expect((heard[0] as Error).name).toBe('TimeoutError');
+  });
+
+  it('tells a listener added after the abort at once, and a removed one never', async () => {
+    const controller = new AbortController();
+    const heard: string[] = [];
+    const tool = echoTool('late', {
+      execute: (_args: unknown, context: ToolContext) =>
+        new Promise<ToolResult>((resolve) => {
+          const stop = context.onAbort?.(() => heard.push('removed'));
+          stop?.();
+          context.onAbort?.(() => {
+            heard.push('first');
+            // Added once the call is aborted: told at once.
+            context.onAbort?.(() => heard.push('late'));
+            resolve(ok('stopped'));
+          });
+        }),
+    });
+    const running = new ToolRunner().run(runOf({ tool, signal: controller.signal }));
+    controller.abort(new Error('stop'));
+    expect(await running).toMatchObject({ ok: false, code: 'aborted' });
+    await until(() => heard.length >= 2);
+    expect(heard).toEqual(['first', 'late']);
+  });
+
+  it('keeps signal an own property of the context a tool spreads, and emit usable taken off it', async () => {
+    const controller = new AbortController();
+    const emissions: unknown[] = [];
+    let spreadSignal: AbortSignal | undefined;
+    const tool = echoTool('spreader', {
+      execute: (_args: unknown, context: ToolContext) => {
+        const copy = { ...context };
+        spreadSignal = copy.signal;
+        const { emit } = context;
+        emit({ type: 'log', level: 'info', message: 'hello' });
+        return ok(Object.keys(context).includes('signal') ? 'own' : 'missing');
+      },
+    });
+    const result = await new ToolRunner().run(
+      runOf({ tool, signal: controller.signal, emit: (emission) => emissions.push(emission) }),
+    );
+    expect(result).toEqual(ok('own'));
+    expect(spreadSignal).toBeInstanceOf(AbortSignal);
+    expect(emissions).toEqual([{ type: 'log', level: 'info', message: 'hello' }]);
+  });
+});

@@ -96,6 +96,33 @@ describe('InMemoryEventBus', () => {
     await sleep(0);
     expect(received.map((event) => event.type === 'session.info' && event.message)).toEqual(['before']);
   });
+
+  it('delivers after the publisher’s synchronous work, in order, each event to the subscribers it had then', async () => {
+    const bus = new InMemoryEventBus();
+    const early: string[] = [];
+    const late: string[] = [];
+    const messageOf = (event: QuiverEvent) => (event.type === 'session.info' ? event.message : event.type);
+    bus.subscribe((event) => {
+      early.push(messageOf(event));
+      // What a subscriber publishes goes out after what was already published.
+      if (messageOf(event) === 'one') bus.publish(info('from a subscriber'));
+    });
+    bus.publish(info('one'));
+    bus.subscribe((event) => late.push(messageOf(event)));
+    bus.publish(info('two'));
+    bus.subscribe(() => {
+      throw new Error('a subscriber that throws');
+    });
+    bus.publish(info('three'));
+    // Nothing is delivered while the publisher is still running.
+    expect(early).toEqual([]);
+    await sleep(0);
+    expect(early).toEqual(['one', 'two', 'three', 'from a subscriber']);
+    expect(late).toEqual(['two', 'three', 'from a subscriber']);
+    bus.publish(info('four'));
+    await sleep(0);
+    expect(early.at(-1)).toBe('four');
+  });
 });
 
 describe('slow subscribers', () => {
