@@ -19,6 +19,8 @@ export const directContext: ToolContext = {
   agent: { kind: 'main', id: 'bench' },
   turn: 1,
   signal: new AbortController().signal,
+  // As Quiver's runner gives it: a tool that only needs to hear of an abort makes no AbortSignal.
+  onAbort: () => () => {},
   emit: () => {},
   budget: 80_000,
   dryRun: false,
