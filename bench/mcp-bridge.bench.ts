@@ -27,6 +27,14 @@ import { sessionEchoCall } from './mcp-session-side.js';
 
 const TARGET_RATIO = 1.1;
 const ITERATIONS = 1_500;
+/**
+ * Sequential calls each side makes on new processes before anything is measured. A
+ * `createQuiver` session runs far more code per call than the raw client, and V8 takes thousands
+ * of calls to optimize all of it: measured in windows of 5,000 calls on one process pair, the
+ * session's ratio went 1.20, 1.12, then 1.06–1.09 from the third window on. Over HTTP a call costs
+ * ten times more and the bridge's share is small, so fewer calls do.
+ */
+const WARMUP_CALLS = { stdio: 10_000, http: 1_000 };
 const STDIO_PAIRS = Number(process.env.QUIVER_BENCH_STDIO_PAIRS ?? 4);
 /** Another tree (its root) whose session is measured too, in the same run: before and after a change. */
 const BEFORE_ROOT = process.env.QUIVER_BEFORE_ROOT;
@@ -153,6 +161,14 @@ async function httpSides(): Promise<Sides> {
   };
 }
 
+async function warm(sides: Sides, calls: number): Promise<Sides> {
+  for (let call = 0; call < calls; call++) {
+    await sides.raw();
+    await sides.bridge();
+  }
+  return sides;
+}
+
 /** Interleaved, alternating which side goes first, so load from elsewhere hits both alike. */
 async function measure(sides: Sides, concurrency: number): Promise<{ raw: number; bridge: number }> {
   const batch = Array.from({ length: concurrency });
@@ -165,7 +181,8 @@ async function measure(sides: Sides, concurrency: number): Promise<{ raw: number
     },
   };
   await new Bench({ time: 300, warmupTime: 100 }).add('raw', tasks.raw).add('bridge', tasks.bridge).run();
-  globalThis.gc?.();
+  // No forced full GC here: it undid part of V8's work on the longer path, and the rounds then
+  // measured it warming up again (session, two process pairs: 1.146 with one, 1.087 without).
   const samples = { raw: [] as number[], bridge: [] as number[] };
   for (let iteration = 0; iteration < ITERATIONS; iteration++) {
     const order = iteration % 2 === 0 ? (['raw', 'bridge'] as const) : (['bridge', 'raw'] as const);
@@ -183,7 +200,7 @@ export async function run(): Promise<void> {
   const throughputRows: Array<Record<string, string>> = [];
   let allMet = true;
 
-  const http = await httpSides();
+  const http = await warm(await httpSides(), WARMUP_CALLS.http);
   try {
     for (const concurrency of [1, 10]) {
       const { raw, bridge } = await measure(http, concurrency);
@@ -209,7 +226,7 @@ export async function run(): Promise<void> {
     const stdioRatios = new Map<number, { ratios: number[]; raw: number[]; bridge: number[] }>();
     const rates = { ratios: [] as number[], raw: [] as number[], bridge: [] as number[] };
     for (let pair = 0; pair < STDIO_PAIRS; pair++) {
-      const stdio = await stdioSides(through);
+      const stdio = await warm(await stdioSides(through), WARMUP_CALLS.stdio);
       try {
         for (const concurrency of [1, 10]) {
           const { raw, bridge } = await measure(stdio, concurrency);
