@@ -66,7 +66,9 @@ function outputCheck(definition: McpToolDefinition): Check | undefined {
       ].validate;
       check = (value) => {
         const outcome = validate(value);
-        if (outcome instanceof Promise) return { ok: true };
+        // The SDK's JSON Schema validators answer at once; one that would not is not trusted to pass.
+        if (outcome instanceof Promise)
+          return { ok: false, message: 'the outputSchema validator answered asynchronously' };
         return outcome.issues === undefined
           ? { ok: true }
           : { ok: false, message: outcome.issues.map((issue) => issue.message).join('; ') };

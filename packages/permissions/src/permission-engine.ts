@@ -49,6 +49,17 @@ export interface PermissionRequest {
 }
 
 /** Decides allow, ask or deny for a tool call from rule layers, parent denies and grants. */
+/** A deny rule that names the whole tool (or its MCP server): decided before anything else. */
+function blanketDenial(
+  rules: RuleSet,
+  toolName: string,
+  mcpServer: string | undefined,
+): PermissionDecision | undefined {
+  const rule = rules.blanket('deny', toolName, mcpServer);
+  if (rule === undefined) return undefined;
+  return { behavior: 'deny', rule: rule.source, reason: `${toolName} is denied by rule "${rule.source}"` };
+}
+
 export class PermissionEngine {
   readonly #workspace: string;
   readonly #deny: PermissionRule[];
@@ -87,13 +98,8 @@ export class PermissionEngine {
     const once = this.#onceGrants;
     this.#onceGrants = [];
     const own = this.#ruleSet([], []);
-    const blanketDeny = own.blanket('deny', toolName, mcpServer);
-    if (blanketDeny)
-      return {
-        behavior: 'deny',
-        rule: blanketDeny.source,
-        reason: `${toolName} is denied by rule "${blanketDeny.source}"`,
-      };
+    const blanketDeny = blanketDenial(own, toolName, mcpServer);
+    if (blanketDeny) return blanketDeny;
     // Saved and once grants only add allow rules, after the layers' and the session's: a decision
     // those rules allow comes out the same, naming the same rule, whatever is saved. So the saved
     // grants (a database read per decision, a round trip when shared) are read only when it does
@@ -117,13 +123,8 @@ export class PermissionEngine {
     if ((spec !== undefined && mcpServer === undefined) || this.#onceGrants.length > 0) return undefined;
     if (spec) this.#toolKinds.set(toolName, spec.kind);
     const own = this.#ruleSet([], []);
-    const blanketDeny = own.blanket('deny', toolName, mcpServer);
-    if (blanketDeny)
-      return {
-        behavior: 'deny',
-        rule: blanketDeny.source,
-        reason: `${toolName} is denied by rule "${blanketDeny.source}"`,
-      };
+    const blanketDeny = blanketDenial(own, toolName, mcpServer);
+    if (blanketDeny) return blanketDeny;
     const decided = decideName(toolName, own, mcpServer);
     return decided.behavior === 'allow' || this.#projectGrants === undefined ? decided : undefined;
   }

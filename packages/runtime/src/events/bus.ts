@@ -21,9 +21,8 @@ const DEFAULT_STREAM_BUFFER = 10_000;
  * and a microtask per event and subscriber cost more than the rest of a cheap call's events.
  */
 export class InMemoryEventBus implements EventBus {
-  readonly #listeners = new Set<(event: QuiverEvent) => void>();
-  /** The listeners as published to, replaced (never changed) when they change. */
-  #snapshot: ReadonlyArray<(event: QuiverEvent) => void> = [];
+  /** Replaced, never changed, when they change: what a publish took stays as it was. */
+  #listeners: ReadonlyArray<(event: QuiverEvent) => void> = [];
   readonly #streamBuffer: number;
   #pending: Array<{ event: QuiverEvent; listeners: ReadonlyArray<(event: QuiverEvent) => void> }> = [];
   readonly #deliver = (): void => this.#drain();
@@ -33,7 +32,7 @@ export class InMemoryEventBus implements EventBus {
   }
 
   publish(event: QuiverEvent): void {
-    const listeners = this.#snapshot;
+    const listeners = this.#listeners;
     if (listeners.length === 0) return;
     if (this.#pending.push({ event, listeners }) === 1) queueMicrotask(this.#deliver);
   }
@@ -57,10 +56,9 @@ export class InMemoryEventBus implements EventBus {
   }
 
   subscribe(listener: (event: QuiverEvent) => void): () => void {
-    this.#listeners.add(listener);
-    this.#snapshot = [...this.#listeners];
+    if (!this.#listeners.includes(listener)) this.#listeners = [...this.#listeners, listener];
     return () => {
-      if (this.#listeners.delete(listener)) this.#snapshot = [...this.#listeners];
+      this.#listeners = this.#listeners.filter((subscribed) => subscribed !== listener);
     };
   }
 
