@@ -33,3 +33,4 @@ export type {
 export { headlessDenial } from './suggested-rule.js';
 export { matchesUrlSpecifier } from './url-rule.js';
 export { normalizeWorkspacePath } from './workspace-path.js';
+export type { TrustedFileState, WorkspaceFilePins } from './trusted-files.js';
