@@ -87,6 +87,14 @@ export type {
   ToolPermissionSpec,
 } from './permissions.js';
 export { PERMISSION_KINDS } from './permissions.js';
+export type { PermissionAnswerChoice, PermissionQuestion, RelayedQuestion } from './person-question.js';
+export {
+  describeCallArguments,
+  PERMISSION_ANSWERS,
+  relayedAsker,
+  renderPermissionQuestion,
+  renderRelayedQuestion,
+} from './person-question.js';
 export type {
   Logger,
   PersonalityDemand,
@@ -135,3 +143,5 @@ export type {
   ToolTimeouts,
 } from './tool.js';
 export { defineTool, TOOL_NAME_PATTERN } from './tool.js';
+export type { VisibleTextOptions } from './visible-text.js';
+export { boundedVisibleText, escapeCodePoint, visibleText } from './visible-text.js';
