@@ -4,7 +4,7 @@ import { matchesStringSpecifier } from './command-rule.js';
 import { processRelativeReason } from './decide-shell.js';
 import { isProtectionRule } from './protected-paths.js';
 import type { PermissionRule } from './rule.js';
-import type { RuleSet } from './rule-set.js';
+import { type RuleSet, ruleAppliesToTool } from './rule-set.js';
 import { combineSubjects } from './subjects.js';
 import { matchesUrlSpecifier, parseUrl } from './url-rule.js';
 import { isProcessRelativePath, toolPathSubject } from './workspace-path.js';
@@ -145,10 +145,26 @@ export function decideSpecifier(
   return decision;
 }
 
-/** Tools checked by name only (MCP tools, tools without a permission spec). */
-export function decideName(toolName: string, rules: RuleSet, mcpServer?: string): PermissionDecision {
+/**
+ * Tools checked by name only (MCP tools, tools without a permission spec). With `byNameOnly`
+ * (a tool without a kind of its own), ask and allow rules must name the tool itself.
+ */
+export function decideName(
+  toolName: string,
+  rules: RuleSet,
+  mcpServer?: string,
+  byNameOnly = false,
+): PermissionDecision {
   for (const behavior of ['deny', 'ask', 'allow'] as const) {
-    const rule = rules.blanket(behavior, toolName, mcpServer);
+    const rule =
+      byNameOnly && behavior !== 'deny'
+        ? rules
+            .layer(behavior)
+            .find(
+              (candidate) =>
+                candidate.specifier === undefined && ruleAppliesToTool(candidate, toolName, mcpServer),
+            )
+        : rules.blanket(behavior, toolName, mcpServer);
     if (rule) {
       const reason =
         behavior === 'deny'

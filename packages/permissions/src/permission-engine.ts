@@ -46,6 +46,12 @@ export interface PermissionRequest {
   spec?: ToolPermissionSpec;
   /** The MCP server the tool comes from, when it is an MCP tool. */
   mcpServer?: string;
+  /**
+   * A tool without a permission kind of its own (an SDK client's): only allow and ask rules that
+   * name it decide it, never a blanket rule written for another tool (the shell rule space's
+   * `terminal`). Deny rules apply as to any tool.
+   */
+  byNameOnly?: boolean;
 }
 
 /** Decides allow, ask or deny for a tool call from rule layers, parent denies and grants. */
@@ -125,13 +131,13 @@ export class PermissionEngine {
     const own = this.#ruleSet([], []);
     const blanketDeny = blanketDenial(own, toolName, mcpServer);
     if (blanketDeny) return blanketDeny;
-    const decided = decideName(toolName, own, mcpServer);
+    const decided = decideName(toolName, own, mcpServer, request.byNameOnly);
     return decided.behavior === 'allow' || this.#projectGrants === undefined ? decided : undefined;
   }
 
   async #decideByKind(request: PermissionRequest, rules: RuleSet): Promise<PermissionDecision> {
     const { toolName, spec, args, mcpServer } = request;
-    if (!spec || mcpServer !== undefined) return decideName(toolName, rules, mcpServer);
+    if (!spec || mcpServer !== undefined) return decideName(toolName, rules, mcpServer, request.byNameOnly);
     const extracted = extract(() => subjectsOf(spec, args));
     if (!extracted.ok) {
       return {

@@ -95,6 +95,7 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
           .filter((definition) => definition.overridesBuiltInTool)
           .map((definition) => definition.name),
       ),
+      input.registered,
     ),
   );
   const denyRules = [

@@ -2,6 +2,7 @@ import { createBlanketDenyCheck, parsePermissionRule } from '@quiver/permissions
 import type { PermissionKind } from '@quiver/types';
 import { namesTool } from '../agents/tool-name-resolver.js';
 import type { PoolTool } from '../contracts.js';
+import { judgedName } from './judged-as-built-in.js';
 import type { StageResult } from './stage-result.js';
 
 /**
@@ -30,6 +31,8 @@ export function applyDenyRules(tools: readonly PoolTool[], denyRules: readonly s
     };
     const rule =
       deniedByName(tool.name, tool.mcpServer) ??
+      // A client's tool answering to a built-in's name or alias is denied as that built-in.
+      deniedByName(judgedName(tool.tool) ?? tool.name, tool.mcpServer) ??
       blanket.find((candidate) => namesTool(candidate.tool, named));
     if (rule) {
       result.removed.push({

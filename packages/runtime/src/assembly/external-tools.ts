@@ -31,6 +31,17 @@ export function externalParameters(definition: ExternalToolDefinition): Record<s
 }
 
 const skippingPermission = new WeakMap<Tool, string>();
+/** Tools wrapping an SDK client's definition as it gave it: no permission kind of their own. */
+const clientDefined = new WeakSet<Tool>();
+
+/**
+ * True for an SDK client's tool that declares no permission kind and answers to no built-in:
+ * it is judged by its own name only, never by a blanket rule written for another tool (a
+ * `terminal` allow does not reach a client's `bash`).
+ */
+export function judgedByNameOnly(tool: Tool): boolean {
+  return clientDefined.has(tool);
+}
 
 /** Wraps an SDK client's definition as a Tool: its JSON Schema is shown as-is and checked permissively. */
 export function wrapExternalTool(definition: ExternalToolDefinition): Tool {
@@ -47,6 +58,7 @@ export function wrapExternalTool(definition: ExternalToolDefinition): Tool {
   if (definition.annotations !== undefined) tool.annotations = definition.annotations;
   if (definition.skipPermission === true)
     skippingPermission.set(tool, 'its SDK client registered it with skipPermission');
+  clientDefined.add(tool);
   return tool;
 }
 

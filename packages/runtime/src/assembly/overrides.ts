@@ -1,18 +1,30 @@
-import { QuiverError } from '@quiver/types';
+import { QuiverError, type RegisteredTool } from '@quiver/types';
 import type { PoolTool } from '../contracts.js';
+import { builtInCounterpart, judgeAsBuiltIn } from './judged-as-built-in.js';
 import type { StageResult } from './stage-result.js';
 
 /**
  * Stage 2: an external tool that shares a built-in's name must say `overridesBuiltInTool`. With
  * it, the external callback and definition take the built-in's place (and its position in the
- * stable prefix); without it the assembly fails, since a silent override is a bug.
+ * stable prefix); without it the assembly fails, since a silent override is a bug. Every
+ * external tool that answers to a built-in's name or alias — a replacement, or a client's own
+ * `Read` — is judged as that built-in: its permission kind and subjects, its rules, and for file
+ * tools the workspace boundary (`registered` holds the built-ins, enabled or not).
  */
-export function applyOverrides(tools: readonly PoolTool[], overriding: ReadonlySet<string>): StageResult {
+export function applyOverrides(
+  tools: readonly PoolTool[],
+  overriding: ReadonlySet<string>,
+  registered: readonly RegisteredTool[] = [],
+): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
   if (!tools.some((tool) => tool.source === 'external')) {
     result.kept = [...tools];
     return result;
   }
+  const judged = (tool: PoolTool): PoolTool => {
+    const counterpart = builtInCounterpart(tool.name, registered);
+    return counterpart === undefined ? tool : judgeAsBuiltIn(tool, counterpart);
+  };
   const builtIns = new Map<string, PoolTool>();
   for (const tool of tools) if (tool.source !== 'external') builtIns.set(tool.name, tool);
   const replaced = new Map<string, PoolTool>();
@@ -40,7 +52,12 @@ export function applyOverrides(tools: readonly PoolTool[], overriding: ReadonlyS
         },
       );
     }
-    replaced.set(tool.name, { ...builtIn, tool: tool.tool, parameters: tool.parameters });
+    const counterpart = registered.find((entry) => entry.tool === builtIn.tool);
+    const replacement = { ...builtIn, tool: tool.tool, parameters: tool.parameters };
+    replaced.set(
+      tool.name,
+      counterpart === undefined ? judged(replacement) : judgeAsBuiltIn(replacement, counterpart),
+    );
     result.diagnostics.push({
       level: 'info',
       code: 'builtin_overridden',
@@ -50,7 +67,7 @@ export function applyOverrides(tools: readonly PoolTool[], overriding: ReadonlyS
   }
   for (const tool of tools) {
     if (tool.source === 'external' && replaced.has(tool.name)) continue;
-    result.kept.push(replaced.get(tool.name) ?? tool);
+    result.kept.push(replaced.get(tool.name) ?? (tool.source === 'external' ? judged(tool) : tool));
   }
   return result;
 }

@@ -9,7 +9,8 @@ import type {
   ToolFailure,
 } from '@quiver/types';
 import { fail } from '@quiver/types';
-import { skipsPermission } from '../assembly/external-tools.js';
+import { judgedByNameOnly, skipsPermission } from '../assembly/external-tools.js';
+import { judgedName } from '../assembly/judged-as-built-in.js';
 import type { createEventFactory } from '../events/event-factory.js';
 
 /** The part of `@quiver/permissions`' PermissionEngine the lifecycle relies on. */
@@ -19,6 +20,7 @@ export interface PermissionDecider {
     args: unknown;
     spec?: Tool['permission'];
     mcpServer?: string;
+    byNameOnly?: boolean;
   }): Promise<PermissionDecision>;
   /** The decision at once, when it needs no wait; undefined when only `decide` can tell. */
   decideNow?(request: {
@@ -26,6 +28,7 @@ export interface PermissionDecider {
     args: unknown;
     spec?: Tool['permission'];
     mcpServer?: string;
+    byNameOnly?: boolean;
   }): PermissionDecision | undefined;
   grant(rule: string, scope: 'session' | 'project'): unknown;
 }
@@ -47,9 +50,14 @@ export interface PermissionGateDeps {
   publish(event: QuiverEvent): void;
 }
 
+/**
+ * What the engine decides on: a tool answering to a built-in's name or alias under the built-in's
+ * name (its rules) and spec; a client's tool without a kind by its exact name only.
+ */
 function decisionRequest(check: PermissionCheck) {
   return {
-    toolName: check.tool.name,
+    toolName: judgedName(check.tool) ?? check.tool.name,
+    ...(judgedByNameOnly(check.tool) ? { byNameOnly: true } : {}),
     args: check.args,
     ...(check.tool.permission ? { spec: check.tool.permission } : {}),
     ...(check.mcpServer ? { mcpServer: check.mcpServer } : {}),
@@ -122,7 +130,7 @@ export async function checkPermission(
   }
 
   deps.publish(deps.makeEvent('permission.requested', { callId: check.callId, toolName, decision }));
-  const suggestedRule = decision.suggestedRule ?? toolName;
+  const suggestedRule = decision.suggestedRule ?? judgedName(check.tool) ?? toolName;
   if (deps.resolver === undefined) {
     const asked = decision.subjects
       ?.filter((entry) => entry.behavior === 'ask')

@@ -1,0 +1,176 @@
+import {
+  fail,
+  type RegisteredTool,
+  resolvePathArgument,
+  resolveRealPath,
+  type Tool,
+  type ToolPermissionSpec,
+} from '@quiver/types';
+import type { PoolTool } from '../contracts.js';
+import { compatibleToolNames } from '../providers/tool-name-compatibility.js';
+import { runWithoutAsking, skipsPermission } from './external-tools.js';
+
+const judgedAs = new WeakMap<Tool, string>();
+
+/**
+ * The built-in tool whose rules a tool is judged by: set for an external tool that answers to a
+ * built-in's name or alias (a replacement, or a client's `Read`), so `read_file(.env)` denies it
+ * as it denies `read_file`. Undefined for every other tool (judged by its own name).
+ */
+export function judgedName(tool: Tool): string | undefined {
+  return judgedAs.get(tool);
+}
+
+/**
+ * The registered built-in (a plugin's or the host's tool, enabled or not) that an external
+ * tool's name answers to: its own name, one of its declared aliases, or the Claude Code name
+ * mapped to it (`Read` → `read_file`). MCP tools are not built-ins.
+ */
+export function builtInCounterpart(
+  name: string,
+  registered: readonly RegisteredTool[],
+): RegisteredTool | undefined {
+  const builtIns = registered.filter((entry) => entry.tool.mcp === undefined);
+  const byName = (candidate: string) => builtIns.find((entry) => entry.tool.name === candidate);
+  return (
+    byName(name) ??
+    builtIns.find((entry) => entry.tool.aliases?.includes(name)) ??
+    compatibleToolNames(name)
+      .map(byName)
+      .find((entry) => entry !== undefined)
+  );
+}
+
+/** Argument keys the built-in does not declare: Quiver cannot tell what they reach. */
+function undeclaredKeys(args: unknown, declared: ReadonlySet<string> | undefined): string[] {
+  if (declared === undefined || typeof args !== 'object' || args === null) return [];
+  return Object.keys(args).filter((key) => !declared.has(key));
+}
+
+function declaredKeys(parameters: Record<string, unknown>): ReadonlySet<string> | undefined {
+  const properties = parameters.properties;
+  if (typeof properties !== 'object' || properties === null) return undefined;
+  return new Set(Object.keys(properties));
+}
+
+/**
+ * The built-in's permission spec, read from the replacement's arguments. An argument the
+ * built-in does not take makes the subject unreadable (so the engine asks, never allows): the
+ * client might open a path under a name the rules never saw.
+ */
+function inheritedSpec(builtIn: RegisteredTool, toolName: string): ToolPermissionSpec | undefined {
+  const spec = builtIn.tool.permission as ToolPermissionSpec | undefined;
+  if (spec === undefined) return undefined;
+  const declared = declaredKeys(builtIn.parameters);
+  const guard = (args: unknown) => {
+    const extra = undeclaredKeys(args, declared);
+    if (extra.length > 0)
+      throw new TypeError(
+        `${toolName} is judged as the built-in ${builtIn.tool.name}, which takes no argument ${extra.map((key) => `"${key}"`).join(', ')}, so Quiver cannot tell what it reaches`,
+      );
+  };
+  switch (spec.kind) {
+    case 'shell':
+      return {
+        kind: 'shell',
+        command: (args) => {
+          guard(args);
+          return spec.command(args);
+        },
+        ...(spec.cwd ? { cwd: spec.cwd } : {}),
+      };
+    case 'read':
+    case 'write':
+      return {
+        kind: spec.kind,
+        paths: (args) => {
+          guard(args);
+          return spec.paths(args);
+        },
+      };
+    case 'url':
+      return {
+        kind: 'url',
+        url: (args) => {
+          guard(args);
+          return spec.url(args);
+        },
+      };
+    default:
+      return {
+        kind: spec.kind,
+        specifier: (args) => {
+          guard(args);
+          return spec.specifier?.(args);
+        },
+      };
+  }
+}
+
+function isInside(root: string, candidate: string): boolean {
+  return candidate === root || candidate.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+/**
+ * The replacement's own callback behind the file tools' workspace boundary: every path the
+ * built-in's spec names must resolve (symlinks followed, as the kernel resolves them) inside a
+ * workspace root and be neither read-denied (by identity, as the file tools check) nor
+ * unreadable, before the call is relayed to whoever runs it. The client opens the file later;
+ * what it opens then is the client's to confine (docs/security-model.md).
+ */
+function confinedExecute(
+  tool: Tool,
+  spec: Extract<ToolPermissionSpec, { kind: 'read' | 'write' }>,
+): Tool['execute'] {
+  return (args, ctx) => {
+    const reach = ctx.capabilities.fs_reach;
+    const roots = (reach?.roots ?? []).map((root) => resolveRealPath(root).path);
+    const first = roots[0];
+    if (first === undefined)
+      return fail(
+        'not_available',
+        `${tool.name} was given no workspace root, so its paths cannot be checked.`,
+      );
+    let paths: string[];
+    try {
+      paths = spec.paths(args);
+    } catch (error) {
+      return fail('input_invalid', error instanceof Error ? error.message : String(error));
+    }
+    for (const requested of paths) {
+      const resolved = resolvePathArgument(requested, first);
+      if (!resolved.ok) return fail('input_invalid', `${resolved.error} ${resolved.fix}`);
+      if (!roots.some((root) => isInside(root, resolved.path)))
+        return fail(
+          'path_outside_workspace',
+          `${requested} resolves to ${resolved.path}, which is outside the workspace (${roots.join(', ')}).`,
+        );
+      const denied = reach?.readDenied?.(resolved.path);
+      if (denied !== undefined)
+        return fail('not_permitted', `${requested} is not permitted: it is read-denied by rule "${denied}".`);
+    }
+    return tool.execute(args, ctx);
+  };
+}
+
+/**
+ * An external tool judged as the built-in it answers to: the built-in's permission kind and
+ * subjects (so its path, command and URL rules, the protected paths and the shared-kind denies
+ * apply), its rule name, and — for file kinds — the workspace boundary checked before the client
+ * is asked to run it.
+ */
+export function judgeAsBuiltIn(external: PoolTool, builtIn: RegisteredTool): PoolTool {
+  const spec = inheritedSpec(builtIn, external.name);
+  const tool: Tool = { ...external.tool };
+  if (spec !== undefined) {
+    tool.permission = spec;
+    if (spec.kind === 'read' || spec.kind === 'write') {
+      tool.capabilities = { ...tool.capabilities, fs_reach: { mode: spec.kind } };
+      tool.execute = confinedExecute(external.tool, spec);
+    }
+  }
+  judgedAs.set(tool, builtIn.tool.name);
+  const exempt = skipsPermission(external.tool);
+  if (exempt !== undefined) runWithoutAsking(tool, exempt);
+  return { ...external, tool };
+}
