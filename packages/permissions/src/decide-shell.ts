@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
 import { matchesCommandPrefix, normalizeCommandText, parseCommandSpecifier } from './command-rule.js';
+import { isProtectionRule } from './protection-rules.js';
 import type { PermissionRule } from './rule.js';
 import type { RuleSet } from './rule-set.js';
 import { analyzeShellCommand } from './shell/analyze-shell-command.js';
@@ -9,7 +10,8 @@ import type { ShellCommandAnalysis, ShellRedirect, ShellUnprovenConstruct } from
 import { combineSubjects, NO_RULE_ALLOWS } from './subjects.js';
 import { suggestCommandRule, suggestShellRule } from './suggested-rule.js';
 import { isDirectory, scanForDeniedSymlink } from './symlink-scan.js';
-import { type UntrustedCode, untrustedWorkspaceCode } from './workspace-code.js';
+import type { TrustedFileState } from './trusted-files.js';
+import { type UntrustedInput, untrustedProgramInputs, type WorkspaceTrust } from './workspace-code.js';
 import {
   containsPath,
   isProcessRelativePath,
@@ -24,8 +26,13 @@ export interface ShellRequest {
   toolName: string;
   command: string;
   cwd?: string;
-  /** When the allow rule `rule` began to be trusted (the session's start, or its grant): config written later asks. */
-  trustedSince?: (rule: PermissionRule) => number;
+  /**
+   * The trust record's word on a workspace file an allowed program would read as configuration or
+   * code (pins, and files granted in this session). Absent: no file is pinned.
+   */
+  fileState?: (absolutePath: string) => TrustedFileState;
+  /** A person approved this one decision: workspace files are taken as they are now. */
+  trustWorkspaceOnce?: boolean;
 }
 
 /**
@@ -35,6 +42,8 @@ export interface ShellRequest {
 export interface ShellSubjectDecision extends PermissionSubjectDecision {
   construct?: { name: string; start: number; end: number };
   suggestedRule?: string;
+  /** Workspace files the ask is about: granting `suggestedRule` pins them as they are now. */
+  untrustedFiles?: string[];
 }
 
 type Directories = string[] | null;
@@ -55,7 +64,7 @@ const allow = (subject: string, reason: string, rule?: PermissionRule): Subject 
 export async function decideShellCommand(request: ShellRequest, rules: RuleSet): Promise<PermissionDecision> {
   const { toolName, command } = request;
   const analysis = await analyzeShellCommand(command);
-  const checker = new ShellChecker(toolName, rules, request.trustedSince);
+  const checker = new ShellChecker(toolName, rules, request.trustWorkspaceOnce ? undefined : workspaceTrust(rules, request.fileState));
   const normalized = normalizeCommandText(command);
   const wholeCommandAllow = checker.allows.find(
     ({ rule, specifier }) => !specifier.prefix && normalizeCommandText(rule.specifier ?? '') === normalized,
@@ -96,7 +105,12 @@ export async function decideShellCommand(request: ShellRequest, rules: RuleSet):
   }
   const exact = `${toolName}(${normalized})`;
   for (const decided of subjects) if (decided.behavior === 'ask') decided.suggestedRule ??= exact;
-  const decision = combineSubjects(subjects, 'the command runs no program');
+  const decision: PermissionDecision & { untrustedFiles?: string[] } = combineSubjects(
+    subjects,
+    'the command runs no program',
+  );
+  const untrustedFiles = [...new Set(subjects.flatMap((decided) => decided.untrustedFiles ?? []))];
+  if (untrustedFiles.length > 0) decision.untrustedFiles = untrustedFiles;
   if (decision.behavior === 'ask') {
     const asked = subjects.filter((decided) => decided.behavior === 'ask');
     decision.suggestedRule = asked.every((decided) => checker.changedCode.has(decided))
@@ -115,6 +129,32 @@ function unprovenSubject(construct: ShellUnprovenConstruct): ShellSubjectDecisio
   };
 }
 
+/** What the workspace's protected paths and the trust record say a program may read. */
+function workspaceTrust(
+  rules: RuleSet,
+  fileState: ((absolutePath: string) => TrustedFileState) | undefined,
+): WorkspaceTrust {
+  return {
+    workspace: rules.workspace,
+    isProtected: (absolutePath) =>
+      rules.firstPathMatch(rules.protections, normalizeWorkspacePath(absolutePath, rules.workspace)) !==
+      undefined,
+    fileState: fileState ?? (() => 'unpinned'),
+  };
+}
+
+/** Files outside the workspace that every program may name: they hold nothing to read. */
+const HARMLESS_DEVICES = new Set([
+  '/dev/null',
+  '/dev/zero',
+  '/dev/stdin',
+  '/dev/stdout',
+  '/dev/stderr',
+  '/dev/tty',
+  '/dev/random',
+  '/dev/urandom',
+]);
+
 class ShellChecker {
   readonly denies;
   readonly asks;
@@ -125,12 +165,14 @@ class ShellChecker {
   readonly changedCode = new WeakSet<Subject>();
   readonly readDenies: PermissionRule[];
   readonly writeDenies: PermissionRule[];
+  readonly reachingWriteDenies: PermissionRule[];
   readonly writeAllows: PermissionRule[];
 
   constructor(
     readonly toolName: string,
     readonly rules: RuleSet,
-    readonly trustedSince?: (rule: PermissionRule) => number,
+    /** Undefined when a person approved this decision once, workspace state included. */
+    readonly trust?: WorkspaceTrust,
   ) {
     this.denies = commandRules(rules.forTool('deny', toolName));
     this.asks = commandRules(rules.forTool('ask', toolName));
@@ -139,27 +181,28 @@ class ShellChecker {
     this.blanketAsk = rules.blanket('ask', toolName);
     this.readDenies = rules.pathRules('deny', 'read');
     this.writeDenies = rules.pathRules('deny', 'write');
+    // The workspace's own protections (`**/quiver.yaml`, `**/.git/**`) stop a program that names
+    // such a path; they do not make every directory or glob argument ask, as a person's deny does.
+    this.reachingWriteDenies = this.writeDenies.filter(
+      (rule) => !isProtectionRule(rule) || rules.pathBase(rule) !== null,
+    );
     this.writeAllows = rules.pathRules('allow', 'write');
   }
 
-  readonly #codeChecks = new Map<string, UntrustedCode | undefined>();
+  readonly #codeChecks = new Map<string, UntrustedInput | undefined>();
 
-  /** Workspace code checks of one decision are shared by its subcommands (`git status && git diff`). */
-  #untrustedCode(
-    argv: readonly string[],
-    directories: Directories,
-    since: number,
-  ): UntrustedCode | undefined {
+  /** Workspace input checks of one decision are shared by its subcommands (`git status && git diff`). */
+  #untrustedInputs(argv: readonly string[], directories: Directories): UntrustedInput | undefined {
+    if (this.trust === undefined) return undefined;
     const program = path.posix.basename(argv[0] ?? '');
-    const options = program === 'git' ? [] : argv.filter((word) => word.startsWith('-'));
-    const key = JSON.stringify([program, options, directories, since]);
+    const key = JSON.stringify([program === 'git' ? [program] : argv, directories]);
     if (!this.#codeChecks.has(key))
-      this.#codeChecks.set(key, untrustedWorkspaceCode(argv, directories, this.rules.workspace, since));
+      this.#codeChecks.set(key, untrustedProgramInputs(argv, directories, this.trust));
     return this.#codeChecks.get(key);
   }
 
   get hasPathDenies(): boolean {
-    return this.readDenies.length + this.writeDenies.length > 0;
+    return this.readDenies.length + this.reachingWriteDenies.length > 0;
   }
 
   decideCommand(entry: ShellCommandAnalysis, subject: string, directories: Directories): Subject {
@@ -189,17 +232,17 @@ class ShellChecker {
           (specifier.prefix || !entry.appendsArguments) && matchesCommandPrefix(specifier, entry.argv),
       )?.rule;
     if (!allowing) return ask(subject, NO_RULE_ALLOWS);
-    const untrusted = this.trustedSince
-      ? this.#untrustedCode(entry.argv, directories, this.trustedSince(allowing))
-      : undefined;
-    if (untrusted?.kind === 'foreign-repository') return ask(subject, untrusted.reason);
+    // A blanket allow lets the program run anything already: planted state adds nothing to that.
+    const untrusted = allowing === this.blanketAllow ? undefined : this.#untrustedInputs(entry.argv, directories);
     if (untrusted) {
       const asked = ask(
         subject,
-        `${untrusted.reason} since rule "${allowing.source}" was trusted, and ${untrusted.program} runs what it says`,
+        untrusted.files.length > 0
+          ? `${untrusted.reason}, and rule "${allowing.source}" allows ${untrusted.program} only with what a person trusted; granting it again pins the files as they are now`
+          : `${untrusted.reason}; no rule allows that, a person must approve it each time (or remove what was planted)`,
       );
-      // Granting the rule again trusts the files as they are now.
       asked.suggestedRule = allowing.source;
+      if (untrusted.files.length > 0) asked.untrustedFiles = untrusted.files;
       this.changedCode.add(asked);
       return asked;
     }
@@ -216,25 +259,39 @@ class ShellChecker {
     subject: string,
     directories: Directories,
   ): Subject | undefined {
-    if (!this.hasPathDenies) return undefined;
     const searchDirectories = linkDirectories(entry, directories);
     const program = path.posix.basename(entry.argv[0] ?? '');
     const inert = entry.wrappers.length === 0 && INERT_COMMANDS.has(program);
     // What such a program writes (`sort -o`, redirections) is judged as a write elsewhere.
-    const readsOnly = entry.wrappers.length === 0 && readsItsArguments(entry.argv[0] ?? '');
-    const denies = readsOnly ? this.readDenies : [...this.readDenies, ...this.writeDenies];
+    const readsOnly = entry.wrappers.length === 0 && readsItsArguments(entry.argv);
+    const named = readsOnly ? this.readDenies : [...this.readDenies, ...this.writeDenies];
+    const denies = readsOnly ? this.readDenies : [...this.readDenies, ...this.reachingWriteDenies];
     let reaching: string | undefined;
+    let outside: string | undefined;
+    // Redirection targets (and `tee`'s files) are judged as writes, by the write rules.
+    const written = new Set(entry.redirects.map((redirect) => redirect.path));
     for (const argument of argumentsOf(entry)) {
-      for (const candidate of pathCandidates(argument)) {
+      if (written.has(argument.word)) continue;
+      for (const candidate of pathCandidates(argument.word, argument.operand)) {
         for (const directory of resolvableDirectories(candidate, searchDirectories)) {
           const normalized = normalizeWorkspacePath(candidate, this.rules.workspace, directory);
-          const rule = this.rules.firstPathMatch(denies, normalized);
+          const rule = this.rules.firstPathMatch(named, normalized);
           if (rule) return deny(subject, rule, `names ${normalized}, denied by rule "${rule.source}"`);
+          if (!inert && path.isAbsolute(normalized) && !HARMLESS_DEVICES.has(normalized))
+            outside ??= `names ${normalized}, outside the workspace: a program reads and writes only inside it unless a person approves`;
+          if (!this.hasPathDenies) continue;
           if (isProcessRelativePath(normalized)) reaching ??= processRelativeReason(normalized);
           if (!inert) reaching ??= this.#reachesDeny(normalized, denies);
         }
       }
     }
+    if (!inert && directories !== null)
+      for (const directory of directories) {
+        const normalized = normalizeWorkspacePath('.', this.rules.workspace, directory);
+        if (path.isAbsolute(normalized))
+          outside ??= `runs in ${normalized}, outside the workspace: a program reads and writes only inside it unless a person approves`;
+      }
+    if (!this.hasPathDenies) return outside === undefined ? undefined : ask(subject, outside);
     if (entry.opaqueArguments.length > 0) {
       return ask(
         subject,
@@ -253,7 +310,8 @@ class ShellChecker {
         'xargs feeds it arguments from standard input, so path deny rules cannot be checked',
       );
     }
-    return reaching === undefined ? undefined : ask(subject, reaching);
+    const reason = outside ?? reaching;
+    return reason === undefined ? undefined : ask(subject, reason);
   }
 
   #reachesDeny(normalized: string, denies: PermissionRule[]): string | undefined {
@@ -321,16 +379,21 @@ class ShellChecker {
   }
 }
 
-/** The ways an argument can carry a path: itself, `--opt=PATH`, `-oPATH`, `@PATH`, `host:PATH`. */
-function pathCandidates(argument: string): string[] {
+/**
+ * The ways an argument can carry a path: itself, `--opt=PATH`, `-oPATH`, `@PATH`, `host:PATH`.
+ * An operand after `--` is a path whatever it looks like (`cat -- -ev`).
+ */
+function pathCandidates(argument: string, operand = false): string[] {
   const candidates = new Set<string>();
-  if (!argument.startsWith('-')) candidates.add(argument);
+  if (operand || !argument.startsWith('-')) candidates.add(argument);
   const equals = argument.indexOf('=');
   if (equals !== -1) candidates.add(argument.slice(equals + 1));
   if (/^-[^-]/.test(argument) && argument.length > 2) candidates.add(argument.slice(2));
   if (argument.startsWith('@')) candidates.add(argument.slice(1));
   const colon = argument.lastIndexOf(':');
-  if (colon !== -1 && !argument.startsWith('/')) candidates.add(argument.slice(colon + 1));
+  // `host:PATH`, but not the `//host/…` of a URL.
+  if (colon !== -1 && !argument.startsWith('/') && !argument.slice(colon + 1).startsWith('//'))
+    candidates.add(argument.slice(colon + 1));
   candidates.delete('');
   return [...candidates];
 }
@@ -356,17 +419,23 @@ function absoluteIn(normalized: string, workspace: string): string {
   return path.isAbsolute(normalized) ? normalized : path.join(realWorkspace(workspace), normalized);
 }
 
-/** The arguments to check as paths; `find` with no starting point searches `.`. */
-function argumentsOf(entry: ShellCommandAnalysis): string[] {
-  const args = entry.argv.slice(1);
-  if (path.posix.basename(entry.argv[0] ?? '') !== 'find') return args;
-  const firstExpression = args.findIndex(
-    (argument) => /^[-(!)]/.test(argument) && !/^-[HLP]$/.test(argument),
-  );
-  const operands = (firstExpression === -1 ? args : args.slice(0, firstExpression)).filter(
-    (argument) => !/^-[HLP]$/.test(argument),
-  );
-  return operands.length === 0 ? ['.', ...args] : args;
+/**
+ * The arguments to check as paths, each marked when it follows `--` (an operand, whatever its
+ * spelling); `find` with no starting point searches `.`.
+ */
+function argumentsOf(entry: ShellCommandAnalysis): Array<{ word: string; operand: boolean }> {
+  let args = entry.argv.slice(1);
+  if (path.posix.basename(entry.argv[0] ?? '') === 'find') {
+    const firstExpression = args.findIndex(
+      (argument) => /^[-(!)]/.test(argument) && !/^-[HLP]$/.test(argument),
+    );
+    const operands = (firstExpression === -1 ? args : args.slice(0, firstExpression)).filter(
+      (argument) => !/^-[HLP]$/.test(argument),
+    );
+    if (operands.length === 0) args = ['.', ...args];
+  }
+  const separator = args.indexOf('--');
+  return args.map((word, index) => ({ word, operand: separator !== -1 && index > separator }));
 }
 
 function commandRules(rules: PermissionRule[]) {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -74,20 +75,47 @@ const INERT_KEYS = new Set([
  */
 export function firstActiveGitKey(files: readonly string[]): { file: string; key: string } | undefined {
   for (const file of files) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const key of configKeys(text)) if (!INERT_KEYS.has(key)) return { file, key };
+    const text = readText(file);
+    if (text === undefined) continue;
+    for (const { key } of gitConfigEntries(text)) if (!INERT_KEYS.has(key)) return { file, key };
   }
   return undefined;
 }
 
-/** Keys of a git config file as `section.key` or `section.*.key`, lowercased; anything unreadable is reported as is. */
-function configKeys(text: string): string[] {
-  const keys: string[] = [];
+/**
+ * Files a configuration file brings in or names as programs, hooks or attributes: `include.path`
+ * and `includeIf.*.path` targets, `core.hooksPath`, `core.attributesFile`, `core.fsmonitor`, and
+ * every word with a `/` in a key that runs a program (`diff.*.textconv = ./tools/conv`). Relative
+ * ones are resolved from the configuration file's directory for includes and from `workTree` for
+ * the rest, as git does. What git would read or run from them is only as trusted as they are.
+ */
+export function gitConfigReferences(file: string, workTree: string): string[] {
+  const text = readText(file);
+  if (text === undefined) return [];
+  const references: string[] = [];
+  const home = os.homedir();
+  const resolve = (value: string, base: string) =>
+    value.startsWith('~/') ? path.join(home, value.slice(2)) : path.resolve(base, value);
+  for (const { key, value } of gitConfigEntries(text)) {
+    if (value === undefined || value === '') continue;
+    if (key === 'include.path' || key === 'includeif.*.path') references.push(resolve(value, path.dirname(file)));
+    else if (['core.hookspath', 'core.attributesfile', 'core.fsmonitor', 'core.excludesfile'].includes(key)) {
+      if (value !== 'true' && value !== 'false') references.push(resolve(value, workTree));
+    } else if (!INERT_KEYS.has(key))
+      for (const word of value.split(/[\s'"=;|&()<>]+/))
+        if (word.includes('/') && !word.includes('://')) references.push(resolve(word, workTree));
+  }
+  return references;
+}
+
+interface GitConfigEntry {
+  /** `section.key` or `section.*.key`, lowercased; anything unreadable as `unreadable line "…"`. */
+  key: string;
+  value?: string;
+}
+
+function gitConfigEntries(text: string): GitConfigEntry[] {
+  const entries: GitConfigEntry[] = [];
   let section = '';
   for (const raw of text.replace(/\\\r?\n/g, '').split(/\r?\n/)) {
     const line = raw.trim();
@@ -100,47 +128,120 @@ function configKeys(text: string): string[] {
         header[0].includes('"') || dotted !== -1 ? `${dotted === -1 ? name : name.slice(0, dotted)}.*` : name;
       continue;
     }
-    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(=|$|[#;])/.exec(line);
-    keys.push(
-      entry && section !== ''
-        ? `${section}.${(entry[1] as string).toLowerCase()}`
-        : `unreadable line "${line}"`,
-    );
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (entry && section !== '')
+      entries.push({ key: `${section}.${(entry[1] as string).toLowerCase()}`, value: unquote(entry[2]) });
+    else entries.push({ key: `unreadable line "${line}"` });
   }
-  return keys;
+  return entries;
 }
 
-/** The repository git uses from `directory`: its top directory and git directories, or undefined outside one. */
-export function findRepository(directory: string): { root: string; gitDirs: string[] } | undefined {
-  let current = directory;
+/** A value as git reads it, near enough to find the paths in it: quotes removed, a trailing comment cut. */
+function unquote(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let result = '';
+  let quoted = false;
+  for (let index = 0; index < value.length; index++) {
+    const char = value[index] as string;
+    if (char === '"') quoted = !quoted;
+    else if (char === '\\') result += value[++index] ?? '';
+    else if (!quoted && (char === '#' || char === ';')) break;
+    else result += char;
+  }
+  return result.trim();
+}
+
+/** A repository git would use, as git's own discovery finds it. */
+export interface DiscoveredRepository {
+  /** The directory git runs the work tree from (for a bare repository, the git directory itself). */
+  root: string;
+  /** The git directory, then its common directory when it has one (worktrees, submodules). */
+  gitDirs: string[];
+  bare: boolean;
+  /** How it was found: a `.git` directory, a `.git` file's `gitdir:` line, or a bare directory. */
+  via: 'directory' | 'gitfile' | 'bare';
+}
+
+/**
+ * The repository git finds from `directory`, walking up as `setup_git_directory` does: in each
+ * directory, first `.git` (a directory that looks like a git directory, or a file with a
+ * `gitdir:` line), then the directory itself when it looks like a bare repository (`HEAD`,
+ * `objects/` and `refs/`, or a `commondir`). `unreadable` names a `.git` file git would stop at
+ * with an error. A bare repository counts even though Quiver's runs of git refuse implicit ones
+ * (`safe.bareRepository=explicit`): the model is proven against git as the person runs it too.
+ * Looking "too much like" a repository is on the safe side: it can only make a command ask.
+ */
+export function discoverRepository(
+  directory: string,
+  ceilings: readonly string[] = [],
+): DiscoveredRepository | { unreadable: string } | undefined {
+  let current = path.resolve(directory);
   for (;;) {
-    const gitDir = resolveGitDir(path.join(current, '.git'));
-    if (gitDir) {
-      const gitDirs = [gitDir];
-      const common = readTrimmed(path.join(gitDir, 'commondir'));
-      if (common) gitDirs.push(path.resolve(gitDir, common));
-      return { root: current, gitDirs };
+    const dotGit = path.join(current, '.git');
+    const kind = entryKind(dotGit);
+    if (kind === 'directory' && looksLikeGitDirectory(dotGit))
+      return withCommonDir({ root: current, gitDirs: [dotGit], bare: false, via: 'directory' });
+    if (kind === 'file') {
+      const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotGit) ?? '');
+      if (!pointer?.[1]) return { unreadable: dotGit };
+      const gitDir = path.resolve(current, pointer[1]);
+      return withCommonDir({ root: current, gitDirs: [gitDir], bare: false, via: 'gitfile' });
     }
+    if (kind === 'other') return { unreadable: dotGit };
+    if (looksLikeGitDirectory(current))
+      return withCommonDir({ root: current, gitDirs: [current], bare: true, via: 'bare' });
     const parent = path.dirname(current);
-    if (parent === current) return undefined;
+    if (parent === current || ceilings.includes(parent)) return undefined;
     current = parent;
   }
 }
 
-function resolveGitDir(dotGit: string): string | undefined {
+/** The repository git uses from `directory`: its top directory and git directories, or undefined outside one. */
+export function findRepository(directory: string): { root: string; gitDirs: string[] } | undefined {
+  const found = discoverRepository(directory);
+  return found === undefined || 'unreadable' in found ? undefined : found;
+}
+
+function withCommonDir(repository: DiscoveredRepository): DiscoveredRepository {
+  const gitDir = repository.gitDirs[0] as string;
+  const common = readText(path.join(gitDir, 'commondir'))?.trim();
+  if (common) repository.gitDirs.push(path.resolve(gitDir, common));
+  return repository;
+}
+
+/** git's `is_git_directory`, read generously: a `HEAD`, and `objects/` with `refs/` or a `commondir`. */
+function looksLikeGitDirectory(directory: string): boolean {
+  if (entryKind(path.join(directory, 'HEAD')) === undefined) return false;
+  if (entryKind(path.join(directory, 'commondir')) !== undefined) return true;
+  return (
+    entryKind(path.join(directory, 'objects')) !== undefined &&
+    entryKind(path.join(directory, 'refs')) !== undefined
+  );
+}
+
+function entryKind(file: string): 'directory' | 'file' | 'other' | undefined {
   try {
-    const stat = fs.statSync(dotGit);
-    if (stat.isDirectory()) return dotGit;
-    const pointer = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-    return pointer?.[1] ? path.resolve(path.dirname(dotGit), pointer[1].trim()) : undefined;
-  } catch {
-    return undefined;
+    const stat = fs.statSync(file);
+    return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other';
+  } catch (error) {
+    // A dangling link or an unreadable entry is something git would trip over: not nothing.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' &&
+      (() => {
+        try {
+          fs.lstatSync(file);
+          return false;
+        } catch {
+          return true;
+        }
+      })()
+      ? undefined
+      : 'other';
   }
 }
 
-function readTrimmed(file: string): string | undefined {
+function readText(file: string): string | undefined {
   try {
-    return fs.readFileSync(file, 'utf8').trim() || undefined;
+    return fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }

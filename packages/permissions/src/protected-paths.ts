@@ -1,7 +1,5 @@
+import os from 'node:os';
 import path from 'node:path';
-import { QuiverError } from '@quiver/types';
-import type { PermissionRule } from './rule.js';
-import { realWorkspace } from './workspace-path.js';
 
 /** A path Quiver loads as configuration or code, or keeps its data in: no tool may write there. */
 export interface ProtectedPath {
@@ -9,62 +7,73 @@ export interface ProtectedPath {
   path: string;
   /** Why it is protected, completing "protected: …" (default: Quiver loads this file as configuration). */
   reason?: string;
+  /**
+   * Whether the terminal's sandbox mounts it read-only too (default). `tools-only` where a program
+   * must still write there as part of its own job (git its objects and index, npm node_modules):
+   * the parts of those that hold configuration or code are listed again as `read-only`.
+   */
+  sandbox?: 'read-only' | 'tools-only';
 }
 
-const DEFAULT_REASON = 'Quiver loads this file as configuration';
+const CONFIGURATION = 'Quiver reads it as configuration wherever it is started';
+const GIT = "git runs what a repository's configuration, hooks and attributes name";
+const GIT_DIRECTORY = 'a git directory decides which configuration and hooks git runs; change it with git itself';
+const NODE_MODULES =
+  'allowed programs (npx, package scripts) and Quiver plugins run the code installed there; install packages with the package manager';
 
-/** The tool part of a protection rule: not a valid tool name, so no tool's own rules list it. */
-export const PROTECTION_TOOL = 'quiver:protected';
+/**
+ * Everything in any workspace that Quiver, or a program its rules can allow, reads as
+ * configuration or code. The one list: the permission engine write-denies it to every tool
+ * (file tools, shell redirections, shell write arguments), the shell analyzer trusts program
+ * inputs it covers, and the sandbox mounts the `read-only` entries read-only.
+ */
+export const WORKSPACE_PROTECTED_PATHS: readonly ProtectedPath[] = [
+  ...['quiver.yaml', 'quiver.yml', 'quiver.local.yaml', 'quiver.local.yml'].map((name) => ({
+    path: `**/${name}`,
+    reason: CONFIGURATION,
+  })),
+  { path: '**/personalities', reason: 'Quiver loads personalities from a personalities folder beside its configuration' },
+  { path: '**/personalities/**', reason: 'Quiver loads personalities from a personalities folder beside its configuration' },
+  { path: '**/.quiver', reason: "Quiver keeps a project's own state there" },
+  { path: '**/.quiver/**', reason: "Quiver keeps a project's own state there" },
+  ...['config', 'config.worktree', 'hooks', 'info', 'commondir', 'objects/info/alternates'].flatMap((name) => [
+    { path: `**/.git/${name}`, reason: GIT },
+    { path: `**/.git/modules/**/${name}`, reason: GIT },
+    { path: `**/.git/worktrees/*/${name}`, reason: GIT },
+  ]),
+  { path: '**/.git', reason: GIT_DIRECTORY, sandbox: 'tools-only' },
+  { path: '**/.git/**', reason: GIT_DIRECTORY, sandbox: 'tools-only' },
+  { path: '**/node_modules', reason: NODE_MODULES, sandbox: 'tools-only' },
+  { path: '**/node_modules/**', reason: NODE_MODULES, sandbox: 'tools-only' },
+];
 
-/** A protected path in the shape of a deny rule, with what to tell the caller. */
-export interface ProtectionRule extends PermissionRule {
-  /** "protected: …": why, and what to do instead. */
-  explanation: string;
-}
-
-export function isProtectionRule(rule: PermissionRule): rule is ProtectionRule {
-  return rule.tool === PROTECTION_TOOL;
+export interface HostProtectedPathsInput {
+  /** Every file and directory the host loaded as configuration or code, its data and trust directories. */
+  loaded: readonly string[];
+  /** The data directory (grants, logs, spill files). */
+  dataDir: string;
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
- * Protected paths as write denies that no allow rule, grant or layer can lift. They are kept
- * apart from the rule layers and joined to every write-path deny lookup, so file tools, shell
- * redirections and shell arguments all meet them.
+ * The whole list for a host: the workspace entries above, what the host loaded, its data
+ * directory, the person's and the machine's Quiver configuration directories, and the runtime
+ * directory a running console keeps its files in.
  */
-export function protectionRules(
-  entries: ReadonlyArray<string | ProtectedPath>,
-  workspace: string,
-): ProtectionRule[] {
-  const root = realWorkspace(workspace);
+export function protectedPathList(input: HostProtectedPathsInput): ProtectedPath[] {
+  const env = input.env ?? process.env;
+  const home = os.homedir();
+  const configHome = env.XDG_CONFIG_HOME || path.join(home, '.config');
+  const entries: ProtectedPath[] = [
+    { path: path.resolve(input.dataDir), reason: 'Quiver keeps its data and saved grants here' },
+    ...input.loaded.map((entry) => ({ path: path.resolve(entry), reason: 'Quiver loads this file as configuration' })),
+    { path: path.join(configHome, 'quiver'), reason: "the person's own Quiver configuration" },
+    { path: '/etc/quiver', reason: "the machine's Quiver configuration" },
+    ...(env.XDG_RUNTIME_DIR
+      ? [{ path: path.join(env.XDG_RUNTIME_DIR, 'quiver'), reason: 'a running Quiver console keeps its files here' }]
+      : []),
+    ...WORKSPACE_PROTECTED_PATHS,
+  ];
   const seen = new Set<string>();
-  const rules: ProtectionRule[] = [];
-  for (const entry of entries) {
-    const { path: target, reason = DEFAULT_REASON } = typeof entry === 'string' ? { path: entry } : entry;
-    if (typeof target !== 'string' || target.trim() === '' || target.startsWith('~')) {
-      throw new QuiverError(
-        'config_invalid',
-        `Protected path ${JSON.stringify(target)} must be absolute or relative to the workspace.`,
-        {
-          fix: 'Give protected paths as absolute paths or paths relative to the workspace.',
-          details: { path: String(target) },
-        },
-      );
-    }
-    const shown = path.isAbsolute(target) ? shownPath(target, root) : target;
-    const source = `protected: ${reason} (${shown})`;
-    if (seen.has(source)) continue;
-    seen.add(source);
-    rules.push({
-      source,
-      tool: PROTECTION_TOOL,
-      specifier: target,
-      explanation: `is protected: ${reason}, so no rule allows a tool to write it; change it yourself outside Quiver`,
-    });
-  }
-  return rules;
-}
-
-function shownPath(absolute: string, root: string): string {
-  const relative = path.relative(root, absolute);
-  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
+  return entries.filter((entry) => !seen.has(entry.path) && seen.add(entry.path) !== undefined);
 }

@@ -138,9 +138,28 @@ const READING_PROGRAMS = new Set(
   paste comm join fold fmt expand unexpand rev sort uniq xxd`.split(/\s+/),
 );
 
-/** True when `program` (a bare name, not a path) only reads the files its arguments name. */
-export function readsItsArguments(program: string): boolean {
-  return !program.includes('/') && READING_PROGRAMS.has(program);
+/**
+ * git subcommands whose file arguments are only read (pathspecs, `--no-index` operands): what
+ * they write is git's own state, or a file named by an option that `gitEffects` reports.
+ */
+const GIT_READING_SUBCOMMANDS = new Set(
+  `status diff log show grep blame annotate ls-files ls-tree shortlog describe rev-parse rev-list
+  cat-file diff-files diff-index diff-tree whatchanged check-ignore check-attr name-rev for-each-ref
+  show-ref show-branch merge-base count-objects`.split(/\s+/),
+);
+
+/**
+ * True when the program of `argv` (a bare name, not a path) only reads the files its arguments
+ * name: the reading programs, a reading git subcommand, and `find`, whose expression words are
+ * patterns (its `-delete`, `-exec` and `-fprint` are judged on their own).
+ */
+export function readsItsArguments(argv: readonly string[]): boolean {
+  const program = argv[0] ?? '';
+  if (program.includes('/')) return false;
+  if (READING_PROGRAMS.has(program) || program === 'find') return true;
+  if (program !== 'git') return false;
+  const subcommand = argv.slice(1).find((word) => !word.startsWith('-'));
+  return subcommand !== undefined && GIT_READING_SUBCOMMANDS.has(subcommand);
 }
 
 export function programEffects(words: readonly ShellWord[]): ProgramEffects {
@@ -151,6 +170,10 @@ export function programEffects(words: readonly ShellWord[]): ProgramEffects {
   else if (program === 'sort') sortEffects(args, effects);
   else if (program === 'find') {
     if (args.some((word) => word.value === '-delete')) effects.asks.push('find -delete removes files');
+    args.forEach((word, index) => {
+      const target = args[index + 1];
+      if (/^-f(print0?|printf|ls)$/.test(word.value) && target) effects.writes.push(target);
+    });
   } else if (program === 'printf') {
     if (args[0]?.value.startsWith('-v')) effects.asks.push('printf -v assigns a shell variable');
   } else if (program === 'rg') {
