@@ -6,7 +6,7 @@ import type {
   ReconnectPolicy,
 } from './bridge-types.js';
 import { type ClientRelayEvent, ServerClientRelay } from './client-relay.js';
-import { type McpServerConfigInput, parseMcpServersConfig } from './config.js';
+import { type McpServerConfigInput, parseMcpServersConfig, type StdioServerConfig } from './config.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { createResourceTools, type ResourceToolsOptions } from './resource-tools.js';
 import { ServerConnection } from './server-connection.js';
@@ -37,6 +37,11 @@ export interface McpBridgeOptions {
   roots?: readonly string[];
   /** Every request a server made of the session's client (`client_relay.*` events). */
   onRelayEvent?: (event: ClientRelayEvent) => void;
+  /**
+   * Asked before every start and restart of a stdio server (the host checks the code a person
+   * trusted); throwing refuses that start: the server is down with the thrown message.
+   */
+  beforeStart?: (server: string, config: StdioServerConfig) => void;
 }
 
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -65,6 +70,7 @@ export class McpBridge {
           onToolsChanged: options.onToolsChanged ?? (() => {}),
           pins,
           ...(options.onServerLog ? { onServerLog: options.onServerLog } : {}),
+          ...(options.beforeStart ? { beforeStart: options.beforeStart } : {}),
           relay: new ServerClientRelay({
             server: name,
             allow: config.allow,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { definePlugin, type PluginPaths } from '@quiver/types';
+import type { StdioServerConfig } from './config.js';
 import { McpBridge } from './mcp-bridge.js';
 import type { McpCatalog } from './mcp-catalog.js';
 import type { McpToolPinStore } from './tool-pins.js';
@@ -13,6 +14,8 @@ export interface McpBridgePluginOptions {
   pins?: (paths: PluginPaths) => McpToolPinStore;
   /** Receives the resources and prompts of the bridged servers (what `quiver serve` relays). */
   catalog?: (catalog: McpCatalog) => void;
+  /** Asked before every start and restart of a stdio server; throwing refuses it (see McpBridgeOptions). */
+  beforeStart?: (server: string, config: StdioServerConfig) => void;
 }
 
 /** The MCP bridge as a Quiver plugin; its config section is the `mcpServers` table. */
@@ -31,6 +34,7 @@ export function createMcpBridgePlugin(options: McpBridgePluginOptions = {}) {
         register: (tool) => ctx.registerTool(tool),
         logger,
         ...(options.pins ? { pins: options.pins(paths) } : {}),
+        ...(options.beforeStart ? { beforeStart: options.beforeStart } : {}),
         roots: [paths.workspace],
         onRelayEvent: (event) => events.publish(event),
         onServerLog: ({ server, ...entry }) =>

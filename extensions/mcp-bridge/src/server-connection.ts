@@ -13,7 +13,7 @@ import type {
 import type { CallRouter } from './call-router.js';
 import { cleanDefinitionText, MAX_DESCRIPTION_CHARS } from './clean-text.js';
 import { needsClientRelay, type ServerClientRelay } from './client-relay.js';
-import type { McpServerConfig } from './config.js';
+import { isStdioServerConfig, type McpServerConfig, type StdioServerConfig } from './config.js';
 import { errorMessage } from './connection-errors.js';
 import type { CatalogServer } from './mcp-catalog.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
@@ -39,6 +39,8 @@ export interface ServerConnectionOptions {
   onServerLog?: (entry: McpServerLogEntry) => void;
   /** What the server may ask of the session's client, and where it goes. */
   relay: ServerClientRelay;
+  /** Asked before each start and restart of a stdio server; throwing refuses it with that message. */
+  beforeStart?: (server: string, config: StdioServerConfig) => void;
 }
 
 type AttemptOutcome = { kind: 'result'; result: ToolResult } | { kind: 'dropped' };
@@ -189,6 +191,7 @@ export class ServerConnection {
       config.connectTimeoutMs,
     );
     try {
+      if (isStdioServerConfig(config)) this.options.beforeStart?.(this.name, config);
       const opened = await Promise.race([
         openClient({
           config,

@@ -61,7 +61,7 @@ export class QuiverHost {
     const project = await openProject(options, logger);
     const { configFile, configDir, found, searchDirs, trust, personalityFiles, config, sharedStorage } =
       project;
-    const { trustStorage, hostWorkspace: workspace } = project;
+    const { trustStorage, hostWorkspace: workspace, codeTrust, filePins } = project;
     const embedded = options.embeddedPersonalities ?? {};
     const dataDir = path.resolve(workspace, options.dataDir ?? config.dataDir);
     mkdirSync(dataDir, { recursive: true });
@@ -90,6 +90,8 @@ export class QuiverHost {
       ...(options.profiles ? { profiles: options.profiles } : {}),
       ...(sharedStorage ? { sharedStorage } : {}),
       trustStorage,
+      ...(codeTrust ? { codeTrust } : {}),
+      filePins,
     };
     const pluginLocations: string[] = [];
 
@@ -123,6 +125,8 @@ export class QuiverHost {
       await catalog.load(builtin.definition, builtin.source);
     for (const ref of config.plugins) {
       try {
+        // Nothing is imported that differs from what a person's trust pinned.
+        codeTrust?.checkPlugin(ref);
         const resolved = await resolvePluginReference(ref, [...new Set([configDir, workspace])]);
         const location = pluginLocation(resolved.source);
         if (location) pluginLocations.push(location);
@@ -190,6 +194,15 @@ export class QuiverHost {
   /** What no tool may write, whatever the rules say: the permission engine's `protectedPaths`. */
   get protectedPaths(): HostProtectedPath[] {
     return protectedPathsOf(this.options);
+  }
+
+  /**
+   * Refuses to start a stdio MCP server whose executable, script or imported files differ from
+   * what trust pinned (throws `code_pin_changed` naming the file); asked before every start and
+   * restart. Nothing to check when the configuration is not a project file.
+   */
+  checkMcpServer(name: string, config: Readonly<Record<string, unknown>>): void {
+    this.options.codeTrust?.checkServer(name, config);
   }
 
   /** Where the trust record and the pinned MCP tool definitions are kept (files, or PostgreSQL). */

@@ -8,6 +8,7 @@ export type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js'
 export { quiverConfigSchema } from './config/config-schema.js';
 export { didYouMean, formatZodIssues } from './config/format-issues.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadConfigFile, parseConfig } from './config/load-config.js';
+export { isRootConfiguration, workspaceRoot } from './config/workspace-root.js';
 export { QuiverHost } from './host.js';
 export type {
   BackendFactoryContext,
@@ -42,6 +43,7 @@ export type { PluginSettingDescription } from './plugins/plugin-config.js';
 export {
   PLUGIN_SERVICE_NAMES,
   validatePackageManifest,
+export { pluginSearchLocations } from './plugins/plugin-locations.js';
   validatePluginDefinition,
 } from './plugins/plugin-manifest.js';
 export type { ResolvedPlugin } from './plugins/plugin-resolver.js';
@@ -54,15 +56,20 @@ export { createToken, TOKEN_SCOPES, TOKENS } from './tokens.js';
 export type { ConfigurationComparison } from './trust/compare-configurations.js';
 export { compareConfigurations, narrowPersonality } from './trust/compare-configurations.js';
 export type { ConfigurationChange } from './trust/configuration-change.js';
+export type { CodePin, CodePins } from './trust/code-pins.js';
+export { pinnedFileCount, pinProjectCode } from './trust/code-pins.js';
+export { CodeTrust } from './trust/code-trust.js';
 export { describeProjectConfiguration } from './trust/describe-configuration.js';
 export type {
   InspectProjectOptions,
   LocatedProject,
+export type { FilePin, FilePins } from './trust/file-pins.js';
   ProjectInspection,
   ProjectTrustOptions,
 } from './trust/inspect-project.js';
 export { inspectProject, locateProject } from './trust/inspect-project.js';
 export type {
+  TrustedLaunch,
   McpToolPin,
   McpToolPinEntry,
   McpToolPinFile,
@@ -98,3 +105,6 @@ export {
   trustRecordPath,
   writeTrustRecord,
 } from './trust/trust-store.js';
+export { trustedWorkspaceFiles } from './trust/trusted-workspace-files.js';
+export type { TrustedWorkspaceFilesOptions } from './trust/workspace-file-pins.js';
+export { TrustedWorkspaceFiles } from './trust/workspace-file-pins.js';

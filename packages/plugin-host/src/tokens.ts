@@ -23,7 +23,9 @@ import type { Personality } from './personality/index.js';
 import type { PluginCatalog } from './plugins/plugin-catalog.js';
 import type { SessionCallExecutors } from './services/session-services.js';
 import type { SharedStorage } from './storage/shared-storage.js';
+import type { CodeTrust } from './trust/code-trust.js';
 import type { TrustStorage } from './trust/trust-storage.js';
+import type { TrustedWorkspaceFiles } from './trust/workspace-file-pins.js';
 
 /** A DI token that carries the type of what it resolves to. */
 export type Token<T> = symbol & { readonly __type?: T };
@@ -55,6 +57,10 @@ export interface HostOptions {
   sharedStorage?: SharedStorage;
   /** The trust record and pinned MCP tool definitions: files of the user's, or PostgreSQL with sharedStorage. */
   trustStorage: TrustStorage;
+  /** The code trust pinned: plugins and stdio servers are checked against it before they run. */
+  codeTrust?: CodeTrust;
+  /** Workspace files a person pinned (what allowed programs read): the permission engine's `filePins`. */
+  filePins?: TrustedWorkspaceFiles;
 }
 
 /** Every service the host wires, with its scope. */

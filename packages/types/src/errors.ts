@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   plugin_bad_manifest: 'A plugin manifest or package.json#quiver entry is invalid.',
   plugin_register_failed: 'A plugin threw during register().',
   plugin_not_found: 'A plugin named in the configuration could not be resolved.',
+  code_pin_changed:
+    'Code a person trusted (a plugin, an MCP server, a file either one loads) moved or changed since it was pinned.',
   duplicate_tool: 'A tool with this name is already registered.',
   duplicate_reducer: 'A reducer for this tool is already registered.',
   backend_conflict: 'Two capability backends serve one capability and the personality names neither.',

@@ -1,6 +1,11 @@
 import 'reflect-metadata';
 import path from 'node:path';
-import { createMcpBridgePlugin, type McpCatalog, mcpBridgePlugin } from '@quiver/mcp-bridge';
+import {
+  createMcpBridgePlugin,
+  type McpCatalog,
+  mcpBridgePlugin,
+  type StdioServerConfig,
+} from '@quiver/mcp-bridge';
 import {
   type BuiltinPlugin,
   type CreateHostOptions,
@@ -8,6 +13,7 @@ import {
   findConfigFile,
   type InspectProjectOptions,
   inspectProject,
+  isRootConfiguration,
   openMcpToolPins,
   openProjectTrust,
   type Personality,
@@ -16,7 +22,9 @@ import {
   type ProjectTrust,
   type QuiverConfigInput,
   QuiverHost,
+  type TrustedLaunch,
   type TrustStorage,
+  workspaceRoot,
 } from '@quiver/plugin-host';
 import type { Session, SessionOptions } from '@quiver/runtime';
 import { codePlugin } from '@quiver/tools-code';
@@ -24,7 +32,7 @@ import { kanbanPlugin } from '@quiver/tools-kanban';
 import { memoryPlugin } from '@quiver/tools-memory';
 import { replPlugin } from '@quiver/tools-repl';
 import { terminalPlugin } from '@quiver/tools-terminal';
-import type { ClientRelayHandle, Logger } from '@quiver/types';
+import { type ClientRelayHandle, type Logger, QuiverError } from '@quiver/types';
 import { createFirstPartyBackends } from './backends.js';
 import { ClientRelays } from './client-relays.js';
 import { DEFAULT_PERSONALITY } from './default-personality.js';
@@ -53,8 +61,12 @@ export interface CreateQuiverOptions {
    * person launching Quiver does with `--trust-project`: `true` trusts it as found now; a
    * configuration (e.g. `quiver.trust.current` of an earlier instance) trusts exactly that one.
    * Without it only what `quiver trust` recorded (or the narrowing part of an edit) applies.
+   * `true` trusts only a quiver.yaml in the workspace root (`workspace`, else the outermost git
+   * directory from the current one) or the one `configPath` names: a config discovered in a
+   * subdirectory is refused. A `TrustedLaunch` (`quiver.trust.launch` of an earlier instance)
+   * also keeps the code pinned then: nothing that changed since starts.
    */
-  trustProject?: boolean | ProjectConfiguration;
+  trustProject?: boolean | ProjectConfiguration | TrustedLaunch;
 }
 
 export const FIRST_PARTY_PLUGINS: BuiltinPlugin[] = [
@@ -78,6 +90,11 @@ export interface Quiver {
   readonly trust: ProjectTrust;
   /** What to tell a person when part of the project configuration waits for trust; undefined when nothing does. */
   readonly trustNotice: string | undefined;
+  /**
+   * What `trustProject` trusted for this process, configuration and pinned code: an instance
+   * reopened with it (a reloaded configuration) starts nothing that changed since launch.
+   */
+  readonly trustedLaunch: TrustedLaunch | undefined;
   /** Every file and directory loaded as configuration or code: no tool may write them. */
   readonly loadedConfigurationPaths: string[];
   /** `clientRelay`: whom a bridged server's questions in this session go to (default: refused). */
@@ -98,6 +115,10 @@ function projectOptions(options: CreateQuiverOptions): {
   const configFile =
     options.configPath ??
     (options.config || options.discoverConfig === false ? undefined : findConfigFile(start));
+  if (options.trustProject === true && configFile !== undefined && options.configPath === undefined) {
+    const root = options.workspace ? path.resolve(options.workspace) : workspaceRoot(start);
+    if (!isRootConfiguration(configFile, root)) throw subdirectoryTrustRefused(configFile, root);
+  }
   return {
     configFile,
     project: {
@@ -118,6 +139,26 @@ function projectOptions(options: CreateQuiverOptions): {
       },
     },
   };
+}
+
+function trustedLaunchOf(
+  trustProject: CreateQuiverOptions['trustProject'],
+  trust: ProjectTrust,
+): TrustedLaunch | undefined {
+  if (typeof trustProject === 'object' && 'code' in trustProject) return trustProject;
+  if (!trustProject || trust.basis !== 'launch' || trust.code === undefined) return undefined;
+  return { configuration: trustProject === true ? trust.current : trustProject, code: trust.code };
+}
+
+function subdirectoryTrustRefused(configFile: string, root: string): QuiverError {
+  return new QuiverError(
+    'usage',
+    `--trust-project trusts only the configuration at the workspace root (${root}), and the config file found is ${configFile}: a file outside the root directory could have been written by a tool, so it is not trusted.`,
+    {
+      fix: `Start Quiver in ${root}, pass -w ${path.dirname(configFile)} to make that directory the workspace, or name the file with --config.`,
+      details: { configFile, root },
+    },
+  );
 }
 
 /**
@@ -149,6 +190,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
   const relays = new ClientRelays();
   let mcpCatalog: McpCatalog | undefined;
   let trustStorage: TrustStorage | undefined;
+  let started: QuiverHost | undefined;
   const hostOptions: CreateHostOptions = {
     ...project,
     trustStorageOpened: (storage) => {
@@ -161,6 +203,11 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
         () => trustStorage,
         (catalog) => {
           mcpCatalog = catalog;
+        },
+        (server, config) => {
+          // Servers start on a session's demand, after the host exists; before that, nothing starts.
+          if (started === undefined) throw new Error('the host is not ready to check the trusted code');
+          started.checkMcpServer(server, config);
         },
       ),
       ...(options.plugins ?? []),
@@ -176,6 +223,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
   // a personality that enables it first needs it.
   hostOptions.pluginConfigSources = { 'mcp-bridge': (config) => config.mcpServers };
   const host = await QuiverHost.create(hostOptions);
+  started = host;
   const defaultPersonality = options.personality ?? host.options.config.defaultPersonality;
   const trust = host.trust as ProjectTrust;
   const sandboxNoticeFor = (personality: string) => {
@@ -193,6 +241,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
     defaultPersonality,
     trust,
     trustNotice: describeProjectTrust(trust),
+    trustedLaunch: trustedLaunchOf(options.trustProject, trust),
     get loadedConfigurationPaths() {
       return host.loadedConfigurationPaths;
     },
@@ -213,17 +262,20 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
 
 /**
  * The bridge pins server tool definitions where the host keeps trust (the user's data directory
- * or the shared PostgreSQL), never in the workspace.
+ * or the shared PostgreSQL), never in the workspace, and starts a stdio server only as trust
+ * pinned its code.
  */
 function withUserPinStore(
   plugins: BuiltinPlugin[],
   env: NodeJS.ProcessEnv | undefined,
   trustStorage: () => TrustStorage | undefined,
   catalog: (catalog: McpCatalog) => void,
+  beforeStart: (server: string, config: StdioServerConfig) => void,
 ): BuiltinPlugin[] {
   const bridge = createMcpBridgePlugin({
     pins: (paths) => trustStorage()?.pinStore() ?? openMcpToolPins(paths.workspace, env),
     catalog,
+    beforeStart,
   });
   return plugins.map((plugin) =>
     plugin.definition === mcpBridgePlugin

@@ -90,7 +90,8 @@ export function registerServeCommand(program: Command): void {
         return connection;
       };
       // --trust-project trusts the configuration found at launch, not whatever the files say later.
-      const launch = global.trustProject ? quiver.trust.current : undefined;
+      // The code it pinned then too: a reloaded configuration starts nothing that changed since.
+      const launch = global.trustProject ? (quiver.trustedLaunch ?? quiver.trust.current) : undefined;
       const live = watchConfiguration({
         current: () => quiver,
         reopen: () =>

@@ -1,4 +1,5 @@
 import type {
+  CodePins,
   describeProjectConfiguration as describe,
   ProjectConfiguration,
   ProjectInspection,
@@ -24,7 +25,8 @@ export function registerTrustCommand(program: Command): void {
     .option('-p, --personality <name|path>', 'also trust this personality (a path outside personalities/)')
     .option('--json', 'print what would be trusted as JSON and change nothing')
     .action(async (options: TrustOptions, command: Command) => {
-      const { describeProjectConfiguration, baselineConfiguration } = await loadPluginHost();
+      const host = await loadPluginHost();
+      const { describeProjectConfiguration, baselineConfiguration } = host;
       const { openQuiverProjectTrust, DEFAULT_PERSONALITY } = await import('@quiver/wiring');
       // Compared with the record (never with --trust-project), so that the summary shows what changed since.
       const { inspection, trustStorage } = await openQuiverProjectTrust({
@@ -32,9 +34,18 @@ export function registerTrustCommand(program: Command): void {
         env: launchEnvironment() as NodeJS.ProcessEnv,
       });
       try {
+        // Pinned before the question: what the person is shown is what gets recorded.
+        const code = host.pinProjectCode(inspection.configuration.config, {
+          workspace: inspection.workspace,
+          baseDirs: inspection.searchDirs,
+          cache: trustStorage.record()?.code,
+          workspaceFiles: host.trustedWorkspaceFiles(inspection.workspace),
+        });
         await reviewAndTrust(inspection, trustStorage, options, {
           describeProjectConfiguration,
           baseline: baselineConfiguration({ default: DEFAULT_PERSONALITY }),
+          code,
+          pinnedFileCount: host.pinnedFileCount,
         });
       } finally {
         await trustStorage.close();
@@ -49,9 +60,20 @@ async function reviewAndTrust(
   {
     describeProjectConfiguration,
     baseline,
-  }: { describeProjectConfiguration: typeof describe; baseline: ProjectConfiguration },
+    code,
+    pinnedFileCount,
+  }: {
+    describeProjectConfiguration: typeof describe;
+    baseline: ProjectConfiguration;
+    code: CodePins;
+    pinnedFileCount: (pin: CodePins['plugins'][string]) => number;
+  },
 ): Promise<void> {
   const trust = inspection.trust!;
+  const pinned = [
+    ...Object.entries(code.plugins).map(([ref, pin]) => ({ kind: 'plugin', name: ref, pin })),
+    ...Object.entries(code.servers).map(([name, pin]) => ({ kind: 'server', name, pin })),
+  ].map(({ kind, name, pin }) => ({ kind, name, location: pin.location, files: pinnedFileCount(pin) }));
   if (options.json) {
     printJson({
       workspace: inspection.workspace,
@@ -60,6 +82,7 @@ async function reviewAndTrust(
       recordFile: trust.recordFile,
       changes: trust.comparison.changes,
       configuration: inspection.configuration,
+      code: pinned,
     });
     return;
   }
@@ -72,6 +95,13 @@ async function reviewAndTrust(
   for (const line of describeProjectConfiguration(inspection.configuration, baseline)) printLine(line);
   for (const error of inspection.errors)
     printLine(color.yellow(`warning: left out, it does not load: ${error.message.split('\n')[0]}`));
+  if (pinned.length > 0) {
+    printLine('Code it runs, pinned by content (a later change is refused at launch):');
+    for (const entry of pinned)
+      printLine(
+        `  ${entry.kind} ${entry.name}: ${entry.location === null ? 'not found (nothing installed may take its place)' : `${entry.location} (${entry.files} file${entry.files === 1 ? '' : 's'})`}`,
+      );
+  }
   if (trust.basis === 'record' || trust.basis === 'launch') {
     printLine();
     printLine(trust.state === 'trusted' ? 'Already trusted.' : 'Changes since it was last trusted:');
@@ -107,6 +137,7 @@ async function reviewAndTrust(
   // What was shown is what gets recorded: an edit made while the question was open is not trusted.
   const where = await trustStorage.writeRecord(inspection.configuration, {
     configFile: inspection.configFile,
+    code,
   });
   printLine(`${color.green('trusted')} ${inspection.workspace} (record: ${where})`);
 }

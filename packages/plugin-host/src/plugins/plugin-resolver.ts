@@ -11,7 +11,7 @@ export interface ResolvedPlugin {
   source: string;
 }
 
-function looksLikePath(ref: string): boolean {
+export function looksLikePath(ref: string): boolean {
   return ref.startsWith('.') || ref.startsWith('/') || (ref.includes(path.sep) && !ref.startsWith('@'));
 }
 
@@ -34,13 +34,40 @@ function entryFromPackageDir(dir: string): string {
   return path.resolve(dir, manifest.plugin);
 }
 
+/**
+ * Every place Node would look for the plugin `ref`, in order: for a path, the path from each base
+ * directory; for a package name, `<node_modules>/<name>` along Node's search from each base.
+ */
+export function pluginCandidates(ref: string, baseDirs: readonly string[]): string[] {
+  if (looksLikePath(ref)) return baseDirs.map((base) => path.resolve(base, ref));
+  return baseDirs.flatMap((base) => packageCandidates(ref, base));
+}
+
+/** `<node_modules>/<name>` for every node_modules directory Node's resolution walks from `base`. */
+export function packageCandidates(name: string, base: string): string[] {
+  const require = createRequire(path.join(base, 'package.json'));
+  return (require.resolve.paths(name) ?? []).map((modules) => path.join(modules, name));
+}
+
+/** The file Node checks to decide that a candidate of `ref` exists. */
+export function candidateMarker(ref: string, candidate: string): string {
+  return looksLikePath(ref) ? candidate : path.join(candidate, 'package.json');
+}
+
+/**
+ * Where `ref` resolves: the first candidate that exists (a package directory whose package.json
+ * exists: a package whose `exports` leave out package.json is still installed).
+ */
+export function findPlugin(ref: string, baseDirs: readonly string[]): string | undefined {
+  return pluginCandidates(ref, baseDirs).find((candidate) => existsSync(candidateMarker(ref, candidate)));
+}
+
 function locate(ref: string, baseDirs: readonly string[]): { entry: string; source: string } {
+  const found = findPlugin(ref, baseDirs);
   if (looksLikePath(ref)) {
-    for (const base of baseDirs) {
-      const target = path.resolve(base, ref);
-      if (!existsSync(target)) continue;
-      const entry = statSync(target).isDirectory() ? entryFromPackageDir(target) : target;
-      return { entry, source: target };
+    if (found !== undefined) {
+      const entry = statSync(found).isDirectory() ? entryFromPackageDir(found) : found;
+      return { entry, source: found };
     }
     throw new QuiverError(
       'plugin_not_found',
@@ -50,10 +77,7 @@ function locate(ref: string, baseDirs: readonly string[]): { entry: string; sour
       },
     );
   }
-  for (const base of baseDirs) {
-    const dir = installedPackageDir(ref, base);
-    if (dir !== undefined) return { entry: entryFromPackageDir(dir), source: `${ref} (${dir})` };
-  }
+  if (found !== undefined) return { entry: entryFromPackageDir(found), source: `${ref} (${found})` };
   throw new QuiverError(
     'plugin_not_found',
     `Plugin package "${ref}" is not installed (looked from ${baseDirs.join(', ')}).`,
@@ -61,20 +85,6 @@ function locate(ref: string, baseDirs: readonly string[]): { entry: string; sour
       fix: `Install it next to quiver.yaml (npm install ${ref}) or name it by path.`,
     },
   );
-}
-
-/**
- * The directory of an installed package, by the node_modules directories Node's resolution walks
- * from `base`. Not `require.resolve('<name>/package.json')`: a package whose `exports` leave out
- * package.json is still installed.
- */
-function installedPackageDir(ref: string, base: string): string | undefined {
-  const require = createRequire(path.join(base, 'package.json'));
-  for (const modules of require.resolve.paths(ref) ?? []) {
-    const candidate = path.join(modules, ref);
-    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
-  }
-  return undefined;
 }
 
 /** Resolves a plugin named by package name or path and validates what it exports. */

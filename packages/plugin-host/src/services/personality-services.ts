@@ -21,6 +21,8 @@ export class HostPermissionEngine extends PersonalityPermissionEngine {
       dataDir: options.dataDir,
       registry,
       ...(options.sharedStorage ? { projectGrants: options.sharedStorage.projectGrants } : {}),
+      // The workspace files a person pinned: an allowed program reading one that changed asks.
+      ...(options.filePins ? { filePins: options.filePins } : {}),
       // Read at each session: a personality resolved later adds files to protect.
       get protectedPaths() {
         return protectedPathsOf(options);
@@ -125,6 +127,7 @@ export const PERSONALITY_SERVICES: readonly ServiceDescriptor[] = [
       get protectedPaths() {
         return protectedPathsOf(options);
       },
+      ...(options.filePins ? { filePins: options.filePins } : {}),
     }),
   },
 ];

@@ -3,6 +3,7 @@ import { connectPostgres } from '@quiver/storage-postgres';
 import { type Logger, QuiverError } from '@quiver/types';
 import type { QuiverConfig } from '../config/config-schema.js';
 import type { CreateHostOptions } from '../host-options.js';
+import { CodeTrust } from '../trust/code-trust.js';
 import {
   type InspectProjectOptions,
   inspectProject,
@@ -12,6 +13,7 @@ import {
 } from '../trust/inspect-project.js';
 import { PostgresTrustStorage } from '../trust/postgres-trust-storage.js';
 import { fileTrustStorage, type TrustStorage } from '../trust/trust-storage.js';
+import { TrustedWorkspaceFiles } from '../trust/workspace-file-pins.js';
 import { openSharedStorage, type SharedStorage } from './shared-storage.js';
 import { environmentVariableOf, storageProjectOf } from './storage-config.js';
 
@@ -22,6 +24,10 @@ export interface OpenedProject extends ProjectInspection {
   hostWorkspace: string;
   sharedStorage: SharedStorage | undefined;
   trustStorage: TrustStorage;
+  /** Checks plugins and stdio servers against the code trust pinned; undefined when the config is not a project file. */
+  codeTrust: CodeTrust | undefined;
+  /** The workspace files a person pinned, for the shell analyzer. */
+  filePins: TrustedWorkspaceFiles;
 }
 
 /**
@@ -48,7 +54,21 @@ export async function openProject(options: CreateHostOptions, logger: Logger): P
       ...(options.environment ? { environment: options.environment } : {}),
     });
     const trustStorage = postgresTrust ?? fileTrustStorage(hostWorkspace, options.trust?.env);
-    return { ...inspection, config, hostWorkspace, sharedStorage, trustStorage };
+    const trust = inspection.trust;
+    // An inline config is the embedder's own code; a project file's plugins and servers run only as pinned.
+    const codeTrust =
+      trust?.code && inspection.configFile && (trust.basis === 'launch' || trust.basis === 'record')
+        ? new CodeTrust(trust.code, {
+            basis: trust.basis,
+            workspace: inspection.workspace,
+            baseDirs: inspection.searchDirs,
+          })
+        : undefined;
+    const filePins = new TrustedWorkspaceFiles({
+      storage: trustStorage,
+      launch: trust?.basis === 'launch' ? trust.code?.files : undefined,
+    });
+    return { ...inspection, config, hostWorkspace, sharedStorage, trustStorage, codeTrust, filePins };
   } catch (error) {
     await postgresTrust?.close().catch(() => {});
     throw error;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { QuiverConfig, QuiverConfigInput } from '../config/config-schema.js';
 import { loadConfigFile, parseConfig } from '../config/load-config.js';
+import { type CodePins, pinProjectCode } from './code-pins.js';
 import {
   baselineConfiguration,
   type ProjectConfiguration,
@@ -8,13 +9,21 @@ import {
 } from './project-configuration.js';
 import { evaluateProjectTrust, type ProjectTrust } from './project-trust.js';
 import type { TrustStorage } from './trust-storage.js';
+import { trustedWorkspaceFiles } from './trusted-workspace-files.js';
+
+/** What `--trust-project` trusted when the process started: reopening with it trusts exactly that. */
+export interface TrustedLaunch {
+  configuration: ProjectConfiguration;
+  code: CodePins;
+}
 
 export interface ProjectTrustOptions {
   /**
    * Trusted for this process without a record: `true` trusts the configuration as found now
-   * (`--trust-project`); a configuration trusts exactly that one (e.g. the one found at launch).
+   * (`--trust-project`) and pins the code it starts; a configuration trusts exactly that one
+   * (its code pinned now); a `TrustedLaunch` trusts that configuration and code (a reopen).
    */
-  launch?: boolean | ProjectConfiguration;
+  launch?: boolean | ProjectConfiguration | TrustedLaunch;
   /** Environment for the trust directory (XDG_DATA_HOME, HOME); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where the trust record is read from; default the record file in the trust directory. */
@@ -72,6 +81,10 @@ export function locateProject(
   return { configFile, configDir, found, workspace };
 }
 
+function isTrustedLaunch(launch: ProjectTrustOptions['launch']): launch is TrustedLaunch {
+  return typeof launch === 'object' && 'configuration' in launch && 'code' in launch;
+}
+
 /** Reads the config and every personality it can select, and compares them with what is trusted. */
 export function inspectProject(
   options: InspectProjectOptions,
@@ -86,6 +99,13 @@ export function inspectProject(
     embedded,
     references: options.personality ? [options.personality] : [],
   });
+  const launch = options.trust?.launch;
+  const launchConfiguration =
+    launch === true
+      ? snapshot.configuration
+      : isTrustedLaunch(launch)
+        ? launch.configuration
+        : launch || undefined;
   const trust =
     options.trust === undefined
       ? undefined
@@ -94,7 +114,16 @@ export function inspectProject(
           current: snapshot.configuration,
           // An inline config is the embedder's own; a file is the project's.
           baseline: baselineConfiguration(embedded, configFile ? undefined : found),
-          launch: options.trust.launch === true ? snapshot.configuration : options.trust.launch || undefined,
+          launch: launchConfiguration,
+          launchCode: isTrustedLaunch(launch)
+            ? launch.code
+            : (recorded) =>
+                pinProjectCode((launchConfiguration ?? snapshot.configuration).config, {
+                  workspace,
+                  baseDirs: searchDirs,
+                  cache: recorded,
+                  workspaceFiles: trustedWorkspaceFiles(workspace),
+                }),
           ...(options.trust.env ? { env: options.trust.env } : {}),
           ...(options.trust.records ? { records: options.trust.records } : {}),
         });

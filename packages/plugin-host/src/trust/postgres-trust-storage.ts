@@ -1,6 +1,8 @@
 import { applyPostgresMigrations } from '@quiver/storage-postgres';
 import type { Logger } from '@quiver/types';
 import type pg from 'pg';
+import type { CodePins } from './code-pins.js';
+import type { FilePins } from './file-pins.js';
 import type { McpToolPin, McpToolPinEntry, McpToolPinFile, McpToolPinStore } from './mcp-tool-pins.js';
 import type { ProjectConfiguration } from './project-configuration.js';
 import { TrustChangeFeed } from './trust-change-feed.js';
@@ -105,7 +107,7 @@ export class PostgresTrustStorage implements TrustStorage {
 
   async writeRecord(
     configuration: ProjectConfiguration,
-    options: { configFile?: string | undefined } = {},
+    options: { configFile?: string | undefined; code?: CodePins | undefined } = {},
   ): Promise<string> {
     const record: TrustRecord = {
       version: 1,
@@ -114,6 +116,7 @@ export class PostgresTrustStorage implements TrustStorage {
       fingerprint: fingerprintConfiguration(configuration),
       trustedAt: new Date().toISOString(),
       configuration,
+      ...(options.code ? { code: options.code } : {}),
     };
     await this.#pool.query(
       `INSERT INTO trust_records (project, record) VALUES ($1, $2)
@@ -123,6 +126,28 @@ export class PostgresTrustStorage implements TrustStorage {
     this.#record = record;
     await this.#feed?.notify();
     return this.recordLocation;
+  }
+
+  /** Merged into the stored record in one statement, so that pins added by another replica stay. */
+  async pinFiles(files: FilePins): Promise<boolean> {
+    const result = await this.#pool.query<{ record: TrustRecord }>(
+      `UPDATE trust_records
+          SET record = jsonb_set(
+                record,
+                '{code}',
+                jsonb_build_object('plugins', '{}'::jsonb, 'servers', '{}'::jsonb, 'files', '{}'::jsonb)
+                  || coalesce(record->'code', '{}'::jsonb)
+                  || jsonb_build_object('files', coalesce(record->'code'->'files', '{}'::jsonb) || $2::jsonb))
+        WHERE project = $1
+        RETURNING record`,
+      [this.#project, JSON.stringify(files)],
+    );
+    const record = result.rows[0]?.record;
+    if (record === undefined) return false;
+    // trustedAt is unchanged: other replicas reload the pins without reopening the configuration.
+    this.#record = record;
+    await this.#feed?.notify();
+    return true;
   }
 
   pinStore(): McpToolPinStore {

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Personality } from '../personality/index.js';
+import type { CodePins } from './code-pins.js';
 import {
   type ConfigurationComparison,
   compareConfigurations,
@@ -29,6 +30,12 @@ export interface ProjectTrust {
   comparison: ConfigurationComparison;
   /** Where the trust record of this workspace lives (a file, or a PostgreSQL table); undefined when records cannot be kept. */
   recordFile: string | undefined;
+  /**
+   * The code pins in force: pinned at launch (basis `launch`), or the record's (none pinned for a
+   * record written before Quiver pinned code). Undefined for the baseline, which starts no code
+   * of the project's.
+   */
+  code: CodePins | undefined;
 }
 
 export interface EvaluateProjectTrustOptions {
@@ -39,6 +46,11 @@ export interface EvaluateProjectTrustOptions {
   baseline: ProjectConfiguration;
   /** The configuration a person trusted for this process (`--trust-project`, `trustProject: true`). */
   launch?: ProjectConfiguration | undefined;
+  /**
+   * The code the launch trusts: pins taken when the process started, or a function that takes
+   * them now (given the record's pins, to hash only files whose stat changed).
+   */
+  launchCode?: CodePins | ((recorded: CodePins | undefined) => CodePins) | undefined;
   env?: NodeJS.ProcessEnv;
   /** Where the record is read from; default the record file of the workspace. */
   records?: Pick<TrustStorage, 'record' | 'recordLocation'> | undefined;
@@ -78,6 +90,14 @@ export function evaluateProjectTrust(options: EvaluateProjectTrustOptions): Proj
       : chosen.basis === 'baseline'
         ? 'untrusted'
         : 'changed';
+  const code =
+    chosen.basis === 'launch'
+      ? typeof options.launchCode === 'function'
+        ? options.launchCode(record?.code)
+        : options.launchCode
+      : chosen.basis === 'record'
+        ? (record?.code ?? { plugins: {}, servers: {}, files: {} })
+        : undefined;
   return {
     state,
     basis: chosen.basis,
@@ -86,6 +106,7 @@ export function evaluateProjectTrust(options: EvaluateProjectTrustOptions): Proj
     trusted: chosen.configuration,
     comparison: chosen.comparison,
     recordFile,
+    code,
   };
 }
 

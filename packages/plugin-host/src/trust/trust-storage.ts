@@ -1,3 +1,5 @@
+import type { CodePins } from './code-pins.js';
+import type { FilePins } from './file-pins.js';
 import {
   approveMcpToolDefinition,
   type McpToolPinFile,
@@ -7,7 +9,13 @@ import {
   readMcpToolPins,
 } from './mcp-tool-pins.js';
 import type { ProjectConfiguration } from './project-configuration.js';
-import { readTrustRecord, type TrustRecord, trustRecordPath, writeTrustRecord } from './trust-store.js';
+import {
+  addTrustRecordFiles,
+  readTrustRecord,
+  type TrustRecord,
+  trustRecordPath,
+  writeTrustRecord,
+} from './trust-store.js';
 
 /** A reviewed change of a pinned definition: which tool, and the hash a person saw. */
 export interface McpToolDefinitionApproval {
@@ -34,11 +42,13 @@ export interface TrustStorage {
    * record is not a file a caller can watch itself (PostgreSQL).
    */
   watchRecord?(onChange: () => void): () => void;
-  /** Records `configuration` as trusted; returns where it was recorded. */
+  /** Records `configuration` (and the code it starts, pinned) as trusted; returns where it was recorded. */
   writeRecord(
     configuration: ProjectConfiguration,
-    options?: { configFile?: string | undefined },
+    options?: { configFile?: string | undefined; code?: CodePins | undefined },
   ): Promise<string>;
+  /** Adds workspace file pins to the record; false when there is no record (nothing was trusted). */
+  pinFiles(files: FilePins): Promise<boolean>;
   /** The store the MCP bridge pins definitions in. */
   pinStore(): McpToolPinStore;
   /** Every pin and pending change, read afresh; undefined when they cannot be read (every server tool is then withheld). */
@@ -64,7 +74,8 @@ export function fileTrustStorage(workspace: string, env: NodeJS.ProcessEnv = pro
     },
     record: () => (recordLocation === undefined ? undefined : readTrustRecord(workspace, env)),
     writeRecord: async (configuration, options = {}) =>
-      writeTrustRecord(workspace, configuration, { env, configFile: options.configFile }),
+      writeTrustRecord(workspace, configuration, { env, configFile: options.configFile, code: options.code }),
+    pinFiles: async (files) => recordLocation !== undefined && addTrustRecordFiles(workspace, files, env),
     pinStore: () => openMcpToolPins(workspace, env),
     readPins: async () => readMcpToolPins(workspace, env),
     approve: async (change) => approveMcpToolDefinition(workspace, change, env),

@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from
 import os from 'node:os';
 import path from 'node:path';
 import { QuiverError } from '@quiver/types';
+import type { CodePins } from './code-pins.js';
+import type { FilePins } from './file-pins.js';
 import type { ProjectConfiguration } from './project-configuration.js';
 
 /** What `quiver trust` keeps: the configuration a person accepted, to diff later edits against. */
@@ -14,6 +16,12 @@ export interface TrustRecord {
   fingerprint: string;
   trustedAt: string;
   configuration: ProjectConfiguration;
+  /**
+   * The code it starts (plugins, stdio servers, the workspace files they load) and workspace files
+   * allowed programs read: absent in a record written before Quiver pinned code, which then
+   * starts none of it until trusted again.
+   */
+  code?: CodePins;
 }
 
 function canonical(value: unknown): unknown {
@@ -107,7 +115,7 @@ export function readTrustRecord(
 export function writeTrustRecord(
   workspace: string,
   configuration: ProjectConfiguration,
-  options: { env?: NodeJS.ProcessEnv; configFile?: string | undefined } = {},
+  options: { env?: NodeJS.ProcessEnv; configFile?: string | undefined; code?: CodePins | undefined } = {},
 ): string {
   const file = trustRecordPath(workspace, options.env);
   const record: TrustRecord = {
@@ -117,7 +125,31 @@ export function writeTrustRecord(
     fingerprint: fingerprintConfiguration(configuration),
     trustedAt: new Date().toISOString(),
     configuration,
+    ...(options.code ? { code: options.code } : {}),
   };
+  return saveRecord(file, record);
+}
+
+/**
+ * Adds workspace file pins to the record, keeping what it trusts and when; false when there is
+ * no record to add them to.
+ */
+export function addTrustRecordFiles(
+  workspace: string,
+  files: FilePins,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const record = readTrustRecord(workspace, env);
+  if (record === undefined) return false;
+  const code = record.code ?? { plugins: {}, servers: {}, files: {} };
+  saveRecord(trustRecordPath(workspace, env), {
+    ...record,
+    code: { ...code, files: { ...code.files, ...files } },
+  });
+  return true;
+}
+
+function saveRecord(file: string, record: TrustRecord): string {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
