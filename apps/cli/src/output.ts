@@ -1,4 +1,4 @@
-import { isQuiverError } from '@quiver/types';
+import { isQuiverError, visibleText } from '@quiver/types';
 
 /** Exit codes: 0 ok, 1 the tool call failed, 2 usage or config error. */
 export const EXIT = { ok: 0, toolFailed: 1, usage: 2 } as const;
@@ -9,28 +9,27 @@ const useColor = () => !process.env.NO_COLOR && process.stdout.isTTY === true;
 const COLOUR_CODES = new Set([0, 1, 2, 31, 32, 33, 36]);
 const paint = (code: number) => (text: string) => (useColor() ? `\u001b[${code}m${text}\u001b[0m` : text);
 
-/** `\uXXXX` per UTF-16 unit: visible on a terminal and still valid inside JSON strings. */
-const escaped = (character: string) =>
-  [...Array(character.length).keys()]
-    .map((index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`)
-    .join('');
-
-/** Controls, bidi overrides, zero-width and tag characters: shown as escapes, never obeyed. */
-const UNPRINTABLE =
-  /\u001b\[([0-9]{1,2})m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
+/** Quiver's own colour codes, the only escape sequences that may reach a terminal as such. */
+const COLOUR = /\u001b\[([0-9]{1,2})m/g;
 
 /**
  * Text for a person's terminal. Text from outside (server descriptions and results, command
- * output, file contents) is data, never formatting: every control character except newline and
- * tab becomes a visible `\uXXXX` (no cursor moves, title or clipboard writes, links, bidi
- * overrides, hidden characters), and only Quiver's own colour codes survive, only when colour
- * is on. Every line the CLI prints goes through here.
+ * output, file contents) is data, never formatting: `visibleText` (the one escaping Quiver has,
+ * in `@quiver/types`) shows every control, bidi, zero-width and other invisible character as a
+ * visible `\uXXXX` (no cursor moves, title or clipboard writes, links, bidi overrides, hidden
+ * characters), newline and tab excepted; only Quiver's own colour codes survive, only when
+ * colour is on. Every line the CLI prints goes through here.
  */
 export function terminalText(text: string): string {
-  return text.replace(UNPRINTABLE, (match, code: string | undefined) => {
-    if (code === undefined) return escaped(match);
-    return useColor() && COLOUR_CODES.has(Number(code)) ? match : `${escaped('\u001b')}${match.slice(1)}`;
-  });
+  if (!useColor()) return visibleText(text, { keepLineBreaks: true });
+  let shown = '';
+  let from = 0;
+  for (const match of text.matchAll(COLOUR)) {
+    if (!COLOUR_CODES.has(Number(match[1]))) continue;
+    shown += visibleText(text.slice(from, match.index), { keepLineBreaks: true }) + match[0];
+    from = match.index + match[0].length;
+  }
+  return shown + visibleText(text.slice(from), { keepLineBreaks: true });
 }
 
 /** Writes a line to stderr through `terminalText`. */

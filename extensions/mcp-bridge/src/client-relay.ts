@@ -18,6 +18,7 @@ import type {
 } from '@quiver/types';
 import { OutstandingClientRequests } from './call-timer.js';
 import { cleanDefinitionText } from './clean-text.js';
+import { SAMPLING_CONTEXTS, type SamplingContext } from './config.js';
 
 export type ClientRelayEvent =
   | QuiverEventOf<'client_relay.requested'>
@@ -27,6 +28,8 @@ export interface ServerClientRelayOptions {
   server: string;
   /** What the server's configuration allows it to ask (`mcpServers.<name>.allow`). */
   allow: readonly ClientRelayKind[];
+  /** The most context its sampling requests may include (`mcpServers.<name>.samplingContext`); default `none`. */
+  samplingContext?: SamplingContext;
   /** Absolute paths of the workspace roots, the answer to `roots/list`. */
   roots: readonly string[];
   publish: (event: ClientRelayEvent) => void;
@@ -142,11 +145,26 @@ export class ServerClientRelay {
   private async sample(params: Record<string, unknown>, signal: AbortSignal): Promise<CreateMessageResult> {
     const target = this.begin('sampling', undefined);
     const outcome = await this.settle(target, 'sampling', () =>
-      target.handle.sample(target.request(params), AbortSignal.any([signal, target.call.ctx.signal])),
+      target.handle.sample(
+        target.request(this.withAllowedContext(params)),
+        AbortSignal.any([signal, target.call.ctx.signal]),
+      ),
     );
     if (outcome.action === 'refused') this.refuse(target.call, 'sampling', outcome.reason);
     this.complete(target.call, 'sampling', { outcome: 'completed' });
     return outcome.result as CreateMessageResult;
+  }
+
+  /**
+   * The request with `includeContext` lowered to what the configuration allows: the client's
+   * context would go back to the server inside the completion. An unknown value counts as the most.
+   */
+  private withAllowedContext(params: Record<string, unknown>): Record<string, unknown> {
+    if (params.includeContext === undefined) return params;
+    const allowed = SAMPLING_CONTEXTS.indexOf(this.options.samplingContext ?? 'none');
+    const asked = SAMPLING_CONTEXTS.indexOf(params.includeContext as SamplingContext);
+    if (asked !== -1 && asked <= allowed) return params;
+    return { ...params, includeContext: SAMPLING_CONTEXTS[allowed] };
   }
 
   /** Runs the relay; a failure (the asker went away, the call was aborted) is published, then rethrown. */

@@ -5,6 +5,10 @@ import { oauthConfigSchema } from './oauth-config.js';
 /** `__` separates the parts of `mcp__<server>__<tool>`, so a server name may not contain it. */
 const SERVER_NAME_PATTERN = /^[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*$/;
 
+/** MCP's `includeContext` values, from least to most. */
+export const SAMPLING_CONTEXTS = ['none', 'thisServer', 'allServers'] as const;
+export type SamplingContext = (typeof SAMPLING_CONTEXTS)[number];
+
 const commonFields = {
   connectTimeoutMs: z.number().int().positive().default(10_000),
   callTimeoutMs: z.number().int().positive().default(60_000),
@@ -21,6 +25,12 @@ const commonFields = {
   trustAnnotations: z.boolean().default(false),
   /** What the server may ask of the session's client (off unless listed: a server could phish). */
   allow: z.array(z.enum(CLIENT_RELAY_KINDS)).default([]),
+  /**
+   * The most context a sampling request of the server may ask the client to include: `none`
+   * unless a person opts in, because the client's context (other servers' data, the conversation)
+   * would go back to the server in the completion.
+   */
+  samplingContext: z.enum(SAMPLING_CONTEXTS).default('none'),
 };
 
 const stdioServerSchema = z

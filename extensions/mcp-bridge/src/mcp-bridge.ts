@@ -74,6 +74,7 @@ export class McpBridge {
           relay: new ServerClientRelay({
             server: name,
             allow: config.allow,
+            samplingContext: config.samplingContext,
             roots: options.roots ?? [],
             publish: options.onRelayEvent ?? (() => {}),
           }),

@@ -86,9 +86,16 @@ export function headlessDenial(
   const hint = decision.suggestedRule
     ? ` To allow it, add "${decision.suggestedRule}" to permissions.allow in the personality.`
     : ` To allow it, add a rule for ${toolName} to permissions.allow in the personality.`;
+  // A call whose subject could not be read says why: the rule it suggests may already be there.
+  const why =
+    decision.subjects === undefined &&
+    decision.rule === undefined &&
+    !decision.reason.startsWith('no rule allows')
+      ? ` (${decision.reason})`
+      : '';
   return {
     ...decision,
     behavior: 'deny',
-    reason: `Permission to run ${toolName} was denied: "${subject}" needs approval and this session is headless.${hint}`,
+    reason: `Permission to run ${toolName} was denied: "${subject}" needs approval${why} and this session is headless.${hint}`,
   };
 }

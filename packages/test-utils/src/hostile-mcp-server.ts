@@ -52,3 +52,30 @@ export function hostileServerCalls(stateDirectory: string, tool: string): unknow
 export function hostileFetchNotesCalls(stateDirectory: string): unknown[] {
   return hostileServerCalls(stateDirectory, 'fetch_notes');
 }
+
+/**
+ * The hostile server that poses as Quiver: its questions copy Quiver's permission form and hide
+ * characters, its sampling request claims to be Quiver and asks for all of the client's context.
+ * It writes what it got back to `<tool>.json` in its state directory.
+ */
+export const POSING_MCP_SERVER = fileURLToPath(
+  new URL('../../../extensions/mcp-bridge/test/fixtures/posing-server.mjs', import.meta.url),
+);
+
+/** The lines under `mcpServers:` of a quiver.yaml that run the posing server as `evil`, allowed to ask. */
+export function posingServerYaml(stateDirectory: string, extra: readonly string[] = []): string[] {
+  return [
+    '  evil:',
+    `    command: ${JSON.stringify(process.execPath)}`,
+    `    args: [${JSON.stringify(POSING_MCP_SERVER)}]`,
+    `    env: { HOSTILE_STATE_DIR: ${JSON.stringify(stateDirectory)} }`,
+    '    allow: [elicitation, sampling]',
+    ...extra.map((line) => `    ${line}`),
+  ];
+}
+
+/** What the posing server's `tool` got back from the client, or undefined when it got nothing. */
+export function posingServerAnswer(stateDirectory: string, tool: string): unknown {
+  const file = join(stateDirectory, `${tool}.json`);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}

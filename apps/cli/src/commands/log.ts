@@ -1,6 +1,6 @@
+import { describeCallArguments as describeArguments } from '@quiver/types';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
-import { describeArguments } from '../interactive/prompt-arguments.js';
 import { CliError, color, printJson, printLine } from '../output.js';
 import { globalOptions } from '../program.js';
 

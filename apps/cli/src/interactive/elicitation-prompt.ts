@@ -1,4 +1,10 @@
-import type { ClientRelayHandle, ElicitationOutcome, RelayedRequest } from '@quiver/types';
+import {
+  type ClientRelayHandle,
+  type ElicitationOutcome,
+  type RelayedRequest,
+  renderRelayedQuestion,
+  visibleText,
+} from '@quiver/types';
 import { terminalText } from '../output.js';
 
 type Answer = string | number | boolean | string[];
@@ -39,13 +45,12 @@ async function askOnTerminal(request: RelayedRequest, signal: AbortSignal): Prom
       action: 'refused',
       reason: `the terminal answers form questions only, not "${String(params.mode)}"`,
     };
-  const message = typeof params.message === 'string' ? params.message : '';
+  // Rendered by the renderer every asking layer shares: the asker named, its text escaped, and
+  // a question shaped like Quiver's own permission prompt refused.
+  const question = renderRelayedQuestion(request);
+  if (!question.ok) return { action: 'refused', reason: question.reason };
   const answer = await prompts.select({
-    message: terminalText(
-      request.server === undefined
-        ? `Tool "${request.toolName}" asks:\n  ${message}`
-        : `MCP server "${request.server}" asks (while running ${request.toolName}):\n  ${message}`,
-    ),
+    message: terminalText(`${question.message}\n  (while running ${request.toolName})`),
     options: [
       { value: 'accept', label: 'Answer' },
       { value: 'decline', label: 'Decline' },
@@ -54,7 +59,7 @@ async function askOnTerminal(request: RelayedRequest, signal: AbortSignal): Prom
   });
   if (prompts.isCancel(answer)) return { action: 'cancel' };
   if (answer === 'decline') return { action: 'decline' };
-  const schema = (params.requestedSchema ?? {}) as {
+  const schema = question.requestedSchema as {
     properties?: Record<string, FieldSchema>;
     required?: string[];
   };
@@ -77,12 +82,12 @@ async function askField(
   required: boolean,
   signal: AbortSignal,
 ): Promise<Answer | undefined | typeof CANCELLED> {
-  const label = terminalText(`${field.title ?? key}${field.description ? ` — ${field.description}` : ''}`);
+  const label = visibleText(`${field.title ?? key}${field.description ? ` — ${field.description}` : ''}`);
   const choices =
     field.oneOf?.map((entry) => ({
       value: String(entry.const),
-      label: terminalText(entry.title ?? String(entry.const)),
-    })) ?? field.enum?.map((entry) => ({ value: String(entry), label: terminalText(String(entry)) }));
+      label: visibleText(entry.title ?? String(entry.const)),
+    })) ?? field.enum?.map((entry) => ({ value: String(entry), label: visibleText(String(entry)) }));
   if (choices !== undefined) {
     const picked = await prompts.select({
       message: label,

@@ -142,6 +142,19 @@ export const permissionRequested = z.object({
   decision: z
     .object({ behavior: z.literal('ask'), reason: z.string(), suggestedRule: z.string().optional() })
     .passthrough(),
+  question: z
+    .object({
+      text: z.string(),
+      headline: z.string(),
+      needsApproval: z.array(z.string()),
+      alwaysRule: z.string().optional(),
+      choices: z.array(
+        z.object({ value: z.enum(['once', 'session', 'project', 'deny']), label: z.string() }),
+      ),
+    })
+    .describe(
+      'What to show the person, rendered by Quiver: every subject that needs approval and the rule "always" adds, with control, bidi and invisible characters escaped as `\\uXXXX`. Show this, never `args` raw.',
+    ),
 });
 export const permissionReply = z.union([
   z.strictObject({ behavior: z.literal('allow'), scope: z.enum(['once', 'session', 'project']) }),

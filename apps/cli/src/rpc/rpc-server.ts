@@ -1,5 +1,5 @@
 import type { ProviderFormat, Session, SessionOptions } from '@quiver/runtime';
-import { isQuiverError, type PermissionResolver } from '@quiver/types';
+import { isQuiverError, type PermissionResolver, renderPermissionQuestion } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import { type CancellationToken, type MessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
@@ -190,7 +190,11 @@ function permissionsOverRpc(connection: MessageConnection, sessionId: string): P
     async resolve(prompt) {
       try {
         const reply = permissionReply.safeParse(
-          await connection.sendRequest('permission.requested', { sessionId, ...prompt }),
+          await connection.sendRequest('permission.requested', {
+            sessionId,
+            ...prompt,
+            question: withoutUndefined(renderPermissionQuestion(prompt)),
+          }),
         );
         if (reply.success) return reply.data;
         return {
@@ -215,4 +219,9 @@ function asResponseError(error: unknown): ResponseError<unknown> {
       ...(error.fix ? { fix: error.fix } : {}),
     });
   return new ResponseError(RPC_ERRORS.quiver, error instanceof Error ? error.message : String(error));
+}
+
+/** JSON has no undefined: an "always" answer that covers this call only has no rule to name. */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 }

@@ -5,7 +5,15 @@ import type {
   ElicitResult,
   RequestOptions,
 } from '@modelcontextprotocol/server';
-import type { ClientRelayHandle, ElicitationOutcome, RelayedRequest, SamplingOutcome } from '@quiver/types';
+import {
+  type ClientRelayHandle,
+  type ElicitationOutcome,
+  type RelayedRequest,
+  relayedAsker,
+  renderRelayedQuestion,
+  type SamplingOutcome,
+  visibleText,
+} from '@quiver/types';
 import { supportsFormElicitation } from './permission-elicitation.js';
 import { personAnswerOptions } from './person-answer.js';
 
@@ -44,9 +52,19 @@ export class ServeClientRelay implements ClientRelayHandle {
       };
     const channel = this.#channel(request);
     if (channel === undefined) return this.#noRequest();
+    // The one renderer of what a person is asked: the asker named, its text escaped, and a
+    // question shaped like Quiver's own permission form refused.
+    const question = renderRelayedQuestion(request);
+    if (!question.ok) return { action: 'refused', reason: question.reason };
     const params = request.params as unknown as ElicitRequestFormParams;
     const result = await channel.elicitInput(
-      { ...params, mode: 'form', message: `${askedBy(request)} asks: ${params.message}` },
+      {
+        ...params,
+        mode: 'form',
+        message: question.message,
+        requestedSchema: question.requestedSchema as ElicitRequestFormParams['requestedSchema'],
+        _meta: { ...params._meta, ...relayedFrom(request) },
+      },
       personAnswerOptions(signal),
     );
     if (result.action === 'accept')
@@ -59,10 +77,7 @@ export class ServeClientRelay implements ClientRelayHandle {
       return { action: 'refused', reason: 'the MCP client of this session does not support sampling' };
     const channel = this.#channel(request);
     if (channel === undefined) return this.#noRequest();
-    const result = await channel.requestSampling(
-      request.params as CreateMessageRequest['params'],
-      personAnswerOptions(signal),
-    );
+    const result = await channel.requestSampling(labelledSampling(request), personAnswerOptions(signal));
     return { action: 'completed', result: result as Record<string, unknown> };
   }
 
@@ -78,7 +93,32 @@ export class ServeClientRelay implements ClientRelayHandle {
   }
 }
 
-/** Who is asking, so a person never mistakes a server's question for Quiver's own. */
-export function askedBy(request: RelayedRequest): string {
-  return request.server === undefined ? `Tool "${request.toolName}"` : `MCP server "${request.server}"`;
+/** `_meta` naming the server (or tool) a relayed request comes from, for a client that shows it. */
+function relayedFrom(request: RelayedRequest): Record<string, unknown> {
+  return {
+    'quiver/relayedFrom': {
+      ...(request.server === undefined ? {} : { mcpServer: request.server }),
+      toolName: request.toolName,
+    },
+  };
+}
+
+/**
+ * A sampling request as serve's client receives it: its system prompt labelled as the server's
+ * (so "You are Quiver…" reads as what a server wrote) and the server's name in `_meta`. The
+ * context the server may ask for was settled by the bridge (`mcpServers.<name>.samplingContext`).
+ */
+function labelledSampling(request: RelayedRequest): CreateMessageRequest['params'] {
+  const params = request.params as CreateMessageRequest['params'];
+  const asker = relayedAsker(request);
+  const label = `This request comes from ${asker}, relayed by Quiver while it ran ${visibleText(request.toolName)}; it is not Quiver's or the user's.`;
+  const systemPrompt =
+    typeof params.systemPrompt === 'string' && params.systemPrompt !== ''
+      ? `${label}\nThe system prompt ${asker} sent follows.\n---\n${params.systemPrompt}`
+      : label;
+  return {
+    ...params,
+    systemPrompt,
+    _meta: { ...params._meta, ...relayedFrom(request) },
+  };
 }

@@ -1,5 +1,10 @@
 import type { ClientCapabilities, ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
-import type { GrantScope, PermissionAnswer, PermissionPrompt, PermissionResolver } from '@quiver/types';
+import {
+  type PermissionAnswer,
+  type PermissionPrompt,
+  type PermissionResolver,
+  renderPermissionQuestion,
+} from '@quiver/types';
 import { personAnswerOptions } from './person-answer.js';
 
 /** Sends one elicitation request related to the MCP request that is being handled. */
@@ -7,13 +12,6 @@ export type ElicitForm = (
   params: ElicitRequestFormParams,
   options: { signal: AbortSignal; timeout: number },
 ) => Promise<ElicitResult>;
-
-const CHOICES: ReadonlyArray<{ const: GrantScope | 'deny'; title: string }> = [
-  { const: 'once', title: 'Allow once' },
-  { const: 'session', title: 'Allow for this session' },
-  { const: 'project', title: 'Always allow' },
-  { const: 'deny', title: 'Deny' },
-];
 
 /** Form elicitation is what we send; a bare `elicitation: {}` predates modes and means form. */
 export function supportsFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
@@ -52,32 +50,26 @@ export class ElicitationPermissionResolver implements PermissionResolver {
   }
 }
 
+/**
+ * The form a person answers: the question as the shared renderer puts it (every subject that
+ * needs approval, escaped; the rule "Always allow" adds), its answers as the choices.
+ */
 function permissionForm(prompt: PermissionPrompt): ElicitRequestFormParams {
-  const subject = describeSubject(prompt.args);
-  const always = prompt.decision.suggestedRule
-    ? ` Always allow adds "${prompt.decision.suggestedRule}" to the allow rules.`
-    : '';
+  const question = renderPermissionQuestion(prompt);
   return {
     mode: 'form',
-    message: `Allow ${prompt.toolName}${subject ? `: ${subject}` : ''}? ${prompt.decision.reason}.${always}`,
+    message: question.text,
     requestedSchema: {
       type: 'object',
       properties: {
         decision: {
           type: 'string',
           title: 'Decision',
-          oneOf: CHOICES.map((choice) => ({ ...choice })),
+          oneOf: question.choices.map((choice) => ({ const: choice.value, title: choice.label })),
           default: 'deny',
         },
       },
       required: ['decision'],
     },
   };
-}
-
-function describeSubject(args: unknown): string {
-  if (typeof args !== 'object' || args === null) return '';
-  const record = args as Record<string, unknown>;
-  for (const key of ['command', 'path', 'url']) if (typeof record[key] === 'string') return record[key];
-  return '';
 }
