@@ -1,21 +1,38 @@
+import { specifierError } from './specifier-error.js';
+
 /** A command specifier such as `git status:*` (prefix) or `git status --short` (exact), split into words. */
 export interface CommandSpecifier {
   words: string[];
   prefix: boolean;
 }
 
+/**
+ * Parses a command specifier, or throws `config_invalid`: an unclosed quote, a backslash that
+ * escapes nothing, no command at all (`:*` alone), or a `*` that is not the trailing `:*` (the
+ * matcher compares words exactly, so such a star would match only itself).
+ */
 export function parseCommandSpecifier(specifier: string): CommandSpecifier {
   const trimmed = specifier.trim();
   const prefix = trimmed.endsWith(':*');
-  return { words: splitSpecifierWords(prefix ? trimmed.slice(0, -2) : trimmed), prefix };
+  const words = splitSpecifierWords(prefix ? trimmed.slice(0, -2) : trimmed, trimmed);
+  if (words.length === 0)
+    throw specifierError(
+      'command',
+      trimmed,
+      'it names no command',
+      'Put the command before ":*", e.g. terminal(git status:*), or drop the parentheses for the whole tool.',
+    );
+  return { words, prefix };
 }
 
 /** Splits on unquoted whitespace; single and double quotes group words as in the shell. */
-function splitSpecifierWords(text: string): string[] {
+function splitSpecifierWords(text: string, specifier: string): string[] {
+  const fail = (problem: string, fix: string) => specifierError('command', specifier, problem, fix);
   const words: string[] = [];
   let current = '';
   let started = false;
   let quote: string | undefined;
+  let quoteStart = 0;
   for (let index = 0; index < text.length; index++) {
     const char = text[index] as string;
     if (quote) {
@@ -25,14 +42,25 @@ function splitSpecifierWords(text: string): string[] {
     }
     if (char === "'" || char === '"') {
       quote = char;
+      quoteStart = index;
       started = true;
       continue;
     }
-    if (char === '\\' && index + 1 < text.length) {
+    if (char === '\\') {
+      if (index + 1 >= text.length)
+        throw fail(
+          'it ends with a lone backslash, which escapes nothing',
+          'Drop the backslash, or quote the word.',
+        );
       current += text[++index];
       started = true;
       continue;
     }
+    if (char === '*')
+      throw fail(
+        `"*" at character ${index + 1} is not a wildcard here: only a trailing ":*" matches more`,
+        `End the specifier with ":*" to match every command that starts with the words before it (e.g. rm:*), or quote a literal star: '*'.`,
+      );
     if (/\s/.test(char)) {
       if (started) words.push(current);
       current = '';
@@ -42,6 +70,11 @@ function splitSpecifierWords(text: string): string[] {
     current += char;
     started = true;
   }
+  if (quote)
+    throw fail(
+      `the ${quote === '"' ? 'double' : 'single'} quote at character ${quoteStart + 1} is never closed`,
+      `Close the quote with ${quote}, or escape it with a backslash.`,
+    );
   if (started) words.push(current);
   return words;
 }
@@ -69,13 +102,40 @@ export function matchesCommandPrefix(specifier: string | CommandSpecifier, argv:
   return last > 0 && expected !== '' && actual.startsWith(`${expected}:`);
 }
 
-/** The same word-boundary prefix logic for plain string specifiers (memory keys, custom subjects). */
-export function matchesStringSpecifier(specifier: string, subject: string): boolean {
+/** A plain specifier (memory keys, custom subjects): exact, or a prefix ending in `:*`. */
+export interface StringSpecifier {
+  text: string;
+  prefix: boolean;
+}
+
+/** Parses a plain specifier, or throws `config_invalid` for an empty prefix or a `*` before the end. */
+export function parseStringSpecifier(specifier: string): StringSpecifier {
   const trimmed = specifier.trim();
-  if (!trimmed.endsWith(':*')) return trimmed === subject.trim();
-  const prefix = trimmed.slice(0, -2);
-  if (!subject.startsWith(prefix)) return false;
-  const rest = subject.slice(prefix.length);
+  const prefix = trimmed.endsWith(':*');
+  const text = prefix ? trimmed.slice(0, -2) : trimmed;
+  if (prefix && text.trim() === '')
+    throw specifierError(
+      'string',
+      trimmed,
+      'nothing comes before ":*"',
+      'Put the prefix before ":*" (e.g. notes:*), or drop the parentheses for the whole tool.',
+    );
+  if (text.includes('*'))
+    throw specifierError(
+      'string',
+      trimmed,
+      `"*" at character ${text.indexOf('*') + 1} is not a wildcard here: only a trailing ":*" matches more`,
+      'End the specifier with ":*" to match everything that starts with the text before it.',
+    );
+  return { text, prefix };
+}
+
+/** The same word-boundary prefix logic for plain string specifiers (memory keys, custom subjects). */
+export function matchesStringSpecifier(specifier: string | StringSpecifier, subject: string): boolean {
+  const { text, prefix } = typeof specifier === 'string' ? parseStringSpecifier(specifier) : specifier;
+  if (!prefix) return text === subject.trim();
+  if (!subject.startsWith(text)) return false;
+  const rest = subject.slice(text.length);
   return rest === '' || /^[^A-Za-z0-9_-]/.test(rest);
 }
 

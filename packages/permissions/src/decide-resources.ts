@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
 import { matchesStringSpecifier } from './command-rule.js';
 import { processRelativeReason } from './decide-shell.js';
+import { escapeGlob } from './path-specifier.js';
 import { isProtectionRule } from './protected-paths.js';
 import type { PermissionRule } from './rule.js';
 import { type RuleSet, ruleAppliesToTool } from './rule-set.js';
@@ -102,8 +103,9 @@ export function decidePaths(
   return decision;
 }
 
+/** A rule for these paths; their own glob characters are escaped, so the rule names them only. */
 function suggestPathRule(toolName: string, paths: string[]): string {
-  if (paths.length === 1) return `${toolName}(${paths[0]})`;
+  if (paths.length === 1) return `${toolName}(${escapeGlob(paths[0] as string)})`;
   const split = paths.map((candidate) => candidate.split('/'));
   const common: string[] = [];
   for (
@@ -115,7 +117,7 @@ function suggestPathRule(toolName: string, paths: string[]): string {
   const directory = common.join('/');
   return directory === '' || directory === '.'
     ? toolName
-    : `${toolName}(${path.posix.join(directory, '**')})`;
+    : `${toolName}(${path.posix.join(escapeGlob(directory), '**')})`;
 }
 
 export function decideUrl(toolName: string, url: string, rules: RuleSet): PermissionDecision {

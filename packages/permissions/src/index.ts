@@ -1,15 +1,19 @@
 // Public surface of @quiver/permissions.
 
 export { createBlanketDenyCheck } from './blanket-deny.js';
-export type { CommandSpecifier } from './command-rule.js';
+export { checkPermissionRule } from './check-rule.js';
+export type { CommandSpecifier, StringSpecifier } from './command-rule.js';
 export {
   matchesCommandPrefix,
   matchesStringSpecifier,
   normalizeCommandText,
   parseCommandSpecifier,
+  parseStringSpecifier,
 } from './command-rule.js';
 export type { ShellSubjectDecision } from './decide-shell.js';
 export { SessionGrantStore } from './grant-stores.js';
+export type { PathSpecifier } from './path-specifier.js';
+export { parsePathSpecifier } from './path-specifier.js';
 export type { PermissionEngineOptions, PermissionRequest } from './permission-engine.js';
 export { PermissionEngine } from './permission-engine.js';
 export type { PostgresProjectGrantStoreOptions } from './postgres-project-grant-store.js';
@@ -31,6 +35,7 @@ export type {
   ShellUnsafeConstruct,
 } from './shell/shell-analysis.js';
 export { headlessDenial } from './suggested-rule.js';
-export { matchesUrlSpecifier } from './url-rule.js';
+export type { UrlSpecifier } from './url-rule.js';
+export { matchesUrlSpecifier, parseUrlSpecifier } from './url-rule.js';
 export { normalizeWorkspacePath } from './workspace-path.js';
 export type { TrustedFileState, WorkspaceFilePins } from './trusted-files.js';

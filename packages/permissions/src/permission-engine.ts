@@ -1,17 +1,19 @@
 import {
   type GrantScope,
+  type PermissionBehavior,
   type PermissionDecision,
   type PermissionKind,
   type PermissionRules,
   QuiverError,
   type ToolPermissionSpec,
 } from '@quiver/types';
+import { checkPermissionRule } from './check-rule.js';
 import { decideName, decidePaths, decideSpecifier, decideUrl } from './decide-resources.js';
 import { decideShellCommand } from './decide-shell.js';
 import { SessionGrantStore } from './grant-stores.js';
 import type { ProjectGrants } from './project-grants.js';
 import { type ProtectedPath, protectionRules } from './protected-paths.js';
-import { type PermissionRule, parsePermissionRule } from './rule.js';
+import type { PermissionRule } from './rule.js';
 import { RuleSet, type RuleSetCaches } from './rule-set.js';
 import { toolPathSubject } from './workspace-path.js';
 
@@ -81,19 +83,23 @@ export class PermissionEngine {
   /** When each granted rule was granted: it trusts workspace code as it was then. */
   readonly #grantedAt = new Map<string, number>();
   readonly #caches: RuleSetCaches = { pathMatchers: new Map(), pathBases: new Map() };
-  readonly #parsedGrants = new Map<string, PermissionRule>();
+  readonly #parsedGrants = new Map<string, PermissionRule | undefined>();
 
   constructor(options: PermissionEngineOptions) {
     this.#workspace = options.workspace;
+    for (const [name, kind] of Object.entries(options.toolKinds ?? {})) this.#toolKinds.set(name, kind);
+    // Every specifier is parsed now, by the matchers' own parsers: one that does not parse is a
+    // configuration error here, never a rule that matches nothing later.
+    const check = (behavior: PermissionBehavior) => (rule: string) =>
+      checkPermissionRule(rule, behavior, this.#toolKinds);
     this.#deny = [
       ...options.layers.flatMap((layer) => layer.deny ?? []),
       ...(options.parentDenies ?? []),
-    ].map(parsePermissionRule);
-    this.#ask = options.layers.flatMap((layer) => layer.ask ?? []).map(parsePermissionRule);
-    this.#allow = options.layers.flatMap((layer) => layer.allow ?? []).map(parsePermissionRule);
+    ].map(check('deny'));
+    this.#ask = options.layers.flatMap((layer) => layer.ask ?? []).map(check('ask'));
+    this.#allow = options.layers.flatMap((layer) => layer.allow ?? []).map(check('allow'));
     this.#sessionGrants = options.sessionGrants ?? new SessionGrantStore();
     this.#projectGrants = options.projectGrants;
-    for (const [name, kind] of Object.entries(options.toolKinds ?? {})) this.#toolKinds.set(name, kind);
     this.#protections = protectionRules(options.protectedPaths ?? [], options.workspace);
   }
 
@@ -180,7 +186,7 @@ export class PermissionEngine {
 
   /** Adds `rule` to the allow layer: for the next decision only, this session, or the project (saved). */
   grant(rule: string, scope: GrantScope): void | Promise<void> {
-    const parsed = parsePermissionRule(rule);
+    const parsed = checkPermissionRule(rule, 'allow', this.#toolKinds);
     this.#grantedAt.set(parsed.source, Date.now());
     if (scope === 'once') this.#onceGrants.push(parsed);
     else if (scope === 'session') this.#sessionGrants.add(parsed.source);
@@ -198,7 +204,9 @@ export class PermissionEngine {
   }
 
   #ruleSet(projectGrants: readonly string[], onceGrants: readonly PermissionRule[]): RuleSet {
-    const grants = [...this.#sessionGrants.list(), ...projectGrants].map((rule) => this.#parsed(rule));
+    const grants = [...this.#sessionGrants.list(), ...projectGrants]
+      .map((rule) => this.#parsed(rule))
+      .filter((rule) => rule !== undefined);
     return new RuleSet(
       this.#workspace,
       this.#deny,
@@ -210,13 +218,19 @@ export class PermissionEngine {
     );
   }
 
-  /** Granted rules are parsed once: a session's and a project's grants are read for every decision. */
-  #parsed(source: string): PermissionRule {
-    let rule = this.#parsedGrants.get(source);
-    if (rule === undefined) {
-      rule = parsePermissionRule(source);
-      this.#parsedGrants.set(source, rule);
+  /**
+   * Granted rules are parsed once: a session's and a project's grants are read for every decision.
+   * A saved grant that does not parse (saved by an older version) is left out: it could only allow.
+   */
+  #parsed(source: string): PermissionRule | undefined {
+    if (this.#parsedGrants.has(source)) return this.#parsedGrants.get(source);
+    let rule: PermissionRule | undefined;
+    try {
+      rule = checkPermissionRule(source, 'allow', this.#toolKinds);
+    } catch {
+      rule = undefined;
     }
+    this.#parsedGrants.set(source, rule);
     return rule;
   }
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { PermissionKind } from '@quiver/types';
-import { parsePermissionRule } from './rule.js';
+import { checkPermissionRule } from './check-rule.js';
 import { RuleSet } from './rule-set.js';
 import { realWorkspace } from './workspace-path.js';
 
@@ -22,16 +22,13 @@ export type ReadDenyMatcher = (realPath: string) => string | undefined;
  * The read denies of a rule set as a predicate on real paths, for tools that meet paths nobody
  * named in a call (directory walks, a hard link's other names). It picks the rules the permission
  * engine applies to a read of that path: read denies of every tool of kind read, the asking
- * tool's own path denies, and denies of tools of unknown kind (failing closed).
+ * tool's own path denies, and denies of tools of unknown kind (failing closed). Throws
+ * `config_invalid` for a deny that does not parse.
  */
 export function createReadDenyMatcher(options: ReadDenyMatcherOptions): ReadDenyMatcher {
-  const rules = new RuleSet(
-    options.workspace,
-    options.deny.map(parsePermissionRule),
-    [],
-    [],
-    new Map(Object.entries(options.toolKinds ?? {})),
-  );
+  const toolKinds = new Map(Object.entries(options.toolKinds ?? {}));
+  const deny = options.deny.map((rule) => checkPermissionRule(rule, 'deny', toolKinds));
+  const rules = new RuleSet(options.workspace, deny, [], [], toolKinds);
   const denies = rules.pathRules('deny', 'read', options.toolName);
   if (denies.length === 0) return () => undefined;
   const root = realWorkspace(options.workspace);

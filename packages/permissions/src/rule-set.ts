@@ -1,4 +1,6 @@
 import type { PermissionBehavior, PermissionKind } from '@quiver/types';
+import { escapeGlob, type PathSpecifier, parsePathSpecifier } from './path-specifier.js';
+import { PROTECTION_TOOL } from './protected-paths.js';
 import { type PermissionRule, ruleMatchesToolName } from './rule.js';
 import { compilePathSpecifier, type PathMatcher, pathSpecifierBase } from './workspace-path.js';
 
@@ -32,6 +34,17 @@ const CONVENTIONAL_TOOL_KINDS: Record<string, PermissionKind> = {
   WebFetch: 'url',
 };
 
+/** The kind of `toolName`: from `toolKinds`, else from its conventional name, else unknown. */
+export function toolKindOf(
+  toolName: string,
+  toolKinds?: ReadonlyMap<string, PermissionKind>,
+): PermissionKind | undefined {
+  return (
+    toolKinds?.get(toolName) ??
+    (Object.hasOwn(CONVENTIONAL_TOOL_KINDS, toolName) ? CONVENTIONAL_TOOL_KINDS[toolName] : undefined)
+  );
+}
+
 /** The tool name whose rules every shell tool obeys. */
 export const SHELL_RULE_SPACE = 'terminal';
 
@@ -61,10 +74,7 @@ export class RuleSet {
   }
 
   kindOf(toolName: string): PermissionKind | undefined {
-    return (
-      this.toolKinds.get(toolName) ??
-      (Object.hasOwn(CONVENTIONAL_TOOL_KINDS, toolName) ? CONVENTIONAL_TOOL_KINDS[toolName] : undefined)
-    );
+    return toolKindOf(toolName, this.toolKinds);
   }
 
   layer(behavior: PermissionBehavior): readonly PermissionRule[] {
@@ -94,8 +104,9 @@ export class RuleSet {
   /**
    * Path rules of every tool of `kind` (plus the calling tool's own): a deny on
    * `read_file(secrets/**)` also stops grep and `cat` from reading there. A deny written for a
-   * tool whose kind is not known yet counts as a path deny of both kinds, unless its specifier
-   * is clearly a command prefix or a domain: failing closed beats missing a deny. Write denies
+   * tool whose kind is not known yet, or of an MCP tool (decided by name only), counts as a path
+   * deny of both kinds, unless its specifier is clearly a command prefix or a domain: failing
+   * closed beats missing a deny. Write denies
    * start with the protected paths, so every write subject meets them before any other rule.
    */
   pathRules(behavior: PermissionBehavior, kind: 'read' | 'write', callingTool?: string): PermissionRule[] {
@@ -115,7 +126,7 @@ export class RuleSet {
       if (ruleKind === kind) return true;
       return (
         behavior === 'deny' &&
-        ruleKind === undefined &&
+        (ruleKind === undefined || ruleKind === 'mcp') &&
         !rule.tool.includes('*') &&
         !rule.specifier.endsWith(':*') &&
         !rule.specifier.startsWith('domain:')
@@ -123,10 +134,11 @@ export class RuleSet {
     });
   }
 
+  /** Throws `config_invalid` for a specifier that does not parse as a path: the decision fails closed. */
   pathMatcher(rule: PermissionRule): PathMatcher {
     let matcher = this.#pathMatchers.get(rule.source);
     if (!matcher) {
-      matcher = compilePathSpecifier(rule.specifier ?? '**', this.workspace);
+      matcher = compilePathSpecifier(pathSpecifierOf(rule), this.workspace);
       this.#pathMatchers.set(rule.source, matcher);
     }
     return matcher;
@@ -135,7 +147,7 @@ export class RuleSet {
   pathBase(rule: PermissionRule): string | null {
     let base = this.#pathBases.get(rule.source);
     if (base === undefined) {
-      base = pathSpecifierBase(rule.specifier ?? '**', this.workspace);
+      base = pathSpecifierBase(pathSpecifierOf(rule), this.workspace);
       this.#pathBases.set(rule.source, base);
     }
     return base;
@@ -143,6 +155,20 @@ export class RuleSet {
 
   firstPathMatch(rules: readonly PermissionRule[], normalizedPath: string): PermissionRule | undefined {
     return rules.find((rule) => this.pathMatcher(rule)(normalizedPath));
+  }
+}
+
+/**
+ * A rule's specifier read as a path. A protected path is a real file name, not a pattern a person
+ * wrote: when it does not parse as a glob (a directory named `a{b`) it names itself.
+ */
+function pathSpecifierOf(rule: PermissionRule): string | PathSpecifier {
+  const specifier = rule.specifier ?? '**';
+  if (rule.tool !== PROTECTION_TOOL) return specifier;
+  try {
+    return parsePathSpecifier(specifier);
+  } catch {
+    return parsePathSpecifier(escapeGlob(specifier));
   }
 }
 

@@ -21,6 +21,17 @@ export function parsePermissionRule(source: string): PermissionRule {
     });
   }
   const specifier = match[2];
+  const mcp = /^mcp__(?<server>.*?)(?:__(?<tool>.*))?$/s.exec(match[1])?.groups;
+  if (mcp !== undefined && (mcp.server === '' || mcp.tool === '')) {
+    throw new QuiverError(
+      'config_invalid',
+      `Permission rule "${source}" names no MCP ${mcp.server === '' ? 'server' : 'tool'}.`,
+      {
+        fix: 'Write mcp__SERVER for every tool of a server, mcp__SERVER__TOOL for one tool, or mcp__SERVER__* for a pattern.',
+        details: { rule: source },
+      },
+    );
+  }
   if (specifier !== undefined && specifier.trim() === '') {
     throw new QuiverError('config_invalid', `Permission rule "${source}" has an empty specifier.`, {
       fix: `Drop the parentheses for a rule on the whole tool ("${match[1]}"), or put a command, path or domain inside them.`,

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { resolvePathArgument, resolveRealPath } from '@quiver/types';
 import picomatch from 'picomatch';
+import { escapeGlob, type PathSpecifier, parsePathSpecifier } from './path-specifier.js';
 
 export { isProcessRelativePath } from '@quiver/types';
 
@@ -62,25 +63,25 @@ function specifierPath(specifier: string, workspace: string): string {
 /** A compiled path specifier such as `src/**`, `/tmp/**` or `secrets` (a directory and all below it). */
 export type PathMatcher = (normalizedPath: string) => boolean;
 
-export function compilePathSpecifier(specifier: string, workspace: string): PathMatcher {
-  const trimmed = specifier.trim().replace(/\/+$/, '') || '/';
-  const scan = picomatch.scan(trimmed);
+/** Compiles a path specifier; throws `config_invalid` when it does not parse (see path-specifier.ts). */
+export function compilePathSpecifier(specifier: string | PathSpecifier, workspace: string): PathMatcher {
+  const parsed = typeof specifier === 'string' ? parsePathSpecifier(specifier) : specifier;
   const options = { dot: true };
-  if (!scan.isGlob) {
-    const target = specifierPath(trimmed, workspace);
+  if (!parsed.glob) {
+    const target = specifierPath(parsed.literal, workspace);
     if (target === '.') return () => true;
     return (candidate) => candidate === target || candidate.startsWith(`${target}/`);
   }
-  const anchored = scan.base !== '' || path.isAbsolute(trimmed) || trimmed.startsWith('~');
-  if (!anchored) {
-    const matcher = picomatch(trimmed.replace(/^\.\//, ''), options);
+  if (parsed.base === '') {
+    const matcher = picomatch(parsed.pattern, options);
     // A pattern like `**/.env` also catches such files outside the workspace.
-    const floating = trimmed.startsWith('**/');
+    const floating = parsed.pattern.startsWith('**/');
     return (candidate) =>
       matcher(candidate) || (floating && path.isAbsolute(candidate) && matcher(candidate.slice(1)));
   }
-  const base = specifierPath(scan.base, workspace);
-  const pattern = base === '.' ? scan.glob : `${base === '/' ? '' : base}/${scan.glob}`;
+  const base = specifierPath(parsed.base, workspace);
+  // The real directory may hold glob characters of its own: they name themselves.
+  const pattern = base === '.' ? parsed.pattern : `${base === '/' ? '' : escapeGlob(base)}/${parsed.pattern}`;
   const matcher = picomatch(pattern, options);
   return (candidate) => matcher(candidate);
 }
@@ -89,12 +90,11 @@ export function compilePathSpecifier(specifier: string, workspace: string): Path
  * The directory a path specifier is rooted at, in normalized form (`secrets/**` gives `secrets`),
  * or null for a floating pattern (one starting with `**`) that can match under any directory.
  */
-export function pathSpecifierBase(specifier: string, workspace: string): string | null {
-  const trimmed = specifier.trim().replace(/\/+$/, '') || '/';
-  const scan = picomatch.scan(trimmed);
-  if (!scan.isGlob) return specifierPath(trimmed, workspace);
-  if (scan.base === '' && !path.isAbsolute(trimmed) && !trimmed.startsWith('~')) return null;
-  return specifierPath(scan.base, workspace);
+export function pathSpecifierBase(specifier: string | PathSpecifier, workspace: string): string | null {
+  const parsed = typeof specifier === 'string' ? parsePathSpecifier(specifier) : specifier;
+  if (!parsed.glob) return specifierPath(parsed.literal, workspace);
+  if (parsed.base === '') return null;
+  return specifierPath(parsed.base, workspace);
 }
 
 /** True when `directory` (normalized) contains `target` (normalized), or is it. */
