@@ -1,6 +1,6 @@
 import type { PermissionBehavior, PermissionKind } from '@quiver/types';
 import { escapeGlob, type PathSpecifier, parsePathSpecifier } from './path-specifier.js';
-import { PROTECTION_TOOL } from './protected-paths.js';
+import { PROTECTION_TOOL } from './protection-rules.js';
 import { type PermissionRule, ruleMatchesToolName } from './rule.js';
 import { compilePathSpecifier, type PathMatcher, pathSpecifierBase } from './workspace-path.js';
 
