@@ -15,6 +15,8 @@ export interface ProcessBackendOptions {
   sourceEnv?: Readonly<Record<string, string | undefined>>;
   /** The most bytes one spill file takes (default 64 MiB); the rest of the output is not kept. */
   spillLimitBytes?: number;
+  /** What the sandbox mounts read-only (`ProcessHandle.readOnlyPaths`). */
+  readOnlyPaths?: readonly string[];
 }
 
 /** Provides the `process` capability: roots, a spill directory and an environment without secrets. */
@@ -26,6 +28,7 @@ export function createProcessBackend(options: ProcessBackendOptions): Capability
     sandbox: options.sandbox,
     ...(options.unixSockets?.length ? { unixSockets: Object.freeze([...options.unixSockets]) } : {}),
     spillLimitBytes: options.spillLimitBytes ?? DEFAULT_SPILL_LIMIT_BYTES,
+    ...(options.readOnlyPaths?.length ? { readOnlyPaths: Object.freeze([...options.readOnlyPaths]) } : {}),
   });
   return { capability: 'process', resolve: () => handle };
 }

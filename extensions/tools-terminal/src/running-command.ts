@@ -69,6 +69,8 @@ export interface StartCommandOptions {
   sandboxed: boolean;
   /** Unix sockets the sandbox leaves reachable. */
   unixSockets?: readonly string[];
+  /** Mounted read-only inside the sandbox (`ProcessHandle.readOnlyPaths`). */
+  readOnlyPaths?: readonly string[];
   /** `pipe` keeps stdin open for background shells; one-shot commands get none. */
   stdin: 'ignore' | 'pipe';
   /** stdout and stderr, interleaved in arrival order. */
@@ -148,7 +150,7 @@ export class RunningCommand {
             tempDir,
             cwd: options.cwd,
             command: options.command,
-            hazards: findWorkspaceHazards(options.roots),
+            hazards: findWorkspaceHazards(options.roots, options.readOnlyPaths ?? []),
             allowedSockets: options.unixSockets ?? [],
           }),
         ]

@@ -7,6 +7,8 @@ export interface WorkspaceHazards {
   gitDirectories: string[];
   /** Unix sockets on the file system: a server behind one acts outside the sandbox. */
   sockets: string[];
+  /** Existing protected paths (configuration, personalities, Quiver's data) to mount read-only. */
+  readOnly: string[];
 }
 
 /** Directories whose contents a walk skips: dependency trees are large and never a repository's own. */
@@ -40,8 +42,25 @@ function submoduleGitDirectories(gitDirectory: string, found: string[]): void {
  * and hooks must stay read-only, and for sockets that must be hidden. Symbolic links need no
  * walk of their own: what they point to outside the roots is read-only or hidden already.
  */
-export function findWorkspaceHazards(roots: readonly string[]): WorkspaceHazards {
-  const hazards: WorkspaceHazards = { gitDirectories: [], sockets: [] };
+export function findWorkspaceHazards(
+  roots: readonly string[],
+  readOnlyPaths: readonly string[] = [],
+): WorkspaceHazards {
+  const hazards: WorkspaceHazards = { gitDirectories: [], sockets: [], readOnly: [] };
+  // `**/NAME` and `**/NAME/**` cover every entry of that name; git's own parts are mounted below.
+  const names = new Set<string>();
+  for (const entry of readOnlyPaths) {
+    const named = /^\*\*\/([^/*?[\]{}]+)(\/\*\*)?$/.exec(entry)?.[1];
+    if (named !== undefined && named !== '.git') names.add(named);
+    // Outside the roots everything is read-only (or hidden) already; mounting it would only show it.
+    else if (
+      path.isAbsolute(entry) &&
+      !/[*?[\]{}]/.test(entry) &&
+      roots.some((root) => entry === root || entry.startsWith(`${root}/`)) &&
+      existsSync(entry)
+    )
+      hazards.readOnly.push(entry);
+  }
   const pending = roots.map((root) => {
     try {
       return realpathSync(root);
@@ -54,6 +73,7 @@ export function findWorkspaceHazards(roots: readonly string[]): WorkspaceHazards
     for (const entry of entriesOf(directory)) {
       const child = path.join(directory, entry.name);
       if (entry.isSocket()) hazards.sockets.push(child);
+      if (names.has(entry.name) && (entry.isFile() || entry.isDirectory())) hazards.readOnly.push(child);
       if (!entry.isDirectory()) continue;
       if (entry.name === '.git') {
         hazards.gitDirectories.push(child);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { SandboxMode } from '@quiver/types';
 import { BASH_FLAGS } from './bash-flags.js';
@@ -124,17 +125,49 @@ function grantedSockets(allowed: ReadonlySet<string>): string[] {
   return sockets;
 }
 
-/** The arguments that keep `.git/config` and `.git/hooks` read-only inside a writable bind. */
+/** What git reads as configuration or code in a git directory: kept read-only inside a writable bind. */
+const GIT_CONFIGURATION = ['config', 'config.worktree', 'commondir', 'info', path.join('objects', 'info', 'alternates')];
+
+/** The arguments that keep a git directory's configuration, hooks and attributes read-only. */
 function gitProtection(gitDirectories: readonly string[]): string[] {
   const args: string[] = [];
   for (const gitDirectory of gitDirectories) {
-    const config = path.join(gitDirectory, 'config');
-    if (existsSync(config)) args.push('--ro-bind', config, config);
+    for (const name of GIT_CONFIGURATION) {
+      const file = path.join(gitDirectory, name);
+      if (existsSync(file)) args.push('--ro-bind', file, file);
+    }
     const hooks = path.join(gitDirectory, 'hooks');
     // A missing hooks directory would let the command create one; an empty read-only one is put there.
     if (existsSync(hooks)) args.push('--ro-bind', hooks, hooks);
     else args.push('--tmpfs', hooks, '--remount-ro', hooks);
   }
+  return args;
+}
+
+/**
+ * The person's home (and every other user's) is hidden behind an empty tmpfs: a program the rules
+ * allow sees the workspace and the system, not `~/.ssh` or Quiver's trust records. Their git
+ * identity and settings stay readable, so that git works as they set it up.
+ */
+function homeHiding(roots: readonly string[]): string[] {
+  const homes = new Set<string>();
+  for (const directory of ['/home', '/root', os.homedir()]) {
+    try {
+      homes.add(realpathSync(directory));
+    } catch {
+      // Not there: nothing to hide.
+    }
+  }
+  const args: string[] = [];
+  for (const home of homes) {
+    // A home that is a workspace root or holds one is re-bound by the roots' own mounts after this.
+    if (roots.some((root) => home.startsWith(`${root}/`) || home === '/')) continue;
+    args.push('--tmpfs', home);
+  }
+  const home = os.homedir();
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
+  for (const file of [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'), path.join(xdg, 'git', 'attributes')])
+    if (existsSync(file)) args.push('--ro-bind', file, file);
   return args;
 }
 
@@ -164,12 +197,14 @@ export function bubblewrapArguments(options: {
     '--proc',
     '/proc',
     ...directoriesToHide().flatMap((directory) => ['--tmpfs', directory]),
+    ...homeHiding(options.roots),
     ...grantedSockets(allowed).flatMap((socket) => ['--bind', socket, socket]),
     ...options.roots.flatMap((root) => ['--bind', root, root]),
     '--bind',
     options.tempDir,
     options.tempDir,
     ...gitProtection(options.hazards.gitDirectories),
+    ...options.hazards.readOnly.flatMap((entry) => ['--ro-bind', entry, entry]),
     ...options.hazards.sockets
       .filter((socket) => !allowed.has(socket) && !realAllowed.has(socket))
       .flatMap((socket) => ['--ro-bind', '/dev/null', socket]),

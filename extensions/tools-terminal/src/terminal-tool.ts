@@ -1,6 +1,7 @@
 import { defineTool, fail, type ToolContext, type ToolResult } from '@quiver/types';
 import { z } from 'zod';
 import { commandEnvironment } from './child-environment.js';
+import { emptyHooksDirectory, gitSafetyEnvironment } from './git-safety.js';
 import { OutputWindow } from './output-window.js';
 import { PartialEmitter } from './partial-emitter.js';
 import { RunningCommand } from './running-command.js';
@@ -38,6 +39,7 @@ export interface PreparedLaunch {
   env: Record<string, string>;
   sandboxed: boolean;
   unixSockets: readonly string[];
+  readOnlyPaths: readonly string[];
   spillDir: string;
   spillLimitBytes: number | undefined;
 }
@@ -56,9 +58,13 @@ export async function prepareLaunch(
   return {
     cwd: cwd.cwd,
     roots: handle.roots,
-    env: commandEnvironment(handle.baseEnv, ctx.capabilities.secrets?.granted),
+    env: gitSafetyEnvironment(
+      commandEnvironment(handle.baseEnv, ctx.capabilities.secrets?.granted),
+      await emptyHooksDirectory(handle.spillDir),
+    ),
     sandboxed: sandbox.sandboxed,
     unixSockets: handle.unixSockets ?? [],
+    readOnlyPaths: handle.readOnlyPaths ?? [],
     spillDir: handle.spillDir,
     spillLimitBytes: handle.spillLimitBytes,
   };
@@ -81,6 +87,7 @@ export async function runTerminalCommand(
     env: launch.env,
     sandboxed: launch.sandboxed,
     unixSockets: launch.unixSockets,
+    readOnlyPaths: launch.readOnlyPaths,
     stdin: 'ignore',
     onOutput(chunk) {
       window.write(chunk);

@@ -18,6 +18,8 @@ export interface BackendFactoryContext {
   dataDir: string;
   /** The resolved personality of a session, by id (for per-personality grants such as secrets). */
   personality(id: string): Personality | undefined;
+  /** The protected-path list as it stands now (it grows as configuration loads): what sandboxes mount read-only. */
+  protectedPaths(): ReadonlyArray<{ path: string; sandbox?: 'read-only' | 'tools-only' }>;
 }
 
 export interface CreateHostOptions {

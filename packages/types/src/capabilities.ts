@@ -106,6 +106,12 @@ export interface ProcessHandle {
   readonly sandbox: SandboxMode;
   /** Unix socket paths a sandboxed command may still connect to; every other one is hidden. */
   readonly unixSockets?: readonly string[];
+  /**
+   * What the sandbox mounts read-only inside the writable workspace (the host's protected-path
+   * list): absolute paths, and `**\/NAME` or `**\/NAME/**` patterns, which cover every entry of
+   * that name under the roots. A program that runs anyway cannot change what governs the next run.
+   */
+  readonly readOnlyPaths?: readonly string[];
 }
 
 export interface SecretsHandle {

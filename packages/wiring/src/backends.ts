@@ -76,7 +76,11 @@ export function createFirstPartyBackends(
   const roots = [realRoot(context.workspace)];
   const processBackends = new Map<string, CapabilityBackend<'process'>>();
   const processFor = (sandbox: SandboxMode, unixSockets: readonly string[]) => {
-    const key = JSON.stringify([sandbox, unixSockets]);
+    const readOnlyPaths = context
+      .protectedPaths()
+      .filter((entry) => entry.sandbox !== 'tools-only')
+      .map((entry) => entry.path);
+    const key = JSON.stringify([sandbox, unixSockets, readOnlyPaths]);
     let backend = processBackends.get(key);
     if (!backend) {
       backend = createProcessBackend({
@@ -84,6 +88,7 @@ export function createFirstPartyBackends(
         dataDir: context.dataDir,
         sandbox,
         unixSockets,
+        readOnlyPaths,
         sourceEnv: env,
       });
       processBackends.set(key, backend);

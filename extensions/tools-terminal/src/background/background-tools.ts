@@ -86,6 +86,7 @@ export const terminalStartTool = defineTool({
       env: launch.env,
       sandboxed: launch.sandboxed,
       unixSockets: launch.unixSockets,
+      readOnlyPaths: launch.readOnlyPaths,
       stdin: 'pipe',
       onOutput: (chunk) => shell.receive(chunk),
     });
