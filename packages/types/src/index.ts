@@ -90,7 +90,6 @@ export { PERMISSION_KINDS } from './permissions.js';
 export type { PermissionAnswerChoice, PermissionQuestion, RelayedQuestion } from './person-question.js';
 export {
   describeCallArguments,
-  PERMISSION_ANSWERS,
   relayedAsker,
   renderPermissionQuestion,
   renderRelayedQuestion,
@@ -144,4 +143,4 @@ export type {
 } from './tool.js';
 export { defineTool, TOOL_NAME_PATTERN } from './tool.js';
 export type { VisibleTextOptions } from './visible-text.js';
-export { boundedVisibleText, escapeCodePoint, visibleText } from './visible-text.js';
+export { visibleText } from './visible-text.js';
