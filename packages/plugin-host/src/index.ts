@@ -57,7 +57,7 @@ export type { ConfigurationComparison } from './trust/compare-configurations.js'
 export { compareConfigurations, narrowPersonality } from './trust/compare-configurations.js';
 export type { ConfigurationChange } from './trust/configuration-change.js';
 export type { CodePin, CodePins } from './trust/code-pins.js';
-export { pinnedFileCount, pinProjectCode } from './trust/code-pins.js';
+export { pinnedFileCount, pinProjectCode, pinTrustedCode } from './trust/code-pins.js';
 export { CodeTrust } from './trust/code-trust.js';
 export { describeProjectConfiguration } from './trust/describe-configuration.js';
 export type {

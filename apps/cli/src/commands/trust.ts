@@ -35,11 +35,10 @@ export function registerTrustCommand(program: Command): void {
       });
       try {
         // Pinned before the question: what the person is shown is what gets recorded.
-        const code = host.pinProjectCode(inspection.configuration.config, {
+        const code = host.pinTrustedCode(inspection.configuration.config, {
           workspace: inspection.workspace,
-          baseDirs: inspection.searchDirs,
+          configFile: inspection.configFile,
           cache: trustStorage.record()?.code,
-          workspaceFiles: host.trustedWorkspaceFiles(inspection.workspace),
         });
         await reviewAndTrust(inspection, trustStorage, options, {
           describeProjectConfiguration,

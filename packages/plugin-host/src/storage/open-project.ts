@@ -126,6 +126,7 @@ async function openPostgresTrust(
       project,
       logger,
       ownsPool: true,
+      workspace: located.workspace,
     });
   } catch (error) {
     await pool.end().catch(() => {});

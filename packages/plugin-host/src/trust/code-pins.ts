@@ -4,6 +4,7 @@ import type { QuiverConfig } from '../config/config-schema.js';
 import { candidateMarker, pluginCandidates } from '../plugins/plugin-resolver.js';
 import { describeChange, type FilePins, firstChange, pinFile } from './file-pins.js';
 import { newWalk, pinPackage, pinScript } from './package-pins.js';
+import { trustedWorkspaceFiles } from './trusted-workspace-files.js';
 
 /** What runs for one plugin or stdio MCP server, as a person trusted it. */
 export interface CodePin {
@@ -158,6 +159,24 @@ export function pinProjectCode(
     if (isStdioServer(server)) pins.servers[name] = pinServer(server, options, cache);
   for (const file of options.workspaceFiles ?? []) pins.files[file] = pinFile(file, cache[file]);
   return pins;
+}
+
+/**
+ * What trusting `config` pins now, as `quiver trust` and `--trust-project` do: its code resolved
+ * from the config directory and the workspace, and the workspace files allowed programs read.
+ */
+export function pinTrustedCode(
+  config: QuiverConfig,
+  where: { workspace: string; configFile?: string | undefined; cache?: CodePins | undefined },
+): CodePins {
+  const workspace = path.resolve(where.workspace);
+  const configDir = where.configFile ? path.dirname(path.resolve(where.configFile)) : workspace;
+  return pinProjectCode(config, {
+    workspace,
+    baseDirs: [...new Set([configDir, workspace])],
+    cache: where.cache,
+    workspaceFiles: trustedWorkspaceFiles(workspace),
+  });
 }
 
 /** What differs between a pin and the code there now, as a phrase; undefined when nothing does. */

@@ -1,7 +1,7 @@
 import { applyPostgresMigrations } from '@quiver/storage-postgres';
 import type { Logger } from '@quiver/types';
 import type pg from 'pg';
-import type { CodePins } from './code-pins.js';
+import { type CodePins, pinTrustedCode } from './code-pins.js';
 import type { FilePins } from './file-pins.js';
 import type { McpToolPin, McpToolPinEntry, McpToolPinFile, McpToolPinStore } from './mcp-tool-pins.js';
 import type { ProjectConfiguration } from './project-configuration.js';
@@ -35,6 +35,8 @@ export interface PostgresTrustStorageOptions {
   logger: Logger;
   /** End the pool on close (a pool opened for this storage alone). */
   ownsPool?: boolean;
+  /** The workspace whose code a record pins when `writeRecord` is not given the pins. */
+  workspace?: string;
 }
 
 interface PinRow {
@@ -57,6 +59,7 @@ export class PostgresTrustStorage implements TrustStorage {
   readonly #project: string;
   readonly #logger: Logger;
   readonly #ownsPool: boolean;
+  readonly #workspace: string | undefined;
   readonly #watchers = new Set<() => void>();
   readonly #recordWatchers = new Set<() => void>();
   #record: TrustRecord | undefined;
@@ -70,6 +73,7 @@ export class PostgresTrustStorage implements TrustStorage {
     this.#project = options.project;
     this.#logger = options.logger;
     this.#ownsPool = options.ownsPool ?? false;
+    this.#workspace = options.workspace;
     this.recordLocation = `PostgreSQL (trust_records, project ${JSON.stringify(options.project)})`;
     this.pinsLocation = `PostgreSQL (mcp_tool_pins, project ${JSON.stringify(options.project)})`;
     this.#pins = { version: 1, workspace: options.project, servers: {} };
@@ -109,6 +113,17 @@ export class PostgresTrustStorage implements TrustStorage {
     configuration: ProjectConfiguration,
     options: { configFile?: string | undefined; code?: CodePins | undefined } = {},
   ): Promise<string> {
+    // Without the pins a person was shown, the code as it is now (none without a workspace: it
+    // then starts nothing until trusted where the workspace is known).
+    const code =
+      options.code ??
+      (this.#workspace === undefined
+        ? undefined
+        : pinTrustedCode(configuration.config, {
+            workspace: this.#workspace,
+            configFile: options.configFile,
+            cache: this.#record?.code,
+          }));
     const record: TrustRecord = {
       version: 1,
       workspace: this.#project,
@@ -116,7 +131,7 @@ export class PostgresTrustStorage implements TrustStorage {
       fingerprint: fingerprintConfiguration(configuration),
       trustedAt: new Date().toISOString(),
       configuration,
-      ...(options.code ? { code: options.code } : {}),
+      ...(code ? { code } : {}),
     };
     await this.#pool.query(
       `INSERT INTO trust_records (project, record) VALUES ($1, $2)

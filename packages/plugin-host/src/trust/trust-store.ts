@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from
 import os from 'node:os';
 import path from 'node:path';
 import { QuiverError } from '@quiver/types';
-import type { CodePins } from './code-pins.js';
+import { type CodePins, pinTrustedCode } from './code-pins.js';
 import type { FilePins } from './file-pins.js';
 import type { ProjectConfiguration } from './project-configuration.js';
 
@@ -111,7 +111,10 @@ export function readTrustRecord(
   return valid ? record : undefined;
 }
 
-/** Records `configuration` as trusted for `workspace`; returns the record file. */
+/**
+ * Records `configuration` as trusted for `workspace`, with the code it starts pinned as it is
+ * now unless `code` gives the pins a person was shown; returns the record file.
+ */
 export function writeTrustRecord(
   workspace: string,
   configuration: ProjectConfiguration,
@@ -125,7 +128,13 @@ export function writeTrustRecord(
     fingerprint: fingerprintConfiguration(configuration),
     trustedAt: new Date().toISOString(),
     configuration,
-    ...(options.code ? { code: options.code } : {}),
+    code:
+      options.code ??
+      pinTrustedCode(configuration.config, {
+        workspace,
+        configFile: options.configFile,
+        cache: readTrustRecord(workspace, options.env)?.code,
+      }),
   };
   return saveRecord(file, record);
 }
