@@ -87,12 +87,18 @@ export function headlessDenial(
     ? ` To allow it, add "${decision.suggestedRule}" to permissions.allow in the personality.`
     : ` To allow it, add a rule for ${toolName} to permissions.allow in the personality.`;
   // A call whose subject could not be read says why: the rule it suggests may already be there.
+  // So does a subcommand asked for a reason no rule lifts (planted state, a path outside the workspace).
+  const reasons = (decision.subjects ?? [])
+    .filter((entry) => entry.behavior === 'ask' && !entry.reason.startsWith('no rule allows') && entry.rule === undefined)
+    .map((entry) => entry.reason);
   const why =
-    decision.subjects === undefined &&
-    decision.rule === undefined &&
-    !decision.reason.startsWith('no rule allows')
-      ? ` (${decision.reason})`
-      : '';
+    reasons.length > 0
+      ? ` (${[...new Set(reasons)].join('; ')})`
+      : decision.subjects === undefined &&
+          decision.rule === undefined &&
+          !decision.reason.startsWith('no rule allows')
+        ? ` (${decision.reason})`
+        : '';
   return {
     ...decision,
     behavior: 'deny',
