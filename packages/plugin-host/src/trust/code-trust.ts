@@ -24,12 +24,19 @@ export class CodeTrust {
     if (change !== undefined) throw this.#refusal(`Plugin "${ref}" was not loaded`, change, { plugin: ref });
   }
 
-  /** Throws `code_pin_changed` naming the file when the server differs from its pin. */
+  /**
+   * Throws `code_pin_changed` naming the file when the server differs from its pin. The message
+   * says what to do too: the bridge reports only the message ("could not be started: …").
+   */
   checkServer(name: string, config: Readonly<Record<string, unknown>>): void {
     const pinned = this.pins.servers[name];
     const change = codeChange(pinned, pinServer(config, { ...this.options, cache: this.pins }));
-    if (change !== undefined)
-      throw this.#refusal(`MCP server "${name}" was not started`, change, { server: name });
+    if (change === undefined) return;
+    const refusal = this.#refusal('', change, { server: name });
+    throw new QuiverError('code_pin_changed', `${refusal.message.replace(/\.$/, '')}; ${refusal.fix}`, {
+      ...(refusal.fix ? { fix: refusal.fix } : {}),
+      details: refusal.details,
+    });
   }
 
   #refusal(what: string, change: string, details: Record<string, unknown>): QuiverError {
@@ -41,7 +48,8 @@ export class CodeTrust {
       this.options.basis === 'launch'
         ? '`quiver trust` reviews it; --trust-project trusts what it finds when Quiver starts, so start Quiver again if the change is yours.'
         : '`quiver trust` reviews it: if the change is yours, trusting again pins what is there now.';
-    return new QuiverError('code_pin_changed', `${what}: ${printable(change)} ${since}.`, {
+    const head = what === '' ? '' : `${what}: `;
+    return new QuiverError('code_pin_changed', `${head}${printable(change)} ${since}.`, {
       fix,
       details: { ...details, change },
     });
