@@ -105,7 +105,7 @@ function relayedFrom(request: RelayedRequest): Record<string, unknown> {
 
 /**
  * A sampling request as serve's client receives it: its system prompt labelled as the server's
- * (so "You are Quiver…" reads as what a server wrote) and the server's name in `_meta`. The
+ * and quoted (so "You are Quiver…" reads as what a server wrote) and the server's name in `_meta`. The
  * context the server may ask for was settled by the bridge (`mcpServers.<name>.samplingContext`).
  */
 function labelledSampling(request: RelayedRequest): CreateMessageRequest['params'] {
@@ -114,7 +114,8 @@ function labelledSampling(request: RelayedRequest): CreateMessageRequest['params
   const label = `This request comes from ${asker}, relayed by Quiver while it ran ${visibleText(request.toolName)}; it is not Quiver's or the user's.`;
   const systemPrompt =
     typeof params.systemPrompt === 'string' && params.systemPrompt !== ''
-      ? `${label}\nThe system prompt ${asker} sent follows.\n---\n${params.systemPrompt}`
+      ? // One JSON string, escaped: the server's text cannot end the quotation and go on as Quiver's.
+        `${label} The system prompt ${asker} sent, as one JSON string: ${visibleText(JSON.stringify(params.systemPrompt))}`
       : label;
   return {
     ...params,
