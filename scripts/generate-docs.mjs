@@ -135,9 +135,39 @@ Unknown keys are errors in both (with a "did you mean" hint). Check a personalit
 
 ## Personality files
 
-When a personality \`extends\` another, the child wins key by key, maps merge key by key, and lists
-**replace** the parent's list. Defaults apply after merging. \`<server>\`, \`<agent>\`, \`<profile>\` and
-\`<tool>\` stand for keys you choose.
+When a personality \`extends\` another, the child wins key by key and maps merge key by key. Defaults
+apply after merging. \`<server>\`, \`<agent>\`, \`<profile>\` and \`<tool>\` stand for keys you choose.
+
+### Lists: replace, add, remove
+
+A list the child writes as a plain list **replaces** the parent's list. To build on the parent's list
+instead, write it as \`{ add: [...] }\`; \`{ remove: [...] }\` takes inherited items out on purpose (plugins by
+id). Both may be combined:
+
+\`\`\`yaml
+extends: default
+plugins: { add: [tools-repl], remove: [tools-kanban] }
+permissions:
+  allow:
+    add: [repl]          # every allow of default, and repl
+\`\`\`
+
+\`quiver personality check <file>\` lists every inherited item a file drops (\`dropped permissions.allow:
+"read_file" (from embedded:default) — replaced by the list in …:3\`), and warns about a \`remove\` that names
+nothing inherited. **Deny and ask rules are the union of the whole chain**, and so are an agent's
+\`disallowedTools\` and a server's \`excludeTools\`: a plain list or \`{ add }\` there only adds, and \`remove\` is an
+error — a child can narrow what its parent allows, never lift what its parent denies or asks about.
+
+### Permission rules
+
+Each rule is \`Tool\` or \`Tool(specifier)\`, and every specifier is parsed when the personality loads, by the
+parser the permission engine matches with: a path glob (\`read_file(src/**/*.{key,pem})\`; braces, brackets and
+parentheses must balance, \`\\\` escapes a character, \`~/\` is your home directory, no \`$VARIABLES\`, no leading
+\`!\`), a command (\`terminal(git status:*)\`; only a trailing \`:*\` is a wildcard, quotes must close), a URL
+(\`web_fetch(domain:example.com)\` or a whole URL), or an MCP name (\`mcp__github\`, \`mcp__github__*\`, matched by
+name only). A rule that does not parse is an error (\`config_invalid\`, with the file, the line and a fix;
+\`quiver personality check\` exits 2, and \`quiver serve\` keeps its running configuration), never a rule that
+matches nothing.
 
 ${table(['Key', 'Type', 'Default', 'Description'], personalityRows)}
 

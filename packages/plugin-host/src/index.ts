@@ -8,6 +8,7 @@ export type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js'
 export { quiverConfigSchema } from './config/config-schema.js';
 export { didYouMean, formatZodIssues } from './config/format-issues.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadConfigFile, parseConfig } from './config/load-config.js';
+export type { DroppedListItem, UnmatchedRemoval } from './config/merge-layers.js';
 export { isRootConfiguration, workspaceRoot } from './config/workspace-root.js';
 export { QuiverHost } from './host.js';
 export type {
@@ -23,6 +24,7 @@ export type {
   CheckToolNamesOptions,
   Personality,
   PersonalityFile,
+  PersonalityInheritance,
   PersonalityKeyDescription,
   PersonalityNameIssue,
   PersonalitySearchOptions,
@@ -34,6 +36,7 @@ export {
   PERSONALITY_DEFAULTS,
   personalitySchema,
   resolvePersonality,
+  resolvePersonalityInheritance,
   toSessionPolicy,
 } from './personality/index.js';
 export { explainMissingTool } from './plugins/failed-plugin-tools.js';

@@ -79,7 +79,7 @@ describe('personality validation', () => {
       'toolset: read_file\nbudget:\n  resultChars: lots\nsandbox: maybe\ndeferLoading:\n  enabled: sometimes\n',
     );
     const error = failure(() => resolvePersonality('coder', { searchDirs: [root] }));
-    expect(error.message).toMatch(/toolset: .*expected array, received string/);
+    expect(error.message).toMatch(/toolset: expected a list .*or \{ add: \[\.\.\.\], remove: \[\.\.\.\] \}/);
     expect(error.message).toMatch(/budget\.resultChars: .*expected number, received string/);
     expect(error.message).toMatch(/sandbox: .*"auto"\|"off"\|"required"/);
     expect(error.message).toContain("deferLoading.enabled: expected true, false or 'auto'");

@@ -24,13 +24,17 @@ describe('describePersonalitySchema', () => {
   });
 
   it('gives readable types and the defaults used when nothing sets a key', () => {
-    expect(byKey.get('toolset')).toMatchObject({ type: 'string[]', default: undefined });
-    expect(byKey.get('plugins')).toMatchObject({ type: '(string | object)[]', default: [] });
+    expect(byKey.get('toolset')).toMatchObject({ type: 'string[] | { add, remove }', default: undefined });
+    expect(byKey.get('plugins')).toMatchObject({
+      type: '(string | object)[] | { add, remove }',
+      default: [],
+    });
+    expect(byKey.get('permissions.deny')).toMatchObject({ type: 'string[] | { add }', default: [] });
     expect(byKey.get('budget.resultChars')).toMatchObject({ type: 'integer', default: 80_000 });
     expect(byKey.get('deferLoading.enabled')).toMatchObject({ type: "boolean | 'auto'", default: 'auto' });
     expect(byKey.get('sandbox')).toMatchObject({ type: "'auto' | 'off' | 'required'", default: 'auto' });
     expect(byKey.get('mcpServers')?.type).toBe('map<server, true | object>');
-    expect(byKey.get('secrets')?.type).toBe('map<tool, string[]>');
+    expect(byKey.get('secrets')?.type).toBe('map<tool, string[] | { add, remove }>');
     expect(byKey.get('plugins[].config')?.type).toBe('map<setting, unknown>');
   });
 });

@@ -12,27 +12,55 @@ export function registerPersonalityCommand(program: Command): void {
   personality
     .command('check')
     .description(
-      'Validate a personality file (and what it extends): exit 2 if it is not a valid personality, 1 if it names tools that do not exist.',
+      'Validate a personality file (and what it extends): exit 2 if it is not a valid personality (a rule that does not parse included), 1 if it names tools that do not exist. Lists every inherited rule, plugin or tool the file drops.',
     )
     .argument('<path>', 'personality YAML file')
     .option('--json', 'machine-readable output')
     .action(async (file: string, options: { json?: boolean }) => {
-      const { resolvePersonality, checkPersonalityToolNames } = await loadPluginHost();
+      const { resolvePersonalityInheritance, checkPersonalityToolNames } = await loadPluginHost();
       const { DEFAULT_PERSONALITY } = await import('@quiver/wiring');
       // `extends: NAME` resolves as the host does: personalities/NAME.yaml beside quiver.yaml, or an embedded one.
       const dir = path.dirname(path.resolve(file));
       const configDir = path.basename(dir) === 'personalities' ? path.dirname(dir) : dir;
-      const resolved = resolvePersonality(path.resolve(file), {
+      const inheritance = resolvePersonalityInheritance(path.resolve(file), {
         searchDirs: [...new Set([configDir, process.cwd()])],
         embedded: { default: DEFAULT_PERSONALITY },
       });
+      const { personality: resolved, dropped, unmatchedRemovals } = inheritance;
       const { catalog, unloadedPlugins } = await firstPartyToolCatalog(configDir, resolved.plugins);
       const issues = checkPersonalityToolNames(resolved, catalog, { unloadedPlugins });
       const failed = issues.some((issue) => issue.level === 'error');
       if (failed) process.exitCode = EXIT.toolFailed;
       if (options.json) {
-        printJson({ ok: !failed, id: resolved.id, sources: resolved.sources, issues });
+        printJson({
+          ok: !failed,
+          id: resolved.id,
+          sources: resolved.sources,
+          issues,
+          dropped,
+          unmatchedRemovals,
+        });
         return;
+      }
+      // What a child leaves out of what it inherits is shown, never silent: lists replace unless written as { add }.
+      for (const item of dropped) {
+        const where = `${item.droppedBy}${item.line === undefined ? '' : `:${item.line}`}`;
+        const how = item.how === 'removed' ? 'removed by' : 'replaced by the list in';
+        printLine(
+          `${color.yellow('dropped')} ${item.keyPath}: ${JSON.stringify(item.item)} (from ${item.inheritedFrom}) — ${how} ${where}`,
+        );
+      }
+      if (dropped.some((item) => item.how === 'replaced'))
+        printLine(
+          color.dim(
+            '  to keep inherited items, write the list as { add: [...] } (and { remove: [...] } to drop one on purpose)',
+          ),
+        );
+      for (const removal of unmatchedRemovals) {
+        const where = `${removal.source}${removal.line === undefined ? '' : `:${removal.line}`}`;
+        printLine(
+          `${color.yellow('warning')} ${removal.keyPath}: remove ${JSON.stringify(removal.item)} names nothing inherited (${where})`,
+        );
       }
       for (const issue of issues) {
         const label = issue.level === 'error' ? color.red('error') : color.yellow('warning');

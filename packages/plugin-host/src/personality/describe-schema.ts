@@ -26,6 +26,16 @@ const MAP_KEY_NAMES: Record<string, string> = {
   'plugins[].config': 'setting',
 };
 
+/** A list written as a plain list or as `{ add, remove }` (personality-schema.ts `list`): its array option. */
+function listArray(node: Node): Node | undefined {
+  const def = node.def;
+  if (def.type !== 'union') return undefined;
+  const [array, edit] = def.options as Node[];
+  if (array?.def.type !== 'array' || edit === undefined) return undefined;
+  const keys = Object.keys((unwrap(edit).def.shape as Record<string, Node> | undefined) ?? {});
+  return keys.includes('add') && keys.every((key) => key === 'add' || key === 'remove') ? array : undefined;
+}
+
 function unwrap(node: Node): Node {
   let current = node;
   while (current.def.innerType !== undefined) current = current.def.innerType as Node;
@@ -62,8 +72,14 @@ function typeName(node: Node): string {
     }
     case 'record':
       return `map<string, ${typeName(def.valueType as Node)}>`;
-    case 'union':
+    case 'union': {
+      const array = listArray(inner);
+      if (array !== undefined) {
+        const edit = Object.keys(unwrap((def.options as Node[])[1] as Node).def.shape as object).join(', ');
+        return `${typeName(array)} | { ${edit} }`;
+      }
       return (def.options as Node[]).map(typeName).join(' | ');
+    }
     default:
       return def.type;
   }
@@ -90,7 +106,8 @@ function describeObject(object: Node, prefix: string, into: PersonalityKeyDescri
   for (const [name, field] of Object.entries(object.def.shape as Record<string, Node>)) {
     const key = `${prefix}${name}`;
     const type = typeName(field);
-    const inner = unwrap(field);
+    const wrapped = unwrap(field);
+    const inner = listArray(wrapped) ?? wrapped;
     into.push({
       key,
       type:
@@ -106,7 +123,7 @@ function describeObject(object: Node, prefix: string, into: PersonalityKeyDescri
       const element = objectOf(inner.def.element as Node);
       if (element !== undefined) describeObject(element, `${key}[].`, into);
     }
-    if (inner.def.type === 'record') {
+    if (inner.def.type === 'record' && listArray(unwrap(inner.def.valueType as Node)) === undefined) {
       const value = objectOf(inner.def.valueType as Node);
       if (value !== undefined) describeObject(value, `${key}.<${MAP_KEY_NAMES[key] ?? 'name'}>.`, into);
     }

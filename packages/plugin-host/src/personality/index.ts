@@ -4,8 +4,12 @@ export type { CheckToolNamesOptions, PersonalityNameIssue } from './check-tool-n
 export { checkPersonalityToolNames } from './check-tool-names.js';
 export type { PersonalityKeyDescription } from './describe-schema.js';
 export { describePersonalitySchema } from './describe-schema.js';
-export type { PersonalitySearchOptions } from './load-personality.js';
-export { loadPersonalityFile, resolvePersonality } from './load-personality.js';
+export type { PersonalityInheritance, PersonalitySearchOptions } from './load-personality.js';
+export {
+  loadPersonalityFile,
+  resolvePersonality,
+  resolvePersonalityInheritance,
+} from './load-personality.js';
 export type { Personality, PersonalityFile } from './personality-schema.js';
 export { PERSONALITY_DEFAULTS, personalitySchema } from './personality-schema.js';
 export { toSessionPolicy } from './session-policy.js';

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { QuiverError } from '@quiver/types';
-import { parseDocument } from 'yaml';
-import { mergePersonalityData } from './merge-personality.js';
+import { LineCounter, parseDocument } from 'yaml';
+import { type DroppedListItem, mergeLayers, type UnmatchedRemoval } from '../config/merge-layers.js';
 import { type PersonalityIssue, personalityIssues } from './personality-issues.js';
 import {
   PERSONALITY_DEFAULTS,
+  PERSONALITY_LISTS,
   type Personality,
   type PersonalityFile,
   personalitySchema,
@@ -26,6 +27,17 @@ interface PersonalitySource {
   directory: string | undefined;
   defaultId: string;
   data: PersonalityFile;
+  /** The line a key path is written on, for files. */
+  lineOf?: (keyPath: readonly (string | number)[]) => number | undefined;
+}
+
+/** A resolved personality with what its `extends` chain left out on the way. */
+export interface PersonalityInheritance {
+  personality: Personality;
+  /** Inherited list items (rules, plugins, tools) a child replaced away or removed. */
+  dropped: DroppedListItem[];
+  /** `remove` entries that named nothing inherited. */
+  unmatchedRemovals: UnmatchedRemoval[];
 }
 
 const EXTENSIONS = ['.yaml', '.yml'] as const;
@@ -41,6 +53,14 @@ function isPathReference(reference: string): boolean {
 
 /** The personality a name or a path refers to, with its `extends` chain merged and defaults applied. */
 export function resolvePersonality(nameOrPath: string, options: PersonalitySearchOptions): Personality {
+  return resolvePersonalityInheritance(nameOrPath, options).personality;
+}
+
+/** Like `resolvePersonality`, with what each child dropped from what it inherits. */
+export function resolvePersonalityInheritance(
+  nameOrPath: string,
+  options: PersonalitySearchOptions,
+): PersonalityInheritance {
   const first = isPathReference(nameOrPath)
     ? readPersonalityFile(path.resolve(nameOrPath))
     : findByName(nameOrPath, options, [], undefined);
@@ -49,10 +69,10 @@ export function resolvePersonality(nameOrPath: string, options: PersonalitySearc
 
 /** Loads the personality file at `file` and follows its `extends` chain. */
 export function loadPersonalityFile(file: string, options: PersonalitySearchOptions): Personality {
-  return resolveChain(readPersonalityFile(path.resolve(file)), options);
+  return resolveChain(readPersonalityFile(path.resolve(file)), options).personality;
 }
 
-function resolveChain(first: PersonalitySource, options: PersonalitySearchOptions): Personality {
+function resolveChain(first: PersonalitySource, options: PersonalitySearchOptions): PersonalityInheritance {
   const chain: PersonalitySource[] = [first];
   for (let current = first; current.data.extends !== undefined; ) {
     const reference = current.data.extends;
@@ -68,13 +88,23 @@ function resolveChain(first: PersonalitySource, options: PersonalitySearchOption
     chain.push(parent);
     current = parent;
   }
-  let merged: Record<string, unknown> = {};
-  for (const entry of [...chain].reverse()) merged = mergePersonalityData(merged, entry.data);
-  // The id is the asked-for personality's own, never inherited.
-  const { extends: _followed, id: _inheritedId, ...settings } = personalitySchema.parse(merged);
+  const merged = mergeLayers(
+    [...chain].reverse().map((entry) => ({
+      source: entry.source,
+      data: entry.data,
+      ...(entry.lineOf ? { lineOf: entry.lineOf } : {}),
+    })),
+    PERSONALITY_LISTS,
+  );
+  // The id is the asked-for personality's own, never inherited. Lists are plain lists once merged.
+  const {
+    extends: _followed,
+    id: _inheritedId,
+    ...settings
+  } = personalitySchema.parse(merged.data) as MergedPersonalityFile;
   const ownId = first.data.id ?? first.defaultId;
   const defaults = structuredClone(PERSONALITY_DEFAULTS);
-  return {
+  const personality = {
     ...defaults,
     ...settings,
     ...pluginEntries(settings.plugins),
@@ -85,11 +115,17 @@ function resolveChain(first: PersonalitySource, options: PersonalitySearchOption
     log: { ...defaults.log, ...settings.log },
     sources: chain.map((entry) => entry.source),
   } as Personality;
+  return { personality, dropped: merged.dropped, unmatchedRemovals: merged.unmatchedRemovals };
 }
+
+type PluginEntry = string | { id: string; config?: Record<string, unknown> | undefined };
+
+/** A personality's data once its chain is merged: every list a plain list. */
+type MergedPersonalityFile = Omit<PersonalityFile, 'plugins'> & { plugins?: PluginEntry[] };
 
 /** `plugins` as ids, and the settings the `{ id, config }` entries give. */
 function pluginEntries(
-  entries: PersonalityFile['plugins'],
+  entries: PluginEntry[] | undefined,
 ): Pick<Personality, 'plugins' | 'pluginConfig'> | undefined {
   if (entries === undefined) return undefined;
   const pluginConfig: Personality['pluginConfig'] = {};
@@ -169,7 +205,8 @@ function readPersonalityFile(file: string, context: { from?: string | undefined 
       },
     );
   }
-  const document = parseDocument(text, { prettyErrors: true });
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { prettyErrors: true, lineCounter });
   if (document.errors.length > 0) {
     const first = document.errors[0];
     throw new QuiverError('config_invalid', `${file} is not valid YAML: ${first?.message ?? 'parse error'}`, {
@@ -179,7 +216,17 @@ function readPersonalityFile(file: string, context: { from?: string | undefined 
     });
   }
   const defaultId = path.basename(file).replace(/\.ya?ml$/, '');
-  return validateSource(document.toJS() ?? {}, file, path.dirname(file), defaultId);
+  const lineOf = (keyPath: readonly (string | number)[]): number | undefined => {
+    // The deepest node of the path that exists: an unknown key's value, or the list holding a bad item.
+    for (let length = keyPath.length; length > 0; length--) {
+      const node = document.getIn(keyPath.slice(0, length), true) as
+        | { range?: [number, number, number] }
+        | undefined;
+      if (node?.range) return lineCounter.linePos(node.range[0]).line;
+    }
+    return undefined;
+  };
+  return validateSource(document.toJS() ?? {}, file, path.dirname(file), defaultId, lineOf);
 }
 
 function validateSource(
@@ -187,14 +234,26 @@ function validateSource(
   source: string,
   directory: string | undefined,
   defaultId: string,
+  lineOf?: PersonalitySource['lineOf'],
 ): PersonalitySource {
   const parsed = personalitySchema.safeParse(raw);
-  if (!parsed.success) throw invalidError(source, personalityIssues(parsed.error, personalitySchema));
-  return { source, directory, defaultId, data: parsed.data };
+  if (!parsed.success) {
+    const issues = personalityIssues(parsed.error, personalitySchema).map((issue) => {
+      const line = lineOf?.(issue.path);
+      return line === undefined ? issue : { ...issue, line };
+    });
+    throw invalidError(source, issues);
+  }
+  return { source, directory, defaultId, data: parsed.data, ...(lineOf ? { lineOf } : {}) };
 }
 
 function invalidError(source: string, issues: PersonalityIssue[]): QuiverError {
-  const lines = issues.map((issue) => `  - ${issue.keyPath}: ${issue.message}`).join('\n');
+  const lines = issues
+    .map(
+      (issue) =>
+        `  - ${issue.line === undefined ? '' : `${source}:${issue.line}: `}${issue.keyPath}: ${issue.message}`,
+    )
+    .join('\n');
   const unknownKey = issues.find((issue) => issue.unknownKey !== undefined)?.unknownKey;
   return new QuiverError('config_invalid', `Personality ${source} is invalid:\n${lines}`, {
     fix: unknownKey

@@ -4,6 +4,10 @@ import { didYouMean } from '../config/format-issues.js';
 export interface PersonalityIssue {
   /** Dotted key path, e.g. `permissions.allow.0`; `(root)` for the file itself. */
   keyPath: string;
+  /** The same path as segments, to find where it is written. */
+  path: Array<string | number>;
+  /** The line it is written on, when read from a file. */
+  line?: number;
   message: string;
   /** For an unknown key: the closest allowed key, if one is close, and every key allowed there. */
   unknownKey?: { keyPath: string; suggestion?: string; allowed: string[] };
@@ -49,6 +53,10 @@ function childOf(node: SchemaNode, segment: PropertyKey): SchemaNode {
   return typeof segment === 'string' && shape !== undefined ? unwrap(shape[segment]) : undefined;
 }
 
+function segment(key: PropertyKey): string | number {
+  return typeof key === 'number' ? key : String(key);
+}
+
 export function keyPathOf(path: readonly PropertyKey[]): string {
   return path.length === 0 ? '(root)' : path.map((segment) => String(segment)).join('.');
 }
@@ -68,11 +76,12 @@ export function personalityIssues(error: z.ZodError, schema: z.ZodType): Persona
         const keyPath = keyPathOf([...issue.path, key]);
         return {
           keyPath,
+          path: [...issue.path, key].map(segment),
           message: `unknown key "${key}".${hint}`,
           unknownKey: { keyPath, allowed, ...(suggestion ? { suggestion } : {}) },
         };
       });
     }
-    return [{ keyPath: keyPathOf(issue.path), message: issue.message }];
+    return [{ keyPath: keyPathOf(issue.path), path: issue.path.map(segment), message: issue.message }];
   });
 }

@@ -1,8 +1,9 @@
-import { parsePermissionRule } from '@quiver/permissions';
+import { checkPermissionRule } from '@quiver/permissions';
 import {
   CAPABILITY_NAMES,
   type CapabilityName,
   DEFAULT_RESULT_BUDGET,
+  type PermissionBehavior,
   TOOL_NAME_PATTERN,
 } from '@quiver/types';
 import { z } from 'zod';
@@ -12,24 +13,56 @@ const toolName = z
   .regex(TOOL_NAME_PATTERN, { error: 'must be a tool name: 1–64 letters, digits, "_" or "-"' })
   .describe('A tool name.');
 
-const permissionRule = z
-  .string()
-  .superRefine((rule, ctx) => {
-    try {
-      parsePermissionRule(rule);
-    } catch (error) {
-      const fix = (error as { fix?: string }).fix;
-      ctx.addIssue({ code: 'custom', message: `${(error as Error).message}${fix ? ` ${fix}` : ''}` });
-    }
-  })
-  .describe(
-    'A permission rule: ToolName or ToolName(specifier), e.g. terminal(git status:*), read_file(src/**), mcp__github.',
-  );
+/**
+ * A permission rule, parsed whole (its specifier too) by the parsers the permission engine
+ * matches with: a rule that does not parse is an error here, never a rule that matches nothing.
+ */
+const permissionRule = (behavior: PermissionBehavior) =>
+  z
+    .string()
+    .superRefine((rule, ctx) => {
+      try {
+        checkPermissionRule(rule, behavior);
+      } catch (error) {
+        const fix = (error as { fix?: string }).fix;
+        ctx.addIssue({ code: 'custom', message: `${(error as Error).message}${fix ? ` Fix: ${fix}` : ''}` });
+      }
+    })
+    .describe(
+      'A permission rule: ToolName or ToolName(specifier), e.g. terminal(git status:*), read_file(src/**), mcp__github.',
+    );
 
 const envVarName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name (letters, digits, "_")' })
   .describe('An environment variable name.');
+
+/**
+ * How a list merges over the list it inherits (see config/merge-layers.ts): `replace` lists are
+ * replaced by a plain list and edited by `{ add, remove }`; `union` lists (deny and ask rules,
+ * exclusions) always keep every inherited item, so they take a plain list or `{ add }` only.
+ */
+export type ListMerge = 'replace' | 'union';
+
+function list<T extends z.ZodType>(element: T, merge: ListMerge) {
+  const add = z.array(element).optional().describe('Items added to the inherited list.');
+  const edit =
+    merge === 'replace'
+      ? z.strictObject({
+          add,
+          remove: z
+            .array(z.string())
+            .optional()
+            .describe('Items (or plugin ids) removed from the inherited list; each one is reported.'),
+        })
+      : z.strictObject({ add });
+  return z.union([z.array(element), edit], {
+    error:
+      merge === 'replace'
+        ? 'expected a list (which replaces the inherited one) or { add: [...], remove: [...] } (which edits it)'
+        : 'expected a list or { add: [...] }; inherited items are always kept',
+  });
+}
 
 const count = z.number().int().nonnegative();
 
@@ -38,11 +71,10 @@ const mcpServerGate = z
     [
       z.literal(true),
       z.strictObject({
-        includeTools: z
-          .array(z.string())
+        includeTools: list(z.string(), 'replace')
           .optional()
           .describe('Only these tools of the server (original or mcp__ names); absent = all.'),
-        excludeTools: z.array(z.string()).optional().describe('Tools of the server to hide.'),
+        excludeTools: list(z.string(), 'union').optional().describe('Tools of the server to hide.'),
         promptNames: z
           .enum(['namespaced', 'own'])
           .optional()
@@ -65,9 +97,9 @@ const deferThreshold = z.strictObject({
 /**
  * One personality file as written. Every key is optional so that `extends` can tell "not set"
  * from "set": when a personality extends another, the child wins key by key, maps merge key by
- * key, and lists REPLACE the parent's list instead of merging with it (so a child can narrow
- * `plugins` or `toolset`, and `toolset: []` means no built-ins even if the parent listed some).
- * Defaults are applied once, after merging (see PERSONALITY_DEFAULTS).
+ * key, a plain list REPLACES the parent's list (so a child can narrow `plugins` or `toolset`),
+ * `{ add, remove }` edits it, and deny and ask rules are always the union of the chain (see
+ * config/merge-layers.ts). Defaults are applied once, after merging (see PERSONALITY_DEFAULTS).
  */
 export const personalitySchema = z.strictObject({
   id: z
@@ -83,27 +115,26 @@ export const personalitySchema = z.strictObject({
     .describe(
       'A personality to start from: a name (looked up like any personality) or a path relative to this file.',
     ),
-  toolset: z
-    .array(toolName)
+  toolset: list(toolName, 'replace')
     .optional()
     .describe(
       'Built-in tools the model may see, by name. Absent = every built-in of the enabled plugins; [] = none.',
     ),
-  plugins: z
-    .array(
-      z.union([
-        z.string().min(1),
-        z.strictObject({
-          id: z.string().min(1).describe('The plugin id.'),
-          config: z
-            .record(z.string(), z.unknown())
-            .optional()
-            .describe(
-              "Settings for the plugin, over its `pluginConfig` section in quiver.yaml (key by key, the personality winning); checked against the plugin's config schema when the personality is first used; its sessions' calls see them. `quiver plugins` lists the settings each plugin takes.",
-            ),
-        }),
-      ]),
-    )
+  plugins: list(
+    z.union([
+      z.string().min(1),
+      z.strictObject({
+        id: z.string().min(1).describe('The plugin id.'),
+        config: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe(
+            "Settings for the plugin, over its `pluginConfig` section in quiver.yaml (key by key, the personality winning); checked against the plugin's config schema when the personality is first used; its sessions' calls see them. `quiver plugins` lists the settings each plugin takes.",
+          ),
+      }),
+    ]),
+    'replace',
+  )
     .optional()
     .describe(
       'Plugins whose tools are enabled: a plugin id, or `{ id, config }` to give it settings. Plugins not listed are off (deny by default).',
@@ -116,13 +147,13 @@ export const personalitySchema = z.strictObject({
     ),
   permissions: z
     .strictObject({
-      allow: z.array(permissionRule).optional().describe('Rules for calls that run without asking.'),
-      ask: z
-        .array(permissionRule)
+      allow: list(permissionRule('allow'), 'replace')
+        .optional()
+        .describe('Rules for calls that run without asking.'),
+      ask: list(permissionRule('ask'), 'union')
         .optional()
         .describe('Rules for calls that need a decision (denied when headless).'),
-      deny: z
-        .array(permissionRule)
+      deny: list(permissionRule('deny'), 'union')
         .optional()
         .describe('Rules for calls that never run; a blanket deny also hides the tool.'),
     })
@@ -133,14 +164,12 @@ export const personalitySchema = z.strictObject({
       z.string(),
       z.strictObject({
         description: z.string().optional().describe('When to use this agent.'),
-        tools: z
-          .array(z.string())
+        tools: list(z.string(), 'replace')
           .optional()
           .describe(
             'Tools the agent may use, as users write them: tool names, aliases, Claude Code names (Read, Grep, Glob, Bash, …), plugin ids or `mcp__server__*`. `["*"]` or absent = the usual set.',
           ),
-        disallowedTools: z
-          .array(z.string())
+        disallowedTools: list(z.string(), 'union')
           .optional()
           .describe('Tools the agent may not use, written like `tools`.'),
       }),
@@ -213,18 +242,18 @@ export const personalitySchema = z.strictObject({
     .describe(
       "Process sandboxing: 'auto' (when available), 'off', or 'required' (refuse to run without it).",
     ),
-  unixSockets: z
-    .array(
-      z.string().refine((value) => value.startsWith('/'), {
-        message: 'must be an absolute path, e.g. /run/docker.sock',
-      }),
-    )
+  unixSockets: list(
+    z.string().refine((value) => value.startsWith('/'), {
+      message: 'must be an absolute path, e.g. /run/docker.sock',
+    }),
+    'replace',
+  )
     .optional()
     .describe(
       'Unix sockets (absolute paths) that sandboxed terminal commands may connect to; the sandbox hides every other socket on the file system.',
     ),
   secrets: z
-    .record(z.string(), z.array(envVarName))
+    .record(z.string(), list(envVarName, 'replace'))
     .optional()
     .describe('Environment variables granted as secrets, by tool name (or `*` for every tool).'),
   backends: z
@@ -236,6 +265,20 @@ export const personalitySchema = z.strictObject({
 });
 
 export type PersonalityFile = z.infer<typeof personalitySchema>;
+
+/** The lists of a personality and how each merges over the one it inherits (config/merge-layers.ts). */
+export const PERSONALITY_LISTS = {
+  replace: [
+    'toolset',
+    'plugins',
+    'permissions.allow',
+    'mcpServers.*.includeTools',
+    'agents.*.tools',
+    'unixSockets',
+    'secrets.*',
+  ],
+  union: ['permissions.deny', 'permissions.ask', 'mcpServers.*.excludeTools', 'agents.*.disallowedTools'],
+} as const satisfies Record<ListMerge, readonly string[]>;
 
 /** One enabled MCP server: `true`, or which of its tools and how serve names its prompts. */
 export type McpServerGateSettings =

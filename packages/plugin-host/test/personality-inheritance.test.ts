@@ -1,0 +1,174 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { QuiverError } from '@quiver/types';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolvePersonality, resolvePersonalityInheritance } from '../src/personality/index.js';
+
+let root: string;
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'quiver-inheritance-')));
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+function writePersonality(name: string, yaml: string): string {
+  const file = path.join(root, 'personalities', `${name}.yaml`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, yaml);
+  return file;
+}
+
+function failure(action: () => unknown): QuiverError {
+  try {
+    action();
+  } catch (error) {
+    return error as QuiverError;
+  }
+  throw new Error('expected a QuiverError');
+}
+
+const PARENT = [
+  'plugins: [tools-code, tools-terminal, { id: tools-memory, config: { limit: 5 } }]',
+  'toolset: [read_file, grep, terminal]',
+  'permissions:',
+  '  allow: [read_file, grep, "terminal(git status:*)"]',
+  '  ask: ["terminal(git push:*)"]',
+  '  deny: ["read_file(.env)", "terminal(rm:*)"]',
+  'agents:',
+  '  reviewer: { tools: [read_file, grep], disallowedTools: [terminal] }',
+  '',
+].join('\n');
+
+describe('a personality adding to the lists it inherits', () => {
+  it('keeps every inherited allow when the child adds one with { add }', () => {
+    writePersonality('parent', PARENT);
+    writePersonality('child', 'extends: parent\npermissions:\n  allow:\n    add: [repl]\n');
+    const { personality, dropped } = resolvePersonalityInheritance('child', { searchDirs: [root] });
+    expect(personality.permissions.allow).toEqual(['read_file', 'grep', 'terminal(git status:*)', 'repl']);
+    expect(dropped).toEqual([]);
+  });
+
+  it('still replaces with a plain list, and reports each inherited item it dropped with the line', () => {
+    const parent = writePersonality('parent', PARENT);
+    const child = writePersonality('child', 'extends: parent\n\npermissions:\n  allow: [repl, grep]\n');
+    const { personality, dropped } = resolvePersonalityInheritance('child', { searchDirs: [root] });
+    expect(personality.permissions.allow).toEqual(['repl', 'grep']);
+    expect(dropped).toEqual([
+      {
+        keyPath: 'permissions.allow',
+        item: 'read_file',
+        inheritedFrom: parent,
+        droppedBy: child,
+        line: 4,
+        how: 'replaced',
+      },
+      {
+        keyPath: 'permissions.allow',
+        item: 'terminal(git status:*)',
+        inheritedFrom: parent,
+        droppedBy: child,
+        line: 4,
+        how: 'replaced',
+      },
+    ]);
+  });
+
+  it('removes inherited plugins and tools by name, reporting each, and a removal that names nothing', () => {
+    const parent = writePersonality('parent', PARENT);
+    writePersonality(
+      'child',
+      'extends: parent\nplugins:\n  remove: [tools-terminal, tools-kanban]\n  add: [tools-repl]\ntoolset: { remove: [terminal] }\n',
+    );
+    const { personality, dropped, unmatchedRemovals } = resolvePersonalityInheritance('child', {
+      searchDirs: [root],
+    });
+    expect(personality.plugins).toEqual(['tools-code', 'tools-memory', 'tools-repl']);
+    expect(personality.pluginConfig).toEqual({ 'tools-memory': { limit: 5 } });
+    expect(personality.toolset).toEqual(['read_file', 'grep']);
+    expect(
+      dropped.map(({ keyPath, item, how, inheritedFrom }) => ({ keyPath, item, how, inheritedFrom })),
+    ).toEqual([
+      { keyPath: 'toolset', item: 'terminal', how: 'removed', inheritedFrom: parent },
+      { keyPath: 'plugins', item: 'tools-terminal', how: 'removed', inheritedFrom: parent },
+    ]);
+    expect(unmatchedRemovals).toMatchObject([{ keyPath: 'plugins', item: 'tools-kanban' }]);
+  });
+
+  it('gives an inherited plugin new settings when the child adds it again with { id, config }', () => {
+    writePersonality('parent', PARENT);
+    writePersonality(
+      'child',
+      'extends: parent\nplugins:\n  add: [{ id: tools-memory, config: { limit: 9 } }]\n',
+    );
+    const personality = resolvePersonality('child', { searchDirs: [root] });
+    expect(personality.plugins).toEqual(['tools-code', 'tools-terminal', 'tools-memory']);
+    expect(personality.pluginConfig).toEqual({ 'tools-memory': { limit: 9 } });
+  });
+
+  it('edits lists inside maps, such as an agent’s tools, without restating them', () => {
+    writePersonality('parent', PARENT);
+    writePersonality('child', 'extends: parent\nagents:\n  reviewer:\n    tools: { add: [glob] }\n');
+    const personality = resolvePersonality('child', { searchDirs: [root] });
+    expect(personality.agents.reviewer).toEqual({
+      tools: ['read_file', 'grep', 'glob'],
+      disallowedTools: ['terminal'],
+    });
+  });
+
+  it('adds { add } to nothing when nothing is inherited', () => {
+    writePersonality('solo', 'permissions:\n  allow: { add: [read_file] }\n');
+    expect(resolvePersonality('solo', { searchDirs: [root] }).permissions.allow).toEqual(['read_file']);
+  });
+});
+
+describe('deny and ask rules of every personality in the chain', () => {
+  it('hold whatever the child writes: a plain deny or ask list adds to the inherited ones', () => {
+    writePersonality('parent', PARENT);
+    writePersonality(
+      'child',
+      'extends: parent\npermissions:\n  deny: ["terminal(curl:*)"]\n  ask: []\nagents:\n  reviewer:\n    disallowedTools: [glob]\n',
+    );
+    const { personality, dropped } = resolvePersonalityInheritance('child', { searchDirs: [root] });
+    expect(personality.permissions.deny).toEqual(['read_file(.env)', 'terminal(rm:*)', 'terminal(curl:*)']);
+    expect(personality.permissions.ask).toEqual(['terminal(git push:*)']);
+    expect(personality.agents.reviewer?.disallowedTools).toEqual(['terminal', 'glob']);
+    expect(dropped).toEqual([]);
+  });
+
+  it('refuses a child that tries to remove an inherited deny, naming the file and line', () => {
+    writePersonality('parent', PARENT);
+    const child = writePersonality(
+      'child',
+      'extends: parent\npermissions:\n  deny:\n    remove: ["terminal(rm:*)"]\n',
+    );
+    const error = failure(() => resolvePersonality('child', { searchDirs: [root] }));
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain(`${child}:4: permissions.deny`);
+  });
+});
+
+describe('a rule that does not parse in a personality file', () => {
+  it('is config_invalid naming the file, the line, the rule, what is wrong and a fix', () => {
+    const file = writePersonality(
+      'coder',
+      'plugins: [tools-code]\npermissions:\n  allow: [read_file]\n  deny:\n    - "read_file(.env)"\n    - "read_file(src/**/*.{key,pem)"\n',
+    );
+    const error = failure(() => resolvePersonality('coder', { searchDirs: [root] }));
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain(`${file}:6: permissions.deny.1:`);
+    expect(error.message).toContain('Permission rule "read_file(src/**/*.{key,pem)" does not parse');
+    expect(error.message).toContain('is never closed');
+    expect(error.message).toMatch(/Fix: Close the alternatives with "\}"/);
+  });
+
+  it('is refused in an inherited personality too, before any child can use it', () => {
+    const parent = writePersonality('parent', 'permissions:\n  deny: ["read_file(src/[**)"]\n');
+    writePersonality('child', 'extends: parent\npermissions:\n  allow: { add: [read_file] }\n');
+    const error = failure(() => resolvePersonality('child', { searchDirs: [root] }));
+    expect(error.message).toContain(`${parent}:2: permissions.deny.0:`);
+  });
+});
