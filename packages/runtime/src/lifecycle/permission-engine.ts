@@ -1,4 +1,5 @@
 import {
+  checkPermissionRule,
   PermissionEngine,
   ProjectGrantStore,
   type ProjectGrants,
@@ -35,6 +36,20 @@ function toolKinds(registry: ToolRegistry | undefined): Record<string, Permissio
     else if (tool.mcp) kinds[tool.name] = 'mcp';
   }
   return kinds;
+}
+
+/**
+ * Session rules checked as the engine will read them, every specifier parsed: a rule that does not
+ * parse is `config_invalid` when the session is created or its options change, not at its first call.
+ */
+export function checkSessionPermissionRules(
+  rules: PermissionRules | undefined,
+  registry?: ToolRegistry,
+): void {
+  if (rules === undefined) return;
+  const kinds = new Map(Object.entries(toolKinds(registry)));
+  for (const behavior of ['deny', 'ask', 'allow'] as const)
+    for (const rule of rules[behavior] ?? []) checkPermissionRule(rule, behavior, kinds);
 }
 
 /**

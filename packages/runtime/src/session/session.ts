@@ -30,6 +30,7 @@ import type {
 import { InMemoryEventBus } from '../events/bus.js';
 import { createEventFactory } from '../events/event-factory.js';
 import { type CallExecutor, type CallExecutorOptions, createCallExecutor } from '../lifecycle/executor.js';
+import { checkSessionPermissionRules } from '../lifecycle/permission-engine.js';
 import {
   type RenderedDefinitions,
   type RenderOptions,
@@ -76,6 +77,7 @@ export class Session implements SessionLike {
     this.state = services.state ?? new InMemorySessionState();
     this.#createExecutor = services.createExecutor ?? createCallExecutor;
     this.#parent = parent;
+    checkSessionPermissionRules(options.permissions, deps.registry);
     this.#options = { ...options };
     this.id = options.sessionId ?? randomUUID();
     this.#event = createEventFactory(this.id);
@@ -177,6 +179,7 @@ export class Session implements SessionLike {
       }
     }
     const { externalTools, ...rest } = patch;
+    if ('permissions' in rest) checkSessionPermissionRules(rest.permissions, this.#deps.registry);
     if ('permissions' in rest || 'permissionResolver' in rest) this.#resetExecutor();
     this.#options = { ...this.#options, ...rest };
     if (externalTools !== undefined) this.updateExternalTools(externalTools);
