@@ -129,6 +129,9 @@ function unprovenSubject(construct: ShellUnprovenConstruct): ShellSubjectDecisio
   };
 }
 
+/** Whether a path is protected, per protection list: the list is fixed for an engine's life. */
+const protectedMemo = new WeakMap<readonly PermissionRule[], Map<string, boolean>>();
+
 /** What the workspace's protected paths and the trust record say a program may read. */
 function workspaceTrust(
   rules: RuleSet,
@@ -136,9 +139,24 @@ function workspaceTrust(
 ): WorkspaceTrust {
   return {
     workspace: rules.workspace,
-    isProtected: (absolutePath) =>
-      rules.firstPathMatch(rules.protections, normalizeWorkspacePath(absolutePath, rules.workspace)) !==
-      undefined,
+    // The paths asked about are built from real directories: matched as they are, not resolved again.
+    isProtected: (absolutePath) => {
+      const root = realWorkspace(rules.workspace);
+      const relative = path.relative(root, absolutePath);
+      const normalized =
+        relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? absolutePath : relative;
+      let known = protectedMemo.get(rules.protections);
+      if (known === undefined) {
+        known = new Map();
+        protectedMemo.set(rules.protections, known);
+      }
+      let found = known.get(normalized);
+      if (found === undefined) {
+        found = rules.firstPathMatch(rules.protections, normalized) !== undefined;
+        if (known.size < 4096) known.set(normalized, found);
+      }
+      return found;
+    },
     fileState: fileState ?? (() => 'unpinned'),
   };
 }

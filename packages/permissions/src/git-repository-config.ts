@@ -220,27 +220,20 @@ function looksLikeGitDirectory(directory: string): boolean {
 }
 
 function entryKind(file: string): 'directory' | 'file' | 'other' | undefined {
+  // Without exceptions: most of the names looked for do not exist, and a thrown error costs.
   try {
-    const stat = fs.statSync(file);
-    return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other';
-  } catch (error) {
-    // A dangling link or an unreadable entry is something git would trip over: not nothing.
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' &&
-      (() => {
-        try {
-          fs.lstatSync(file);
-          return false;
-        } catch {
-          return true;
-        }
-      })()
-      ? undefined
-      : 'other';
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat) return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other';
+    // A dangling link is something git would trip over: not nothing.
+    return fs.lstatSync(file, { throwIfNoEntry: false }) ? 'other' : undefined;
+  } catch {
+    return 'other';
   }
 }
 
 function readText(file: string): string | undefined {
   try {
+    if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
     return fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;

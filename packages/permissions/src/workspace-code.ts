@@ -75,8 +75,18 @@ export function untrustedProgramInputs(
   trust: WorkspaceTrust,
 ): UntrustedInput | undefined {
   const program = path.posix.basename(argv[0] ?? '');
+  if (
+    program !== 'git' &&
+    !PACKAGE_MANAGERS.has(program) &&
+    !MAKES.has(program) &&
+    !PYTHONS.test(program) &&
+    !PROGRAM_FILES.has(program)
+  )
+    return undefined;
   const root = realWorkspace(trust.workspace);
-  const starts = (directories ?? ['.']).map((directory) => realDirectory(path.resolve(root, directory)));
+  const starts = (directories ?? ['.']).map((directory) =>
+    directory === '.' ? root : realDirectory(path.resolve(root, directory)),
+  );
   if (program === 'git') return untrustedGitInputs(starts, root, trust);
   const files = new Set<string>();
   if (PACKAGE_MANAGERS.has(program)) {
@@ -96,12 +106,12 @@ export function untrustedProgramInputs(
         files.add(path.join(start, `${top}.py`));
         files.add(path.join(start, top));
       }
-  } else if (PROGRAM_FILES.has(program)) {
+  } else {
     const names = PROGRAM_FILES.get(program) as readonly string[];
     for (const start of starts)
       for (const directory of ancestorsWithin(start, root))
         for (const name of names) files.add(path.join(directory, name));
-  } else return undefined;
+  }
   return firstUntrusted([...files], root, trust, program);
 }
 
@@ -365,8 +375,7 @@ function contains(root: string, file: string): boolean {
 
 function exists(file: string): boolean {
   try {
-    fs.lstatSync(file);
-    return true;
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }

@@ -1,0 +1,380 @@
+import path from 'node:path';
+import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
+import { matchesCommandPrefix, normalizeCommandText, parseCommandSpecifier } from './command-rule.js';
+import type { PermissionRule } from './rule.js';
+import type { RuleSet } from './rule-set.js';
+import { analyzeShellCommand } from './shell/analyze-shell-command.js';
+import { readsItsArguments } from './shell/program-semantics.js';
+import type { ShellCommandAnalysis, ShellRedirect, ShellUnprovenConstruct } from './shell/shell-analysis.js';
+import { combineSubjects, NO_RULE_ALLOWS } from './subjects.js';
+import { suggestCommandRule, suggestShellRule } from './suggested-rule.js';
+import { isDirectory, scanForDeniedSymlink } from './symlink-scan.js';
+import { type UntrustedCode, untrustedWorkspaceCode } from './workspace-code.js';
+import {
+  containsPath,
+  isProcessRelativePath,
+  normalizeWorkspacePath,
+  realWorkspace,
+} from './workspace-path.js';
+
+/** Builtins that change nothing but the shell's own state; only deny rules apply to them. */
+const INERT_COMMANDS = new Set(['cd', 'pushd', 'popd', 'true', 'false', ':']);
+
+export interface ShellRequest {
+  toolName: string;
+  command: string;
+  cwd?: string;
+  /** When the allow rule `rule` began to be trusted (the session's start, or its grant): config written later asks. */
+  trustedSince?: (rule: PermissionRule) => number;
+}
+
+/**
+ * A shell subject decision. An ask caused by a construct outside the provable subset names it with
+ * its range in the command (`construct`); every ask names the rule that would allow it.
+ */
+export interface ShellSubjectDecision extends PermissionSubjectDecision {
+  construct?: { name: string; start: number; end: number };
+  suggestedRule?: string;
+}
+
+type Directories = string[] | null;
+type Subject = ShellSubjectDecision;
+
+const deny = (subject: string, rule: PermissionRule, reason: string): Subject => ({
+  subject,
+  behavior: 'deny',
+  rule: rule.source,
+  reason,
+});
+const ask = (subject: string, reason: string, rule?: PermissionRule): Subject =>
+  rule ? { subject, behavior: 'ask', rule: rule.source, reason } : { subject, behavior: 'ask', reason };
+const allow = (subject: string, reason: string, rule?: PermissionRule): Subject =>
+  rule ? { subject, behavior: 'allow', rule: rule.source, reason } : { subject, behavior: 'allow', reason };
+
+/** Every subcommand and redirect must pass on its own; what the parser cannot check is asked. */
+export async function decideShellCommand(request: ShellRequest, rules: RuleSet): Promise<PermissionDecision> {
+  const { toolName, command } = request;
+  const analysis = await analyzeShellCommand(command);
+  const checker = new ShellChecker(toolName, rules, request.trustedSince);
+  const normalized = normalizeCommandText(command);
+  const wholeCommandAllow = checker.allows.find(
+    ({ rule, specifier }) => !specifier.prefix && normalizeCommandText(rule.specifier ?? '') === normalized,
+  )?.rule;
+  const base = request.cwd ?? '.';
+  const subjects: Subject[] = [];
+  for (const entry of analysis.commands) {
+    const directories =
+      entry.workingDirectories === undefined
+        ? [base]
+        : (entry.workingDirectories?.map((directory) =>
+            path.posix.isAbsolute(directory) ? directory : path.posix.join(base, directory),
+          ) ?? null);
+    const subject = entry.wrappers.length === 0 && entry.text !== '' ? entry.text : entry.argv.join(' ');
+    if (entry.argv.length > 0) {
+      const decided = checker.decideCommand(entry, subject, directories);
+      if (decided.behavior === 'ask' && decided.reason === NO_RULE_ALLOWS) {
+        const suggested = suggestCommandRule(toolName, entry);
+        if (suggested) decided.suggestedRule = suggested;
+      }
+      subjects.push(decided);
+    }
+    for (const redirect of entry.redirects) subjects.push(checker.decideRedirect(redirect, directories));
+  }
+  // A blanket allow does not lift these: a deny rule could not see what they hide. Only a rule
+  // naming this exact command (below) does.
+  for (const construct of analysis.unproven) subjects.push(unprovenSubject(construct));
+  for (const construct of analysis.unsafe) subjects.push(ask(construct.text, construct.reason));
+  if (wholeCommandAllow && !checker.blanketAsk) {
+    for (const [index, decided] of subjects.entries()) {
+      if (decided.behavior !== 'ask' || checker.changedCode.has(decided)) continue;
+      subjects[index] = allow(
+        decided.subject,
+        `allowed by rule "${wholeCommandAllow.source}" for this exact command`,
+        wholeCommandAllow,
+      );
+    }
+  }
+  const exact = `${toolName}(${normalized})`;
+  for (const decided of subjects) if (decided.behavior === 'ask') decided.suggestedRule ??= exact;
+  const decision = combineSubjects(subjects, 'the command runs no program');
+  if (decision.behavior === 'ask') {
+    const asked = subjects.filter((decided) => decided.behavior === 'ask');
+    decision.suggestedRule = asked.every((decided) => checker.changedCode.has(decided))
+      ? asked[0]?.suggestedRule
+      : suggestShellRule(toolName, command, analysis, subjects);
+  }
+  return decision;
+}
+
+function unprovenSubject(construct: ShellUnprovenConstruct): ShellSubjectDecision {
+  return {
+    subject: construct.text,
+    behavior: 'ask',
+    reason: `${construct.construct} (characters ${construct.start}–${construct.end}) is outside the part of bash this checker can prove; only a rule for this exact command allows it`,
+    construct: { name: construct.construct, start: construct.start, end: construct.end },
+  };
+}
+
+class ShellChecker {
+  readonly denies;
+  readonly asks;
+  readonly allows;
+  readonly blanketAllow: PermissionRule | undefined;
+  readonly blanketAsk: PermissionRule | undefined;
+  /** Asks caused by workspace code changed since the rule was trusted: no rule lifts them. */
+  readonly changedCode = new WeakSet<Subject>();
+  readonly readDenies: PermissionRule[];
+  readonly writeDenies: PermissionRule[];
+  readonly writeAllows: PermissionRule[];
+
+  constructor(
+    readonly toolName: string,
+    readonly rules: RuleSet,
+    readonly trustedSince?: (rule: PermissionRule) => number,
+  ) {
+    this.denies = commandRules(rules.forTool('deny', toolName));
+    this.asks = commandRules(rules.forTool('ask', toolName));
+    this.allows = commandRules(rules.forTool('allow', toolName));
+    this.blanketAllow = rules.blanket('allow', toolName);
+    this.blanketAsk = rules.blanket('ask', toolName);
+    this.readDenies = rules.pathRules('deny', 'read');
+    this.writeDenies = rules.pathRules('deny', 'write');
+    this.writeAllows = rules.pathRules('allow', 'write');
+  }
+
+  readonly #codeChecks = new Map<string, UntrustedCode | undefined>();
+
+  /** Workspace code checks of one decision are shared by its subcommands (`git status && git diff`). */
+  #untrustedCode(
+    argv: readonly string[],
+    directories: Directories,
+    since: number,
+  ): UntrustedCode | undefined {
+    const program = path.posix.basename(argv[0] ?? '');
+    const options = program === 'git' ? [] : argv.filter((word) => word.startsWith('-'));
+    const key = JSON.stringify([program, options, directories, since]);
+    if (!this.#codeChecks.has(key))
+      this.#codeChecks.set(key, untrustedWorkspaceCode(argv, directories, this.rules.workspace, since));
+    return this.#codeChecks.get(key);
+  }
+
+  get hasPathDenies(): boolean {
+    return this.readDenies.length + this.writeDenies.length > 0;
+  }
+
+  decideCommand(entry: ShellCommandAnalysis, subject: string, directories: Directories): Subject {
+    // Deny and ask rules also see each wrapper layer, and `/bin/rm` as `rm`; allow rules see only the real argv.
+    const layers = [entry.argv, ...entry.outerArgv].flatMap((argv) => {
+      const program = argv[0] ?? '';
+      return program.includes('/') ? [argv, [path.posix.basename(program), ...argv.slice(1)]] : [argv];
+    });
+    const denied = this.denies.find(({ specifier }) =>
+      layers.some((argv) => matchesCommandPrefix(specifier, argv)),
+    );
+    if (denied) return deny(subject, denied.rule, `denied by rule "${denied.rule.source}"`);
+    const pathCheck = this.checkArguments(entry, subject, directories);
+    if (pathCheck) return pathCheck;
+    const asked =
+      this.blanketAsk ??
+      this.asks.find(({ specifier }) => layers.some((argv) => matchesCommandPrefix(specifier, argv)))?.rule;
+    if (asked) return ask(subject, `rule "${asked.source}" asks for approval`, asked);
+    const program = entry.argv[0] ?? '';
+    if (entry.wrappers.length === 0 && INERT_COMMANDS.has(program)) {
+      return allow(subject, `${program} only changes the shell's own state`);
+    }
+    const allowing =
+      this.blanketAllow ??
+      this.allows.find(
+        ({ specifier }) =>
+          (specifier.prefix || !entry.appendsArguments) && matchesCommandPrefix(specifier, entry.argv),
+      )?.rule;
+    if (!allowing) return ask(subject, NO_RULE_ALLOWS);
+    const untrusted = this.trustedSince
+      ? this.#untrustedCode(entry.argv, directories, this.trustedSince(allowing))
+      : undefined;
+    if (untrusted?.kind === 'foreign-repository') return ask(subject, untrusted.reason);
+    if (untrusted) {
+      const asked = ask(
+        subject,
+        `${untrusted.reason} since rule "${allowing.source}" was trusted, and ${untrusted.program} runs what it says`,
+      );
+      // Granting the rule again trusts the files as they are now.
+      asked.suggestedRule = allowing.source;
+      this.changedCode.add(asked);
+      return asked;
+    }
+    return allow(subject, `allowed by rule "${allowing.source}"`, allowing);
+  }
+
+  /**
+   * Arguments that name a denied path deny the command. Ones that may reach a denied path are
+   * asked: a directory above one, a directory holding a symlink into one, arguments fed from
+   * standard input (`xargs`), and arguments or directories not known in advance.
+   */
+  checkArguments(
+    entry: ShellCommandAnalysis,
+    subject: string,
+    directories: Directories,
+  ): Subject | undefined {
+    if (!this.hasPathDenies) return undefined;
+    const searchDirectories = linkDirectories(entry, directories);
+    const program = path.posix.basename(entry.argv[0] ?? '');
+    const inert = entry.wrappers.length === 0 && INERT_COMMANDS.has(program);
+    // What such a program writes (`sort -o`, redirections) is judged as a write elsewhere.
+    const readsOnly = entry.wrappers.length === 0 && readsItsArguments(entry.argv[0] ?? '');
+    const denies = readsOnly ? this.readDenies : [...this.readDenies, ...this.writeDenies];
+    let reaching: string | undefined;
+    for (const argument of argumentsOf(entry)) {
+      for (const candidate of pathCandidates(argument)) {
+        for (const directory of resolvableDirectories(candidate, searchDirectories)) {
+          const normalized = normalizeWorkspacePath(candidate, this.rules.workspace, directory);
+          const rule = this.rules.firstPathMatch(denies, normalized);
+          if (rule) return deny(subject, rule, `names ${normalized}, denied by rule "${rule.source}"`);
+          if (isProcessRelativePath(normalized)) reaching ??= processRelativeReason(normalized);
+          if (!inert) reaching ??= this.#reachesDeny(normalized, denies);
+        }
+      }
+    }
+    if (entry.opaqueArguments.length > 0) {
+      return ask(
+        subject,
+        `arguments ${entry.opaqueArguments.join(' ')} are not known in advance, so path deny rules cannot be checked`,
+      );
+    }
+    if (directories === null) {
+      return ask(
+        subject,
+        'runs in a directory that cannot be known in advance, so path deny rules cannot be checked',
+      );
+    }
+    if (entry.wrappers.includes('xargs')) {
+      return ask(
+        subject,
+        'xargs feeds it arguments from standard input, so path deny rules cannot be checked',
+      );
+    }
+    return reaching === undefined ? undefined : ask(subject, reaching);
+  }
+
+  #reachesDeny(normalized: string, denies: PermissionRule[]): string | undefined {
+    const workspace = this.rules.workspace;
+    const containing = denies.find((candidate) => {
+      const base = this.rules.pathBase(candidate);
+      return base === null
+        ? isDirectory(absoluteIn(normalized, workspace))
+        : containsPath(normalized, base, workspace);
+    });
+    if (containing)
+      return `names ${normalized}, a directory holding paths denied by rule "${containing.source}"`;
+    if (!isDirectory(absoluteIn(normalized, workspace))) return undefined;
+    const scan = scanForDeniedSymlink(normalized, workspace, (target) => {
+      if (this.rules.firstPathMatch(denies, target)) return true;
+      return denies.some((rule) => {
+        const base = this.rules.pathBase(rule);
+        return base !== null && containsPath(target, base, workspace);
+      });
+    });
+    if (scan.kind === 'escapes')
+      return `names ${normalized}, where the symlink ${scan.link} leads to denied ${scan.target}`;
+    if (scan.kind === 'too-large')
+      return `names ${normalized}, a directory too large to check for symlinks into denied paths`;
+    return undefined;
+  }
+
+  decideRedirect(redirect: ShellRedirect, directories: Directories): Subject {
+    const writes = redirect.kind === 'write';
+    const subject = `${writes ? '>' : '<'} ${redirect.path}`;
+    if (directories === null && !path.isAbsolute(redirect.path)) {
+      return ask(
+        subject,
+        'the redirection target is relative to a directory that cannot be known in advance',
+      );
+    }
+    const targets = resolvableDirectories(redirect.path, directories).map((directory) =>
+      normalizeWorkspacePath(redirect.path, this.rules.workspace, directory),
+    );
+    for (const target of targets) {
+      // A write redirect can also read (`<>`) or leak through a later read, so read denies hold for it too.
+      const denied =
+        this.rules.firstPathMatch(writes ? this.writeDenies : this.readDenies, target) ??
+        (writes ? this.rules.firstPathMatch(this.readDenies, target) : undefined);
+      if (denied)
+        return deny(
+          subject,
+          denied,
+          `${writes ? 'writes' : 'reads'} ${target}, denied by rule "${denied.source}"`,
+        );
+    }
+    const processRelative = targets.find(isProcessRelativePath);
+    if (processRelative && this.hasPathDenies) return ask(subject, processRelativeReason(processRelative));
+    if (!writes) return allow(subject, 'reads a file no rule denies');
+    if (this.blanketAsk)
+      return ask(subject, `rule "${this.blanketAsk.source}" asks for approval`, this.blanketAsk);
+    if (this.blanketAllow)
+      return allow(subject, `allowed by rule "${this.blanketAllow.source}"`, this.blanketAllow);
+    const allowing = targets.map((target) => this.rules.firstPathMatch(this.writeAllows, target));
+    const first = allowing[0];
+    if (first && allowing.every((rule) => rule !== undefined)) {
+      return allow(subject, `writes a path allowed by rule "${first.source}"`, first);
+    }
+    return ask(subject, `writes ${targets.join(' or ')}, which no write rule allows`);
+  }
+}
+
+/** The ways an argument can carry a path: itself, `--opt=PATH`, `-oPATH`, `@PATH`, `host:PATH`. */
+function pathCandidates(argument: string): string[] {
+  const candidates = new Set<string>();
+  if (!argument.startsWith('-')) candidates.add(argument);
+  const equals = argument.indexOf('=');
+  if (equals !== -1) candidates.add(argument.slice(equals + 1));
+  if (/^-[^-]/.test(argument) && argument.length > 2) candidates.add(argument.slice(2));
+  if (argument.startsWith('@')) candidates.add(argument.slice(1));
+  const colon = argument.lastIndexOf(':');
+  if (colon !== -1 && !argument.startsWith('/')) candidates.add(argument.slice(colon + 1));
+  candidates.delete('');
+  return [...candidates];
+}
+
+/** `ln -s TARGET LINK` resolves a relative TARGET from the link's directory, not the shell's. */
+function linkDirectories(entry: ShellCommandAnalysis, directories: Directories): Directories {
+  const link = entry.argv.at(-1);
+  if (path.posix.basename(entry.argv[0] ?? '') !== 'ln' || !directories || !link || entry.argv.length < 3)
+    return directories;
+  const extra = directories.flatMap((directory) => [
+    path.posix.join(directory, link),
+    path.posix.join(directory, path.posix.dirname(link)),
+  ]);
+  return [...directories, ...extra];
+}
+
+function resolvableDirectories(target: string, directories: Directories): Array<string | undefined> {
+  if (path.isAbsolute(target) || target.startsWith('~') || !directories) return [undefined];
+  return directories;
+}
+
+function absoluteIn(normalized: string, workspace: string): string {
+  return path.isAbsolute(normalized) ? normalized : path.join(realWorkspace(workspace), normalized);
+}
+
+/** The arguments to check as paths; `find` with no starting point searches `.`. */
+function argumentsOf(entry: ShellCommandAnalysis): string[] {
+  const args = entry.argv.slice(1);
+  if (path.posix.basename(entry.argv[0] ?? '') !== 'find') return args;
+  const firstExpression = args.findIndex(
+    (argument) => /^[-(!)]/.test(argument) && !/^-[HLP]$/.test(argument),
+  );
+  const operands = (firstExpression === -1 ? args : args.slice(0, firstExpression)).filter(
+    (argument) => !/^-[HLP]$/.test(argument),
+  );
+  return operands.length === 0 ? ['.', ...args] : args;
+}
+
+function commandRules(rules: PermissionRule[]) {
+  return rules
+    .filter((rule) => rule.specifier !== undefined)
+    .map((rule) => ({ rule, specifier: parseCommandSpecifier(rule.specifier as string) }));
+}
+
+export function processRelativeReason(normalized: string): string {
+  return `names ${normalized}, which points somewhere else in each process, so path deny rules cannot be checked`;
+}

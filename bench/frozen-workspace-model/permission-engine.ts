@@ -1,0 +1,249 @@
+import {
+  type GrantScope,
+  type PermissionDecision,
+  type PermissionKind,
+  type PermissionRules,
+  QuiverError,
+  type ToolPermissionSpec,
+} from '@quiver/types';
+import { decideName, decidePaths, decideSpecifier, decideUrl } from './decide-resources.js';
+import { decideShellCommand } from './decide-shell.js';
+import { SessionGrantStore } from './grant-stores.js';
+import type { ProjectGrants } from './project-grants.js';
+import { type ProtectedPath, protectionRules } from './protected-paths.js';
+import { type PermissionRule, parsePermissionRule } from './rule.js';
+import { RuleSet, type RuleSetCaches } from './rule-set.js';
+import { toolPathSubject } from './workspace-path.js';
+
+export interface PermissionEngineOptions {
+  /** Path rules are relative to this directory. */
+  workspace: string;
+  /** Rule layers in order (personality, session options, …); all of them apply. */
+  layers: PermissionRules[];
+  /** Denies of the parent agent: they bound this one whatever its own layers allow. */
+  parentDenies?: string[];
+  sessionGrants?: SessionGrantStore;
+  /** Saved grants: SQLite (`ProjectGrantStore`) on one host, PostgreSQL for several replicas. */
+  projectGrants?: ProjectGrants;
+  /**
+   * Kinds of tools that may not be the one being decided, so that a deny written for one
+   * read tool (`read_file(secrets/**)`) also holds for the others. Conventional names
+   * (`read_file`, `grep`, `write_file`, `edit_file`, …) are known without it, and every
+   * decided request teaches the engine its tool's kind.
+   */
+  toolKinds?: Record<string, PermissionKind>;
+  /**
+   * What Quiver loads as configuration or code, and its data directory: write-denied to every
+   * tool (file tools, shell redirections, shell arguments) whatever the rules allow. A plain
+   * string is explained as "protected: Quiver loads this file as configuration".
+   */
+  protectedPaths?: ReadonlyArray<string | ProtectedPath>;
+}
+
+export interface PermissionRequest {
+  toolName: string;
+  args: unknown;
+  spec?: ToolPermissionSpec;
+  /** The MCP server the tool comes from, when it is an MCP tool. */
+  mcpServer?: string;
+}
+
+/** Decides allow, ask or deny for a tool call from rule layers, parent denies and grants. */
+/** A deny rule that names the whole tool (or its MCP server): decided before anything else. */
+function blanketDenial(
+  rules: RuleSet,
+  toolName: string,
+  mcpServer: string | undefined,
+): PermissionDecision | undefined {
+  const rule = rules.blanket('deny', toolName, mcpServer);
+  if (rule === undefined) return undefined;
+  return { behavior: 'deny', rule: rule.source, reason: `${toolName} is denied by rule "${rule.source}"` };
+}
+
+export class PermissionEngine {
+  readonly #workspace: string;
+  readonly #deny: PermissionRule[];
+  readonly #ask: PermissionRule[];
+  readonly #allow: PermissionRule[];
+  readonly #sessionGrants: SessionGrantStore;
+  readonly #projectGrants: ProjectGrants | undefined;
+  readonly #toolKinds = new Map<string, PermissionKind>();
+  readonly #protections: PermissionRule[];
+  #onceGrants: PermissionRule[] = [];
+  /** When the session began: workspace code (package scripts, git config) written later is not trusted by its rules. */
+  readonly #sessionStart = Date.now();
+  /** When each granted rule was granted: it trusts workspace code as it was then. */
+  readonly #grantedAt = new Map<string, number>();
+  readonly #caches: RuleSetCaches = { pathMatchers: new Map(), pathBases: new Map() };
+  readonly #parsedGrants = new Map<string, PermissionRule>();
+
+  constructor(options: PermissionEngineOptions) {
+    this.#workspace = options.workspace;
+    this.#deny = [
+      ...options.layers.flatMap((layer) => layer.deny ?? []),
+      ...(options.parentDenies ?? []),
+    ].map(parsePermissionRule);
+    this.#ask = options.layers.flatMap((layer) => layer.ask ?? []).map(parsePermissionRule);
+    this.#allow = options.layers.flatMap((layer) => layer.allow ?? []).map(parsePermissionRule);
+    this.#sessionGrants = options.sessionGrants ?? new SessionGrantStore();
+    this.#projectGrants = options.projectGrants;
+    for (const [name, kind] of Object.entries(options.toolKinds ?? {})) this.#toolKinds.set(name, kind);
+    this.#protections = protectionRules(options.protectedPaths ?? [], options.workspace);
+  }
+
+  async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    const { toolName, spec, mcpServer } = request;
+    if (spec) this.#toolKinds.set(toolName, spec.kind);
+    // Once grants belong to this decision: taken before any wait, so a concurrent one cannot use them.
+    const once = this.#onceGrants;
+    this.#onceGrants = [];
+    const own = this.#ruleSet([], []);
+    const blanketDeny = blanketDenial(own, toolName, mcpServer);
+    if (blanketDeny) return blanketDeny;
+    // Saved and once grants only add allow rules, after the layers' and the session's: a decision
+    // those rules allow comes out the same, naming the same rule, whatever is saved. So the saved
+    // grants (a database read per decision, a round trip when shared) are read only when it does
+    // not. Shell decisions are taken whole: a saved blanket rule would name itself instead.
+    if (this.#projectGrants !== undefined && spec?.kind !== 'shell') {
+      const decided = await this.#decideByKind(request, own);
+      if (decided.behavior === 'allow') return decided;
+    }
+    const saved = this.#projectGrants?.list() ?? [];
+    return this.#decideByKind(request, this.#ruleSet(saved instanceof Promise ? await saved : saved, once));
+  }
+
+  /**
+   * The decision `decide` would give, taken at once when that needs no wait: a tool judged by
+   * its name (no permission spec, or an MCP tool) with no once grant pending, allowed by the
+   * configured rules or the session's grants, or judged with no saved grants to read. Undefined
+   * when only `decide` can tell. A caller running many cheap calls saves a turn of the event loop.
+   */
+  decideNow(request: PermissionRequest): PermissionDecision | undefined {
+    const { toolName, spec, mcpServer } = request;
+    if ((spec !== undefined && mcpServer === undefined) || this.#onceGrants.length > 0) return undefined;
+    if (spec) this.#toolKinds.set(toolName, spec.kind);
+    const own = this.#ruleSet([], []);
+    const blanketDeny = blanketDenial(own, toolName, mcpServer);
+    if (blanketDeny) return blanketDeny;
+    const decided = decideName(toolName, own, mcpServer);
+    return decided.behavior === 'allow' || this.#projectGrants === undefined ? decided : undefined;
+  }
+
+  async #decideByKind(request: PermissionRequest, rules: RuleSet): Promise<PermissionDecision> {
+    const { toolName, spec, args, mcpServer } = request;
+    if (!spec || mcpServer !== undefined) return decideName(toolName, rules, mcpServer);
+    const extracted = extract(() => subjectsOf(spec, args));
+    if (!extracted.ok) {
+      return {
+        behavior: 'ask',
+        reason: `the ${spec.kind} subject could not be read from the arguments: ${extracted.error}`,
+        suggestedRule: toolName,
+      };
+    }
+    const value = extracted.value;
+    switch (spec.kind) {
+      case 'shell': {
+        const command = value as string;
+        const cwd = extract(() => spec.cwd?.(args));
+        const requested = cwd.ok ? cwd.value : undefined;
+        // The working directory is a path argument too: read it as the tool will open it.
+        const base = requested === undefined ? undefined : toolPathSubject(requested, this.#workspace);
+        if (base !== undefined && !base.ok)
+          return { behavior: 'deny', reason: `cwd ${requested}: ${base.error} ${base.fix}` };
+        return await decideShellCommand(
+          {
+            toolName,
+            command,
+            cwd: base?.normalized,
+            trustedSince: (rule) => this.#grantedAt.get(rule.source) ?? this.#sessionStart,
+          },
+          rules,
+        );
+      }
+      case 'read':
+      case 'write': {
+        const paths = value as string[];
+        return decidePaths(toolName, spec.kind, paths, rules);
+      }
+      case 'url':
+        return decideUrl(toolName, value as string, rules);
+      default:
+        return decideSpecifier(toolName, value as string | undefined, rules);
+    }
+  }
+
+  /** Adds `rule` to the allow layer: for the next decision only, this session, or the project (saved). */
+  grant(rule: string, scope: GrantScope): void | Promise<void> {
+    const parsed = parsePermissionRule(rule);
+    this.#grantedAt.set(parsed.source, Date.now());
+    if (scope === 'once') this.#onceGrants.push(parsed);
+    else if (scope === 'session') this.#sessionGrants.add(parsed.source);
+    else if (this.#projectGrants) return this.#projectGrants.add(parsed.source);
+    else {
+      throw new QuiverError(
+        'config_invalid',
+        `Cannot save the project grant "${rule}": this engine has no project grant store.`,
+        {
+          fix: 'Pass projectGrants: new ProjectGrantStore({ dataDir }) to the PermissionEngine, or grant with scope "session".',
+          details: { rule },
+        },
+      );
+    }
+  }
+
+  #ruleSet(projectGrants: readonly string[], onceGrants: readonly PermissionRule[]): RuleSet {
+    const grants = [...this.#sessionGrants.list(), ...projectGrants].map((rule) => this.#parsed(rule));
+    return new RuleSet(
+      this.#workspace,
+      this.#deny,
+      this.#ask,
+      [...this.#allow, ...grants, ...onceGrants],
+      this.#toolKinds,
+      this.#caches,
+      this.#protections,
+    );
+  }
+
+  /** Granted rules are parsed once: a session's and a project's grants are read for every decision. */
+  #parsed(source: string): PermissionRule {
+    let rule = this.#parsedGrants.get(source);
+    if (rule === undefined) {
+      rule = parsePermissionRule(source);
+      this.#parsedGrants.set(source, rule);
+    }
+    return rule;
+  }
+}
+
+function subjectsOf(spec: ToolPermissionSpec, args: unknown): unknown {
+  switch (spec.kind) {
+    case 'shell':
+      return requireType(spec.command(args), 'string');
+    case 'read':
+    case 'write': {
+      const paths = spec.paths(args);
+      if (!Array.isArray(paths) || paths.some((entry) => typeof entry !== 'string'))
+        throw new TypeError('paths() did not return an array of strings');
+      return paths;
+    }
+    case 'url':
+      return requireType(spec.url(args), 'string');
+    default: {
+      const specifier = spec.specifier?.(args);
+      return specifier === undefined ? undefined : requireType(specifier, 'string');
+    }
+  }
+}
+
+function requireType(value: unknown, type: 'string'): unknown {
+  if (typeof value !== type) throw new TypeError(`expected a ${type}, got ${typeof value}`);
+  return value;
+}
+
+function extract<T>(read: () => T): { ok: true; value: T } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: read() };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,94 @@
+import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
+import { normalizeCommandText } from './command-rule.js';
+import type { ShellAnalysis, ShellCommandAnalysis } from './shell/shell-analysis.js';
+import { NO_RULE_ALLOWS } from './subjects.js';
+
+/** Programs whose second word is usually a target, not a subcommand: only the exact command is suggested. */
+const EXACT_ONLY_PROGRAMS = new Set([
+  'rm',
+  'rmdir',
+  'dd',
+  'shred',
+  'mkfs',
+  'chmod',
+  'chown',
+  'kill',
+  'pkill',
+  'killall',
+  'truncate',
+  'mv',
+]);
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * For a shell ask: `tool(first two words:*)` when one simple command is all that needs
+ * approval and its second word reads like a subcommand, else the exact command.
+ */
+export function suggestShellRule(
+  toolName: string,
+  command: string,
+  analysis: ShellAnalysis,
+  subjects: PermissionSubjectDecision[],
+): string {
+  const exact = `${toolName}(${normalizeCommandText(command)})`;
+  const asked = subjects.filter((subject) => subject.behavior === 'ask');
+  // Only a command that merely lacks an allow rule can be allowed by a prefix rule; path and
+  // safety asks are lifted only by granting the exact command.
+  if (
+    asked.length !== 1 ||
+    analysis.unsafe.length > 0 ||
+    analysis.unproven.length > 0 ||
+    asked[0]?.reason !== NO_RULE_ALLOWS
+  )
+    return exact;
+  const entry = analysis.commands.find(
+    (candidate) =>
+      candidate.argv.length > 0 &&
+      (candidate.text === asked[0]?.subject || candidate.argv.join(' ') === asked[0]?.subject),
+  );
+  return (entry && suggestCommandRule(toolName, entry)) ?? exact;
+}
+
+/**
+ * `tool(program subcommand:*)` for one simple command that only lacks an allow rule, or the rule
+ * for its exact argv; undefined when only the exact whole command can be allowed.
+ */
+export function suggestCommandRule(toolName: string, entry: ShellCommandAnalysis): string | undefined {
+  // Programs fed extra arguments (`xargs`, `find -exec`) are only covered by the exact whole command.
+  if (entry.opaqueArguments.length > 0 || entry.appendsArguments) return undefined;
+  const [program, second] = entry.argv;
+  if (
+    program === undefined ||
+    !PLAIN_WORD.test(program) ||
+    program.includes('/') ||
+    EXACT_ONLY_PROGRAMS.has(program)
+  )
+    return undefined;
+  if (second !== undefined && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(second))
+    return `${toolName}(${program} ${second}:*)`;
+  return `${toolName}(${entry.argv.map(quoteWord).join(' ')})`;
+}
+
+function quoteWord(word: string): string {
+  return PLAIN_WORD.test(word) ? word : `'${word.replace(/'/g, `'"'"'`)}'`;
+}
+
+/**
+ * The decision a headless session returns instead of asking: a deny whose message names the
+ * rule that would allow the call.
+ */
+export function headlessDenial(
+  toolName: string,
+  subject: string,
+  decision: PermissionDecision,
+): PermissionDecision {
+  if (decision.behavior !== 'ask') return decision;
+  const hint = decision.suggestedRule
+    ? ` To allow it, add "${decision.suggestedRule}" to permissions.allow in the personality.`
+    : ` To allow it, add a rule for ${toolName} to permissions.allow in the personality.`;
+  return {
+    ...decision,
+    behavior: 'deny',
+    reason: `Permission to run ${toolName} was denied: "${subject}" needs approval and this session is headless.${hint}`,
+  };
+}
