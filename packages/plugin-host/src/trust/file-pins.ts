@@ -100,11 +100,12 @@ export interface PinChange {
 export function firstChange(pinned: FilePins, current: FilePins): PinChange | undefined {
   const files = [...new Set([...Object.keys(pinned), ...Object.keys(current)])].sort();
   for (const file of files) {
-    const before = pinned[file]?.sha256;
-    const now = current[file]?.sha256;
+    // Not pinned and pinned as absent agree: only a file that exists is news.
+    const before = pinned[file]?.sha256 ?? null;
+    const now = current[file]?.sha256 ?? null;
     if (before === now) continue;
-    if (before === undefined || before === null) return { file, change: 'appeared' };
-    if (now === undefined || now === null) return { file, change: 'removed' };
+    if (before === null) return { file, change: 'appeared' };
+    if (now === null) return { file, change: 'removed' };
     return { file, change: 'changed' };
   }
   return undefined;
