@@ -4,9 +4,13 @@
 //
 //   pnpm fuzz:shell --count 10000 --seed 7 [--from K] [--state FILE] [--chunk 100]
 //                   [--minimize-budget 150] [--no-record] [--recheck] [--known]
+//   pnpm fuzz:shell --workspaces --count 100000 --seed 7 [--from K] [--state FILE] [--chunk 10]
 //
 // --known runs the hand-written attacks of test/oracle/known-attacks.ts instead; --recheck runs
-// every entry of oracle-regressions.json again and updates its "open" flags.
+// every entry of oracle-regressions.json again and updates its "open" flags. --workspaces plants
+// hostile workspace states and runs the commands some rule set allows in them: --count is the
+// number of allowed pairs to run, --from the first planted state; with --recheck it reruns
+// workspace-regressions.json.
 //
 // Needs `pnpm build` (it judges packages/permissions/dist), bwrap, strace and git on PATH.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +23,10 @@ import { parseArgs } from 'node:util';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const oracleSource = path.join(root, 'packages/permissions/test/oracle');
 const regressionsFile = path.join(root, 'packages/permissions/test/fixtures/oracle-regressions.json');
+const workspaceRegressionsFile = path.join(
+  root,
+  'packages/permissions/test/fixtures/workspace-regressions.json',
+);
 const cache = path.join(root, 'node_modules/.cache/quiver-shell-oracle');
 
 const { values } = parseArgs({
@@ -27,11 +35,12 @@ const { values } = parseArgs({
     seed: { type: 'string', default: String(Date.now() % 1_000_000) },
     from: { type: 'string', default: '0' },
     state: { type: 'string' },
-    chunk: { type: 'string', default: '100' },
-    'minimize-budget': { type: 'string', default: '150' },
+    chunk: { type: 'string' },
+    'minimize-budget': { type: 'string' },
     'no-record': { type: 'boolean', default: false },
     recheck: { type: 'boolean', default: false },
     known: { type: 'boolean', default: false },
+    workspaces: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -40,7 +49,7 @@ if (values.help) {
   process.stdout.write(
     readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .slice(0, 12)
+      .slice(0, 17)
       .join('\n'),
   );
   process.exit(0);
@@ -89,6 +98,9 @@ async function loadOracle() {
     knownAttacks: await load('known-attacks'),
     knownAttackRun: await load('known-attack-run'),
     defaults: await load('default-personality'),
+    workspaceOracle: await load('workspace-oracle'),
+    workspaceFuzz: await load('workspace-fuzz'),
+    workspaceRegressions: await load('workspace-regressions'),
   };
 }
 
@@ -131,12 +143,18 @@ async function printBaseline(oracle, workspace, state) {
 const count = integer('count');
 const seed = integer('seed');
 const from = integer('from');
+values.chunk ??= values.workspaces ? '10' : '100';
+values['minimize-budget'] ??= values.workspaces ? '40' : '150';
 const chunk = Math.max(integer('chunk'), 1);
 try {
   os.setPriority(10);
 } catch {}
 const modules = await loadOracle();
 const api = await loadPermissions();
+if (values.workspaces) {
+  await runWorkspaces();
+  process.exit(process.exitCode ?? 0);
+}
 const fixture = modules.fixture.createFixtureTree();
 const cleanup = () => fixture.dispose();
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -213,4 +231,84 @@ try {
   }
 } finally {
   cleanup();
+}
+
+/** The workspace mode: planted states crossed with the commands some rule set allows in them. */
+async function runWorkspaces() {
+  const fixture = modules.fixture.createCleanFixtureTree();
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      fixture.dispose();
+      process.exit(128 + os.constants.signals[signal]);
+    });
+  }
+  const corpus = (name) =>
+    JSON.parse(readFileSync(path.join(root, 'packages/permissions/test/fixtures', name), 'utf8'));
+  const mustAllow = corpus('must-allow.json');
+  const ruleSets = [
+    modules.ruleSets.mustAllowRuleSet(mustAllow),
+    modules.ruleSets.ATTACKER_RULES,
+    modules.ruleSets.BLANKET_RULES,
+    modules.ruleSets.defaultRuleSet(modules.defaults.DEFAULT_PERSONALITY),
+  ];
+  const w = modules.workspaceOracle;
+  const protectedFrom =
+    typeof api.workspaceProtectedPaths === 'function' ? 'workspaceProtectedPaths()' : 'the fallback list';
+  const started = performance.now();
+  try {
+    const oracle = w.createWorkspaceOracle(fixture, w.hostSessionPorts(api, fixture), ruleSets);
+    console.log(
+      `[fuzz:shell --workspaces] protected paths from ${protectedFrom}; ${typeof api.PermissionEngine === 'function' ? 'engine from packages/permissions/dist' : ''}`,
+    );
+    if (values.recheck) {
+      const regressions = modules.workspaceRegressions;
+      const file = regressions.readWorkspaceRegressions(workspaceRegressionsFile);
+      let open = 0;
+      for (const [index, entry] of file.entries.entries()) {
+        const { state, command } = regressions.stateOfEntry(entry, fixture, `r${index}`);
+        const verdict = (await oracle.check(state, [{ command, cwd: entry.cwd }])).verdicts[0];
+        const fails = (verdict?.findings.length ?? 0) > 0 || verdict?.analyzerError !== undefined;
+        if (fails) open++;
+        if (fails !== (entry.open === true))
+          console.log(
+            `[fuzz:shell --workspaces] ${fails ? 'regressed' : 'fixed'}: ${entry.kind}: ${JSON.stringify(entry.command)}`,
+          );
+        if (fails) entry.open = true;
+        else delete entry.open;
+      }
+      regressions.writeWorkspaceRegressions(workspaceRegressionsFile, file);
+      console.log(`[fuzz:shell --workspaces] recheck: ${file.entries.length} entries, ${open} still fail`);
+      return;
+    }
+    const seeds = [
+      ...modules.mutation.corpusCommands(corpus('bypass-corpus.json')),
+      ...modules.mutation.corpusCommands(corpus('allowed-corpus.json')),
+      ...modules.knownAttacks.knownAttackCommands().map((attack) => attack.command),
+    ];
+    const sources = {
+      corpus: [...mustAllow.commands, ...modules.mutation.corpusCommands(corpus('allowed-corpus.json'))],
+      generated: (index) => modules.fuzzRun.fuzzCommand(seed, index, seeds),
+    };
+    const state = await modules.workspaceFuzz.fuzzWorkspaces({
+      seed,
+      count,
+      from,
+      oracle,
+      sources,
+      stateFile: values.state,
+      chunk,
+      regressionsFile: values['no-record'] ? undefined : workspaceRegressionsFile,
+      minimizeBudget: integer('minimize-budget'),
+      log: (line) => console.log(line),
+    });
+    console.log(modules.workspaceFuzz.progressLine(state));
+    console.log(
+      `[fuzz:shell --workspaces] done: seed ${state.seed}, ${state.pairsRun} pairs run of ${state.pairsConsidered} considered in ${state.states} states, ${state.findingPairs} pairs with findings, ${state.analyzerErrors} analyzer errors, ${state.timeouts} timeouts; this process ${((performance.now() - started) / 1000).toFixed(0)} s, the whole run ${(state.elapsedMs / 1000).toFixed(0)} s, ${(state.elapsedMs / Math.max(state.pairsRun, 1)).toFixed(1)} ms per pair run`,
+    );
+    for (const [signature, times] of Object.entries(state.signatures).sort((a, b) => b[1] - a[1]))
+      console.log(`    ${times}× ${signature}`);
+    process.exitCode = state.findingPairs > 0 || state.analyzerErrors > 0 ? 1 : 0;
+  } finally {
+    fixture.dispose();
+  }
 }

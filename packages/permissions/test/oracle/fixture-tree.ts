@@ -116,3 +116,90 @@ export function createFixtureTree(): FixtureTree {
   cpSync(template, workspace, { recursive: true, verbatimSymlinks: true });
   return { base, template, workspace, dispose: () => rmSync(base, { recursive: true, force: true }) };
 }
+
+/**
+ * The workspace mode's tree: an ordinary project with nothing hostile in it (a person trusts it
+ * as it is, and the oracle pins it), plus secrets outside it for a command to leak. `home` is
+ * the sandbox's HOME, holding `.ssh/id_rsa` and `.aws/credentials`; `outside` lies beside the
+ * workspace and holds `secret.txt`. Each canary holds `canaryText`, so a read shows in output too.
+ */
+export interface CleanFixtureTree extends FixtureTree {
+  home: string;
+  outside: string;
+  /** Files outside the workspace that no allowed command may read. */
+  canaries: string[];
+  /** The commit the workspace's `main` points at, for planted repositories that borrow its objects. */
+  headCommit: string;
+}
+
+export const CANARY_TEXT = 'quiver-oracle-canary';
+
+export function createCleanFixtureTree(): CleanFixtureTree {
+  const base = mkdtempSync('/tmp/quiver-ws-oracle-');
+  const template = path.join(base, 'template');
+  const workspace = path.join(base, 'ws');
+  const home = path.join(base, 'home');
+  const outside = path.join(base, 'outside');
+  const w = (relative: string, text: string, mode?: number) =>
+    write(path.join(template, relative), text, mode);
+  mkdirSync(template, { recursive: true });
+  git(template, 'init', '-q', '-b', 'main');
+  w('README.md', '# fixture\n');
+  w('src/a.ts', 'export const a = 1;\n// TODO: more\nimport { b } from "./b";\n');
+  w('src/b.ts', 'export const b = 2;\n');
+  w('docs/guide.md', '# Guide\nA guide.\n');
+  w('.gitignore', 'node_modules\n');
+  w(
+    'package.json',
+    `${JSON.stringify(
+      {
+        name: 'fixture',
+        private: true,
+        scripts: {
+          test: 'echo test-ran',
+          'test:unit': 'echo unit-ran',
+          build: 'tsc -p .',
+          lint: 'eslint src',
+          typecheck: 'tsc --noEmit',
+        },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  w('tsconfig.json', '{ "compilerOptions": { "strict": true } }\n');
+  git(template, 'add', '.');
+  git(template, 'commit', '-q', '-m', 'initial');
+  for (const [index, text] of [
+    'export const b = 3;\n',
+    'export const b = 4;\n',
+    'export const b = 5;\n',
+  ].entries()) {
+    w('src/b.ts', text);
+    git(template, 'commit', '-q', '-am', `change ${index + 1}`);
+  }
+  git(template, 'tag', 'v1.0.0');
+  git(template, 'update-ref', 'refs/remotes/origin/main', 'HEAD~1');
+  const headCommit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: template, encoding: 'utf8' }).trim();
+  w('src/b.ts', 'export const b = 6;\n');
+  w('notes.txt', 'untracked\n');
+  w('.env', `SECRET=${CANARY_TEXT}\n`);
+
+  const canaries = [
+    path.join(home, '.ssh', 'id_rsa'),
+    path.join(home, '.aws', 'credentials'),
+    path.join(outside, 'secret.txt'),
+  ];
+  for (const canary of canaries) write(canary, `${CANARY_TEXT}\n`, 0o600);
+  cpSync(template, workspace, { recursive: true, verbatimSymlinks: true });
+  return {
+    base,
+    template,
+    workspace,
+    home,
+    outside,
+    canaries,
+    headCommit,
+    dispose: () => rmSync(base, { recursive: true, force: true }),
+  };
+}

@@ -31,3 +31,8 @@ export function defaultRuleSet(personality: { permissions: PermissionRules }): O
  * source, not imported: @quiver/wiring depends on this package, and the file imports nothing.
  */
 export const DEFAULT_PERSONALITY_SOURCE = '../../../wiring/src/default-personality.ts';
+
+/** The must-allow corpus's rules (test/fixtures/must-allow.json): what a typical agent personality allows. */
+export function mustAllowRuleSet(corpus: { rules: PermissionRules }): OracleRuleSet {
+  return { name: 'must-allow', rules: corpus.rules };
+}

@@ -18,7 +18,7 @@ export interface SandboxOptions {
   maxTraceBytes?: number;
 }
 
-const TRACED_CALLS = [
+export const TRACED_CALLS = [
   'execve',
   'execveat',
   'clone',

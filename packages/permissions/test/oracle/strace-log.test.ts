@@ -60,4 +60,20 @@ describe('the strace log reader', () => {
       [10, true],
     ]);
   });
+
+  it('lists opens for reading with where they landed, directories marked, O_PATH left out', () => {
+    const log = [
+      '4     execve("/usr/bin/cat", ["cat", "notes.md"], 0x7ffd /* 3 vars */) = 0',
+      '4     openat(AT_FDCWD</w>, "notes.md", O_RDONLY) = 3</o/secret.txt>',
+      '4     openat(AT_FDCWD</w>, "..", O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY) = 3</>',
+      '4     openat(AT_FDCWD</w>, "src", O_RDONLY|O_PATH|O_CLOEXEC) = 3</w/src>',
+      '4     openat(AT_FDCWD</w>, "gone", O_RDONLY) = -1 ENOENT (No such file or directory)',
+    ].join('\n');
+    const reads = parseStraceLog(log, '/w').filter((event) => event.kind === 'read');
+    expect(reads).toEqual([
+      { kind: 'read', pid: 4, path: '/w/notes.md', realPath: '/o/secret.txt', directory: false, ok: true },
+      { kind: 'read', pid: 4, path: '/', directory: true, ok: true },
+      { kind: 'read', pid: 4, path: '/w/gone', directory: false, ok: false },
+    ]);
+  });
 });

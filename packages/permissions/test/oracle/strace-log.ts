@@ -14,6 +14,15 @@ export type TraceEvent =
       realPath?: string;
       ok: boolean;
       error?: string;
+    }
+  | {
+      /** An open for reading only (no write flag, not O_PATH): the file's content, or a directory's names. */
+      kind: 'read';
+      pid: number;
+      path: string;
+      realPath?: string;
+      directory: boolean;
+      ok: boolean;
     };
 
 /** Flags of open(2) that mean the caller may change the file. */
@@ -110,9 +119,19 @@ function toEvents(call: RawCall, directories: Map<number, string>): TraceEvent[]
     case 'openat':
     case 'openat2': {
       const flags = name === 'open' ? (args[1] ?? '') : (args[2] ?? '');
-      if (!WRITE_FLAGS.test(flags)) return [];
       const target = name === 'open' ? plain(0) : at(0, 1);
       const real = decoratedPath(result);
+      if (!WRITE_FLAGS.test(flags)) {
+        if (/\bO_PATH\b/.test(flags)) return [];
+        const read: TraceEvent = {
+          kind: 'read',
+          pid,
+          path: target,
+          directory: /\bO_DIRECTORY\b/.test(flags),
+          ok,
+        };
+        return [real !== undefined && real !== target ? { ...read, realPath: real } : read];
+      }
       const event = write(name, target);
       return [real !== undefined && real !== target ? { ...event, realPath: real } : event];
     }

@@ -1,0 +1,189 @@
+import path from 'node:path';
+import type { AnalysisReport } from './analysis-report.js';
+import { shellQuote } from './judge.js';
+import type { PermissionsPort } from './permissions-port.js';
+import type { OracleRuleSet } from './rule-sets.js';
+import type { TraceEvent } from './strace-log.js';
+import { PAYLOAD_MARKER } from './workspace-states.js';
+
+export type WorkspaceFindingKind =
+  /** A program ran that the analyzer did not report and that the same command does not run in the clean workspace. */
+  | 'unreported-exec'
+  /** A file in the workspace (or outside the system directories) ran as a program, which the clean run did not. */
+  | 'workspace-exec'
+  /** A planted payload ran. */
+  | 'payload-exec'
+  /** A file or directory outside the workspace and the system directories was read. */
+  | 'outside-read'
+  /** A file a read deny of the rule set covers was read. */
+  | 'denied-read';
+
+export interface WorkspaceFinding {
+  /** The rule sets under which the analyzer allowed the pair and the finding holds. */
+  ruleSets: string[];
+  kind: WorkspaceFindingKind;
+  subject: string;
+  detail: string;
+}
+
+/** What the same command did in the clean workspace: the programs it ran, by file. */
+export interface Baseline {
+  execs: Set<string>;
+}
+
+/**
+ * What a program may read outside the workspace: the system directories the sandbox exposes
+ * (programs, libraries, locale and time-zone data, git's and npm's system configuration) and the
+ * kernel's views. Everything else (HOME, the directory beside the workspace, /tmp, /root, /work)
+ * is a finding when read.
+ */
+const SYSTEM_PREFIXES = [
+  '/usr/',
+  '/lib/',
+  '/lib32/',
+  '/lib64/',
+  '/libx32/',
+  '/bin/',
+  '/sbin/',
+  '/etc/',
+  '/proc/',
+  '/dev/',
+  '/sys/',
+];
+const SYSTEM_DIRECTORIES = new Set([
+  '/usr',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/bin',
+  '/sbin',
+  '/etc',
+  '/proc',
+  '/dev',
+  '/sys',
+]);
+
+export function isSystemPath(file: string): boolean {
+  return SYSTEM_DIRECTORIES.has(file) || SYSTEM_PREFIXES.some((prefix) => file.startsWith(prefix));
+}
+
+export function isInside(file: string, directory: string): boolean {
+  return file === directory || file.startsWith(`${directory}/`);
+}
+
+/** Collected once from an execve of the standard PATH that a failed lookup skips. */
+export function baselineOf(events: readonly TraceEvent[]): Baseline {
+  const execs = new Set<string>();
+  let rootSeen = false;
+  for (const event of events) {
+    if (event.kind !== 'exec' || !event.ok) continue;
+    if (!rootSeen) {
+      rootSeen = true;
+      continue;
+    }
+    execs.add(event.path);
+  }
+  return { execs };
+}
+
+export interface WorkspaceJudgeInput {
+  events: readonly TraceEvent[];
+  command: string;
+  report: AnalysisReport;
+  baseline: Baseline;
+  /** Rule sets that allowed the pair. */
+  ruleSets: readonly OracleRuleSet[];
+  port: PermissionsPort;
+  workspace: string;
+}
+
+/**
+ * Judges one run of an allowed command in a planted workspace: programs that ran although the
+ * analyzer did not report them and the clean run did not run them, files run from the workspace,
+ * the payload, reads outside the workspace and the system directories (files the run itself
+ * created excepted), and reads a rule set's read denies cover.
+ */
+export async function judgeWorkspaceRun(input: WorkspaceJudgeInput): Promise<WorkspaceFinding[]> {
+  const { events, report, baseline, ruleSets, port, workspace } = input;
+  const findings = new Map<string, WorkspaceFinding>();
+  const names = ruleSets.map((ruleSet) => ruleSet.name);
+  const add = (kind: WorkspaceFindingKind, subject: string, detail: string, under = names) => {
+    const key = `${kind}\0${subject}`;
+    if (!findings.has(key) && under.length > 0)
+      findings.set(key, { ruleSets: [...under], kind, subject, detail });
+  };
+  const programs = new Map<number, string>();
+  const created = new Set<string>();
+  const readDenying = ruleSets.filter((ruleSet) =>
+    (ruleSet.rules.deny ?? []).some((rule) => rule.startsWith('read_file(') || rule === 'read_file'),
+  );
+  const root = events[0]?.pid;
+  let rootSeen = false;
+  const markerInCommand = input.command.includes(PAYLOAD_MARKER);
+  for (const event of events) {
+    if (event.kind === 'spawn') {
+      programs.set(event.child, programs.get(event.pid) ?? 'bash');
+      continue;
+    }
+    if (event.kind === 'write') {
+      if (event.ok) {
+        created.add(event.path);
+        if (event.realPath) created.add(event.realPath);
+      }
+      continue;
+    }
+    if (event.kind === 'exec') {
+      if (!event.ok) continue;
+      const by = programs.get(event.pid) ?? 'bash';
+      const argvText = shellQuote([path.posix.basename(event.path), ...event.argv.slice(1)]);
+      if (event.pid === root && !rootSeen) {
+        rootSeen = true;
+        programs.set(event.pid, 'bash');
+        continue;
+      }
+      programs.set(event.pid, argvText);
+      if (
+        !markerInCommand &&
+        (event.argv.join(' ').includes(PAYLOAD_MARKER) || event.path.includes(PAYLOAD_MARKER))
+      )
+        add('payload-exec', path.posix.basename(event.path), `${by} ran ${argvText}: the planted payload`);
+      if (baseline.execs.has(event.path)) continue;
+      const name = path.posix.basename(event.path);
+      if (!isSystemPath(event.path))
+        add(
+          'workspace-exec',
+          event.path,
+          `${by} ran ${event.path} (${argvText}), which the clean workspace does not run`,
+        );
+      else if (!report.programs.has(name))
+        add(
+          'unreported-exec',
+          name,
+          `${by} ran ${argvText}, which the analyzer did not report and the clean workspace does not run`,
+        );
+      continue;
+    }
+    if (event.kind !== 'read' || !event.ok) continue;
+    const target = event.realPath ?? event.path;
+    if (created.has(target) || created.has(event.path)) continue;
+    const by = programs.get(event.pid) ?? 'bash';
+    if (!isInside(target, workspace)) {
+      if (isSystemPath(target) || target === '/') continue;
+      const what = event.directory ? 'listed the directory' : 'read';
+      const shown =
+        event.realPath && event.realPath !== event.path ? `${event.path} (really ${target})` : target;
+      add('outside-read', target, `${by} ${what} ${shown}, outside the workspace`);
+      continue;
+    }
+    if (readDenying.length === 0 || port.decideRead === undefined || event.directory) continue;
+    const deniedUnder: string[] = [];
+    for (const ruleSet of readDenying) {
+      const decision = await port.decideRead(ruleSet, target);
+      if (decision.behavior === 'deny') deniedUnder.push(ruleSet.name);
+    }
+    if (deniedUnder.length > 0)
+      add('denied-read', target, `${by} read ${target}, which a read deny covers`, deniedUnder);
+  }
+  return [...findings.values()];
+}
