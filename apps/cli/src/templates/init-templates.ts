@@ -44,7 +44,8 @@ id: default
 # What this personality is for.
 description: Coding assistant with every first-party tool.
 
-# Compose: inherit another personality (name or path); keys here win, lists replace (not merge).
+# Compose: inherit another personality (name or path); keys here win, a plain list replaces the
+# inherited one, { add: [...] } / { remove: [...] } edit it; deny and ask rules always add up.
 # extends: base
 
 # Plugins enabled for this personality (deny by default: an unlisted plugin's tools are
