@@ -252,13 +252,12 @@ async function runWorkspaces() {
     modules.ruleSets.defaultRuleSet(modules.defaults.DEFAULT_PERSONALITY),
   ];
   const w = modules.workspaceOracle;
-  const protectedFrom =
-    typeof api.workspaceProtectedPaths === 'function' ? 'workspaceProtectedPaths()' : 'the fallback list';
+  const protectedFrom = w.workspaceProtectedPathsOf(api).from;
   const started = performance.now();
   try {
     const oracle = w.createWorkspaceOracle(fixture, w.hostSessionPorts(api, fixture), ruleSets);
     console.log(
-      `[fuzz:shell --workspaces] protected paths from ${protectedFrom}; ${typeof api.PermissionEngine === 'function' ? 'engine from packages/permissions/dist' : ''}`,
+      `[fuzz:shell --workspaces] judging packages/permissions/dist; protected paths from ${protectedFrom}; file pins of the clean fixture`,
     );
     if (values.recheck) {
       const regressions = modules.workspaceRegressions;

@@ -165,8 +165,20 @@ export function createWorkspaceOracle(
  */
 export const FALLBACK_PROTECTED_PATHS = ['**/.git/**', '**/quiver.yaml', '**/quiver.yml', '.quiver/**'];
 
+type ProtectedPathList = ReadonlyArray<string | { path: string; reason?: string }>;
+
 export interface HostConfiguredApi extends PermissionsApi {
-  workspaceProtectedPaths?: () => ReadonlyArray<string | { path: string; reason?: string }>;
+  workspaceProtectedPaths?: () => ProtectedPathList;
+  WORKSPACE_PROTECTED_PATHS?: ProtectedPathList;
+}
+
+/** The workspace-relative protected paths the package exports, or the fallback. */
+export function workspaceProtectedPathsOf(api: HostConfiguredApi): { paths: ProtectedPathList; from: string } {
+  if (typeof api.workspaceProtectedPaths === 'function')
+    return { paths: api.workspaceProtectedPaths(), from: 'workspaceProtectedPaths()' };
+  if (Array.isArray(api.WORKSPACE_PROTECTED_PATHS))
+    return { paths: api.WORKSPACE_PROTECTED_PATHS, from: 'WORKSPACE_PROTECTED_PATHS' };
+  return { paths: FALLBACK_PROTECTED_PATHS, from: 'the fallback list' };
 }
 
 /**
@@ -178,7 +190,7 @@ export function hostSessionPorts(api: HostConfiguredApi, fixture: CleanFixtureTr
   const pins = new MemoryFilePins();
   resetWorkspace(fixture, []);
   pins.pinTree(fixture.workspace);
-  const protectedPaths = api.workspaceProtectedPaths?.() ?? FALLBACK_PROTECTED_PATHS;
+  const protectedPaths = workspaceProtectedPathsOf(api).paths;
   return (workspace) => permissionsPort(api, workspace, { protectedPaths, filePins: pins });
 }
 
