@@ -6,9 +6,11 @@ import { toolKindOf } from './rule-set.js';
 import type { SpecifierKind } from './specifier-error.js';
 import { parseUrlSpecifier } from './url-rule.js';
 
-const PARSERS: Record<SpecifierKind, (specifier: string) => unknown> = {
+const PARSERS: Record<SpecifierKind, (specifier: string, behavior: PermissionBehavior) => unknown> = {
   path: parsePathSpecifier,
-  command: parseCommandSpecifier,
+  // An allow may name one whole command line that does not split into words; a deny or ask may not.
+  command: (specifier, behavior) =>
+    parseCommandSpecifier(specifier, { wholeCommand: behavior === 'allow' ? 'allowed' : 'refused' }),
   url: parseUrlSpecifier,
   string: parseStringSpecifier,
 };
@@ -73,7 +75,7 @@ export function checkPermissionRule(
     );
   for (const specifierKind of specifierKindsOf(rule, behavior, kind)) {
     try {
-      PARSERS[specifierKind](rule.specifier);
+      PARSERS[specifierKind](rule.specifier, behavior);
     } catch (error) {
       if (!(error instanceof QuiverError)) throw error;
       throw fail(`${String(error.details.problem ?? error.message)}.`, error.fix);

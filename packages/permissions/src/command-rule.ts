@@ -4,17 +4,35 @@ import { specifierError } from './specifier-error.js';
 export interface CommandSpecifier {
   words: string[];
   prefix: boolean;
+  /**
+   * An exact specifier whose text does not split into words (`git status "x`, `ls *.ts`): only
+   * a command of exactly that text matches it, as an allow granted for one whole command line.
+   */
+  wholeCommandOnly?: true;
 }
 
 /**
  * Parses a command specifier, or throws `config_invalid`: an unclosed quote, a backslash that
  * escapes nothing, no command at all (`:*` alone), or a `*` that is not the trailing `:*` (the
- * matcher compares words exactly, so such a star would match only itself).
+ * matcher compares words exactly, so such a star would match only itself). An exact specifier
+ * that does not split into words is kept as one whole command line (`wholeCommandOnly`) unless
+ * `wholeCommand` is `'refused'`: an allow matching less is safe, a deny or ask matching less is
+ * not, so `checkPermissionRule` refuses it for those (the engine checks every rule it is given).
  */
-export function parseCommandSpecifier(specifier: string): CommandSpecifier {
+export function parseCommandSpecifier(
+  specifier: string,
+  options: { wholeCommand?: 'allowed' | 'refused' } = {},
+): CommandSpecifier {
   const trimmed = specifier.trim();
   const prefix = trimmed.endsWith(':*');
-  const words = splitSpecifierWords(prefix ? trimmed.slice(0, -2) : trimmed, trimmed);
+  let words: string[];
+  try {
+    words = splitSpecifierWords(prefix ? trimmed.slice(0, -2) : trimmed, trimmed);
+  } catch (error) {
+    if (!prefix && options.wholeCommand !== 'refused')
+      return { words: [], prefix: false, wholeCommandOnly: true };
+    throw error;
+  }
   if (words.length === 0)
     throw specifierError(
       'command',

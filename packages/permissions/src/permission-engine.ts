@@ -84,6 +84,8 @@ export class PermissionEngine {
   readonly #grantedAt = new Map<string, number>();
   readonly #caches: RuleSetCaches = { pathMatchers: new Map(), pathBases: new Map() };
   readonly #parsedGrants = new Map<string, PermissionRule | undefined>();
+  /** Tools whose rules do not parse as the kind a call showed: every decision for them fails. */
+  readonly #kindErrors = new Map<string, unknown>();
 
   constructor(options: PermissionEngineOptions) {
     this.#workspace = options.workspace;
@@ -105,7 +107,7 @@ export class PermissionEngine {
 
   async decide(request: PermissionRequest): Promise<PermissionDecision> {
     const { toolName, spec, mcpServer } = request;
-    if (spec) this.#toolKinds.set(toolName, spec.kind);
+    if (spec) this.#learnKind(toolName, spec.kind);
     // Once grants belong to this decision: taken before any wait, so a concurrent one cannot use them.
     const once = this.#onceGrants;
     this.#onceGrants = [];
@@ -133,7 +135,7 @@ export class PermissionEngine {
   decideNow(request: PermissionRequest): PermissionDecision | undefined {
     const { toolName, spec, mcpServer } = request;
     if ((spec !== undefined && mcpServer === undefined) || this.#onceGrants.length > 0) return undefined;
-    if (spec) this.#toolKinds.set(toolName, spec.kind);
+    if (spec) this.#learnKind(toolName, spec.kind);
     const own = this.#ruleSet([], []);
     const blanketDeny = blanketDenial(own, toolName, mcpServer);
     if (blanketDeny) return blanketDeny;
@@ -182,6 +184,31 @@ export class PermissionEngine {
       default:
         return decideSpecifier(toolName, value as string | undefined, rules);
     }
+  }
+
+  /**
+   * A call teaches the engine its tool's kind. The rules naming that tool were checked by the kind
+   * known when they were given; they are checked again by this one, so a rule that does not parse
+   * as what the tool turns out to be fails every decision for it instead of matching nothing.
+   */
+  #learnKind(toolName: string, kind: PermissionKind): void {
+    if (this.#toolKinds.get(toolName) !== kind) {
+      this.#toolKinds.set(toolName, kind);
+      this.#kindErrors.delete(toolName);
+      const layers = [
+        ['deny', this.#deny],
+        ['ask', this.#ask],
+        ['allow', this.#allow],
+      ] as const;
+      try {
+        for (const [behavior, rules] of layers)
+          for (const rule of rules)
+            if (rule.tool === toolName) checkPermissionRule(rule.source, behavior, this.#toolKinds);
+      } catch (error) {
+        this.#kindErrors.set(toolName, error);
+      }
+    }
+    if (this.#kindErrors.has(toolName)) throw this.#kindErrors.get(toolName);
   }
 
   /** Adds `rule` to the allow layer: for the next decision only, this session, or the project (saved). */

@@ -109,12 +109,39 @@ describe('a rule whose specifier does not parse', () => {
     ).rejects.toThrow(/does not parse/);
   });
 
+  it('fails every decision for a tool whose deny does not parse as the kind its call shows', async () => {
+    const engine = new PermissionEngine({
+      workspace: fixture.workspace,
+      layers: [{ allow: ['terminal', 'runner'], deny: ['runner(git "push)'] }],
+    });
+    const run = { toolName: 'runner', args: { command: 'git push' }, spec: TOOL_SPECS.terminal };
+    await expect(engine.decide(run)).rejects.toThrow(/double quote at character 5 is never closed/);
+    await expect(engine.decide(run)).rejects.toThrow(/never closed/);
+    expect(engine.decideNow(run)).toBeUndefined();
+  });
+
+  it('keeps an allow for one whole command line whose words do not split, and refuses such a deny', async () => {
+    const engine = new PermissionEngine({
+      workspace: fixture.workspace,
+      layers: [{ allow: ['terminal(ls *.md)'] }],
+    });
+    const shell = (command: string) => ({
+      toolName: 'terminal',
+      args: { command },
+      spec: TOOL_SPECS.terminal,
+    });
+    expect((await engine.decide(shell('ls *.md'))).behavior).not.toBe('deny');
+    expect((await engine.decide(shell('ls *.ts'))).behavior).toBe('ask');
+    expect(engineError({ deny: ['terminal(ls *.md)'] }).message).toMatch(/not a wildcard/);
+    expect(engineError({ ask: ['terminal(git "push)'] }).message).toMatch(/never closed/);
+  });
+
   it('refuses a grant that does not parse and ignores a saved one that no longer does', async () => {
     const saved = ['read_file(src/{a)', 'read_file(src/a.ts)'];
     const engine = new PermissionEngine({
       workspace: fixture.workspace,
       layers: [{}],
-      projectGrants: { list: () => saved, add: () => {}, close: () => {} },
+      projectGrants: { list: () => saved, add: () => {}, remove: () => false, close: () => {} },
     });
     expect(() => engine.grant('read_file(docs/[x)', 'session')).toThrow(/never closed/);
     expect((await engine.decide(read('src/a.ts'))).behavior).toBe('allow');
