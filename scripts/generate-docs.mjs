@@ -163,7 +163,8 @@ error — a child can narrow what its parent allows, never lift what its parent 
 Each rule is \`Tool\` or \`Tool(specifier)\`, and every specifier is parsed when the personality loads, by the
 parser the permission engine matches with: a path glob (\`read_file(src/**/*.{key,pem})\`; braces, brackets and
 parentheses must balance, \`\\\` escapes a character, \`~/\` is your home directory, no \`$VARIABLES\`, no leading
-\`!\`), a command (\`terminal(git status:*)\`; only a trailing \`:*\` is a wildcard, quotes must close), a URL
+\`!\`), a command (\`terminal(git status:*)\`; only a trailing \`:*\` is a wildcard and quotes must close, except
+that an allow may name one whole command line exactly), a URL
 (\`web_fetch(domain:example.com)\` or a whole URL), or an MCP name (\`mcp__github\`, \`mcp__github__*\`, matched by
 name only). A rule that does not parse is an error (\`config_invalid\`, with the file, the line and a fix;
 \`quiver personality check\` exits 2, and \`quiver serve\` keeps its running configuration), never a rule that

@@ -172,3 +172,38 @@ describe('a rule that does not parse in a personality file', () => {
     expect(error.message).toContain(`${parent}:2: permissions.deny.0:`);
   });
 });
+
+describe('generated malformed specifiers in a personality file', () => {
+  it('always fail to load with config_invalid at the line of the rule', () => {
+    let state = 34;
+    const next = () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const valid = ['src/**', 'secrets/*.{key,pem}', 'docs/[a-z]*.md', '**/.env'];
+    const breaks = ['{', '[', '(', '}', ']', ')', '[]', '$HOME/'];
+    for (let index = 0; index < 60; index++) {
+      const text = pick(valid);
+      const at = Math.floor(next() * (text.length + 1));
+      const open = (text.slice(0, at).match(/\[/g) ?? []).length;
+      const closed = (text.slice(0, at).match(/\]/g) ?? []).length;
+      // Inside a character class, or opening one around it (`[[a-z]`), most characters are literal.
+      if (open !== closed || text[at] === '[') continue;
+      const rule = `${pick(['read_file', 'write_file', 'grep'])}(${text.slice(0, at)}${pick(breaks)}${text.slice(at)})`;
+      const file = writePersonality(
+        'generated',
+        `permissions:\n  allow: [read_file]\n  deny:\n    - ${JSON.stringify(rule)}\n`,
+      );
+      let error: QuiverError;
+      try {
+        resolvePersonality('generated', { searchDirs: [root] });
+        throw new Error(`loaded ${rule}`);
+      } catch (caught) {
+        error = caught as QuiverError;
+      }
+      expect(error.code, rule).toBe('config_invalid');
+      expect(error.message, rule).toContain(`${file}:4: permissions.deny.0:`);
+    }
+  });
+});
