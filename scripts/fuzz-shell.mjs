@@ -4,7 +4,7 @@
 //
 //   pnpm fuzz:shell --count 10000 --seed 7 [--from K] [--state FILE] [--chunk 100]
 //                   [--minimize-budget 150] [--no-record] [--recheck] [--known]
-//   pnpm fuzz:shell --workspaces --count 100000 --seed 7 [--from K] [--state FILE] [--chunk 10]
+//   pnpm fuzz:shell --workspaces --count 100000 --seed 7 [--from K] [--state FILE] [--chunk 10] [--jobs 1]
 //
 // --known runs the hand-written attacks of test/oracle/known-attacks.ts instead; --recheck runs
 // every entry of oracle-regressions.json again and updates its "open" flags. --workspaces plants
@@ -41,6 +41,7 @@ const { values } = parseArgs({
     recheck: { type: 'boolean', default: false },
     known: { type: 'boolean', default: false },
     workspaces: { type: 'boolean', default: false },
+    jobs: { type: 'string', default: '1' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -235,10 +236,12 @@ try {
 
 /** The workspace mode: planted states crossed with the commands some rule set allows in them. */
 async function runWorkspaces() {
-  const fixture = modules.fixture.createCleanFixtureTree();
+  const jobs = Math.max(integer('jobs'), 1);
+  const fixtures = Array.from({ length: jobs }, () => modules.fixture.createCleanFixtureTree());
+  const fixture = fixtures[0];
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {
-      fixture.dispose();
+      for (const each of fixtures) each.dispose();
       process.exit(128 + os.constants.signals[signal]);
     });
   }
@@ -288,11 +291,15 @@ async function runWorkspaces() {
       corpus: [...mustAllow.commands, ...modules.mutation.corpusCommands(corpus('allowed-corpus.json'))],
       generated: (index) => modules.fuzzRun.fuzzCommand(seed, index, seeds),
     };
+    const moreOracles = fixtures
+      .slice(1)
+      .map((each) => w.createWorkspaceOracle(each, w.hostSessionPorts(api, each), ruleSets));
     const state = await modules.workspaceFuzz.fuzzWorkspaces({
       seed,
       count,
       from,
       oracle,
+      moreOracles,
       sources,
       stateFile: values.state,
       chunk,
@@ -301,6 +308,7 @@ async function runWorkspaces() {
       log: (line) => console.log(line),
     });
     console.log(modules.workspaceFuzz.progressLine(state));
+    console.log(modules.workspaceFuzz.costLine(state));
     console.log(
       `[fuzz:shell --workspaces] done: seed ${state.seed}, ${state.pairsRun} pairs run of ${state.pairsConsidered} considered in ${state.states} states, ${state.findingPairs} pairs with findings, ${state.analyzerErrors} analyzer errors, ${state.timeouts} timeouts; this process ${((performance.now() - started) / 1000).toFixed(0)} s, the whole run ${(state.elapsedMs / 1000).toFixed(0)} s, ${(state.elapsedMs / Math.max(state.pairsRun, 1)).toFixed(1)} ms per pair run`,
     );
@@ -308,6 +316,6 @@ async function runWorkspaces() {
       console.log(`    ${times}× ${signature}`);
     process.exitCode = state.findingPairs > 0 || state.analyzerErrors > 0 ? 1 : 0;
   } finally {
-    fixture.dispose();
+    for (const each of fixtures) each.dispose();
   }
 }

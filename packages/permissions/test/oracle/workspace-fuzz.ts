@@ -6,6 +6,7 @@ import type { PairVerdict, WorkspaceOracle, WorkspacePair } from './workspace-or
 import {
   describeWorkspaceFinding,
   entryOf,
+  programOf,
   readWorkspaceRegressions,
   tokenize,
   workspaceSignature,
@@ -62,6 +63,8 @@ export interface WorkspaceFuzzOptions {
   /** The first planted state (batch) of a fresh run. */
   from?: number;
   oracle: WorkspaceOracle;
+  /** More oracles, each with its own fixture: states run in parallel, one per oracle (`--jobs`). */
+  moreOracles?: readonly WorkspaceOracle[];
   sources: WorkspaceCommandSources;
   stateFile?: string;
   /** Progress and state every `chunk` planted states. */
@@ -88,6 +91,8 @@ export interface WorkspaceFuzzState {
   analyzerErrors: number;
   timeouts: number;
   signatures: Record<string, number>;
+  /** Sandbox time of planted runs per program: [runs, milliseconds]. */
+  runMsByProgram: Record<string, [number, number]>;
   elapsedMs: number;
   decideMs: number;
   runMs: number;
@@ -108,6 +113,7 @@ function freshState(seed: number, count: number, from: number): WorkspaceFuzzSta
     analyzerErrors: 0,
     timeouts: 0,
     signatures: {},
+    runMsByProgram: {},
     elapsedMs: 0,
     decideMs: 0,
     runMs: 0,
@@ -124,6 +130,19 @@ export function progressLine(state: WorkspaceFuzzState): string {
     `${perPair.toFixed(1)} ms per pair run (decisions ${(state.decideMs / Math.max(state.pairsRun, 1)).toFixed(1)}, ` +
     `sandbox ${(state.runMs / Math.max(state.pairsRun, 1)).toFixed(1)}), wall ${(state.elapsedMs / 1000).toFixed(0)} s`
   );
+}
+
+/** Where the sandbox time goes: the programs with the most time in planted runs. */
+export function costLine(state: WorkspaceFuzzState): string {
+  const total = Object.values(state.runMsByProgram ?? {}).reduce((sum, [, ms]) => sum + ms, 0);
+  const top = Object.entries(state.runMsByProgram ?? {})
+    .sort((a, b) => b[1][1] - a[1][1])
+    .slice(0, 8)
+    .map(
+      ([program, [runs, ms]]) =>
+        `${program} ${runs}× ${(ms / runs).toFixed(0)} ms (${((100 * ms) / Math.max(total, 1)).toFixed(0)}%)`,
+    );
+  return `[fuzz:shell --workspaces] planted runs by program: ${top.join(', ')}`;
 }
 
 /** Runs planted states crossed with commands, resumable from a state file; returns the final state. */
@@ -146,43 +165,61 @@ export async function fuzzWorkspaces(options: WorkspaceFuzzOptions): Promise<Wor
         known.add(`${finding.split(' ')[1]} [${entry.kind}] ${entry.command}`);
   const shrunk = new Set<string>();
   let started = performance.now();
+  const oracles = [options.oracle, ...(options.moreOracles ?? [])];
   while (state.pairsRun < state.count) {
-    const index = state.next;
-    const { state: planted, pairs } = workspaceBatch(state.seed, index, options.oracle, options.sources);
-    const verdict = await options.oracle.check(planted, pairs);
-    state.next++;
-    state.states++;
-    state.pairsConsidered += pairs.length;
-    state.pairsRun += verdict.ran;
-    state.decideMs += verdict.decideMs;
-    state.runMs += verdict.runMs;
-    for (const name of verdict.unreachableUnder) state.unreachable[name] = (state.unreachable[name] ?? 0) + 1;
-    for (const pair of verdict.verdicts) {
-      for (const name of pair.allowedUnder)
-        state.pairsRunByRuleSet[name] = (state.pairsRunByRuleSet[name] ?? 0) + 1;
-      if (pair.timedOut) state.timeouts++;
-      if (pair.analyzerError) {
-        state.analyzerErrors++;
-        log(
-          `[fuzz:shell --workspaces] analyzer error on ${JSON.stringify(pair.command)}: ${pair.analyzerError.split('\n')[0]}`,
-        );
+    // One state per oracle at a time, each in its own sandbox and fixture; judged in index order.
+    const first = state.next;
+    const batches = oracles.map((oracle, job) => ({
+      oracle,
+      index: first + job,
+      ...workspaceBatch(state.seed, first + job, oracle, options.sources),
+    }));
+    const verdicts = await Promise.all(batches.map((batch) => batch.oracle.check(batch.state, batch.pairs)));
+    for (const [job, verdict] of verdicts.entries()) {
+      const batch = batches[job];
+      if (!batch) continue;
+      state.next++;
+      state.states++;
+      state.pairsConsidered += batch.pairs.length;
+      state.pairsRun += verdict.ran;
+      state.decideMs += verdict.decideMs;
+      state.runMs += verdict.runMs;
+      for (const name of verdict.unreachableUnder)
+        state.unreachable[name] = (state.unreachable[name] ?? 0) + 1;
+      for (const pair of verdict.verdicts) {
+        for (const name of pair.allowedUnder)
+          state.pairsRunByRuleSet[name] = (state.pairsRunByRuleSet[name] ?? 0) + 1;
+        if (pair.timedOut) state.timeouts++;
+        if (pair.runMs !== undefined) {
+          const program = programOf(pair.command).split(' ')[0] ?? '';
+          const [runs, ms] = state.runMsByProgram[program] ?? [0, 0];
+          state.runMsByProgram[program] = [runs + 1, ms + pair.runMs];
+        }
+        if (pair.analyzerError) {
+          state.analyzerErrors++;
+          log(
+            `[fuzz:shell --workspaces] analyzer error on ${JSON.stringify(pair.command)}: ${pair.analyzerError.split('\n')[0]}`,
+          );
+        }
+        if (pair.findings.length === 0) continue;
+        state.findingPairs++;
+        await report(batch.oracle, batch.state, pair, batch.index, state, options, known, shrunk, log);
       }
-      if (pair.findings.length === 0) continue;
-      state.findingPairs++;
-      await report(planted, pair, index, state, options, known, shrunk, log);
-    }
-    if (state.states % chunk === 0 || state.pairsRun >= state.count) {
-      const now = performance.now();
-      state.elapsedMs += now - started;
-      started = now;
-      if (options.stateFile) writeFileSync(options.stateFile, `${JSON.stringify(state, null, 1)}\n`);
-      log(progressLine(state));
+      if (state.states % chunk === 0 || state.pairsRun >= state.count) {
+        const now = performance.now();
+        state.elapsedMs += now - started;
+        started = now;
+        if (options.stateFile) writeFileSync(options.stateFile, `${JSON.stringify(state, null, 1)}\n`);
+        log(progressLine(state));
+        if (state.states % (chunk * 10) === 0) log(costLine(state));
+      }
     }
   }
   return state;
 }
 
 async function report(
+  oracle: WorkspaceOracle,
   planted: PlantedState,
   pair: PairVerdict,
   index: number,
@@ -192,7 +229,7 @@ async function report(
   shrunk: Set<string>,
   log: (line: string) => void,
 ): Promise<void> {
-  const fixture = options.oracle.fixture;
+  const fixture = oracle.fixture;
   const signatures = pair.findings.map((finding) => workspaceSignature(finding, planted.kind, pair.command));
   for (const signature of signatures) state.signatures[signature] = (state.signatures[signature] ?? 0) + 1;
   const where = pair.cwd === '.' ? '' : ` (in ${pair.cwd})`;
@@ -204,7 +241,7 @@ async function report(
     return;
   }
   for (const signature of signatures) shrunk.add(signature);
-  const minimal = await minimizePair(options.oracle, planted, pair, fresh, options.minimizeBudget ?? 40);
+  const minimal = await minimizePair(oracle, planted, pair, fresh, options.minimizeBudget ?? 40);
   log(
     `[fuzz:shell --workspaces] finding in state ${index} (${planted.kind})${where}: ${JSON.stringify(tokenize(pair.command, fixture))}`,
   );

@@ -27,6 +27,8 @@ export interface PairVerdict extends WorkspacePair {
   findings: WorkspaceFinding[];
   timedOut?: boolean;
   analyzerError?: string;
+  /** The planted run's time in the sandbox (restore and command). */
+  runMs?: number;
 }
 
 export interface StateVerdict {
@@ -135,6 +137,7 @@ export function createWorkspaceOracle(
           const run = result.runs[plantedStart + offset];
           if (!run || run.skipped) continue;
           if (run.timedOut) verdict.timedOut = true;
+          verdict.runMs = run.durationMs;
           const report = reportOf(await port.analyze(verdict.command), fixture.workspace);
           verdict.findings = await judgeWorkspaceRun({
             events: run.events,
@@ -173,7 +176,10 @@ export interface HostConfiguredApi extends PermissionsApi {
 }
 
 /** The workspace-relative protected paths the package exports, or the fallback. */
-export function workspaceProtectedPathsOf(api: HostConfiguredApi): { paths: ProtectedPathList; from: string } {
+export function workspaceProtectedPathsOf(api: HostConfiguredApi): {
+  paths: ProtectedPathList;
+  from: string;
+} {
   if (typeof api.workspaceProtectedPaths === 'function')
     return { paths: api.workspaceProtectedPaths(), from: 'workspaceProtectedPaths()' };
   if (Array.isArray(api.WORKSPACE_PROTECTED_PATHS))

@@ -21,6 +21,8 @@ export interface SessionRun {
   timedOut: boolean;
   truncated: boolean;
   exitCode: number;
+  /** Restoring the workspace and running the command, in the sandbox. */
+  durationMs: number;
 }
 
 export interface SessionResult {
@@ -54,6 +56,7 @@ cp -a "$job/planted/." /tmp/.planted/"$ws"/ || exit 97
 i=0
 while [ -e "$job/cmd-$i" ]; do
   cd /
+  started=$EPOCHREALTIME
   IFS= read -r -d '' cmd < "$job/cmd-$i"
   IFS= read -r cwd < "$job/cwd-$i"
   rm -rf "$base/$ws" "$base/$home" "$base/$out"
@@ -67,7 +70,7 @@ while [ -e "$job/cmd-$i" ]; do
   fi
   cd /
   kill -9 -1 2>/dev/null
-  printf '\\n@@oracle-run %d %d\\n' "$i" "$status"
+  printf '\\n@@oracle-run %d %d %s %s\\n' "$i" "$status" "$started" "$EPOCHREALTIME"
   head -c "$limit" /tmp/.oracle-trace
   i=$((i + 1))
 done
@@ -221,12 +224,13 @@ function splitRuns(
   maxTraceBytes: number,
 ): SessionRun[] {
   const runs: SessionRun[] = [];
-  const parts = output.split(/^@@oracle-run (\d+) (\d+)$/m);
-  // parts: [before, index, status, trace, index, status, trace, …]
-  for (let at = 1; at + 2 < parts.length; at += 3) {
+  const parts = output.split(/^@@oracle-run (\d+) (\d+) ([\d.]+) ([\d.]+)$/m);
+  // parts: [before, index, status, started, ended, trace, …]
+  for (let at = 1; at + 4 < parts.length; at += 5) {
     const index = Number(parts[at]);
     const status = Number(parts[at + 1]);
-    const trace = parts[at + 2] ?? '';
+    const durationMs = (Number(parts[at + 3]) - Number(parts[at + 2])) * 1000;
+    const trace = parts[at + 4] ?? '';
     const size = Buffer.byteLength(trace) - 1;
     const command = commands[index];
     if (command === undefined) continue;
@@ -243,6 +247,7 @@ function splitRuns(
       timedOut: status === 137,
       truncated: size >= maxTraceBytes,
       exitCode: status,
+      durationMs,
     });
   }
   return runs;
