@@ -140,3 +140,25 @@ export function programOf(command: string): string {
 export function workspaceSignature(finding: WorkspaceFinding, stateKind: string, command: string): string {
   return `${finding.kind} [${stateKind}] ${programOf(command)}`;
 }
+
+/**
+ * What an open entry stands for in a random sample: one key per rule set, the finding's kind, the
+ * class of state and the program (shrinking renames subcommands freely: `npm test` becomes `npm t`).
+ */
+export function toleranceKeys(
+  ruleSets: readonly string[],
+  kind: string,
+  stateKind: string,
+  command: string,
+): string[] {
+  const program = programOf(command).split(' ')[0] ?? '';
+  return ruleSets.map((ruleSet) => `${ruleSet} ${kind} [${stateKind}] ${program}`);
+}
+
+/** The tolerance keys of a recorded entry's findings ("<rule sets> <kind> <subject>: …"). */
+export function entryToleranceKeys(entry: WorkspaceRegressionEntry): string[] {
+  return entry.findings.flatMap((finding) => {
+    const [ruleSets = '', kind = ''] = finding.split(' ');
+    return toleranceKeys(ruleSets.split(','), kind, entry.kind, entry.command);
+  });
+}
