@@ -156,7 +156,8 @@ permissions:
 "read_file" (from embedded:default) — replaced by the list in …:3\`), and warns about a \`remove\` that names
 nothing inherited. **Deny and ask rules are the union of the whole chain**, and so are an agent's
 \`disallowedTools\` and a server's \`excludeTools\`: a plain list or \`{ add }\` there only adds, and \`remove\` is an
-error — a child can narrow what its parent allows, never lift what its parent denies or asks about.
+error (so is \`<server>: true\` over an inherited \`excludeTools\`; write \`{}\` to keep them) — a child can narrow
+what its parent allows, never lift what its parent denies or asks about.
 
 ### Permission rules
 

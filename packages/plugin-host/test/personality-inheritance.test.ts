@@ -139,6 +139,37 @@ describe('deny and ask rules of every personality in the chain', () => {
     expect(dropped).toEqual([]);
   });
 
+  it('keep a server’s inherited excludeTools: true cannot replace them, {} keeps them', () => {
+    const parent = writePersonality(
+      'parent',
+      'mcpServers:\n  github: { includeTools: [list_issues, delete_repo], excludeTools: [delete_repo] }\n',
+    );
+    const child = writePersonality('child', 'extends: parent\nmcpServers:\n  github: true\n');
+    const error = failure(() => resolvePersonality('child', { searchDirs: [root] }));
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain(
+      `${child}:3: mcpServers.github replaces a map whose excludeTools it inherits`,
+    );
+    writePersonality('child', 'extends: parent\nmcpServers:\n  github: {}\n');
+    expect(resolvePersonality('child', { searchDirs: [root] }).mcpServers.github).toEqual({
+      includeTools: ['list_issues', 'delete_repo'],
+      excludeTools: ['delete_repo'],
+    });
+    writePersonality('parent', 'mcpServers:\n  github: { includeTools: [list_issues] }\n');
+    writePersonality('child', 'extends: parent\nmcpServers:\n  github: true\n');
+    const { dropped } = resolvePersonalityInheritance('child', { searchDirs: [root] });
+    expect(dropped).toEqual([
+      {
+        keyPath: 'mcpServers.github.includeTools',
+        item: 'list_issues',
+        inheritedFrom: parent,
+        droppedBy: child,
+        line: 3,
+        how: 'replaced',
+      },
+    ]);
+  });
+
   it('refuses a child that tries to remove an inherited deny, naming the file and line', () => {
     writePersonality('parent', PARENT);
     const child = writePersonality(

@@ -86,7 +86,7 @@ interface TrackedList {
 export function mergeLayers(layers: readonly MergeLayer[], lists: ListKeys): MergedLayers {
   const dropped: DroppedListItem[] = [];
   const unmatchedRemovals: UnmatchedRemoval[] = [];
-  const origins = new Map<string, string[]>();
+  const inheritedOrigins = new Map<string, string[]>();
   const listKind = (keyPath: readonly string[]): 'replace' | 'union' | undefined =>
     lists.union.some((pattern) => matches(pattern, keyPath))
       ? 'union'
@@ -103,7 +103,7 @@ export function mergeLayers(layers: readonly MergeLayer[], lists: ListKeys): Mer
   ): unknown[] => {
     const joined = keyPath.join('.');
     const inherited: TrackedList = Array.isArray(base)
-      ? { items: [...base], origins: origins.get(joined) ?? base.map(() => layer.source) }
+      ? { items: [...base], origins: inheritedOrigins.get(joined) ?? base.map(() => layer.source) }
       : { items: [], origins: [] };
     const line = layer.lineOf?.([...keyPath]);
     const at = line === undefined ? {} : { line };
@@ -178,8 +178,44 @@ export function mergeLayers(layers: readonly MergeLayer[], lists: ListKeys): Mer
       result.items.push(item);
       result.origins.push(origin);
     }
-    origins.set(joined, result.origins);
+    inheritedOrigins.set(joined, result.origins);
     return result.items;
+  };
+
+  /** A map the layer replaces with a plain value (`github: true` over `github: { excludeTools }`): its lists go too. */
+  const replaceMap = (
+    layer: MergeLayer,
+    existing: Record<string, unknown>,
+    keyPath: readonly string[],
+  ): void => {
+    for (const [key, value] of Object.entries(existing)) {
+      const path = [...keyPath, key];
+      const joined = path.join('.');
+      const kind = listKind(path);
+      if (isPlainObject(value)) replaceMap(layer, value, path);
+      if (kind === undefined || !Array.isArray(value) || value.length === 0) continue;
+      const line = layer.lineOf?.([...keyPath]);
+      if (kind === 'union')
+        throw new QuiverError(
+          'config_invalid',
+          `${layer.source}${line === undefined ? '' : `:${line}`}: ${keyPath.join('.')} replaces a map whose ${key} it inherits (${value.map(itemKey).join(', ')}): those hold in every layer.`,
+          {
+            fix: `Write ${keyPath.join('.')} as a map (e.g. {}) so that the inherited ${key} stay, and set only what changes.`,
+            details: { file: layer.source, keyPath: joined },
+          },
+        );
+      const origins = inheritedOrigins.get(joined) ?? value.map(() => layer.source);
+      value.forEach((item, index) => {
+        dropped.push({
+          keyPath: joined,
+          item: itemKey(item),
+          inheritedFrom: origins[index] ?? layer.source,
+          droppedBy: layer.source,
+          ...(line === undefined ? {} : { line }),
+          how: 'replaced',
+        });
+      });
+    }
   };
 
   const mergeInto = (
@@ -194,6 +230,8 @@ export function mergeLayers(layers: readonly MergeLayer[], lists: ListKeys): Mer
       const path = [...keyPath, key];
       const existing = merged[key];
       const kind = listKind(path);
+      if (kind === undefined && isPlainObject(existing) && !isPlainObject(next))
+        replaceMap(layer, existing, path);
       const result =
         kind !== undefined && (Array.isArray(next) || isPlainObject(next))
           ? mergeList(layer, path, kind, existing, next)
