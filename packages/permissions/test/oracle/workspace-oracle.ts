@@ -79,19 +79,23 @@ export function createWorkspaceOracle(
     fixture,
     async check(state, pairs) {
       const started = performance.now();
-      resetWorkspace(fixture, state.files);
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      const port = sessionPort(fixture.workspace);
+      // Whether the model could have written each file is decided before it exists: a link
+      // planted at `docs` must not make its own creation look like a write outside the workspace.
+      resetWorkspace(fixture, []);
       const unreachableUnder: string[] = [];
+      const before = sessionPort(fixture.workspace);
       for (const ruleSet of ruleSets) {
         for (const file of state.files) {
-          const decision = await port.decideWrite(ruleSet, path.join(fixture.workspace, file.path));
+          const decision = await before.decideWrite(ruleSet, path.join(fixture.workspace, file.path));
           if (decision.behavior === 'deny') {
             unreachableUnder.push(ruleSet.name);
             break;
           }
         }
       }
+      plantFiles(fixture.workspace, state.files);
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      const port = sessionPort(fixture.workspace);
       const reachable = ruleSets.filter((ruleSet) => !unreachableUnder.includes(ruleSet.name));
       const verdicts: PairVerdict[] = [];
       const allowedSets: OracleRuleSet[][] = [];
