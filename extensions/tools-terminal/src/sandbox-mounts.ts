@@ -55,7 +55,6 @@ export function findWorkspaceHazards(
     // Outside the roots everything is read-only (or hidden) already; mounting it would only show it.
     else if (
       path.isAbsolute(entry) &&
-      !/[*?[\]{}]/.test(entry) &&
       roots.some((root) => entry === root || entry.startsWith(`${root}/`)) &&
       existsSync(entry)
     )

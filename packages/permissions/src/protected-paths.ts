@@ -13,6 +13,8 @@ export interface ProtectedPath {
    * the parts of those that hold configuration or code are listed again as `read-only`.
    */
   sandbox?: 'read-only' | 'tools-only';
+  /** The path names itself only: glob characters in it are file name characters (a real path the host found). */
+  literal?: boolean;
 }
 
 const CONFIGURATION = 'Quiver reads it as configuration wherever it is started';
@@ -65,12 +67,22 @@ export function protectedPathList(input: HostProtectedPathsInput): ProtectedPath
   const home = os.homedir();
   const configHome = env.XDG_CONFIG_HOME || path.join(home, '.config');
   const entries: ProtectedPath[] = [
-    { path: path.resolve(input.dataDir), reason: 'Quiver keeps its data and saved grants here' },
-    ...input.loaded.map((entry) => ({ path: path.resolve(entry), reason: 'Quiver loads this file as configuration' })),
-    { path: path.join(configHome, 'quiver'), reason: "the person's own Quiver configuration" },
-    { path: '/etc/quiver', reason: "the machine's Quiver configuration" },
+    { path: path.resolve(input.dataDir), reason: 'Quiver keeps its data and saved grants here', literal: true },
+    ...input.loaded.map((entry) => ({
+      path: path.resolve(entry),
+      reason: 'Quiver loads this file as configuration',
+      literal: true,
+    })),
+    { path: path.join(configHome, 'quiver'), reason: "the person's own Quiver configuration", literal: true },
+    { path: '/etc/quiver', reason: "the machine's Quiver configuration", literal: true },
     ...(env.XDG_RUNTIME_DIR
-      ? [{ path: path.join(env.XDG_RUNTIME_DIR, 'quiver'), reason: 'a running Quiver console keeps its files here' }]
+      ? [
+          {
+            path: path.join(env.XDG_RUNTIME_DIR, 'quiver'),
+            reason: 'a running Quiver console keeps its files here',
+            literal: true,
+          },
+        ]
       : []),
     ...WORKSPACE_PROTECTED_PATHS,
   ];

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { QuiverError } from '@quiver/types';
+import { escapeGlob } from './path-specifier.js';
 import type { ProtectedPath } from './protected-paths.js';
 import type { PermissionRule } from './rule.js';
 import { realWorkspace } from './workspace-path.js';
@@ -32,7 +33,8 @@ export function protectionRules(
   const seen = new Set<string>();
   const rules: ProtectionRule[] = [];
   for (const entry of entries) {
-    const { path: target, reason = DEFAULT_REASON } = typeof entry === 'string' ? { path: entry } : entry;
+    const { path: target, reason = DEFAULT_REASON, literal = false } =
+      typeof entry === 'string' ? { path: entry } : entry;
     if (typeof target !== 'string' || target.trim() === '' || target.startsWith('~')) {
       throw new QuiverError(
         'config_invalid',
@@ -50,7 +52,7 @@ export function protectionRules(
     rules.push({
       source,
       tool: PROTECTION_TOOL,
-      specifier: target,
+      specifier: literal ? escapeGlob(target) : target,
       explanation: `is protected: ${reason}, so no rule allows a tool to write it; change it yourself outside Quiver`,
     });
   }
