@@ -42,20 +42,35 @@ export function resolvePackage(walk: PinWalk, name: string, directory: string): 
   return undefined;
 }
 
-function dependencyNames(packageDirectory: string): string[] {
+function manifestOf(packageDirectory: string): Record<string, unknown> {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(packageDirectory, 'package.json'), 'utf8')) as Record<
+    return JSON.parse(readFileSync(path.join(packageDirectory, 'package.json'), 'utf8')) as Record<
       string,
       unknown
     >;
-    const names = ['dependencies', 'optionalDependencies', 'peerDependencies'].flatMap((key) => {
-      const value = manifest[key];
-      return typeof value === 'object' && value !== null ? Object.keys(value) : [];
-    });
-    return [...new Set(names)];
   } catch {
-    return [];
+    return {};
   }
+}
+
+function keysOf(manifest: Record<string, unknown>, key: string): string[] {
+  const value = manifest[key];
+  return typeof value === 'object' && value !== null ? Object.keys(value) : [];
+}
+
+/**
+ * What the package runs with: the dependencies it declares, and the packages installed in its own
+ * node_modules (Node finds those first, declared or not) except its development ones, which a
+ * workspace package's node_modules also holds.
+ */
+function dependencyNames(packageDirectory: string): string[] {
+  const manifest = manifestOf(packageDirectory);
+  const development = new Set(keysOf(manifest, 'devDependencies'));
+  const declared = ['dependencies', 'optionalDependencies', 'peerDependencies'].flatMap((key) =>
+    keysOf(manifest, key),
+  );
+  const nested = nestedPackages(packageDirectory).filter((name) => !development.has(name));
+  return [...new Set([...declared, ...nested])];
 }
 
 /** Packages installed in the package's own node_modules: Node finds them first, declared or not. */
@@ -88,7 +103,7 @@ export function pinPackage(walk: PinWalk, directory: string): void {
   if (walk.visited.has(real)) return;
   walk.visited.add(real);
   pinTree(real, walk.files, walk.cache);
-  for (const name of new Set([...nestedPackages(real), ...dependencyNames(real)])) {
+  for (const name of dependencyNames(real)) {
     const found = resolvePackage(walk, name, real);
     if (found !== undefined) pinPackage(walk, found);
   }
