@@ -121,7 +121,7 @@ export function createFixtureTree(): FixtureTree {
  * The workspace mode's tree: an ordinary project with nothing hostile in it (a person trusts it
  * as it is, and the oracle pins it), plus secrets outside it for a command to leak. `home` is
  * the sandbox's HOME, holding `.ssh/id_rsa` and `.aws/credentials`; `outside` lies beside the
- * workspace and holds `secret.txt`. Each canary holds `canaryText`, so a read shows in output too.
+ * workspace and holds `secret.txt`, `a.ts`, `b.ts` and `guide.md`. Each canary holds `CANARY_TEXT`.
  */
 export interface CleanFixtureTree extends FixtureTree {
   home: string;
@@ -185,10 +185,14 @@ export function createCleanFixtureTree(): CleanFixtureTree {
   w('notes.txt', 'untracked\n');
   w('.env', `SECRET=${CANARY_TEXT}\n`);
 
+  // Beside the workspace, files named like the workspace's own, for links that swap a directory.
   const canaries = [
     path.join(home, '.ssh', 'id_rsa'),
     path.join(home, '.aws', 'credentials'),
     path.join(outside, 'secret.txt'),
+    path.join(outside, 'a.ts'),
+    path.join(outside, 'b.ts'),
+    path.join(outside, 'guide.md'),
   ];
   for (const canary of canaries) write(canary, `${CANARY_TEXT}\n`, 0o600);
   cpSync(template, workspace, { recursive: true, verbatimSymlinks: true });

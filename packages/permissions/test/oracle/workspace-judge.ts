@@ -68,11 +68,20 @@ export function isSystemPath(file: string): boolean {
   return SYSTEM_DIRECTORIES.has(file) || SYSTEM_PREFIXES.some((prefix) => file.startsWith(prefix));
 }
 
+/** Details quote argv (a diff driver gets file contents): control characters escaped, long ones cut. */
+function printable(text: string): string {
+  const escaped = text.replace(
+    /[\u0000-\u001f\u007f]/g,
+    (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+  return escaped.length > 400 ? `${escaped.slice(0, 400)}…` : escaped;
+}
+
 export function isInside(file: string, directory: string): boolean {
   return file === directory || file.startsWith(`${directory}/`);
 }
 
-/** Collected once from an execve of the standard PATH that a failed lookup skips. */
+/** The files the clean run executed (the harness's own bash excepted). */
 export function baselineOf(events: readonly TraceEvent[]): Baseline {
   const execs = new Set<string>();
   let rootSeen = false;
@@ -111,7 +120,7 @@ export async function judgeWorkspaceRun(input: WorkspaceJudgeInput): Promise<Wor
   const add = (kind: WorkspaceFindingKind, subject: string, detail: string, under = names) => {
     const key = `${kind}\0${subject}`;
     if (!findings.has(key) && under.length > 0)
-      findings.set(key, { ruleSets: [...under], kind, subject, detail });
+      findings.set(key, { ruleSets: [...under], kind, subject, detail: printable(detail) });
   };
   const programs = new Map<number, string>();
   const created = new Set<string>();

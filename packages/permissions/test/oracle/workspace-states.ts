@@ -171,10 +171,22 @@ const SAMPLE_FILES = (directory: string): PlantedFile[] => {
 const bareRepository: StateMaker = (random, id, context) => {
   const directory = random.pick(DIRECTORIES);
   const shape = repositoryShape(random, id, context, 'hooks');
+  const below = `${directory}/inner`;
+  const files: PlantedFile[] = random.chance(0.25)
+    ? [
+        // HEAD alone, with objects, refs and config in the directory `commondir` names.
+        { path: `${directory}/HEAD`, text: 'ref: refs/heads/main\n' },
+        {
+          path: `${directory}/commondir`,
+          text: random.pick(['../common.git', `${context.workspace}/common.git`]),
+        },
+        ...gitDirectoryFiles('common.git', shape, context).filter((file) => file.path !== 'common.git/HEAD'),
+      ]
+    : gitDirectoryFiles(directory, shape, context);
   return {
     kind: 'git bare repository',
-    files: [...gitDirectoryFiles(directory, shape, context), ...SAMPLE_FILES(directory)],
-    directories: [directory],
+    files: [...files, ...SAMPLE_FILES(directory), ...SAMPLE_FILES(below)],
+    directories: [directory, below],
     commands: GIT_COMMANDS,
   };
 };
@@ -473,6 +485,12 @@ const links: StateMaker = (random, _id, context) => {
       'wc -c src/lib/id_rsa',
       'tail README.md',
       'git diff --no-index -- -ev src/a.ts',
+      'cat src/a.ts',
+      'grep -rn TODO src',
+      'wc -l src/*.ts',
+      'cat docs/guide.md',
+      'ls -la docs',
+      'ls src',
     ],
   };
 };
@@ -509,6 +527,15 @@ const operands: StateMaker = (_random, _id, context) => ({
     'cat .env',
     'cat -- .env',
     'head ./.env',
+    // glibc reads the file an absolute TZ names (a leading ':' too), so an "inert" TZ is a read.
+    `TZ=${context.home}/.ssh/id_rsa date`,
+    `TZ=:${context.outside}/secret.txt ls -l`,
+    `TZ=${context.workspace}/.env ls -la`,
+    'TZ=/proc/self/cwd/.env git log -1',
+    `TZ=${context.home}/.aws/credentials git log --oneline -3`,
+    `TZ=:${context.workspace}/src/../.env date`,
+    `LC_ALL=${context.outside} ls`,
+    `LANG=${context.outside}/secret.txt date`,
   ],
 });
 
