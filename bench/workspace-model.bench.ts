@@ -24,7 +24,11 @@ const mustAllow = JSON.parse(
 const GIT_ONLY = mustAllow.commands.filter((command) => /(^|[;&|]\s*)git\s/.test(command));
 
 interface Decider {
-  decide(request: { toolName: string; args: unknown; spec?: ToolPermissionSpec }): Promise<{ behavior: string }>;
+  decide(request: {
+    toolName: string;
+    args: unknown;
+    spec?: ToolPermissionSpec;
+  }): Promise<{ behavior: string }>;
 }
 
 export async function run(): Promise<void> {
@@ -50,7 +54,8 @@ export async function run(): Promise<void> {
     for (const [name, engine] of Object.entries(engines))
       for (const command of mustAllow.commands) {
         const decision = await decide(engine, command);
-        if (decision.behavior !== 'allow') throw new Error(`${name} does not allow "${command}": the comparison would be unfair`);
+        if (decision.behavior !== 'allow')
+          throw new Error(`${name} does not allow "${command}": the comparison would be unfair`);
       }
     const bench = new Bench({ time: 1500, warmupTime: 300 });
     for (const [name, engine] of Object.entries(engines)) {
@@ -64,7 +69,8 @@ export async function run(): Promise<void> {
     await bench.run();
     const median = (name: string) => {
       const result = bench.tasks.find((task) => task.name.startsWith(name))?.result;
-      if (result === undefined || !('latency' in result)) throw new Error(`benchmark task "${name}" did not complete`);
+      if (result === undefined || !('latency' in result))
+        throw new Error(`benchmark task "${name}" did not complete`);
       return result.latency.p50;
     };
     console.table(

@@ -179,7 +179,9 @@ describe('allowed programs cannot be turned by state the model planted', () => {
         expect(output).not.toContain('WROTE');
         expect(output).toContain('HIDDEN');
         expect(output).not.toContain('HOME SECRET');
-        expect(readFileSync(path.join(workspace, 'quiver.yaml'), 'utf8')).toBe('defaultPersonality: default\n');
+        expect(readFileSync(path.join(workspace, 'quiver.yaml'), 'utf8')).toBe(
+          'defaultPersonality: default\n',
+        );
         expect(readFileSync(path.join(workspace, 'ordinary.txt'), 'utf8')).toBe('ok');
       } finally {
         rmSync(canary, { force: true });
@@ -200,9 +202,12 @@ describe('allowed programs cannot be turned by state the model planted', () => {
         'sub/config': `[diff]\n\texternal = /usr/bin/touch ${marker}\n`,
       };
       for (const [file, content] of Object.entries(files)) {
-        const written = await runCli(['call', 'write_file', '--args', JSON.stringify({ path: file, content })], {
-          cwd: workspace,
-        });
+        const written = await runCli(
+          ['call', 'write_file', '--args', JSON.stringify({ path: file, content })],
+          {
+            cwd: workspace,
+          },
+        );
         expect(written.code, written.stderr).toBe(0);
       }
       const args = JSON.stringify({ command: 'git diff --no-index a b', cwd: 'sub' });

@@ -126,7 +126,13 @@ function grantedSockets(allowed: ReadonlySet<string>): string[] {
 }
 
 /** What git reads as configuration or code in a git directory: kept read-only inside a writable bind. */
-const GIT_CONFIGURATION = ['config', 'config.worktree', 'commondir', 'info', path.join('objects', 'info', 'alternates')];
+const GIT_CONFIGURATION = [
+  'config',
+  'config.worktree',
+  'commondir',
+  'info',
+  path.join('objects', 'info', 'alternates'),
+];
 
 /** The arguments that keep a git directory's configuration, hooks and attributes read-only. */
 function gitProtection(gitDirectories: readonly string[]): string[] {
@@ -166,7 +172,11 @@ function homeHiding(roots: readonly string[]): string[] {
   }
   const home = os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
-  for (const file of [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'), path.join(xdg, 'git', 'attributes')])
+  for (const file of [
+    path.join(home, '.gitconfig'),
+    path.join(xdg, 'git', 'config'),
+    path.join(xdg, 'git', 'attributes'),
+  ])
     if (existsSync(file)) args.push('--ro-bind', file, file);
   return args;
 }

@@ -64,7 +64,11 @@ const allow = (subject: string, reason: string, rule?: PermissionRule): Subject 
 export async function decideShellCommand(request: ShellRequest, rules: RuleSet): Promise<PermissionDecision> {
   const { toolName, command } = request;
   const analysis = await analyzeShellCommand(command);
-  const checker = new ShellChecker(toolName, rules, request.trustWorkspaceOnce ? undefined : workspaceTrust(rules, request.fileState));
+  const checker = new ShellChecker(
+    toolName,
+    rules,
+    request.trustWorkspaceOnce ? undefined : workspaceTrust(rules, request.fileState),
+  );
   const normalized = normalizeCommandText(command);
   const wholeCommandAllow = checker.allows.find(
     ({ rule, specifier }) => !specifier.prefix && normalizeCommandText(rule.specifier ?? '') === normalized,
@@ -144,7 +148,11 @@ function workspaceTrust(
       const root = realWorkspace(rules.workspace);
       const relative = path.relative(root, absolutePath);
       const normalized =
-        relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? absolutePath : relative;
+        relative === ''
+          ? '.'
+          : relative.startsWith('..') || path.isAbsolute(relative)
+            ? absolutePath
+            : relative;
       let known = protectedMemo.get(rules.protections);
       if (known === undefined) {
         known = new Map();
@@ -251,7 +259,8 @@ class ShellChecker {
       )?.rule;
     if (!allowing) return ask(subject, NO_RULE_ALLOWS);
     // A blanket allow lets the program run anything already: planted state adds nothing to that.
-    const untrusted = allowing === this.blanketAllow ? undefined : this.#untrustedInputs(entry.argv, directories);
+    const untrusted =
+      allowing === this.blanketAllow ? undefined : this.#untrustedInputs(entry.argv, directories);
     if (untrusted) {
       const asked = ask(
         subject,

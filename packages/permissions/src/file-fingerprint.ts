@@ -18,7 +18,9 @@ export function fileFingerprint(absolutePath: string): string {
   if (stat.isSymbolicLink()) hash.update(`link\0${fs.readlinkSync(absolutePath)}`);
   else if (stat.isDirectory()) {
     hash.update('directory');
-    for (const entry of fs.readdirSync(absolutePath, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    for (const entry of fs
+      .readdirSync(absolutePath, { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const kind = entry.isDirectory() ? 'd' : entry.isSymbolicLink() ? 'l' : entry.isFile() ? 'f' : 'o';
       const target = entry.isSymbolicLink() ? fs.readlinkSync(path.join(absolutePath, entry.name)) : '';
       hash.update(`\0${kind}\0${entry.name}\0${target}`);

@@ -98,7 +98,8 @@ export function gitConfigReferences(file: string, workTree: string): string[] {
     value.startsWith('~/') ? path.join(home, value.slice(2)) : path.resolve(base, value);
   for (const { key, value } of gitConfigEntries(text)) {
     if (value === undefined || value === '') continue;
-    if (key === 'include.path' || key === 'includeif.*.path') references.push(resolve(value, path.dirname(file)));
+    if (key === 'include.path' || key === 'includeif.*.path')
+      references.push(resolve(value, path.dirname(file)));
     else if (['core.hookspath', 'core.attributesfile', 'core.fsmonitor', 'core.excludesfile'].includes(key)) {
       if (value !== 'true' && value !== 'false') references.push(resolve(value, workTree));
     } else if (!INERT_KEYS.has(key))

@@ -19,7 +19,8 @@ export interface ProtectedPath {
 
 const CONFIGURATION = 'Quiver reads it as configuration wherever it is started';
 const GIT = "git runs what a repository's configuration, hooks and attributes name";
-const GIT_DIRECTORY = 'a git directory decides which configuration and hooks git runs; change it with git itself';
+const GIT_DIRECTORY =
+  'a git directory decides which configuration and hooks git runs; change it with git itself';
 const NODE_MODULES =
   'allowed programs (npx, package scripts) and Quiver plugins run the code installed there; install packages with the package manager';
 
@@ -34,15 +35,23 @@ export const WORKSPACE_PROTECTED_PATHS: readonly ProtectedPath[] = [
     path: `**/${name}`,
     reason: CONFIGURATION,
   })),
-  { path: '**/personalities', reason: 'Quiver loads personalities from a personalities folder beside its configuration' },
-  { path: '**/personalities/**', reason: 'Quiver loads personalities from a personalities folder beside its configuration' },
+  {
+    path: '**/personalities',
+    reason: 'Quiver loads personalities from a personalities folder beside its configuration',
+  },
+  {
+    path: '**/personalities/**',
+    reason: 'Quiver loads personalities from a personalities folder beside its configuration',
+  },
   { path: '**/.quiver', reason: "Quiver keeps a project's own state there" },
   { path: '**/.quiver/**', reason: "Quiver keeps a project's own state there" },
-  ...['config', 'config.worktree', 'hooks', 'info', 'commondir', 'objects/info/alternates'].flatMap((name) => [
-    { path: `**/.git/${name}`, reason: GIT },
-    { path: `**/.git/modules/**/${name}`, reason: GIT },
-    { path: `**/.git/worktrees/*/${name}`, reason: GIT },
-  ]),
+  ...['config', 'config.worktree', 'hooks', 'info', 'commondir', 'objects/info/alternates'].flatMap(
+    (name) => [
+      { path: `**/.git/${name}`, reason: GIT },
+      { path: `**/.git/modules/**/${name}`, reason: GIT },
+      { path: `**/.git/worktrees/*/${name}`, reason: GIT },
+    ],
+  ),
   { path: '**/.git', reason: GIT_DIRECTORY, sandbox: 'tools-only' },
   { path: '**/.git/**', reason: GIT_DIRECTORY, sandbox: 'tools-only' },
   { path: '**/node_modules', reason: NODE_MODULES, sandbox: 'tools-only' },
@@ -67,7 +76,11 @@ export function protectedPathList(input: HostProtectedPathsInput): ProtectedPath
   const home = os.homedir();
   const configHome = env.XDG_CONFIG_HOME || path.join(home, '.config');
   const entries: ProtectedPath[] = [
-    { path: path.resolve(input.dataDir), reason: 'Quiver keeps its data and saved grants here', literal: true },
+    {
+      path: path.resolve(input.dataDir),
+      reason: 'Quiver keeps its data and saved grants here',
+      literal: true,
+    },
     ...input.loaded.map((entry) => ({
       path: path.resolve(entry),
       reason: 'Quiver loads this file as configuration',

@@ -33,8 +33,11 @@ export function protectionRules(
   const seen = new Set<string>();
   const rules: ProtectionRule[] = [];
   for (const entry of entries) {
-    const { path: target, reason = DEFAULT_REASON, literal = false } =
-      typeof entry === 'string' ? { path: entry } : entry;
+    const {
+      path: target,
+      reason = DEFAULT_REASON,
+      literal = false,
+    } = typeof entry === 'string' ? { path: entry } : entry;
     if (typeof target !== 'string' || target.trim() === '' || target.startsWith('~')) {
       throw new QuiverError(
         'config_invalid',

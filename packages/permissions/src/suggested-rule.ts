@@ -89,7 +89,10 @@ export function headlessDenial(
   // A call whose subject could not be read says why: the rule it suggests may already be there.
   // So does a subcommand asked for a reason no rule lifts (planted state, a path outside the workspace).
   const reasons = (decision.subjects ?? [])
-    .filter((entry) => entry.behavior === 'ask' && !entry.reason.startsWith('no rule allows') && entry.rule === undefined)
+    .filter(
+      (entry) =>
+        entry.behavior === 'ask' && !entry.reason.startsWith('no rule allows') && entry.rule === undefined,
+    )
     .map((entry) => entry.reason);
   const why =
     reasons.length > 0

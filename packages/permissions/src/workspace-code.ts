@@ -57,7 +57,15 @@ const TOOL_CONFIGURATION: ReadonlyMap<string, RegExp> = new Map([
   ['tsc', /^$/],
 ]);
 const PROGRAM_FILES: ReadonlyMap<string, readonly string[]> = new Map([
-  ['cargo', [path.join('.cargo', 'config.toml'), path.join('.cargo', 'config'), 'rust-toolchain', 'rust-toolchain.toml']],
+  [
+    'cargo',
+    [
+      path.join('.cargo', 'config.toml'),
+      path.join('.cargo', 'config'),
+      'rust-toolchain',
+      'rust-toolchain.toml',
+    ],
+  ],
   ['go', ['go.work', 'go.mod', 'go.env']],
   ['direnv', ['.envrc', '.env']],
 ]);
@@ -95,7 +103,8 @@ export function untrustedProgramInputs(
       for (const file of workspacePackageFiles(root)) files.add(file);
     const tool = runTool(program, argv);
     const pattern = tool === undefined ? undefined : TOOL_CONFIGURATION.get(tool);
-    if (pattern) for (const start of starts) for (const file of matchingUpTree(start, root, pattern)) files.add(file);
+    if (pattern)
+      for (const start of starts) for (const file of matchingUpTree(start, root, pattern)) files.add(file);
   } else if (MAKES.has(program)) {
     for (const start of starts) for (const file of makeFiles(argv, start, root)) files.add(file);
   } else if (PYTHONS.test(program)) {
@@ -115,7 +124,11 @@ export function untrustedProgramInputs(
   return firstUntrusted([...files], root, trust, program);
 }
 
-function untrustedGitInputs(starts: string[], root: string, trust: WorkspaceTrust): UntrustedInput | undefined {
+function untrustedGitInputs(
+  starts: string[],
+  root: string,
+  trust: WorkspaceTrust,
+): UntrustedInput | undefined {
   const own = discoverRepository(root);
   for (const start of starts) {
     const found = start === root ? own : discoverRepository(start);
@@ -170,7 +183,12 @@ function gitInputs(repository: DiscoveredRepository | undefined): string[] {
     if (repository.via === 'gitfile') files.push(path.join(repository.root, '.git'));
     for (const gitDir of repository.gitDirs) {
       configs.push(path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'));
-      for (const name of ['hooks', path.join('info', 'attributes'), path.join('objects', 'info', 'alternates'), 'commondir'])
+      for (const name of [
+        'hooks',
+        path.join('info', 'attributes'),
+        path.join('objects', 'info', 'alternates'),
+        'commondir',
+      ])
         files.push(path.join(gitDir, name));
     }
   }
@@ -227,7 +245,8 @@ export function programConfigurationFiles(workspace: string): string[] {
   for (const directory of directories) {
     for (const file of packageFiles(directory, root)) files.add(file);
     for (const file of makeFiles(['make'], directory, root)) files.add(file);
-    for (const names of PROGRAM_FILES.values()) for (const name of names) files.add(path.join(directory, name));
+    for (const names of PROGRAM_FILES.values())
+      for (const name of names) files.add(path.join(directory, name));
     for (const pattern of TOOL_CONFIGURATION.values())
       for (const file of matchingUpTree(directory, root, pattern)) files.add(file);
   }

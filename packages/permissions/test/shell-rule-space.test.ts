@@ -1,8 +1,10 @@
 import type { ToolPermissionSpec } from '@quiver/types';
 import { describe, expect, it } from 'vitest';
-import { PermissionEngine } from '../src/index.js';
+import { InMemoryFilePins, PermissionEngine, programConfigurationFiles } from '../src/index.js';
 
 const workspace = process.cwd();
+const pins = new InMemoryFilePins();
+pins.pin(programConfigurationFiles(workspace));
 type Args = Record<string, string>;
 const SHELL_TOOLS: Record<string, ToolPermissionSpec<Args>> = {
   terminal: { kind: 'shell', command: (args) => args.command as string },
@@ -40,7 +42,11 @@ describe('one rule space for the shell tools', () => {
   });
 
   it('lets terminal(...) allow rules allow the same commands in terminal_start', async () => {
-    const engine = new PermissionEngine({ workspace, layers: [{ allow: ['terminal(npm run dev)'] }] });
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal(npm run dev)'] }],
+      filePins: pins,
+    });
     expect((await engine.decide(call('terminal_start', 'npm run dev'))).behavior).toBe('allow');
     expect((await engine.decide(call('terminal_start', 'npm run build'))).behavior).toBe('ask');
   });

@@ -13,7 +13,11 @@ const shell = (command: string, cwd?: string) => ({
   args: cwd === undefined ? { command } : { command, cwd },
   spec: TOOL_SPECS.terminal,
 });
-const write = (file: string) => ({ toolName: 'write_file', args: { path: file }, spec: TOOL_SPECS.write_file });
+const write = (file: string) => ({
+  toolName: 'write_file',
+  args: { path: file },
+  spec: TOOL_SPECS.write_file,
+});
 
 /** What `quiver trust` records: the workspace's program configuration as it is now. */
 function trusted(): InMemoryFilePins {
@@ -113,7 +117,11 @@ describe('make and python -m read only what a person pinned', () => {
     await plant('Makefile', 'include rules.mk\nall:\n\techo ok\n');
     await plant('rules.mk', 'X = 1\n');
     const pins = trusted();
-    const engine = new PermissionEngine({ workspace, layers: [{ allow: ['terminal(make:*)'] }], filePins: pins });
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal(make:*)'] }],
+      filePins: pins,
+    });
     expect((await engine.decide(shell('make'))).behavior).toBe('allow');
     await plant('rules.mk', 'X := $(shell touch pwned)\n');
     const decision = await engine.decide(shell('make'));
@@ -134,7 +142,9 @@ describe('make and python -m read only what a person pinned', () => {
 });
 
 describe('git uses only repositories a person trusted', () => {
-  const gitRules = { allow: ['terminal(git status:*)', 'terminal(git diff:*)', 'terminal(git log:*)', 'terminal(cd:*)'] };
+  const gitRules = {
+    allow: ['terminal(git status:*)', 'terminal(git diff:*)', 'terminal(git log:*)', 'terminal(cd:*)'],
+  };
 
   it('asks when git would find a bare repository the model wrote before the workspace repository', async () => {
     const engine = new PermissionEngine({ workspace, layers: [gitRules], filePins: trusted() });
@@ -180,13 +190,22 @@ describe('git uses only repositories a person trusted', () => {
 
   it("trusts the workspace's own configuration, which no tool may write", async () => {
     execFileSync('git', ['-C', workspace, 'config', 'diff.tool', 'vimdiff']);
-    const engine = new PermissionEngine({ workspace, layers: [{ ...gitRules, allow: [...gitRules.allow, 'write_file'] }] });
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ ...gitRules, allow: [...gitRules.allow, 'write_file'] }],
+    });
     expect((await engine.decide(shell('git log --oneline'))).behavior).toBe('allow');
-    for (const file of ['.git/config', '.git/hooks/pre-commit', '.git/info/attributes', 'sub/.git', 'sub/.git/config'])
+    for (const file of [
+      '.git/config',
+      '.git/hooks/pre-commit',
+      '.git/info/attributes',
+      'sub/.git',
+      'sub/.git/config',
+    ])
       expect((await engine.decide(write(file))).behavior, file).toBe('deny');
   });
 
-  it("asks for git in a nested repository whose configuration runs programs, and not in a plain one", async () => {
+  it('asks for git in a nested repository whose configuration runs programs, and not in a plain one', async () => {
     execFileSync('git', ['init', '-q', path.join(workspace, 'plain')]);
     execFileSync('git', ['init', '-q', path.join(workspace, 'hostile')]);
     execFileSync('git', ['-C', path.join(workspace, 'hostile'), 'config', 'alias.st', '!touch pwned']);
@@ -231,7 +250,10 @@ describe('the operands of allowed programs stay inside the workspace', () => {
   });
 
   it('asks for a program that runs outside the workspace after cd', async () => {
-    const engine = new PermissionEngine({ workspace, layers: [{ allow: ['terminal(ls:*)', 'terminal(cd:*)'] }] });
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal(ls:*)', 'terminal(cd:*)'] }],
+    });
     expect((await engine.decide(shell('cd .. && ls'))).behavior).toBe('ask');
     expect((await engine.decide(shell('cd sub && ls'))).behavior).toBe('allow');
   });
