@@ -11,6 +11,7 @@ export {
   parseStringSpecifier,
 } from './command-rule.js';
 export type { ShellSubjectDecision } from './decide-shell.js';
+export { fileFingerprint, InMemoryFilePins } from './file-fingerprint.js';
 export { SessionGrantStore } from './grant-stores.js';
 export type { PathSpecifier } from './path-specifier.js';
 export { parsePathSpecifier } from './path-specifier.js';
@@ -21,7 +22,8 @@ export { PostgresProjectGrantStore } from './postgres-project-grant-store.js';
 export type { ProjectGrantStoreOptions } from './project-grant-store.js';
 export { ProjectGrantStore } from './project-grant-store.js';
 export type { ProjectGrants } from './project-grants.js';
-export type { ProtectedPath } from './protected-paths.js';
+export type { HostProtectedPathsInput, ProtectedPath } from './protected-paths.js';
+export { protectedPathList, WORKSPACE_PROTECTED_PATHS } from './protected-paths.js';
 export type { ReadDenyMatcher, ReadDenyMatcherOptions } from './read-deny-matcher.js';
 export { createReadDenyMatcher } from './read-deny-matcher.js';
 export type { PermissionRule } from './rule.js';
@@ -35,7 +37,8 @@ export type {
   ShellUnsafeConstruct,
 } from './shell/shell-analysis.js';
 export { headlessDenial } from './suggested-rule.js';
+export type { TrustedFileState, WorkspaceFilePins } from './trusted-files.js';
 export type { UrlSpecifier } from './url-rule.js';
 export { matchesUrlSpecifier, parseUrlSpecifier } from './url-rule.js';
+export { programConfigurationFiles } from './workspace-code.js';
 export { normalizeWorkspacePath } from './workspace-path.js';
-export type { TrustedFileState, WorkspaceFilePins } from './trusted-files.js';

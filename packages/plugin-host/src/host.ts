@@ -109,6 +109,7 @@ export class QuiverHost {
       workspace,
       dataDir,
       personality: (id) => host.#personalityById(id),
+      protectedPaths: () => host.protectedPaths,
     });
     // The embedder's own list: a later entry for a capability replaces an earlier one (a test
     // host overriding a default); only plugins' backends compete, per personality.
