@@ -233,14 +233,18 @@ async function report(
   const signatures = pair.findings.map((finding) => workspaceSignature(finding, planted.kind, pair.command));
   for (const signature of signatures) state.signatures[signature] = (state.signatures[signature] ?? 0) + 1;
   const where = pair.cwd === '.' ? '' : ` (in ${pair.cwd})`;
-  const fresh = pair.findings.find((_finding, at) => !shrunk.has(signatures[at] as string));
+  // Shrinking is the costly part (dozens of sandbox runs): once per class of state, program and
+  // rule sets in a run; every other finding is logged as found.
+  const shrinkKey = (finding: WorkspaceFinding) =>
+    `${planted.kind} ${programOf(pair.command).split(' ')[0]} ${finding.ruleSets.join(',')}`;
+  const fresh = pair.findings.find((finding) => !shrunk.has(shrinkKey(finding)));
   if (!fresh) {
     log(
       `[fuzz:shell --workspaces] state ${index} (${planted.kind})${where}: ${JSON.stringify(tokenize(pair.command, fixture))}: ${pair.findings.map((finding) => `${finding.kind} ${tokenize(finding.subject, fixture)}`).join(', ')}`,
     );
     return;
   }
-  for (const signature of signatures) shrunk.add(signature);
+  for (const finding of pair.findings) shrunk.add(shrinkKey(finding));
   const minimal = await minimizePair(oracle, planted, pair, fresh, options.minimizeBudget ?? 40);
   log(
     `[fuzz:shell --workspaces] finding in state ${index} (${planted.kind})${where}: ${JSON.stringify(tokenize(pair.command, fixture))}`,
