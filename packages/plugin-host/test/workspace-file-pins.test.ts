@@ -1,4 +1,4 @@
-import { appendFileSync, rmSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectPostgres } from '@quiver/storage-postgres';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
@@ -95,6 +95,41 @@ describe('workspace file pins kept in the trust record', () => {
     const location = path.join(workspace, 'node_modules/acme');
     expect(host.protectedPaths.map((entry) => entry.path)).toContain(location);
     expect(host.trust?.code?.plugins.acme).toMatchObject({ location: null });
+  });
+});
+
+describe('hashes a --trust-project launch keeps', () => {
+  it('are kept beside the trust records, and the next launch re-hashes only files whose stat changed', async () => {
+    const { workspace, env } = project();
+    const server = path.join(workspace, 'tools/server.mjs');
+    write(server, "import './lib.mjs';\n");
+    write(path.join(workspace, 'tools/lib.mjs'), 'export {};\n');
+    write(
+      path.join(workspace, 'quiver.yaml'),
+      `mcpServers:\n  local:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(server)}]\n`,
+    );
+    const launch = async () => {
+      const host = await QuiverHost.create({
+        configPath: path.join(workspace, 'quiver.yaml'),
+        logger: silent,
+        trust: { launch: true, env },
+      });
+      await host.close();
+      return host.trust?.code?.servers.local;
+    };
+    const first = await launch();
+    expect(first?.files[server]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const directory = path.join(env.XDG_DATA_HOME, 'quiver/trust/launch-hashes');
+    const [cache] = readdirSync(directory);
+    // A recorded hash whose stat still matches is taken as is: the file is not read again.
+    const file = path.join(directory, cache as string);
+    const cached = JSON.parse(readFileSync(file, 'utf8'));
+    cached.servers.local.files[server].sha256 = 'from the cache';
+    writeFileSync(file, JSON.stringify(cached));
+    expect((await launch())?.files[server]?.sha256).toBe('from the cache');
+    appendFileSync(server, '\n');
+    expect((await launch())?.files[server]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(readdirSync(workspace).sort()).toEqual(['.quiver', 'package.json', 'quiver.yaml', 'tools']);
   });
 });
 

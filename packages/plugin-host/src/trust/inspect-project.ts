@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { QuiverConfig, QuiverConfigInput } from '../config/config-schema.js';
 import { loadConfigFile, parseConfig } from '../config/load-config.js';
 import { type CodePins, pinProjectCode } from './code-pins.js';
+import { readPinCache, writePinCache } from './pin-cache.js';
 import {
   baselineConfiguration,
   type ProjectConfiguration,
@@ -106,6 +107,18 @@ export function inspectProject(
       : isTrustedLaunch(launch)
         ? launch.configuration
         : launch || undefined;
+  const env = options.trust?.env;
+  const pinAtLaunch = (configuration: ProjectConfiguration, recorded: CodePins | undefined): CodePins => {
+    const cached = recorded ?? readPinCache(workspace, env);
+    const code = pinProjectCode(configuration.config, {
+      workspace,
+      baseDirs: searchDirs,
+      cache: cached,
+      workspaceFiles: trustedWorkspaceFiles(workspace),
+    });
+    writePinCache(workspace, code, cached, env);
+    return code;
+  };
   const trust =
     options.trust === undefined
       ? undefined
@@ -117,13 +130,7 @@ export function inspectProject(
           launch: launchConfiguration,
           launchCode: isTrustedLaunch(launch)
             ? launch.code
-            : (recorded) =>
-                pinProjectCode((launchConfiguration ?? snapshot.configuration).config, {
-                  workspace,
-                  baseDirs: searchDirs,
-                  cache: recorded,
-                  workspaceFiles: trustedWorkspaceFiles(workspace),
-                }),
+            : (recorded) => pinAtLaunch(launchConfiguration ?? snapshot.configuration, recorded),
           ...(options.trust.env ? { env: options.trust.env } : {}),
           ...(options.trust.records ? { records: options.trust.records } : {}),
         });
