@@ -3,6 +3,7 @@ import {
   appendFileSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -11,6 +12,7 @@ import {
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { writeTrustRecord } from '@quiver/plugin-host';
 import { afterEach, expect, it } from 'vitest';
 import { createQuiver, type Quiver } from '../src/index.js';
 
@@ -90,6 +92,23 @@ it('reloads a --trust-project instance with the code pinned at launch, refusing 
   expect(failure).toMatchObject({ plugin: 'acme', code: 'code_pin_changed' });
   expect(failure?.message).toContain(
     `${entry} changed since this process pinned it at launch (--trust-project)`,
+  );
+  expect(failure?.fix).toContain('`quiver trust`');
+});
+
+it('loads no plugin of a trust record written before Quiver pinned code, and says to trust it again', async () => {
+  const { workspace, env } = workspaceWithPlugin();
+  const launched = await open({ workspace, env, trustProject: true });
+  const file = writeTrustRecord(workspace, launched.trust.current, { env });
+  const { code: _code, ...older } = JSON.parse(readFileSync(file, 'utf8'));
+  writeFileSync(file, JSON.stringify(older));
+
+  const reopened = await open({ workspace, env });
+  expect(reopened.trust).toMatchObject({ state: 'trusted', basis: 'record' });
+  const [failure] = reopened.host.plugins().failed;
+  expect(failure).toMatchObject({ plugin: 'acme', code: 'code_pin_changed' });
+  expect(failure?.message).toContain(
+    'the trust record pins no code for it (it was trusted before Quiver pinned',
   );
   expect(failure?.fix).toContain('`quiver trust`');
 });

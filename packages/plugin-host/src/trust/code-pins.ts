@@ -179,9 +179,12 @@ export function pinTrustedCode(
   });
 }
 
+/** What `codeChange` says of code the trust record holds no pin for. */
+export const NOT_PINNED = 'the trust record pins no code for it';
+
 /** What differs between a pin and the code there now, as a phrase; undefined when nothing does. */
 export function codeChange(pinned: CodePin | undefined, current: CodePin): string | undefined {
-  if (pinned === undefined) return 'the trust record pins no code for it';
+  if (pinned === undefined) return NOT_PINNED;
   if (pinned.location !== current.location) {
     if (current.location === null) return `${pinned.location} is gone`;
     if (pinned.location === null)

@@ -1,5 +1,12 @@
 import { QuiverError } from '@quiver/types';
-import { type CodePins, codeChange, type PinCodeOptions, pinPlugin, pinServer } from './code-pins.js';
+import {
+  type CodePins,
+  codeChange,
+  NOT_PINNED,
+  type PinCodeOptions,
+  pinPlugin,
+  pinServer,
+} from './code-pins.js';
 import { printable } from './printable.js';
 
 export interface CodeTrustOptions extends Omit<PinCodeOptions, 'cache'> {
@@ -41,9 +48,11 @@ export class CodeTrust {
 
   #refusal(what: string, change: string, details: Record<string, unknown>): QuiverError {
     const since =
-      this.options.basis === 'launch'
-        ? 'since this process pinned it at launch (--trust-project)'
-        : 'since the project was trusted';
+      change === NOT_PINNED
+        ? '(it was trusted before Quiver pinned the code it runs)'
+        : this.options.basis === 'launch'
+          ? 'since this process pinned it at launch (--trust-project)'
+          : 'since the project was trusted';
     const fix =
       this.options.basis === 'launch'
         ? '`quiver trust` reviews it; --trust-project trusts what it finds when Quiver starts, so start Quiver again if the change is yours.'
