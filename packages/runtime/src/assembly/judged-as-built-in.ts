@@ -30,15 +30,37 @@ export function builtInCounterpart(
   name: string,
   registered: readonly RegisteredTool[],
 ): RegisteredTool | undefined {
-  const builtIns = registered.filter((entry) => entry.tool.mcp === undefined);
-  const byName = (candidate: string) => builtIns.find((entry) => entry.tool.name === candidate);
+  const lookup = builtInsByName(registered);
   return (
-    byName(name) ??
-    builtIns.find((entry) => entry.tool.aliases?.includes(name)) ??
+    lookup.byName.get(name) ??
+    lookup.byAlias.get(name) ??
     compatibleToolNames(name)
-      .map(byName)
+      .map((candidate) => lookup.byName.get(candidate))
       .find((entry) => entry !== undefined)
   );
+}
+
+interface BuiltInLookup {
+  byName: Map<string, RegisteredTool>;
+  byAlias: Map<string, RegisteredTool>;
+}
+
+/** One index per registry listing: every external tool of every assembly looks its name up here. */
+const lookups = new WeakMap<readonly RegisteredTool[], BuiltInLookup>();
+
+function builtInsByName(registered: readonly RegisteredTool[]): BuiltInLookup {
+  let lookup = lookups.get(registered);
+  if (lookup === undefined) {
+    lookup = { byName: new Map(), byAlias: new Map() };
+    for (const entry of registered) {
+      if (entry.tool.mcp !== undefined) continue;
+      if (!lookup.byName.has(entry.tool.name)) lookup.byName.set(entry.tool.name, entry);
+      for (const alias of entry.tool.aliases ?? [])
+        if (!lookup.byAlias.has(alias)) lookup.byAlias.set(alias, entry);
+    }
+    lookups.set(registered, lookup);
+  }
+  return lookup;
 }
 
 /** Argument keys the built-in does not declare: Quiver cannot tell what they reach. */
