@@ -50,7 +50,7 @@ if (values.help) {
   process.stdout.write(
     readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .slice(0, 17)
+      .slice(0, 16)
       .join('\n'),
   );
   process.exit(0);
