@@ -48,10 +48,10 @@ const { values } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    readFileSync(fileURLToPath(import.meta.url), 'utf8')
+    `${readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .slice(0, 16)
-      .join('\n'),
+      .filter((line, index, lines) => lines.slice(0, index + 1).every((earlier) => earlier.startsWith('//')))
+      .join('\n')}\n`,
   );
   process.exit(0);
 }
