@@ -50,7 +50,7 @@ if (values.help) {
   process.stdout.write(
     `${readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .filter((line, index, lines) => lines.slice(0, index + 1).every((earlier) => earlier.startsWith('//')))
+      .filter((_line, index, lines) => lines.slice(0, index + 1).every((earlier) => earlier.startsWith('//')))
       .join('\n')}\n`,
   );
   process.exit(0);
