@@ -88,6 +88,8 @@ export interface WorkspaceFuzzState {
   /** States some rule set could not have planted (a protected or denied file), per rule set. */
   unreachable: Record<string, number>;
   findingPairs: number;
+  /** States whose sandbox failed; their pairs are not counted. */
+  failedStates?: number;
   analyzerErrors: number;
   timeouts: number;
   signatures: Record<string, number>;
@@ -126,7 +128,9 @@ export function progressLine(state: WorkspaceFuzzState): string {
     `[fuzz:shell --workspaces] seed ${state.seed}: ${state.states} states, ${state.pairsConsidered} pairs considered, ` +
     `${state.pairsRun}/${state.count} run (${Object.entries(state.pairsRunByRuleSet)
       .map(([name, run]) => `${name} ${run}`)
-      .join(', ')}), ${state.findingPairs} pairs with findings, ${state.analyzerErrors} analyzer errors, ` +
+      .join(
+        ', ',
+      )}), ${state.findingPairs} pairs with findings, ${state.analyzerErrors} analyzer errors${state.failedStates ? `, ${state.failedStates} states failed` : ''}, ` +
     `${perPair.toFixed(1)} ms per pair run (decisions ${(state.decideMs / Math.max(state.pairsRun, 1)).toFixed(1)}, ` +
     `sandbox ${(state.runMs / Math.max(state.pairsRun, 1)).toFixed(1)}), wall ${(state.elapsedMs / 1000).toFixed(0)} s`
   );
@@ -174,10 +178,25 @@ export async function fuzzWorkspaces(options: WorkspaceFuzzOptions): Promise<Wor
       index: first + job,
       ...workspaceBatch(state.seed, first + job, oracle, options.sources),
     }));
-    const verdicts = await Promise.all(batches.map((batch) => batch.oracle.check(batch.state, batch.pairs)));
+    // A sandbox that fails (a machine out of memory or processes) loses its state, not the run.
+    const verdicts = await Promise.all(
+      batches.map((batch) =>
+        batch.oracle.check(batch.state, batch.pairs).catch((error: unknown) => {
+          log(
+            `[fuzz:shell --workspaces] state ${batch.index} could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          return undefined;
+        }),
+      ),
+    );
     for (const [job, verdict] of verdicts.entries()) {
       const batch = batches[job];
       if (!batch) continue;
+      if (!verdict) {
+        state.next++;
+        state.failedStates = (state.failedStates ?? 0) + 1;
+        continue;
+      }
       state.next++;
       state.states++;
       state.pairsConsidered += batch.pairs.length;
