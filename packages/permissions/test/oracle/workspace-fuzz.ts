@@ -163,11 +163,15 @@ export async function fuzzWorkspaces(options: WorkspaceFuzzOptions): Promise<Wor
     `[fuzz:shell --workspaces] seed ${state.seed}, from state ${state.next}, until ${state.count} pairs ran`,
   );
   const known = new Set<string>();
+  // Shapes already recorded are not shrunk again (a resumed run, or one after another seed).
+  const shrunk = new Set<string>();
   if (options.regressionsFile)
     for (const entry of readWorkspaceRegressions(options.regressionsFile).entries)
-      for (const finding of entry.findings)
-        known.add(`${finding.split(' ')[1]} [${entry.kind}] ${entry.command}`);
-  const shrunk = new Set<string>();
+      for (const finding of entry.findings) {
+        const [ruleSets = '', kind = ''] = finding.split(' ');
+        known.add(`${kind} [${entry.kind}] ${entry.command}`);
+        shrunk.add(shrinkKeyOf(entry.kind, entry.command, ruleSets.split(',')));
+      }
   let started = performance.now();
   const oracles = [options.oracle, ...(options.moreOracles ?? [])];
   while (state.pairsRun < state.count) {
@@ -237,6 +241,11 @@ export async function fuzzWorkspaces(options: WorkspaceFuzzOptions): Promise<Wor
   return state;
 }
 
+/** What is shrunk once per run: the class of state, the program (first word) and the rule sets. */
+function shrinkKeyOf(stateKind: string, command: string, ruleSets: readonly string[]): string {
+  return `${stateKind} ${programOf(command).split(' ')[0]} ${ruleSets.join(',')}`;
+}
+
 async function report(
   oracle: WorkspaceOracle,
   planted: PlantedState,
@@ -254,8 +263,7 @@ async function report(
   const where = pair.cwd === '.' ? '' : ` (in ${pair.cwd})`;
   // Shrinking is the costly part (dozens of sandbox runs): once per class of state, program and
   // rule sets in a run; every other finding is logged as found.
-  const shrinkKey = (finding: WorkspaceFinding) =>
-    `${planted.kind} ${programOf(pair.command).split(' ')[0]} ${finding.ruleSets.join(',')}`;
+  const shrinkKey = (finding: WorkspaceFinding) => shrinkKeyOf(planted.kind, pair.command, finding.ruleSets);
   const fresh = pair.findings.find((finding) => !shrunk.has(shrinkKey(finding)));
   if (!fresh) {
     log(
