@@ -87,7 +87,9 @@ describeWithSystemTools(['strace', 'bwrap', 'git'])(
     afterAll(() => fixture?.dispose());
 
     it('catches a planted bare repository when the analyzer cannot see it (decisions taken in a clean copy)', async () => {
-      const blind = createWorkspaceOracle(fixture, cleanCopySessionPorts(permissions, fixture), [MUST_ALLOW]);
+      const blind = createWorkspaceOracle(fixture, cleanCopySessionPorts(permissions, fixture, ['sub']), [
+        MUST_ALLOW,
+      ]);
       const verdict = await blind.check(plantedBareRepository(), [
         { command: 'git diff --no-index a b', cwd: 'sub' },
       ]);
@@ -100,7 +102,9 @@ describeWithSystemTools(['strace', 'bwrap', 'git'])(
     }, 60_000);
 
     it('catches a read outside the workspace through a planted link when the analyzer cannot see it', async () => {
-      const blind = createWorkspaceOracle(fixture, cleanCopySessionPorts(permissions, fixture), [MUST_ALLOW]);
+      const blind = createWorkspaceOracle(fixture, cleanCopySessionPorts(permissions, fixture, ['sub']), [
+        MUST_ALLOW,
+      ]);
       const state: PlantedState = {
         id: 'self-test-link',
         kind: 'links out of the workspace',
@@ -115,7 +119,9 @@ describeWithSystemTools(['strace', 'bwrap', 'git'])(
     }, 60_000);
 
     it('catches a planted diff driver that reads a secret outside the workspace when the analyzer cannot see it', async () => {
-      const blind = createWorkspaceOracle(fixture, cleanCopySessionPorts(permissions, fixture), [MUST_ALLOW]);
+      const blind = createWorkspaceOracle(fixture, cleanCopySessionPorts(permissions, fixture, ['sub']), [
+        MUST_ALLOW,
+      ]);
       const state = plantedBareRepository();
       const config = state.files.find((file) => file.path === 'sub/config');
       if (config) config.text = `[diff]\n\texternal = "/bin/cat ${fixture.home}/.ssh/id_rsa"\n`;

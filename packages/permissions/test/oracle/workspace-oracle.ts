@@ -1,4 +1,4 @@
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { PermissionDecision } from '@quiver/types';
 import { reportOf } from './analysis-report.js';
@@ -208,9 +208,15 @@ export function hostSessionPorts(api: HostConfiguredApi, fixture: CleanFixtureTr
  * The harness's self-test port: decisions taken in a clean copy of the workspace, so the analyzer
  * never sees what was planted ("the model removed"). Findings must then appear.
  */
-export function cleanCopySessionPorts(api: PermissionsApi, fixture: CleanFixtureTree): SessionPortFactory {
+export function cleanCopySessionPorts(
+  api: PermissionsApi,
+  fixture: CleanFixtureTree,
+  /** Working directories the pairs use, created empty in the copy. */
+  directories: readonly string[] = [],
+): SessionPortFactory {
   const copy = path.join(fixture.base, 'clean-copy');
   rmSync(copy, { recursive: true, force: true });
   cpSync(fixture.template, copy, { recursive: true, verbatimSymlinks: true });
+  for (const directory of directories) mkdirSync(path.join(copy, directory), { recursive: true });
   return () => permissionsPort(api, copy, { protectedPaths: FALLBACK_PROTECTED_PATHS });
 }
