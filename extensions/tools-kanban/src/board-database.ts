@@ -19,8 +19,14 @@ export async function openBoard(ctx: ToolContext): Promise<{ ok: true; store: Sq
       store: await storage.connect(KANBAN_DATABASE, { scope: 'project', migrations: KANBAN_MIGRATIONS }),
     };
   } catch (error) {
-    if (isQuiverError(error))
-      return fail('not_available', `The kanban database could not be opened: ${error.message}`);
+    if (isQuiverError(error)) {
+      const code =
+        error.code === 'storage_unavailable' || error.code === 'storage_damaged'
+          ? error.code
+          : 'not_available';
+      const fix = error.fix ? ` Fix: ${error.fix}` : '';
+      return fail(code, `The kanban database could not be opened: ${error.message}${fix}`);
+    }
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { fail, type Tool, type ToolContext, type ToolResult } from '@quiver/types';
+import { fail, isQuiverError, type Tool, type ToolContext, type ToolResult } from '@quiver/types';
 import type { CallAbort } from './abort-links.js';
 import { messageOf } from './gates.js';
 import { snapshotResult } from './snapshot-result.js';
@@ -95,6 +95,12 @@ function thrownResult(
   // A tool that rejects because its signal fired reports the abort, not a failure of its own.
   if (call.timedOut) return timeoutResult(tool, timeoutMs);
   if (call.aborted) return abortedResult(tool, parentSignal);
+  // Storage faults keep their code, so a client can tell a lost database (retry later) or a
+  // damaged store (a person must act) from a tool's own failure.
+  if (isQuiverError(error) && (error.code === 'storage_unavailable' || error.code === 'storage_damaged')) {
+    const fix = error.fix ? ` Fix: ${error.fix}` : '';
+    return fail(error.code, `Tool "${tool.name}" failed: ${error.message}${fix}`);
+  }
   return fail('execution_failed', `Tool "${tool.name}" failed: ${messageOf(error)}`);
 }
 

@@ -1,4 +1,4 @@
-import { applyPostgresMigrations } from '@quiver/storage-postgres';
+import { applyPostgresMigrations, retryIdempotent } from '@quiver/storage-postgres';
 import type pg from 'pg';
 import type { ProjectGrants } from './project-grants.js';
 import { parsePermissionRule } from './rule.js';
@@ -41,24 +41,30 @@ export class PostgresProjectGrantStore implements ProjectGrants {
 
   async add(rule: string): Promise<void> {
     const source = parsePermissionRule(rule).source;
-    await this.#pool.query(
-      'INSERT INTO permission_grants (project, rule) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-      [this.#project, source],
+    await retryIdempotent(() =>
+      this.#pool.query(
+        'INSERT INTO permission_grants (project, rule) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [this.#project, source],
+      ),
     );
   }
 
   async remove(rule: string): Promise<boolean> {
-    const result = await this.#pool.query('DELETE FROM permission_grants WHERE project = $1 AND rule = $2', [
-      this.#project,
-      rule.trim(),
-    ]);
+    const result = await retryIdempotent(() =>
+      this.#pool.query('DELETE FROM permission_grants WHERE project = $1 AND rule = $2', [
+        this.#project,
+        rule.trim(),
+      ]),
+    );
     return (result.rowCount ?? 0) > 0;
   }
 
   async list(): Promise<readonly string[]> {
-    const result = await this.#pool.query<{ rule: string }>(
-      'SELECT rule FROM permission_grants WHERE project = $1 ORDER BY granted_at, rule',
-      [this.#project],
+    const result = await retryIdempotent(() =>
+      this.#pool.query<{ rule: string }>(
+        'SELECT rule FROM permission_grants WHERE project = $1 ORDER BY granted_at, rule',
+        [this.#project],
+      ),
     );
     return result.rows.map((row) => row.rule);
   }

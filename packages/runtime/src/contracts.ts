@@ -214,8 +214,15 @@ export interface SessionEventLog {
   endSession?(sessionId: string): void;
 }
 
-/** A failed write of a write-behind channel; busy failures are flagged once per stretch of busy. */
-export type WriteBehindFailure = (error: Error & { code?: string }, firstOfBusyStretch: boolean) => void;
+/**
+ * A failed write of a write-behind channel; busy failures are flagged once per stretch of busy.
+ * `lostEvents`: how many events the failed write held (they are not in the log).
+ */
+export type WriteBehindFailure = (
+  error: Error & { code?: string },
+  firstOfBusyStretch: boolean,
+  lostEvents?: number,
+) => void;
 
 /** One session's channel to a log's writer thread. */
 export interface WriteBehindChannel {

@@ -1,7 +1,9 @@
 // Public surface of @quiver/storage-postgres.
 
 export type { PostgresConnectionOptions } from './connect-postgres.js';
-export { connectPostgres } from './connect-postgres.js';
+export { connectPostgres, DEFAULT_RECONNECT_PATIENCE_MS } from './connect-postgres.js';
+export type { StorageUnavailableContext } from './connection-faults.js';
+export { isConnectionLoss, retryIdempotent, storageUnavailable } from './connection-faults.js';
 export { applyPostgresMigrations } from './migrations.js';
 export type { RewrittenStatement } from './placeholders.js';
 export { toPostgresPlaceholders } from './placeholders.js';

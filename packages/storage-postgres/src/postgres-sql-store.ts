@@ -7,29 +7,38 @@ import {
   type SqlTransactionOptions,
 } from '@quiver/types';
 import type pg from 'pg';
+import { isConnectionLoss, reconnectDelay, sleep, storageUnavailable } from './connection-faults.js';
 import { assertParameterCount, toPostgresPlaceholders } from './placeholders.js';
 import { PORTABLE_ROW_TYPES, portableParameters } from './row-types.js';
 
 // serialization_failure and deadlock_detected: the transaction did nothing and may simply run again.
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
+// A read, or a transaction the server rolled back when its connection was lost, runs again on a
+// new connection this many times (the pool itself waits out a restart while reconnecting).
+const MAX_RECONNECT_ATTEMPTS = 3;
+const NOT_SENT = /not queryable/;
 
 // Which schema each pooled connection's search_path points at, so a store sets it only when the
 // connection last served another store.
 const searchPaths = new WeakMap<pg.PoolClient, string>();
 const heldTransactions = new AsyncLocalStorage<ReadonlySet<string>>();
 
+/** A connection of `pool` with its search_path on `schema`; one that breaks on the way is replaced. */
 async function acquire(pool: pg.Pool, schema: string): Promise<pg.PoolClient> {
-  const client = await pool.connect();
-  if (searchPaths.get(client) === schema) return client;
-  try {
-    await client.query(`SET search_path TO "${schema}"`);
-  } catch (error) {
-    client.release(true);
-    throw error;
+  for (let attempt = 1; ; attempt += 1) {
+    const client = await pool.connect();
+    if (searchPaths.get(client) === schema) return client;
+    try {
+      await client.query(`SET search_path TO "${schema}"`);
+      searchPaths.set(client, schema);
+      return client;
+    } catch (error) {
+      client.release(true);
+      if (!isConnectionLoss(error) || attempt >= MAX_RECONNECT_ATTEMPTS) throw error;
+      await sleep(reconnectDelay(attempt));
+    }
   }
-  searchPaths.set(client, schema);
-  return client;
 }
 
 async function query(
@@ -46,11 +55,17 @@ async function query(
   });
 }
 
+/**
+ * `reconnect`: statements outside a transaction, where a read lost with its connection runs
+ * again on a new one and a lost write fails with `storage_unavailable` (it may have been
+ * applied). Inside a transaction a lost statement is rethrown as it is: the transaction decides.
+ */
 function queriesOn(
   client: () => Promise<pg.PoolClient>,
   done: (client: pg.PoolClient) => void,
+  reconnect: { where: string } | undefined,
 ): SqlQueryable {
-  const execute = async (sql: string, params: readonly SqlParameter[] = []) => {
+  const once = async (sql: string, params: readonly SqlParameter[]) => {
     const connection = await client();
     try {
       return await query(connection, sql, params);
@@ -58,18 +73,46 @@ function queriesOn(
       done(connection);
     }
   };
+  const execute = async (sql: string, params: readonly SqlParameter[] = [], read = false) => {
+    if (reconnect === undefined) return once(sql, params);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await once(sql, params);
+      } catch (error) {
+        if (!isConnectionLoss(error)) throw error;
+        if (!read || attempt >= MAX_RECONNECT_ATTEMPTS) {
+          throw storageUnavailable(error, {
+            where: reconnect.where,
+            doing: read ? 'reading' : 'writing',
+            maybeApplied: !read,
+          });
+        }
+        await sleep(reconnectDelay(attempt));
+      }
+    }
+  };
   return {
     dialect: 'postgres',
     async all<Row>(sql: string, params?: readonly SqlParameter[]): Promise<Row[]> {
-      return (await execute(sql, params)).rows as Row[];
+      return (await execute(sql, params, true)).rows as Row[];
     },
     async get<Row>(sql: string, params?: readonly SqlParameter[]): Promise<Row | undefined> {
-      return (await execute(sql, params)).rows[0] as Row | undefined;
+      return (await execute(sql, params, true)).rows[0] as Row | undefined;
     },
     async run(sql: string, params?: readonly SqlParameter[]): Promise<{ changes: number }> {
       return { changes: (await execute(sql, params)).rowCount ?? 0 };
     },
   };
+}
+
+/** A transaction whose connection was lost; `committing`: it was lost during COMMIT, so it may have been applied. */
+class LostTransaction extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly committing: boolean,
+  ) {
+    super('The connection of a transaction was lost.');
+  }
 }
 
 function pause(attempt: number): Promise<void> {
@@ -78,6 +121,7 @@ function pause(attempt: number): Promise<void> {
 
 /** The portable `SqlStore` on a PostgreSQL schema (already migrated) through `pool`. */
 export function createPostgresSqlStore(pool: pg.Pool, schema: string, name: string): SqlStore {
+  const where = `store ${name} (schema ${schema})`;
   const refuseReentry = (): void => {
     if (heldTransactions.getStore()?.has(schema)) {
       throw new QuiverError(
@@ -95,6 +139,7 @@ export function createPostgresSqlStore(pool: pg.Pool, schema: string, name: stri
       return acquire(pool, schema);
     },
     (client) => client.release(),
+    { where },
   );
 
   async function attempt<T>(fn: (tx: SqlQueryable) => Promise<T>, serializable: boolean): Promise<T> {
@@ -115,17 +160,24 @@ export function createPostgresSqlStore(pool: pg.Pool, schema: string, name: stri
         return client;
       },
       () => {},
+      undefined,
     );
+    let committing = false;
     try {
       await client.query(serializable ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN');
       const held = new Set(heldTransactions.getStore() ?? []).add(schema);
       const result = await heldTransactions.run(held, () => fn(tx));
+      committing = true;
       await client.query('COMMIT');
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {
         broken = true;
       });
+      // Lost before COMMIT went out: the server rolled the transaction back, and it may run again.
+      // A client already known to be broken refuses COMMIT without sending it.
+      if (isConnectionLoss(error))
+        throw new LostTransaction(error, committing && !NOT_SENT.test((error as Error).message));
       throw error;
     } finally {
       finished = true;
@@ -142,10 +194,24 @@ export function createPostgresSqlStore(pool: pg.Pool, schema: string, name: stri
     ): Promise<T> {
       refuseReentry();
       const serializable = options.isolation === 'serializable';
+      let reconnects = 0;
       for (let attempts = 1; ; attempts += 1) {
         try {
           return await attempt(fn, serializable);
         } catch (error) {
+          if (error instanceof LostTransaction) {
+            reconnects += 1;
+            if (error.committing || reconnects >= MAX_RECONNECT_ATTEMPTS) {
+              throw storageUnavailable(error.cause, {
+                where,
+                doing: 'running a transaction',
+                maybeApplied: error.committing,
+              });
+            }
+            attempts -= 1;
+            await sleep(reconnectDelay(reconnects));
+            continue;
+          }
           const code = (error as { code?: unknown }).code;
           if (typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
           if (attempts >= MAX_ATTEMPTS) {

@@ -23,6 +23,11 @@ export interface TestPostgresServer {
     sql: string,
     parameters?: unknown[],
   ): Promise<Row[]>;
+  /**
+   * Restarts the server on the same port and data: `fast` terminates every connection
+   * (`57P01`), as an operator's restart or a failover does. Resolves once it accepts connections.
+   */
+  restart(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Stops the server at once and removes its directory. */
   stop(): Promise<void>;
 }
@@ -73,9 +78,9 @@ export async function startPostgresServer(): Promise<TestPostgresServer> {
   }
   const data = join(directory, 'data');
   const port = await freePort();
+  const options = `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   try {
     await runAsServerUser('initdb', ['-D', data, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-sync']);
-    const options = `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
     await runAsServerUser('pg_ctl', [
       'start',
       '-w',
@@ -121,6 +126,20 @@ export async function startPostgresServer(): Promise<TestPostgresServer> {
       } finally {
         await client.end();
       }
+    },
+    async restart(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
+      await runAsServerUser('pg_ctl', [
+        'restart',
+        '-w',
+        '-m',
+        mode,
+        '-D',
+        data,
+        '-l',
+        join(directory, 'server.log'),
+        '-o',
+        options,
+      ]);
     },
     async stop(): Promise<void> {
       if (stopped) return;

@@ -16,6 +16,10 @@ export const ERROR_CODES = {
   conflict: 'The operation conflicts with the current state.',
   limit_exceeded: 'A size or count limit was exceeded.',
   interrupted: 'The call started but its process ended before it completed.',
+  storage_unavailable:
+    'The connection to the storage database was lost or could not be made; the statements in flight failed and may be retried.',
+  storage_damaged:
+    'A store (a SQLite file or its identity record) is unreadable, damaged, or empty after it held data.',
   // host and configuration
   plugin_api_version: 'The plugin declares an apiVersion this host does not support.',
   plugin_duplicate_tool: 'Two plugins register a tool with the same name.',
@@ -51,7 +55,9 @@ export type ToolErrorCode =
   | 'not_found'
   | 'conflict'
   | 'limit_exceeded'
-  | 'interrupted';
+  | 'interrupted'
+  | 'storage_unavailable'
+  | 'storage_damaged';
 
 export interface QuiverErrorOptions {
   /** How the user fixes it, in one sentence. Shown after the message. */

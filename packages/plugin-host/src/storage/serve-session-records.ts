@@ -1,4 +1,4 @@
-import { applyPostgresMigrations } from '@quiver/storage-postgres';
+import { applyPostgresMigrations, retryIdempotent } from '@quiver/storage-postgres';
 import type pg from 'pg';
 
 const MIGRATIONS = [
@@ -43,18 +43,20 @@ export class PostgresServeSessionRecords {
   }
 
   async save(record: ServeSessionRecord): Promise<void> {
-    await this.#pool.query(
-      `INSERT INTO quiver_serve_sessions (project, id, quiver_session_id, initialize, revealed_tools)
+    await retryIdempotent(() =>
+      this.#pool.query(
+        `INSERT INTO quiver_serve_sessions (project, id, quiver_session_id, initialize, revealed_tools)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (project, id) DO UPDATE SET quiver_session_id = excluded.quiver_session_id,
          initialize = excluded.initialize, revealed_tools = excluded.revealed_tools, last_seen = now()`,
-      [
-        this.#project,
-        record.id,
-        record.quiverSessionId,
-        JSON.stringify(record.initialize),
-        record.revealedTools,
-      ],
+        [
+          this.#project,
+          record.id,
+          record.quiverSessionId,
+          JSON.stringify(record.initialize),
+          record.revealedTools,
+        ],
+      ),
     );
   }
 
@@ -63,15 +65,17 @@ export class PostgresServeSessionRecords {
    * or has been idle longer (then it is gone for every replica).
    */
   async touch(id: string, idleMs: number): Promise<ServeSessionRecord | undefined> {
-    const result = await this.#pool.query<{
-      quiver_session_id: string;
-      initialize: Record<string, unknown>;
-      revealed_tools: string[];
-    }>(
-      `UPDATE quiver_serve_sessions SET last_seen = now()
+    const result = await retryIdempotent(() =>
+      this.#pool.query<{
+        quiver_session_id: string;
+        initialize: Record<string, unknown>;
+        revealed_tools: string[];
+      }>(
+        `UPDATE quiver_serve_sessions SET last_seen = now()
        WHERE project = $1 AND id = $2 AND last_seen > now() - make_interval(secs => $3)
        RETURNING quiver_session_id, initialize, revealed_tools`,
-      [this.#project, id, idleMs / 1_000],
+        [this.#project, id, idleMs / 1_000],
+      ),
     );
     const row = result.rows[0];
     if (!row) return undefined;
@@ -85,28 +89,34 @@ export class PostgresServeSessionRecords {
 
   /** Adds names to the revealed tools, keeping the order in which they were first found. */
   async reveal(id: string, names: readonly string[]): Promise<void> {
-    await this.#pool.query(
-      `UPDATE quiver_serve_sessions SET revealed_tools = ARRAY(
+    await retryIdempotent(() =>
+      this.#pool.query(
+        `UPDATE quiver_serve_sessions SET revealed_tools = ARRAY(
          SELECT name FROM unnest(revealed_tools || $3::text[]) WITH ORDINALITY AS found(name, position)
          GROUP BY name ORDER BY min(position))
        WHERE project = $1 AND id = $2`,
-      [this.#project, id, names],
+        [this.#project, id, names],
+      ),
     );
   }
 
   async delete(id: string): Promise<void> {
-    await this.#pool.query('DELETE FROM quiver_serve_sessions WHERE project = $1 AND id = $2', [
-      this.#project,
-      id,
-    ]);
+    await retryIdempotent(() =>
+      this.#pool.query('DELETE FROM quiver_serve_sessions WHERE project = $1 AND id = $2', [
+        this.#project,
+        id,
+      ]),
+    );
   }
 
   /** Deletes the sessions no replica has seen within `idleMs`; returns how many. */
   async deleteIdle(idleMs: number): Promise<number> {
-    const result = await this.#pool.query(
-      `DELETE FROM quiver_serve_sessions
+    const result = await retryIdempotent(() =>
+      this.#pool.query(
+        `DELETE FROM quiver_serve_sessions
        WHERE project = $1 AND last_seen <= now() - make_interval(secs => $2)`,
-      [this.#project, idleMs / 1_000],
+        [this.#project, idleMs / 1_000],
+      ),
     );
     return result.rowCount ?? 0;
   }

@@ -1,4 +1,9 @@
-import { applyPostgresMigrations, ReplicaLease } from '@quiver/storage-postgres';
+import {
+  applyPostgresMigrations,
+  isConnectionLoss,
+  ReplicaLease,
+  retryIdempotent,
+} from '@quiver/storage-postgres';
 import type { QuiverEvent, ToolErrorCode } from '@quiver/types';
 import type pg from 'pg';
 import type { SessionEventLog, WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
@@ -42,6 +47,13 @@ interface CallRow {
   structured: string | null;
 }
 
+/** Writes held in memory while the database is unreachable, at most: past either bound they are counted as lost. */
+export const POSTGRES_LOG_QUEUE_LIMITS = { events: 10_000, bytes: 16 * 1024 * 1024 };
+/** How long one write keeps being retried while the database is unreachable before it is counted as lost. */
+const OUTAGE_PATIENCE_MS = 120_000;
+const FIRST_RETRY_MS = 100;
+const LONGEST_RETRY_MS = 2_000;
+
 const number = (value: string | null): number | undefined => (value === null ? undefined : Number(value));
 
 /**
@@ -59,6 +71,10 @@ export class PostgresSessionEventLog implements SessionEventLog {
   #handedOver = 0;
   #settled = 0;
   readonly #failures = new Set<WriteBehindFailure>();
+  /** Events (and their approximate bytes) waiting in the queue while the database is unreachable. */
+  #queuedEvents = 0;
+  #queuedBytes = 0;
+  #unreachableSince: number | undefined;
 
   private constructor(options: PostgresSessionEventLogOptions) {
     this.#pool = options.pool;
@@ -71,7 +87,7 @@ export class PostgresSessionEventLog implements SessionEventLog {
   }
 
   beginSession(session: SessionRecordInput): void {
-    this.#enqueue((client) =>
+    this.#enqueue([], (client) =>
       client.query(
         `INSERT INTO sessions (id, personality, agent, started_at) VALUES ($1, $2, $3, $4)
            ON CONFLICT (id) DO UPDATE SET personality = coalesce(excluded.personality, sessions.personality),
@@ -82,7 +98,7 @@ export class PostgresSessionEventLog implements SessionEventLog {
   }
 
   endSession(sessionId: string, endedAt: number = Date.now()): void {
-    this.#enqueue((client) =>
+    this.#enqueue([], (client) =>
       client.query('UPDATE sessions SET ended_at = $1 WHERE id = $2', [endedAt, sessionId]),
     );
   }
@@ -92,13 +108,13 @@ export class PostgresSessionEventLog implements SessionEventLog {
   }
 
   appendAll(events: readonly QuiverEvent[]): void {
-    if (events.length > 0) this.#enqueue((client) => writeEventRows(client, this.#lease.id, events));
+    if (events.length > 0) this.#enqueue(events, (client) => writeEventRows(client, this.#lease.id, events));
   }
 
   openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel {
     this.#failures.add(onFailure);
     return {
-      write: (events) => this.#enqueue((client) => writeEventRows(client, this.#lease.id, events)),
+      write: (events) => this.#enqueue(events, (client) => writeEventRows(client, this.#lease.id, events)),
       written: () => this.#queue,
       // Nothing can block on a network round trip; writes stay in order on the one queue anyway.
       settle: () => this.#settled === this.#handedOver,
@@ -126,17 +142,20 @@ export class PostgresSessionEventLog implements SessionEventLog {
 
   async sessionCalls(sessionId: string): Promise<CallRecord[]> {
     await this.#queue;
-    const result = await this.#pool.query<CallRow>(
-      'SELECT * FROM calls WHERE session_id = $1 ORDER BY coalesce(started_at, completed_at), call_id',
-      [sessionId],
+    const result = await retryIdempotent(() =>
+      this.#pool.query<CallRow>(
+        'SELECT * FROM calls WHERE session_id = $1 ORDER BY coalesce(started_at, completed_at), call_id',
+        [sessionId],
+      ),
     );
     return result.rows.map(toCallRecord);
   }
 
   async recentSessions(limit = 20): Promise<SessionSummary[]> {
     await this.#queue;
-    const result = await this.#pool.query(
-      `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
+    const result = await retryIdempotent(() =>
+      this.#pool.query(
+        `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
            count(c.call_id)::int AS calls,
            count(*) FILTER (WHERE c.status = 'error')::int AS failed,
            count(*) FILTER (WHERE c.status = 'interrupted')::int AS interrupted,
@@ -145,7 +164,8 @@ export class PostgresSessionEventLog implements SessionEventLog {
          GROUP BY s.id
          ORDER BY greatest(max(coalesce(c.completed_at, c.started_at)), s.started_at) DESC
          LIMIT $1`,
-      [limit],
+        [limit],
+      ),
     );
     return result.rows.map((row) => ({
       id: row.id,
@@ -163,9 +183,10 @@ export class PostgresSessionEventLog implements SessionEventLog {
   /** A session's durable events in publication order. */
   async sessionEvents(sessionId: string): Promise<QuiverEvent[]> {
     await this.#queue;
-    const result = await this.#pool.query<{ data: string }>(
-      'SELECT data FROM events WHERE session_id = $1 ORDER BY seq',
-      [sessionId],
+    const result = await retryIdempotent(() =>
+      this.#pool.query<{ data: string }>('SELECT data FROM events WHERE session_id = $1 ORDER BY seq', [
+        sessionId,
+      ]),
     );
     return result.rows.map((row) => JSON.parse(row.data) as QuiverEvent);
   }
@@ -173,11 +194,13 @@ export class PostgresSessionEventLog implements SessionEventLog {
   /** Files changed and lines added/removed by successful edit calls, for one session or all. */
   async fileEditMetrics(sessionId?: string): Promise<FileEditMetrics> {
     await this.#queue;
-    const result = await this.#pool.query<{ structured: string }>(
-      `SELECT structured FROM calls
+    const result = await retryIdempotent(() =>
+      this.#pool.query<{ structured: string }>(
+        `SELECT structured FROM calls
          WHERE status = 'ok' AND structured IS NOT NULL AND ($1::text IS NULL OR session_id = $1)
          ORDER BY coalesce(completed_at, started_at), call_id`,
-      [sessionId ?? null],
+        [sessionId ?? null],
+      ),
     );
     return summarizeFileEdits(result.rows.map((row) => JSON.parse(row.structured) as unknown));
   }
@@ -187,17 +210,19 @@ export class PostgresSessionEventLog implements SessionEventLog {
 
   /** Running calls of replicas that stopped or whose lease ran out, never this replica's own. */
   async #recover(sessionId: string | undefined): Promise<RecoveredCall[]> {
-    const result = await this.#pool.query<{
-      session_id: string;
-      call_id: string;
-      tool: string;
-      replica: string;
-    }>(
-      `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = $1
+    const result = await retryIdempotent(() =>
+      this.#pool.query<{
+        session_id: string;
+        call_id: string;
+        tool: string;
+        replica: string;
+      }>(
+        `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = $1
          WHERE status = 'running' AND ($4::text IS NULL OR session_id = $4)
            AND replica IS DISTINCT FROM $2 AND ${ReplicaLease.deadCondition('calls.replica', '$3')}
          RETURNING session_id, call_id, tool, replica`,
-      [Date.now(), this.#lease.id, this.#lease.leaseMs, sessionId ?? null],
+        [Date.now(), this.#lease.id, this.#lease.leaseMs, sessionId ?? null],
+      ),
     );
     return result.rows.map((row) => ({
       sessionId: row.session_id,
@@ -207,30 +232,76 @@ export class PostgresSessionEventLog implements SessionEventLog {
     }));
   }
 
-  #enqueue(write: (client: pg.PoolClient) => Promise<unknown>): number {
+  /**
+   * Queues a write. While the database is unreachable, writes wait in memory (in order) and are
+   * retried with backoff until it is back; past `POSTGRES_LOG_QUEUE_LIMITS`, or after
+   * `OUTAGE_PATIENCE_MS` of retrying one write, they are counted as lost and reported.
+   */
+  #enqueue(events: readonly QuiverEvent[], write: (client: pg.PoolClient) => Promise<unknown>): number {
     const id = ++this.#handedOver;
+    let bytes = 0;
+    if (this.#unreachableSince !== undefined) {
+      bytes = events.reduce((sum, event) => sum + JSON.stringify(event).length, 0);
+      const { events: maxEvents, bytes: maxBytes } = POSTGRES_LOG_QUEUE_LIMITS;
+      if (this.#queuedEvents + events.length > maxEvents || this.#queuedBytes + bytes > maxBytes) {
+        const error = new Error(
+          `PostgreSQL has been unreachable for ${Math.round((Date.now() - this.#unreachableSince) / 1000)} s and ${this.#queuedEvents} events already wait to be written (at most ${maxEvents} events or ${maxBytes / 1024 / 1024} MB are held).`,
+        );
+        this.#queue = this.#queue.then(() => {
+          this.#reportFailure(error, events.length);
+          this.#settled = id;
+        });
+        return id;
+      }
+    }
+    this.#queuedEvents += events.length;
+    this.#queuedBytes += bytes;
     this.#queue = this.#queue.then(async () => {
-      let client: pg.PoolClient | undefined;
       try {
-        client = await this.#pool.connect();
-        await client.query('BEGIN');
-        await write(client);
-        await client.query('COMMIT');
+        await this.#writeWhileReachable(write);
       } catch (error) {
-        await client?.query('ROLLBACK').catch(() => {});
-        this.#reportFailure(error as Error);
+        this.#reportFailure(error as Error, events.length);
       } finally {
-        client?.release();
+        this.#queuedEvents -= events.length;
+        this.#queuedBytes -= bytes;
         this.#settled = id;
       }
     });
     return id;
   }
 
-  #reportFailure(error: Error): void {
+  /** One transaction; a lost connection is retried (the rows are upserts, so a COMMIT that did land is harmless). */
+  async #writeWhileReachable(write: (client: pg.PoolClient) => Promise<unknown>): Promise<void> {
+    let retryMs = FIRST_RETRY_MS;
+    for (;;) {
+      let client: pg.PoolClient | undefined;
+      let broken = false;
+      try {
+        client = await this.#pool.connect();
+        await client.query('BEGIN');
+        await write(client);
+        await client.query('COMMIT');
+        this.#unreachableSince = undefined;
+        return;
+      } catch (error) {
+        await client?.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        if (!isConnectionLoss(error)) throw error;
+        this.#unreachableSince ??= Date.now();
+        if (Date.now() - this.#unreachableSince > OUTAGE_PATIENCE_MS) throw error;
+      } finally {
+        client?.release(broken);
+      }
+      await new Promise((resolve) => setTimeout(resolve, retryMs));
+      retryMs = Math.min(retryMs * 2, LONGEST_RETRY_MS);
+    }
+  }
+
+  #reportFailure(error: Error, lostEvents: number): void {
     for (const onFailure of this.#failures) {
       try {
-        onFailure(error, false);
+        onFailure(error, false, lostEvents);
       } catch {
         // A broken listener must not stop the writes behind this one.
       }
