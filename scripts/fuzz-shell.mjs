@@ -307,7 +307,6 @@ async function runWorkspaces() {
       minimizeBudget: integer('minimize-budget'),
       log: (line) => console.log(line),
     });
-    console.log(modules.workspaceFuzz.progressLine(state));
     console.log(modules.workspaceFuzz.costLine(state));
     console.log(
       `[fuzz:shell --workspaces] done: seed ${state.seed}, ${state.pairsRun} pairs run of ${state.pairsConsidered} considered in ${state.states} states, ${state.findingPairs} pairs with findings, ${state.analyzerErrors} analyzer errors, ${state.timeouts} timeouts; this process ${((performance.now() - started) / 1000).toFixed(0)} s, the whole run ${(state.elapsedMs / 1000).toFixed(0)} s, ${(state.elapsedMs / Math.max(state.pairsRun, 1)).toFixed(1)} ms per pair run`,
