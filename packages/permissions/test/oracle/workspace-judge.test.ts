@@ -105,6 +105,8 @@ describe('the workspace judge', () => {
       '1 openat(AT_FDCWD</w/ws>, "/tmp/sh-thd.x", O_WRONLY|O_CREAT|O_TRUNC, 0600) = 3</tmp/sh-thd.x>',
       '1 openat(AT_FDCWD</w/ws>, "/tmp/sh-thd.x", O_RDONLY) = 3</tmp/sh-thd.x>',
       '1 openat(AT_FDCWD</w/ws>, "..", O_RDONLY|O_DIRECTORY) = 3</w>',
+      '1 openat(AT_FDCWD</w/ws>, "/proc/self/status", O_RDONLY) = 3</proc/7/status>',
+      '1 openat(AT_FDCWD</w/ws>, "/proc/self/environ", O_RDONLY) = 3</proc/7/environ>',
       '1 openat(AT_FDCWD</w/ws>, "/w/home/.gitconfig", O_RDONLY) = -1 ENOENT (No such file or directory)',
     );
     const findings = await judgeWorkspaceRun({
@@ -119,6 +121,7 @@ describe('the workspace judge', () => {
     expect(findings.map((finding) => [finding.kind, finding.subject])).toEqual([
       ['outside-read', '/w/outside/secret.txt'],
       ['outside-read', '/w'],
+      ['outside-read', '/proc/7/environ'],
     ]);
   });
 

@@ -64,7 +64,11 @@ const SYSTEM_DIRECTORIES = new Set([
   '/sys',
 ]);
 
+/** What /proc shows of a process that is not the system's: its environment holds the secrets a personality grants. */
+const PROCESS_SECRETS = /^\/proc\/(self|thread-self|\d+)\/(task\/\d+\/)?environ$/;
+
 export function isSystemPath(file: string): boolean {
+  if (PROCESS_SECRETS.test(file)) return false;
   return SYSTEM_DIRECTORIES.has(file) || SYSTEM_PREFIXES.some((prefix) => file.startsWith(prefix));
 }
 

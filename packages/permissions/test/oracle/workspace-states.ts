@@ -536,6 +536,10 @@ const operands: StateMaker = (_random, _id, context) => ({
     `TZ=:${context.workspace}/src/../.env date`,
     `LC_ALL=${context.outside} ls`,
     `LANG=${context.outside}/secret.txt date`,
+    // The environment of the command's own process: the secrets a personality grants it.
+    'git diff --no-index /proc/self/environ /dev/null',
+    'cat /proc/self/environ',
+    'git diff --no-index -- /proc/self/cwd/.env src/a.ts',
   ],
 });
 
