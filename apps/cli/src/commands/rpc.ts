@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { createMessageConnection } from 'vscode-jsonrpc/node';
 import { type GlobalOptions, openQuiver } from '../context.js';
 import { printError } from '../output.js';
+import { BoundedMessageReader, BoundedMessageWriter } from '../rpc/framing.js';
 import { serveRpc } from '../rpc/rpc-server.js';
+import { parseMessageSize } from '../stdio/message-size.js';
 
 export function registerRpcCommand(program: Command): void {
   program
@@ -10,18 +12,26 @@ export function registerRpcCommand(program: Command): void {
     .description(
       'Serve Quiver sessions over JSON-RPC 2.0 on stdio (Content-Length framing, as LSP): embed Quiver from any language. Protocol: docs/rpc.md.',
     )
-    .action(async (_options: unknown, command: Command) => {
+    .option(
+      '--max-message-size <size>',
+      'largest message read, e.g. 64MiB; a larger one is skipped and answered with an error (default 16MiB)',
+    )
+    .action(async (options: { maxMessageSize?: string }, command: Command) => {
+      const maxMessageBytes = parseMessageSize(options.maxMessageSize);
       const quiver = await openQuiver(command.optsWithGlobals<GlobalOptions>());
-      const connection = createMessageConnection(
-        new StreamMessageReader(process.stdin),
-        new StreamMessageWriter(process.stdout),
-      );
-      connection.onError(([error]) => printError(`quiver rpc: ${error.message}`));
+      const log = (message: string) => printError(`quiver rpc: ${message}`);
+      const writer = new BoundedMessageWriter(process.stdout);
+      const reader = new BoundedMessageReader({
+        maxMessageBytes,
+        reply: (message) => void writer.write(message).catch(() => {}),
+        log,
+      });
+      const connection = createMessageConnection(reader, writer);
+      connection.onError(([error]) => log(error.message));
       const { closed } = serveRpc(quiver, connection);
       const stop = () => connection.dispose();
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
-      process.stdin.once('end', stop);
       await closed;
       await quiver.close();
     });

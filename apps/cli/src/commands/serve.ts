@@ -4,12 +4,14 @@ import type { Command } from 'commander';
 import { type GlobalOptions, openQuiver } from '../context.js';
 import { CliError, EXIT, printError } from '../output.js';
 import { serveHttp } from '../serve/http.js';
+import { parseConnectionLimits } from '../serve/http-connection-limits.js';
 import { parseSessionLimits } from '../serve/http-session-limits.js';
 import { isLoopbackHost, parseListenAddress } from '../serve/listen-address.js';
 import { watchConfiguration } from '../serve/live-configuration.js';
 import { createServeConnection, type ServeConnection } from '../serve/mcp-server.js';
 import { serveStdio } from '../serve/stdio.js';
 import { listTools } from '../serve/tool-listing.js';
+import { parseMessageSize } from '../stdio/message-size.js';
 
 interface ServeOptions {
   personality?: string;
@@ -19,7 +21,21 @@ interface ServeOptions {
   json?: boolean;
   sessionIdleTimeout?: string;
   maxSessions?: string;
+  maxMessageSize?: string;
+  headerTimeout?: string;
+  bodyTimeout?: string;
+  maxConnections?: string;
+  maxSessionConnections?: string;
 }
+
+const HTTP_ONLY = [
+  ['sessionIdleTimeout', '--session-idle-timeout'],
+  ['maxSessions', '--max-sessions'],
+  ['headerTimeout', '--header-timeout'],
+  ['bodyTimeout', '--body-timeout'],
+  ['maxConnections', '--max-connections'],
+  ['maxSessionConnections', '--max-session-connections'],
+] as const;
 
 interface ServeSummary {
   transport: 'stdio' | 'http';
@@ -51,14 +67,43 @@ export function registerServeCommand(program: Command): void {
       '--max-sessions <count>',
       'with --http: most MCP sessions at once; a new one closes the longest-idle (default 100)',
     )
+    .option(
+      '--header-timeout <seconds>',
+      'with --http: answer 408 and close a connection whose request headers take longer (default 10)',
+    )
+    .option(
+      '--body-timeout <seconds>',
+      'with --http: answer 408 and close a connection whose request body takes longer after its headers (default 30)',
+    )
+    .option(
+      '--max-connections <count>',
+      'with --http: most open connections in total; more are answered 503 (default 256)',
+    )
+    .option(
+      '--max-session-connections <count>',
+      'with --http: most requests under way at once per MCP session, event streams included; more are answered 429 (default 32)',
+    )
+    .option(
+      '--max-message-size <size>',
+      'over stdio: largest message read, e.g. 64MiB; a larger one is skipped and answered with an error (default 16MiB)',
+    )
     .option('--json', 'print the start summary as one JSON line')
     .action(async (options: ServeOptions, command: Command) => {
       const address = options.http === undefined ? undefined : parseListenAddress(options.http);
       const limits = parseSessionLimits(options);
-      if (!address && (options.sessionIdleTimeout !== undefined || options.maxSessions !== undefined))
+      const connectionLimits = parseConnectionLimits(options);
+      const maxMessageBytes = parseMessageSize(options.maxMessageSize);
+      const httpOnly = HTTP_ONLY.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+      if (!address && httpOnly.length > 0)
         throw new CliError(
-          '--session-idle-timeout and --max-sessions apply to --http only: stdio serves one client, whose session ends when it disconnects.',
+          `${httpOnly.join(' and ')} apply to --http only: stdio serves one client, whose session ends when it disconnects.`,
           'Add --http 127.0.0.1:PORT, or leave these options out.',
+          EXIT.usage,
+        );
+      if (address && options.maxMessageSize !== undefined)
+        throw new CliError(
+          '--max-message-size applies to stdio only: over --http a request body may be at most 4 MiB, answered 413 when larger.',
+          'Leave --max-message-size out with --http.',
           EXIT.usage,
         );
       if (address && !options.allowRemote && !isLoopbackHost(address.host)) {
@@ -116,14 +161,21 @@ export function registerServeCommand(program: Command): void {
         if (sandboxNotice) log(sandboxNotice);
         if (address) {
           const sharedRecords = () => quiver.host.options.sharedStorage?.serveSessions;
-          const server = await serveHttp({ address, openConnection, log, limits, sharedRecords });
+          const server = await serveHttp({
+            address,
+            openConnection,
+            log,
+            limits,
+            connectionLimits,
+            sharedRecords,
+          });
           announce({ ...summary, transport: 'http', url: server.url }, options.json === true, process.stdout);
           await untilSignal();
           await server.close();
         } else {
           // stdout carries the protocol; stray console output from plugins must not corrupt it.
           console.log = console.info = console.debug = console.error;
-          const server = await serveStdio(openConnection());
+          const server = await serveStdio(openConnection(), maxMessageBytes);
           announce({ ...summary, transport: 'stdio' }, options.json === true, process.stderr);
           await Promise.race([untilSignal(), server.closed]);
           await server.close();

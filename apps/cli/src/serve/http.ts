@@ -6,6 +6,12 @@ import {
   NodeStreamableHTTPServerTransport,
   originValidation,
 } from '@modelcontextprotocol/node';
+import {
+  ConnectionGuard,
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  serverTimeouts,
+} from './http-connection-limits.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './http-session-limits.js';
 import { type HttpSession, HttpSessions } from './http-sessions.js';
 import { isLoopbackHost, isWildcardHost, type ListenAddress, urlHost } from './listen-address.js';
@@ -26,6 +32,8 @@ export interface HttpServeOptions {
   log: (message: string) => void;
   /** Idle timeout and cap of MCP sessions; default 30 minutes and 100. */
   limits?: SessionLimits;
+  /** Header and body timeouts, open connections in total and per MCP session. */
+  connectionLimits?: ConnectionLimits;
   /** With PostgreSQL storage: the shared session records, so any replica answers any session. */
   sharedRecords?: () => SharedSessionRecords | undefined;
 }
@@ -51,6 +59,7 @@ export interface RunningHttpServer {
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
   const { address, log } = options;
   const limits = options.limits ?? DEFAULT_SESSION_LIMITS;
+  const connectionLimits = options.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
   const sessions = new HttpSessions(limits, log);
   const boundHost = urlHost(address.host).toLowerCase();
   const allowedHostnames = [...new Set([...LOCAL_HOSTNAMES, boundHost])];
@@ -143,13 +152,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     return openSession(request, response);
   };
 
-  const httpServer = createServer((request, response) => {
+  const httpServer = createServer(serverTimeouts(connectionLimits), (request, response) => {
+    if (!guard.admit(request, response)) return;
     handle(request, response).catch((error: unknown) => {
       log(`HTTP request failed: ${messageOf(error)}`);
       if (!response.headersSent) sendJsonRpcError(response, 500, 'Internal server error.');
       else response.end();
     });
   });
+  const guard = new ConnectionGuard(httpServer, connectionLimits, sendJsonRpcError);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(address.port, address.host, () => {
@@ -175,7 +186,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   };
 }
 
-export function sendJsonRpcError(response: ServerResponse, status: number, message: string): void {
+/** An error answer as the MCP SDK's transport gives its own: -32000 unless a JSON-RPC code fits (-32700 parse error). */
+export function sendJsonRpcError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  code = -32000,
+): void {
   response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

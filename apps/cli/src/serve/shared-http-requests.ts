@@ -7,6 +7,7 @@ import { rebuildSession } from './rebuilt-session.js';
 import { SharedSessionState } from './shared-session.js';
 import {
   initializeParams,
+  MAX_BODY_BYTES,
   readJsonBody,
   type SharedSessionRecord,
   type SharedSessionRecords,
@@ -36,13 +37,21 @@ const SESSION_GONE =
  */
 export async function handleSharedRequest(shared: SharedRequest): Promise<void> {
   const { request, response, records, sessions, limits } = shared;
-  const body = request.method === 'POST' ? await readJsonBody(request) : undefined;
-  if (request.method === 'POST' && body === undefined)
-    return sendJsonRpcError(
-      response,
-      400,
-      'Parse error: the body of a POST must be one JSON-RPC message or a batch, at most 4 MiB.',
-    );
+  const read = request.method === 'POST' ? await readJsonBody(request) : undefined;
+  if (read?.ok === false)
+    return read.problem === 'too_large'
+      ? sendJsonRpcError(
+          response,
+          413,
+          `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes (one JSON-RPC message or a batch).`,
+        )
+      : sendJsonRpcError(
+          response,
+          400,
+          'Parse error: Invalid JSON. The body of a POST must be one JSON-RPC message or a batch.',
+          -32700,
+        );
+  const body = read?.body;
   const sessionId = request.headers['mcp-session-id'];
   if (typeof sessionId !== 'string') {
     if (request.method !== 'POST')

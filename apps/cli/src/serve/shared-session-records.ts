@@ -21,24 +21,27 @@ export interface SharedSessionRecords {
   deleteIdle(idleMs: number): Promise<number>;
 }
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export type JsonBody = { ok: true; body: unknown } | { ok: false; problem: 'too_large' | 'not_json' };
 
 /**
  * The JSON body of a POST, read here (not by the transport) so the params of an initialize
- * request can be recorded for other replicas. Undefined when it is not JSON: the caller answers.
+ * request can be recorded for other replicas. What is wrong with it otherwise: the caller answers
+ * as the SDK's transport does (413 when too large, 400 with -32700 when not JSON).
  */
-export async function readJsonBody(request: IncomingMessage): Promise<unknown> {
+export async function readJsonBody(request: IncomingMessage): Promise<JsonBody> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return undefined;
+    if (size > MAX_BODY_BYTES) return { ok: false, problem: 'too_large' };
     chunks.push(chunk);
   }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
   } catch {
-    return undefined;
+    return { ok: false, problem: 'not_json' };
   }
 }
 

@@ -1,4 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { BoundedStdioServerTransport } from './bounded-stdio.js';
 import type { ServeConnection } from './mcp-server.js';
 
 export interface RunningStdioServer {
@@ -7,12 +7,15 @@ export interface RunningStdioServer {
   close(): Promise<void>;
 }
 
-/** Serves one connection over this process's stdin/stdout. */
-export async function serveStdio(connection: ServeConnection): Promise<RunningStdioServer> {
+/** Serves one connection over this process's stdin/stdout, reading messages of at most `maxMessageBytes`. */
+export async function serveStdio(
+  connection: ServeConnection,
+  maxMessageBytes: number,
+): Promise<RunningStdioServer> {
   const closed = new Promise<void>((resolve) => {
     connection.server.onclose = () => resolve();
   });
   await connection.declareRelayedCapabilities();
-  await connection.server.connect(new StdioServerTransport());
+  await connection.server.connect(new BoundedStdioServerTransport({ maxMessageBytes }));
   return { closed, close: () => connection.close() };
 }

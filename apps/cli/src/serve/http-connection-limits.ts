@@ -1,0 +1,157 @@
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { CliError } from '../output.js';
+
+/** How long a client may take to send a request, and how many connections it may hold. */
+export interface ConnectionLimits {
+  /** The request line and headers must arrive within this long. */
+  headerTimeoutMs: number;
+  /** The body must arrive within this long after the headers. */
+  bodyTimeoutMs: number;
+  /** Open connections in total; on loopback every client has the same address, so this is not per address. */
+  maxConnections: number;
+  /** Requests under way at once per MCP session (by Mcp-Session-Id), open event streams included. */
+  maxSessionConnections: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headerTimeoutMs: 10_000,
+  bodyTimeoutMs: 30_000,
+  maxConnections: 256,
+  maxSessionConnections: 32,
+};
+
+/** `--header-timeout`, `--body-timeout` (seconds), `--max-connections`, `--max-session-connections`. */
+export function parseConnectionLimits(options: {
+  headerTimeout?: string;
+  bodyTimeout?: string;
+  maxConnections?: string;
+  maxSessionConnections?: string;
+}): ConnectionLimits {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS };
+  const seconds = (flag: string, text: string | undefined, example: string) => {
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value <= 0 || value > 3600)
+      throw new CliError(
+        `${flag} must be a number of seconds above 0 and at most 3600, not "${text}".`,
+        `For example ${flag} ${example}.`,
+      );
+    return Math.round(value * 1000);
+  };
+  const count = (flag: string, text: string | undefined, example: string) => {
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 1)
+      throw new CliError(
+        `${flag} must be a whole number of at least 1, not "${text}".`,
+        `For example ${flag} ${example}.`,
+      );
+    return value;
+  };
+  limits.headerTimeoutMs = seconds('--header-timeout', options.headerTimeout, '10') ?? limits.headerTimeoutMs;
+  limits.bodyTimeoutMs = seconds('--body-timeout', options.bodyTimeout, '30') ?? limits.bodyTimeoutMs;
+  limits.maxConnections = count('--max-connections', options.maxConnections, '256') ?? limits.maxConnections;
+  limits.maxSessionConnections =
+    count('--max-session-connections', options.maxSessionConnections, '32') ?? limits.maxSessionConnections;
+  return limits;
+}
+
+/** Node's own request timeouts, as a backstop of the body timer below; checked often enough to matter. */
+export function serverTimeouts(limits: ConnectionLimits): ServerOptions {
+  return {
+    headersTimeout: limits.headerTimeoutMs,
+    requestTimeout: limits.headerTimeoutMs + limits.bodyTimeoutMs,
+    connectionsCheckingInterval: Math.max(250, Math.min(limits.headerTimeoutMs / 2, 5000)),
+  };
+}
+
+type Refuse = (response: ServerResponse, status: number, message: string) => void;
+
+/**
+ * Bounds what clients can hold open: connections over `maxConnections` are answered 503 as soon
+ * as their headers arrive (and closed at once past twice the cap), a request whose body has not
+ * arrived within `bodyTimeoutMs` is answered 408 and its connection closed, and an MCP session
+ * may have `maxSessionConnections` requests under way. Node's default would keep a client that
+ * drips a body for 300 s.
+ */
+export class ConnectionGuard {
+  readonly #limits: ConnectionLimits;
+  readonly #refuse: Refuse;
+  readonly #over = new WeakSet<Socket>();
+  readonly #perSession = new Map<string, number>();
+  #open = 0;
+
+  constructor(server: Server, limits: ConnectionLimits, refuse: Refuse) {
+    this.#limits = limits;
+    this.#refuse = refuse;
+    server.on('connection', (socket: Socket) => {
+      if (this.#open >= limits.maxConnections * 2) {
+        socket.destroy();
+        return;
+      }
+      if (this.#open >= limits.maxConnections) this.#over.add(socket);
+      this.#open += 1;
+      socket.once('close', () => {
+        this.#open -= 1;
+      });
+    });
+  }
+
+  /** False when the request was answered here (over a limit); otherwise its limits are watched. */
+  admit(request: IncomingMessage, response: ServerResponse): boolean {
+    if (this.#over.has(request.socket)) {
+      this.#close(
+        response,
+        503,
+        `Too many open connections: all ${this.#limits.maxConnections} are in use. Close connections you no longer use, or start quiver serve with a larger --max-connections.`,
+      );
+      return false;
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const open = this.#perSession.get(sessionId) ?? 0;
+      if (open >= this.#limits.maxSessionConnections) {
+        this.#close(
+          response,
+          429,
+          `Too many requests under way on MCP session ${sessionId}: ${open} (open event streams count). Wait for one to finish, or start quiver serve with a larger --max-session-connections.`,
+        );
+        return false;
+      }
+      this.#perSession.set(sessionId, open + 1);
+      response.once('close', () => {
+        const left = (this.#perSession.get(sessionId) ?? 1) - 1;
+        if (left > 0) this.#perSession.set(sessionId, left);
+        else this.#perSession.delete(sessionId);
+      });
+    }
+    const timer = setTimeout(() => {
+      if (request.complete) return;
+      this.#close(
+        response,
+        408,
+        `Request timeout: the body did not arrive within ${this.#limits.bodyTimeoutMs / 1000} s of the headers (--body-timeout).`,
+      );
+    }, this.#limits.bodyTimeoutMs);
+    timer.unref();
+    response.once('close', () => clearTimeout(timer));
+    return true;
+  }
+
+  /** Answers (when nothing was sent yet) and closes the connection without waiting for the rest. */
+  #close(response: ServerResponse, status: number, message: string): void {
+    const socket = response.socket;
+    if (response.headersSent) {
+      socket?.destroy();
+      return;
+    }
+    response.setHeader('connection', 'close');
+    response.once('finish', () => {
+      // A moment for the answer to reach the client before the connection goes.
+      socket?.end();
+      setTimeout(() => socket?.destroy(), 1000).unref();
+    });
+    this.#refuse(response, status, message);
+  }
+}

@@ -1,0 +1,101 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** Cuts a byte stream into messages, holding at most one partial message (bounded by the framer). */
+export interface Framer<T> {
+  push(chunk: Buffer): void;
+  /** The next complete item, or undefined until more bytes arrive. */
+  next(): T | undefined;
+}
+
+/**
+ * Reads `input` one message at a time, and only while `output` keeps up: reading pauses while
+ * the peer has not drained what it was sent (stdout over its high-water mark) and resumes on
+ * 'drain'; bytes are read only when no complete message is waiting. So a peer that writes fast
+ * and never reads makes Quiver wait, never buffer. One message per turn of the event loop lets
+ * each answer reach the output before the next request is read.
+ */
+export class PacedInput<T> {
+  readonly #input: Readable;
+  readonly #output: Writable;
+  readonly #framer: Framer<T>;
+  readonly #deliver: (item: T) => void;
+  readonly #ended: () => void;
+  #scheduled = false;
+  #awaitingDrain = false;
+  #inputEnded = false;
+  #stopped = false;
+
+  constructor(options: {
+    input: Readable;
+    output: Writable;
+    framer: Framer<T>;
+    deliver: (item: T) => void;
+    /** The input ended and every message before the end was delivered. */
+    ended: () => void;
+  }) {
+    this.#input = options.input;
+    this.#output = options.output;
+    this.#framer = options.framer;
+    this.#deliver = options.deliver;
+    this.#ended = options.ended;
+  }
+
+  start(): void {
+    this.#input.on('data', this.#onData);
+    this.#input.on('end', this.#onEnd);
+    if (this.#input.readableEnded) this.#onEnd();
+  }
+
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#input.off('data', this.#onData);
+    this.#input.off('end', this.#onEnd);
+    this.#output.off('drain', this.#onDrain);
+    this.#input.pause();
+  }
+
+  readonly #onData = (chunk: Buffer | string) => {
+    this.#framer.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    this.#input.pause();
+    this.#schedule();
+  };
+
+  readonly #onEnd = () => {
+    this.#inputEnded = true;
+    this.#schedule();
+  };
+
+  readonly #onDrain = () => {
+    this.#awaitingDrain = false;
+    this.#schedule();
+  };
+
+  #schedule(): void {
+    if (this.#scheduled || this.#awaitingDrain || this.#stopped) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    if (this.#stopped) return;
+    if (this.#output.writableNeedDrain && !this.#output.destroyed) {
+      this.#awaitingDrain = true;
+      this.#output.once('drain', this.#onDrain);
+      return;
+    }
+    const item = this.#framer.next();
+    if (item === undefined) {
+      if (this.#inputEnded) {
+        this.stop();
+        this.#ended();
+      } else this.#input.resume();
+      return;
+    }
+    this.#deliver(item);
+    this.#schedule();
+  }
+}
