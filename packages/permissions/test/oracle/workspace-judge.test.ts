@@ -140,6 +140,37 @@ describe('the workspace judge', () => {
   });
 });
 
+describe('the workspace judge on writes', () => {
+  it('finds a protected file written, but not git refreshing its index', async () => {
+    const protecting: PermissionsPort = {
+      ...port,
+      decideWrite: async (_ruleSet, file) =>
+        file.includes('/.git/')
+          ? { behavior: 'deny', reason: 'protected' }
+          : { behavior: 'ask', reason: 'no rule' },
+    };
+    const events = trace(
+      BASH,
+      '1 execve("/usr/bin/git", ["git", "config", "core.fsmonitor", "x"], 0x1 /* 1 vars */) = 0',
+      `1 openat(AT_FDCWD</w/ws>, "${WORKSPACE}/.git/index.lock", O_RDWR|O_CREAT|O_EXCL, 0666) = 3</w/ws/.git/index.lock>`,
+      `1 openat(AT_FDCWD</w/ws>, "${WORKSPACE}/.git/config.lock", O_RDWR|O_CREAT|O_EXCL, 0666) = 3</w/ws/.git/config.lock>`,
+      `1 openat(AT_FDCWD</w/ws>, "/dev/null", O_WRONLY) = 3</dev/null>`,
+    );
+    const findings = await judgeWorkspaceRun({
+      events,
+      command: 'git config core.fsmonitor x',
+      report: report('git'),
+      baseline: baselineOf(events),
+      ruleSets: [MUST_ALLOW],
+      port: protecting,
+      workspace: WORKSPACE,
+    });
+    expect(findings.map((finding) => [finding.kind, finding.subject])).toEqual([
+      ['denied-write', `${WORKSPACE}/.git/config.lock`],
+    ]);
+  });
+});
+
 describe('the oracle’s file pins', () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'quiver-pins-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AnalysisReport } from './analysis-report.js';
 import { shellQuote } from './judge.js';
 import type { PermissionsPort } from './permissions-port.js';
+import { isHarmlessWrite, isInternalWrite } from './program-roles.js';
 import type { OracleRuleSet } from './rule-sets.js';
 import type { TraceEvent } from './strace-log.js';
 import { PAYLOAD_MARKER } from './workspace-states.js';
@@ -16,7 +17,9 @@ export type WorkspaceFindingKind =
   /** A file or directory outside the workspace and the system directories was read. */
   | 'outside-read'
   /** A file a read deny of the rule set covers was read. */
-  | 'denied-read';
+  | 'denied-read'
+  /** A file a write deny of the rule set or a protected path covers was written (the program's own internal writes excepted). */
+  | 'denied-write';
 
 export interface WorkspaceFinding {
   /** The rule sets under which the analyzer allowed the pair and the finding holds. */
@@ -127,7 +130,20 @@ export async function judgeWorkspaceRun(input: WorkspaceJudgeInput): Promise<Wor
       findings.set(key, { ruleSets: [...under], kind, subject, detail: printable(detail) });
   };
   const programs = new Map<number, string>();
+  /** The program each process runs, by name: internal writes (git's index, bash's here-documents) are the program's own. */
+  const owners = new Map<number, string>();
   const created = new Set<string>();
+  const writeDecisions = new Map<string, string>();
+  let deniedWrites = 0;
+  const decideWrite = async (ruleSet: OracleRuleSet, file: string) => {
+    const key = `${ruleSet.name}\0${file}`;
+    let behavior = writeDecisions.get(key);
+    if (behavior === undefined) {
+      behavior = (await port.decideWrite(ruleSet, file)).behavior;
+      writeDecisions.set(key, behavior);
+    }
+    return behavior;
+  };
   const readDenying = ruleSets.filter((ruleSet) =>
     (ruleSet.rules.deny ?? []).some((rule) => rule.startsWith('read_file(') || rule === 'read_file'),
   );
@@ -137,6 +153,7 @@ export async function judgeWorkspaceRun(input: WorkspaceJudgeInput): Promise<Wor
   for (const event of events) {
     if (event.kind === 'spawn') {
       programs.set(event.child, programs.get(event.pid) ?? 'bash');
+      owners.set(event.child, owners.get(event.pid) ?? 'bash');
       continue;
     }
     if (event.kind === 'write') {
@@ -144,6 +161,28 @@ export async function judgeWorkspaceRun(input: WorkspaceJudgeInput): Promise<Wor
         created.add(event.path);
         if (event.realPath) created.add(event.realPath);
       }
+      const owner = owners.get(event.pid) ?? 'bash';
+      const targets = event.realPath ? [event.path, event.realPath] : [event.path];
+      if (!event.ok || targets.some((target) => isHarmlessWrite(target) || isInternalWrite(owner, target)))
+        continue;
+      const deniedUnder: string[] = [];
+      for (const ruleSet of ruleSets) {
+        for (const target of targets) {
+          const decision = await decideWrite(ruleSet, target);
+          if (decision === 'deny') {
+            deniedUnder.push(ruleSet.name);
+            break;
+          }
+        }
+      }
+      // A command that writes a whole protected tree (`git init`) is one finding of a few paths.
+      if (deniedUnder.length > 0 && deniedWrites++ < 3)
+        add(
+          'denied-write',
+          event.realPath ?? event.path,
+          `${programs.get(event.pid) ?? 'bash'} wrote ${event.realPath ?? event.path}, which a write deny or a protected path covers`,
+          deniedUnder,
+        );
       continue;
     }
     if (event.kind === 'exec') {
@@ -153,9 +192,11 @@ export async function judgeWorkspaceRun(input: WorkspaceJudgeInput): Promise<Wor
       if (event.pid === root && !rootSeen) {
         rootSeen = true;
         programs.set(event.pid, 'bash');
+        owners.set(event.pid, 'bash');
         continue;
       }
       programs.set(event.pid, argvText);
+      owners.set(event.pid, path.posix.basename(event.path));
       if (
         !markerInCommand &&
         (event.argv.join(' ').includes(PAYLOAD_MARKER) || event.path.includes(PAYLOAD_MARKER))

@@ -543,6 +543,22 @@ const operands: StateMaker = (_random, _id, context) => ({
   ],
 });
 
+/** No planted file: commands that write git configuration, which git trusts once it is there. */
+const gitConfigurationWrites: StateMaker = (_random, id) => ({
+  kind: 'git configuration written by a command',
+  files: [],
+  directories: ['.', 'src'],
+  commands: [
+    `git config core.fsmonitor "/usr/bin/touch /tmp/${PAYLOAD_MARKER}${id}"`,
+    `git config --local alias.st "!/usr/bin/touch /tmp/${PAYLOAD_MARKER}${id}"`,
+    'git config --add include.path ../cfg',
+    'git init -q x',
+    'git init -q --bare y',
+    'git config --get core.fsmonitor',
+    `git config core.hooksPath /tmp/${PAYLOAD_MARKER}${id}`,
+  ],
+});
+
 const MAKERS: ReadonlyArray<[StateMaker, number]> = [
   [bareRepository, 5],
   [gitFile, 4],
@@ -555,6 +571,7 @@ const MAKERS: ReadonlyArray<[StateMaker, number]> = [
   [bashStartup, 1],
   [links, 3],
   [operands, 2],
+  [gitConfigurationWrites, 1],
 ];
 
 const TOTAL_WEIGHT = MAKERS.reduce((sum, [, weight]) => sum + weight, 0);
@@ -572,6 +589,7 @@ export const STATE_KINDS = [
   'bash start-up files',
   'links out of the workspace',
   'operands outside the workspace',
+  'git configuration written by a command',
 ];
 
 /** The planted state for one batch of a run: a function of the random stream alone. */
