@@ -1,14 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { BASH_FLAGS } from './bash-flags.js';
 import { killRun, RUN_MARKER_VARIABLE, type RunIdentity } from './process-tree.js';
 import { BUBBLEWRAP_PATH, bubblewrapArguments } from './sandbox.js';
 import { findWorkspaceHazards } from './sandbox-mounts.js';
+import { sandboxTempDir } from './sandbox-temp-dir.js';
 
 const PIPE_CLOSE_GRACE_MS = 2_000;
 /** Waits for a line on descriptor 3, closes it and becomes the real command; exits 125 if Quiver went away. */
@@ -139,7 +138,7 @@ export class RunningCommand {
 
   static async start(options: StartCommandOptions): Promise<RunningCommand> {
     const marker = randomUUID();
-    const tempDir = options.sandboxed ? await mkdtemp(path.join(os.tmpdir(), 'quiver-terminal-')) : undefined;
+    const tempDir = options.sandboxed ? await sandboxTempDir() : undefined;
     const env: Record<string, string> = { ...options.env, [RUN_MARKER_VARIABLE]: marker };
     if (tempDir) env.TMPDIR = tempDir;
     const [file, args] = tempDir
