@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { openDatabase } from '@quiver/storage-sqlite';
+import { openDatabase, withStoreFaults } from '@quiver/storage-sqlite';
 import type Database from 'better-sqlite3';
 import type { ProjectGrants } from './project-grants.js';
 import { parsePermissionRule } from './rule.js';
@@ -29,12 +29,12 @@ export class ProjectGrantStore implements ProjectGrants {
   #rules: readonly string[] | undefined;
   #rulesVersion = -1;
 
+  readonly path: string;
+
   constructor(options: ProjectGrantStoreOptions) {
+    this.path = path.join(options.dataDir, 'permissions.db');
     // The one opener: WAL, a busy timeout and migrations applied once across processes.
-    this.#database = openDatabase(
-      path.join(options.dataDir, 'permissions.db'),
-      GRANT_MIGRATIONS,
-    ) as unknown as Database.Database;
+    this.#database = openDatabase(this.path, GRANT_MIGRATIONS) as unknown as Database.Database;
     this.#dataVersion = this.#database.prepare('PRAGMA data_version').pluck();
     this.#select = this.#database
       .prepare('SELECT rule FROM permission_grants ORDER BY granted_at, rule')
@@ -47,23 +47,29 @@ export class ProjectGrantStore implements ProjectGrants {
 
   add(rule: string): void {
     const source = parsePermissionRule(rule).source;
-    this.#insert.run(source, new Date().toISOString());
+    withStoreFaults(this.path, 'saving a grant', () => this.#insert.run(source, new Date().toISOString()));
     this.#rules = undefined;
   }
 
   remove(rule: string): boolean {
-    const removed = this.#delete.run(rule.trim()).changes > 0;
+    const removed = withStoreFaults(
+      this.path,
+      'removing a grant',
+      () => this.#delete.run(rule.trim()).changes > 0,
+    );
     this.#rules = undefined;
     return removed;
   }
 
   list(): string[] {
-    const version = this.#dataVersion.get() as number;
-    if (this.#rules === undefined || version !== this.#rulesVersion) {
-      this.#rules = this.#select.all() as string[];
-      this.#rulesVersion = version;
-    }
-    return [...this.#rules];
+    return withStoreFaults(this.path, 'reading the saved grants', () => {
+      const version = this.#dataVersion.get() as number;
+      if (this.#rules === undefined || version !== this.#rulesVersion) {
+        this.#rules = this.#select.all() as string[];
+        this.#rulesVersion = version;
+      }
+      return [...(this.#rules ?? [])];
+    });
   }
 
   close(): void {

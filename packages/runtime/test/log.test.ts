@@ -342,13 +342,16 @@ describe('SqliteSessionEventLog', () => {
     const db = new Database(`${dataDir}/sessions.db`);
     db.pragma('user_version = 99');
     db.close();
+    // The host still starts: every use of the log fails with the reason, and nothing is written.
+    const log = openLog(dataDir);
     let error: unknown;
     try {
-      openLog(dataDir);
+      log.recentSessions();
     } catch (caught) {
       error = caught;
     }
     expect(isQuiverError(error) && error.code).toBe('config_invalid');
+    expect(isQuiverError(log.unusable) && log.unusable.code).toBe('config_invalid');
   });
 });
 

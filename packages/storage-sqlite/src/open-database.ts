@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import type { SqlDatabase } from '@quiver/types';
 import Database from 'better-sqlite3';
 import { applyMigrations } from './migrations.js';
+import { withStoreFaults } from './store-faults.js';
+import { assertStoreNotEmptied, recordStore } from './store-identity.js';
 
 /**
  * `full` fsyncs the WAL on every commit, so an acknowledged write survives power loss and OS
@@ -22,13 +24,36 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 /**
  * Opens a SQLite file in WAL mode with foreign keys on and applies the pending migrations.
  * Creates the parent directory. The caller owns the connection and closes it.
+ *
+ * A store Quiver created that is now missing or empty is refused (`storage_damaged`), never
+ * reopened as new: the directory's `stores.json` records each store once it holds its schema.
+ * A damaged, unwritable or full file fails with an error that names it and says how to fix it.
  */
 export function openDatabase(
   path: string,
   migrations: readonly string[],
   options: OpenDatabaseSettings = {},
 ): SqlDatabase {
-  mkdirSync(dirname(path), { recursive: true });
+  return withStoreFaults(path, 'opening it', () => {
+    mkdirSync(dirname(path), { recursive: true });
+    assertStoreNotEmptied(path);
+    const database = openAndMigrate(path, migrations, options);
+    if (migrations.length > 0) {
+      try {
+        recordStore(path);
+      } catch {
+        // The store is fine; the record is written at its next open (a full disk, say).
+      }
+    }
+    return database;
+  });
+}
+
+function openAndMigrate(
+  path: string,
+  migrations: readonly string[],
+  options: OpenDatabaseSettings,
+): SqlDatabase {
   const database = new Database(path);
   try {
     // The busy timeout comes first so that switching to WAL waits for a concurrent opener.

@@ -7,6 +7,7 @@ import {
   type SqlStatement,
   type SqlStore,
 } from '@quiver/types';
+import { describeStoreFault } from './store-faults.js';
 
 /**
  * Everything that touches one connection runs in this order, one at a time: a transaction holds
@@ -98,6 +99,9 @@ function refuseReentry(name: string, database: SqlDatabase): void {
  * each use, so a store outlives a backend's `close()` the way handles do (the file reopens).
  */
 export function createSqliteSqlStore(name: string, database: () => SqlDatabase): SqlStore {
+  // A damaged, full or unwritable file fails with the error that names it and the fix.
+  const named = (connection: SqlDatabase, error: unknown): unknown =>
+    describeStoreFault(error, connection.name, `reading or writing the store ${name}`) ?? error;
   const queued =
     <A extends unknown[], R>(operation: (queries: SqlQueryable, ...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -111,7 +115,9 @@ export function createSqliteSqlStore(name: string, database: () => SqlDatabase):
           ),
           ...args,
         ),
-      );
+      ).catch((error: unknown) => {
+        throw named(connection, error);
+      });
     };
   return {
     dialect: 'sqlite',
@@ -149,6 +155,8 @@ export function createSqliteSqlStore(name: string, database: () => SqlDatabase):
         } finally {
           finished = true;
         }
+      }).catch((error: unknown) => {
+        throw named(connection, error);
       });
     },
   } as SqlStore;

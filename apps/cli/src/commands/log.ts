@@ -48,13 +48,25 @@ export function registerLogCommand(program: Command): void {
           );
         }
         const fileEdits = await log.fileEditMetrics(options.session);
+        const events = await log.sessionEvents(options.session);
+        // Events the log could not write (a full disk, a read-only or lost database), as recorded once it could.
+        const gaps = events.filter((event) => event.type === 'session.warning' && event.code === 'log_gap');
         if (options.json)
           return printJson({
             session: options.session,
             calls,
             fileEdits,
-            events: await log.sessionEvents(options.session),
+            events,
+            gaps: gaps.map((gap) => ({
+              at: gap.timestamp,
+              lostEvents: (gap as { lostEvents?: number }).lostEvents,
+              message: 'message' in gap ? gap.message : '',
+            })),
           });
+        for (const gap of gaps)
+          printLine(
+            color.yellow(`${time(gap.timestamp)}  gap in the log: ${'message' in gap ? gap.message : ''}`),
+          );
         for (const call of calls) {
           const status =
             call.status === 'ok'

@@ -1,6 +1,6 @@
 import type { DefaultToolResultReducerRegistry } from '@quiver/core';
 import { type DefaultHookRegistry, PersonalityPermissionEngine, type SessionDeps } from '@quiver/runtime';
-import type { ToolRegistry } from '@quiver/types';
+import type { Logger, ToolRegistry } from '@quiver/types';
 import { inject, injectable } from 'tsyringe';
 import type { DefaultCapabilityBackendRegistry } from '../backend-registry.js';
 import { type Personality, toSessionPolicy } from '../personality/index.js';
@@ -15,8 +15,10 @@ export class HostPermissionEngine extends PersonalityPermissionEngine {
   constructor(
     @inject(TOKENS.hostOptions) options: HostOptions,
     @inject(TOKENS.toolRegistry) registry: ToolRegistry,
+    @inject(TOKENS.logger) logger: Logger,
   ) {
     super({
+      warn: (message) => logger.warn(message),
       workspace: options.workspace,
       dataDir: options.dataDir,
       registry,

@@ -10,6 +10,7 @@ import {
   type SessionLogWriter,
   type SessionOptions,
 } from '@quiver/runtime';
+import type { Logger } from '@quiver/types';
 import type { ServiceDescriptor } from '../scopes.js';
 import { TOKENS } from '../tokens.js';
 
@@ -21,6 +22,11 @@ import { TOKENS } from '../tokens.js';
 export class SessionCallExecutors {
   #current: CallExecutor | undefined;
   #writer: SessionLogWriter | undefined;
+  readonly #logger: Logger | undefined;
+
+  constructor(logger?: Logger) {
+    this.#logger = logger;
+  }
 
   /** The executor the session runs calls through; undefined before its first call. */
   get current(): CallExecutor | undefined {
@@ -28,7 +34,13 @@ export class SessionCallExecutors {
   }
 
   create(options: CallExecutorOptions): CallExecutor {
-    if (options.log !== undefined) this.#writer ??= openSessionLogWriter({ ...options, log: options.log });
+    const logger = this.#logger;
+    if (options.log !== undefined)
+      this.#writer ??= openSessionLogWriter({
+        ...options,
+        log: options.log,
+        ...(logger ? { reportLoss: (message: string) => logger.warn(message) } : {}),
+      });
     this.#current = createCallExecutor(this.#writer ? { ...options, logWriter: this.#writer } : options);
     return this.#current;
   }
@@ -46,7 +58,8 @@ export const SESSION_SERVICES: readonly ServiceDescriptor[] = [
   {
     token: TOKENS.callExecutors,
     scope: 'session',
-    useClass: SessionCallExecutors,
+    inject: [TOKENS.logger],
+    useFactory: (logger: Logger) => new SessionCallExecutors(logger),
     dispose: (executors: SessionCallExecutors) => executors.close(),
   },
   {

@@ -46,7 +46,11 @@ export interface CallExecutorOptions {
 
 /** A session's log writer; its warnings (a busy log, calls a killed process left) go to the session's bus. */
 export function openSessionLogWriter(
-  options: Pick<CallExecutorOptions, 'sessionId' | 'deps' | 'events' | 'agent'> & { log: SessionEventLog },
+  options: Pick<CallExecutorOptions, 'sessionId' | 'deps' | 'events' | 'agent'> & {
+    log: SessionEventLog;
+    /** Said once when the session closes if its log lost events (the host's logger: stderr). */
+    reportLoss?: (message: string) => void;
+  },
 ): SessionLogWriter {
   const makeEvent = createEventFactory(options.sessionId);
   const warn = (code: string, message: string) => {
@@ -67,6 +71,8 @@ export function openSessionLogWriter(
         'interrupted',
         `Session ${options.sessionId} resumed after its process ended mid-call; marked interrupted: ${callIds.join(', ')}.`,
       ),
+    gapEvent: (message) => makeEvent('session.warning', { code: 'log_gap', message }),
+    ...(options.reportLoss ? { onLossReport: options.reportLoss } : {}),
   });
   writer.start();
   return writer;

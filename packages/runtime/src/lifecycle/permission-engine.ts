@@ -22,6 +22,37 @@ export interface PersonalityPermissionEngineOptions {
   protectedPaths?: ReadonlyArray<string | ProtectedPath>;
   /** Saved grants shared by several replicas (PostgreSQL); default `<dataDir>/permissions.db`. Not closed here. */
   projectGrants?: ProjectGrants;
+  /** Told once when the grant store cannot be opened and the sessions run without saved grants. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * The grants of a project whose store could not be opened (damaged, emptied, unwritable): no
+ * saved grant applies (decisions fall back to the rules, so more is asked, never more allowed),
+ * and saving one fails with the error that names the file and the fix.
+ */
+class UnavailableProjectGrants implements ProjectGrants {
+  constructor(readonly problem: unknown) {}
+
+  add(): void {
+    throw this.problem;
+  }
+
+  remove(): boolean {
+    throw this.problem;
+  }
+
+  list(): string[] {
+    return [];
+  }
+
+  close(): void {}
+}
+
+function describeProblem(error: unknown): string {
+  const fix = (error as { fix?: unknown }).fix;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof fix === 'string' ? `${message} Fix: ${fix}` : message;
 }
 
 export interface SessionPermissionRules {
@@ -67,8 +98,7 @@ export class PersonalityPermissionEngine {
   }
 
   forSession(session: SessionPermissionRules): SessionPermissionEngine {
-    this.#projectGrants ??=
-      this.#options.projectGrants ?? new ProjectGrantStore({ dataDir: this.#options.dataDir });
+    this.#projectGrants ??= this.#options.projectGrants ?? this.#openProjectGrants();
     const engine = new PermissionEngine({
       workspace: this.#options.workspace,
       layers: [session.rules],
@@ -85,6 +115,18 @@ export class PersonalityPermissionEngine {
       // The grant store belongs to the personality: a session ending leaves it open for the others.
       close: () => {},
     };
+  }
+
+  /** A damaged grant store degrades saved grants only: the sessions run, and are told once. */
+  #openProjectGrants(): ProjectGrants {
+    try {
+      return new ProjectGrantStore({ dataDir: this.#options.dataDir });
+    } catch (error) {
+      this.#options.warn?.(
+        `Saved permission grants are not applied: ${describeProblem(error)} Calls are decided by the configured rules alone until then.`,
+      );
+      return new UnavailableProjectGrants(error);
+    }
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { describeStoreFault } from '@quiver/storage-sqlite';
 import type { QuiverEvent } from '@quiver/types';
 import { TRANSIENT_EVENT_TYPES } from '@quiver/types';
 import type { WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
@@ -114,7 +115,7 @@ export class BackgroundLogWriter {
       } catch (error) {
         // Its id still goes over, so that whoever waits for it is not kept waiting.
         text = '[]';
-        this.#channels.get(channel)?.(asError(error), false);
+        this.#channels.get(channel)?.(asError(error), false, events.length);
       }
       requests.push({ id, channel, events: text });
     }
@@ -198,11 +199,18 @@ export class BackgroundLogWriter {
       return;
     }
     const { failed } = report;
-    const error = Object.assign(
+    const raw = Object.assign(
       new Error(failed.message),
       failed.code === undefined ? {} : { code: failed.code },
     );
-    for (const channel of failed.channels) this.#channels.get(channel)?.(error, failed.firstOfStretch);
+    // A full disk, a read-only or damaged file: the message names the log and the fix.
+    const described = describeStoreFault(raw, this.#data.path, 'writing to the session log');
+    const error = described
+      ? Object.assign(new Error(`${described.message} Fix: ${described.fix}`), { code: failed.code })
+      : raw;
+    failed.channels.forEach((channel, index) => {
+      this.#channels.get(channel)?.(error, failed.firstOfStretch, failed.lost[index]);
+    });
   }
 
   /** The thread is gone: what it held is lost, and later writes fail with the same error. */

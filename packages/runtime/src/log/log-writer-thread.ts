@@ -36,7 +36,15 @@ export interface LogCloseRequest {
 /** What the thread tells the log: a failed transaction, or that it has had nothing to do for a while. */
 export type LogThreadReport =
   | {
-      failed: { channels: number[]; code?: string; message: string; busy: boolean; firstOfStretch: boolean };
+      failed: {
+        channels: number[];
+        /** Per channel (same order): the events its failed writes held, gap records left out. */
+        lost: number[];
+        code?: string;
+        message: string;
+        busy: boolean;
+        firstOfStretch: boolean;
+      };
     }
   | { idle: number };
 
@@ -89,8 +97,20 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
       db.pragma('busy_timeout = 0');
     }
     const code = (error as { code?: unknown } | undefined)?.code;
+    const lostByChannel = new Map<number, number>();
+    for (const request of requests) {
+      let lost = 0;
+      try {
+        for (const event of JSON.parse(request.events) as { type?: string; code?: string }[])
+          if (!(event.type === 'session.warning' && event.code === 'log_gap')) lost += 1;
+      } catch {
+        // Text that does not parse was counted as failed when it was serialised.
+      }
+      lostByChannel.set(request.channel, (lostByChannel.get(request.channel) ?? 0) + lost);
+    }
     const failed = {
-      channels: [...new Set(requests.map((request) => request.channel))],
+      channels: [...lostByChannel.keys()],
+      lost: [...lostByChannel.values()],
       message: error instanceof Error ? error.message : String(error),
       busy,
       firstOfStretch,

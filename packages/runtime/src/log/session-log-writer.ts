@@ -15,6 +15,13 @@ export interface SessionLogWriterOptions {
   onProblem(code: 'log_busy' | 'log_write_failed', message: string): void;
   /** Calls of an earlier process of this session that orphan recovery marked interrupted. */
   onRecovered(callIds: readonly string[]): void;
+  /**
+   * The durable record of a gap (a `session.warning` with code `log_gap`), written with the
+   * first events the log takes after it could not write: `quiver log` shows it.
+   */
+  gapEvent?(message: string): QuiverEvent;
+  /** Said once, when the session closes, if events were lost: for a person (stderr). */
+  onLossReport?(message: string): void;
 }
 
 /** The longest a call's start waits in memory before it is handed to the log (unless its batch ends first). */
@@ -49,6 +56,8 @@ const AHEAD_PATIENCE_MS = 50;
 export class SessionLogWriter {
   readonly #options: SessionLogWriterOptions;
   readonly #pending: Array<() => void> = [];
+  /** How many events each pending write holds, to count them if it fails. */
+  readonly #counts = new WeakMap<() => void, number>();
   #waiting: QuiverEvent[] = [];
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #startTimer: ReturnType<typeof setTimeout> | undefined;
@@ -61,6 +70,16 @@ export class SessionLogWriter {
   #channel: WriteBehindChannel | undefined;
   /** The last write handed to the log's thread; writes settle in the order they were handed over. */
   #lastHandedOver = 0;
+  /** Events not in the log (failed writes), not yet covered by a gap record that was written. */
+  #lost = 0;
+  /** Every event lost in this session, for the report at close. */
+  #lostInSession = 0;
+  #lossSince: number | undefined;
+  #lossReason = '';
+  #lossWarned = false;
+  #failures = 0;
+  #gapInFlight = false;
+  #lastProblem: string | undefined;
 
   constructor(options: SessionLogWriterOptions) {
     this.#options = options;
@@ -89,8 +108,12 @@ export class SessionLogWriter {
     // After recovery: the log's thread opens a connection of its own, which must not find the log
     // busy with (or busy it for) the recovery of a log a killed process left behind.
     this.#enqueue(() => {
-      this.#channel = log.openWriteBehind?.((error, firstOfBusyStretch) => {
-        if (!isBusy(error) || firstOfBusyStretch) this.#report(error);
+      this.#channel = log.openWriteBehind?.((error, firstOfBusyStretch, lostEvents) => {
+        this.#failures += 1;
+        if (isBusy(error)) {
+          this.#count(lostEvents ?? 0, error);
+          if (firstOfBusyStretch) this.#report(error);
+        } else this.#lose(lostEvents ?? 0, error);
       });
     });
   }
@@ -130,17 +153,63 @@ export class SessionLogWriter {
   /** Hands the waiting events to the log as one write. */
   flush(): void {
     if (this.#waiting.length === 0) return;
-    const events = this.#waiting;
+    const events = this.#withGapRecord(this.#waiting);
     this.#waiting = [];
     // The usual case costs no closure: nothing is queued ahead, so the events go straight to the
     // log's thread (handing over throws only once the log has failed, never on a busy log).
     if (this.#pending.length === 0 && this.#timer === undefined && this.#channel !== undefined) {
       try {
         this.#lastHandedOver = this.#channel.write(events);
+        this.#watchGapRecord(events, this.#lastHandedOver);
       } catch (error) {
-        this.#report(error);
+        this.#lose(countOf(events), error);
       }
-    } else this.#enqueue(() => this.#write(events));
+    } else this.#enqueue(() => this.#write(events), countOf(events));
+  }
+
+  /** With a gap record in front when events were lost and no record of them is on its way. */
+  #withGapRecord(events: QuiverEvent[]): QuiverEvent[] {
+    const { gapEvent } = this.#options;
+    if (this.#lost === 0 || this.#gapInFlight || gapEvent === undefined) return events;
+    const since = new Date(this.#lossSince ?? Date.now()).toISOString();
+    const gap = gapEvent(
+      `${this.#lost} event(s) of this session are missing from the log: they could not be written between ${since} and ${new Date().toISOString()} (${this.#lossReason}).`,
+    );
+    (gap as { lostEvents?: number }).lostEvents = this.#lost;
+    return [gap, ...events];
+  }
+
+  /** Once the write that carries a gap record has settled without a failure, the lost events are accounted for. */
+  #watchGapRecord(events: readonly QuiverEvent[], id: number): void {
+    const carried = gapCountOf(events);
+    if (carried === 0 || this.#channel === undefined) return;
+    this.#gapInFlight = true;
+    const failuresBefore = this.#failures;
+    void this.#channel.written(id).then(() => {
+      this.#gapInFlight = false;
+      if (this.#failures !== failuresBefore) return;
+      this.#lost = Math.max(0, this.#lost - carried);
+      if (this.#lost === 0) {
+        this.#lossSince = undefined;
+        this.#lossWarned = false;
+        this.#lastProblem = undefined;
+      }
+    });
+  }
+
+  /** Counts events that are not in the log; says so once per stretch of failures. */
+  #lose(events: number, error: unknown): void {
+    this.#count(events, error);
+    if (this.#lossWarned) return;
+    this.#lossWarned = true;
+    this.#report(error, events);
+  }
+
+  #count(events: number, error: unknown): void {
+    this.#lost += events;
+    this.#lostInSession += events;
+    this.#lossSince ??= Date.now();
+    this.#lossReason = messageOf(error);
   }
 
   /** Writes what is pending (within the patience) and records the session's end. */
@@ -160,6 +229,16 @@ export class SessionLogWriter {
       this.#options.log.endSession?.(this.#options.session.id);
     });
     await this.#whenIdle();
+    if (this.#lostInSession > 0) {
+      const recorded = this.#lost === 0;
+      this.#options.onLossReport?.(
+        `session ${this.#options.session.id}: the session log could not record ${this.#lostInSession} event(s) (${this.#lossReason}); ${
+          recorded
+            ? `\`quiver log --session ${this.#options.session.id}\` shows the gap.`
+            : 'the log could not be written again before the session ended, so the gap is reported here only.'
+        }`,
+      );
+    }
   }
 
   /**
@@ -188,9 +267,21 @@ export class SessionLogWriter {
 
   #write(events: readonly QuiverEvent[]): void {
     const { log } = this.#options;
-    if (this.#channel !== undefined) this.#lastHandedOver = this.#channel.write(events);
-    else if (log.appendAll !== undefined) log.appendAll(events);
+    if (this.#channel !== undefined) {
+      this.#lastHandedOver = this.#channel.write(events);
+      this.#watchGapRecord(events, this.#lastHandedOver);
+      return;
+    }
+    if (log.appendAll !== undefined) log.appendAll(events);
     else for (const event of events) log.append(event);
+    // Written on this thread: the gap record it carried is in the log.
+    const carried = gapCountOf(events);
+    if (carried > 0) this.#lost = Math.max(0, this.#lost - carried);
+    if (this.#lost === 0) {
+      this.#lossSince = undefined;
+      this.#lossWarned = false;
+      this.#lastProblem = undefined;
+    }
   }
 
   #whenIdle(): Promise<void> {
@@ -198,7 +289,8 @@ export class SessionLogWriter {
     return new Promise<void>((resolve) => this.#idle.push(resolve));
   }
 
-  #enqueue(write: () => void): void {
+  #enqueue(write: () => void, events = 0): void {
+    this.#counts.set(write, events);
     this.#pending.push(write);
     if (this.#pending.length === 1 && this.#timer === undefined) this.#drain();
   }
@@ -213,12 +305,18 @@ export class SessionLogWriter {
         this.#gaveUp = false;
         this.#retryMs = FIRST_RETRY_MS;
       } catch (error) {
-        if (!isBusy(error)) this.#report(error);
-        else if (this.#waitForLog()) return;
-        else if (!this.#gaveUp) {
-          // One warning per stretch of busy: the writes behind it are dropped at once, not after another wait.
-          this.#gaveUp = true;
-          this.#report(error);
+        const events = this.#counts.get(write) ?? 0;
+        if (!isBusy(error)) {
+          if (events > 0) this.#lose(events, error);
+          else this.#report(error);
+        } else if (this.#waitForLog()) return;
+        else {
+          this.#count(events, error);
+          if (!this.#gaveUp) {
+            // One warning per stretch of busy: the writes behind it are dropped at once, not after another wait.
+            this.#gaveUp = true;
+            this.#report(error);
+          }
         }
       }
       this.#pending.shift();
@@ -236,11 +334,16 @@ export class SessionLogWriter {
     return true;
   }
 
-  #report(error: unknown): void {
+  #report(error: unknown, lostEvents?: number): void {
     const busy = isBusy(error);
     const message = busy
       ? `The session log is locked by another process; after ${LOG_BUSY_PATIENCE_MS} ms of retrying, writes are dropped until it is free (${messageOf(error)}). The calls still run.`
-      : `The session log could not record an event: ${messageOf(error)}`;
+      : lostEvents !== undefined
+        ? `The session log could not record ${lostEvents} event(s): ${messageOf(error)} The calls still run; further losses are counted, and the log records the gap once it can write again.`
+        : `The session log could not record an event: ${messageOf(error)}`;
+    // A log that cannot be opened fails every step the same way: say it once.
+    if (message === this.#lastProblem) return;
+    this.#lastProblem = message;
     try {
       this.#options.onProblem(busy ? 'log_busy' : 'log_write_failed', message);
     } catch {
@@ -249,11 +352,32 @@ export class SessionLogWriter {
   }
 }
 
+/** Events a write holds, not counting gap records (they are accounted for separately). */
+function countOf(events: readonly QuiverEvent[]): number {
+  let count = 0;
+  for (const event of events) if (!isGapRecord(event)) count += 1;
+  return count;
+}
+
+function isGapRecord(event: QuiverEvent): boolean {
+  return event.type === 'session.warning' && event.code === 'log_gap';
+}
+
+/** How many lost events the gap records among `events` account for. */
+function gapCountOf(events: readonly QuiverEvent[]): number {
+  let count = 0;
+  for (const event of events)
+    if (isGapRecord(event)) count += (event as { lostEvents?: number }).lostEvents ?? 0;
+  return count;
+}
+
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const fix = (error as { fix?: unknown } | undefined)?.fix;
+  return typeof fix === 'string' ? `${message} Fix: ${fix}` : message;
 }

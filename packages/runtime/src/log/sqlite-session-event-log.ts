@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyMigrations } from '@quiver/storage-sqlite';
+import { applyMigrations, assertStoreNotEmptied, recordStore, withStoreFaults } from '@quiver/storage-sqlite';
 import type { QuiverEvent, SqlDatabase, ToolErrorCode } from '@quiver/types';
 import { QuiverError, TRANSIENT_EVENT_TYPES } from '@quiver/types';
 import Database from 'better-sqlite3';
@@ -62,26 +62,70 @@ interface SessionRow {
  */
 export class SqliteSessionEventLog implements SessionEventLog {
   readonly path: string;
-  readonly #db: Database.Database;
+  readonly #opened: Database.Database | undefined;
+  /** Why the log could not be opened (damaged, emptied, unwritable): every use fails with it. */
+  readonly #unusable: Error | undefined;
   readonly #appendEvents: (events: readonly QuiverEvent[]) => void;
   readonly #statements = new Map<string, Database.Statement>();
   #behind: BackgroundLogWriter | undefined;
 
+  /**
+   * A log that cannot be opened does not stop the host: sessions run, each says once that the
+   * log cannot record (naming the file and the fix), and `quiver log` fails with that error.
+   */
   constructor(options: SqliteSessionEventLogOptions) {
-    mkdirSync(options.dataDir, { recursive: true });
     this.path = join(options.dataDir, 'sessions.db');
-    this.#db = new Database(this.path);
-    this.#db.pragma('journal_mode = WAL');
-    // Every lifecycle event is a commit; in WAL mode NORMAL survives a killed process (what orphan
-    // recovery needs) without an fsync per event, which stalls tool calls on a busy disk.
-    this.#db.pragma('synchronous = NORMAL');
-    // SQLite's busy handler sleeps on the event loop; a locked log answers at once instead and
-    // the session's writer retries on a timer (SessionLogWriter).
-    this.#db.pragma('busy_timeout = 0');
-    migrate(this.#db);
-    const writeRows = createEventRowWriter(this.#db, [...TRANSIENT_EVENT_TYPES]);
-    const appendEvents = this.#db.transaction((events: readonly QuiverEvent[]) => writeRows(events));
-    this.#appendEvents = (events) => appendEvents.immediate(events);
+    let opened: Database.Database | undefined;
+    try {
+      opened = withStoreFaults(this.path, 'opening the session log', () => {
+        mkdirSync(options.dataDir, { recursive: true });
+        assertStoreNotEmptied(this.path);
+        const db = new Database(this.path);
+        try {
+          db.pragma('journal_mode = WAL');
+          // Every lifecycle event is a commit; in WAL mode NORMAL survives a killed process (what orphan
+          // recovery needs) without an fsync per event, which stalls tool calls on a busy disk.
+          db.pragma('synchronous = NORMAL');
+          // SQLite's busy handler sleeps on the event loop; a locked log answers at once instead and
+          // the session's writer retries on a timer (SessionLogWriter).
+          db.pragma('busy_timeout = 0');
+          migrate(db);
+        } catch (error) {
+          db.close();
+          throw error;
+        }
+        return db;
+      });
+      try {
+        recordStore(this.path);
+      } catch {
+        // Recorded at the next open (a full disk, say).
+      }
+    } catch (error) {
+      this.#unusable = asQuiverError(error, this.path);
+    }
+    this.#opened = opened;
+    if (opened === undefined) {
+      this.#appendEvents = () => {
+        throw this.#unusable;
+      };
+      return;
+    }
+    const writeRows = createEventRowWriter(opened, [...TRANSIENT_EVENT_TYPES]);
+    const appendEvents = opened.transaction((events: readonly QuiverEvent[]) => writeRows(events));
+    this.#appendEvents = (events) =>
+      withStoreFaults(this.path, 'writing to the session log', () => appendEvents.immediate(events));
+  }
+
+  /** The open connection; the reason it could not be opened otherwise. */
+  get #db(): Database.Database {
+    if (this.#opened === undefined) throw this.#unusable;
+    return this.#opened;
+  }
+
+  /** Why the log cannot be used, or undefined when it is open. */
+  get unusable(): Error | undefined {
+    return this.#unusable;
   }
 
   beginSession(session: SessionRecordInput): void {
@@ -195,7 +239,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
   /** Closes the log; writes already handed to the writer thread are still committed. */
   close(): void {
     this.#behind?.close();
-    if (this.#db.open) this.#db.close();
+    if (this.#opened?.open) this.#opened.close();
   }
 
   /**
@@ -215,6 +259,18 @@ export class SqliteSessionEventLog implements SessionEventLog {
     }
     return statement;
   }
+}
+
+function asQuiverError(error: unknown, path: string): Error {
+  if (error instanceof QuiverError) return error;
+  return new QuiverError(
+    'storage_unavailable',
+    `The session log ${path} could not be opened: ${error instanceof Error ? error.message : String(error)}`,
+    {
+      fix: 'Check the data directory (permissions, space); calls run meanwhile without a log.',
+      cause: error,
+    },
+  );
 }
 
 /** The shared migration runner, after refusing a log newer than this code with the log's own error. */

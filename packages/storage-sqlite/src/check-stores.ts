@@ -1,0 +1,92 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isQuiverError } from '@quiver/types';
+import Database from 'better-sqlite3';
+import { describeStoreFault } from './store-faults.js';
+import { assertStoreNotEmptied, readStoreRecords, STORE_RECORD_FILE } from './store-identity.js';
+
+/** One store's health, as `quiver doctor` shows it. */
+export interface StoreStatus {
+  /** The file (SQLite) or `database/schema` (PostgreSQL). */
+  store: string;
+  status: 'ok' | 'damaged' | 'unavailable';
+  /** What is wrong, naming the store; absent when ok. */
+  problem?: string;
+  /** How a person fixes it; absent when ok. */
+  fix?: string;
+}
+
+const MAX_DEPTH = 4;
+
+/** Every `*.db` file and every recorded store under `directory`, to `MAX_DEPTH` levels. */
+function storesUnder(directory: string, depth = 0, found = new Set<string>()): Set<string> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory() && depth < MAX_DEPTH) storesUnder(path, depth + 1, found);
+    else if (entry.isFile() && entry.name.endsWith('.db')) found.add(path);
+    else if (entry.isFile() && entry.name === STORE_RECORD_FILE) {
+      try {
+        for (const name of Object.keys(readStoreRecords(directory))) found.add(join(directory, name));
+      } catch {
+        found.add(path);
+      }
+    }
+  }
+  return found;
+}
+
+function statusOfError(store: string, error: unknown): StoreStatus {
+  const described = isQuiverError(error) ? error : describeStoreFault(error, store, 'checking it');
+  const message = described?.message ?? (error instanceof Error ? error.message : String(error));
+  return {
+    store,
+    status: described?.code === 'storage_damaged' ? 'damaged' : 'unavailable',
+    problem: message,
+    ...(described?.fix ? { fix: described.fix } : {}),
+  };
+}
+
+/** One SQLite store: recorded but emptied, unreadable, or failing SQLite's quick check is not ok. */
+export function checkSqliteStore(path: string): StoreStatus {
+  if (path.endsWith(STORE_RECORD_FILE)) {
+    try {
+      readStoreRecords(resolve(path, '..'));
+      return { store: path, status: 'ok' };
+    } catch (error) {
+      return statusOfError(path, error);
+    }
+  }
+  try {
+    assertStoreNotEmptied(path);
+    if (!existsSync(path)) return { store: path, status: 'ok' };
+    const database = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      const result = database.pragma('quick_check', { simple: true });
+      if (result !== 'ok') {
+        const damaged = Object.assign(new Error(`quick_check: ${String(result)}`), {
+          code: 'SQLITE_CORRUPT',
+        });
+        return statusOfError(path, damaged);
+      }
+    } finally {
+      database.close();
+    }
+    return { store: path, status: 'ok' };
+  } catch (error) {
+    return statusOfError(path, error);
+  }
+}
+
+/**
+ * The health of every SQLite store under a data directory (the session log, grants, plugin
+ * storage): what a `quiver doctor` reports, one entry per store, sorted by path.
+ */
+export function checkSqliteStores(dataDir: string): StoreStatus[] {
+  return [...storesUnder(resolve(dataDir))].sort().map(checkSqliteStore);
+}

@@ -1,0 +1,100 @@
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { QuiverError } from '@quiver/types';
+import { asidePath, moveAsideFix } from './store-faults.js';
+
+/** Beside the stores of one directory: which of them Quiver created, so that an emptied one is noticed. */
+export const STORE_RECORD_FILE = 'stores.json';
+
+export interface StoreRecordEntry {
+  /** When Quiver first found the store holding its schema (ISO 8601). */
+  createdAt: string;
+}
+
+interface StoreRecordFile {
+  version: 1;
+  stores: Record<string, StoreRecordEntry>;
+}
+
+function recordPathOf(path: string): string {
+  return join(dirname(path), STORE_RECORD_FILE);
+}
+
+/** The identity records of the stores in `directory`; an unreadable record is reported, never taken for none. */
+export function readStoreRecords(directory: string): Record<string, StoreRecordEntry> {
+  const file = join(directory, STORE_RECORD_FILE);
+  if (!existsSync(file)) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoreRecordFile>;
+    if (typeof parsed !== 'object' || parsed === null || typeof parsed.stores !== 'object')
+      throw new Error('no "stores" object');
+    return parsed.stores as Record<string, StoreRecordEntry>;
+  } catch (error) {
+    throw new QuiverError(
+      'storage_damaged',
+      `The store identity record ${file} is unreadable (${(error as Error).message}); without it Quiver cannot tell a new store from one that lost its data.`,
+      {
+        fix: `Move it aside (mv "${file}" "${file}.damaged"); Quiver writes a new one for the stores it finds intact.`,
+        details: { path: file },
+        cause: error,
+      },
+    );
+  }
+}
+
+/** The record of the store at `path`, if Quiver created it. */
+export function storeRecordOf(path: string): StoreRecordEntry | undefined {
+  return readStoreRecords(dirname(path))[basename(path)];
+}
+
+/**
+ * Records that the store at `path` exists and holds its schema. Written with a rename, so a
+ * reader never sees half a file; two processes recording at once may drop each other's new
+ * entry, which the next open of that store writes again.
+ */
+export function recordStore(path: string): void {
+  const directory = dirname(path);
+  const stores = readStoreRecords(directory);
+  const name = basename(path);
+  if (stores[name] !== undefined) return;
+  stores[name] = { createdAt: new Date().toISOString() };
+  const file = recordPathOf(path);
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify({ version: 1, stores } satisfies StoreRecordFile, null, 2)}\n`);
+  renameSync(temporary, file);
+}
+
+/** Size of the file at `path`, or undefined when there is none. */
+function sizeOf(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses to open as new a store Quiver created and that is now missing or empty (truncated,
+ * deleted, replaced): it held data, so reopening it would silently start over. A person who
+ * moved it aside (`<file>.damaged`) has said to start a new one.
+ */
+export function assertStoreNotEmptied(path: string): void {
+  const record = storeRecordOf(path);
+  if (record === undefined) return;
+  const size = sizeOf(path);
+  if (size !== undefined && size > 0) return;
+  if (existsSync(asidePath(path))) return;
+  const state = size === undefined ? 'is missing' : 'is empty (0 bytes)';
+  throw new QuiverError(
+    'storage_damaged',
+    `The store ${path} ${state}, but Quiver created it on ${record.createdAt} and it held data (recorded in ${recordPathOf(path)}); it is not reopened as a new, empty store.`,
+    {
+      fix: `Restore ${path} from a backup if you have one. To start a new, empty store instead: ${
+        size === undefined
+          ? `create the marker file ${asidePath(path)} (touch "${asidePath(path)}"); Quiver then starts a new one.`
+          : moveAsideFix(path)
+      }`,
+      details: { path, state: size === undefined ? 'missing' : 'empty', createdAt: record.createdAt },
+    },
+  );
+}
