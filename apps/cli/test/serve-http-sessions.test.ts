@@ -91,6 +91,6 @@ describe('quiver serve --http sessions', () => {
     expect(word.stderr).toContain('--session-idle-timeout must be a positive number of seconds, not "soon"');
     const stdio = await quiver(['--trust-project', 'serve', '--max-sessions', '3'], { cwd: workspace.dir });
     expect(stdio.code).toBe(2);
-    expect(stdio.stderr).toContain('apply to --http only');
+    expect(stdio.stderr).toContain('to --http only');
   });
 });

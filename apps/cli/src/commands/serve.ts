@@ -96,7 +96,7 @@ export function registerServeCommand(program: Command): void {
       const httpOnly = HTTP_ONLY.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
       if (!address && httpOnly.length > 0)
         throw new CliError(
-          `${httpOnly.join(' and ')} apply to --http only: stdio serves one client, whose session ends when it disconnects.`,
+          `${httpOnly.join(' and ')} ${httpOnly.length === 1 ? 'applies' : 'apply'} to --http only: stdio serves one client, whose session ends when it disconnects.`,
           'Add --http 127.0.0.1:PORT, or leave these options out.',
           EXIT.usage,
         );

@@ -118,19 +118,19 @@ export class ContentLengthFramer implements Framer<FrameItem> {
     return { kind: 'framing', problem };
   }
 
-  /** True once the next `Content-Length:` is found (reading goes on there). */
+  /** True once the next `Content-Length:` is found (reading goes on there); false when more bytes are needed. */
   #resync(state: { name: 'resync'; carry: Buffer }): boolean {
-    const chunk = this.#chunks.shift();
-    if (!chunk) return false;
-    const text = Buffer.concat([state.carry, chunk]);
-    const at = text.toString('latin1').toLowerCase().indexOf(NEXT_HEADER);
-    if (at < 0) {
+    for (let chunk = this.#chunks.shift(); chunk; chunk = this.#chunks.shift()) {
+      const text = Buffer.concat([state.carry, chunk]);
+      const at = text.toString('latin1').toLowerCase().indexOf(NEXT_HEADER);
+      if (at >= 0) {
+        this.#putBack(text.subarray(at));
+        this.#state = { name: 'header', head: Buffer.alloc(0) };
+        return true;
+      }
       state.carry = Buffer.from(text.subarray(Math.max(0, text.length - NEXT_HEADER.length + 1)));
-      return false;
     }
-    this.#putBack(text.subarray(at));
-    this.#state = { name: 'header', head: Buffer.alloc(0) };
-    return true;
+    return false;
   }
 }
 

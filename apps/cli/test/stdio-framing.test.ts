@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ContentLengthFramer, type FrameItem } from '../src/stdio/content-length-framer.js';
+import { leadingRequestId } from '../src/stdio/leading-request-id.js';
+import { LineFramer, type LineItem } from '../src/stdio/line-framer.js';
+import { parseMessageSize } from '../src/stdio/message-size.js';
+
+/** Feeds `input` in pieces of `size` bytes and collects every item. */
+function frames<T>(
+  framer: { push(chunk: Buffer): void; next(): T | undefined },
+  input: string,
+  size: number,
+): T[] {
+  const bytes = Buffer.from(input);
+  const items: T[] = [];
+  for (let at = 0; at < bytes.length; at += size) {
+    framer.push(bytes.subarray(at, at + size));
+    for (let item = framer.next(); item !== undefined; item = framer.next()) items.push(item);
+  }
+  return items;
+}
+
+const describeFrame = (item: FrameItem) =>
+  item.kind === 'body'
+    ? item.body.toString()
+    : item.kind === 'oversize'
+      ? `oversize ${item.size}`
+      : `framing: ${item.problem}`;
+const describeLine = (item: LineItem) =>
+  item.kind === 'line' ? item.text.toString() : `oversize ${item.size}`;
+const frame = (body: string) => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+
+describe('reading bounded messages from a byte stream', () => {
+  it('cuts Content-Length frames the same way whatever the chunk sizes, skipping bodies over the limit', () => {
+    const input = `${frame('{"a":1}')}${frame('x'.repeat(100))}Content-Type: text/plain\r\n\r\n{"lost":true}${frame('{"b":2}')}${frame('{"c":3}')}`;
+    for (const size of [1, 2, 3, 7, 64, 4096]) {
+      const items = frames(new ContentLengthFramer(50), input, size).map(describeFrame);
+      expect(items, `chunks of ${size}`).toEqual([
+        '{"a":1}',
+        'oversize 100',
+        expect.stringMatching(/^framing: a header block without Content-Length \(it had "Content-Type"\)/),
+        '{"b":2}',
+        '{"c":3}',
+      ]);
+    }
+  });
+
+  it('reports a header block that never ends and reads the next frame', () => {
+    const items = frames(
+      new ContentLengthFramer(1024),
+      `X-Junk: ${'y'.repeat(9000)}${frame('{"d":4}')}`,
+      512,
+    );
+    expect(items.map(describeFrame)).toEqual([
+      expect.stringMatching(/^framing: a header block longer than 8192 bytes/),
+      '{"d":4}',
+    ]);
+  });
+
+  it('cuts lines the same way whatever the chunk sizes, skipping lines over the limit to their newline', () => {
+    const input = `{"a":1}\n${'z'.repeat(200)}\n\n{"b":2}\r\n`;
+    for (const size of [1, 5, 64, 4096])
+      expect(frames(new LineFramer(50), input, size).map(describeLine), `chunks of ${size}`).toEqual([
+        '{"a":1}',
+        'oversize 200',
+        '',
+        '{"b":2}\r',
+      ]);
+  });
+
+  it('finds the id of a request from its first bytes only at the top level', () => {
+    expect(leadingRequestId(Buffer.from('{"jsonrpc":"2.0","id":42,"method":"x","params":{"p":"'))).toBe(42);
+    expect(leadingRequestId(Buffer.from('{"params":{"id":7,"s":"\\"id\\":8"},"id":"top","method":"x"'))).toBe(
+      'top',
+    );
+    expect(leadingRequestId(Buffer.from('{"method":"x","params":{"padding":"aaaa'))).toBeNull();
+    expect(leadingRequestId(Buffer.from('{"jsonrpc":"2.0","id":12'))).toBeNull();
+    expect(leadingRequestId(Buffer.from('[{"id":1}]'))).toBeNull();
+  });
+
+  it('reads sizes with units and refuses sizes out of range', () => {
+    expect(parseMessageSize(undefined)).toBe(16 * 1024 * 1024);
+    expect(parseMessageSize('64MiB')).toBe(64 * 1024 * 1024);
+    expect(parseMessageSize('512k')).toBe(512 * 1024);
+    expect(parseMessageSize('2048')).toBe(2048);
+    expect(() => parseMessageSize('10')).toThrow(/from 1KiB to 1GiB/);
+    expect(() => parseMessageSize('lots')).toThrow(/--max-message-size/);
+  });
+});
