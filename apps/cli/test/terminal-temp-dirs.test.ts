@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describeWithSystemTools } from '@quiver/test-utils';
+import { afterEach, expect, it } from 'vitest';
 import { BIN, quiver, TEST_XDG_DATA_HOME, tempDirs, write } from './helpers.js';
 
 const sandboxDirs = (tmp: string) => readdirSync(tmp).filter((name) => name.startsWith('quiver-terminal-'));
@@ -16,7 +17,7 @@ async function until<T>(probe: () => T | undefined, ms: number): Promise<T> {
   }
 }
 
-describe('the temporary directories of sandboxed terminal commands', () => {
+describeWithSystemTools(['bwrap'])('the temporary directories of sandboxed terminal commands', () => {
   const dirs = tempDirs('quiver-sandbox-tmp-');
   afterEach(dirs.cleanup);
 
