@@ -1,6 +1,8 @@
 // Public surface of @quiver/wiring: the one package that knows every first-party extension.
 
 export { createFirstPartyBackends } from './backends.js';
+export type { CheckStoresOptions } from './check-stores.js';
+export { checkStores } from './check-stores.js';
 export type { CreateQuiverOptions, Quiver, QuiverSessionOptions } from './create-quiver.js';
 export {
   createQuiver,

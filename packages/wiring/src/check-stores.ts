@@ -1,0 +1,23 @@
+import { checkPostgresStores, type StorageConfig } from '@quiver/plugin-host';
+import { checkSqliteStores, type StoreStatus } from '@quiver/storage-sqlite';
+
+export interface CheckStoresOptions {
+  /** The data directory: its SQLite stores (session log, grants, plugin storage) are checked. */
+  dataDir: string;
+  /** `storage` of quiver.yaml; with `kind: postgres` the shared database is checked too. */
+  storage?: StorageConfig;
+  environment?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The health of every store Quiver keeps, one entry per store (what `quiver doctor` shows): the
+ * SQLite files under the data directory (recorded but now missing or empty, unreadable, failing
+ * SQLite's quick check), and with PostgreSQL storage every table of Quiver's schemas. A broken
+ * store is an entry with the problem and the fix, never a throw.
+ */
+export async function checkStores(options: CheckStoresOptions): Promise<StoreStatus[]> {
+  const statuses = checkSqliteStores(options.dataDir);
+  if (options.storage !== undefined)
+    statuses.push(...(await checkPostgresStores(options.storage, options.environment ?? process.env)));
+  return statuses;
+}
