@@ -107,6 +107,21 @@ describeWithSystemTools(['postgres', 'initdb'])('a PostgreSQL restart under load
       const stored = new Set(rows.map((row) => row.title));
       expect(acknowledged.filter((title) => !stored.has(title))).toEqual([]);
       expect(acknowledged.length).toBeGreaterThan(10);
+
+      // The session log kept what it was handed during the outage and wrote it after reconnecting.
+      const logged = async () =>
+        Number(
+          (
+            await server().query<{ n: string }>(
+              url,
+              "SELECT count(*) AS n FROM calls WHERE tool = 'kanban_create' AND status = 'ok'",
+            )
+          )[0]?.n,
+        );
+      const deadline = Date.now() + 10_000;
+      while ((await logged()) < acknowledged.length && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await logged()).toBe(acknowledged.length);
     },
     TEST_TIMEOUT_MS,
   );
