@@ -267,7 +267,7 @@ async function report(
   const fresh = pair.findings.find((finding) => !shrunk.has(shrinkKey(finding)));
   if (!fresh) {
     log(
-      `[fuzz:shell --workspaces] state ${index} (${planted.kind})${where}: ${JSON.stringify(tokenize(pair.command, fixture))}: ${pair.findings.map((finding) => `${finding.kind} ${tokenize(finding.subject, fixture)}`).join(', ')}`,
+      `[fuzz:shell --workspaces] state ${index} (${planted.kind})${where}: ${JSON.stringify(tokenize(pair.command, fixture))}: ${pair.findings.map((finding) => `${finding.ruleSets.join(',')} ${finding.kind} ${tokenize(finding.subject, fixture)}`).join(', ')}`,
     );
     return;
   }

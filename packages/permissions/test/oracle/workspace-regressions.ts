@@ -136,9 +136,9 @@ export function programOf(command: string): string {
   return first;
 }
 
-/** One bug, however many pairs show it: the finding's kind, the state's class and the program. */
+/** One bug, however many pairs show it: the rule sets, the finding's kind, the state's class and the program. */
 export function workspaceSignature(finding: WorkspaceFinding, stateKind: string, command: string): string {
-  return `${finding.kind} [${stateKind}] ${programOf(command)}`;
+  return `${finding.ruleSets.join(',')} ${finding.kind} [${stateKind}] ${programOf(command)}`;
 }
 
 /**
