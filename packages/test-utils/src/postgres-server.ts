@@ -28,6 +28,9 @@ export interface TestPostgresServer {
    * (`57P01`), as an operator's restart or a failover does. Resolves once it accepts connections.
    */
   restart(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Stops the server (connections are terminated, new ones refused) and keeps its data, until `resume`. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   /** Stops the server at once and removes its directory. */
   stop(): Promise<void>;
 }
@@ -133,6 +136,21 @@ export async function startPostgresServer(): Promise<TestPostgresServer> {
         '-w',
         '-m',
         mode,
+        '-D',
+        data,
+        '-l',
+        join(directory, 'server.log'),
+        '-o',
+        options,
+      ]);
+    },
+    async pause(): Promise<void> {
+      await runAsServerUser('pg_ctl', ['stop', '-w', '-m', 'fast', '-D', data]);
+    },
+    async resume(): Promise<void> {
+      await runAsServerUser('pg_ctl', [
+        'start',
+        '-w',
         '-D',
         data,
         '-l',

@@ -23,6 +23,8 @@ export interface PostgresSessionEventLogOptions {
   pool: pg.Pool;
   /** This process's replica lease: running calls are stamped with it. */
   lease: ReplicaLease;
+  /** What is held in memory while the database is unreachable; default `POSTGRES_LOG_QUEUE_LIMITS`. */
+  queueLimits?: { events: number; bytes: number };
 }
 
 /** A call another replica left running when it died, now marked interrupted. */
@@ -75,10 +77,12 @@ export class PostgresSessionEventLog implements SessionEventLog {
   #queuedEvents = 0;
   #queuedBytes = 0;
   #unreachableSince: number | undefined;
+  readonly #limits: { events: number; bytes: number };
 
   private constructor(options: PostgresSessionEventLogOptions) {
     this.#pool = options.pool;
     this.#lease = options.lease;
+    this.#limits = options.queueLimits ?? POSTGRES_LOG_QUEUE_LIMITS;
   }
 
   static async open(options: PostgresSessionEventLogOptions): Promise<PostgresSessionEventLog> {
@@ -242,7 +246,7 @@ export class PostgresSessionEventLog implements SessionEventLog {
     let bytes = 0;
     if (this.#unreachableSince !== undefined) {
       bytes = events.reduce((sum, event) => sum + JSON.stringify(event).length, 0);
-      const { events: maxEvents, bytes: maxBytes } = POSTGRES_LOG_QUEUE_LIMITS;
+      const { events: maxEvents, bytes: maxBytes } = this.#limits;
       if (this.#queuedEvents + events.length > maxEvents || this.#queuedBytes + bytes > maxBytes) {
         const error = new Error(
           `PostgreSQL has been unreachable for ${Math.round((Date.now() - this.#unreachableSince) / 1000)} s and ${this.#queuedEvents} events already wait to be written (at most ${maxEvents} events or ${maxBytes / 1024 / 1024} MB are held).`,
