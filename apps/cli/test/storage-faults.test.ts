@@ -116,6 +116,31 @@ describe('storage faults say what broke, and nothing is lost silently', () => {
     expect(log.stdout + log.stderr).toContain(path.join(data, 'sessions.db'));
   }, 60_000);
 
+  it('counts what a session could not record after its log file was deleted under it, and refuses to start that log over', async () => {
+    const dir = kanbanWorkspace();
+    const { client, transport, stderr } = await connectStdio(dir);
+    const read = async () => {
+      const result = await client.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
+      expect(result.isError, textOf(result)).toBeFalsy();
+    };
+    for (let call = 0; call < 3; call += 1) await read();
+    const log = path.join(dir, '.quiver/sessions.db');
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${log}${suffix}`, { force: true });
+    for (let call = 0; call < 5; call += 1) await read();
+    const exited = new Promise((resolve) => (transport.onclose = () => resolve(undefined)));
+    await client.close();
+    await exited;
+    await until(() => /could not record/.test(stderr()), 'the report on stderr', 5_000);
+    const reports = stderr().match(/the session log could not record (\d+) event/g) ?? [];
+    expect(reports, stderr()).toHaveLength(1);
+    expect(Number(/(\d+) event/.exec(reports[0]!)?.[1])).toBeGreaterThanOrEqual(5);
+    expect(stderr()).toContain('was deleted or replaced');
+
+    const listed = await quiver(dir, ['log']);
+    expect(listed.code).not.toBe(0);
+    expect(listed.stdout + listed.stderr).toContain(`The store ${log} is missing`);
+  }, 60_000);
+
   itWithSystemTools(['bwrap'])(
     'counts the events a full disk kept out of the session log, says so once, and shows the gap in quiver log',
     async () => {

@@ -38,6 +38,17 @@ export function describeStoreFault(error: unknown, path: string, doing: string):
       { fix: moveAsideFix(path), details, cause: error },
     );
   }
+  if (code === 'SQLITE_READONLY_DBMOVED') {
+    return new QuiverError(
+      'storage_unavailable',
+      `The store ${path} was moved or deleted while Quiver had it open (${reason}); Quiver failed while ${doing}.`,
+      {
+        fix: `Put the file back and restart Quiver. If you moved it aside on purpose, restart Quiver: it refuses to start the store over unless ${asidePath(path)} exists.`,
+        details,
+        cause: error,
+      },
+    );
+  }
   if (FULL.test(code)) {
     return new QuiverError(
       'storage_unavailable',

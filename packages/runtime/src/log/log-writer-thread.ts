@@ -64,7 +64,26 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
   const data = workerData as LogWriterThreadData;
   const settled = new Int32Array(data.settled);
   const SqliteDatabase = require(data.sqliteModule) as typeof Database;
+  const { statSync } = require('node:fs') as typeof import('node:fs');
   const db = new SqliteDatabase(data.path);
+  // Which file this connection writes: one deleted or replaced under it would take every later
+  // write silently (SQLite keeps writing to the unlinked file), so each transaction checks first.
+  const inode = statSync(data.path).ino;
+  const fileGone = (): Error | undefined => {
+    let current: number | undefined;
+    try {
+      current = statSync(data.path).ino;
+    } catch {
+      current = undefined;
+    }
+    if (current === inode) return undefined;
+    return Object.assign(
+      new Error(
+        `The session log ${data.path} was deleted or replaced while Quiver was writing to it; what it is handed now cannot be recorded until Quiver restarts.`,
+      ),
+      { code: 'QUIVER_LOG_GONE' },
+    );
+  };
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${data.patienceMs}`);
   const writeRows = createRowWriter(db, data.transientTypes);
@@ -80,6 +99,8 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
   const isBusy = (error: unknown): boolean =>
     /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown } | undefined)?.code));
   const attempt = (requests: readonly LogWriteRequest[]): unknown => {
+    const gone = fileGone();
+    if (gone !== undefined) return gone;
     try {
       write.immediate(requests.map((request) => JSON.parse(request.events) as unknown[]));
       if (gaveUp) db.pragma(`busy_timeout = ${data.patienceMs}`);
@@ -126,7 +147,8 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
     if (last !== undefined) {
       const error = attempt(requests);
       if (error !== undefined) {
-        if (isBusy(error) || requests.length === 1) report(requests, error);
+        const whole = isBusy(error) || (error as { code?: unknown }).code === 'QUIVER_LOG_GONE';
+        if (whole || requests.length === 1) report(requests, error);
         // One bad write must not take the others of its transaction down with it.
         else
           for (const request of requests) {

@@ -208,8 +208,9 @@ export class SessionLogWriter {
   #count(events: number, error: unknown): void {
     this.#lost += events;
     this.#lostInSession += events;
+    // The first failure of a stretch says why; the ones after it follow from it.
+    if (this.#lossSince === undefined) this.#lossReason = messageOf(error);
     this.#lossSince ??= Date.now();
-    this.#lossReason = messageOf(error);
   }
 
   /** Writes what is pending (within the patience) and records the session's end. */
