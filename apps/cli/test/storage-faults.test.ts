@@ -211,10 +211,15 @@ describe('storage faults say what broke, and nothing is lost silently', () => {
       const sessions = JSON.parse(readFileSync(logFile, 'utf8')) as Array<{
         calls: Array<{ status: string; startedAt?: number }>;
         gaps: Array<{ lostEvents?: number; message: string }>;
+        summary: { lostEvents: number };
       }>;
       const served = sessions.find((session) => session.gaps.length > 0);
       expect(served, JSON.stringify(sessions).slice(0, 2_000)).toBeDefined();
       expect(served!.gaps.reduce((sum, gap) => sum + (gap.lostEvents ?? 0), 0)).toBe(lost);
+      expect(served!.summary.lostEvents).toBe(lost);
+      expect(readFileSync(path.join(control.dir, 'log.txt'), 'utf8')).toContain(
+        `${lost} events not recorded (gap in the log)`,
+      );
       expect(served!.gaps[0]!.message).toContain('disk');
       // Every call made after the disk was freed is in the log (those handed over just before it
       // filled may be among the lost).

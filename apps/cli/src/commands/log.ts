@@ -31,6 +31,9 @@ export function registerLogCommand(program: Command): void {
             const flags = [
               session.failedCalls ? color.red(`${session.failedCalls} failed`) : '',
               session.interruptedCalls ? color.yellow(`${session.interruptedCalls} interrupted`) : '',
+              session.lostEvents
+                ? color.yellow(`${session.lostEvents} events not recorded (gap in the log)`)
+                : '',
             ]
               .filter(Boolean)
               .join(', ');

@@ -163,7 +163,10 @@ export class PostgresSessionEventLog implements SessionEventLog {
            count(c.call_id)::int AS calls,
            count(*) FILTER (WHERE c.status = 'error')::int AS failed,
            count(*) FILTER (WHERE c.status = 'interrupted')::int AS interrupted,
-           max(coalesce(c.completed_at, c.started_at)) AS last_activity
+           max(coalesce(c.completed_at, c.started_at)) AS last_activity,
+           (SELECT coalesce(sum((e.data::jsonb->>'lostEvents')::int), 0)::int FROM events e
+              WHERE e.session_id = s.id AND e.type = 'session.warning'
+                AND e.data::jsonb->>'code' = 'log_gap') AS lost
          FROM sessions s LEFT JOIN calls c ON c.session_id = s.id
          GROUP BY s.id
          ORDER BY greatest(max(coalesce(c.completed_at, c.started_at)), s.started_at) DESC
@@ -181,6 +184,7 @@ export class PostgresSessionEventLog implements SessionEventLog {
       failedCalls: row.failed,
       interruptedCalls: row.interrupted,
       lastActivityAt: Math.max(Number(row.last_activity ?? row.started_at), Number(row.started_at)),
+      lostEvents: Number(row.lost ?? 0),
     }));
   }
 

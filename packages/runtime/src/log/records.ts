@@ -37,6 +37,8 @@ export interface SessionSummary {
   interruptedCalls: number;
   /** Latest call start or completion, or the session start. */
   lastActivityAt: number;
+  /** Events the log could not record, as its gap records count them (0 when none were lost). */
+  lostEvents: number;
 }
 
 export interface FileEditMetric {

@@ -50,6 +50,7 @@ interface SessionRow {
   failed: number;
   interrupted: number;
   last_activity: number | null;
+  lost: number;
 }
 
 /**
@@ -182,7 +183,10 @@ export class SqliteSessionEventLog implements SessionEventLog {
            count(c.call_id) AS calls,
            coalesce(sum(c.status = 'error'), 0) AS failed,
            coalesce(sum(c.status = 'interrupted'), 0) AS interrupted,
-           max(coalesce(c.completed_at, c.started_at)) AS last_activity
+           max(coalesce(c.completed_at, c.started_at)) AS last_activity,
+           (SELECT coalesce(sum(json_extract(e.data, '$.lostEvents')), 0) FROM events e
+              WHERE e.session_id = s.id AND e.type = 'session.warning'
+                AND json_extract(e.data, '$.code') = 'log_gap') AS lost
          FROM sessions s LEFT JOIN calls c ON c.session_id = s.id
          GROUP BY s.id
          ORDER BY max(coalesce(last_activity, s.started_at), s.started_at) DESC, s.rowid DESC
@@ -198,6 +202,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
       failedCalls: row.failed,
       interruptedCalls: row.interrupted,
       lastActivityAt: Math.max(row.last_activity ?? row.started_at, row.started_at),
+      lostEvents: row.lost,
     }));
   }
 
