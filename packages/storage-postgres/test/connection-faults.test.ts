@@ -42,9 +42,12 @@ describeWithSystemTools(['postgres', 'initdb'])('connections the server drops', 
     const url = await server().freshDatabase('dropped_store');
     const backend = await openPostgresStorageBackend({ url, project: 'p', userId: 'u', maxConnections: 3 });
     backends.push(backend);
-    const store = await backend
-      .resolve({ toolName: 'notes', personalityId: 'dev', declaration: true } as never)
-      .connect('notes', { scope: 'project', migrations: MIGRATIONS });
+    const handle = await backend.resolve({
+      toolName: 'notes',
+      personalityId: 'dev',
+      declaration: true,
+    } as never);
+    const store = await handle.connect('notes', { scope: 'project', migrations: MIGRATIONS });
     await store.run('INSERT INTO notes (text) VALUES (?)', ['first']);
     await terminateOthers(url);
     expect(await store.all<{ text: string }>('SELECT text FROM notes')).toEqual([{ text: 'first' }]);
