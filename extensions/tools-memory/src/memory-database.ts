@@ -52,7 +52,13 @@ export async function openScope(
     return store;
   } catch (error) {
     if (isQuiverError(error)) {
-      return fail('not_available', `The ${scope} memory database could not be opened: ${error.message}`, {
+      // A damaged or unreachable store keeps its code, so the client can tell it from a missing backend.
+      const code =
+        error.code === 'storage_unavailable' || error.code === 'storage_damaged'
+          ? error.code
+          : 'not_available';
+      const fix = error.fix ? ` Fix: ${error.fix}` : '';
+      return fail(code, `The ${scope} memory database could not be opened: ${error.message}${fix}`, {
         scope,
       });
     }
