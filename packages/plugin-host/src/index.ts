@@ -9,7 +9,7 @@ export { quiverConfigSchema } from './config/config-schema.js';
 export { didYouMean, formatZodIssues } from './config/format-issues.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadConfigFile, parseConfig } from './config/load-config.js';
 export type { DroppedListItem, UnmatchedRemoval } from './config/merge-layers.js';
-export { isRootConfiguration, workspaceRoot } from './config/workspace-root.js';
+export { isSubdirectoryConfiguration, workspaceRoot } from './config/workspace-root.js';
 export { QuiverHost } from './host.js';
 export type {
   BackendFactoryContext,
@@ -43,10 +43,10 @@ export { explainMissingTool } from './plugins/failed-plugin-tools.js';
 export type { FailedPluginInfo, LoadedPluginInfo } from './plugins/plugin-catalog.js';
 export { PluginCatalog } from './plugins/plugin-catalog.js';
 export type { PluginSettingDescription } from './plugins/plugin-config.js';
+export { pluginSearchLocations } from './plugins/plugin-locations.js';
 export {
   PLUGIN_SERVICE_NAMES,
   validatePackageManifest,
-export { pluginSearchLocations } from './plugins/plugin-locations.js';
   validatePluginDefinition,
 } from './plugins/plugin-manifest.js';
 export type { ResolvedPlugin } from './plugins/plugin-resolver.js';
@@ -59,23 +59,23 @@ export { openProjectTrust } from './storage/open-project.js';
 export type { StorageConfig } from './storage/storage-config.js';
 export type { HostOptions, ServiceScope, Token } from './tokens.js';
 export { createToken, TOKEN_SCOPES, TOKENS } from './tokens.js';
-export type { ConfigurationComparison } from './trust/compare-configurations.js';
-export { compareConfigurations, narrowPersonality } from './trust/compare-configurations.js';
-export type { ConfigurationChange } from './trust/configuration-change.js';
 export type { CodePin, CodePins } from './trust/code-pins.js';
 export { pinnedFileCount, pinProjectCode, pinTrustedCode } from './trust/code-pins.js';
 export { CodeTrust } from './trust/code-trust.js';
+export type { ConfigurationComparison } from './trust/compare-configurations.js';
+export { compareConfigurations, narrowPersonality } from './trust/compare-configurations.js';
+export type { ConfigurationChange } from './trust/configuration-change.js';
 export { describeProjectConfiguration } from './trust/describe-configuration.js';
+export type { FilePin, FilePins } from './trust/file-pins.js';
 export type {
   InspectProjectOptions,
   LocatedProject,
-export type { FilePin, FilePins } from './trust/file-pins.js';
   ProjectInspection,
   ProjectTrustOptions,
+  TrustedLaunch,
 } from './trust/inspect-project.js';
 export { inspectProject, locateProject } from './trust/inspect-project.js';
 export type {
-  TrustedLaunch,
   McpToolPin,
   McpToolPinEntry,
   McpToolPinFile,

@@ -13,7 +13,7 @@ import {
   findConfigFile,
   type InspectProjectOptions,
   inspectProject,
-  isRootConfiguration,
+  isSubdirectoryConfiguration,
   openMcpToolPins,
   openProjectTrust,
   type Personality,
@@ -61,9 +61,9 @@ export interface CreateQuiverOptions {
    * person launching Quiver does with `--trust-project`: `true` trusts it as found now; a
    * configuration (e.g. `quiver.trust.current` of an earlier instance) trusts exactly that one.
    * Without it only what `quiver trust` recorded (or the narrowing part of an edit) applies.
-   * `true` trusts only a quiver.yaml in the workspace root (`workspace`, else the outermost git
-   * directory from the current one) or the one `configPath` names: a config discovered in a
-   * subdirectory is refused. A `TrustedLaunch` (`quiver.trust.launch` of an earlier instance)
+   * `true` never trusts a quiver.yaml discovered in a subdirectory of the workspace root
+   * (`workspace`, else the outermost git directory from the current one): only the root's own,
+   * one above it, or the one `configPath` names. A `TrustedLaunch` (`quiver.trust.launch` of an earlier instance)
    * also keeps the code pinned then: nothing that changed since starts.
    */
   trustProject?: boolean | ProjectConfiguration | TrustedLaunch;
@@ -117,7 +117,7 @@ function projectOptions(options: CreateQuiverOptions): {
     (options.config || options.discoverConfig === false ? undefined : findConfigFile(start));
   if (options.trustProject === true && configFile !== undefined && options.configPath === undefined) {
     const root = options.workspace ? path.resolve(options.workspace) : workspaceRoot(start);
-    if (!isRootConfiguration(configFile, root)) throw subdirectoryTrustRefused(configFile, root);
+    if (isSubdirectoryConfiguration(configFile, root)) throw subdirectoryTrustRefused(configFile, root);
   }
   return {
     configFile,
@@ -153,7 +153,7 @@ function trustedLaunchOf(
 function subdirectoryTrustRefused(configFile: string, root: string): QuiverError {
   return new QuiverError(
     'usage',
-    `--trust-project trusts only the configuration at the workspace root (${root}), and the config file found is ${configFile}: a file outside the root directory could have been written by a tool, so it is not trusted.`,
+    `--trust-project trusts only the configuration at the workspace root (${root}), and the config file found is ${configFile}: a file in a subdirectory of the workspace could have been written by a tool, so it is not trusted.`,
     {
       fix: `Start Quiver in ${root}, pass -w ${path.dirname(configFile)} to make that directory the workspace, or name the file with --config.`,
       details: { configFile, root },

@@ -34,10 +34,12 @@ export function workspaceRoot(start: string, home: string = os.homedir()): strin
 }
 
 /**
- * Whether `--trust-project` may trust a config file that discovery found: only the one in the
- * workspace root itself. Any other (a subdirectory's, one above the root) is found and used as
- * untrusted configuration, never trusted by the launch.
+ * Whether a config file that discovery found lies in a subdirectory of the workspace root, where
+ * a tool could have written it: `--trust-project` never trusts one. The root's own config, and
+ * one above the root (outside the workspace), may be trusted.
  */
-export function isRootConfiguration(configFile: string, root: string): boolean {
-  return real(path.dirname(configFile)) === real(root);
+export function isSubdirectoryConfiguration(configFile: string, root: string): boolean {
+  const directory = real(path.dirname(configFile));
+  const rootDirectory = real(root);
+  return directory !== rootDirectory && isInside(directory, rootDirectory);
 }
