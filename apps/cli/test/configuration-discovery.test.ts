@@ -70,6 +70,20 @@ describe('where --trust-project finds the configuration it trusts', () => {
     expect(existsSync(marker)).toBe(true);
   });
 
+  it('trusts a config above the workspace a person named with -w: no tool of that workspace wrote it', async () => {
+    const parent = dirs.make();
+    const marker = path.join(dirs.make(), 'started');
+    writeConfig(parent, marker);
+    const workspace = path.join(parent, 'project');
+    mkdirSync(workspace);
+    const run = await quiver(['--trust-project', '-w', workspace, 'tools'], {
+      cwd: workspace,
+      env: { XDG_DATA_HOME: dirs.make() },
+    });
+    expect(run.code).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  });
+
   it('trusts a subdirectory config a person named with -w or --config', async () => {
     const named = repositoryWithSubdirectoryConfig();
     const workspace = await quiver(['--trust-project', '-w', named.sub, 'tools'], {
