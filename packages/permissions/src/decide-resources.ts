@@ -3,7 +3,7 @@ import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/type
 import { matchesStringSpecifier } from './command-rule.js';
 import { processRelativeReason } from './decide-shell.js';
 import { escapeGlob } from './path-specifier.js';
-import { isProtectionRule } from './protected-paths.js';
+import { isProtectionRule } from './protection-rules.js';
 import type { PermissionRule } from './rule.js';
 import { type RuleSet, ruleAppliesToTool } from './rule-set.js';
 import { combineSubjects } from './subjects.js';

@@ -10,11 +10,14 @@ import {
 import { checkPermissionRule } from './check-rule.js';
 import { decideName, decidePaths, decideSpecifier, decideUrl } from './decide-resources.js';
 import { decideShellCommand } from './decide-shell.js';
+import { InMemoryFilePins } from './file-fingerprint.js';
 import { SessionGrantStore } from './grant-stores.js';
 import type { ProjectGrants } from './project-grants.js';
-import { type ProtectedPath, protectionRules } from './protected-paths.js';
+import { type ProtectedPath, WORKSPACE_PROTECTED_PATHS } from './protected-paths.js';
+import { protectionRules } from './protection-rules.js';
 import type { PermissionRule } from './rule.js';
 import { RuleSet, type RuleSetCaches } from './rule-set.js';
+import type { TrustedFileState, WorkspaceFilePins } from './trusted-files.js';
 import { toolPathSubject } from './workspace-path.js';
 
 export interface PermissionEngineOptions {
@@ -40,6 +43,12 @@ export interface PermissionEngineOptions {
    * string is explained as "protected: Quiver loads this file as configuration".
    */
   protectedPaths?: ReadonlyArray<string | ProtectedPath>;
+  /**
+   * The trust record's pinned workspace files (package.json, `.npmrc`, makefiles…): a rule allows
+   * a program that reads such a file only while it is pinned as it is now. Absent: none is pinned,
+   * so such programs ask until a person grants them (which pins for the session).
+   */
+  filePins?: WorkspaceFilePins;
 }
 
 export interface PermissionRequest {
@@ -78,10 +87,11 @@ export class PermissionEngine {
   readonly #toolKinds = new Map<string, PermissionKind>();
   readonly #protections: PermissionRule[];
   #onceGrants: PermissionRule[] = [];
-  /** When the session began: workspace code (package scripts, git config) written later is not trusted by its rules. */
-  readonly #sessionStart = Date.now();
-  /** When each granted rule was granted: it trusts workspace code as it was then. */
-  readonly #grantedAt = new Map<string, number>();
+  readonly #filePins: WorkspaceFilePins | undefined;
+  /** Workspace files a person's grant in this session trusted as they were then. */
+  readonly #sessionPins = new InMemoryFilePins();
+  /** The untrusted workspace files behind the last ask that suggested each rule: a grant of it pins them. */
+  readonly #pendingPins = new Map<string, string[]>();
   readonly #caches: RuleSetCaches = { pathMatchers: new Map(), pathBases: new Map() };
   readonly #parsedGrants = new Map<string, PermissionRule | undefined>();
   /** Tools whose rules do not parse as the kind a call showed: every decision for them fails. */
@@ -102,7 +112,17 @@ export class PermissionEngine {
     this.#allow = options.layers.flatMap((layer) => layer.allow ?? []).map(check('allow'));
     this.#sessionGrants = options.sessionGrants ?? new SessionGrantStore();
     this.#projectGrants = options.projectGrants;
-    this.#protections = protectionRules(options.protectedPaths ?? [], options.workspace);
+    // The workspace's own entries hold whatever the host passes: a bare engine protects them too.
+    this.#protections = protectionRules(
+      [...(options.protectedPaths ?? []), ...WORKSPACE_PROTECTED_PATHS],
+      options.workspace,
+    );
+    this.#filePins = options.filePins;
+  }
+
+  #fileState(absolutePath: string): TrustedFileState {
+    if (this.#sessionPins.has(absolutePath)) return this.#sessionPins.state(absolutePath);
+    return this.#filePins?.state(absolutePath) ?? 'unpinned';
   }
 
   async decide(request: PermissionRequest): Promise<PermissionDecision> {
@@ -123,7 +143,11 @@ export class PermissionEngine {
       if (decided.behavior === 'allow') return decided;
     }
     const saved = this.#projectGrants?.list() ?? [];
-    return this.#decideByKind(request, this.#ruleSet(saved instanceof Promise ? await saved : saved, once));
+    return this.#decideByKind(
+      request,
+      this.#ruleSet(saved instanceof Promise ? await saved : saved, once),
+      once.length > 0,
+    );
   }
 
   /**
@@ -143,7 +167,11 @@ export class PermissionEngine {
     return decided.behavior === 'allow' || this.#projectGrants === undefined ? decided : undefined;
   }
 
-  async #decideByKind(request: PermissionRequest, rules: RuleSet): Promise<PermissionDecision> {
+  async #decideByKind(
+    request: PermissionRequest,
+    rules: RuleSet,
+    approvedOnce = false,
+  ): Promise<PermissionDecision> {
     const { toolName, spec, args, mcpServer } = request;
     if (!spec || mcpServer !== undefined) return decideName(toolName, rules, mcpServer, request.byNameOnly);
     const extracted = extract(() => subjectsOf(spec, args));
@@ -164,15 +192,20 @@ export class PermissionEngine {
         const base = requested === undefined ? undefined : toolPathSubject(requested, this.#workspace);
         if (base !== undefined && !base.ok)
           return { behavior: 'deny', reason: `cwd ${requested}: ${base.error} ${base.fix}` };
-        return await decideShellCommand(
+        const decided = await decideShellCommand(
           {
             toolName,
             command,
             cwd: base?.normalized,
-            trustedSince: (rule) => this.#grantedAt.get(rule.source) ?? this.#sessionStart,
+            fileState: (file) => this.#fileState(file),
+            trustWorkspaceOnce: approvedOnce,
           },
           rules,
         );
+        const { untrustedFiles, ...decision } = decided as PermissionDecision & { untrustedFiles?: string[] };
+        if (untrustedFiles && decision.behavior === 'ask' && decision.suggestedRule)
+          this.#pendingPins.set(decision.suggestedRule, untrustedFiles);
+        return decision;
       }
       case 'read':
       case 'write': {
@@ -214,11 +247,17 @@ export class PermissionEngine {
   /** Adds `rule` to the allow layer: for the next decision only, this session, or the project (saved). */
   grant(rule: string, scope: GrantScope): void | Promise<void> {
     const parsed = checkPermissionRule(rule, 'allow', this.#toolKinds);
-    this.#grantedAt.set(parsed.source, Date.now());
+    const files = this.#pendingPins.get(parsed.source) ?? this.#pendingPins.get(rule) ?? [];
+    if (scope !== 'once' && files.length > 0) this.#sessionPins.pin(files);
     if (scope === 'once') this.#onceGrants.push(parsed);
     else if (scope === 'session') this.#sessionGrants.add(parsed.source);
-    else if (this.#projectGrants) return this.#projectGrants.add(parsed.source);
-    else {
+    else if (this.#projectGrants) {
+      const pinned = files.length > 0 ? this.#filePins?.pin(files) : undefined;
+      const saved = this.#projectGrants.add(parsed.source);
+      if (pinned instanceof Promise || saved instanceof Promise)
+        return Promise.all([pinned, saved]).then(() => undefined);
+      return;
+    } else {
       throw new QuiverError(
         'config_invalid',
         `Cannot save the project grant "${rule}": this engine has no project grant store.`,
