@@ -109,14 +109,16 @@ export function inspectProject(
         : launch || undefined;
   const env = options.trust?.env;
   const pinAtLaunch = (configuration: ProjectConfiguration, recorded: CodePins | undefined): CodePins => {
-    const cached = recorded ?? readPinCache(workspace, env);
+    // Replicas sharing PostgreSQL keep no file of their own, not even this cache.
+    const keepCache = found.storage.kind !== 'postgres';
+    const cached = recorded ?? (keepCache ? readPinCache(workspace, env) : undefined);
     const code = pinProjectCode(configuration.config, {
       workspace,
       baseDirs: searchDirs,
       cache: cached,
       workspaceFiles: trustedWorkspaceFiles(workspace),
     });
-    writePinCache(workspace, code, cached, env);
+    if (keepCache) writePinCache(workspace, code, cached, env);
     return code;
   };
   const trust =
