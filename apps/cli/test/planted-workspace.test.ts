@@ -6,6 +6,7 @@ import { itWithSystemTools } from '@quiver/test-utils';
 import { createQuiver, type Quiver } from '@quiver/wiring';
 import { afterEach, describe, expect } from 'vitest';
 import { quiver as runCli, tempDirs } from './helpers.js';
+import { trustOnTerminal } from './trust-terminal.js';
 
 /**
  * The model controls the workspace: these tests plant state with the tools the embedded default
@@ -218,5 +219,45 @@ describe('allowed programs cannot be turned by state the model planted', () => {
       expect(existsSync(marker)).toBe(false);
     },
     60_000,
+  );
+
+  itWithSystemTools(['script'])(
+    'runs npm run test with the package files a person trusted, and refuses it once the model planted an .npmrc, --trust-project or not',
+    async () => {
+      const { workspace, marker } = workspaceWithRepository();
+      writeFileSync(
+        path.join(workspace, 'package.json'),
+        `${JSON.stringify({ name: 'planted', private: true, scripts: { test: 'node -e "console.log(42 + 1)"' } })}\n`,
+      );
+      writeFileSync(path.join(workspace, 'quiver.yaml'), 'defaultPersonality: dev\n');
+      mkdirSync(path.join(workspace, 'personalities'));
+      writeFileSync(
+        path.join(workspace, 'personalities', 'dev.yaml'),
+        "id: dev\nextends: default\nsandbox: off\npermissions:\n  allow: { add: ['terminal(npm run test:*)'] }\n",
+      );
+      const env = { XDG_DATA_HOME: path.join(path.dirname(workspace), 'xdg-data') };
+      await trustOnTerminal(workspace, env);
+      const args = JSON.stringify({ command: 'npm run test' });
+      const before = await runCli(['call', 'terminal', '--args', args], { cwd: workspace, env });
+      expect(before.code, before.stdout + before.stderr).toBe(0);
+      expect(before.stdout).toContain('43');
+      const payload = JSON.stringify({
+        path: 'shell.sh',
+        content: `#!/bin/sh\n/usr/bin/touch ${marker}\nexec /bin/sh "$@"\n`,
+      });
+      expect((await runCli(['call', 'write_file', '--args', payload], { cwd: workspace, env })).code).toBe(0);
+      const npmrc = JSON.stringify({
+        path: '.npmrc',
+        content: `script-shell=${path.join(workspace, 'shell.sh')}\n`,
+      });
+      expect((await runCli(['call', 'write_file', '--args', npmrc], { cwd: workspace, env })).code).toBe(0);
+      for (const launch of [[], ['--trust-project']]) {
+        const after = await runCli([...launch, 'call', 'terminal', '--args', args], { cwd: workspace, env });
+        expect(after.code, `${launch.join(' ')}: ${after.stdout}`).not.toBe(0);
+        expect(after.stdout + after.stderr).toContain('.npmrc');
+      }
+      expect(existsSync(marker)).toBe(false);
+    },
+    120_000,
   );
 });

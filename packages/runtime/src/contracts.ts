@@ -1,3 +1,4 @@
+import type { WorkspaceFilePins } from '@quiver/permissions';
 import type {
   Attachment,
   CapabilityBackendRegistry,
@@ -263,6 +264,8 @@ export interface SessionDeps {
    * tool whatever the rules say (the permission engine's `protectedPaths`).
    */
   protectedPaths?: ReadonlyArray<string | { path: string; reason?: string }>;
+  /** The trust record's pinned workspace files that allowed programs read (the permission engine's `filePins`). */
+  filePins?: WorkspaceFilePins;
   /** The personality's permission engine, shared by its sessions; default: one per call executor. */
   permissionEngine?: PersonalityPermissionEngine;
   /**

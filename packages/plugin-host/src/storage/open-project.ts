@@ -64,10 +64,10 @@ export async function openProject(options: CreateHostOptions, logger: Logger): P
             baseDirs: inspection.searchDirs,
           })
         : undefined;
-    const filePins = new TrustedWorkspaceFiles({
-      storage: trustStorage,
-      launch: trust?.basis === 'launch' ? trust.code?.files : undefined,
-    });
+    // Workspace files (package.json, .npmrc, makefiles) count as pinned only by the persistent record
+    // (`quiver trust`) and a person's grants, never by a launch: `--trust-project` would otherwise
+    // pin, at the next launch, whatever the model planted during the last one.
+    const filePins = new TrustedWorkspaceFiles({ storage: trustStorage });
     return { ...inspection, config, hostWorkspace, sharedStorage, trustStorage, codeTrust, filePins };
   } catch (error) {
     await postgresTrust?.close().catch(() => {});

@@ -5,6 +5,7 @@ import {
   type ProjectGrants,
   type ProtectedPath,
   SessionGrantStore,
+  type WorkspaceFilePins,
 } from '@quiver/permissions';
 import type { PermissionKind, PermissionRules, ToolRegistry } from '@quiver/types';
 import type { PermissionDecider } from './permission-gate.js';
@@ -20,6 +21,8 @@ export interface PersonalityPermissionEngineOptions {
   registry?: ToolRegistry;
   /** What Quiver loads as configuration or code: no tool may write it. */
   protectedPaths?: ReadonlyArray<string | ProtectedPath>;
+  /** The trust record's pinned workspace files (package.json, `.npmrc`…) that allowed programs read. */
+  filePins?: WorkspaceFilePins;
   /** Saved grants shared by several replicas (PostgreSQL); default `<dataDir>/permissions.db`. Not closed here. */
   projectGrants?: ProjectGrants;
   /** Told once when the grant store cannot be opened and the sessions run without saved grants. */
@@ -107,6 +110,7 @@ export class PersonalityPermissionEngine {
       projectGrants: this.#projectGrants,
       toolKinds: toolKinds(this.#options.registry),
       ...(this.#options.protectedPaths ? { protectedPaths: this.#options.protectedPaths } : {}),
+      ...(this.#options.filePins ? { filePins: this.#options.filePins } : {}),
     });
     return {
       decide: (request) => engine.decide(request),
@@ -148,6 +152,7 @@ export function sessionPermissionEngine(
     dataDir: deps.dataDir,
     ...(deps.registry ? { registry: deps.registry } : {}),
     ...(deps.protectedPaths ? { protectedPaths: deps.protectedPaths } : {}),
+    ...(deps.filePins ? { filePins: deps.filePins } : {}),
     ...(deps.projectGrants ? { projectGrants: deps.projectGrants } : {}),
   });
   return { ...own.forSession(session), close: () => own.close() };
