@@ -13,12 +13,12 @@ import { type DependencyContainer, container as globalContainer } from 'tsyringe
 import type { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 import { addPaths, configurationPaths, pluginLocation } from './config/configuration-paths.js';
 import type { CreateHostOptions, PluginConfigContext, PluginStatus } from './host-options.js';
+import { type HostProtectedPath, protectedPathsOf } from './host-protected-paths.js';
 import { createStderrLogger } from './logger.js';
 import { type Personality, resolvePersonality } from './personality/index.js';
 import type { PluginCatalog } from './plugins/plugin-catalog.js';
 import { resolvePluginReference } from './plugins/plugin-resolver.js';
 import { startingPersonality } from './plugins/starting-personality.js';
-import { type HostProtectedPath, protectedPathsOf } from './protected-paths.js';
 import { registerScope, type ServiceDescriptor, validateScopes } from './scopes.js';
 import { PERSONALITY_SERVICES } from './services/personality-services.js';
 import { ROOT_SERVICES } from './services/root-services.js';

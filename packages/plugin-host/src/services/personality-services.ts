@@ -3,9 +3,9 @@ import { type DefaultHookRegistry, PersonalityPermissionEngine, type SessionDeps
 import type { Logger, ToolRegistry } from '@quiver/types';
 import { inject, injectable } from 'tsyringe';
 import type { DefaultCapabilityBackendRegistry } from '../backend-registry.js';
+import { protectedPathsOf } from '../host-protected-paths.js';
 import { type Personality, toSessionPolicy } from '../personality/index.js';
 import type { PluginCatalog } from '../plugins/plugin-catalog.js';
-import { protectedPathsOf } from '../protected-paths.js';
 import type { ServiceDescriptor } from '../scopes.js';
 import { type HostOptions, TOKENS } from '../tokens.js';
 
