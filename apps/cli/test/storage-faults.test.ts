@@ -118,27 +118,37 @@ describe('storage faults say what broke, and nothing is lost silently', () => {
 
   it('counts what a session could not record after its log file was deleted under it, and refuses to start that log over', async () => {
     const dir = kanbanWorkspace();
-    const { client, transport, stderr } = await connectStdio(dir);
+    const control = tempDir('quiver-gone-control-');
+    cleanups.push(control.cleanup);
+    const log = path.join(dir, '.quiver/sessions.db');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [FULL_DISK_SERVE, BIN, path.dirname(log), control.dir],
+      cwd: dir,
+      env: serveEnv(),
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'log-gone-test', version: '1.0.0' });
+    await client.connect(transport);
     const read = async () => {
       const result = await client.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
       expect(result.isError, textOf(result)).toBeFalsy();
     };
     for (let call = 0; call < 3; call += 1) await read();
-    const log = path.join(dir, '.quiver/sessions.db');
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${log}${suffix}`, { force: true });
     for (let call = 0; call < 5; call += 1) await read();
-    const exited = new Promise((resolve) => (transport.onclose = () => resolve(undefined)));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     await client.close();
-    await exited;
-    await until(() => /could not record/.test(stderr()), 'the report on stderr', 5_000);
-    const reports = stderr().match(/the session log could not record (\d+) event/g) ?? [];
-    expect(reports, stderr()).toHaveLength(1);
-    expect(Number(/(\d+) event/.exec(reports[0]!)?.[1])).toBeGreaterThanOrEqual(5);
-    expect(stderr()).toContain('was deleted or replaced');
+    const refused = path.join(control.dir, 'log-error.txt');
+    await until(() => existsSync(refused), 'quiver log to run after serve ended', 30_000);
 
-    const listed = await quiver(dir, ['log']);
-    expect(listed.code).not.toBe(0);
-    expect(listed.stdout + listed.stderr).toContain(`The store ${log} is missing`);
+    const stderr = readFileSync(path.join(control.dir, 'serve-stderr.txt'), 'utf8');
+    const reports = stderr.match(/the session log could not record (\d+) event/g) ?? [];
+    expect(reports, stderr).toHaveLength(1);
+    expect(Number(/(\d+) event/.exec(reports[0]!)?.[1])).toBeGreaterThanOrEqual(5);
+    expect(stderr).toMatch(/deleted or replaced/);
+    // The next start does not take the missing log for a new one.
+    expect(readFileSync(refused, 'utf8')).toContain(`The store ${log} is missing`);
   }, 60_000);
 
   itWithSystemTools(['bwrap'])(

@@ -51,6 +51,8 @@ export class BackgroundLogWriter {
   /** Writes handed over and not yet posted to the thread, in order. */
   #unposted: Array<{ id: number; channel: number; events: readonly QuiverEvent[] }> = [];
   #postTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Writes handed over and perhaps not settled yet: what a thread that dies takes with it. */
+  #unsettled: Array<{ id: number; channel: number; events: number }> = [];
   #failure: Error | undefined;
   #lastId = 0;
   #idleAt = 0;
@@ -90,6 +92,13 @@ export class BackgroundLogWriter {
     if (this.#failure !== undefined) throw this.#failure;
     this.#start();
     const id = ++this.#lastId;
+    const settled = Atomics.load(this.#settled, 0);
+    while (this.#unsettled.length > 0 && (this.#unsettled[0] as { id: number }).id <= settled)
+      this.#unsettled.shift();
+    let counted = 0;
+    for (const event of events)
+      if (!(event.type === 'session.warning' && event.code === 'log_gap')) counted += 1;
+    this.#unsettled.push({ id, channel, events: counted });
     // Serialised when posted, off the path of the calls that wrote them: events are not changed
     // once published.
     this.#unposted.push({ id, channel, events });
@@ -174,7 +183,7 @@ export class BackgroundLogWriter {
     const worker = new Worker(source, { eval: true, workerData: this.#data });
     worker.unref();
     worker.on('message', (report: LogThreadReport) => this.#receive(report));
-    worker.on('error', (error) => this.#fail(error));
+    worker.on('error', (error) => this.#fail(this.#named(asError(error))));
     worker.on('exit', (code) => {
       if (!this.#closed || Atomics.load(this.#settled, 0) < this.#lastId)
         this.#fail(new Error(`The session log's writer thread ended unexpectedly (exit code ${code}).`));
@@ -203,14 +212,17 @@ export class BackgroundLogWriter {
       new Error(failed.message),
       failed.code === undefined ? {} : { code: failed.code },
     );
-    // A full disk, a read-only or damaged file: the message names the log and the fix.
-    const described = describeStoreFault(raw, this.#data.path, 'writing to the session log');
-    const error = described
-      ? Object.assign(new Error(`${described.message} Fix: ${described.fix}`), { code: failed.code })
-      : raw;
+    const error = this.#named(raw);
     failed.channels.forEach((channel, index) => {
       this.#channels.get(channel)?.(error, failed.firstOfStretch, failed.lost[index]);
     });
+  }
+
+  /** A full disk, a read-only or damaged file: the message names the log and the fix. */
+  #named(error: Error & { code?: string }): Error {
+    const described = describeStoreFault(error, this.#data.path, 'writing to the session log');
+    if (described === undefined) return error;
+    return Object.assign(new Error(`${described.message} Fix: ${described.fix}`), { code: error.code });
   }
 
   /** The thread is gone: what it held is lost, and later writes fail with the same error. */
@@ -218,11 +230,23 @@ export class BackgroundLogWriter {
     if (this.#failure !== undefined) return;
     this.#failure = error;
     this.#reference();
-    if (this.#lastId > Atomics.load(this.#settled, 0))
-      for (const onFailure of this.#channels.values()) onFailure(error, false);
+    const settled = Atomics.load(this.#settled, 0);
+    if (this.#lastId <= settled) return;
+    const lost = new Map<number, number>();
+    for (const write of this.#unsettled)
+      if (write.id > settled) lost.set(write.channel, (lost.get(write.channel) ?? 0) + write.events);
+    this.#unsettled = [];
+    for (const [channel, onFailure] of this.#channels) onFailure(error, false, lost.get(channel) ?? 0);
   }
 }
 
+/** What came over from the thread may be a plain object (errors of classes of its own do not cross whole). */
 function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
+  if (error instanceof Error) return error;
+  const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
+  const text =
+    typeof message === 'string'
+      ? message
+      : `The session log's writer thread failed (${String(code ?? error)}).`;
+  return Object.assign(new Error(text), typeof code === 'string' ? { code } : {});
 }

@@ -65,10 +65,32 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
   const settled = new Int32Array(data.settled);
   const SqliteDatabase = require(data.sqliteModule) as typeof Database;
   const { statSync } = require('node:fs') as typeof import('node:fs');
-  const db = new SqliteDatabase(data.path);
-  // Which file this connection writes: one deleted or replaced under it would take every later
-  // write silently (SQLite keeps writing to the unlinked file), so each transaction checks first.
-  const inode = statSync(data.path).ino;
+  // Never creates the file: one deleted before this thread started is a failure, not a new log.
+  // An error leaving this thread must be a plain Error to keep its message across.
+  const opened = (): {
+    db: Database.Database;
+    inode: number;
+    writeRows: ReturnType<typeof createRowWriter>;
+  } => {
+    try {
+      const db = new SqliteDatabase(data.path, { fileMustExist: true });
+      db.pragma('synchronous = NORMAL');
+      db.pragma(`busy_timeout = ${data.patienceMs}`);
+      // Which file this connection writes: see fileGone.
+      const inode = statSync(data.path).ino;
+      return { db, inode, writeRows: createRowWriter(db, data.transientTypes) };
+    } catch (error) {
+      throw Object.assign(
+        new Error(
+          `The session log ${data.path} could not be opened by its writer thread (was it deleted or replaced?): ${(error as Error).message}`,
+        ),
+        { code: 'QUIVER_LOG_GONE' },
+      );
+    }
+  };
+  const { db, inode, writeRows } = opened();
+  // A log deleted or replaced under this connection would take every later write silently
+  // (SQLite keeps writing to the unlinked file), so each transaction checks first.
   const fileGone = (): Error | undefined => {
     let current: number | undefined;
     try {
@@ -84,9 +106,6 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
       { code: 'QUIVER_LOG_GONE' },
     );
   };
-  db.pragma('synchronous = NORMAL');
-  db.pragma(`busy_timeout = ${data.patienceMs}`);
-  const writeRows = createRowWriter(db, data.transientTypes);
   const write = db.transaction((batches: readonly unknown[][]) => {
     for (const events of batches) writeRows(events as never);
   });

@@ -378,7 +378,16 @@ function isBusy(error: unknown): boolean {
 }
 
 function messageOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  // An error that crossed from the log's thread may arrive as a plain object.
+  const carried = (error as { message?: unknown } | undefined)?.message;
+  const message =
+    error instanceof Error
+      ? error.message
+      : typeof carried === 'string'
+        ? carried
+        : typeof error === 'object'
+          ? JSON.stringify(error)
+          : String(error);
   const fix = (error as { fix?: unknown } | undefined)?.fix;
   return typeof fix === 'string' ? `${message} Fix: ${fix}` : message;
 }
