@@ -258,9 +258,11 @@ class ShellChecker {
           (specifier.prefix || !entry.appendsArguments) && matchesCommandPrefix(specifier, entry.argv),
       )?.rule;
     if (!allowing) return ask(subject, NO_RULE_ALLOWS);
-    // A blanket allow lets the program run anything already: planted state adds nothing to that.
-    const untrusted =
-      allowing === this.blanketAllow ? undefined : this.#untrustedInputs(entry.argv, directories);
+    // A blanket allow with nothing denied or asked lets the program run anything already: planted
+    // state adds nothing to that. Any deny or ask rule is what planted state could hide from.
+    const unbounded =
+      allowing === this.blanketAllow && this.denies.length + this.asks.length === 0 && !this.hasPathDenies;
+    const untrusted = unbounded ? undefined : this.#untrustedInputs(entry.argv, directories);
     if (untrusted) {
       const asked = ask(
         subject,

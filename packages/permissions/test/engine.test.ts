@@ -1,9 +1,16 @@
 import type { ToolPermissionSpec } from '@quiver/types';
 import { describe, expect, it } from 'vitest';
-import { headlessDenial, PermissionEngine } from '../src/index.js';
+import {
+  headlessDenial,
+  InMemoryFilePins,
+  PermissionEngine,
+  programConfigurationFiles,
+} from '../src/index.js';
 import { TOOL_SPECS } from './workspace-fixture.js';
 
 const workspace = process.cwd();
+const trustedPins = new InMemoryFilePins();
+trustedPins.pin(programConfigurationFiles(workspace));
 const shell = (command: string) => ({ toolName: 'terminal', args: { command }, spec: TOOL_SPECS.terminal });
 
 describe('PermissionEngine', () => {
@@ -35,6 +42,8 @@ describe('PermissionEngine', () => {
       workspace,
       layers: [{ allow: ['terminal', 'mcp__github'] }],
       parentDenies: ['terminal(npm publish:*)', 'mcp__github__delete_repo'],
+      // With a deny in force, npm runs only package files a person pinned (planted scripts could hide a denied program).
+      filePins: trustedPins,
     });
     expect((await child.decide(shell('npm publish --access public'))).behavior).toBe('deny');
     expect((await child.decide(shell('npm test'))).behavior).toBe('allow');

@@ -35,6 +35,7 @@ describe('one rule space for the shell tools', () => {
     const engine = new PermissionEngine({
       workspace,
       layers: [{ allow: ['terminal_start', 'terminal_write'], deny: ['terminal(rm:*)'] }],
+      filePins: pins,
     });
     expect(await engine.decide(call('terminal_start', 'rm -rf build'))).toMatchObject({ behavior: 'deny' });
     expect(await engine.decide(call('terminal_write', 'rm -rf ~\n'))).toMatchObject({ behavior: 'deny' });
