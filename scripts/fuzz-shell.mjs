@@ -172,7 +172,7 @@ try {
   ];
   const oracle = modules.oracle.createOracle(
     fixture,
-    modules.port.permissionsPort(api, fixture.workspace),
+    modules.port.trustedWorkspacePort(api, fixture.workspace),
     ruleSets,
   );
   if (values.known) {

@@ -9,7 +9,7 @@ import type { Finding } from './judge.js';
 import { knownAttackCommands } from './known-attacks.js';
 import { corpusCommands } from './mutation.js';
 import { createOracle, type Oracle } from './oracle.js';
-import { permissionsPort } from './permissions-port.js';
+import { trustedWorkspacePort } from './permissions-port.js';
 import { classifyCommand, describeFinding, readRegressions } from './regressions.js';
 import { ATTACKER_RULES, BLANKET_RULES, DEFAULT_PERSONALITY_SOURCE, defaultRuleSet } from './rule-sets.js';
 
@@ -58,7 +58,7 @@ describeWithSystemTools(['strace', 'bwrap', 'git'])(
       // Read from source: @quiver/wiring depends on this package, and the file imports nothing.
       const source = new URL(DEFAULT_PERSONALITY_SOURCE, import.meta.url).href;
       const wiring = (await import(source)) as { DEFAULT_PERSONALITY: { permissions: PermissionRules } };
-      oracle = createOracle(fixture, permissionsPort(permissions, fixture.workspace), [
+      oracle = createOracle(fixture, trustedWorkspacePort(permissions, fixture.workspace), [
         ATTACKER_RULES,
         BLANKET_RULES,
         defaultRuleSet(wiring.DEFAULT_PERSONALITY),

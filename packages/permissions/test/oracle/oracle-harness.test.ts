@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as permissions from '../../src/index.js';
 import { createFixtureTree, type FixtureTree } from './fixture-tree.js';
 import { createOracle } from './oracle.js';
-import { type PermissionsPort, permissionsPort } from './permissions-port.js';
+import { type PermissionsPort, trustedWorkspacePort } from './permissions-port.js';
 import { ATTACKER_RULES, BLANKET_RULES } from './rule-sets.js';
 import type { TraceEvent } from './strace-log.js';
 
@@ -33,7 +33,7 @@ const writes = (events: TraceEvent[]) =>
 describeWithSystemTools([...ORACLE_TOOLS])('the shell oracle', () => {
   beforeAll(() => {
     fixture = createFixtureTree();
-    real = permissionsPort(permissions, fixture.workspace);
+    real = trustedWorkspacePort(permissions, fixture.workspace);
   });
   afterAll(() => fixture?.dispose());
 

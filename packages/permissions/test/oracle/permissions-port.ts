@@ -1,6 +1,7 @@
 import type { PermissionDecision, ToolPermissionSpec } from '@quiver/types';
 import type { analyzeShellCommand, PermissionEngine, ShellAnalysis } from '../../src/index.js';
 import type { OracleRuleSet } from './rule-sets.js';
+import { MemoryFilePins } from './workspace-pins.js';
 
 /**
  * What the oracle asks of @quiver/permissions. Passed in rather than imported so that the test
@@ -73,4 +74,14 @@ export function permissionsPort(
         spec: WRITE as ToolPermissionSpec,
       }),
   };
+}
+
+/**
+ * The real package on a workspace a person trusts as it is now: every file in it pinned (the
+ * trust record), so programs that read package.json or `.npmrc` are judged on the command alone.
+ */
+export function trustedWorkspacePort(api: PermissionsApi, workspace: string): PermissionsPort {
+  const filePins = new MemoryFilePins();
+  filePins.pinTree(workspace);
+  return permissionsPort(api, workspace, { filePins });
 }
