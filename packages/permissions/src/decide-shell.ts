@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
 import { matchesCommandPrefix, normalizeCommandText, parseCommandSpecifier } from './command-rule.js';
@@ -314,6 +315,7 @@ class ShellChecker {
         }
       }
     }
+    if (!inert) outside ??= this.#globEscape(entry, searchDirectories);
     if (!inert && directories !== null)
       for (const directory of directories) {
         const normalized = normalizeWorkspacePath('.', this.rules.workspace, directory);
@@ -341,6 +343,31 @@ class ShellChecker {
     }
     const reason = outside ?? reaching;
     return reason === undefined ? undefined : ask(subject, reason);
+  }
+
+  /**
+   * A glob (`src/*.ts`) expands to whatever its directory holds: a link there that leads out of
+   * the workspace is read as the program reads any operand. Expansions (`$x`, `~`) ask elsewhere.
+   */
+  #globEscape(entry: ShellCommandAnalysis, directories: Directories): string | undefined {
+    for (const opaque of entry.opaqueArguments) {
+      if (/[$`]/.test(opaque) || opaque.startsWith('~')) continue;
+      const firstGlob = opaque.search(/[*?[]/);
+      if (firstGlob === -1) continue;
+      const prefix = opaque.slice(0, firstGlob);
+      const slash = prefix.lastIndexOf('/');
+      const base = slash === -1 ? '.' : slash === 0 ? '/' : prefix.slice(0, slash);
+      const recursive = opaque.slice(firstGlob).includes('/') || opaque.includes('**');
+      for (const directory of resolvableDirectories(base, directories)) {
+        const normalized = normalizeWorkspacePath(base, this.rules.workspace, directory);
+        if (path.isAbsolute(normalized))
+          return `names ${opaque}, which expands outside the workspace: a program reads and writes only inside it unless a person approves`;
+        const escape = linkOutOfWorkspace(normalized, this.rules.workspace, recursive);
+        if (escape)
+          return `names ${opaque}, whose expansion can include ${escape}, a link out of the workspace`;
+      }
+    }
+    return undefined;
   }
 
   #reachesDeny(normalized: string, denies: PermissionRule[]): string | undefined {
@@ -394,6 +421,12 @@ class ShellChecker {
     }
     const processRelative = targets.find(isProcessRelativePath);
     if (processRelative && this.hasPathDenies) return ask(subject, processRelativeReason(processRelative));
+    const outside = targets.find((target) => path.isAbsolute(target) && !HARMLESS_DEVICES.has(target));
+    if (!writes && outside)
+      return ask(
+        subject,
+        `reads ${outside}, outside the workspace: a program reads and writes only inside it unless a person approves`,
+      );
     if (!writes) return allow(subject, 'reads a file no rule denies');
     if (this.blanketAsk)
       return ask(subject, `rule "${this.blanketAsk.source}" asks for approval`, this.blanketAsk);
@@ -442,6 +475,28 @@ function linkDirectories(entry: ShellCommandAnalysis, directories: Directories):
 function resolvableDirectories(target: string, directories: Directories): Array<string | undefined> {
   if (path.isAbsolute(target) || target.startsWith('~') || !directories) return [undefined];
   return directories;
+}
+
+/** A link in the directory (or below it, when `recursive`) whose real target is outside the workspace. */
+function linkOutOfWorkspace(normalized: string, workspace: string, recursive: boolean): string | undefined {
+  const outside = (target: string) => path.isAbsolute(target) && !HARMLESS_DEVICES.has(target);
+  if (recursive) {
+    const scan = scanForDeniedSymlink(normalized, workspace, outside);
+    if (scan.kind === 'escapes') return scan.link;
+    return scan.kind === 'too-large' ? `${normalized} (too large to check)` : undefined;
+  }
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(absoluteIn(normalized, workspace), { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  for (const child of entries) {
+    if (!child.isSymbolicLink()) continue;
+    const link = normalized === '.' ? child.name : `${normalized}/${child.name}`;
+    if (outside(normalizeWorkspacePath(link, workspace))) return link;
+  }
+  return undefined;
 }
 
 function absoluteIn(normalized: string, workspace: string): string {

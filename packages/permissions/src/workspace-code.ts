@@ -108,13 +108,10 @@ export function untrustedProgramInputs(
   } else if (MAKES.has(program)) {
     for (const start of starts) for (const file of makeFiles(argv, start, root)) files.add(file);
   } else if (PYTHONS.test(program)) {
-    const module = argv[argv.indexOf('-m') + 1];
-    if (argv.includes('-m') && module)
-      for (const start of starts) {
-        const top = module.split('.')[0] as string;
-        files.add(path.join(start, `${top}.py`));
-        files.add(path.join(start, top));
-      }
+    // `python -m` puts the working directory first on sys.path: every module or package there
+    // shadows one of the same name, the standard library's included (`unittest.py`, `json/`).
+    if (argv.some((word, index) => index > 0 && /^-[a-zA-Z]*m/.test(word)))
+      for (const start of starts) for (const file of pythonModules(start)) files.add(file);
   } else {
     const names = PROGRAM_FILES.get(program) as readonly string[];
     for (const start of starts)
@@ -245,12 +242,34 @@ export function programConfigurationFiles(workspace: string): string[] {
   for (const directory of directories) {
     for (const file of packageFiles(directory, root)) files.add(file);
     for (const file of makeFiles(['make'], directory, root)) files.add(file);
+    for (const file of pythonModules(directory)) files.add(file);
     for (const names of PROGRAM_FILES.values())
       for (const name of names) files.add(path.join(directory, name));
     for (const pattern of TOOL_CONFIGURATION.values())
       for (const file of matchingUpTree(directory, root, pattern)) files.add(file);
   }
   return [...files].filter((file) => contains(root, file) && exists(file) && !isDirectory(file));
+}
+
+/** Python modules and packages directly in `directory` (what `python -m` may import from there). */
+function pythonModules(directory: string): string[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const modules: string[] = [];
+  for (const entry of entries) {
+    const file = path.join(directory, entry.name);
+    if (/\.(py|pyc|pth|so)$/.test(entry.name) && !entry.isDirectory()) modules.push(file);
+    else if (entry.isDirectory() || entry.isSymbolicLink()) {
+      const init = path.join(file, '__init__.py');
+      if (exists(init)) modules.push(init);
+      else if (entry.isSymbolicLink()) modules.push(file);
+    }
+  }
+  return modules;
 }
 
 /** The program npx, pnpm exec / dlx or yarn runs, by its first operand. */

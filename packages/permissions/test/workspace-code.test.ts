@@ -232,7 +232,7 @@ describe('the operands of allowed programs stay inside the workspace', () => {
     ]) {
       const decision = await engine.decide(shell(command));
       expect(decision.behavior, command).toBe('ask');
-      expect(decision.reason, command).toContain('outside the workspace');
+      expect(decision.reason, command).toMatch(/outside the workspace|a link out of the workspace/);
     }
     expect((await engine.decide(shell('git diff --no-index a.txt b.txt'))).behavior).toBe('allow');
   });
@@ -256,5 +256,71 @@ describe('the operands of allowed programs stay inside the workspace', () => {
     });
     expect((await engine.decide(shell('cd .. && ls'))).behavior).toBe('ask');
     expect((await engine.decide(shell('cd sub && ls'))).behavior).toBe('allow');
+  });
+});
+
+describe('what the oracle found in hostile workspaces', () => {
+  it('asks for python -m when a module of the working directory shadows one it imports', async () => {
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal(python3:*)'] }],
+      filePins: trusted(),
+    });
+    expect((await engine.decide(shell('python3 -mjson.tool a.txt'))).behavior).toBe('allow');
+    await plant('sub/unittest.py', 'import os\n');
+    expect((await engine.decide(shell('python3 -mtest', 'sub'))).behavior).toBe('ask');
+    await plant('json/__init__.py', 'import os\n');
+    expect((await engine.decide(shell('python3 -m json.tool a.txt'))).behavior).toBe('ask');
+  });
+
+  it('asks when an inert variable names a file: libc reads the zone file TZ names', async () => {
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal(date:*)', 'terminal(ls:*)'] }],
+    });
+    expect((await engine.decide(shell('TZ=UTC date'))).behavior).toBe('allow');
+    for (const command of [
+      'TZ=/root/.ssh/id_rsa date',
+      'TZ=:/etc/shadow ls -l',
+      'TZ=/proc/self/cwd/.env date',
+    ])
+      expect((await engine.decide(shell(command))).behavior, command).toBe('ask');
+  });
+
+  it('asks when a glob or an input redirection reaches a link out of the workspace', async () => {
+    await plant('src/a.ts', 'a\n');
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal(wc:*)', 'terminal(tr:*)', 'terminal(grep:*)'] }],
+    });
+    expect((await engine.decide(shell('wc -l src/*.ts'))).behavior).toBe('allow');
+    await fs.symlink(path.join(root, 'secret.txt'), path.join(workspace, 'src', 'c.ts'));
+    await fs.writeFile(path.join(root, 'secret.txt'), 'secret\n');
+    for (const command of ['wc -l src/*.ts', 'grep -n export src/*.ts', 'tr a-z A-Z < src/c.ts']) {
+      const decision = await engine.decide(shell(command));
+      expect(decision.behavior, command).toBe('ask');
+      expect(decision.reason, command).toMatch(/outside the workspace|a link out of the workspace/);
+    }
+  });
+
+  it("asks for git commands that write the repository's configuration, and not for reading it", async () => {
+    const engine = new PermissionEngine({ workspace, layers: [{ allow: ['terminal(git:*)'] }] });
+    for (const command of [
+      'git config --get user.name',
+      'git config user.name',
+      'git remote -v',
+      'git branch -a',
+    ])
+      expect((await engine.decide(shell(command))).behavior, command).toBe('allow');
+    for (const command of [
+      'git init',
+      'git config diff.external ./payload',
+      'git config --unset core.editor',
+      'git remote add evil ../evil',
+      'git branch -u origin/main',
+      'git push -u origin main',
+      'git clone ../other copy',
+    ])
+      expect((await engine.decide(shell(command))).behavior, command).toBe('ask');
   });
 });

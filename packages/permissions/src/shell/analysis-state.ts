@@ -36,7 +36,11 @@ export function markUnsafe(state: State, reason: string, text: string): void {
  * any letter case, git reads `GIT_*`, `HOME` and `XDG_CONFIG_HOME`).
  */
 export function checkVariableName(name: string, text: string, state: State): void {
-  if (!INERT_VARIABLES.has(name))
+  const value = text.slice(text.indexOf('=') + 1);
+  // An inert name still names a file when its value is a path (`TZ=:/x`, `LC_ALL=./x`): libc reads it.
+  if (INERT_VARIABLES.has(name) && /[/\\]|^['"]?:/.test(value))
+    markUnsafe(state, `${name}=${value} names a file that programs read`, text);
+  else if (!INERT_VARIABLES.has(name))
     markUnsafe(
       state,
       `setting ${name} can change which program runs or what it loads (inert names: ${[...INERT_VARIABLES].slice(0, 6).join(', ')}, …)`,

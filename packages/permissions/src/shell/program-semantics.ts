@@ -244,6 +244,11 @@ function gitEffects(args: readonly ShellWord[], effects: ProgramEffects): void {
   }
   const running = GIT_RUNNING_SUBCOMMANDS.get(subcommand);
   if (running) effects.asks.push(running);
+  const configuring = gitWritesConfiguration(
+    subcommand,
+    args.slice(index + 1).map((word) => word.value),
+  );
+  if (configuring) effects.asks.push(configuring);
   if (subcommand === 'format-patch' && !args.some((word) => word.value === '--stdout'))
     effects.asks.push('git format-patch writes patch files');
   if (subcommand === 'submodule' && args.some((word) => word.value === 'foreach'))
@@ -280,6 +285,73 @@ function gitEffects(args: readonly ShellWord[], effects: ProgramEffects): void {
       if ((subcommand === 'config' || subcommand === 'commit') && /^-[a-zA-Z]*e/.test(value))
         effects.asks.push(`git ${subcommand} -e runs an editor`);
     }
+  }
+}
+
+const GIT_CONFIG_READS =
+  /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|--list|-l|--show-origin|--show-scope|--name-only|--null|-z|--type=.*|--bool|--int|--path|--default=.*|--global|--local|--system|--worktree|--file=.*|--blob=.*|get|list)$/;
+const GIT_REMOTE_WRITES = new Set(['add', 'set-url', 'rename', 'remove', 'rm', 'set-head', 'set-branches']);
+const GIT_SUBMODULE_WRITES = new Set([
+  'add',
+  'init',
+  'sync',
+  'deinit',
+  'update',
+  'absorbgitdirs',
+  'set-branch',
+  'set-url',
+]);
+
+/**
+ * Why a git subcommand writes a repository's configuration (or creates one), which is protected:
+ * a person approves each, since what it writes governs every later git command. Reading forms
+ * (`git config --get`, `git remote -v`, `git branch`) are not.
+ */
+function gitWritesConfiguration(subcommand: string, args: readonly string[]): string | undefined {
+  const options = args.filter((word) => word.startsWith('-'));
+  const operands = args.filter((word) => !word.startsWith('-'));
+  switch (subcommand) {
+    case 'init':
+    case 'clone':
+      return `git ${subcommand} writes a new repository's configuration`;
+    case 'config': {
+      const reads = args.some((word) =>
+        /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|--list|-l|get|list)(=|$)/.test(
+          word,
+        ),
+      );
+      const onlyReading = args.every((word) => !word.startsWith('-') || GIT_CONFIG_READS.test(word));
+      if (reads && onlyReading) return undefined;
+      if (!reads && operands.length <= 1 && options.every((word) => GIT_CONFIG_READS.test(word)))
+        return undefined;
+      return "git config writes the repository's configuration, which Quiver protects";
+    }
+    case 'remote':
+      return operands[0] !== undefined && GIT_REMOTE_WRITES.has(operands[0])
+        ? `git remote ${operands[0]} writes the repository's configuration`
+        : undefined;
+    case 'submodule':
+      return operands[0] !== undefined && GIT_SUBMODULE_WRITES.has(operands[0])
+        ? `git submodule ${operands[0]} writes the repository's configuration`
+        : undefined;
+    case 'worktree':
+      return operands[0] !== undefined && operands[0] !== 'list'
+        ? `git worktree ${operands[0]} writes the repository's worktree configuration`
+        : undefined;
+    case 'branch':
+    case 'checkout':
+    case 'switch':
+    case 'push':
+      return options.some(
+        (word) =>
+          /^(-u|--set-upstream-to(=.*)?|--set-upstream|--unset-upstream|-t|--track(=.*)?|--edit-description|-[a-zA-Z]*u[a-zA-Z]*)$/.test(
+            word,
+          ) && !(subcommand !== 'branch' && subcommand !== 'push' && /^-[a-zA-Z]*u/.test(word)),
+      )
+        ? `git ${subcommand} with ${options.join(' ')} writes tracking settings into the repository's configuration`
+        : undefined;
+    default:
+      return undefined;
   }
 }
 
