@@ -362,9 +362,9 @@ class ShellChecker {
         const normalized = normalizeWorkspacePath(base, this.rules.workspace, directory);
         if (path.isAbsolute(normalized))
           return `names ${opaque}, which expands outside the workspace: a program reads and writes only inside it unless a person approves`;
-        const escape = linkOutOfWorkspace(normalized, this.rules.workspace, recursive);
-        if (escape)
-          return `names ${opaque}, whose expansion can include ${escape}, a link out of the workspace`;
+        const leaving = linkOutOfWorkspace(normalized, this.rules.workspace, recursive);
+        if (leaving)
+          return `names ${opaque}, whose expansion can include ${leaving}, a link out of the workspace`;
       }
     }
     return undefined;
