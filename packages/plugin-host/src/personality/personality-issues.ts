@@ -49,6 +49,12 @@ function childOf(node: SchemaNode, segment: PropertyKey): SchemaNode {
   if (def === undefined) return undefined;
   if (def.type === 'record') return unwrap(def.valueType as SchemaNode);
   if (def.type === 'array') return unwrap(def.element as SchemaNode);
+  // A list written as itself or as `{ add, remove }` edits: the first option the segment leads into.
+  if (def.type === 'union')
+    for (const option of def.options as SchemaNode[]) {
+      const child = childOf(option, segment);
+      if (child !== undefined) return child;
+    }
   const shape = objectShape(node);
   return typeof segment === 'string' && shape !== undefined ? unwrap(shape[segment]) : undefined;
 }
