@@ -33,10 +33,19 @@ export function gitSafetyEnvironment(
   return result;
 }
 
-/** An empty, read-only directory for `core.hooksPath`, made once beside the spill files. */
-export async function emptyHooksDirectory(spillDir: string): Promise<string> {
+const made = new Map<string, Promise<string>>();
+
+/** An empty, read-only directory for `core.hooksPath`, made once per process beside the spill files. */
+export function emptyHooksDirectory(spillDir: string): Promise<string> {
   const directory = path.join(path.dirname(spillDir), 'git-no-hooks');
-  await mkdir(directory, { recursive: true });
-  await chmod(directory, 0o555).catch(() => undefined);
-  return directory;
+  let ready = made.get(directory);
+  if (ready === undefined) {
+    ready = mkdir(directory, { recursive: true })
+      .then(() => chmod(directory, 0o555).catch(() => undefined))
+      .then(() => directory);
+    // A failure is tried again by the next command, not remembered.
+    ready.catch(() => made.delete(directory));
+    made.set(directory, ready);
+  }
+  return ready;
 }

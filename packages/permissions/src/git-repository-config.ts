@@ -197,12 +197,6 @@ export function discoverRepository(
   }
 }
 
-/** The repository git uses from `directory`: its top directory and git directories, or undefined outside one. */
-export function findRepository(directory: string): { root: string; gitDirs: string[] } | undefined {
-  const found = discoverRepository(directory);
-  return found === undefined || 'unreadable' in found ? undefined : found;
-}
-
 function withCommonDir(repository: DiscoveredRepository): DiscoveredRepository {
   const gitDir = repository.gitDirs[0] as string;
   const common = readText(path.join(gitDir, 'commondir'))?.trim();
