@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDirs, write } from './helpers.js';
 import { type RawChannel, rawChannel, rssMiB } from './stdio-channel.js';
 
@@ -61,7 +61,8 @@ describe('quiver rpc bounds what it reads and what it buffers', () => {
     expect(framing.error?.message).toMatch(
       /Framing error: a header block without Content-Length \(it had "Content-Type"\)/,
     );
-    expect(channel.stderr()).toContain('Framing error');
+    // stderr is a separate pipe: its bytes may reach us after the reply on stdout.
+    await vi.waitFor(() => expect(channel.stderr()).toContain('Framing error'), { timeout: 10_000 });
     expect((await channel.reply((reply) => reply.id === 6)).result).toBeDefined();
     expect(channel.replies.some((reply) => reply.id === 5)).toBe(false);
   });
