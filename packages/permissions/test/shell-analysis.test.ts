@@ -43,7 +43,10 @@ describe('analyzeShellCommand', () => {
     expect(analysis.commands).toHaveLength(1);
     expect(analysis.commands[0]?.argv).toEqual(['git', 'push', 'origin', 'main']);
     expect(analysis.commands[0]?.wrappers).toEqual(['sudo', 'env', 'bash -c', 'sh -c']);
-    expect(analysis.unsafe).toEqual([]);
+    // sudo alone makes it ask (another user, a reset environment); the wrapped git push is still seen.
+    expect(analysis.unsafe.map((entry) => entry.reason)).toEqual([
+      expect.stringContaining('sudo runs the command as another user'),
+    ]);
   });
 
   it('unwraps timeout, nice, xargs and find -exec to the command they run', async () => {

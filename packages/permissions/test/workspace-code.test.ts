@@ -324,3 +324,47 @@ describe('what the oracle found in hostile workspaces', () => {
       expect((await engine.decide(shell(command))).behavior, command).toBe('ask');
   });
 });
+
+describe('wrappers that take away the environment Quiver gives programs', () => {
+  it('ask for env -i, env -, env -u of a non-inert name, exec -c, sudo and doas, and still deny the wrapped command', async () => {
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [
+        {
+          allow: [
+            'terminal(git status:*)',
+            'terminal(npm run test:*)',
+            'terminal(env:*)',
+            'terminal(sudo:*)',
+          ],
+          deny: ['terminal(rm:*)'],
+        },
+      ],
+      filePins: trusted(),
+    });
+    // Unwrapped, and under env with an inert variable, these stay allowed.
+    for (const command of [
+      'git status',
+      'npm run test',
+      'env NO_COLOR=1 git status',
+      'env -u NO_COLOR git status',
+    ])
+      expect((await engine.decide(shell(command))).behavior, command).toBe('allow');
+    for (const [command, said] of [
+      ['env -i git status', 'clears the environment'],
+      ['env - npm run test', 'clears the environment'],
+      ['env --ignore-environment npm run test', 'clears the environment'],
+      ['env -u HOME npm run test', 'removing HOME'],
+      ['env --unset GIT_CONFIG_COUNT git status', 'removing GIT_CONFIG_COUNT'],
+      ['exec -c git status', 'clears the environment'],
+      ['sudo git status', 'as another user'],
+      ['doas git status', 'as another user'],
+    ]) {
+      const decision = await engine.decide(shell(command));
+      expect(decision.behavior, command).toBe('ask');
+      expect(decision.reason, command).toContain(said);
+    }
+    for (const command of ['env -i FOO=1 rm -rf sub', 'sudo rm -rf sub', 'exec -c rm -rf sub'])
+      expect((await engine.decide(shell(command))).behavior, command).toBe('deny');
+  });
+});

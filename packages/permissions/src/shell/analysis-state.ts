@@ -48,6 +48,16 @@ export function checkVariableName(name: string, text: string, state: State): voi
     );
 }
 
+/** Removing a variable (`env -u NAME`) is judged as setting it: only inert names may go. */
+export function checkUnsetName(name: string, state: State, text: string): void {
+  if (!INERT_VARIABLES.has(name))
+    markUnsafe(
+      state,
+      `removing ${name} from the environment can change which program runs or what it loads (inert names: ${[...INERT_VARIABLES].slice(0, 6).join(', ')}, …)`,
+      text,
+    );
+}
+
 export function addPathRedirect(
   state: State,
   redirects: ShellRedirect[],

@@ -3,6 +3,7 @@ import {
   addPathRedirect,
   changeDirectory,
   changeDirectoryFor,
+  checkUnsetName,
   checkVariableName,
   markUnsafe,
   recordCommand,
@@ -53,6 +54,8 @@ export function analyzeWords(
       const wrapped = unwrapped.command;
       for (const assignment of wrapped.assignments)
         checkVariableName(assignment.value.split('=')[0] ?? '', assignment.value, state);
+      for (const unset of wrapped.unsets) checkUnsetName(unset.value, state, text);
+      for (const reason of wrapped.environmentChanges) markUnsafe(state, reason, text);
       for (const write of wrapped.writes) addPathRedirect(state, redirects, write, 'write', text);
       for (const read of wrapped.reads) addPathRedirect(state, redirects, read, 'read', text);
       if (wrapped.chdir) changeDirectory(state, wrapped.chdir);

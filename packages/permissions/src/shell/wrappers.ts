@@ -7,6 +7,8 @@ export interface UnwrappedCommand {
   rest: ShellWord[];
   /** `NAME=value` words the wrapper puts in the environment. */
   assignments: ShellWord[];
+  /** Names the wrapper removes from the environment (`env -u NAME`). */
+  unsets: ShellWord[];
   /** Paths the wrapper itself writes (`time -o FILE`) or reads (`xargs -a FILE`). */
   writes: ShellWord[];
   reads: ShellWord[];
@@ -14,6 +16,12 @@ export interface UnwrappedCommand {
   chdir?: ShellWord;
   /** The wrapped command receives more arguments than these words show (`xargs`). */
   appendsArguments: boolean;
+  /**
+   * Why the wrapped command runs without the environment Quiver gives the programs it starts
+   * (`env -i`, `env -u NAME`, `exec -c`, `sudo`): the caller asks, and still judges the wrapped
+   * command so that a deny rule for it holds.
+   */
+  environmentChanges: string[];
 }
 
 export type UnwrapResult =
@@ -219,9 +227,16 @@ export function unwrapCommand(words: ShellWord[]): UnwrapResult {
     wrapper: name,
     rest: [],
     assignments: [],
+    unsets: [],
     writes: [],
     reads: [],
     appendsArguments: name === 'xargs',
+    environmentChanges:
+      name === 'sudo' || name === 'doas'
+        ? [
+            `${name} runs the command as another user, with that user's home directory and configuration, and resets the environment Quiver sets (git's safety settings among it)`,
+          ]
+        : [],
   };
   const captured: Array<{ option: string; value: ShellWord }> = [];
   let index = 1;
@@ -252,6 +267,7 @@ export function unwrapCommand(words: ShellWord[]): UnwrapResult {
       continue;
     }
     if (value === '-' && name === 'env') {
+      command.environmentChanges.push(clearedEnvironment('env -'));
       index++;
       continue;
     }
@@ -268,6 +284,8 @@ export function unwrapCommand(words: ShellWord[]): UnwrapResult {
         continue;
       }
       if (options.longFlags?.includes(long)) {
+        if (name === 'env' && long === 'ignore-environment')
+          command.environmentChanges.push(clearedEnvironment('env --ignore-environment'));
         index++;
         continue;
       }
@@ -291,6 +309,8 @@ export function unwrapCommand(words: ShellWord[]): UnwrapResult {
         }
         if (!options.flags.includes(option))
           return { kind: 'unsafe', reason: `${name} has an option this checker does not know: -${option}` };
+        if ((name === 'env' && option === 'i') || (name === 'exec' && option === 'c'))
+          command.environmentChanges.push(clearedEnvironment(`${name} -${option}`));
       }
       index += consumed;
       continue;
@@ -313,12 +333,17 @@ export function unwrapCommand(words: ShellWord[]): UnwrapResult {
   command.rest = words.slice(index);
   for (const { option, value } of captured) {
     if (name === 'env' && (option === 'C' || option === 'chdir')) command.chdir = value;
+    if (name === 'env' && (option === 'u' || option === 'unset')) command.unsets.push(value);
     if (name === 'sudo' && (option === 'D' || option === 'chdir' || option === 'R' || option === 'chroot'))
       command.chdir = { ...value, literal: false };
     if (name === 'time' && (option === 'o' || option === 'output')) command.writes.push(value);
     if (name === 'xargs' && (option === 'a' || option === 'arg-file')) command.reads.push(value);
   }
   return { kind: 'wrapped', command };
+}
+
+function clearedEnvironment(how: string): string {
+  return `${how} clears the environment Quiver gives the programs it starts (the home directory, git's safety settings): the program then reads the account's own configuration`;
 }
 
 /** A `find` invocation split into find itself and the commands its `-exec`-style actions run. */
