@@ -1,6 +1,6 @@
 import type { ClientRelayHandle } from './client-relay.js';
 import type { Attachment, ToolResult } from './result.js';
-import type { ConnectStoreOptions, SqlStore } from './sql-store.js';
+import type { ConnectStoreOptions, SqlStore, StorageScope } from './sql-store.js';
 
 export const CAPABILITY_NAMES = [
   'network',
@@ -31,8 +31,6 @@ export interface CapabilityDeclarations {
   /** Questions and sampling requests of an MCP server, relayed to whoever started the session. */
   client_relay?: true;
 }
-
-export type StorageScope = 'personality' | 'project' | 'user';
 
 // --- handles a tool receives in ctx.capabilities ---
 

@@ -20,7 +20,6 @@ export type {
   SqlRunResult,
   SqlStatement,
   StorageHandle,
-  StorageScope,
   ToolsHandle,
 } from './capabilities.js';
 export { CAPABILITY_NAMES } from './capabilities.js';
@@ -126,6 +125,7 @@ export type {
   SqlQueryable,
   SqlStore,
   SqlTransactionOptions,
+  StorageScope,
 } from './sql-store.js';
 export type {
   AgentIdentity,

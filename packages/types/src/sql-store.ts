@@ -1,4 +1,5 @@
-import type { StorageScope } from './capabilities.js';
+/** Where a plugin's data lives: per personality, per project, or per user. */
+export type StorageScope = 'personality' | 'project' | 'user';
 
 /** Which SQL a store speaks, for the few statements that differ (full-text search, upserts of old SQLite). */
 export type SqlDialect = 'sqlite' | 'postgres';
