@@ -1,7 +1,17 @@
 import type { TransportKind } from './open-client.js';
 
-/** `idle`: not started, because no session under a personality that enables it has asked yet. */
-export type McpServerState = 'idle' | 'connecting' | 'connected' | 'down' | 'stopped' | 'disabled';
+/**
+ * `idle`: not started, because no session under a personality that enables it has asked yet.
+ * `invalid`: its `mcpServers` entry is broken, so it never starts (the other servers do).
+ */
+export type McpServerState =
+  | 'idle'
+  | 'connecting'
+  | 'connected'
+  | 'down'
+  | 'stopped'
+  | 'disabled'
+  | 'invalid';
 
 export interface McpServerStatus {
   server: string;
@@ -12,9 +22,12 @@ export interface McpServerStatus {
   /** Reconnection attempt in progress or scheduled; 0 while connected. */
   attempt: number;
   lastError: string | undefined;
+  /** For an `invalid` server: the key of its entry that is wrong, and the keys allowed there. */
+  configProblem?: { keyPath: string[]; unknownKey?: string; allowed?: string[] };
 }
 
 export type McpBridgeDiagnosticCode =
+  | 'mcp_config_invalid'
   | 'mcp_connect_failed'
   | 'mcp_server_down'
   | 'mcp_tool_skipped'

@@ -62,64 +62,124 @@ export function isStdioServerConfig(config: McpServerConfig): config is StdioSer
   return 'command' in config;
 }
 
-/** Validates the `mcpServers` table; throws `config_invalid` naming the server and the key. */
-export function parseMcpServersConfig(raw: Readonly<Record<string, unknown>>): Map<string, McpServerConfig> {
+/** Why one `mcpServers` entry cannot be used; the other servers are unaffected. */
+export interface InvalidMcpServer {
+  server: string;
+  /** Key path inside the entry (empty for the entry itself). */
+  keyPath: string[];
+  message: string;
+  /** A key the entry's schema does not have, and the keys it does (for a did-you-mean). */
+  unknownKey?: string;
+  allowed?: string[];
+  error: QuiverError;
+}
+
+export interface McpServersReading {
+  servers: Map<string, McpServerConfig>;
+  invalid: InvalidMcpServer[];
+}
+
+const STDIO_KEYS = Object.keys(stdioServerSchema.shape);
+const HTTP_KEYS = Object.keys(httpServerSchema.shape);
+
+/**
+ * Validates each entry of the `mcpServers` table on its own: a broken entry (a typo such as
+ * `comand:`) is reported with the key and the keys allowed there, and leaves the others usable.
+ */
+export function readMcpServersConfig(raw: Readonly<Record<string, unknown>>): McpServersReading {
   const servers = new Map<string, McpServerConfig>();
+  const invalid: InvalidMcpServer[] = [];
   for (const [name, value] of Object.entries(raw)) {
-    if (!SERVER_NAME_PATTERN.test(name)) {
-      throw new QuiverError(
-        'config_invalid',
-        `mcpServers: the server name "${name}" is not usable in tool names.`,
-        {
-          fix: 'Use letters, digits, "-" and single "_" (no "__", no leading or trailing "_"), e.g. "github" or "brave-search".',
-          details: { server: name },
-        },
-      );
-    }
-    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-    const schema = isObject && 'url' in value ? httpServerSchema : stdioServerSchema;
-    if (isObject && !('url' in value) && !('command' in value)) {
-      throw new QuiverError(
-        'config_invalid',
-        `mcpServers.${name}: needs either "command" (stdio) or "url" (HTTP).`,
-        {
-          fix: `Add \`command: <executable>\` or \`url: https://…\` under mcpServers.${name}.`,
-          details: { server: name, key: 'command' },
-        },
-      );
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const key = issue?.path.join('.') ?? '';
-      const where = key === '' ? `mcpServers.${name}` : `mcpServers.${name}.${key}`;
-      throw new QuiverError('config_invalid', `${where}: ${issue?.message ?? 'invalid value'}.`, {
-        fix: `Fix "${key || name}" under mcpServers.${name} in quiver.yaml.`,
-        details: { server: name, key, issues: parsed.error.issues },
+    try {
+      servers.set(name, parseServerEntry(name, value));
+    } catch (error) {
+      if (!(error instanceof QuiverError)) throw error;
+      const details = (error.details ?? {}) as Partial<InvalidMcpServer> & { key?: string };
+      invalid.push({
+        server: name,
+        keyPath: details.keyPath ?? (details.key ? details.key.split('.') : []),
+        message: error.message,
+        ...(details.unknownKey ? { unknownKey: details.unknownKey } : {}),
+        ...(details.allowed ? { allowed: details.allowed } : {}),
+        error,
       });
     }
-    if (parsed.data.callTimeoutMs > parsed.data.maxCallTimeoutMs) {
-      throw new QuiverError(
-        'config_invalid',
-        `mcpServers.${name}.callTimeoutMs: is larger than maxCallTimeoutMs.`,
-        {
-          fix: `Lower callTimeoutMs or raise maxCallTimeoutMs under mcpServers.${name}.`,
-          details: { server: name, key: 'callTimeoutMs' },
-        },
-      );
-    }
-    for (const [tool, timeoutMs] of Object.entries(parsed.data.toolTimeouts)) {
-      if (timeoutMs <= parsed.data.maxCallTimeoutMs) continue;
-      throw new QuiverError(
-        'config_invalid',
-        `mcpServers.${name}.toolTimeouts.${tool}: ${timeoutMs} ms is larger than maxCallTimeoutMs (${parsed.data.maxCallTimeoutMs} ms).`,
-        {
-          fix: `Lower toolTimeouts.${tool} or raise maxCallTimeoutMs under mcpServers.${name}.`,
-          details: { server: name, key: `toolTimeouts.${tool}` },
-        },
-      );
-    }
-    servers.set(name, parsed.data);
   }
+  return { servers, invalid };
+}
+
+/** Validates the `mcpServers` table; throws `config_invalid` naming the server and the key of the first broken entry. */
+export function parseMcpServersConfig(raw: Readonly<Record<string, unknown>>): Map<string, McpServerConfig> {
+  const { servers, invalid } = readMcpServersConfig(raw);
+  const first = invalid[0];
+  if (first) throw first.error;
   return servers;
+}
+
+function parseServerEntry(name: string, value: unknown): McpServerConfig {
+  if (!SERVER_NAME_PATTERN.test(name)) {
+    throw new QuiverError(
+      'config_invalid',
+      `mcpServers: the server name "${name}" is not usable in tool names.`,
+      {
+        fix: 'Use letters, digits, "-" and single "_" (no "__", no leading or trailing "_"), e.g. "github" or "brave-search".',
+        details: { server: name },
+      },
+    );
+  }
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const schema = isObject && 'url' in value ? httpServerSchema : stdioServerSchema;
+  const allowed = isObject && 'url' in value ? HTTP_KEYS : STDIO_KEYS;
+  if (isObject) {
+    const unknownKey = Object.keys(value).find(
+      (key) => !STDIO_KEYS.includes(key) && !HTTP_KEYS.includes(key),
+    );
+    if (unknownKey !== undefined)
+      throw new QuiverError('config_invalid', `mcpServers.${name}.${unknownKey}: unknown key.`, {
+        fix: `Correct or remove "${unknownKey}" under mcpServers.${name}; the keys are ${allowed.join(', ')}.`,
+        details: { server: name, key: unknownKey, keyPath: [unknownKey], unknownKey, allowed },
+      });
+  }
+  if (isObject && !('url' in value) && !('command' in value)) {
+    throw new QuiverError(
+      'config_invalid',
+      `mcpServers.${name}: needs either "command" (stdio) or "url" (HTTP).`,
+      {
+        fix: `Add \`command: <executable>\` or \`url: https://…\` under mcpServers.${name}.`,
+        details: { server: name, key: 'command' },
+      },
+    );
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path.join('.') ?? '';
+    const where = key === '' ? `mcpServers.${name}` : `mcpServers.${name}.${key}`;
+    throw new QuiverError('config_invalid', `${where}: ${issue?.message ?? 'invalid value'}.`, {
+      fix: `Fix "${key || name}" under mcpServers.${name} in quiver.yaml.`,
+      details: { server: name, key, keyPath: (issue?.path ?? []).map(String), issues: parsed.error.issues },
+    });
+  }
+  if (parsed.data.callTimeoutMs > parsed.data.maxCallTimeoutMs) {
+    throw new QuiverError(
+      'config_invalid',
+      `mcpServers.${name}.callTimeoutMs: is larger than maxCallTimeoutMs.`,
+      {
+        fix: `Lower callTimeoutMs or raise maxCallTimeoutMs under mcpServers.${name}.`,
+        details: { server: name, key: 'callTimeoutMs' },
+      },
+    );
+  }
+  for (const [tool, timeoutMs] of Object.entries(parsed.data.toolTimeouts)) {
+    if (timeoutMs <= parsed.data.maxCallTimeoutMs) continue;
+    throw new QuiverError(
+      'config_invalid',
+      `mcpServers.${name}.toolTimeouts.${tool}: ${timeoutMs} ms is larger than maxCallTimeoutMs (${parsed.data.maxCallTimeoutMs} ms).`,
+      {
+        fix: `Lower toolTimeouts.${tool} or raise maxCallTimeoutMs under mcpServers.${name}.`,
+        details: { server: name, key: `toolTimeouts.${tool}` },
+      },
+    );
+  }
+  return parsed.data;
 }

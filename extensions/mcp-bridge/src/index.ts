@@ -12,7 +12,12 @@ export { toToolResult } from './call-result.js';
 export { childEnvironment } from './child-environment.js';
 export type { ClientRelayEvent } from './client-relay.js';
 export type { HttpServerConfig, McpServerConfig, McpServerConfigInput, StdioServerConfig } from './config.js';
-export { parseMcpServersConfig } from './config.js';
+export {
+  type InvalidMcpServer,
+  type McpServersReading,
+  parseMcpServersConfig,
+  readMcpServersConfig,
+} from './config.js';
 export type { McpBridgeOptions } from './mcp-bridge.js';
 export { McpBridge } from './mcp-bridge.js';
 export type {

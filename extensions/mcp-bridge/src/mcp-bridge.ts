@@ -6,7 +6,12 @@ import type {
   ReconnectPolicy,
 } from './bridge-types.js';
 import { type ClientRelayEvent, ServerClientRelay } from './client-relay.js';
-import { type McpServerConfigInput, parseMcpServersConfig, type StdioServerConfig } from './config.js';
+import {
+  type InvalidMcpServer,
+  type McpServerConfigInput,
+  readMcpServersConfig,
+  type StdioServerConfig,
+} from './config.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { createResourceTools, type ResourceToolsOptions } from './resource-tools.js';
 import { ServerConnection } from './server-connection.js';
@@ -49,12 +54,23 @@ const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 /** Turns the tools of configured MCP servers into Quiver tools and keeps them current. */
 export class McpBridge {
   private readonly connections: ServerConnection[];
+  /** Servers whose entry is broken: reported, never started. */
+  private readonly invalid: InvalidMcpServer[];
   private readonly stopWatchingPins: () => void;
   /** Resources and prompts of the connected servers. */
-  readonly catalog = new McpCatalog(() => this.connections.map((connection) => connection.catalogEntry()));
+  readonly catalog = new McpCatalog(
+    () => this.connections.map((connection) => connection.catalogEntry()),
+    () => this.status(),
+  );
 
   constructor(options: McpBridgeOptions) {
-    const servers = parseMcpServersConfig(options.servers as Record<string, unknown>);
+    const { servers, invalid } = readMcpServersConfig(options.servers as Record<string, unknown>);
+    this.invalid = invalid;
+    for (const entry of invalid) {
+      const message = `MCP server "${entry.server}" is not started: ${entry.message}`;
+      options.logger?.warn(message, { server: entry.server, code: 'mcp_config_invalid' });
+      options.onDiagnostic?.({ server: entry.server, code: 'mcp_config_invalid', message });
+    }
     const pins = options.pins ?? createMemoryPinStore();
     const reconnect: ReconnectPolicy = { initialDelayMs: 500, maxDelayMs: 30_000, ...options.reconnect };
     this.connections = [...servers].map(
@@ -109,7 +125,24 @@ export class McpBridge {
   }
 
   status(): McpServerStatus[] {
-    return this.connections.map((connection) => connection.status());
+    return [
+      ...this.connections.map((connection) => connection.status()),
+      ...this.invalid.map(
+        (entry): McpServerStatus => ({
+          server: entry.server,
+          state: 'invalid',
+          transport: undefined,
+          tools: [],
+          attempt: 0,
+          lastError: entry.message,
+          configProblem: {
+            keyPath: entry.keyPath,
+            ...(entry.unknownKey ? { unknownKey: entry.unknownKey } : {}),
+            ...(entry.allowed ? { allowed: entry.allowed } : {}),
+          },
+        }),
+      ),
+    ];
   }
 
   /**

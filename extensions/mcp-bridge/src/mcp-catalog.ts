@@ -8,6 +8,7 @@ import type {
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from '@modelcontextprotocol/client';
+import type { McpServerStatus } from './bridge-types.js';
 import type { ResourceSubscriptions, ResourceUpdateListener } from './resource-subscriptions.js';
 
 export type McpResource = ListResourcesResult['resources'][number] & { server: string };
@@ -69,7 +70,15 @@ function messageOf(error: unknown): string {
  * what the model's resource tools read and what `quiver serve` relays to its clients.
  */
 export class McpCatalog {
-  constructor(private readonly servers: () => readonly CatalogServer[]) {}
+  constructor(
+    private readonly servers: () => readonly CatalogServer[],
+    private readonly statuses: () => readonly McpServerStatus[] = () => [],
+  ) {}
+
+  /** Every configured server's state: started, down with its last error, or invalid (never started). */
+  serverStatus(): McpServerStatus[] {
+    return [...this.statuses()];
+  }
 
   listResources(server?: string, options: CatalogRequestOptions = {}): Promise<CatalogListing<McpResource>> {
     return this.gather(server, options, 'resources', async (entry, client) =>

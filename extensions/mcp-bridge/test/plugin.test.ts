@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { DefaultToolRegistry } from '@quiver/core';
 import { type PersonalityDemand, type PluginContext, QuiverError, type QuiverEvent } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
-import mcpBridgeDefault, { mcpBridgePlugin } from '../src/index.js';
+import mcpBridgeDefault, {
+  mcpBridgePlugin,
+  parseMcpServersConfig,
+  readMcpServersConfig,
+} from '../src/index.js';
 import { fixtureServer, makeTempDir } from './helpers.js';
 
 type BridgeContext = PluginContext<'config' | 'logger' | 'lifecycle' | 'events' | 'paths'>;
@@ -45,17 +49,6 @@ function pluginContext(config: Record<string, unknown>) {
   };
 }
 
-async function registerError(config: Record<string, unknown>): Promise<QuiverError> {
-  const { context } = pluginContext(config);
-  try {
-    await mcpBridgePlugin.register(context);
-  } catch (error) {
-    if (error instanceof QuiverError) return error;
-    throw error;
-  }
-  throw new Error('register did not throw');
-}
-
 describe('the mcp-bridge plugin', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
@@ -74,24 +67,54 @@ describe('the mcp-bridge plugin', () => {
     ]);
   });
 
-  it('rejects a bad server entry with config_invalid naming the server and the key', async () => {
-    const error = await registerError({ github: { command: 'npx', args: 'not-a-list' } });
-    expect(error.code).toBe('config_invalid');
-    expect(error.message).toContain('mcpServers.github.args');
-    expect(error.fix).toBeTruthy();
+  it('reports each broken server entry with the key at fault and keeps the good servers', async () => {
+    const state = await makeTempDir('plugin-invalid');
+    cleanups.push(state.remove);
+    const host = pluginContext({
+      good: { command: process.execPath, args: [fixtureServer], env: { FIXTURE_STATE_DIR: state.path } },
+      typo: { comand: 'node' },
+      github: { command: 'npx', args: 'not-a-list' },
+      empty: {},
+      web: { url: 'https://example.com/mcp', header: {} },
+      my__server: { command: 'x' },
+    });
+    cleanups.push(host.shutdown);
+    await mcpBridgePlugin.register(host.context);
+    await host.demand(['good', 'typo', 'github', 'empty', 'web', 'my__server']);
+
+    expect(host.registry.list().map((entry) => entry.tool.name)).toContain('mcp__good__echo');
+    const warnings = host.events.filter((event) => event.type === 'session.warning');
+    const messages = warnings.map((event) => ('message' in event ? String(event.message) : ''));
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('mcpServers.typo.comand: unknown key'),
+        expect.stringContaining('mcpServers.github.args'),
+        expect.stringContaining('mcpServers.empty: needs either "command"'),
+        expect.stringContaining('mcpServers.web.header: unknown key'),
+        expect.stringContaining('"my__server" is not usable in tool names'),
+      ]),
+    );
+    expect(warnings.every((event) => 'code' in event && event.code === 'mcp_config_invalid')).toBe(true);
   });
 
-  it('rejects an entry with neither command nor url, and unknown keys', async () => {
-    expect((await registerError({ empty: {} })).message).toContain('mcpServers.empty');
-    const unknownKey = await registerError({ web: { url: 'https://example.com/mcp', header: {} } });
-    expect(unknownKey.message).toContain('mcpServers.web');
-    expect(unknownKey.details).toMatchObject({ server: 'web' });
-  });
-
-  it('rejects a server name that would make tool names ambiguous', async () => {
-    const error = await registerError({ my__server: { command: 'x' } });
-    expect(error.code).toBe('config_invalid');
-    expect(error.message).toContain('my__server');
+  it('rejects a broken entry when the table is parsed as a whole, naming the server and the key', () => {
+    let error: unknown;
+    try {
+      parseMcpServersConfig({ github: { command: 'npx', args: 'not-a-list' } });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(QuiverError);
+    expect((error as QuiverError).code).toBe('config_invalid');
+    expect((error as QuiverError).message).toContain('mcpServers.github.args');
+    const reading = readMcpServersConfig({ typo: { comand: 'node' }, ok: { command: 'node' } });
+    expect([...reading.servers.keys()]).toEqual(['ok']);
+    expect(reading.invalid[0]).toMatchObject({
+      server: 'typo',
+      keyPath: ['comand'],
+      unknownKey: 'comand',
+      allowed: expect.arrayContaining(['command', 'args', 'env']),
+    });
   });
 
   it('registers the tools of good servers, warns about broken ones, and stops them on shutdown', async () => {
