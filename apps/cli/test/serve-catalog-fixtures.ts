@@ -69,7 +69,8 @@ export async function searchTools(client: Client, query: string, limit = 5): Pro
   const result = await client.callTool({ name: 'tool_search', arguments: { query, limit } }, PATIENT);
   if (result.isError) throw new Error(`tool_search failed: ${textOf(result)}`);
   if (textOf(result).startsWith('No tools match')) return [];
-  return (JSON.parse(textOf(result)) as Array<{ name: string }>).map((tool) => tool.name);
+  // The answer names each tool at the start of a line: `<name> — <description>`.
+  return [...textOf(result).matchAll(/^(\S+) — /gm)].map((match) => match[1] as string);
 }
 
 /** Waits until tool_search finds a tool of each server: servers connect on their own time. */

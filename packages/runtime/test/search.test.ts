@@ -142,4 +142,61 @@ describe('tool search', () => {
       structured: { tools: [] },
     });
   });
+
+  it('answers with each found tool once: name, description and parameters, in far fewer characters than its JSON', async () => {
+    const tool = createToolSearchTool({ definitions: () => catalog });
+    const result = await tool.execute({ query: 'create a pull request on github', limit: 5 }, {} as never);
+    if (!result.ok) throw new Error(result.error);
+    const tools = (result.structured as { tools: ToolDefinitionLite[] }).tools;
+    const text = result.value;
+    expect([...text.matchAll(/^(\S+) — /gm)].map((match) => match[1])).toEqual(names(tools));
+    const github = tools.find((entry) => entry.name === 'mcp__server-github__create_pull_request');
+    expect(github).toBeDefined();
+    const schema = github?.parameters as { properties: Record<string, unknown>; required: string[] };
+    const block = text.split(/\n(?=\S)/).find((part) => part.startsWith(`${github?.name} — `)) ?? '';
+    for (const name of Object.keys(schema.properties)) {
+      const optional = schema.required.includes(name) ? '' : '?';
+      expect(block).toContain(`\n  ${name}${optional}: `);
+    }
+    expect(block).toContain('draft?: boolean');
+    expect(text.length).toBeLessThan(JSON.stringify(tools, null, 2).length / 2);
+  });
+
+  it('spells enum values, arrays of objects and defaults of parameters in the answer', async () => {
+    const tools: ToolDefinitionLite[] = [
+      {
+        name: 'mcp__review__post',
+        description: 'Posts a review.',
+        parameters: {
+          type: 'object',
+          properties: {
+            event: { type: 'string', enum: ['APPROVE', 'COMMENT'], description: 'The review action' },
+            comments: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { path: { type: 'string' }, line: { type: 'number' } },
+                required: ['path'],
+              },
+            },
+            page: { type: 'number', default: 1, description: 'page' },
+          },
+          required: ['event'],
+        },
+      },
+    ];
+    const result = await createToolSearchTool({ definitions: () => tools }).execute(
+      { query: 'review' },
+      {} as never,
+    );
+    expect(result.ok && result.value).toBe(
+      [
+        'Found 1 tool; call one by its name (`?` marks an optional parameter):',
+        'mcp__review__post — Posts a review.',
+        '  event: "APPROVE" | "COMMENT" — The review action',
+        '  comments?: { path: string, line?: number }[]',
+        '  page?: number (default 1)',
+      ].join('\n'),
+    );
+  });
 });

@@ -1,6 +1,7 @@
 import { fail, isQuiverError, ok, type Tool, type ToolDefinitionLite } from '@quiver/types';
 import { z } from 'zod';
 import { searchTools } from './search-tools.js';
+import { renderToolSearchAnswer } from './tool-search-answer.js';
 
 export const TOOL_SEARCH_TOOL_NAME = 'tool_search';
 
@@ -29,7 +30,7 @@ export function createToolSearchTool(options: ToolSearchToolOptions): Tool<typeo
     name: TOOL_SEARCH_TOOL_NAME,
     title: 'Search tools',
     description:
-      'Finds tools that are available but not loaded yet. Returns their full definitions; call a found tool by its name right after, or through call_tool when that is offered and the tool is not in your list. Use keywords, or /regex/ to match names.',
+      'Finds tools that are available but not loaded yet. Returns their names, descriptions and parameters (listed in full from the next turn); call a found tool by its name right after, or through call_tool when that is offered and the tool is not in your list. Use keywords, or /regex/ to match names.',
     input,
     capabilities: {},
     annotations: { readOnly: true, idempotent: true },
@@ -48,7 +49,7 @@ export function createToolSearchTool(options: ToolSearchToolOptions): Tool<typeo
       if (found.length === 0) return ok(`No tools match "${args.query}".`, { structured: { tools: [] } });
       const tools = found.map(({ deferLoading: _deferred, ...definition }) => definition);
       options.onFound?.(tools.map((tool) => tool.name));
-      return ok(JSON.stringify(tools, null, 2), { structured: { tools } });
+      return ok(renderToolSearchAnswer(tools), { structured: { tools } });
     },
   };
 }
