@@ -7,7 +7,13 @@ export { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 export type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js';
 export { quiverConfigSchema } from './config/config-schema.js';
 export { didYouMean, formatZodIssues } from './config/format-issues.js';
-export { CONFIG_FILE_NAMES, findConfigFile, loadConfigFile, parseConfig } from './config/load-config.js';
+export {
+  CONFIG_FILE_NAMES,
+  configKeyLocation,
+  findConfigFile,
+  loadConfigFile,
+  parseConfig,
+} from './config/load-config.js';
 export type { DroppedListItem, UnmatchedRemoval } from './config/merge-layers.js';
 export { isSubdirectoryConfiguration, workspaceRoot } from './config/workspace-root.js';
 export { QuiverHost } from './host.js';

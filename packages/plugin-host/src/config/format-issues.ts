@@ -18,8 +18,19 @@ function keysAt(schema: z.ZodType, pathParts: readonly PropertyKey[]): string[] 
   return shape ? Object.keys(shape) : [];
 }
 
-/** One line per issue: `key.path: message`, with a did-you-mean for unknown keys. */
-export function formatZodIssues(error: z.ZodError, schema: z.ZodType): string {
+/**
+ * One line per issue: `key.path: message`, with a did-you-mean for unknown keys; with `at`, each
+ * line starts with where the key is written (`file:line:column: `).
+ */
+export function formatZodIssues(
+  error: z.ZodError,
+  schema: z.ZodType,
+  at?: (keyPath: readonly PropertyKey[]) => string | undefined,
+): string {
+  const prefix = (keyPath: readonly PropertyKey[]): string => {
+    const location = at?.(keyPath);
+    return location ? `${location}: ` : '';
+  };
   return error.issues
     .flatMap((issue) => {
       const where = issue.path.length > 0 ? issue.path.join('.') : '(root)';
@@ -32,10 +43,10 @@ export function formatZodIssues(error: z.ZodError, schema: z.ZodType): string {
             : allowed.length
               ? ` Allowed keys: ${allowed.join(', ')}.`
               : '';
-          return `  - ${issue.path.length ? `${where}.` : ''}${key}: unknown key.${hint}`;
+          return `  - ${prefix([...issue.path, key])}${issue.path.length ? `${where}.` : ''}${key}: unknown key.${hint}`;
         });
       }
-      return [`  - ${where}: ${issue.message}`];
+      return [`  - ${prefix(issue.path)}${where}: ${issue.message}`];
     })
     .join('\n');
 }

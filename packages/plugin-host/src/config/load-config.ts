@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { QuiverError } from '@quiver/types';
-import { parse as parseYaml } from 'yaml';
 import { type QuiverConfig, type QuiverConfigInput, quiverConfigSchema } from './config-schema.js';
 import { formatZodIssues } from './format-issues.js';
+import { type KeyLocation, keyLocationText, parseLocatedYaml } from './yaml-locations.js';
 
 export const CONFIG_FILE_NAMES = ['quiver.yaml', 'quiver.yml'] as const;
 
@@ -21,12 +21,19 @@ export function findConfigFile(startDir: string): string | undefined {
   }
 }
 
-export function parseConfig(input: unknown, source: string): QuiverConfig {
+export function parseConfig(
+  input: unknown,
+  source: string,
+  locate?: (keyPath: readonly PropertyKey[]) => KeyLocation | undefined,
+): QuiverConfig {
   const parsed = quiverConfigSchema.safeParse(input ?? {});
   if (!parsed.success) {
+    const at = locate
+      ? (keyPath: readonly PropertyKey[]) => keyLocationText(source, locate(keyPath))
+      : undefined;
     throw new QuiverError(
       'config_invalid',
-      `${source} is not a valid Quiver config:\n${formatZodIssues(parsed.error, quiverConfigSchema)}`,
+      `${source} is not a valid Quiver config:\n${formatZodIssues(parsed.error, quiverConfigSchema, at)}`,
       {
         fix: 'Correct the keys listed above (see docs/personality-reference.md and `quiver init` for a commented example).',
         details: { file: source },
@@ -42,16 +49,24 @@ export function loadConfigFile(file: string): QuiverConfig {
       fix: 'Create one with `quiver init`, or pass the right path.',
     });
   }
-  let raw: unknown;
-  try {
-    raw = parseYaml(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new QuiverError('config_invalid', `${file} is not valid YAML: ${(error as Error).message}`, {
-      fix: 'Fix the YAML syntax at the line shown.',
-      cause: error,
-    });
+  const located = parseLocatedYaml(readFileSync(file, 'utf8'));
+  if (located.syntaxError) {
+    throw new QuiverError(
+      'config_invalid',
+      `${keyLocationText(file, located.syntaxError.location)}: not valid YAML: ${located.syntaxError.message}`,
+      { fix: 'Fix the YAML syntax at the line shown.', details: { file } },
+    );
   }
-  return parseConfig(raw, file);
+  return parseConfig(located.data, file, located.locate);
 }
 
 export type { QuiverConfigInput };
+
+/** `file:line:column` of a key path of a config file (the file alone when the key is not there). */
+export function configKeyLocation(file: string, keyPath: readonly PropertyKey[]): string {
+  try {
+    return keyLocationText(file, parseLocatedYaml(readFileSync(file, 'utf8')).locate(keyPath));
+  } catch {
+    return file;
+  }
+}
