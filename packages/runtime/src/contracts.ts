@@ -16,8 +16,7 @@ import type {
   ToolResult,
   ToolResultReducerRegistry,
 } from '@quiver/types';
-import type { CallExecutor, CallExecutorOptions } from './lifecycle/executor.js';
-import type { PersonalityPermissionEngine } from './lifecycle/permission-engine.js';
+import type { SharedPermissionEngine } from './lifecycle/permission-decider.js';
 import type { ArgumentRecording } from './log/argument-shapes.js';
 
 /**
@@ -267,19 +266,12 @@ export interface SessionDeps {
   /** The trust record's pinned workspace files that allowed programs read (the permission engine's `filePins`). */
   filePins?: WorkspaceFilePins;
   /** The personality's permission engine, shared by its sessions; default: one per call executor. */
-  permissionEngine?: PersonalityPermissionEngine;
+  permissionEngine?: SharedPermissionEngine;
   /**
    * Starts the personality's MCP servers (the named ones, default every one it enables) unless
    * they are started, and resolves when each has connected or failed. Never rejects.
    */
   demand?: (servers?: readonly string[]) => Promise<void>;
-}
-
-/** What a session is built with beyond its personality's deps: the host's DI builds them per session. */
-export interface SessionServices {
-  state?: SessionState & { dispose(): Promise<void> };
-  /** Builds the session's call executor (again when its permissions change). */
-  createExecutor?: (options: CallExecutorOptions) => CallExecutor;
 }
 
 export interface ExecuteCallsOptions {

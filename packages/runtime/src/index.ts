@@ -42,7 +42,6 @@ export type {
   SessionLike,
   SessionOptions,
   SessionPolicy,
-  SessionServices,
   ToolPool,
   WriteBehindChannel,
   WriteBehindFailure,
@@ -108,3 +107,4 @@ export { createToolSearchIndex, toolSearchIndexFor } from './search/tool-search-
 export type { ToolSearchToolOptions } from './search/tool-search-tool.js';
 export { createToolSearchTool, TOOL_SEARCH_TOOL_NAME } from './search/tool-search-tool.js';
 export { createSession, Session } from './session/session.js';
+export type { SessionServices } from './session/session-services.js';

@@ -1,9 +1,8 @@
 import { parsePermissionRule } from '@quiver/permissions';
 import type { RegisteredTool } from '@quiver/types';
 import type { NamedTool, ToolNameCatalog } from '../agents/tool-name-resolver.js';
-import type { ExternalToolDefinition, SessionPolicy } from '../contracts.js';
+import type { ExternalToolDefinition, SessionOptions, SessionPolicy } from '../contracts.js';
 import { TOOL_SEARCH_TOOL_NAME } from '../search/tool-search-tool.js';
-import type { AssemblySessionOptions } from './assemble-tool-pool.js';
 import type { NamedSetting } from './name-diagnostics.js';
 
 const namedTools = new WeakMap<RegisteredTool, NamedTool>();
@@ -54,7 +53,7 @@ function sameEntries(a: readonly RegisteredTool[], b: readonly RegisteredTool[])
  */
 export function namedSettings(
   policy: Pick<SessionPolicy, 'agents' | 'permissions'>,
-  options: Pick<AssemblySessionOptions, 'defaultAgentExcludedTools' | 'permissions'>,
+  options: Pick<SessionOptions, 'defaultAgentExcludedTools' | 'permissions'>,
   denyRules: readonly string[],
 ): NamedSetting[] {
   const settings: NamedSetting[] = [];

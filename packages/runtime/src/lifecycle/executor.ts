@@ -19,7 +19,8 @@ import { SessionLogWriter } from '../log/session-log-writer.js';
 import { startsAhead } from '../log/start-ahead.js';
 import { type PipelineSession, runCallBatch } from './call-pipeline.js';
 import { PathLocks } from './path-locks.js';
-import { type SessionPermissionEngine, sessionPermissionEngine } from './permission-engine.js';
+import type { SessionPermissionEngine } from './permission-decider.js';
+import { sessionPermissionEngine } from './permission-engine.js';
 import { TurnSignals } from './turn-signals.js';
 
 /** What a session hands the execution lifecycle. */

@@ -8,11 +8,11 @@ import {
   type WorkspaceFilePins,
 } from '@quiver/permissions';
 import type { PermissionKind, PermissionRules, ToolRegistry } from '@quiver/types';
-import type { PermissionDecider } from './permission-gate.js';
-
-export interface SessionPermissionEngine extends PermissionDecider {
-  close(): void;
-}
+import type {
+  SessionPermissionEngine,
+  SessionPermissionRules,
+  SharedPermissionEngine,
+} from './permission-decider.js';
 
 export interface PersonalityPermissionEngineOptions {
   workspace: string;
@@ -58,11 +58,6 @@ function describeProblem(error: unknown): string {
   return typeof fix === 'string' ? `${message} Fix: ${fix}` : message;
 }
 
-export interface SessionPermissionRules {
-  rules: PermissionRules;
-  parentDenies: readonly string[];
-}
-
 function toolKinds(registry: ToolRegistry | undefined): Record<string, PermissionKind> {
   const kinds: Record<string, PermissionKind> = {};
   for (const { tool } of registry?.list() ?? []) {
@@ -91,7 +86,7 @@ export function checkSessionPermissionRules(
  * project grants in `<dataDir>/permissions.db`, opened on first use. Each session decides
  * through its own view, which adds the session's rules, its parent's denies and its grants.
  */
-export class PersonalityPermissionEngine {
+export class PersonalityPermissionEngine implements SharedPermissionEngine {
   readonly #options: PersonalityPermissionEngineOptions;
   #projectGrants: ProjectGrants | undefined;
   #closed = false;
@@ -143,7 +138,7 @@ export class PersonalityPermissionEngine {
 
 /** The session's view of its personality's engine; without one (a bare runtime), an engine of its own. */
 export function sessionPermissionEngine(
-  deps: PersonalityPermissionEngineOptions & { permissionEngine?: PersonalityPermissionEngine },
+  deps: PersonalityPermissionEngineOptions & { permissionEngine?: SharedPermissionEngine },
   session: SessionPermissionRules,
 ): SessionPermissionEngine {
   if (deps.permissionEngine) return deps.permissionEngine.forSession(session);

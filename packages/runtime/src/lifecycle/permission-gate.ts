@@ -12,26 +12,7 @@ import { fail } from '@quiver/types';
 import { judgedByNameOnly, skipsPermission } from '../assembly/external-tools.js';
 import { judgedName } from '../assembly/judged-as-built-in.js';
 import type { createEventFactory } from '../events/event-factory.js';
-
-/** The part of `@quiver/permissions`' PermissionEngine the lifecycle relies on. */
-export interface PermissionDecider {
-  decide(request: {
-    toolName: string;
-    args: unknown;
-    spec?: Tool['permission'];
-    mcpServer?: string;
-    byNameOnly?: boolean;
-  }): Promise<PermissionDecision>;
-  /** The decision at once, when it needs no wait; undefined when only `decide` can tell. */
-  decideNow?(request: {
-    toolName: string;
-    args: unknown;
-    spec?: Tool['permission'];
-    mcpServer?: string;
-    byNameOnly?: boolean;
-  }): PermissionDecision | undefined;
-  grant(rule: string, scope: 'session' | 'project'): unknown;
-}
+import type { PermissionDecider } from './permission-decider.js';
 
 export interface PermissionCheck {
   callId: string;

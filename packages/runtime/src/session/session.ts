@@ -24,7 +24,6 @@ import type {
   SessionDeps,
   SessionLike,
   SessionOptions,
-  SessionServices,
   ToolPool,
 } from '../contracts.js';
 import { InMemoryEventBus } from '../events/bus.js';
@@ -37,6 +36,7 @@ import {
   renderToolPool,
 } from '../providers/render-definitions.js';
 import { serversOfToolNames, serversToAwait } from './mcp-demand.js';
+import type { SessionServices } from './session-services.js';
 
 /**
  * One conversation's view of the tools: its pool (assembled lazily, cached until the registry,
