@@ -32,7 +32,8 @@ export function registerPermitCommand(program: Command): void {
         const args = parseJsonArgs(options.args);
         const quiver = await openQuiver(globalOptions(command), options);
         try {
-          const { PermissionEngine, ProjectGrantStore } = await import('@quiver/permissions');
+          const { PermissionEngine } = await import('@quiver/permissions');
+          const { openSqliteProjectGrants } = await import('@quiver/runtime');
           const session = quiver.createSession(
             options.personality ? { personality: options.personality } : {},
           );
@@ -41,7 +42,7 @@ export function registerPermitCommand(program: Command): void {
           const entry = pool.executables.get(tool);
           // With PostgreSQL storage the grants every replica shares decide, not a local file.
           const shared = quiver.host.options.sharedStorage?.projectGrants;
-          const projectGrants = shared ?? new ProjectGrantStore({ dataDir: quiver.host.dataDir });
+          const projectGrants = shared ?? openSqliteProjectGrants(quiver.host.dataDir);
           const engine = new PermissionEngine({
             workspace: quiver.host.workspace,
             layers: [quiver.host.policy(options.personality).permissions],

@@ -16,10 +16,9 @@ import {
   type ToolResultReducer,
   type ToolResultReducerRegistry,
 } from '@quiver/types';
-import { inject, injectable } from 'tsyringe';
 import type { DefaultCapabilityBackendRegistry } from '../backend-registry.js';
 import type { Personality } from '../personality/index.js';
-import { type HostOptions, TOKENS } from '../tokens.js';
+import type { HostOptions } from '../resolved-host-options.js';
 import { duplicateToolError } from './duplicate-tool-error.js';
 import { PersonalityPluginSettings } from './personality-plugin-settings.js';
 import { describePluginSettings, type PluginSettingDescription, parsePluginConfig } from './plugin-config.js';
@@ -55,8 +54,10 @@ interface LoadedPlugin {
   config: Readonly<Record<string, unknown>>;
 }
 
-/** Loads plugins into the root registries, tracks what each registered, and unloads them. */
-@injectable()
+/**
+ * Loads plugins into the root registries, tracks what each registered, and unloads them. The root
+ * scope builds it from the services its constructor lists, in that order (`ROOT_SERVICES`).
+ */
 export class PluginCatalog {
   readonly #loaded = new Map<string, LoadedPlugin>();
   readonly #failed: FailedPluginInfo[] = [];
@@ -65,13 +66,13 @@ export class PluginCatalog {
   readonly #settings = new PersonalityPluginSettings();
 
   constructor(
-    @inject(TOKENS.toolRegistry) private readonly registry: ToolRegistry,
-    @inject(TOKENS.reducerRegistry) private readonly reducers: ToolResultReducerRegistry,
-    @inject(TOKENS.hookRegistry) private readonly hooks: HookRegistry,
-    @inject(TOKENS.backendRegistry) private readonly backends: DefaultCapabilityBackendRegistry,
-    @inject(TOKENS.eventBus) private readonly events: EventBus,
-    @inject(TOKENS.logger) private readonly logger: Logger,
-    @inject(TOKENS.hostOptions) private readonly options: HostOptions,
+    private readonly registry: ToolRegistry,
+    private readonly reducers: ToolResultReducerRegistry,
+    private readonly hooks: HookRegistry,
+    private readonly backends: DefaultCapabilityBackendRegistry,
+    private readonly events: EventBus,
+    private readonly logger: Logger,
+    private readonly options: HostOptions,
   ) {}
 
   /** Loads one plugin. A failure is recorded (and returned), never thrown: the other plugins still load. */

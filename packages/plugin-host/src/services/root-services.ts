@@ -35,5 +35,18 @@ export const ROOT_SERVICES: readonly ServiceDescriptor[] = [
     useClass: HostSessionEventLog,
     dispose: (log: HostSessionEventLog) => log.close(),
   } satisfies ServiceDescriptor<HostSessionEventLog>,
-  { token: TOKENS.pluginCatalog, scope: 'root', useClass: PluginCatalog },
+  {
+    token: TOKENS.pluginCatalog,
+    scope: 'root',
+    inject: [
+      TOKENS.toolRegistry,
+      TOKENS.reducerRegistry,
+      TOKENS.hookRegistry,
+      TOKENS.backendRegistry,
+      TOKENS.eventBus,
+      TOKENS.logger,
+      TOKENS.hostOptions,
+    ],
+    useFactory: (...dependencies: ConstructorParameters<typeof PluginCatalog>) => new PluginCatalog(...dependencies),
+  },
 ];
