@@ -135,7 +135,8 @@ export const terminalTool = defineTool({
   description:
     'Runs a bash command in the workspace and returns its exit code and output (stdout and stderr interleaved). ' +
     'Long output keeps its beginning and end; the full output is saved to a file named in the result. ' +
-    'The whole process tree is killed on timeout or abort. For servers and watchers, use terminal_start.',
+    'The whole process tree is killed on timeout or abort. For servers and watchers, use terminal_start. ' +
+    'When commands run sandboxed, /tmp and $TMPDIR are empty for each call and deleted after it: keep files that a later command needs in the workspace.',
   input: terminalInput,
   capabilities: { process: true, secrets: true },
   permission: { kind: 'shell', command: (args) => args.command, cwd: (args) => args.cwd },
