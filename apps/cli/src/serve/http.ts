@@ -15,14 +15,14 @@ import {
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './http-session-limits.js';
 import { type HttpSession, HttpSessions } from './http-sessions.js';
 import { isLoopbackHost, isWildcardHost, type ListenAddress, urlHost } from './listen-address.js';
+import { MCP_PATH, sendJsonRpcError } from './mcp-endpoint.js';
 import type { ServeConnection } from './mcp-server.js';
 import { messageOf } from './mcp-server.js';
 import { type HandleHttpRequest } from './rebuilt-session.js';
-import { handleSharedRequest, sweepSharedRecords } from './shared-http-requests.js';
+import { handleSharedRequest, type OpeningRequest, sweepSharedRecords } from './shared-http-requests.js';
 import { SharedSessionState } from './shared-session.js';
 import { type SharedSessionRecords } from './shared-session-records.js';
 
-export const MCP_PATH = '/mcp';
 const LOCAL_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 export interface HttpServeOptions {
@@ -36,13 +36,6 @@ export interface HttpServeOptions {
   connectionLimits?: ConnectionLimits;
   /** With PostgreSQL storage: the shared session records, so any replica answers any session. */
   sharedRecords?: () => SharedSessionRecords | undefined;
-}
-
-/** An initialize POST read ahead (shared sessions record its params for other replicas). */
-export interface OpeningRequest {
-  records: SharedSessionRecords;
-  body: unknown;
-  initialize: Record<string, unknown> | undefined;
 }
 
 export interface RunningHttpServer {
@@ -184,15 +177,4 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       });
     },
   };
-}
-
-/** An error answer as the MCP SDK's transport gives its own: -32000 unless a JSON-RPC code fits (-32700 parse error). */
-export function sendJsonRpcError(
-  response: ServerResponse,
-  status: number,
-  message: string,
-  code = -32000,
-): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MCP_PATH, type OpeningRequest, sendJsonRpcError } from './http.js';
 import type { SessionLimits } from './http-session-limits.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
+import { MCP_PATH, sendJsonRpcError } from './mcp-endpoint.js';
 import type { ServeConnection } from './mcp-server.js';
 import { rebuildSession } from './rebuilt-session.js';
 import { SharedSessionState } from './shared-session.js';
@@ -12,6 +12,13 @@ import {
   type SharedSessionRecord,
   type SharedSessionRecords,
 } from './shared-session-records.js';
+
+/** An initialize POST read ahead (shared sessions record its params for other replicas). */
+export interface OpeningRequest {
+  records: SharedSessionRecords;
+  body: unknown;
+  initialize: Record<string, unknown> | undefined;
+}
 
 export interface SharedRequest {
   request: IncomingMessage;
