@@ -1,5 +1,6 @@
 // Public surface of @quiver/tools-terminal: the terminal tools, their reducer and the process backend.
 
+export { allocatedTerminalsDirectory, isAllocatedTerminal } from './allocated-terminals.js';
 export {
   terminalListTool,
   terminalReadTool,

@@ -1,10 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
+import { allocatedTerminalsDirectory, recordAllocatedTerminal } from './allocated-terminals.js';
 import { BASH_FLAGS } from './bash-flags.js';
 import { killRun, RUN_MARKER_VARIABLE, type RunIdentity } from './process-tree.js';
+import {
+  type FoundTerminal,
+  findRunTerminal,
+  PTY_GATE_FD,
+  ptyProgram,
+  resizeTerminal,
+  type TerminalSize,
+} from './pty.js';
 import { BUBBLEWRAP_PATH, bubblewrapArguments } from './sandbox.js';
 import { findWorkspaceHazards } from './sandbox-mounts.js';
 import { sandboxTempDir } from './sandbox-temp-dir.js';
@@ -72,6 +81,10 @@ export interface StartCommandOptions {
   readOnlyPaths?: readonly string[];
   /** `pipe` keeps stdin open for background shells; one-shot commands get none. */
   stdin: 'ignore' | 'pipe';
+  /** Run the command on a new pseudo-terminal of this size (stdin must be `pipe`). */
+  pty?: TerminalSize;
+  /** Where allocated terminals are listed (`allocatedTerminalsDirectory()` by default). */
+  terminalsDirectory?: string;
   /** stdout and stderr, interleaved in arrival order. */
   onOutput(chunk: Buffer): void;
 }
@@ -92,6 +105,7 @@ export class RunningCommand {
   readonly exited: Promise<CommandExit>;
   private stopping: Promise<void> | undefined;
   private finished = false;
+  private terminal: FoundTerminal | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -99,6 +113,7 @@ export class RunningCommand {
     startedAt: number,
     tempDir: string | undefined,
     identified: Promise<void>,
+    private readonly forgetTerminal?: () => void,
   ) {
     this.exited = new Promise<CommandExit>((resolve) => {
       let spawnError: string | undefined;
@@ -123,6 +138,7 @@ export class RunningCommand {
           child.stderr?.destroy();
         }
         this.finished = true;
+        this.forgetTerminal?.();
         if (tempDir) await rm(tempDir, { recursive: true, force: true });
         const exit: CommandExit = { exitCode, signal, durationMs: Date.now() - startedAt };
         if (spawnError !== undefined) exit.spawnError = spawnError;
@@ -141,6 +157,14 @@ export class RunningCommand {
     const tempDir = options.sandboxed ? await sandboxTempDir() : undefined;
     const env: Record<string, string> = { ...options.env, [RUN_MARKER_VARIABLE]: marker };
     if (tempDir) env.TMPDIR = tempDir;
+    const terminalsDirectory = options.terminalsDirectory ?? allocatedTerminalsDirectory();
+    let program = ['bash', ...BASH_FLAGS, '-c', options.command];
+    if (options.pty) {
+      program = ptyProgram(options.command, options.pty, env.SHELL);
+      // `script` runs its -c string with $SHELL; the gate on the terminal puts the person's back.
+      env.SHELL = '/bin/sh';
+      mkdirSync(terminalsDirectory, { recursive: true, mode: 0o700 });
+    }
     const [file, args] = tempDir
       ? [
           BUBBLEWRAP_PATH,
@@ -149,11 +173,13 @@ export class RunningCommand {
             tempDir,
             cwd: options.cwd,
             command: options.command,
+            program,
             hazards: findWorkspaceHazards(options.roots, options.readOnlyPaths ?? []),
             allowedSockets: options.unixSockets ?? [],
+            ...(options.pty ? { readableDirectories: [terminalsDirectory] } : {}),
           }),
         ]
-      : ['bash', [...BASH_FLAGS, '-c', options.command]];
+      : [program[0] as string, program.slice(1)];
     const startedAt = Date.now();
     // The gate holds the command until its output pipes are identified (a quick command could
     // exit first, and a daemon it left holding them would go unrecognised), then execs it in
@@ -162,23 +188,63 @@ export class RunningCommand {
       cwd: options.cwd,
       env,
       detached: true,
-      stdio: [options.stdin, 'pipe', 'pipe', 'pipe'],
+      stdio: [
+        options.pty ? 'pipe' : options.stdin,
+        'pipe',
+        'pipe',
+        'pipe',
+        ...(options.pty ? ['pipe' as const] : []),
+      ],
     });
     const gate = child.stdio[3] as Writable | null;
     gate?.on('error', () => undefined);
+    const terminalGate = options.pty ? (child.stdio[PTY_GATE_FD] as Writable | null) : null;
+    terminalGate?.on('error', () => undefined);
     child.stdout?.on('data', (chunk: Buffer) => options.onOutput(chunk));
     child.stderr?.on('data', (chunk: Buffer) => options.onOutput(chunk));
     // A closed stdin (the command exited or ignores input) must not crash the host.
     child.stdin?.on('error', () => undefined);
     const run: RunIdentity = { pid: child.pid ?? -1, marker, pipes: [] };
-    const identified = childOutputIdentities(child.pid).then((pipes) => {
+    let exited = false;
+    let forget: (() => void) | undefined;
+    const identified = childOutputIdentities(child.pid).then(async (pipes) => {
       run.pipes = pipes;
       gate?.end('\n');
+      if (!terminalGate) return;
+      // The command waits on the terminal until the terminal is in the list of Quiver's own.
+      const terminal = await findRunTerminal(run, () => exited);
+      // Never found (the run failed to start it): the gate reads end-of-file and the command does not run.
+      if (!terminal) return void terminalGate.destroy();
+      // A sandbox's /dev/pts is a devpts instance of its own: every terminal in it is Quiver's,
+      // including any the command allocates itself.
+      forget = recordAllocatedTerminal(
+        tempDir ? { device: terminal.device } : { device: terminal.device, inode: terminal.inode },
+        terminalsDirectory,
+      );
+      command.terminal = terminal;
+      terminalGate.end('\n');
+    });
+    child.once('exit', () => {
+      exited = true;
     });
     // Constructed before any await so that no exit event of a quick command is missed.
-    const command = new RunningCommand(child, run, startedAt, tempDir, identified);
+    const command: RunningCommand = new RunningCommand(child, run, startedAt, tempDir, identified, () =>
+      forget?.(),
+    );
     await identified;
     return command;
+  }
+
+  /** Whether the command runs on a pseudo-terminal. */
+  get onTerminal(): boolean {
+    return this.terminal !== undefined;
+  }
+
+  /** Sets the size of the command's pseudo-terminal; false when it has none or it is gone. */
+  async resize(size: TerminalSize): Promise<boolean> {
+    if (!this.terminal || this.finished) return false;
+    const current = await findRunTerminal(this.run, () => this.finished, 1_000, this.terminal);
+    return current ? resizeTerminal(current, size) : false;
   }
 
   get pid(): number {

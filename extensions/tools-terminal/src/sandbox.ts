@@ -195,6 +195,10 @@ export function bubblewrapArguments(options: {
   hazards: WorkspaceHazards;
   /** Socket paths the personality lets the command reach. */
   allowedSockets?: readonly string[];
+  /** What runs instead of `bash -c command` (the pseudo-terminal's relay). */
+  program?: readonly string[];
+  /** Directories under a hidden home that the command may read (Quiver's list of its terminals). */
+  readableDirectories?: readonly string[];
 }): string[] {
   const allowed = new Set(options.allowedSockets ?? []);
   const realAllowed = new Set(grantedSockets(allowed));
@@ -218,15 +222,13 @@ export function bubblewrapArguments(options: {
     ...options.hazards.sockets
       .filter((socket) => !allowed.has(socket) && !realAllowed.has(socket))
       .flatMap((socket) => ['--ro-bind', '/dev/null', socket]),
+    ...(options.readableDirectories ?? []).flatMap((directory) => ['--ro-bind', directory, directory]),
     '--unshare-net',
     '--unshare-pid',
     '--new-session',
     '--die-with-parent',
     '--chdir',
     options.cwd,
-    'bash',
-    ...BASH_FLAGS,
-    '-c',
-    options.command,
+    ...(options.program ?? ['bash', ...BASH_FLAGS, '-c', options.command]),
   ];
 }

@@ -19,6 +19,7 @@ export class BackgroundShell {
     readonly sandboxed: boolean,
     private readonly spillDir: string,
     private readonly spillLimitBytes?: number,
+    readonly pty = false,
   ) {
     this.unread = this.newWindow();
   }

@@ -1,5 +1,6 @@
 import { defineTool, fail, ok, type ToolResult } from '@quiver/types';
 import { z } from 'zod';
+import { DEFAULT_TERMINAL_SIZE, ptyAvailable, SCRIPT_PATH } from '../pty.js';
 import { RunningCommand } from '../running-command.js';
 import { prepareLaunch } from '../terminal-tool.js';
 import { BackgroundShell, backgroundShellsOf, MAX_SHELLS_PER_SESSION } from './background-shells.js';
@@ -22,6 +23,7 @@ function describeShell(shell: BackgroundShell) {
     exitCode: shell.exit?.exitCode ?? null,
     signal: shell.exit?.signal ?? null,
     sandboxed: shell.sandboxed,
+    pty: shell.pty,
   };
 }
 
@@ -53,15 +55,46 @@ export const terminalStartTool = defineTool({
   title: 'Start background command',
   description:
     'Starts a long-running bash command (a server, a watcher) in the background and returns its id at once. ' +
-    'Read its output with terminal_read, send input with terminal_write, stop it with terminal_stop.',
+    'Read its output with terminal_read, send input with terminal_write, stop it with terminal_stop. ' +
+    'With pty: true it runs on a pseudo-terminal, for programs that need one (REPLs, prompts, full-screen tools).',
   input: z.object({
     command: z.string().min(1).describe('A bash command line.'),
     cwd: z.string().optional().describe('Working directory, relative to the first workspace root.'),
+    pty: z
+      .boolean()
+      .optional()
+      .describe(
+        'Run on a pseudo-terminal: the program sees a terminal (tty, line editing, Ctrl-C as "\\u0003" through terminal_write); its output includes the echo of what you write.',
+      ),
+    cols: z
+      .number()
+      .int()
+      .min(10)
+      .max(1000)
+      .optional()
+      .describe(`Terminal width with pty (default ${DEFAULT_TERMINAL_SIZE.cols}).`),
+    rows: z
+      .number()
+      .int()
+      .min(2)
+      .max(1000)
+      .optional()
+      .describe(`Terminal height with pty (default ${DEFAULT_TERMINAL_SIZE.rows}).`),
   }),
   capabilities: { process: true, secrets: true },
   permission: { kind: 'shell', command: (args) => args.command, cwd: (args) => args.cwd },
   annotations: { openWorld: true, destructive: true },
   async execute(args, ctx) {
+    if (!args.pty && (args.cols !== undefined || args.rows !== undefined))
+      return fail(
+        'input_invalid',
+        'cols and rows set the size of a pseudo-terminal: add pty: true, or leave them out.',
+      );
+    if (args.pty && !ptyAvailable())
+      return fail(
+        'not_available',
+        `pty: true needs util-linux script at ${SCRIPT_PATH}, which is not installed — apt-get install bsdutils, or start the command without pty.`,
+      );
     const launch = await prepareLaunch(ctx, args.cwd);
     if ('ok' in launch) return launch;
     const shells = backgroundShellsOf(ctx.session);
@@ -78,6 +111,7 @@ export const terminalStartTool = defineTool({
       launch.sandboxed,
       launch.spillDir,
       launch.spillLimitBytes,
+      args.pty === true,
     );
     const running = await RunningCommand.start({
       command: args.command,
@@ -88,13 +122,24 @@ export const terminalStartTool = defineTool({
       unixSockets: launch.unixSockets,
       readOnlyPaths: launch.readOnlyPaths,
       stdin: 'pipe',
+      ...(args.pty
+        ? {
+            pty: {
+              cols: args.cols ?? DEFAULT_TERMINAL_SIZE.cols,
+              rows: args.rows ?? DEFAULT_TERMINAL_SIZE.rows,
+            },
+          }
+        : {}),
       onOutput: (chunk) => shell.receive(chunk),
     });
     shell.attach(running);
     shells.add(shell);
-    return ok(`Started ${shell.id} (pid ${running.pid}): ${args.command}`, {
-      structured: describeShell(shell),
-    });
+    return ok(
+      `Started ${shell.id} (pid ${running.pid}${args.pty ? ', on a pseudo-terminal' : ''}): ${args.command}`,
+      {
+        structured: describeShell(shell),
+      },
+    );
   },
 });
 
@@ -145,18 +190,21 @@ export const terminalWriteTool = defineTool({
   name: 'terminal_write',
   title: 'Write to background command',
   description:
-    'Sends text to the standard input of a background shell (add "\\n" to press Enter); end_input closes its input.',
+    'Sends text to the standard input of a background shell (add "\\n" to press Enter); end_input closes its input. ' +
+    'On a pseudo-terminal, cols and rows resize it (the program gets SIGWINCH).',
   input: z.object({
     id: z.string(),
     text: z.string(),
     end_input: z.boolean().optional().describe('Close standard input after writing (sends end-of-file).'),
+    cols: z.number().int().min(10).max(1000).optional().describe('New terminal width (pty shells only).'),
+    rows: z.number().int().min(2).max(1000).optional().describe('New terminal height (pty shells only).'),
   }),
   capabilities: {},
   // What it writes may be read as a command line by the program behind it (a shell, a REPL): it is
   // decided as a shell command, in the same rule space as terminal.
   permission: { kind: 'shell', command: (args) => args.text },
   annotations: { destructive: true },
-  execute(args, ctx) {
+  async execute(args, ctx) {
     const shells = backgroundShellsOf(ctx.session);
     const shell = shells.get(args.id);
     if (!shell)
@@ -164,11 +212,24 @@ export const terminalWriteTool = defineTool({
         args.id,
         shells.list().map((known) => known.id),
       );
-    if (shell.exit || !shell.process.write(args.text))
+    const resizing = args.cols !== undefined || args.rows !== undefined;
+    if (resizing && (args.cols === undefined || args.rows === undefined))
+      return fail('input_invalid', 'A resize needs both cols and rows.');
+    if (resizing && !shell.pty)
+      return fail(
+        'input_invalid',
+        `${shell.id} runs without a pseudo-terminal, so it has no size: start it with pty: true to resize it.`,
+      );
+    if (shell.exit)
+      return fail('conflict', `${shell.id} has exited (${status(shell)}); its input is closed.`);
+    if (resizing && !(await shell.process.resize({ cols: args.cols as number, rows: args.rows as number })))
+      return fail('conflict', `${shell.id}'s terminal could not be resized (${status(shell)}).`);
+    if (args.text.length > 0 && !shell.process.write(args.text))
       return fail('conflict', `${shell.id} has exited (${status(shell)}); its input is closed.`);
     if (args.end_input) shell.process.endInput();
+    const resized = resizing ? `; resized to ${args.cols}x${args.rows}` : '';
     return ok(
-      `Wrote ${Buffer.byteLength(args.text)} bytes to ${shell.id}${args.end_input ? ' and closed its input' : ''}.`,
+      `Wrote ${Buffer.byteLength(args.text)} bytes to ${shell.id}${args.end_input ? ' and closed its input' : ''}${resized}.`,
     );
   },
 });
