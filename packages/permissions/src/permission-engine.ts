@@ -28,7 +28,7 @@ export interface PermissionEngineOptions {
   /** Denies of the parent agent: they bound this one whatever its own layers allow. */
   parentDenies?: string[];
   sessionGrants?: SessionGrantStore;
-  /** Saved grants: SQLite (`ProjectGrantStore`) on one host, PostgreSQL for several replicas. */
+  /** Saved grants (`ProjectGrantStore` over the host's SQLite file, or PostgreSQL for several replicas). */
   projectGrants?: ProjectGrants;
   /**
    * Kinds of tools that may not be the one being decided, so that a deny written for one
@@ -262,7 +262,7 @@ export class PermissionEngine {
         'config_invalid',
         `Cannot save the project grant "${rule}": this engine has no project grant store.`,
         {
-          fix: 'Pass projectGrants: new ProjectGrantStore({ dataDir }) to the PermissionEngine, or grant with scope "session".',
+          fix: 'Pass projectGrants (a ProjectGrantStore over the host\'s store) to the PermissionEngine, or grant with scope "session".',
           details: { rule },
         },
       );

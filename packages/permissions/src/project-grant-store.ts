@@ -1,78 +1,87 @@
-import path from 'node:path';
-import { openDatabase, withStoreFaults } from '@quiver/storage-sqlite';
-import type Database from 'better-sqlite3';
+import type { PortableMigrations, SqlStore } from '@quiver/types';
 import type { ProjectGrants } from './project-grants.js';
 import { parsePermissionRule } from './rule.js';
 
-/** Migration i brings the schema to version i + 1 (see storage-sqlite's applyMigrations). */
-const GRANT_MIGRATIONS = [
-  'CREATE TABLE IF NOT EXISTS permission_grants (rule TEXT PRIMARY KEY, granted_at TEXT NOT NULL)',
-];
+/**
+ * The grant table on either backend; index + 1 is the schema version. SQLite's first version
+ * predates the project column (a file holds one project's grants): its second one adds it, the
+ * rows kept under the project ''.
+ */
+export const PROJECT_GRANT_MIGRATIONS: PortableMigrations = {
+  sqlite: [
+    'CREATE TABLE IF NOT EXISTS permission_grants (rule TEXT PRIMARY KEY, granted_at TEXT NOT NULL)',
+    `CREATE TABLE permission_grants_by_project (
+       project TEXT NOT NULL,
+       rule TEXT NOT NULL,
+       granted_at TEXT NOT NULL,
+       PRIMARY KEY (project, rule)
+     );
+     INSERT INTO permission_grants_by_project (project, rule, granted_at)
+       SELECT '', rule, granted_at FROM permission_grants;
+     DROP TABLE permission_grants;
+     ALTER TABLE permission_grants_by_project RENAME TO permission_grants;`,
+  ],
+  postgres: [
+    `CREATE TABLE permission_grants (
+       project TEXT NOT NULL,
+       rule TEXT NOT NULL,
+       granted_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+       PRIMARY KEY (project, rule)
+     )`,
+  ],
+};
 
 export interface ProjectGrantStoreOptions {
-  /** The data directory (default `.quiver/` in the workspace); grants go to `<dataDir>/permissions.db`. */
-  dataDir: string;
+  /** A store migrated with `PROJECT_GRANT_MIGRATIONS` (the host opens it on its backend). */
+  store: SqlStore;
+  /** Which project's grants, where one database holds several (replicas on PostgreSQL); default ''. */
+  project?: string;
+  /** Called by `close` (the opener's own cleanup, such as closing a SQLite file). */
+  onClose?: () => void | Promise<void>;
 }
 
 /**
- * Rules granted for a project; saved in SQLite so they survive restarts. Every permission decision
- * reads them, so they are kept in memory: a write through this store drops the copy, and a write
- * by any other connection (another process's `quiver permit`) changes SQLite's `data_version`,
- * which `list` checks before answering from memory.
+ * Rules granted for a project, saved so that they survive restarts and reach every process (and
+ * every replica) on the same store. Nothing is cached: the engine reads the grants only for
+ * decisions the configured rules do not allow, and each read is one indexed query, so a grant
+ * saved or revoked elsewhere holds at the next such decision.
  */
 export class ProjectGrantStore implements ProjectGrants {
-  readonly #database: Database.Database;
-  readonly #dataVersion: Database.Statement;
-  readonly #select: Database.Statement;
-  readonly #insert: Database.Statement;
-  readonly #delete: Database.Statement;
-  #rules: readonly string[] | undefined;
-  #rulesVersion = -1;
-
-  readonly path: string;
+  readonly #store: SqlStore;
+  readonly #project: string;
+  readonly #onClose: (() => void | Promise<void>) | undefined;
 
   constructor(options: ProjectGrantStoreOptions) {
-    this.path = path.join(options.dataDir, 'permissions.db');
-    // The one opener: WAL, a busy timeout and migrations applied once across processes.
-    this.#database = openDatabase(this.path, GRANT_MIGRATIONS) as unknown as Database.Database;
-    this.#dataVersion = this.#database.prepare('PRAGMA data_version').pluck();
-    this.#select = this.#database
-      .prepare('SELECT rule FROM permission_grants ORDER BY granted_at, rule')
-      .pluck();
-    this.#insert = this.#database.prepare(
-      'INSERT OR IGNORE INTO permission_grants (rule, granted_at) VALUES (?, ?)',
-    );
-    this.#delete = this.#database.prepare('DELETE FROM permission_grants WHERE rule = ?');
+    this.#store = options.store;
+    this.#project = options.project ?? '';
+    this.#onClose = options.onClose;
   }
 
-  add(rule: string): void {
+  async add(rule: string): Promise<void> {
     const source = parsePermissionRule(rule).source;
-    withStoreFaults(this.path, 'saving a grant', () => this.#insert.run(source, new Date().toISOString()));
-    this.#rules = undefined;
-  }
-
-  remove(rule: string): boolean {
-    const removed = withStoreFaults(
-      this.path,
-      'removing a grant',
-      () => this.#delete.run(rule.trim()).changes > 0,
+    await this.#store.run(
+      'INSERT INTO permission_grants (project, rule, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+      [this.#project, source, new Date().toISOString()],
     );
-    this.#rules = undefined;
-    return removed;
   }
 
-  list(): string[] {
-    return withStoreFaults(this.path, 'reading the saved grants', () => {
-      const version = this.#dataVersion.get() as number;
-      if (this.#rules === undefined || version !== this.#rulesVersion) {
-        this.#rules = this.#select.all() as string[];
-        this.#rulesVersion = version;
-      }
-      return [...(this.#rules ?? [])];
-    });
+  async remove(rule: string): Promise<boolean> {
+    const { changes } = await this.#store.run(
+      'DELETE FROM permission_grants WHERE project = ? AND rule = ?',
+      [this.#project, rule.trim()],
+    );
+    return changes > 0;
   }
 
-  close(): void {
-    this.#database.close();
+  async list(): Promise<readonly string[]> {
+    const rows = await this.#store.all<{ rule: string }>(
+      'SELECT rule FROM permission_grants WHERE project = ? ORDER BY granted_at, rule',
+      [this.#project],
+    );
+    return rows.map((row) => row.rule);
+  }
+
+  async close(): Promise<void> {
+    await this.#onClose?.();
   }
 }

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PermissionEngine, ProjectGrantStore, SessionGrantStore } from '../src/index.js';
+import { PermissionEngine, SessionGrantStore } from '../src/index.js';
+import { openSqliteGrants } from './sqlite-grants.js';
 import { TOOL_SPECS } from './workspace-fixture.js';
 
 let dataDir: string;
@@ -22,25 +23,25 @@ const gitPush = {
 
 describe('grants', () => {
   it('keeps a project grant across a restart', async () => {
-    const first = new ProjectGrantStore({ dataDir });
+    const first = openSqliteGrants(dataDir);
     const before = new PermissionEngine({ workspace: dataDir, layers: [], projectGrants: first });
     const asked = await before.decide(gitPush);
     expect(asked.behavior).toBe('ask');
-    before.grant(asked.suggestedRule as string, 'project');
-    first.close();
+    await before.grant(asked.suggestedRule as string, 'project');
+    await first.close();
 
-    const second = new ProjectGrantStore({ dataDir });
+    const second = openSqliteGrants(dataDir);
     const after = new PermissionEngine({ workspace: dataDir, layers: [], projectGrants: second });
     expect(await after.decide(gitPush)).toMatchObject({ behavior: 'allow', rule: 'terminal(git push:*)' });
-    expect(second.list()).toEqual(['terminal(git push:*)']);
-    second.close();
+    expect(await second.list()).toEqual(['terminal(git push:*)']);
+    await second.close();
   });
 
-  it('stores grants in a versioned WAL database at <dataDir>/permissions.db', () => {
-    new ProjectGrantStore({ dataDir }).close();
+  it('stores grants in a versioned WAL database at <dataDir>/permissions.db', async () => {
+    await openSqliteGrants(dataDir).close();
     const database = new Database(path.join(dataDir, 'permissions.db'), { readonly: true });
     expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(database.pragma('user_version', { simple: true })).toBe(1);
+    expect(database.pragma('user_version', { simple: true })).toBe(2);
     database.close();
   });
 

@@ -1,9 +1,17 @@
-import { connectPostgres } from '@quiver/storage-postgres';
+import { connectPostgres, openPostgresHostStore } from '@quiver/storage-postgres';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import type pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { PermissionEngine } from '../src/permission-engine.js';
-import { PostgresProjectGrantStore } from '../src/postgres-project-grant-store.js';
+import { PROJECT_GRANT_MIGRATIONS, ProjectGrantStore } from '../src/project-grant-store.js';
+
+/** The grant store of one project on a replica's pool, opened as the host opens it. */
+async function openGrants(pool: pg.Pool, project: string): Promise<ProjectGrantStore> {
+  return new ProjectGrantStore({
+    store: await openPostgresHostStore(pool, 'permissions', PROJECT_GRANT_MIGRATIONS),
+    project,
+  });
+}
 
 describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL shared by replicas', () => {
   const server = usePostgresServer();
@@ -17,7 +25,7 @@ describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL sh
   async function replica(url: string, project = '/srv/project'): Promise<PermissionEngine> {
     const pool = await connectPostgres({ url });
     pools.push(pool);
-    const projectGrants = await PostgresProjectGrantStore.open({ pool, project });
+    const projectGrants = await openGrants(pool, project);
     return new PermissionEngine({ workspace: '/srv/project', layers: [{}], projectGrants });
   }
 
@@ -45,7 +53,7 @@ describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL sh
     const url = await server().freshDatabase('grants');
     const pool = await connectPostgres({ url });
     pools.push(pool);
-    const store = await PostgresProjectGrantStore.open({ pool, project: '/srv/project' });
+    const store = await openGrants(pool, '/srv/project');
     const other = await replica(url);
     await Promise.all([store.add('deploy'), store.add('deploy'), store.add(' deploy ')]);
     expect(await store.list()).toEqual(['deploy']);
@@ -58,7 +66,7 @@ describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL sh
     const url = await server().freshDatabase('grants');
     const pool = await connectPostgres({ url });
     pools.push(pool);
-    const store = await PostgresProjectGrantStore.open({ pool, project: '/srv/project' });
+    const store = await openGrants(pool, '/srv/project');
     await expect(store.add('terminal(unclosed')).rejects.toThrow();
     expect(await store.list()).toEqual([]);
   });

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PermissionEngine, ProjectGrantStore, type ProjectGrants } from '../src/index.js';
+import { PermissionEngine, type ProjectGrants } from '../src/index.js';
+import { openSqliteGrants } from './sqlite-grants.js';
 import { TOOL_SPECS } from './workspace-fixture.js';
 
 let workspace: string;
@@ -56,10 +57,10 @@ describe('saved grants in permission decisions', () => {
   });
 
   it('names the personality’s rule, not a broader saved grant, when both allow a call', async () => {
-    const store = new ProjectGrantStore({ dataDir: workspace });
+    const store = openSqliteGrants(workspace);
     try {
-      store.add('read_file');
-      store.add('mcp__github');
+      await store.add('read_file');
+      await store.add('mcp__github');
       const engine = new PermissionEngine({
         workspace,
         layers: [{ allow: ['read_file(src/**)', 'mcp__github__get_issue'] }],
@@ -72,32 +73,32 @@ describe('saved grants in permission decisions', () => {
         rule: 'mcp__github__get_issue',
       });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
   it('stops allowing at the next decision once another process revokes the grant', async () => {
-    const store = new ProjectGrantStore({ dataDir: workspace });
-    const permit = new ProjectGrantStore({ dataDir: workspace });
+    const store = openSqliteGrants(workspace);
+    const permit = openSqliteGrants(workspace);
     try {
       const engine = new PermissionEngine({
         workspace,
         layers: [{ allow: ['read_file(src/**)'] }],
         projectGrants: store,
       });
-      permit.add('read_file(docs/**)');
+      await permit.add('read_file(docs/**)');
       expect(await engine.decide(read('docs/guide.md'))).toMatchObject({ behavior: 'allow' });
       expect(await engine.decide(read('src/app.ts'))).toMatchObject({ behavior: 'allow' });
-      permit.remove('read_file(docs/**)');
+      await permit.remove('read_file(docs/**)');
       expect(await engine.decide(read('docs/guide.md'))).toMatchObject({ behavior: 'ask' });
     } finally {
-      permit.close();
-      store.close();
+      await permit.close();
+      await store.close();
     }
   });
 
   it('spends a once grant on the next decision even when the personality allows that call', async () => {
-    const store = new ProjectGrantStore({ dataDir: workspace });
+    const store = openSqliteGrants(workspace);
     try {
       const engine = new PermissionEngine({
         workspace,
@@ -108,15 +109,15 @@ describe('saved grants in permission decisions', () => {
       expect(await engine.decide(read('src/app.ts'))).toMatchObject({ behavior: 'allow' });
       expect(await engine.decide(read('docs/guide.md'))).toMatchObject({ behavior: 'ask' });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
   it('never lets a saved grant beat a deny, a protected path or an ask rule', async () => {
-    const store = new ProjectGrantStore({ dataDir: workspace });
+    const store = openSqliteGrants(workspace);
     try {
-      store.add('read_file');
-      store.add('write_file');
+      await store.add('read_file');
+      await store.add('write_file');
       const engine = new PermissionEngine({
         workspace,
         layers: [{ deny: ['read_file(secrets/**)'], ask: ['read_file(notes/**)'] }],
@@ -133,7 +134,7 @@ describe('saved grants in permission decisions', () => {
         }),
       ).toMatchObject({ behavior: 'deny' });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

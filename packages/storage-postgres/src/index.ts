@@ -4,6 +4,7 @@ export type { PostgresConnectionOptions } from './connect-postgres.js';
 export { connectPostgres, DEFAULT_RECONNECT_PATIENCE_MS } from './connect-postgres.js';
 export type { StorageUnavailableContext } from './connection-faults.js';
 export { isConnectionLoss, retryIdempotent, storageUnavailable } from './connection-faults.js';
+export { openPostgresHostStore } from './host-store.js';
 export { applyPostgresMigrations } from './migrations.js';
 export type { RewrittenStatement } from './placeholders.js';
 export { toPostgresPlaceholders } from './placeholders.js';

@@ -2,6 +2,8 @@
 
 export type { StoreStatus } from './check-stores.js';
 export { checkSqliteStore, checkSqliteStores } from './check-stores.js';
+export type { SqliteHostStore } from './host-store.js';
+export { openSqliteHostStore } from './host-store.js';
 export { applyMigrations } from './migrations.js';
 export type { Durability, OpenDatabaseSettings } from './open-database.js';
 export { DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './open-database.js';

@@ -1,7 +1,8 @@
-import { PostgresProjectGrantStore } from '@quiver/permissions';
+import { PROJECT_GRANT_MIGRATIONS, ProjectGrantStore } from '@quiver/permissions';
 import { PostgresSessionEventLog } from '@quiver/runtime';
 import {
   connectPostgres,
+  openPostgresHostStore,
   openPostgresStorageBackend,
   type PostgresStorageBackend,
   ReplicaLease,
@@ -15,7 +16,7 @@ import { environmentVariableOf, type StorageConfig, storageProjectOf } from './s
 export interface SharedStorage {
   readonly kind: 'postgres';
   readonly replicaId: string;
-  readonly projectGrants: PostgresProjectGrantStore;
+  readonly projectGrants: ProjectGrantStore;
   readonly eventLog: PostgresSessionEventLog;
   /** The `storage` capability plugins' tools get (kanban boards, memories): one schema per scope and name. */
   readonly storageBackend: PostgresStorageBackend;
@@ -64,8 +65,8 @@ export async function openSharedStorage(
   let opened: PostgresStorageBackend | undefined;
   try {
     const lease = await ReplicaLease.start(pool, { leaseMs: config.leaseSeconds * 1_000 });
-    const projectGrants = await PostgresProjectGrantStore.open({
-      pool,
+    const projectGrants = new ProjectGrantStore({
+      store: await openPostgresHostStore(pool, 'permissions', PROJECT_GRANT_MIGRATIONS),
       project,
     });
     const eventLog = await PostgresSessionEventLog.open({ pool, lease });

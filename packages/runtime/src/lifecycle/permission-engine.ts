@@ -1,13 +1,13 @@
 import {
   checkPermissionRule,
   PermissionEngine,
-  ProjectGrantStore,
   type ProjectGrants,
   type ProtectedPath,
   SessionGrantStore,
   type WorkspaceFilePins,
 } from '@quiver/permissions';
 import type { PermissionKind, PermissionRules, ToolRegistry } from '@quiver/types';
+import { openSqliteProjectGrants } from '../storage/sqlite-project-grants.js';
 import type {
   SessionPermissionEngine,
   SessionPermissionRules,
@@ -119,7 +119,7 @@ export class PersonalityPermissionEngine implements SharedPermissionEngine {
   /** A damaged grant store degrades saved grants only: the sessions run, and are told once. */
   #openProjectGrants(): ProjectGrants {
     try {
-      return new ProjectGrantStore({ dataDir: this.#options.dataDir });
+      return openSqliteProjectGrants(this.#options.dataDir);
     } catch (error) {
       this.#options.warn?.(
         `Saved permission grants are not applied: ${describeProblem(error)} Calls are decided by the configured rules alone until then.`,
