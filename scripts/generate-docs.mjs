@@ -3,6 +3,7 @@
 //   docs/personality-reference.md  from the personality and quiver.yaml zod schemas (@quiver/plugin-host)
 //   docs/cli-reference.md          from the CLI's commander definitions (buildProgram() of @quiver/cli)
 //   docs/rpc.md                    from the zod schemas of `quiver rpc`'s messages (@quiver/cli)
+//   apps/cli/rpc-protocol.schema.json  the same messages as one JSON Schema document, shipped in @quiver/cli
 // Usage: node scripts/generate-docs.mjs [--check]   (build first: pnpm build)
 // --check writes nothing and exits 1 when a committed file differs from what would be generated.
 import { existsSync } from 'node:fs';
@@ -39,6 +40,7 @@ async function loadSources() {
     describePersonalitySchema: personality.describePersonalitySchema,
     buildProgram: cli.buildProgram,
     rpcProtocolReference: cli.rpcProtocolReference,
+    rpcProtocolSchema: cli.rpcProtocolSchema,
   };
 }
 
@@ -316,6 +318,8 @@ async function main(argv) {
     'docs/personality-reference.md': personalityReference(sources),
     'docs/cli-reference.md': cliReference(sources),
     'docs/rpc.md': `${HEADER}\n\n${sources.rpcProtocolReference()}`,
+    // The published protocol: shipped in @quiver/cli, validated against a real `quiver rpc` in its tests.
+    'apps/cli/rpc-protocol.schema.json': `${JSON.stringify(sources.rpcProtocolSchema(), null, 2)}\n`,
   };
   let stale = 0;
   for (const [relative, content] of Object.entries(outputs)) {

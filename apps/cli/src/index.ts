@@ -3,4 +3,4 @@
 export { EXIT } from './output.js';
 export { buildProgram, runCli, VERSION } from './program.js';
 export { RPC_PROTOCOL_VERSION } from './rpc/protocol.js';
-export { rpcProtocolReference } from './rpc/protocol-document.js';
+export { RPC_SCHEMA_FILE, rpcProtocolReference, rpcProtocolSchema } from './rpc/protocol-document.js';

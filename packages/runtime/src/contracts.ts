@@ -10,6 +10,7 @@ import type {
   Tool,
   ToolAnnotations,
   ToolCall,
+  ToolContext,
   ToolDefinitionLite,
   ToolHook,
   ToolRegistry,
@@ -95,7 +96,11 @@ export interface ExternalToolDefinition {
    * for it); deny rules still apply. Headless sessions run such a tool instead of denying it.
    */
   skipPermission?: boolean;
-  execute(args: unknown, ctx: { callId: string; signal: AbortSignal }): Promise<ToolResult> | ToolResult;
+  /** `emit` reports progress, partial text or log lines of the running call to the session's events. */
+  execute(
+    args: unknown,
+    ctx: { callId: string; signal: AbortSignal; emit: ToolContext['emit'] },
+  ): Promise<ToolResult> | ToolResult;
 }
 
 export type SessionAgentKind = 'main' | 'subagent' | 'async' | 'teammate' | 'coordinator';

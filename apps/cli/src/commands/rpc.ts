@@ -33,6 +33,10 @@ export function registerRpcCommand(program: Command): void {
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       await closed;
+      connection.dispose();
       await quiver.close();
+      // After `shutdown` stdin may still be open: stop reading it, and end even if a handle lingers.
+      process.stdin.destroy();
+      setTimeout(() => process.exit(0), 2_000).unref();
     });
 }

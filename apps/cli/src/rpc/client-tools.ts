@@ -1,8 +1,16 @@
 import type { ExternalToolDefinition } from '@quiver/runtime';
-import { fail, ok, type ToolAnnotations, type ToolErrorCode, type ToolResult } from '@quiver/types';
+import {
+  type Attachment,
+  fail,
+  ok,
+  type ToolAnnotations,
+  type ToolEmission,
+  type ToolErrorCode,
+  type ToolResult,
+} from '@quiver/types';
 import { CancellationTokenSource, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
-import { type externalToolDefinition, externalToolReply } from './protocol.js';
+import { type externalToolDefinition, type externalToolProgress, externalToolReply } from './protocol.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
@@ -31,23 +39,51 @@ export function clientExecutedTools(
   definitions: readonly z.infer<typeof externalToolDefinition>[],
   connection: MessageConnection,
   sessionId: string,
+  running: RunningClientCalls,
 ): ExternalToolDefinition[] {
   return definitions.map((definition) => {
     const { timeoutMs = DEFAULT_TIMEOUT_MS, annotations, ...rest } = definition;
     return {
       ...rest,
       ...(annotations ? { annotations: annotations as ToolAnnotations } : {}),
-      execute: (args, ctx) =>
-        requestExecution(
-          connection,
-          { sessionId, callId: ctx.callId, toolName: definition.name, args },
-          {
-            signal: ctx.signal,
-            timeoutMs,
-          },
-        ),
+      execute: async (args, ctx) => {
+        const key = runningKey(sessionId, ctx.callId);
+        running.set(key, ctx.emit);
+        try {
+          return await requestExecution(
+            connection,
+            { sessionId, callId: ctx.callId, toolName: definition.name, args },
+            { signal: ctx.signal, timeoutMs },
+          );
+        } finally {
+          running.delete(key);
+        }
+      },
     };
   });
+}
+
+/** The calls the client is running now, by session and call id: where their progress goes. */
+export type RunningClientCalls = Map<string, (emission: ToolEmission) => void>;
+
+export const runningKey = (sessionId: string, callId: string) => JSON.stringify([sessionId, callId]);
+
+/** `external_tool.progress`: progress and output so far of a running call; dropped once it ended. */
+export function reportClientProgress(
+  running: RunningClientCalls,
+  progress: z.infer<typeof externalToolProgress>,
+): void {
+  const emit = running.get(runningKey(progress.sessionId, progress.callId));
+  if (emit === undefined) return;
+  if (progress.partial !== undefined) emit({ type: 'partial', text: progress.partial });
+  if (progress.progress !== undefined)
+    emit({
+      type: 'progress',
+      progress: progress.progress,
+      ...(progress.total === undefined ? {} : { total: progress.total }),
+      ...(progress.message === undefined ? {} : { message: progress.message }),
+    });
+  else if (progress.message !== undefined) emit({ type: 'log', level: 'info', message: progress.message });
 }
 
 async function requestExecution(
@@ -105,7 +141,10 @@ function fromReply(toolName: string, reply: unknown): ToolResult {
     );
   const result = parsed.data;
   if (result.ok)
-    return ok(result.value, result.structured === undefined ? {} : { structured: result.structured });
+    return ok(result.value, {
+      ...(result.structured === undefined ? {} : { structured: result.structured }),
+      ...(result.attachments === undefined ? {} : { attachments: result.attachments as Attachment[] }),
+    });
   const code = TOOL_ERROR_CODES.has(result.code as ToolErrorCode)
     ? (result.code as ToolErrorCode)
     : 'execution_failed';

@@ -1,3 +1,4 @@
+import { quiverEventSchema } from '@quiver/types';
 import { z } from 'zod';
 
 /** Changes when a message changes shape; a client names the version it speaks in `initialize`. */
@@ -58,14 +59,46 @@ export const initializeParams = z.strictObject({
         .boolean()
         .optional()
         .describe('The client answers `permission.requested`; without it asks follow headless rules.'),
+      elicitation: z
+        .boolean()
+        .optional()
+        .describe(
+          "The client answers `elicitation.requested` (a bridged MCP server's question to the person); without it they are refused.",
+        ),
+      sampling: z
+        .boolean()
+        .optional()
+        .describe(
+          'The client answers `sampling.requested` (a bridged MCP server asks for a model completion); without it they are refused.',
+        ),
     })
     .optional(),
 });
+export const trustReport = z
+  .object({
+    state: z
+      .enum(['trusted', 'untrusted', 'changed'])
+      .describe(
+        'trusted: the project configuration applies; untrusted: never trusted, only its narrowing rules apply (its plugins, MCP servers and personalities do not); changed: trusted once, widening edits wait.',
+      ),
+    notice: z
+      .string()
+      .optional()
+      .describe('What of the project configuration was not applied, for a person.'),
+    fix: z.string().optional().describe('How to trust it.'),
+  })
+  .describe('How the project configuration stands against what a person trusted.');
 export const initializeResult = z.object({
   protocolVersion: z.string(),
   server: z.object({ name: z.literal('quiver'), version: z.string() }),
   defaultPersonality: z.string(),
   workspace: z.string(),
+  trust: trustReport,
+  readiness: z
+    .literal('session.ready')
+    .describe(
+      'The notification sent once per opened session when its tools, MCP servers included, are assembled: render after it.',
+    ),
 });
 
 export const sessionCreateParams = z
@@ -76,9 +109,23 @@ export const sessionResumeParams = z
   .describe('A session of an earlier process: calls it left unfinished are marked interrupted.');
 export const sessionOpened = z.object({
   sessionId: z.string(),
-  /** Calls an earlier process of this session started and never completed. */
-  interruptedCalls: z.array(z.string()),
+  interruptedCalls: z
+    .array(z.string())
+    .describe('Calls an earlier process of this session started and never completed.'),
+  personality: z.string(),
 });
+export const sessionReadyNotification = z
+  .object({
+    sessionId: z.string(),
+    signature: z.string().describe('The signature `session.render` returns for these tools.'),
+    tools: z.array(z.string()).describe('Every tool name in the pool (deferred ones included).'),
+    diagnostics: z
+      .array(z.object({ message: z.string() }).passthrough())
+      .describe('What assembly could not apply (names that match nothing, servers that failed to start).'),
+  })
+  .describe(
+    'Sent once after `session.create` / `session.resume`, when the MCP servers of the personality have connected or failed to. Later changes come as `session.event` of type `session.tools_updated`: render again then.',
+  );
 export const sessionUpdateParams = z.strictObject({
   sessionId: z.string(),
   availableTools: sessionOptions.availableTools,
@@ -102,11 +149,43 @@ export const toolCall = z.strictObject({
 export const sessionExecuteParams = z.strictObject({
   sessionId: z.string(),
   calls: z.array(toolCall).max(256),
-  turn: z.number().int().nonnegative().optional(),
+  turn: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      "The model turn the calls belong to (what `session.abort` names); default: one more than the session's last turn, starting at 1.",
+    ),
   dryRun: z.boolean().optional(),
 });
+const contentAnnotations = z.object({
+  audience: z.array(z.enum(['user', 'assistant'])).optional(),
+  priority: z.number().optional(),
+  lastModified: z.string().optional(),
+});
+export const attachment = z
+  .object({
+    type: z.enum(['image', 'audio', 'file', 'resource']),
+    mimeType: z.string().optional(),
+    data: z.string().optional().describe('base64 payload of binary content'),
+    text: z.string().optional().describe('text of an embedded text resource'),
+    uri: z.string().optional(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    title: z.string().optional(),
+    size: z.number().optional(),
+    annotations: contentAnnotations.optional(),
+  })
+  .describe('Content beside the text of a result: an image, audio, a file or a resource (link).');
 export const toolResult = z.union([
-  z.object({ ok: z.literal(true), value: z.string(), structured: z.unknown().optional() }),
+  z.object({
+    ok: z.literal(true),
+    value: z.string(),
+    structured: z.unknown().optional(),
+    attachments: z.array(attachment).optional(),
+    annotations: contentAnnotations.optional(),
+  }),
   z.object({ ok: z.literal(false), code: z.string(), error: z.string(), structured: z.unknown().optional() }),
 ]);
 export const sessionExecuteResult = z.object({ results: z.array(toolResult) });
@@ -125,7 +204,16 @@ export const externalToolRequested = z.object({
   arguments: z.unknown(),
 });
 export const externalToolReply = z.union([
-  z.strictObject({ ok: z.literal(true), value: z.string(), structured: z.unknown().optional() }),
+  z.strictObject({
+    ok: z.literal(true),
+    value: z.string(),
+    structured: z.unknown().optional(),
+    attachments: z
+      .array(attachment)
+      .max(64)
+      .optional()
+      .describe('Images and other content the tool returns beside its text.'),
+  }),
   z.strictObject({
     ok: z.literal(false),
     error: z.string(),
@@ -140,7 +228,25 @@ export const permissionRequested = z.object({
   toolName: z.string(),
   args: z.unknown(),
   decision: z
-    .object({ behavior: z.literal('ask'), reason: z.string(), suggestedRule: z.string().optional() })
+    .object({
+      behavior: z.literal('ask'),
+      reason: z.string(),
+      rule: z.string().optional().describe('The ask rule that matched, when one did.'),
+      suggestedRule: z.string().optional().describe('A rule that would allow calls like this one.'),
+      subjects: z
+        .array(
+          z.object({
+            subject: z
+              .string()
+              .describe('One thing the call touches: a command of a shell line, a path, a URL.'),
+            behavior: z.enum(['allow', 'ask', 'deny']),
+            rule: z.string().optional(),
+            reason: z.string(),
+          }),
+        )
+        .optional()
+        .describe('How each subject of the call was decided; the call asks because some subject asks.'),
+    })
     .passthrough(),
   question: z
     .object({
@@ -157,14 +263,103 @@ export const permissionRequested = z.object({
     ),
 });
 export const permissionReply = z.union([
-  z.strictObject({ behavior: z.literal('allow'), scope: z.enum(['once', 'session', 'project']) }),
+  z.strictObject({
+    behavior: z.literal('allow'),
+    scope: z
+      .enum(['once', 'session', 'project'])
+      .describe(
+        'once: this call only; session: calls matching `question.alwaysRule` in this session (kept in memory); project: the same rule saved for this workspace, for later sessions too.',
+      ),
+  }),
   z.strictObject({ behavior: z.literal('deny'), reason: z.string().optional() }),
 ]);
 
 /** Quiver → client notification: one lifecycle event of a session, as the event bus has it. */
 export const sessionEventNotification = z.object({
   sessionId: z.string(),
-  event: z.object({ type: z.string(), timestamp: z.number().optional() }).passthrough(),
+  event: quiverEventSchema,
+});
+
+/** Client → Quiver notification: progress of an external tool the client is running. */
+export const externalToolProgress = z.strictObject({
+  sessionId: z.string(),
+  callId: z.string().describe('The `callId` of the `external_tool.requested` being answered.'),
+  progress: z.number().optional(),
+  total: z.number().optional(),
+  message: z.string().max(4000).optional(),
+  partial: z.string().max(65_536).optional().describe('Output so far, shown as a partial result.'),
+});
+
+const relayOrigin = {
+  sessionId: z.string(),
+  callId: z.string().describe('The call that was running when the server asked.'),
+  toolName: z.string(),
+  mcpServer: z
+    .string()
+    .optional()
+    .describe('The bridged MCP server that asked; absent when the tool itself asks.'),
+};
+/** Quiver → client: a bridged server's question to the person, rendered and labelled by Quiver. */
+export const elicitationRequested = z.object({
+  ...relayOrigin,
+  message: z
+    .string()
+    .describe(
+      'What to show, beginning with who asks ("Server x asks: …"), its text escaped: show it as it is.',
+    ),
+  requestedSchema: z.record(z.string(), z.unknown()).describe('The form (an object schema of flat fields).'),
+});
+export const elicitationReply = z.union([
+  z.strictObject({
+    action: z.literal('accept'),
+    content: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+      .optional(),
+  }),
+  z.strictObject({ action: z.enum(['decline', 'cancel']) }),
+]);
+/** Quiver → client: a bridged server asks for a model completion, its system prompt labelled as the server's. */
+export const samplingRequested = z.object({
+  ...relayOrigin,
+  params: z
+    .record(z.string(), z.unknown())
+    .describe(
+      "MCP's `sampling/createMessage` params; `systemPrompt` begins with a label naming the server, with the server's own prompt quoted as one JSON string.",
+    ),
+});
+export const samplingReply = z
+  .record(z.string(), z.unknown())
+  .describe("MCP's `CreateMessageResult`: `{ role, content, model, stopReason? }`.");
+
+export const sessionListParams = z.strictObject({
+  limit: z.number().int().positive().max(10_000).optional().describe('Most recent first; default 20.'),
+});
+export const sessionSummary = z.object({
+  id: z.string(),
+  open: z.boolean().describe('Open on this connection.'),
+  personalityId: z.string().optional(),
+  agent: z.string().optional(),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  calls: z.number(),
+  failedCalls: z.number(),
+  interruptedCalls: z.number(),
+  lastActivityAt: z.number(),
+});
+export const sessionLogParams = z.strictObject({
+  sessionId: z.string(),
+  events: z.boolean().optional().describe('Also return the durable events; default false.'),
+});
+export const callRecord = z.object({
+  callId: z.string(),
+  toolName: z.string(),
+  args: z.unknown(),
+  turn: z.number().optional(),
+  startedAt: z.number().optional(),
+  completedAt: z.number().optional(),
+  status: z.string().describe('running, ok, error or interrupted'),
+  code: z.string().optional(),
+  durationMs: z.number().optional(),
 });
 
 /** Application error codes, beside JSON-RPC's own (-32602 invalid params, -32601 unknown method). */
@@ -172,6 +367,7 @@ export const RPC_ERRORS = {
   notInitialized: -32002,
   sessionNotFound: -32001,
   sessionExists: -32003,
+  noTools: -32004,
   quiver: -32010,
 } as const;
 
@@ -268,11 +464,56 @@ export const RPC_METHODS: readonly MethodDocument[] = [
     result: z.object({}),
   },
   {
+    method: 'session.list',
+    direction: 'client → quiver',
+    kind: 'request',
+    summary: 'The sessions of the durable log (every process that shares it), most recent first.',
+    params: sessionListParams,
+    result: z.object({ sessions: z.array(sessionSummary) }),
+  },
+  {
+    method: 'session.log',
+    direction: 'client → quiver',
+    kind: 'request',
+    summary: "One session's calls (and durable events) from the log, open or not.",
+    params: sessionLogParams,
+    result: z.object({
+      sessionId: z.string(),
+      calls: z.array(callRecord),
+      events: z.array(z.object({ type: z.string() }).passthrough()).optional(),
+    }),
+  },
+  {
+    method: 'shutdown',
+    direction: 'client → quiver',
+    kind: 'request',
+    summary:
+      'Closes every session, answers, then ends the process (exit code 0) once the log is written. Closing stdin does the same without an answer.',
+    params: z.strictObject({}),
+    result: z.object({ closedSessions: z.number() }),
+  },
+  {
+    method: 'external_tool.progress',
+    direction: 'client → quiver',
+    kind: 'notification',
+    summary:
+      'Progress or output so far of an external tool the client is running; becomes a `tool.execution_progress` / `tool.execution_partial_result` event. Ignored once the call has ended.',
+    params: externalToolProgress,
+  },
+  {
+    method: 'session.ready',
+    direction: 'quiver → client',
+    kind: 'notification',
+    summary:
+      "The session's tools are assembled, MCP servers included (once per opened session). Render after it; re-render on `session.tools_updated`.",
+    params: sessionReadyNotification,
+  },
+  {
     method: 'session.event',
     direction: 'quiver → client',
     kind: 'notification',
     summary:
-      'A lifecycle event: tool.execution_start, _partial_result, _progress, _complete, permission.requested, permission.completed, session.tools_updated, session.warning, …',
+      'A lifecycle event of the session (every type is below). `session.tools_updated` means the definitions changed: render again before the next model call.',
     params: sessionEventNotification,
   },
   {
@@ -291,5 +532,23 @@ export const RPC_METHODS: readonly MethodDocument[] = [
     summary: 'Answer a permission ask (only to clients that declared `capabilities.permissions`).',
     params: permissionRequested,
     result: permissionReply,
+  },
+  {
+    method: 'elicitation.requested',
+    direction: 'quiver → client',
+    kind: 'request',
+    summary:
+      'A bridged MCP server asks the person something while a call runs (only to clients that declared `capabilities.elicitation`, and only from servers whose configuration allows it). Show `message` and the form as given: they name who asks, so that what a person approves is exactly what runs.',
+    params: elicitationRequested,
+    result: elicitationReply,
+  },
+  {
+    method: 'sampling.requested',
+    direction: 'quiver → client',
+    kind: 'request',
+    summary:
+      "A bridged MCP server asks for a model completion (only to clients that declared `capabilities.sampling`). The system prompt is labelled as the server's; answer with the model's message.",
+    params: samplingRequested,
+    result: samplingReply,
   },
 ];

@@ -2,10 +2,11 @@ import type { ProviderFormat, Session, SessionOptions } from '@quiver/runtime';
 import { isQuiverError, type PermissionResolver, renderPermissionQuestion } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import { type CancellationToken, type MessageConnection, ResponseError } from 'vscode-jsonrpc/node';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { VERSION } from '../program.js';
-import { clientExecutedTools } from './client-tools.js';
+import { clientExecutedTools, type RunningClientCalls, reportClientProgress } from './client-tools.js';
 import {
+  externalToolProgress,
   initializeParams,
   permissionReply,
   RPC_ERRORS,
@@ -14,17 +15,28 @@ import {
   sessionCreateParams,
   sessionExecuteParams,
   sessionExplainParams,
+  sessionListParams,
+  sessionLogParams,
   sessionRef,
   sessionRenderParams,
   sessionResumeParams,
   sessionUpdateParams,
 } from './protocol.js';
+import { rpcClientRelay } from './rpc-client-relay.js';
 
 interface OpenSession {
   session: Session;
   unsubscribe: () => void;
   /** Executions under way, by turn, so that session.abort can end them. */
   running: Set<{ turn: number; controller: AbortController }>;
+  /** The highest turn executed: an execute without `turn` takes the next one. */
+  lastTurn: number;
+}
+
+interface ClientCapabilities {
+  permissions: boolean;
+  elicitation: boolean;
+  sampling: boolean;
 }
 
 /**
@@ -35,7 +47,10 @@ interface OpenSession {
  */
 export function serveRpc(quiver: Quiver, connection: MessageConnection): { closed: Promise<void> } {
   const sessions = new Map<string, OpenSession>();
-  let answersPermissions: boolean | undefined;
+  const runningClientCalls: RunningClientCalls = new Map();
+  let capabilities: ClientCapabilities | undefined;
+  // Every process sharing PostgreSQL logs there; else this host's SQLite file.
+  const eventLog = () => quiver.host.options.sharedStorage?.eventLog ?? quiver.host.eventLog;
 
   const entryOf = (sessionId: string): OpenSession => {
     const entry = sessions.get(sessionId);
@@ -54,7 +69,7 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
     work: (params: z.infer<S>, token: CancellationToken) => R | Promise<R>,
   ) =>
     connection.onRequest(method, async (raw: unknown, token: CancellationToken) => {
-      if (method !== 'initialize' && answersPermissions === undefined)
+      if (method !== 'initialize' && capabilities === undefined)
         throw new ResponseError(RPC_ERRORS.notInitialized, `Send "initialize" before "${method}".`);
       const parsed = schema.safeParse(raw ?? {});
       if (!parsed.success)
@@ -75,45 +90,125 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
         -32602,
         `This quiver speaks RPC protocol version ${RPC_PROTOCOL_VERSION}; the client asked for ${params.protocolVersion}. Update the client or quiver so that they match.`,
       );
-    answersPermissions = params.capabilities?.permissions === true;
+    capabilities = {
+      permissions: params.capabilities?.permissions === true,
+      elicitation: params.capabilities?.elicitation === true,
+      sampling: params.capabilities?.sampling === true,
+    };
     return {
       protocolVersion: RPC_PROTOCOL_VERSION,
       server: { name: 'quiver' as const, version: VERSION },
       defaultPersonality: quiver.defaultPersonality,
       workspace: quiver.host.workspace,
+      trust: {
+        state: quiver.trust.state,
+        ...(quiver.trustNotice === undefined
+          ? {}
+          : {
+              notice: quiver.trustNotice,
+              fix: 'Run `quiver trust` in the workspace (a person reviews and trusts it), or start `quiver --trust-project rpc` to trust it as found for that process.',
+            }),
+      },
+      readiness: 'session.ready' as const,
     };
   });
 
-  const open = async (params: z.infer<typeof sessionResumeParams> | z.infer<typeof sessionCreateParams>) => {
+  /** Whether the log knows a session: it has events, calls, or a row of its own. */
+  const logged = async (sessionId: string): Promise<boolean> => {
+    const log = eventLog();
+    if ((await log.sessionCalls(sessionId)).length > 0) return true;
+    if ((await log.sessionEvents(sessionId)).length > 0) return true;
+    return (await log.recentSessions(10_000)).some((summary) => summary.id === sessionId);
+  };
+
+  const open = async (
+    params: z.infer<typeof sessionResumeParams> | z.infer<typeof sessionCreateParams>,
+    how: 'create' | 'resume',
+  ) => {
     if (params.sessionId !== undefined && sessions.has(params.sessionId))
       throw new ResponseError(
         RPC_ERRORS.sessionExists,
         `Session "${params.sessionId}" is already open on this connection.`,
       );
+    if (params.sessionId !== undefined) {
+      const known = await logged(params.sessionId);
+      if (how === 'resume' && !known)
+        throw new ResponseError(
+          RPC_ERRORS.sessionNotFound,
+          `No session "${params.sessionId}" in the session log, so there is nothing to resume. Start it with session.create (it may take this sessionId); session.list lists the sessions the log knows.`,
+        );
+      if (how === 'create' && known)
+        throw new ResponseError(
+          RPC_ERRORS.sessionExists,
+          `Session "${params.sessionId}" already exists in the session log. Continue it with session.resume, or create a session with another id.`,
+        );
+    }
+    const can = capabilities as ClientCapabilities;
     const { externalTools, ...options } = params;
     const sessionId = params.sessionId ?? crypto.randomUUID();
+    const personality = options.personality ?? quiver.defaultPersonality;
     const session = quiver.createSession({
       ...(options as SessionOptions),
       sessionId,
-      externalTools: clientExecutedTools(externalTools ?? [], connection, sessionId),
-      ...(answersPermissions ? { permissionResolver: permissionsOverRpc(connection, sessionId) } : {}),
+      externalTools: clientExecutedTools(externalTools ?? [], connection, sessionId, runningClientCalls),
+      ...(can.permissions ? { permissionResolver: permissionsOverRpc(connection, sessionId) } : {}),
+      clientRelay: rpcClientRelay(connection, sessionId, can),
     });
     const unsubscribe = session.events.subscribe((event) => {
       void connection.sendNotification('session.event', { sessionId, event }).catch(() => {});
     });
-    sessions.set(sessionId, { session, unsubscribe, running: new Set() });
-    // Opening the executor reads the session's log: calls a killed process left are marked interrupted.
-    await session.execute([]);
-    return { sessionId, interruptedCalls: [...session.interruptedCalls] };
+    const entry: OpenSession = { session, unsubscribe, running: new Set(), lastTurn: 0 };
+    sessions.set(sessionId, entry);
+    try {
+      await refuseEmptyPool(session, personality, new Set(externalTools?.map((tool) => tool.name)));
+      // Opening the executor reads the session's log: calls a killed process left are marked interrupted.
+      await session.execute([]);
+    } catch (error) {
+      await closeSession(sessions, sessionId).catch(() => {});
+      throw error;
+    }
+    // After the answer is on its way: the tools, MCP servers included, are assembled.
+    setImmediate(() => void announceReady(connection, session));
+    return { sessionId, interruptedCalls: [...session.interruptedCalls], personality };
   };
-  handle('session.create', sessionCreateParams, open);
-  handle('session.resume', sessionResumeParams, open);
+
+  /** A session whose personality yields no tools of Quiver's is an error, never a silent empty list. */
+  const refuseEmptyPool = async (session: Session, personality: string, external: ReadonlySet<string>) => {
+    const externalCount = external.size;
+    const ownTools = () =>
+      [...session.pool().executables.keys()].filter((name) => !external.has(name)).length;
+    if (ownTools() > 0) return;
+    await session.ready();
+    if (ownTools() > 0) return;
+    if (quiver.trust.state !== 'trusted')
+      throw new ResponseError(
+        RPC_ERRORS.noTools,
+        `Personality "${personality}" offers no tools: the project configuration is not trusted, so its plugins and MCP servers were not started.\n${quiver.trustNotice ?? ''}`,
+        {
+          code: 'personality_untrusted',
+          fix: 'Run `quiver trust` in the workspace (a person reviews and trusts it), or start `quiver --trust-project rpc`.',
+        },
+      );
+    if (externalCount > 0) return;
+    throw new ResponseError(
+      RPC_ERRORS.noTools,
+      `Personality "${personality}" offers no tools, and the session has no external tools: every model call would see an empty list.`,
+      {
+        code: 'personality_empty',
+        fix: `Enable plugins or MCP servers in personality "${personality}" (\`quiver personality check\` shows what it resolves to), pass externalTools, or name another personality.`,
+      },
+    );
+  };
+  handle('session.create', sessionCreateParams, (params) => open(params, 'create'));
+  handle('session.resume', sessionResumeParams, (params) => open(params, 'resume'));
 
   handle('session.update', sessionUpdateParams, ({ sessionId, externalTools, ...patch }) => {
     const session = opened(sessionId);
     session.updateOptions({
       ...(patch as Partial<SessionOptions>),
-      ...(externalTools ? { externalTools: clientExecutedTools(externalTools, connection, sessionId) } : {}),
+      ...(externalTools
+        ? { externalTools: clientExecutedTools(externalTools, connection, sessionId, runningClientCalls) }
+        : {}),
     });
     return {};
   });
@@ -124,26 +219,32 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
     return { format, tools: rendered.tools, nameMap: rendered.nameMap, signature: session.pool().signature };
   });
 
-  handle('session.execute', sessionExecuteParams, async ({ sessionId, calls, turn = 0, dryRun }, token) => {
-    const entry = entryOf(sessionId);
-    const running = { turn, controller: new AbortController() };
-    entry.running.add(running);
-    const cancelled = token.onCancellationRequested(() =>
-      running.controller.abort(new Error('cancelled by the client')),
-    );
-    try {
-      const modelCalls = calls.map((call) => ({ ...call, args: call.args ?? {} }));
-      const results = await entry.session.execute(modelCalls, {
-        signal: running.controller.signal,
-        turn,
-        ...(dryRun ? { dryRun } : {}),
-      });
-      return { results };
-    } finally {
-      cancelled.dispose();
-      entry.running.delete(running);
-    }
-  });
+  handle(
+    'session.execute',
+    sessionExecuteParams,
+    async ({ sessionId, calls, turn: given, dryRun }, token) => {
+      const entry = entryOf(sessionId);
+      const turn = given ?? entry.lastTurn + 1;
+      entry.lastTurn = Math.max(entry.lastTurn, turn);
+      const running = { turn, controller: new AbortController() };
+      entry.running.add(running);
+      const cancelled = token.onCancellationRequested(() =>
+        running.controller.abort(new Error('cancelled by the client')),
+      );
+      try {
+        const modelCalls = calls.map((call) => ({ ...call, args: call.args ?? {} }));
+        const results = await entry.session.execute(modelCalls, {
+          signal: running.controller.signal,
+          turn,
+          ...(dryRun ? { dryRun } : {}),
+        });
+        return { results };
+      } finally {
+        cancelled.dispose();
+        entry.running.delete(running);
+      }
+    },
+  );
 
   handle('session.abort', sessionAbortParams, ({ sessionId, reason, turn }) => {
     const entry = entryOf(sessionId);
@@ -166,14 +267,72 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
     return {};
   });
 
+  handle('session.list', sessionListParams, async ({ limit = 20 }) => {
+    const summaries = await eventLog().recentSessions(limit);
+    return {
+      sessions: summaries.map(({ lostEvents: _lost, ...summary }) => ({
+        ...withoutUndefined(summary),
+        open: sessions.has(summary.id),
+      })),
+    };
+  });
+
+  handle('session.log', sessionLogParams, async ({ sessionId, events }) => {
+    if (!sessions.has(sessionId) && !(await logged(sessionId)))
+      throw new ResponseError(
+        RPC_ERRORS.sessionNotFound,
+        `No session "${sessionId}" in the session log. session.list lists the sessions it knows.`,
+      );
+    const calls = await eventLog().sessionCalls(sessionId);
+    return {
+      sessionId,
+      calls: calls.map(({ sessionId: _session, structured: _structured, ...call }) => withoutUndefined(call)),
+      ...(events ? { events: await eventLog().sessionEvents(sessionId) } : {}),
+    };
+  });
+
+  connection.onNotification('external_tool.progress', (raw: unknown) => {
+    const parsed = externalToolProgress.safeParse(raw);
+    if (parsed.success) reportClientProgress(runningClientCalls, parsed.data);
+  });
+
+  let finish: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
-    connection.onClose(async () => {
-      for (const sessionId of [...sessions.keys()]) await closeSession(sessions, sessionId).catch(() => {});
-      resolve();
-    });
+    finish = resolve;
+  });
+  const closeAll = async () => {
+    const open = [...sessions.keys()];
+    for (const sessionId of open) await closeSession(sessions, sessionId).catch(() => {});
+    return open.length;
+  };
+  handle('shutdown', z.strictObject({}), async () => {
+    const closedSessions = await closeAll();
+    // Answer first; the process ends once the answer is written.
+    setImmediate(finish);
+    return { closedSessions };
+  });
+  connection.onClose(async () => {
+    await closeAll();
+    finish();
   });
   connection.listen();
   return { closed };
+}
+
+/** `session.ready`: once the personality's MCP servers connected or failed, the pool as it stands. */
+async function announceReady(connection: MessageConnection, session: Session): Promise<void> {
+  try {
+    await session.ready();
+    const pool = session.pool();
+    await connection.sendNotification('session.ready', {
+      sessionId: session.id,
+      signature: pool.signature,
+      tools: [...pool.executables.keys()],
+      diagnostics: pool.diagnostics.map((diagnostic) => withoutUndefined({ ...diagnostic })),
+    });
+  } catch {
+    // The session closed, or the connection did, before its tools were ready.
+  }
 }
 
 async function closeSession(sessions: Map<string, OpenSession>, sessionId: string): Promise<void> {

@@ -94,7 +94,7 @@ export class ServeClientRelay implements ClientRelayHandle {
 }
 
 /** `_meta` naming the server (or tool) a relayed request comes from, for a client that shows it. */
-function relayedFrom(request: RelayedRequest): Record<string, unknown> {
+export function relayedFrom(request: RelayedRequest): Record<string, unknown> {
   return {
     'quiver/relayedFrom': {
       ...(request.server === undefined ? {} : { mcpServer: request.server }),
@@ -108,7 +108,7 @@ function relayedFrom(request: RelayedRequest): Record<string, unknown> {
  * and quoted (so "You are Quiver…" reads as what a server wrote) and the server's name in `_meta`. The
  * context the server may ask for was settled by the bridge (`mcpServers.<name>.samplingContext`).
  */
-function labelledSampling(request: RelayedRequest): CreateMessageRequest['params'] {
+export function labelledSampling(request: RelayedRequest): CreateMessageRequest['params'] {
   const params = request.params as CreateMessageRequest['params'];
   const asker = relayedAsker(request);
   const label = `This request comes from ${asker}, relayed by Quiver while it ran ${visibleText(request.toolName)}; it is not Quiver's or the user's.`;

@@ -52,7 +52,8 @@ export function wrapExternalTool(definition: ExternalToolDefinition): Tool {
     input: jsonSchemaToPermissiveZod(parameters),
     capabilities: {},
     parametersJsonSchema: parameters,
-    execute: (args, ctx) => definition.execute(args, { callId: ctx.callId, signal: ctx.signal }),
+    execute: (args, ctx) =>
+      definition.execute(args, { callId: ctx.callId, signal: ctx.signal, emit: ctx.emit }),
   };
   if (definition.title !== undefined) tool.title = definition.title;
   if (definition.annotations !== undefined) tool.annotations = definition.annotations;
