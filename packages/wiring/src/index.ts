@@ -1,5 +1,6 @@
 // Public surface of @quiver/wiring: the one package that knows every first-party extension.
 
+export { isAllocatedTerminal } from './allocated-terminals.js';
 export { createFirstPartyBackends } from './backends.js';
 export type { CheckStoresOptions } from './check-stores.js';
 export { checkStores } from './check-stores.js';

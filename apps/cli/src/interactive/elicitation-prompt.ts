@@ -6,6 +6,7 @@ import {
   visibleText,
 } from '@quiver/types';
 import { terminalText } from '../output.js';
+import { noPersonTerminal } from './person-terminal.js';
 
 type Answer = string | number | boolean | string[];
 
@@ -25,10 +26,16 @@ const NO_TERMINAL = 'there is no terminal to ask on (stdin or stderr is not a TT
  * TTYs; refuses with the reason otherwise. Sampling is always refused: the terminal has no model.
  */
 export function terminalClientRelay(): ClientRelayHandle {
-  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const noPerson = noPersonTerminal();
+  const interactive = noPerson === undefined && process.stderr.isTTY === true;
   return {
     elicit: async (request, signal) =>
-      interactive ? askOnTerminal(request, signal) : { action: 'refused', reason: NO_TERMINAL },
+      interactive
+        ? askOnTerminal(request, signal)
+        : {
+            action: 'refused',
+            reason: noPerson === undefined ? NO_TERMINAL : `there is no person to ask: ${noPerson}`,
+          },
     sample: async () => ({
       action: 'refused',
       reason:

@@ -5,10 +5,11 @@ import {
   renderPermissionQuestion,
 } from '@quiver/types';
 import { terminalText } from '../output.js';
+import { noPersonTerminal } from './person-terminal.js';
 
-/** Asks on the terminal when stdin and stderr are TTYs; undefined (headless) otherwise. */
+/** Asks on the terminal when a person sits at it (see noPersonTerminal); undefined (headless) otherwise. */
 export function interactiveResolver(): PermissionResolver | undefined {
-  if (!process.stdin.isTTY || !process.stderr.isTTY) return undefined;
+  if (noPersonTerminal() !== undefined || !process.stderr.isTTY) return undefined;
   return {
     async resolve(prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionAnswer> {
       const { select, isCancel } = await import('@clack/prompts');
