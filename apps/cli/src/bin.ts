@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-import { startWithoutSecrets } from './launch/environment-handoff.js';
+import { launchEnvironment } from './launch/launch-environment.js';
+import { mayRunTools } from './launch/tool-running-commands.js';
+import { runCli } from './run-cli.js';
 
-const launch = startWithoutSecrets(process.argv);
-if (launch.role === 'launcher') {
-  process.exitCode = await launch.exited;
-} else if (launch.role === 'failed') {
+// Before anything else runs: commands that run tools hold the environment in memory only.
+const launch = mayRunTools(process.argv)
+  ? (await import('./launch/environment-handoff.js')).keepSecretsInMemory()
+  : ({ role: 'run' } as const);
+if (launch.role === 'failed') {
   process.stderr.write(`quiver: ${launch.message}\n`);
   process.exitCode = 1;
 } else {
-  const { runCli } = await import('./program.js');
   const { startTelemetry } = await import('./launch/telemetry.js');
-  const { launchEnvironment } = await import('./launch/environment-handoff.js');
   const stopTelemetry = await startTelemetry(launchEnvironment());
   const code = await runCli(process.argv);
   // Spans still buffered are sent before the process ends.

@@ -1,17 +1,8 @@
 import path from 'node:path';
-import type { LogLevel } from '@quiver/plugin-host';
 import type { CreateQuiverOptions, Quiver } from '@quiver/wiring';
-import { launchEnvironment } from './launch/environment-handoff.js';
+import type { GlobalOptions } from './global-options.js';
+import { launchEnvironment } from './launch/launch-environment.js';
 import { printError } from './output.js';
-
-export interface GlobalOptions {
-  config?: string;
-  workspace?: string;
-  dataDir?: string;
-  logLevel?: LogLevel;
-  /** `--trust-project`: the project configuration as found at launch is trusted for this process. */
-  trustProject?: boolean;
-}
 
 /** Opens Quiver the way every command does: quiver.yaml from the cwd upward, else the embedded default. */
 export async function openQuiver(
@@ -26,7 +17,7 @@ export async function openQuiver(
     env: launchEnvironment(),
     ...(reopen.trustProject ? { trustProject: reopen.trustProject } : {}),
     logger: createStderrLogger(
-      global.logLevel ?? (process.env.QUIVER_LOG_LEVEL as LogLevel | undefined) ?? 'warn',
+      global.logLevel ?? (process.env.QUIVER_LOG_LEVEL as GlobalOptions['logLevel']) ?? 'warn',
     ),
   });
   // Every command says what of the project configuration it did not apply, and how to trust it.

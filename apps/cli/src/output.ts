@@ -1,7 +1,7 @@
 import { isQuiverError, visibleText } from '@quiver/types';
+import { EXIT } from './exit-codes.js';
 
-/** Exit codes: 0 ok, 1 the tool call failed, 2 usage or config error. */
-export const EXIT = { ok: 0, toolFailed: 1, usage: 2 } as const;
+export { EXIT };
 
 const useColor = () => !process.env.NO_COLOR && process.stdout.isTTY === true;
 

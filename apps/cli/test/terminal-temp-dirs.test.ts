@@ -38,7 +38,7 @@ describeWithSystemTools(['bwrap'])('the temporary directories of sandboxed termi
     const exited = new Promise((resolve) => killed.once('exit', resolve));
     try {
       const stale = await until(() => sandboxDirs(tmp)[0], 20_000);
-      // The directory names the process that made it (quiver runs the command in a child of the launcher).
+      // The directory names the process that made it (the quiver process, which runs the command).
       const owner = Number(/^quiver-terminal-(\d+)-/.exec(stale)?.[1]);
       expect(owner).toBeGreaterThan(0);
       process.kill(owner, 'SIGKILL');

@@ -3,11 +3,11 @@ import type { QuiverEvent, ToolResult } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import type { Command } from 'commander';
 import { loadPluginHost, loadRuntime, openQuiver } from '../context.js';
+import { globalOptions } from '../global-options.js';
 import { terminalClientRelay } from '../interactive/elicitation-prompt.js';
 import { showLiveOutput } from '../interactive/live-output.js';
 import { interactiveResolver } from '../interactive/permission-prompt.js';
 import { CliError, color, EXIT, parseJsonArgs, printError, printJson, printLine } from '../output.js';
-import { globalOptions } from '../program.js';
 
 interface CallOptions {
   args?: string;

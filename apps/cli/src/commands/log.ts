@@ -1,8 +1,8 @@
 import { describeCallArguments as describeArguments } from '@quiver/types';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
+import { globalOptions } from '../global-options.js';
 import { CliError, color, printJson, printLine } from '../output.js';
-import { globalOptions } from '../program.js';
 
 const time = (ms: number | undefined) =>
   ms === undefined ? '—' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
+import { globalOptions, VERSION } from '../global-options.js';
 import { CliError, EXIT, printError, printLine } from '../output.js';
-import { globalOptions, VERSION } from '../program.js';
 
 interface LoginOptions {
   timeout: string;

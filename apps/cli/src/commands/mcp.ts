@@ -1,9 +1,9 @@
 import type { TrustStorage } from '@quiver/plugin-host';
 import type { Command } from 'commander';
 import { quiverOptions } from '../context.js';
-import { launchEnvironment } from '../launch/environment-handoff.js';
+import { launchEnvironment } from '../launch/launch-environment.js';
 import { CliError, color, EXIT, printJson, printLine } from '../output.js';
-import { globalOptions } from '../program.js';
+import { globalOptions } from '../global-options.js';
 import { lineDiff } from './definition-diff.js';
 import { registerMcpLoginCommand } from './mcp-login.js';
 import { type PendingDefinitionChange, pendingDefinitionChanges } from './pending-definition-changes.js';

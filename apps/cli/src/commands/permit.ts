@@ -2,8 +2,8 @@ import type { ShellSubjectDecision } from '@quiver/permissions';
 import type { PermissionDecision } from '@quiver/types';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
+import { globalOptions } from '../global-options.js';
 import { color, parseJsonArgs, printJson, printLine } from '../output.js';
-import { globalOptions } from '../program.js';
 
 const paint = (behavior: string) =>
   (behavior === 'allow' ? color.green : behavior === 'deny' ? color.red : color.yellow)(behavior);

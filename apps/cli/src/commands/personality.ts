@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import { loadPluginHost, loadRuntime, openQuiver } from '../context.js';
+import { globalOptions } from '../global-options.js';
 import { color, EXIT, printJson, printLine, terminalText } from '../output.js';
-import { globalOptions } from '../program.js';
 
 export function registerPersonalityCommand(program: Command): void {
   const personality = program.command('personality').description('Check and preview personality files.');

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { VERSION } from '../global-options.js';
 import { CliError, color, printJson, printLine } from '../output.js';
-import { VERSION } from '../program.js';
 import { type PluginProjectNames, pluginProjectFiles } from '../templates/plugin-templates.js';
 
 const PLUGIN_ID = /^[a-z0-9][a-z0-9._-]*$/;

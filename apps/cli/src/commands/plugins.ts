@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
+import { globalOptions } from '../global-options.js';
 import { color, EXIT, printJson, printLine } from '../output.js';
-import { globalOptions } from '../program.js';
 
 export function registerPluginsCommand(program: Command): void {
   program

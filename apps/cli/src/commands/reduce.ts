@@ -1,8 +1,8 @@
 import type { ToolResult } from '@quiver/types';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
+import { globalOptions } from '../global-options.js';
 import { CliError, parseJsonArgs, printJson, printLine } from '../output.js';
-import { globalOptions } from '../program.js';
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createMessageConnection } from 'vscode-jsonrpc/node';
-import { type GlobalOptions, openQuiver } from '../context.js';
+import { openQuiver } from '../context.js';
+import type { GlobalOptions } from '../global-options.js';
 import { printError } from '../output.js';
 import { BoundedMessageReader, BoundedMessageWriter } from '../rpc/framing.js';
 import { serveRpc } from '../rpc/rpc-server.js';

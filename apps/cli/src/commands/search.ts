@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadRuntime, openQuiver } from '../context.js';
+import { globalOptions } from '../global-options.js';
 import { CliError, color, printJson, printLine } from '../output.js';
-import { globalOptions } from '../program.js';
 
 export function registerSearchCommand(program: Command): void {
   program

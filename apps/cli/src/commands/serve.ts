@@ -1,7 +1,8 @@
 import type { SessionOptions } from '@quiver/runtime';
 import type { Quiver } from '@quiver/wiring';
 import type { Command } from 'commander';
-import { type GlobalOptions, openQuiver } from '../context.js';
+import { openQuiver } from '../context.js';
+import type { GlobalOptions } from '../global-options.js';
 import { CliError, EXIT, printError } from '../output.js';
 import { serveHttp } from '../serve/http.js';
 import { parseConnectionLimits } from '../serve/http-connection-limits.js';

@@ -1,8 +1,8 @@
 import type { ProviderFormat, SessionAgentKind } from '@quiver/runtime';
 import type { Command } from 'commander';
 import { loadRuntime, openQuiver } from '../context.js';
+import { globalOptions } from '../global-options.js';
 import { CliError, color, printJson, printLine } from '../output.js';
-import { globalOptions } from '../program.js';
 
 const AGENTS: SessionAgentKind[] = ['main', 'subagent', 'async', 'teammate', 'coordinator'];
 const FORMATS: ProviderFormat[] = ['anthropic', 'openai', 'gemini', 'mcp'];

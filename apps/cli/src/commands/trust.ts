@@ -7,9 +7,9 @@ import type {
 } from '@quiver/plugin-host';
 import type { Command } from 'commander';
 import { loadPluginHost, quiverOptions } from '../context.js';
-import { launchEnvironment } from '../launch/environment-handoff.js';
+import { launchEnvironment } from '../launch/launch-environment.js';
 import { CliError, color, EXIT, printJson, printLine } from '../output.js';
-import { globalOptions } from '../program.js';
+import { globalOptions } from '../global-options.js';
 
 interface TrustOptions {
   personality?: string;

@@ -15,11 +15,10 @@ function environmentBounds(): { start: number; end: number } {
 /**
  * Overwrites, in this process's memory, every entry of the environment it was started with that
  * `keep` rejects, so that `/proc/<pid>/environ` (readable by any process of the same user) no
- * longer shows them. Node has no execve, so the launcher that re-executes Quiver stays alive as
- * its parent; this is what keeps the launcher from being the place a command reads secrets from.
- * Returns how many entries were cleared; throws when they could not be.
+ * longer shows them: the kernel shows the memory the environment was given in at exec, whatever
+ * process.env says later. Returns how many entries were cleared; throws when they could not be.
  */
-export function clearProcessEnvironment(keep: (name: string) => boolean): number {
+export function clearProcessEnvironment(keep: (name: string, value: string) => boolean): number {
   const { start, end } = environmentBounds();
   const environ = readFileSync('/proc/self/environ');
   const wipes: Array<{ offset: number; length: number }> = [];
@@ -30,7 +29,8 @@ export function clearProcessEnvironment(keep: (name: string) => boolean): number
     const entry = environ.subarray(offset, terminator).toString('latin1');
     const equals = entry.indexOf('=');
     const name = equals === -1 ? entry : entry.slice(0, equals);
-    if (entry.length > 0 && !keep(name)) wipes.push({ offset, length: terminator - offset });
+    const value = equals === -1 ? '' : entry.slice(equals + 1);
+    if (entry.length > 0 && !keep(name, value)) wipes.push({ offset, length: terminator - offset });
     offset = terminator + 1;
   }
   if (wipes.length === 0) return 0;

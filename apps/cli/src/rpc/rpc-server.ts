@@ -3,7 +3,7 @@ import { isQuiverError, type PermissionResolver, renderPermissionQuestion } from
 import type { Quiver } from '@quiver/wiring';
 import { type CancellationToken, type MessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
-import { VERSION } from '../program.js';
+import { VERSION } from '../global-options.js';
 import { clientExecutedTools, type RunningClientCalls, reportClientProgress } from './client-tools.js';
 import {
   externalToolProgress,
