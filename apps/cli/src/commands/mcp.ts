@@ -1,9 +1,10 @@
 import type { TrustStorage } from '@quiver/plugin-host';
 import type { Command } from 'commander';
 import { quiverOptions } from '../context.js';
+import { globalOptions } from '../global-options.js';
+import { noPersonTerminal } from '../interactive/person-terminal.js';
 import { launchEnvironment } from '../launch/launch-environment.js';
 import { CliError, color, EXIT, printJson, printLine } from '../output.js';
-import { globalOptions } from '../global-options.js';
 import { lineDiff } from './definition-diff.js';
 import { registerMcpLoginCommand } from './mcp-login.js';
 import { type PendingDefinitionChange, pendingDefinitionChanges } from './pending-definition-changes.js';
@@ -55,9 +56,10 @@ async function review(workspace: string, trustStorage: TrustStorage, options: Re
     return;
   }
   for (const change of changes) showChange(change);
-  if (!process.stdin.isTTY) {
+  const noPerson = noPersonTerminal();
+  if (noPerson !== undefined) {
     throw new CliError(
-      '`quiver mcp review` asks a person to approve each change, and stdin is not a terminal, so nothing was approved.',
+      `\`quiver mcp review\` asks a person to approve each change, and ${noPerson}, so nothing was approved.`,
       'Run `quiver mcp review` in a terminal. Until then the changed tools stay withheld.',
       EXIT.usage,
       'review_needs_terminal',

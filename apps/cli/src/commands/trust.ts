@@ -7,9 +7,10 @@ import type {
 } from '@quiver/plugin-host';
 import type { Command } from 'commander';
 import { loadPluginHost, quiverOptions } from '../context.js';
+import { globalOptions } from '../global-options.js';
+import { noPersonTerminal } from '../interactive/person-terminal.js';
 import { launchEnvironment } from '../launch/launch-environment.js';
 import { CliError, color, EXIT, printJson, printLine } from '../output.js';
-import { globalOptions } from '../global-options.js';
 
 interface TrustOptions {
   personality?: string;
@@ -115,9 +116,10 @@ async function reviewAndTrust(
       'Point XDG_DATA_HOME (or HOME) at a directory outside the workspace, or launch with --trust-project.',
     );
   }
-  if (!process.stdin.isTTY) {
+  const noPerson = noPersonTerminal();
+  if (noPerson !== undefined) {
     throw new CliError(
-      '`quiver trust` asks a person to confirm, and stdin is not a terminal, so nothing was trusted.',
+      `\`quiver trust\` asks a person to confirm, and ${noPerson}, so nothing was trusted.`,
       "Run `quiver trust` in a terminal. When Quiver is launched from an MCP client's config, add --trust-project to its command line instead: it trusts the configuration found at launch, for that process only.",
       EXIT.usage,
       'trust_needs_terminal',
