@@ -43,6 +43,21 @@ function standardRegistry() {
 }
 
 describe('Session', () => {
+  it('refuses a permissionResolver given as a bare function, at createSession and updateOptions, saying how to wrap it', () => {
+    const deps = makeDeps(standardRegistry(), makePolicy({}));
+    const myUi = async () => ({ behavior: 'deny' as const });
+    const asFunction = myUi as unknown as { resolve: typeof myUi };
+    expect(() => createSession(deps, { permissionResolver: asFunction })).toThrow(
+      /permissionResolver must be an object with a resolve\(prompt, signal\) method.*it is a function/,
+    );
+    const session = track(createSession(deps, {}));
+    expect(() => session.updateOptions({ permissionResolver: {} as never })).toThrow(
+      /an object without a resolve method/,
+    );
+    session.updateOptions({ permissionResolver: { resolve: myUi } });
+    expect(session.options.permissionResolver).toBeDefined();
+  });
+
   it('keeps two sessions with different policies in one process from seeing each other’s tools', async () => {
     const registry = standardRegistry();
     registry.registerAll([mcpTool('github', 'list_issues'), mcpTool('slack', 'post_message')]);

@@ -36,6 +36,7 @@ import { type ClientRelayHandle, type Logger, QuiverError } from '@quiver/types'
 import { createFirstPartyBackends } from './backends.js';
 import { ClientRelays } from './client-relays.js';
 import { DEFAULT_PERSONALITY } from './default-personality.js';
+import { checkCreateQuiverOptions } from './option-keys.js';
 import { announceSandboxNotice, personalitySandboxNotice } from './sandbox-notice.js';
 
 export interface CreateQuiverOptions {
@@ -111,6 +112,7 @@ function projectOptions(options: CreateQuiverOptions): {
   configFile: string | undefined;
   project: InspectProjectOptions & Pick<CreateHostOptions, 'dataDir'>;
 } {
+  checkCreateQuiverOptions(options);
   const start = path.resolve(options.workspace ?? process.cwd());
   const configFile =
     options.configPath ??

@@ -47,3 +47,23 @@ describe('session permission rules given by an embedder', () => {
     expect(read).toMatchObject({ ok: false, code: 'not_permitted' });
   });
 });
+
+describe('options an embedder gets wrong', () => {
+  it('refuses a permissionResolver given as a bare function, as the README once suggested', () => {
+    const myUi = async () => ({ behavior: 'deny' as const });
+    const error = failure(() => quiver.createSession({ permissionResolver: myUi as never }));
+    expect(error.code).toBe('usage');
+    expect(error.message).toContain('it is a function');
+    expect(error.fix).toContain('{ resolve:');
+  });
+
+  it('refuses an unknown createQuiver option with a did-you-mean', async () => {
+    const error = await createQuiver({ workspace, configPth: 'quiver.yaml' } as never).then(
+      () => undefined,
+      (caught: QuiverError) => caught,
+    );
+    expect(error?.code).toBe('usage');
+    expect(error?.message).toContain('unknown option "configPth"');
+    expect(error?.fix).toContain('Did you mean "configPath"');
+  });
+});

@@ -2,7 +2,8 @@ import type { ProviderFormat, SessionAgentKind } from '@quiver/runtime';
 import type { Command } from 'commander';
 import { loadRuntime, openQuiver } from '../context.js';
 import { globalOptions } from '../global-options.js';
-import { CliError, color, printJson, printLine } from '../output.js';
+import { mcpServerProblems } from '../mcp-server-problems.js';
+import { CliError, color, EXIT, printError, printJson, printLine } from '../output.js';
 
 const AGENTS: SessionAgentKind[] = ['main', 'subagent', 'async', 'teammate', 'coordinator'];
 const FORMATS: ProviderFormat[] = ['anthropic', 'openai', 'gemini', 'mcp'];
@@ -51,8 +52,20 @@ export function registerToolsCommand(program: Command): void {
         await session.ready();
         const pool = session.pool();
         const sandboxNotice = await quiver.sandboxNotice();
+        // A server whose entry is broken, or which failed to start, leaves its tools out: say so, and fail.
+        const problems = await mcpServerProblems(quiver);
+        if (problems.length > 0)
+          process.exitCode = problems.some((problem) => problem.state === 'invalid')
+            ? EXIT.usage
+            : EXIT.toolFailed;
         if (options.explain) {
-          const message = explainTool(pool, options.explain);
+          const explained = explainTool(pool, options.explain);
+          const problem = pool.executables.has(options.explain)
+            ? undefined
+            : problems.find((candidate) => options.explain?.startsWith(`mcp__${candidate.server}__`));
+          const message = problem
+            ? `"${options.explain}" is not available: ${problem.message}\nfix: ${problem.fix}`
+            : explained;
           const removed = pool.removed.get(options.explain);
           if (options.json) {
             printJson({
@@ -60,6 +73,7 @@ export function registerToolsCommand(program: Command): void {
               available: pool.executables.has(options.explain),
               ...(removed ?? {}),
               message,
+              ...(problem ? { mcpServerProblem: problem } : {}),
             });
           } else printLine(message);
           return;
@@ -83,6 +97,7 @@ export function registerToolsCommand(program: Command): void {
             count: pool.definitions.length,
             tools: pool.definitions,
             diagnostics: pool.diagnostics,
+            mcpServerProblems: problems,
             ...(sandboxNotice ? { sandboxNotice } : {}),
           });
           return;
@@ -102,6 +117,10 @@ export function registerToolsCommand(program: Command): void {
         for (const diagnostic of pool.diagnostics)
           printLine(color.yellow(`${diagnostic.level}: ${diagnostic.message}`));
         if (sandboxNotice) printLine(color.yellow(`warning: ${sandboxNotice}`));
+        for (const problem of problems) {
+          printError(color.red(`error: ${problem.message}`));
+          printError(`  fix: ${problem.fix}`);
+        }
       } finally {
         await quiver.close();
       }

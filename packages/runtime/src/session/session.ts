@@ -36,6 +36,7 @@ import {
   renderToolPool,
 } from '../providers/render-definitions.js';
 import { serversOfToolNames, serversToAwait } from './mcp-demand.js';
+import { checkPermissionResolver } from './resolver-shape.js';
 import type { SessionServices } from './session-services.js';
 
 /**
@@ -78,6 +79,7 @@ export class Session implements SessionLike {
     this.#createExecutor = services.createExecutor ?? createCallExecutor;
     this.#parent = parent;
     checkSessionPermissionRules(options.permissions, deps.registry);
+    checkPermissionResolver(options.permissionResolver);
     this.#options = { ...options };
     this.id = options.sessionId ?? randomUUID();
     this.#event = createEventFactory(this.id);
@@ -180,6 +182,7 @@ export class Session implements SessionLike {
     }
     const { externalTools, ...rest } = patch;
     if ('permissions' in rest) checkSessionPermissionRules(rest.permissions, this.#deps.registry);
+    if ('permissionResolver' in rest) checkPermissionResolver(rest.permissionResolver);
     if ('permissions' in rest || 'permissionResolver' in rest) this.#resetExecutor();
     this.#options = { ...this.#options, ...rest };
     if (externalTools !== undefined) this.updateExternalTools(externalTools);

@@ -1,0 +1,63 @@
+import type { Quiver } from '@quiver/wiring';
+import { loadPluginHost } from './context.js';
+
+type ServerStatus = ReturnType<NonNullable<Quiver['mcpCatalog']>['serverStatus']>[number];
+
+/** An MCP server that is configured but cannot give tools, said so a person can fix it. */
+export interface McpServerProblem {
+  server: string;
+  state: 'invalid' | 'failed';
+  /** Where it is written (`file:line:column`) and what is wrong. */
+  message: string;
+  fix: string;
+}
+
+/** The state of every configured server (empty when the bridge is not loaded). */
+export function mcpServerStatus(quiver: Quiver): ServerStatus[] {
+  return quiver.mcpCatalog?.serverStatus() ?? [];
+}
+
+/**
+ * The servers among `servers` (default: all) whose entry is broken, or which were started and
+ * failed: their command was not found, or they exited before answering.
+ */
+export async function mcpServerProblems(
+  quiver: Quiver,
+  servers?: readonly string[],
+): Promise<McpServerProblem[]> {
+  const { configKeyLocation, didYouMean } = await loadPluginHost();
+  const configured = quiver.host.options.config.mcpServers as Record<string, Record<string, unknown>>;
+  const problems: McpServerProblem[] = [];
+  for (const status of mcpServerStatus(quiver)) {
+    if (servers !== undefined && !servers.includes(status.server)) continue;
+    if (status.state === 'invalid') {
+      const keyPath = ['mcpServers', status.server, ...(status.configProblem?.keyPath ?? [])];
+      const where = quiver.configFile ? `${configKeyLocation(quiver.configFile, keyPath)}: ` : '';
+      const unknownKey = status.configProblem?.unknownKey;
+      const suggestion = unknownKey ? didYouMean(unknownKey, status.configProblem?.allowed ?? []) : undefined;
+      problems.push({
+        server: status.server,
+        state: 'invalid',
+        message: `${where}${status.lastError ?? 'invalid entry'}${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
+        fix: suggestion
+          ? `Rename "${unknownKey}" to "${suggestion}" under mcpServers.${status.server}; the other servers are not affected.`
+          : `Correct mcpServers.${status.server}${quiver.configFile ? ` in ${quiver.configFile}` : ''} (\`quiver mcp get ${status.server}\` shows it).`,
+      });
+      continue;
+    }
+    if (status.state !== 'down' || status.lastError === undefined) continue;
+    const command = configured[status.server]?.command;
+    const notFound = /\bENOENT\b/.test(status.lastError);
+    problems.push({
+      server: status.server,
+      state: 'failed',
+      message: notFound
+        ? `MCP server "${status.server}" did not start: its command ${JSON.stringify(command)} was not found (${status.lastError}).`
+        : `MCP server "${status.server}" failed: ${status.lastError}.`,
+      fix: notFound
+        ? `Install ${JSON.stringify(command)} or give its full path in mcpServers.${status.server}.command.`
+        : `Run the server's command by hand to see why it stops, then correct mcpServers.${status.server}.`,
+    });
+  }
+  return problems;
+}

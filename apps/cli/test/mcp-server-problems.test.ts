@@ -1,0 +1,80 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { quiver, REPO, tempDirs, write } from './helpers.js';
+
+const EVERYTHING_SERVER = path.join(
+  path.dirname(
+    createRequire(path.join(REPO, 'extensions/mcp-bridge/package.json')).resolve(
+      '@modelcontextprotocol/server-everything/package.json',
+    ),
+  ),
+  'dist/index.js',
+);
+const dirs = tempDirs('quiver-server-problems-');
+afterEach(dirs.cleanup);
+
+/** A workspace with one good server, one whose entry has a typo, one not installed and one that exits. */
+function workspace(): string {
+  const dir = dirs.make();
+  write(
+    path.join(dir, 'quiver.yaml'),
+    [
+      'mcpServers:',
+      '  good:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(EVERYTHING_SERVER)}, stdio]`,
+      '  typo:',
+      '    comand: node',
+      '  missing:',
+      '    command: /nonexistent/quiver-test-server',
+      '  exits:',
+      '    command: sh',
+      '    args: [-c, "echo cannot open the database >&2; exit 3"]',
+      '',
+    ].join('\n'),
+  );
+  write(
+    path.join(dir, 'personalities/default.yaml'),
+    'plugins: [mcp-bridge]\nmcpServers: { good: true, typo: true, missing: true, exits: true }\n',
+  );
+  return dir;
+}
+
+describe('MCP servers that cannot start', () => {
+  it('keep the good server, name each broken one with where and why, and make quiver tools fail', async () => {
+    const cwd = workspace();
+    const run = await quiver(['--trust-project', 'tools', '--json'], { cwd });
+    expect(run.code).toBe(2);
+    const listing = JSON.parse(run.stdout) as {
+      tools: Array<{ name: string }>;
+      mcpServerProblems: Array<{ server: string; state: string; message: string }>;
+    };
+    expect(listing.tools.some((tool) => tool.name.startsWith('mcp__good__'))).toBe(true);
+    const byServer = Object.fromEntries(
+      listing.mcpServerProblems.map((problem) => [problem.server, problem]),
+    );
+    expect(byServer.typo?.message).toBe(
+      `${path.join(cwd, 'quiver.yaml')}:6:5: mcpServers.typo.comand: unknown key. Did you mean "command"?`,
+    );
+    expect(byServer.missing?.message).toContain(
+      'its command "/nonexistent/quiver-test-server" was not found',
+    );
+    expect(byServer.exits).toMatchObject({ state: 'failed' });
+    expect(byServer.exits?.message).toContain('cannot open the database');
+    expect(byServer.good).toBeUndefined();
+  });
+
+  it('are named by tools --explain for a tool of theirs', async () => {
+    const cwd = workspace();
+    const missing = await quiver(['--trust-project', 'tools', '--explain', 'mcp__missing__anything'], {
+      cwd,
+    });
+    expect(missing.stdout).toContain(
+      '"mcp__missing__anything" is not available: MCP server "missing" did not start',
+    );
+    expect(missing.stdout).toContain('fix: Install');
+    const exits = await quiver(['--trust-project', 'tools', '--explain', 'mcp__exits__anything'], { cwd });
+    expect(exits.stdout).toContain('(stderr: cannot open the database)');
+  });
+});

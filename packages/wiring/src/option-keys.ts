@@ -1,0 +1,36 @@
+import { didYouMean } from '@quiver/core';
+import { QuiverError } from '@quiver/types';
+import type { CreateQuiverOptions } from './create-quiver.js';
+
+/** Every key createQuiver reads; the type makes a new option fail to compile until it is listed. */
+const OPTION_KEYS: Record<keyof CreateQuiverOptions, true> = {
+  workspace: true,
+  dataDir: true,
+  config: true,
+  configPath: true,
+  personality: true,
+  logger: true,
+  plugins: true,
+  env: true,
+  discoverConfig: true,
+  trustProject: true,
+};
+
+/** A misspelt option (`configFile`, `trustProjects`) would be ignored without a word: refuse it. */
+export function checkCreateQuiverOptions(options: object): void {
+  const known = Object.keys(OPTION_KEYS);
+  const unknown = Object.keys(options).filter((key) => !known.includes(key));
+  const first = unknown[0];
+  if (first === undefined) return;
+  const suggestion = didYouMean(first, known);
+  throw new QuiverError(
+    'usage',
+    `createQuiver: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `"${key}"`).join(', ')}.`,
+    {
+      fix: suggestion
+        ? `Did you mean "${suggestion}"? The options are: ${known.join(', ')}.`
+        : `The options are: ${known.join(', ')}.`,
+      details: { unknown },
+    },
+  );
+}
