@@ -38,8 +38,13 @@ describe('agent contexts', () => {
         options: { externalTools: [externalTool('enter_plan_mode')] },
         agent: kind,
       });
-      for (const name of ALL_AGENT_DISALLOWED_TOOLS) expect(pool.executables.has(name)).toBe(false);
-      expect(AGENT_TOOL_POLICIES[kind].deny).toEqual(ALL_AGENT_DISALLOWED_TOOLS);
+      // A teammate keeps the agent tool (its sub-agents get the sub-agent set); nothing else on the list.
+      const kept = kind === 'teammate' ? ['Agent', 'agent'] : [];
+      for (const name of ALL_AGENT_DISALLOWED_TOOLS)
+        expect(pool.executables.has(name)).toBe(kept.includes(name) && name === 'agent');
+      expect(AGENT_TOOL_POLICIES[kind].deny).toEqual(
+        ALL_AGENT_DISALLOWED_TOOLS.filter((name) => !kept.includes(name)),
+      );
     }
     const main = assembleToolPool({ registered: registry.list(), policy: makePolicy(), agent: 'main' });
     expect(names(main.definitions)).toEqual(expect.arrayContaining(['agent', 'ask_user']));

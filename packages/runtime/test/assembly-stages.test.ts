@@ -281,7 +281,7 @@ describe('agent context', () => {
 
   it('takes agent-spawning and user-asking tools from sub-agents but lets MCP tools through', () => {
     const result = applyAgentContext(candidates(), { agent: 'subagent' });
-    expect(names(result.removed).sort()).toEqual(['agent', 'ask_user']);
+    expect(names(result.removed).sort()).toEqual(['agent', 'ask_user', 'task_stop']);
     expect(names(result.kept)).toContain('mcp__github__create_issue');
   });
 
@@ -295,7 +295,8 @@ describe('agent context', () => {
     expect(teammateTools).toEqual(
       expect.arrayContaining(['task_create', 'task_list', 'send_message', 'read_file']),
     );
-    expect(teammateTools).not.toContain('agent');
+    expect(teammateTools).toContain('agent');
+    expect(teammateTools).not.toContain('task_stop');
   });
 
   it('leaves a coordinator only its delegation tools and the MCP tools its suffixes name', () => {
@@ -325,7 +326,13 @@ describe('agent context', () => {
       agent: 'main',
       customAgent: { name: 'builder', policy: { tools: ['*'], disallowedTools: ['terminal'] } },
     });
-    expect(names(everything.removed).sort()).toEqual(['agent', 'ask_user', 'team_create', 'terminal']);
+    expect(names(everything.removed).sort()).toEqual([
+      'agent',
+      'ask_user',
+      'task_stop',
+      'team_create',
+      'terminal',
+    ]);
   });
 
   it('hides defaultAgentExcludedTools from the default agent only, and not when an allowlist is given', () => {

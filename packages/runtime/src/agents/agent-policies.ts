@@ -19,6 +19,8 @@ export const ALL_AGENT_DISALLOWED_TOOLS: readonly string[] = [
   'ask_user',
   'enter_plan_mode',
   'exit_plan_mode',
+  'task_output',
+  'task_stop',
 ];
 
 /** A selected custom agent also may not manage teams. */
@@ -51,8 +53,13 @@ export const ASYNC_AGENT_ALLOWED_TOOLS: readonly string[] = [
   'skill',
 ];
 
-/** What an in-process teammate adds to the async set: the shared task list and messages. */
+/**
+ * What an in-process teammate adds to the async set: the shared task list, messages, and the
+ * agent tool (a teammate may start sub-agents of its own, which get the sub-agent set).
+ */
 export const TEAMMATE_ADDED_TOOLS: readonly string[] = [
+  'Agent',
+  'agent',
   'TaskCreate',
   'TaskGet',
   'TaskList',
@@ -115,7 +122,7 @@ export const AGENT_TOOL_POLICIES: Readonly<Record<SessionAgentKind, AgentToolPol
   },
   teammate: {
     allow: [...ASYNC_AGENT_ALLOWED_TOOLS, ...TEAMMATE_ADDED_TOOLS],
-    deny: ALL_AGENT_DISALLOWED_TOOLS,
+    deny: ALL_AGENT_DISALLOWED_TOOLS.filter((name) => !TEAMMATE_ADDED_TOOLS.includes(name)),
     appliesDefaultAgentExcludes: false,
     ruleName: 'ASYNC_AGENT_ALLOWED_TOOLS + TEAMMATE_ADDED_TOOLS',
   },

@@ -105,7 +105,10 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
   ];
   diagnostics.push(...toolNameDiagnostics(namedSettings(input.policy, options, denyRules), knownTools));
   tools = absorb(applyDenyRules(tools, denyRules));
-  tools = absorb(applyEnabledFilter(tools, { simpleMode: input.policy.simpleMode, repl: input.policy.repl }));
+  const agent = input.agent ?? options.agent ?? 'main';
+  tools = absorb(
+    applyEnabledFilter(tools, { simpleMode: input.policy.simpleMode, repl: input.policy.repl, agent }),
+  );
   tools = absorb(
     applySessionFilter(tools, {
       toolset: input.policy.toolset,
@@ -116,7 +119,6 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
     }),
   );
   if (input.parentTools) tools = absorb(boundByParent(tools, input.parentTools));
-  const agent = input.agent ?? options.agent ?? 'main';
   const workerTools = agent === 'coordinator' ? toolsOfWorkers(tools) : undefined;
   tools = absorb(
     applyAgentContext(tools, {

@@ -1,4 +1,6 @@
-import type { PoolTool } from '../contracts.js';
+import { COORDINATOR_ALLOWED_TOOLS } from '../agents/agent-policies.js';
+import { firstNaming } from '../agents/tool-name-resolver.js';
+import type { PoolTool, SessionAgentKind } from '../contracts.js';
 import { callsOtherTools } from './repl-mode.js';
 import type { StageResult } from './stage-result.js';
 
@@ -15,11 +17,12 @@ export const SIMPLE_MODE_TOOLS: readonly string[] = [
 /**
  * Stage 4: each tool's own `isEnabled()` / `isAvailable()` (a check that throws counts as
  * unavailable), then simple mode. External tools are exempt from simple mode: the SDK client
- * handed them to this very session.
+ * handed them to this very session. A coordinator's simple set is its own delegation tools
+ * (agent, send-message, task-stop, structured output), whoever supplies them.
  */
 export function applyEnabledFilter(
   tools: readonly PoolTool[],
-  options: { simpleMode?: boolean; repl?: boolean } = {},
+  options: { simpleMode?: boolean; repl?: boolean; agent?: SessionAgentKind } = {},
 ): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
   const simple = new Set(SIMPLE_MODE_TOOLS);
@@ -31,7 +34,21 @@ export function applyEnabledFilter(
     }
     // In REPL mode the repl tool is the simple tool set: the primitives are reached inside it.
     const replTool = options.repl === true && callsOtherTools(tool);
-    if (options.simpleMode && tool.source !== 'external' && !simple.has(tool.name) && !replTool) {
+    const coordinatorTool =
+      options.agent === 'coordinator' &&
+      firstNaming(COORDINATOR_ALLOWED_TOOLS, {
+        name: tool.name,
+        aliases: tool.tool.aliases,
+        pluginId: tool.pluginId,
+        mcpServer: tool.mcpServer,
+      }) !== undefined;
+    if (
+      options.simpleMode &&
+      tool.source !== 'external' &&
+      !simple.has(tool.name) &&
+      !replTool &&
+      !coordinatorTool
+    ) {
       result.removed.push({
         name: tool.name,
         reason: {
