@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerCallCommand } from './commands/call.js';
+import { registerCompletionCommand } from './commands/completion.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerLogCommand } from './commands/log.js';
 import { registerMcpCommand } from './commands/mcp.js';
@@ -35,5 +36,6 @@ export function buildProgram(): Command {
   registerMcpCommand(program);
   registerServeCommand(program);
   registerRpcCommand(program);
+  registerCompletionCommand(program);
   return program;
 }

@@ -21,4 +21,5 @@ export const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise
   ['mcp', async () => (await import('./mcp.js')).registerMcpCommand],
   ['serve', async () => (await import('./serve.js')).registerServeCommand],
   ['rpc', async () => (await import('./rpc.js')).registerRpcCommand],
+  ['completion', async () => (await import('./completion.js')).registerCompletionCommand],
 ];
