@@ -1,7 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { fail, type Logger, type Tool, type ToolContext, type ToolResult } from '@quiver/types';
-import { z } from 'zod';
-import { tracedCallOnce } from './bridge-span.js';
+import { fail, type Logger, type Tool, type ToolResult } from '@quiver/types';
 import type {
   McpBridgeDiagnostic,
   McpBridgeDiagnosticCode,
@@ -20,6 +18,9 @@ import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import { openClient, type TransportKind } from './open-client.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { type McpServerLogEntry, ServerLogLimit } from './server-log-limit.js';
+import { ReconnectSchedule } from './server-reconnect.js';
+import { bindClient, ToolCallRelay } from './server-relay.js';
+import { listServerTools } from './server-tool-list.js';
 import { isStreamDrop, stillAnswers } from './stream-drop.js';
 import { createToolFilter } from './tool-filter.js';
 import type { McpToolPinStore } from './tool-pins.js';
@@ -43,26 +44,21 @@ export interface ServerConnectionOptions {
   beforeStart?: (server: string, config: StdioServerConfig) => void;
 }
 
-type AttemptOutcome = { kind: 'result'; result: ToolResult } | { kind: 'dropped' };
-
 const STDERR_TAIL_CHARS = 2_000;
 
-const toolsPageSchema = z.looseObject({
-  tools: z.array(z.looseObject({ name: z.string(), inputSchema: z.unknown().optional() })),
-  nextCursor: z.string().nullish(),
-});
-/** One configured MCP server: its connection, its registered tools and its recovery. */
+/**
+ * One configured MCP server: its connection's lifecycle (start, list and register tools, down,
+ * stop). Reconnection is `ReconnectSchedule`'s; calls and client bindings are `server-relay.ts`'s.
+ */
 export class ServerConnection {
   private state: McpServerState;
   private client: Client | undefined;
   private router: CallRouter | undefined;
   private transport: TransportKind | undefined;
-  private attempt = 0;
   private lastError: string | undefined;
   private generation = 0;
   private stderrTail = '';
   private serverInstructions: string | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
   private connecting: Promise<void> | undefined;
   private firstAttempt: Promise<void> | undefined;
@@ -74,11 +70,32 @@ export class ServerConnection {
   private readonly tools: ToolRegistrations;
   private readonly serverLog: ServerLogLimit;
   private readonly subscriptions: ResourceSubscriptions;
-  private readonly connectionWaiters = new Set<(connected: boolean) => void>();
+  private readonly reconnection: ReconnectSchedule;
+  private readonly calls: ToolCallRelay;
   private readonly closing = new Set<Promise<void>>();
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.state = options.config.disabled ? 'disabled' : 'idle';
+    this.reconnection = new ReconnectSchedule(options.reconnect, () => void this.beginConnect());
+    this.calls = new ToolCallRelay({
+      name: options.name,
+      config: options.config,
+      relay: options.relay,
+      live: () =>
+        this.state === 'connected' && this.client !== undefined && this.router !== undefined
+          ? { client: this.client, router: this.router }
+          : undefined,
+      transport: () => this.transport,
+      stopped: () => this.state === 'stopped',
+      unavailable: () => this.unavailable(),
+      takeOversizedMessage: () => {
+        const reason = this.oversizedMessage;
+        this.oversizedMessage = undefined;
+        return reason;
+      },
+      markDown: (reason) => this.markDown(reason),
+      waitForConnection: (signal, timeoutMs) => this.waitForConnection(signal, timeoutMs),
+    });
     this.serverLog = new ServerLogLimit(options.name, (entry) => options.onServerLog?.(entry));
     this.subscriptions = new ResourceSubscriptions({
       client: () => (this.state === 'connected' ? this.client : undefined),
@@ -102,7 +119,7 @@ export class ServerConnection {
           trustAnnotations: options.config.trustAnnotations,
           relay: needsClientRelay(options.config.allow),
           call: (toolDefinition, args, ctx) =>
-            options.relay.during(ctx, name, () => this.callTool(toolDefinition, args, ctx)),
+            options.relay.during(ctx, name, () => this.calls.call(toolDefinition, args, ctx)),
         }),
     });
   }
@@ -134,7 +151,7 @@ export class ServerConnection {
       state: this.state,
       transport: this.transport,
       tools: this.tools.names(),
-      attempt: this.attempt,
+      attempt: this.reconnection.attempt,
       lastError: this.lastError,
     };
   }
@@ -151,11 +168,10 @@ export class ServerConnection {
   async stop(): Promise<void> {
     this.state = 'stopped';
     this.generation += 1;
-    clearTimeout(this.reconnectTimer);
+    this.reconnection.cancel();
     this.connectAbort?.abort();
     await this.connecting;
-    for (const resolve of this.connectionWaiters) resolve(false);
-    this.connectionWaiters.clear();
+    this.reconnection.release(false);
     this.serverLog.close();
     this.tools.clear();
     const client = this.client;
@@ -200,16 +216,17 @@ export class ServerConnection {
           signal: deadline.signal,
           onStderr: (text) => this.recordStderr(text),
           onCreated: (client) => created.push(client),
-          prepare: (client) => {
-            this.options.relay.install(client);
-            this.serverLog.install(client, () => generation === this.generation);
-            this.subscriptions.install(client, () => generation === this.generation);
-            client.setNotificationHandler('notifications/tools/list_changed', () => {
-              if (generation !== this.generation) return;
-              if (this.state === 'connected') this.refreshTools();
-              else this.listChangedWhileConnecting = true;
-            });
-          },
+          prepare: (client) =>
+            bindClient(client, {
+              relay: this.options.relay,
+              serverLog: this.serverLog,
+              subscriptions: this.subscriptions,
+              isCurrent: () => generation === this.generation,
+              onToolsListChanged: () => {
+                if (this.state === 'connected') this.refreshTools();
+                else this.listChangedWhileConnecting = true;
+              },
+            }),
         }),
         new Promise<never>((_, reject) =>
           deadline.signal.addEventListener('abort', () =>
@@ -236,18 +253,20 @@ export class ServerConnection {
         instructions === undefined
           ? undefined
           : cleanDefinitionText(instructions, MAX_DESCRIPTION_CHARS).text;
-      const tools = await this.listTools(opened.client, deadline.signal);
+      const tools = await listServerTools(
+        opened.client,
+        this.options.config.connectTimeoutMs,
+        deadline.signal,
+      );
       if (generation !== this.generation) return;
       this.syncTools(tools);
       this.state = 'connected';
-      this.attempt = 0;
       this.lastError = undefined;
       this.options.logger.info(`MCP server "${this.name}" connected over ${opened.transport}`, {
         server: this.name,
         tools: this.tools.size,
       });
-      for (const resolve of this.connectionWaiters) resolve(true);
-      this.connectionWaiters.clear();
+      this.reconnection.connected();
       if (this.listChangedWhileConnecting) this.refreshTools();
       this.subscriptions.renew();
     } catch (error) {
@@ -258,35 +277,13 @@ export class ServerConnection {
       this.lastError = this.describeFailure(errorMessage(error));
       const message = `MCP server "${this.name}" could not be started: ${this.lastError}`;
       // One warning per outage; the retries that follow it would only repeat it.
-      if (this.attempt === 0) this.report('mcp_connect_failed', message);
-      else this.options.logger.debug(message, { server: this.name, attempt: this.attempt });
+      if (this.reconnection.attempt === 0) this.report('mcp_connect_failed', message);
+      else this.options.logger.debug(message, { server: this.name, attempt: this.reconnection.attempt });
       this.scheduleReconnect();
     } finally {
       clearTimeout(timer);
       if (this.connectAbort === deadline) this.connectAbort = undefined;
     }
-  }
-
-  private async listTools(client: Client, signal?: AbortSignal): Promise<McpToolDefinition[]> {
-    // A server of resources or prompts only has no tools/list to ask (it would answer -32601).
-    if (client.getServerCapabilities()?.tools === undefined) return [];
-    const tools: McpToolDefinition[] = [];
-    const seenCursors = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      // A raw request with a lenient schema: the SDK's own listTools rejects the whole list when
-      // one tool's input schema is not an object schema; here that one tool is skipped instead.
-      const page = await client.request(
-        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-        toolsPageSchema,
-        { timeout: this.options.config.connectTimeoutMs, signal },
-      );
-      tools.push(...(page.tools as McpToolDefinition[]));
-      cursor = page.nextCursor ?? undefined;
-      if (cursor !== undefined && seenCursors.has(cursor)) break;
-      if (cursor !== undefined) seenCursors.add(cursor);
-    } while (cursor !== undefined);
-    return tools;
   }
 
   /** Lists the tools again when some were withheld, so that a definition a person approved is registered. */
@@ -299,7 +296,7 @@ export class ServerConnection {
       const client = this.client;
       if (this.state !== 'connected' || client === undefined) return;
       try {
-        this.syncTools(await this.listTools(client));
+        this.syncTools(await listServerTools(client, this.options.config.connectTimeoutMs));
       } catch (error) {
         this.report(
           'mcp_list_failed',
@@ -345,13 +342,7 @@ export class ServerConnection {
 
   private scheduleReconnect(): void {
     if (this.state === 'stopped') return;
-    this.attempt += 1;
-    const { initialDelayMs, maxDelayMs } = this.options.reconnect;
-    const base = Math.min(maxDelayMs, initialDelayMs * 2 ** (this.attempt - 1));
-    // Jitter keeps many bridges that lost the same server from reconnecting in lockstep.
-    const delay = Math.min(maxDelayMs, base * (0.75 + Math.random() * 0.5));
-    this.reconnectTimer = setTimeout(() => void this.beginConnect(), delay);
-    this.reconnectTimer.unref();
+    this.reconnection.schedule();
   }
 
   private recordStderr(text: string): void {
@@ -375,107 +366,18 @@ export class ServerConnection {
     if (this.state === 'idle') return fail('not_available', `MCP server "${this.name}" is not started.`);
     if (this.state === 'disabled')
       return fail('not_available', `MCP server "${this.name}" is disabled in the configuration.`);
-    if (this.state === 'connecting' && this.attempt === 0) {
+    if (this.state === 'connecting' && this.reconnection.attempt === 0) {
       return fail('not_available', `MCP server "${this.name}" is still connecting.`);
     }
     return fail(
       'not_available',
-      `MCP server "${this.name}" is down: ${this.lastError ?? 'not connected'}; reconnecting (attempt ${this.attempt})…`,
+      `MCP server "${this.name}" is down: ${this.lastError ?? 'not connected'}; reconnecting (attempt ${this.reconnection.attempt})…`,
     );
-  }
-
-  private async callTool(
-    definition: McpToolDefinition,
-    args: Record<string, unknown>,
-    ctx: ToolContext,
-  ): Promise<ToolResult> {
-    const first = await this.attemptCall(definition, args, ctx);
-    if (first.kind === 'result') return first.result;
-    if (this.oversizedMessage !== undefined) {
-      const reason = this.oversizedMessage;
-      this.oversizedMessage = undefined;
-      return fail(
-        'execution_failed',
-        `the result of MCP tool "${definition.name}" was too large for Quiver to read (${reason}); the connection to the server "${this.name}" was reset and the call was not retried`,
-      );
-    }
-    // A server's own word that a call is safe to repeat is believed only when a person said so.
-    if (!this.options.config.trustAnnotations || definition.annotations?.idempotentHint !== true) {
-      const what = this.transport === 'stdio' ? 'exited' : 'dropped the connection';
-      const why = this.options.config.trustAnnotations
-        ? 'the tool is not annotated idempotent'
-        : `the server's annotations are not trusted (mcpServers.${this.name}.trustAnnotations)`;
-      return fail(
-        'execution_failed',
-        `the MCP server "${this.name}" ${what} while the call was running; it was not retried because ${why}`,
-      );
-    }
-    if (!(await this.waitForConnection(ctx.signal, this.callTimeout(definition, ctx)))) {
-      if (ctx.signal.aborted) return fail('aborted', `the call to MCP tool "${definition.name}" was aborted`);
-      return fail(
-        'execution_failed',
-        `the MCP server "${this.name}" went away while the call was running and did not come back in time to retry it`,
-      );
-    }
-    const second = await this.attemptCall(definition, args, ctx);
-    if (second.kind === 'result') return second.result;
-    return fail(
-      'execution_failed',
-      `the MCP server "${this.name}" went away again while the idempotent call was retried`,
-    );
-  }
-
-  private callTimeout(definition: McpToolDefinition, ctx: ToolContext): number {
-    const { callTimeoutMs, maxCallTimeoutMs, toolTimeouts } = this.options.config;
-    return Math.min(ctx.timeoutMs ?? toolTimeouts[definition.name] ?? callTimeoutMs, maxCallTimeoutMs);
-  }
-
-  private async attemptCall(
-    definition: McpToolDefinition,
-    args: Record<string, unknown>,
-    ctx: ToolContext,
-  ): Promise<AttemptOutcome> {
-    const { client, router } = this;
-    if (this.state !== 'connected' || client === undefined || router === undefined) {
-      return { kind: 'result', result: this.unavailable() };
-    }
-    // An abort before the request goes out is answered by callOnce.
-    const outcome = await tracedCallOnce(this.transport, {
-      server: this.name,
-      client,
-      router,
-      definition,
-      args,
-      ctx,
-      timeoutMs: this.callTimeout(definition, ctx),
-      maxTimeoutMs: this.options.config.maxCallTimeoutMs,
-      outstanding: this.options.relay.outstanding,
-      direct: this.transport === 'stdio',
-    });
-    if (outcome.kind === 'result') return outcome;
-    // The state may have changed while the call was awaited.
-    if (outcome.kind === 'not_connected' || (this.state as McpServerState) === 'stopped') {
-      return { kind: 'result', result: this.unavailable() };
-    }
-    // An HTTP server that went away shows up only as failed requests, never as a close.
-    this.markDown(`the connection failed: ${outcome.reason}`);
-    return { kind: 'dropped' };
   }
 
   private waitForConnection(signal: AbortSignal, timeoutMs: number): Promise<boolean> {
     if (this.state === 'connected') return Promise.resolve(true);
     if (this.state === 'stopped') return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const finish = (connected: boolean): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        this.connectionWaiters.delete(finish);
-        resolve(connected);
-      };
-      const onAbort = (): void => finish(false);
-      const timer = setTimeout(() => finish(false), timeoutMs);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.connectionWaiters.add(finish);
-    });
+    return this.reconnection.wait(signal, timeoutMs);
   }
 }
