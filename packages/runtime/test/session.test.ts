@@ -216,7 +216,8 @@ describe('Session', () => {
     expect(session.agent).toEqual({ kind: 'teammate', name: 'researcher', id: session.id });
     const visible = names(session.pool().definitions);
     expect(visible).toContain('task_create');
-    expect(visible).not.toContain('agent');
+    expect(visible).toContain('agent');
+    expect(visible).not.toContain('task_stop');
     const main = track(createSession(makeDeps(registry, makePolicy()), {}));
     expect(main.agent.kind).toBe('main');
   });

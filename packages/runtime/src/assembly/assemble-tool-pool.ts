@@ -52,8 +52,10 @@ export interface AssemblyInput {
   agent?: SessionAgentKind;
   /** Deny rules of parent sessions: they bound this one. */
   parentDenies?: readonly string[];
-  /** Names in the parent's pool: a child never gets a tool its parent lacks. */
+  /** Names in the parent's pool: a child never gets a tool its parent lacks, but for external tools of its own. */
   parentTools?: ReadonlySet<string>;
+  /** External tools the child session was given itself: the parent's denies bound them, not its pool. */
+  ownExternalTools?: ReadonlySet<string>;
   /** Custom model profiles, tried before the built-in ones. */
   profiles?: readonly ModelProfile[];
   /** Tools tool_search has found: no longer deferred. */
@@ -118,7 +120,7 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
       catalog: knownTools,
     }),
   );
-  if (input.parentTools) tools = absorb(boundByParent(tools, input.parentTools));
+  if (input.parentTools) tools = absorb(boundByParent(tools, input.parentTools, input.ownExternalTools));
   const workerTools = agent === 'coordinator' ? toolsOfWorkers(tools) : undefined;
   tools = absorb(
     applyAgentContext(tools, {
@@ -210,10 +212,15 @@ function searchToolStub(): PoolTool {
   };
 }
 
-function boundByParent(tools: readonly PoolTool[], parentTools: ReadonlySet<string>): StageResult {
+function boundByParent(
+  tools: readonly PoolTool[],
+  parentTools: ReadonlySet<string>,
+  ownExternalTools: ReadonlySet<string> | undefined,
+): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
   for (const tool of tools) {
-    if (parentTools.has(tool.name)) result.kept.push(tool);
+    const own = tool.source === 'external' && ownExternalTools?.has(tool.name) === true;
+    if (parentTools.has(tool.name) || own) result.kept.push(tool);
     else
       result.removed.push({
         name: tool.name,

@@ -3,7 +3,10 @@ import type { ExternalToolDefinition, PoolDiagnostic } from '../contracts.js';
 import { jsonSchemaToPermissiveZod } from './json-schema-input.js';
 import { sha256, stableStringify } from './stable-json.js';
 
-/** A hash of what the model would see of the external tools; callbacks do not count. */
+/**
+ * A hash of what the model would see of the external tools and of how their calls are decided
+ * (skipPermission); callbacks do not count.
+ */
 export function externalToolsSignature(definitions: readonly ExternalToolDefinition[]): string {
   return sha256(
     stableStringify(
@@ -14,9 +17,19 @@ export function externalToolsSignature(definitions: readonly ExternalToolDefinit
         parameters: definition.parameters ?? null,
         annotations: definition.annotations ?? null,
         overridesBuiltInTool: definition.overridesBuiltInTool === true,
+        skipPermission: definition.skipPermission === true,
       })),
     ),
   );
+}
+
+/** A child session's external tools: the parent's, with the child's own added and replacing those of the same name. */
+export function mergeExternalTools(
+  parent: readonly ExternalToolDefinition[],
+  child: readonly ExternalToolDefinition[],
+): ExternalToolDefinition[] {
+  const own = new Set(child.map((definition) => definition.name));
+  return [...parent.filter((definition) => !own.has(definition.name)), ...child];
 }
 
 /** The schema of an external tool defined without parameters: it takes no arguments. */

@@ -12,7 +12,7 @@ import { currentTeammate } from '../agents/teammate-context.js';
 import { toolsForChildren } from '../assembly/agent-context.js';
 import { assembleToolPool } from '../assembly/assemble-tool-pool.js';
 import { explainTool } from '../assembly/explain-tool.js';
-import { externalToolsSignature } from '../assembly/external-tools.js';
+import { externalToolsSignature, mergeExternalTools } from '../assembly/external-tools.js';
 import { toolNameCatalog } from '../assembly/named-settings.js';
 import { expandRuleToolNames } from '../assembly/rule-tool-names.js';
 import type {
@@ -125,6 +125,7 @@ export class Session implements SessionLike {
       agent: this.agent.kind,
       parentDenies: this.#parentDenies,
       parentTools: parentPool ? toolsForChildren(parentPool) : undefined,
+      ownExternalTools: this.#parent ? this.#ownExternalTools() : undefined,
       profiles: this.#deps.profiles,
       expandedTools: this.#expanded,
       externalVersion: this.#externalVersion,
@@ -201,6 +202,13 @@ export class Session implements SessionLike {
     this.#invalidate();
   }
 
+  /** Names of the external tools this child session was given itself rather than inherited. */
+  #ownExternalTools(): Set<string> {
+    const parent = this.#parent;
+    const inherited = new Set(parent ? parent.#externalTools : []);
+    return new Set(this.#externalTools.filter((tool) => !inherited.has(tool)).map((tool) => tool.name));
+  }
+
   /** Calls an earlier process of this session started and never completed (known once it has executed). */
   get interruptedCalls(): readonly string[] {
     return this.#executor?.interruptedCalls ?? [];
@@ -256,13 +264,15 @@ export class Session implements SessionLike {
   /** A sub-agent session: its tools are a subset of this session's, bounded by this session's denies. */
   createChild(options: SessionOptions = {}): Session {
     this.#assertOpen();
+    const { externalTools, ...rest } = options;
     const child = new Session(
       this.#deps,
       {
         model: this.#options.model,
-        externalTools: this.#externalTools,
         permissionResolver: this.#options.permissionResolver,
-        ...options,
+        ...rest,
+        // The child's own tools join the parent's; a name both define is the child's.
+        externalTools: mergeExternalTools(this.#externalTools, externalTools ?? []),
       },
       this,
     );
