@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import type { McpToolDefinition } from './mcp-tool.js';
 
 /** The parts of a server's tool definition that a model or a person acts on. */
@@ -38,29 +39,45 @@ export interface McpToolPinStore {
   watch?(onChange: () => void): () => void;
 }
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-  );
+/**
+ * The RFC 8785 canonical JSON of a definition's part. A value with no canonical form (NaN, an
+ * infinite number, a lone surrogate in a string) cannot be pinned, so its tool is withheld.
+ */
+function canonicalJson(value: unknown, tool: string): string {
+  try {
+    return canonicalize(value) ?? 'null';
+  } catch (error) {
+    throw new Error(
+      `the definition of "${tool}" has no canonical JSON form (RFC 8785): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }
 
 const PINNED_FIELDS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
 
-/** The pin of a definition as the server sent it (before any cleaning), so any change shows. */
+/**
+ * The pin of a definition as the server sent it (before any cleaning), so any change shows. Each
+ * field is kept with its keys in canonical order and the hash is sha256 of the RFC 8785 JSON.
+ */
 export function pinOf(definition: McpToolDefinition): ToolPin {
   const pinned: PinnedDefinition = { name: definition.name };
   for (const field of PINNED_FIELDS) {
     const value = (definition as Record<string, unknown>)[field];
-    if (value !== undefined) pinned[field] = canonical(value);
+    if (value !== undefined) pinned[field] = JSON.parse(canonicalJson(value, definition.name));
   }
-  const hash = createHash('sha256')
-    .update(JSON.stringify(canonical(pinned)))
-    .digest('hex');
+  const hash = createHash('sha256').update(canonicalJson(pinned, definition.name)).digest('hex');
   return { hash, definition: pinned, at: new Date().toISOString() };
+}
+
+/**
+ * Whether a stored pin is the pin of `current`. Pins recorded before the hash was RFC 8785 hashed
+ * the same canonical form as `JSON.stringify` writes it, which differs only where a key is an
+ * array index (JavaScript puts "9" before "10"); such a pin still matches its definition.
+ */
+export function pinMatches(stored: ToolPin, current: ToolPin): boolean {
+  if (stored.hash === current.hash) return true;
+  const canonicalObject = JSON.parse(canonicalJson(current.definition, current.definition.name));
+  return stored.hash === createHash('sha256').update(JSON.stringify(canonicalObject)).digest('hex');
 }
 
 /** The fields that differ between two pinned definitions, for messages and reviews. */

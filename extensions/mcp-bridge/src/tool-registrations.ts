@@ -4,7 +4,7 @@ import { cleanDefinition } from './clean-definition.js';
 import { errorMessage } from './connection-errors.js';
 import type { McpToolDefinition } from './mcp-tool.js';
 import { assignToolNames } from './tool-names.js';
-import { changedFields, type McpToolPinStore, pinOf, type ToolPin } from './tool-pins.js';
+import { changedFields, type McpToolPinStore, pinMatches, pinOf, type ToolPin } from './tool-pins.js';
 
 export interface ToolRegistrationsOptions {
   server: string;
@@ -105,9 +105,10 @@ export class ToolRegistrations {
    */
   private matchesPin(definition: McpToolDefinition, name: string): boolean {
     const { server, pins, report } = this.options;
-    const current = pinOf(definition);
+    let current: ToolPin;
     let pinned: ToolPin | undefined;
     try {
+      current = pinOf(definition);
       pinned = pins.pinned(server, definition.name);
       if (pinned === undefined) {
         pins.pin(server, definition.name, current);
@@ -121,7 +122,7 @@ export class ToolRegistrations {
       );
       return false;
     }
-    if (pinned.hash === current.hash) {
+    if (pinMatches(pinned, current)) {
       pins.settle?.(server, definition.name);
       return true;
     }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   baselineConfiguration,
   evaluateProjectTrust,
+  fingerprintConfiguration,
   inspectProject,
   readTrustRecord,
   trustRecordPath,
@@ -52,6 +53,42 @@ describe('trust records', () => {
     record.configuration.config.mcpServers.evil = { command: 'evil' };
     writeFileSync(file, JSON.stringify(record));
     expect(readTrustRecord(workspace, env)).toBeUndefined();
+  });
+
+  it('keeps a record written before fingerprints were RFC 8785 valid, and still refuses it once edited', () => {
+    const { workspace, env } = dirs();
+    write(
+      path.join(workspace, 'quiver.yaml'),
+      'mcpServers:\n  "9": { command: nine-mcp, args: ["--port", "9"] }\n  "10": { command: ten-mcp, env: { "2": two, "11": eleven } }\n  files: { command: files-mcp }\n',
+    );
+    const recorded = JSON.parse(
+      readFileSync(new URL('./fixtures/trust-record-before-rfc8785.json', import.meta.url), 'utf8'),
+    ) as { configuration: unknown; fingerprint: string };
+    const { configuration } = inspectProject({
+      configPath: path.join(workspace, 'quiver.yaml'),
+      embeddedPersonalities: {
+        default: { plugins: ['tools-code'], permissions: { allow: ['read_file'], deny: ['terminal(rm:*)'] } },
+      },
+    });
+    expect(configuration).toEqual(recorded.configuration);
+    // Server names "9" and "10" are keys RFC 8785 orders differently from the old fingerprint.
+    expect(fingerprintConfiguration(configuration)).not.toBe(recorded.fingerprint);
+    const file = writeTrustRecord(workspace, configuration, { env });
+    const record = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...record, fingerprint: recorded.fingerprint }));
+    expect(readTrustRecord(workspace, env)?.configuration).toEqual(configuration);
+
+    record.configuration.config.mcpServers['10'].env['3'] = 'three';
+    writeFileSync(file, JSON.stringify({ ...record, fingerprint: recorded.fingerprint }));
+    expect(readTrustRecord(workspace, env)).toBeUndefined();
+  });
+
+  it('refuses to fingerprint a configuration JSON cannot carry exactly, saying what to fix', () => {
+    const configuration = baselineConfiguration(EMBEDDED);
+    configuration.config.mcpServers.odd = { command: 'odd-\ud800' } as never;
+    expect(() => fingerprintConfiguration(configuration)).toThrow(
+      'The project configuration cannot be fingerprinted for trust: Lone surrogate is not allowed.',
+    );
   });
 
   it('refuses to keep records inside the workspace, where a repository could ship them', () => {

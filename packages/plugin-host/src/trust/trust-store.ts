@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from
 import os from 'node:os';
 import path from 'node:path';
 import { QuiverError } from '@quiver/types';
+import canonicalize from 'canonicalize';
 import { type CodePins, pinTrustedCode } from './code-pins.js';
 import type { FilePins } from './file-pins.js';
 import type { ProjectConfiguration } from './project-configuration.js';
@@ -24,21 +25,47 @@ export interface TrustRecord {
   code?: CodePins;
 }
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-  );
+/**
+ * The configuration's RFC 8785 canonical JSON (keys sorted). A value JSON cannot carry exactly
+ * (NaN, an infinite number, a lone surrogate in a string) is a configuration error.
+ */
+function canonicalConfiguration(configuration: ProjectConfiguration): string {
+  try {
+    return canonicalize(configuration) ?? 'null';
+  } catch (error) {
+    throw new QuiverError(
+      'config_invalid',
+      `The project configuration cannot be fingerprinted for trust: ${error instanceof Error ? error.message : String(error)}.`,
+      {
+        fix: 'Write every number as a finite number and every string as valid Unicode text in quiver.yaml and the personality files.',
+      },
+    );
+  }
 }
 
-/** sha256 of the configuration with keys sorted: equal settings give equal fingerprints. */
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** sha256 of the configuration's canonical JSON: equal settings give equal fingerprints. */
 export function fingerprintConfiguration(configuration: ProjectConfiguration): string {
-  return createHash('sha256')
-    .update(JSON.stringify(canonical(configuration)))
-    .digest('hex');
+  return sha256(canonicalConfiguration(configuration));
+}
+
+/**
+ * Whether a record's fingerprint is its configuration's. Records written before fingerprints were
+ * RFC 8785 hashed the same canonical form as `JSON.stringify` writes it, which differs only where
+ * a key is an array index (JavaScript puts "9" before "10"): they stay valid. A record whose
+ * configuration cannot be fingerprinted was not written by Quiver and trusts nothing.
+ */
+function fingerprintMatches(record: TrustRecord): boolean {
+  try {
+    const canonical = canonicalConfiguration(record.configuration);
+    return (
+      record.fingerprint === sha256(canonical) ||
+      record.fingerprint === sha256(JSON.stringify(JSON.parse(canonical)))
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -107,7 +134,7 @@ export function readTrustRecord(
     record.workspace === realWorkspace(workspace) &&
     typeof record.configuration === 'object' &&
     record.configuration !== null &&
-    fingerprintConfiguration(record.configuration) === record.fingerprint;
+    fingerprintMatches(record);
   return valid ? record : undefined;
 }
 
