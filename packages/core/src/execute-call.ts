@@ -26,7 +26,8 @@ export async function executeCall(
   const { ctx } = batch;
 
   const refusal = gateRefusal(registered, batch.allowedTools, batch.filterOpts);
-  if (refusal !== undefined) return trimResult(fail('not_permitted', refusal), budget);
+  // A tool outside the session's gates is not part of this session: not_available, as for an unknown tool.
+  if (refusal !== undefined) return trimResult(fail('not_available', refusal), budget);
 
   const availability = availabilityOf(registered);
   if (!availability.available) {

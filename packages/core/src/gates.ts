@@ -35,14 +35,14 @@ export function gateRefusal(
   if (server !== undefined) {
     const servers = filterOpts?.allowedMcpServers;
     if (servers !== undefined && !servers.includes(server)) {
-      return `Tool "${name}" is not permitted: MCP server "${server}" is not in the allowed MCP servers (${listOrNone(servers)})`;
+      return `Tool "${name}" is not available here: MCP server "${server}" is not in the allowed MCP servers (${listOrNone(servers)})`;
     }
     return undefined;
   }
   if (registered.pluginId !== undefined) {
     const plugins = filterOpts?.allowedPlugins;
     if (plugins !== undefined && !plugins.includes(registered.pluginId)) {
-      return `Tool "${name}" is not permitted: plugin "${registered.pluginId}" is not in the allowed plugins (${listOrNone(plugins)})`;
+      return `Tool "${name}" is not available here: plugin "${registered.pluginId}" is not in the allowed plugins (${listOrNone(plugins)})`;
     }
     return undefined;
   }
@@ -53,7 +53,7 @@ export function gateRefusal(
     registered.tool.alwaysInclude !== true &&
     !allowedTools.includes(name)
   ) {
-    return `Tool "${name}" is not permitted: it is not in the allowed tools of this session`;
+    return `Tool "${name}" is not available here: it is not in the allowed tools of this session`;
   }
   return undefined;
 }

@@ -227,6 +227,6 @@ describe('alwaysInclude', () => {
       ['read_file'],
     );
     expect(results[0]).toEqual(ok('found'));
-    expect(results[1]).toMatchObject({ ok: false, code: 'not_permitted' });
+    expect(results[1]).toMatchObject({ ok: false, code: 'not_available' });
   });
 });

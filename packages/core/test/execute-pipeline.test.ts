@@ -44,7 +44,7 @@ describe('executeParallel, step by step', () => {
     const calls = ['builtin', 'mcp__github__issues', 'board'].map((name) => ({ name, args: { text: name } }));
 
     const open = await registry.executeParallel(calls, ctx, ['other']);
-    expect(open[0]).toMatchObject({ ok: false, code: 'not_permitted' });
+    expect(open[0]).toMatchObject({ ok: false, code: 'not_available' });
     expect(open[0]?.ok === false && open[0].error).toContain('allowed tools');
     expect(open.slice(1)).toEqual([ok('mcp__github__issues'), ok('board')]);
 
@@ -61,12 +61,12 @@ describe('executeParallel, step by step', () => {
     expect(gated[0]).toEqual(ok('builtin'));
     expect(gated[1]).toMatchObject({
       ok: false,
-      code: 'not_permitted',
+      code: 'not_available',
       error: expect.stringContaining('MCP server "github"'),
     });
     expect(gated[2]).toMatchObject({
       ok: false,
-      code: 'not_permitted',
+      code: 'not_available',
       error: expect.stringContaining('plugin "kanban"'),
     });
   });
