@@ -21,7 +21,7 @@ import { applyDenyRules } from './deny-rules.js';
 import { applyEnabledFilter } from './enabled.js';
 import { runWithoutAsking } from './external-tools.js';
 import { applyModelProfile } from './model-profile-filter.js';
-import { toolNameDiagnostics } from './name-diagnostics.js';
+import { removedToolNotes, toolNameDiagnostics } from './name-diagnostics.js';
 import { namedSettings, toolNameCatalog } from './named-settings.js';
 import { builtInPrefixLength, orderTools } from './order.js';
 import { applyOverrides } from './overrides.js';
@@ -111,6 +111,23 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
   tools = absorb(
     applyEnabledFilter(tools, { simpleMode: input.policy.simpleMode, repl: input.policy.repl, agent }),
   );
+  if (options.availableTools || options.excludedTools)
+    diagnostics.push(
+      ...removedToolNotes(
+        [
+          { setting: 'availableTools', names: options.availableTools },
+          { setting: 'excludedTools', names: options.excludedTools },
+        ],
+        knownTools(),
+        tools.map((tool) => ({
+          name: tool.name,
+          aliases: tool.tool.aliases,
+          pluginId: tool.pluginId,
+          mcpServer: tool.mcpServer,
+        })),
+        removed,
+      ),
+    );
   tools = absorb(
     applySessionFilter(tools, {
       toolset: input.policy.toolset,

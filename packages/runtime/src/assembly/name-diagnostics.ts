@@ -1,5 +1,11 @@
-import { checkToolName, type ToolNameCatalog, type ToolNameCheck } from '../agents/tool-name-resolver.js';
-import type { PoolDiagnostic } from '../contracts.js';
+import {
+  checkToolName,
+  type NamedTool,
+  namesTool,
+  type ToolNameCatalog,
+  type ToolNameCheck,
+} from '../agents/tool-name-resolver.js';
+import type { PoolDiagnostic, RemovalReason } from '../contracts.js';
 
 /** A list of tool names as written, and the setting it was written in (`agents.reviewer.tools`). */
 export interface NamedSetting {
@@ -59,4 +65,34 @@ function checksOf(catalog: ToolNameCatalog): Map<string, ToolNameCheck> {
     checksByCatalog.set(catalog, checks);
   }
   return checks;
+}
+
+/**
+ * Notes (session.info) for names a filter lists whose tools an earlier stage already removed (a
+ * deny rule, simple mode, the tool's own availability): the name is right, the filter just has
+ * nothing left to act on, and the note says which stage took the tool.
+ */
+export function removedToolNotes(
+  settings: readonly NamedSetting[],
+  catalog: ToolNameCatalog,
+  present: readonly NamedTool[],
+  removed: ReadonlyMap<string, RemovalReason>,
+): PoolDiagnostic[] {
+  const notes: PoolDiagnostic[] = [];
+  for (const { setting, names } of settings) {
+    for (const name of names ?? []) {
+      if (present.some((tool) => namesTool(name, tool))) continue;
+      for (const tool of catalog.tools) {
+        const reason = removed.get(tool.name);
+        if (reason === undefined || !namesTool(name, tool)) continue;
+        notes.push({
+          level: 'info',
+          code: 'filtered_tool_removed',
+          message: `${setting} names "${name}", but ${tool.name === name ? 'that tool' : `"${tool.name}"`} was already removed (${reason.rule}: ${reason.reason}).`,
+          tool: tool.name,
+        });
+      }
+    }
+  }
+  return notes;
 }
