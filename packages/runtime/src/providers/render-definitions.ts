@@ -65,6 +65,11 @@ export interface RenderOptions {
   toolNameLimit?: number | undefined;
   /** Providers without deferred loading omit deferred tools (tool_search finds them); set to send them anyway. */
   includeDeferred?: boolean | undefined;
+  /**
+   * Whether the model accepts deferred definitions (Anthropic's `defer_loading`); false omits them
+   * in the Anthropic format too. renderToolPool fills it from the profile's `supportsDeferLoading`.
+   */
+  deferLoadingSupported?: boolean | undefined;
   /** Tool name → the MCP server it comes from; renderToolPool fills it from the pool. */
   mcpServers?: Readonly<Record<string, string>> | undefined;
 }
@@ -85,7 +90,8 @@ export function renderDefinitions<F extends ProviderFormat>(
     if (sent !== name) nameMap[sent] = name;
     return sent;
   };
-  const keepDeferred = format === 'anthropic' || options.includeDeferred === true;
+  const keepDeferred =
+    (format === 'anthropic' && options.deferLoadingSupported !== false) || options.includeDeferred === true;
   const serverOf = (definition: ToolDefinitionLite) =>
     options.mcpServers && Object.hasOwn(options.mcpServers, definition.name)
       ? options.mcpServers[definition.name]
@@ -101,8 +107,8 @@ export function renderDefinitions<F extends ProviderFormat>(
   let tools: unknown[];
   switch (format) {
     case 'anthropic': {
-      const breakpoint = cacheBreakpoint(definitions, options.stablePrefixLength);
-      tools = definitions.map((definition, index): AnthropicToolDefinition => {
+      const breakpoint = cacheBreakpoint(visible, options.stablePrefixLength);
+      tools = visible.map((definition, index): AnthropicToolDefinition => {
         const tool: AnthropicToolDefinition = {
           name: rename(definition.name),
           description: describe(definition),
@@ -172,6 +178,8 @@ export function renderToolPool<F extends ProviderFormat>(
   return renderDefinitions(pool.definitions, target, {
     stablePrefixLength: pool.stablePrefixLength,
     toolNameLimit: target === pool.profile.provider ? pool.profile.toolNameLimit : undefined,
+    // A format other than the model's own is rendered for someone else, who may accept deferral.
+    deferLoadingSupported: target === pool.profile.provider ? pool.profile.supportsDeferLoading : undefined,
     mcpServers,
     ...options,
   });
