@@ -1,0 +1,40 @@
+// Public surface of @quiver/client: a TypeScript client of `quiver rpc`.
+export { QuiverClient, type QuiverClientOptions, QuiverRpcError } from './client.js';
+export type {
+  AgentKind,
+  Attachment,
+  CallRecord,
+  ElicitationReply,
+  ElicitationRequest,
+  ExternalToolDefinitionWire,
+  ExternalToolReply,
+  InitializeResult,
+  McpToolDefinition,
+  PermissionQuestion,
+  PermissionReply,
+  PermissionRequest,
+  PermissionRules,
+  ProviderFormat,
+  QuiverEvent,
+  RenderResult,
+  SamplingReply,
+  SamplingRequest,
+  SessionLog,
+  SessionOpened,
+  SessionReady,
+  SessionSettings,
+  SessionSummary,
+  ToolCallRequest,
+  ToolResult,
+  TrustReport,
+} from './protocol-types.js';
+export { PROTOCOL_VERSION } from './protocol-types.js';
+export {
+  type ExecuteOptions,
+  type ExternalTool,
+  type ExternalToolContext,
+  type ExternalToolProgress,
+  QuiverSession,
+  type SessionOptions,
+  type ToolSession,
+} from './session.js';
