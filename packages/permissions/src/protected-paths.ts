@@ -88,6 +88,15 @@ export function protectedPathList(input: HostProtectedPathsInput): ProtectedPath
     })),
     { path: path.join(configHome, 'quiver'), reason: "the person's own Quiver configuration", literal: true },
     { path: '/etc/quiver', reason: "the machine's Quiver configuration", literal: true },
+    ...(env.QUIVER_MANAGED_SETTINGS
+      ? [
+          {
+            path: path.resolve(env.QUIVER_MANAGED_SETTINGS),
+            reason: "the machine's managed Quiver settings",
+            literal: true,
+          },
+        ]
+      : []),
     ...(env.XDG_RUNTIME_DIR
       ? [
           {

@@ -12,6 +12,7 @@ import { type EventBus, QuiverError, type ToolRegistry } from '@quiver/types';
 import { type DependencyContainer, container as globalContainer } from 'tsyringe';
 import type { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 import { addPaths, configurationPaths, pluginLocation } from './config/configuration-paths.js';
+import { readPersonSettings, withPersonSettings } from './config/settings-layers.js';
 import type { CreateHostOptions, PluginConfigContext, PluginStatus } from './host-options.js';
 import { type HostProtectedPath, protectedPathsOf } from './host-protected-paths.js';
 import { createStderrLogger } from './logger.js';
@@ -59,8 +60,9 @@ export class QuiverHost {
   static async create(options: CreateHostOptions = {}): Promise<QuiverHost> {
     const logger = options.logger ?? createStderrLogger();
     const project = await openProject(options, logger);
-    const { configFile, configDir, found, searchDirs, trust, personalityFiles, config, sharedStorage } =
-      project;
+    const { configFile, configDir, found, searchDirs, trust, personalityFiles, sharedStorage } = project;
+    // The person's and the machine's settings are theirs: they apply over what trust allows of the project.
+    const config = withPersonSettings(project.config, readPersonSettings(options.trust?.env ?? process.env));
     const { trustStorage, hostWorkspace: workspace, codeTrust, filePins } = project;
     const embedded = options.embeddedPersonalities ?? {};
     const dataDir = path.resolve(workspace, options.dataDir ?? config.dataDir);

@@ -15,6 +15,23 @@ export {
   parseConfig,
 } from './config/load-config.js';
 export type { DroppedListItem, UnmatchedRemoval } from './config/merge-layers.js';
+export type {
+  PersonSettings,
+  PersonSettingsLayer,
+  SettingsFile,
+  SettingsScope,
+} from './config/settings-layers.js';
+export {
+  LOCAL_CONFIG_FILE_NAME,
+  localConfigFile,
+  managedSettingsFile,
+  personSettingsSchema,
+  readPersonSettings,
+  readSettingsFile,
+  SETTINGS_SCOPES,
+  settingsFiles,
+  userSettingsFile,
+} from './config/settings-layers.js';
 export { isSubdirectoryConfiguration, workspaceRoot } from './config/workspace-root.js';
 export { QuiverHost } from './host.js';
 export type {

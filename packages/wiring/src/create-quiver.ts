@@ -37,6 +37,12 @@ import { createFirstPartyBackends } from './backends.js';
 import { ClientRelays } from './client-relays.js';
 import { DEFAULT_PERSONALITY } from './default-personality.js';
 import { checkCreateQuiverOptions } from './option-keys.js';
+import {
+  checkTrustProjectAllowed,
+  isPersonServer,
+  personSettingsOf,
+  withPersonRules,
+} from './person-settings.js';
 import { announceSandboxNotice, personalitySandboxNotice } from './sandbox-notice.js';
 
 export interface CreateQuiverOptions {
@@ -189,6 +195,8 @@ const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 /** Composes the host with every first-party extension and backend. */
 export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Quiver> {
   const { configFile, project } = projectOptions(options);
+  const person = personSettingsOf(options.env);
+  checkTrustProjectAllowed(options.trustProject, person);
   const relays = new ClientRelays();
   let mcpCatalog: McpCatalog | undefined;
   let trustStorage: TrustStorage | undefined;
@@ -209,7 +217,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
         (server, config) => {
           // Servers start on a session's demand, after the host exists; before that, nothing starts.
           if (started === undefined) throw new Error('the host is not ready to check the trusted code');
-          started.checkMcpServer(server, config);
+          if (!isPersonServer(started, person, server)) started.checkMcpServer(server, config);
         },
       ),
       ...(options.plugins ?? []),
@@ -252,7 +260,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
     },
     createSession: ({ clientRelay, ...sessionOptions } = {}) => {
       const personality = sessionOptions.personality ?? defaultPersonality;
-      const session = host.createSession({ ...sessionOptions, personality });
+      const session = host.createSession(withPersonRules({ ...sessionOptions, personality }, person));
       if (clientRelay) relays.attach(session, clientRelay);
       announceSandboxNotice(session, sandboxNoticeFor(personality));
       return session;

@@ -19,6 +19,8 @@ const QUIVER_OWN_NAMES: ReadonlySet<string> = new Set([
   'NODE_EXTRA_CA_CERTS',
   'QUIVER_LOG_LEVEL',
   'QUIVER_REQUIRE_SYSTEM_TOOLS',
+  // Where the machine's managed settings are, when not /etc/quiver/managed.yaml: read and protected.
+  'QUIVER_MANAGED_SETTINGS',
 ]);
 
 export function isKeptInProcessEnvironment(name: string): boolean {

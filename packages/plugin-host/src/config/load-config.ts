@@ -3,6 +3,7 @@ import path from 'node:path';
 import { QuiverError } from '@quiver/types';
 import { type QuiverConfig, type QuiverConfigInput, quiverConfigSchema } from './config-schema.js';
 import { formatZodIssues } from './format-issues.js';
+import { localConfigFile, mergeLocalConfig } from './settings-layers.js';
 import { type KeyLocation, keyLocationText, parseLocatedYaml } from './yaml-locations.js';
 
 export const CONFIG_FILE_NAMES = ['quiver.yaml', 'quiver.yml'] as const;
@@ -43,12 +44,24 @@ export function parseConfig(
   return parsed.data;
 }
 
+/**
+ * Reads quiver.yaml, with quiver.local.yaml beside it under it (each checked on its own, so that
+ * an error names the file and line it is in).
+ */
 export function loadConfigFile(file: string): QuiverConfig {
   if (!existsSync(file)) {
     throw new QuiverError('config_not_found', `Config file ${file} does not exist.`, {
       fix: 'Create one with `quiver init`, or pass the right path.',
     });
   }
+  const project = readLayer(file);
+  const localFile = localConfigFile(file);
+  const local = existsSync(localFile) ? readLayer(localFile) : undefined;
+  if (local === undefined) return project.config;
+  return parseConfig(mergeLocalConfig(project, local), `${file} with ${localFile}`);
+}
+
+function readLayer(file: string): { file: string; raw: Record<string, unknown>; config: QuiverConfig } {
   const located = parseLocatedYaml(readFileSync(file, 'utf8'));
   if (located.syntaxError) {
     throw new QuiverError(
@@ -57,7 +70,8 @@ export function loadConfigFile(file: string): QuiverConfig {
       { fix: 'Fix the YAML syntax at the line shown.', details: { file } },
     );
   }
-  return parseConfig(located.data, file, located.locate);
+  const raw = (located.data ?? {}) as Record<string, unknown>;
+  return { file, raw, config: parseConfig(raw, file, located.locate) };
 }
 
 export type { QuiverConfigInput };
