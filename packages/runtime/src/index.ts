@@ -48,6 +48,8 @@ export type {
 } from './contracts.js';
 export type { InMemoryEventBusOptions } from './events/bus.js';
 export { InMemoryEventBus } from './events/bus.js';
+export type { AskUserAnswer, HarnessCapabilities, PlanVerdict } from './harness/harness-tools.js';
+export { HARNESS_TOOL_NAMES, harnessTools } from './harness/harness-tools.js';
 export type { CallExecutor, CallExecutorOptions } from './lifecycle/executor.js';
 export { createCallExecutor, openSessionLogWriter } from './lifecycle/executor.js';
 export { DefaultHookRegistry } from './lifecycle/hook-registry.js';

@@ -21,6 +21,7 @@ export const ALL_AGENT_DISALLOWED_TOOLS: readonly string[] = [
   'exit_plan_mode',
   'task_output',
   'task_stop',
+  'task_complete',
 ];
 
 /** A selected custom agent also may not manage teams. */
@@ -46,6 +47,8 @@ export const ASYNC_AGENT_ALLOWED_TOOLS: readonly string[] = [
   'NotebookEdit',
   'TodoWrite',
   'Skill',
+  'StructuredOutput',
+  'structured_output',
   'web_fetch',
   'web_search',
   'notebook_edit',
