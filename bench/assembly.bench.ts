@@ -5,6 +5,7 @@ import { assembleToolPool, type SessionPolicy } from '@quiver/runtime';
 import { ok, type Tool } from '@quiver/types';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
+import { p50sMs, round } from './measure.js';
 
 /**
  * Tool-pool assembly time for 10 to 10,000 tools (a tenth built-in, the rest MCP over 20
@@ -81,12 +82,7 @@ export async function run(): Promise<void> {
       });
     globalThis.gc?.();
     await bench.run();
-    const [baseline, assembly] = bench.tasks.map((task) => {
-      const result = task.result;
-      if (result === undefined || !('latency' in result))
-        throw new Error(`benchmark task "${task.name}" did not complete`);
-      return result.latency.p50;
-    });
+    const [baseline, assembly] = p50sMs(bench);
     if (baseline === undefined || assembly === undefined) throw new Error('missing benchmark results');
     medians.push(assembly);
     const cpu = cpuMillisecondsPerCall(
@@ -99,12 +95,12 @@ export async function run(): Promise<void> {
     const nLogN = (n: number) => n * Math.log2(n);
     rows.push({
       tools: size,
-      'baseline median ms': round(baseline),
-      'assembly median ms': round(assembly),
-      'assembly / baseline': `${round(assembly / baseline)}×`,
-      'assembly CPU ms': round(cpu),
-      'growth vs previous size': previous === undefined ? '-' : `${round(assembly / previous)}×`,
-      'n log n growth': previousSize === undefined ? '-' : `${round(nLogN(size) / nLogN(previousSize))}×`,
+      'baseline median ms': round(baseline, 3),
+      'assembly median ms': round(assembly, 3),
+      'assembly / baseline': `${round(assembly / baseline, 3)}×`,
+      'assembly CPU ms': round(cpu, 3),
+      'growth vs previous size': previous === undefined ? '-' : `${round(assembly / previous, 3)}×`,
+      'n log n growth': previousSize === undefined ? '-' : `${round(nLogN(size) / nLogN(previousSize), 3)}×`,
     });
   }
   console.table(rows);
@@ -112,7 +108,7 @@ export async function run(): Promise<void> {
   console.log(`load average while measuring: ${loadavg()[0]?.toFixed(1)} on this machine`);
   const at10k = medians[medians.length - 1] as number;
   console.log(
-    `10,000 tools: ${round(at10k)} ms median (target < ${TARGET_MS_AT_10K} ms: ${at10k < TARGET_MS_AT_10K ? 'met' : 'MISSED'})`,
+    `10,000 tools: ${round(at10k, 3)} ms median (target < ${TARGET_MS_AT_10K} ms: ${at10k < TARGET_MS_AT_10K ? 'met' : 'MISSED'})`,
   );
 }
 
@@ -123,10 +119,6 @@ function cpuMillisecondsPerCall(fn: () => unknown, medianMs: number): number {
   for (let index = 0; index < calls; index += 1) fn();
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000 / calls;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createGrepSearchTool, editFileTool, readFileTool } from '@quiver/tools-code';
 import { DEFAULT_RESULT_BUDGET, type SessionState, type Tool, type ToolContext } from '@quiver/types';
 import { Bench } from 'tinybench';
+import { p50MsOf as median, round } from './measure.js';
 import { systemToolsPresent } from './not-run.js';
 
 /**
@@ -79,16 +80,6 @@ function runRipgrepDirectly(directory: string): Promise<void> {
     child.on('close', () => resolve());
   });
 }
-
-function median(bench: Bench, name: string): number {
-  const task = bench.tasks.find((candidate) => candidate.name === name);
-  const result = task?.result;
-  if (result === undefined || !('latency' in result))
-    throw new Error(`benchmark task "${name}" did not complete`);
-  return result.latency.p50;
-}
-
-const round = (value: number) => Math.round(value * 100) / 100;
 
 async function benchGrep(): Promise<void> {
   const tree = await realpath(path.resolve(here, '..', 'node_modules', '.pnpm'));

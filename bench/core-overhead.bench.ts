@@ -3,7 +3,7 @@ import { DefaultToolRegistry, type ExecuteContext } from '@quiver/core';
 import type { ToolCall } from '@quiver/types';
 import { Bench } from 'tinybench';
 import { directContext, echo } from './echo-fixture.js';
-import { round } from './latency-figures.js';
+import { p50sMs, round } from './measure.js';
 
 /**
  * What executeParallel adds per call on top of the tool's own execute, for batches of 1, 10 and
@@ -49,12 +49,7 @@ export async function run(): Promise<void> {
       });
     globalThis.gc?.();
     await bench.run();
-    const [direct, registryTask] = bench.tasks.map((task) => {
-      const result = task.result;
-      if (result === undefined || !('latency' in result))
-        throw new Error(`benchmark task "${task.name}" did not complete`);
-      return result.latency.p50;
-    });
+    const [direct, registryTask] = p50sMs(bench);
     if (direct === undefined || registryTask === undefined) throw new Error('missing benchmark results');
     const overheadMicroseconds = ((registryTask - direct) * 1000) / size;
     const met = overheadMicroseconds < TARGET_MICROSECONDS_PER_CALL;

@@ -7,7 +7,7 @@ import { createSession, DefaultHookRegistry, SqliteSessionEventLog } from '@quiv
 import type { ToolCall } from '@quiver/types';
 import { Bench } from 'tinybench';
 import { directContext, echo, echoPolicy } from './echo-fixture.js';
-import { median, p50, round } from './latency-figures.js';
+import { median, p50, round } from './measure.js';
 
 /**
  * The whole call lifecycle of a session (lookup, validation, an allow rule, hooks, core's runner,

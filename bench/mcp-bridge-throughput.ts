@@ -1,15 +1,11 @@
 /** Throughput of the MCP bridge benchmark's sides: calls per second with a fixed number in flight. */
+import { median } from './measure.js';
 
 export const THROUGHPUT_MS = 1_000;
 export const THROUGHPUT_ROUNDS = 3;
 export const IN_FLIGHT = 10;
 
 type Call = () => Promise<unknown>;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 /** Calls completed per second with `IN_FLIGHT` calls always under way (a closed loop). */
 async function callsPerSecond(call: Call): Promise<number> {

@@ -11,6 +11,7 @@ import { Bench } from 'tinybench';
 import { directContext } from './echo-fixture.js';
 import { IN_FLIGHT, THROUGHPUT_MS, THROUGHPUT_ROUNDS, throughput } from './mcp-bridge-throughput.js';
 import { sessionEchoCall } from './mcp-session-side.js';
+import { median } from './measure.js';
 
 /**
  * What the MCP bridge adds per call on top of the raw SDK client, both calling server-everything's
@@ -50,11 +51,6 @@ interface Sides {
   raw: Call;
   bridge: Call;
   close: () => Promise<void>;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 async function bridgeCall(

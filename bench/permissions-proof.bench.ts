@@ -7,6 +7,7 @@ import { PermissionEngine } from '@quiver/permissions';
 import type { PermissionRules, ToolPermissionSpec } from '@quiver/types';
 import { Bench } from 'tinybench';
 import { PermissionEngine as FrozenPermissionEngine } from './frozen-analyzer/index.js';
+import { p50MsOf, round } from './measure.js';
 
 /**
  * Decision time of the shell analyzer that allows only what it can prove (strict reader, cross-
@@ -54,12 +55,7 @@ export async function run(): Promise<void> {
     }
     globalThis.gc?.();
     await bench.run();
-    const median = (name: string) => {
-      const result = bench.tasks.find((task) => task.name.startsWith(name))?.result;
-      if (result === undefined || !('latency' in result))
-        throw new Error(`benchmark task "${name}" did not complete`);
-      return result.latency.p50;
-    };
+    const median = (name: string) => p50MsOf(bench, name, 'prefix');
     const rows = [
       ['must-allow set', 'must-allow set'],
       ['5-subcommand chain', '5-subcommand chain'],
@@ -77,10 +73,6 @@ export async function run(): Promise<void> {
   } finally {
     await fs.rm(workspace, { recursive: true, force: true });
   }
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();

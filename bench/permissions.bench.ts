@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { analyzeShellCommand, matchesCommandPrefix, PermissionEngine } from '@quiver/permissions';
 import type { ToolPermissionSpec } from '@quiver/types';
 import { Bench } from 'tinybench';
+import { p50Ms, round } from './measure.js';
 
 /**
  * Cost of a permission decision: parsing a shell command with the bash grammar, checking every
@@ -66,12 +67,7 @@ export async function run(): Promise<void> {
       });
     globalThis.gc?.();
     await bench.run();
-    const medians = bench.tasks.map((task) => {
-      const result = task.result;
-      if (result === undefined || !('latency' in result))
-        throw new Error(`benchmark task "${task.name}" did not complete`);
-      return { name: task.name, median: result.latency.p50 };
-    });
+    const medians = bench.tasks.map((task) => ({ name: task.name, median: p50Ms(task) }));
     const baseline = medians[0]?.median as number;
     console.table(
       medians.map(({ name, median }) => ({
@@ -83,10 +79,6 @@ export async function run(): Promise<void> {
   } finally {
     await fs.rm(workspace, { recursive: true, force: true });
   }
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { reduceTerminalOutput, terminalReducer, terminalResultFromRaw } from '@quiver/tools-terminal';
+import { averageMs, percent } from './measure.js';
 
 const fixtures = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -58,18 +59,6 @@ function kept(facts: Sample['facts'], text: string): number {
   return facts.filter((fact) => text.includes(fact.text)).length;
 }
 
-function percent(part: number, whole: number): string {
-  return `${((part / whole) * 100).toFixed(1)}%`;
-}
-
-function timeOf(task: () => void): number {
-  const rounds = 20;
-  task();
-  const started = performance.now();
-  for (let round = 0; round < rounds; round++) task();
-  return (performance.now() - started) / rounds;
-}
-
 export async function run(): Promise<void> {
   const all = samples();
   let facts = 0;
@@ -102,7 +91,7 @@ export async function run(): Promise<void> {
       largeReduced += Buffer.byteLength(reduced);
       largeBaseline += Buffer.byteLength(baseline);
       console.log(
-        `  ${sample.name}: ${raw.toLocaleString('en-US')} → ${Buffer.byteLength(reduced).toLocaleString('en-US')} bytes (${percent(raw - Buffer.byteLength(reduced), raw)} smaller)`,
+        `  ${sample.name}: ${raw.toLocaleString('en-US')} → ${Buffer.byteLength(reduced).toLocaleString('en-US')} bytes (${percent((raw - Buffer.byteLength(reduced)) / raw)} smaller)`,
       );
     }
   }
@@ -117,17 +106,17 @@ export async function run(): Promise<void> {
   );
   console.log(
     `outputs over 8 KB (${large.length}): ${largeRaw.toLocaleString('en-US')} → ${largeReduced.toLocaleString('en-US')} bytes, ` +
-      `${percent(largeRaw - largeReduced, largeRaw)} smaller (head-and-tail baseline ${percent(largeRaw - largeBaseline, largeRaw)} smaller); ` +
-      `without the largest (${largest.name}): ${percent(largeRaw - largestRaw - (largeReduced - largestReduced), largeRaw - largestRaw)} smaller`,
+      `${percent((largeRaw - largeReduced) / largeRaw)} smaller (head-and-tail baseline ${percent((largeRaw - largeBaseline) / largeRaw)} smaller); ` +
+      `without the largest (${largest.name}): ${percent((largeRaw - largestRaw - (largeReduced - largestReduced)) / (largeRaw - largestRaw))} smaller`,
   );
   console.log(
     `outputs that grew through the tool, header included: ${grown.length === 0 ? 'none' : grown.join(', ')}`,
   );
   if (lost.length > 0) console.log(`fixtures that lost a fact: ${lost.join(', ')}`);
-  const split = timeOf(() => {
+  const split = averageMs(() => {
     for (const sample of all) sample.output.split('\n');
   });
-  const reduce = timeOf(() => {
+  const reduce = averageMs(() => {
     for (const sample of all) reduceTerminalOutput(sample);
   });
   console.log(

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { searchTools } from '@quiver/runtime';
 import type { ToolDefinitionLite } from '@quiver/types';
 import { frozenSearchTools } from './frozen-search/search-tools.js';
+import { percent } from './measure.js';
 import { loadCatalogDefinitions, loadQuerySet, type SearchQuery } from './search-catalog.js';
 import { createPlainBm25 } from './search-plain-bm25.js';
 
@@ -81,10 +82,6 @@ function msPerQuery(searches: readonly Search[], queries: readonly string[], rou
     });
   }
   return samples.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)] as number);
-}
-
-function percent(value: number): string {
-  return `${(value * 100).toFixed(1)}%`;
 }
 
 export async function run(): Promise<void> {

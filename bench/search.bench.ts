@@ -6,6 +6,7 @@ import { assembleToolPool, createToolSearchIndex, estimateTokens, type SessionPo
 import { ok, type Tool, type ToolDefinitionLite } from '@quiver/types';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
+import { p50sMs, round } from './measure.js';
 
 /**
  * Keyword tool search over 10 to 10,000 real MCP tool definitions (the shared catalogs, repeated
@@ -95,19 +96,14 @@ export async function run(): Promise<void> {
       });
     globalThis.gc?.();
     await bench.run();
-    const [naive, indexed] = bench.tasks.map((task) => {
-      const result = task.result;
-      if (result === undefined || !('latency' in result))
-        throw new Error(`benchmark task "${task.name}" did not complete`);
-      return result.latency.p50;
-    });
+    const [naive, indexed] = p50sMs(bench);
     if (naive === undefined || indexed === undefined) throw new Error('missing benchmark results');
     rows.push({
       tools: size,
-      'index build ms': round(buildMs),
-      'naive scan median ms': round(naive),
-      'indexed query median ms': round(indexed),
-      'naive / indexed': `${round(naive / indexed)}×`,
+      'index build ms': round(buildMs, 3),
+      'naive scan median ms': round(naive, 3),
+      'indexed query median ms': round(indexed, 3),
+      'naive / indexed': `${round(naive / indexed, 3)}×`,
       'under 1 ms': indexed < 1 ? 'yes' : 'NO',
     });
   }
@@ -165,13 +161,9 @@ function reportTokens(catalog: readonly CatalogTool[]): void {
     {
       pool: `same, deferred (tool_search + ${deferred.definitions.filter((definition) => !definition.deferLoading).length - 1} loaded)`,
       'estimated tokens': loadedTokens,
-      ratio: `${round(loadedTokens / eagerTokens)}×`,
+      ratio: `${round(loadedTokens / eagerTokens, 3)}×`,
     },
   ]);
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { median } from './measure.js';
 
 /**
  * A hostile MCP server floods one call with 100,000 notifications (half progress, half log
@@ -27,11 +28,6 @@ interface FloodOutcome {
   progress: number;
   logs: number;
   droppedReported: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 function environment(extra: Record<string, string>): Record<string, string> {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { quantile } from './measure.js';
 
 /**
  * What `quiver serve` costs per call: an SDK client calling a cheap first-party tool
@@ -39,11 +40,6 @@ const everything = path.join(
 
 type Call = () => Promise<unknown>;
 type Side = 'raw' | 'serve' | 'before';
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
-}
 
 function serveWorkspace(): { dir: string; xdg: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'quiver-serve-bench-'));

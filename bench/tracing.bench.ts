@@ -16,7 +16,7 @@ import {
   startCallSpan,
 } from '../packages/runtime/dist/lifecycle/call-span.js';
 import { echo, echoPolicy } from './echo-fixture.js';
-import { median, p50, round } from './latency-figures.js';
+import { median, p50, round } from './measure.js';
 
 /**
  * What the tool-call span costs with tracing off (no tracer provider registered, the default):

@@ -8,6 +8,7 @@ import { InMemoryFilePins, PermissionEngine, programConfigurationFiles } from '@
 import type { PermissionRules, ToolPermissionSpec } from '@quiver/types';
 import { Bench } from 'tinybench';
 import { PermissionEngine as FrozenPermissionEngine } from './frozen-workspace-model/index.js';
+import { p50MsOf, round } from './measure.js';
 
 /**
  * Decision time of the shell analyzer that models what allowed programs read from the workspace
@@ -67,12 +68,7 @@ export async function run(): Promise<void> {
       });
     }
     await bench.run();
-    const median = (name: string) => {
-      const result = bench.tasks.find((task) => task.name.startsWith(name))?.result;
-      if (result === undefined || !('latency' in result))
-        throw new Error(`benchmark task "${name}" did not complete`);
-      return result.latency.p50;
-    };
+    const median = (name: string) => p50MsOf(bench, name, 'prefix');
     console.table(
       ['must-allow set', 'git commands'].map((task) => {
         const frozen = median(`frozen: ${task}`);
@@ -88,10 +84,6 @@ export async function run(): Promise<void> {
   } finally {
     await fs.rm(root, { recursive: true, force: true });
   }
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();
