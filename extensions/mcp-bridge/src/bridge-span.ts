@@ -1,22 +1,14 @@
 import type { RequestId } from '@modelcontextprotocol/client';
-import {
-  context,
-  propagation,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  type TracerProvider,
-  trace,
-} from '@opentelemetry/api';
+import type { Span, Tracer, TracerProvider } from '@opentelemetry/api';
 import { type CallOnceOptions, type CallOutcome, callOnce } from './call-once.js';
 import type { TransportKind } from './open-client.js';
+import { type OpenTelemetryApi, openTelemetry } from './open-telemetry.js';
 import type { ServerAnswer } from './send-tool-call.js';
 
 let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
 
 /** Looked up per call: a provider registered after the bridge loaded is found only when asked. */
-function tracer(): Tracer {
+function tracer({ trace }: OpenTelemetryApi): Tracer {
   const provider = trace.getTracerProvider();
   if (cached?.provider !== provider) cached = { provider, tracer: provider.getTracer('@quiver/mcp-bridge') };
   return cached.tracer;
@@ -34,22 +26,26 @@ const NETWORK_TRANSPORT: Record<TransportKind, string> = {
  * conventions (`tools/call <tool>`, kind client, `mcp.method.name`, `gen_ai.tool.name`,
  * `jsonrpc.request.id`, `error.type`). It is a child of the tool call's span, which the runtime
  * makes active while the tool runs; a retried call is a second span. With no tracer provider
- * registered the span does not record and the call goes through as it would untraced.
+ * registered (nothing registered with the OpenTelemetry API, which is then not even loaded) the
+ * call goes through untraced.
  */
 export function tracedCallOnce(
   transport: TransportKind | undefined,
   options: CallOnceOptions,
 ): Promise<CallOutcome> {
+  const api = openTelemetry();
+  if (api === undefined) return callOnce(options);
   const tool = options.definition.name;
-  const span = tracer().startSpan(`tools/call ${tool}`, { kind: SpanKind.CLIENT });
+  const span = tracer(api).startSpan(`tools/call ${tool}`, { kind: api.SpanKind.CLIENT });
   if (!span.isRecording()) {
     span.end();
     return callOnce(options);
   }
-  return recordedCallOnce(span, tool, transport, options);
+  return recordedCallOnce(api, span, tool, transport, options);
 }
 
 async function recordedCallOnce(
+  { context, propagation, trace, SpanStatusCode }: OpenTelemetryApi,
   span: Span,
   tool: string,
   transport: TransportKind | undefined,
@@ -80,7 +76,7 @@ async function recordedCallOnce(
       }),
     );
     if (requestId !== undefined) span.setAttribute('jsonrpc.request.id', String(requestId));
-    recordOutcome(span, outcome, answer);
+    recordOutcome(span, outcome, answer, SpanStatusCode.ERROR);
     span.setAttribute('quiver.duration_ms', performance.now() - startedAt);
     return outcome;
   } finally {
@@ -93,7 +89,7 @@ async function recordedCallOnce(
  * JSON-RPC error code when it refused the call (also `rpc.response.status_code`); else what the
  * bridge saw (`timeout`, `aborted`, `connection_lost`, `not_connected`).
  */
-function recordOutcome(span: Span, outcome: CallOutcome, answer: ServerAnswer): void {
+function recordOutcome(span: Span, outcome: CallOutcome, answer: ServerAnswer, errorStatus: number): void {
   let errorType: string | undefined;
   if (outcome.kind !== 'result') errorType = outcome.kind;
   else if (answer.isError === true) errorType = 'tool_error';
@@ -105,5 +101,5 @@ function recordOutcome(span: Span, outcome: CallOutcome, answer: ServerAnswer): 
   if (errorType === undefined) return;
   span.setAttribute('error.type', errorType);
   const message = outcome.kind === 'result' && !outcome.result.ok ? outcome.result.error : outcome.kind;
-  span.setStatus({ code: SpanStatusCode.ERROR, message: message.slice(0, 200) });
+  span.setStatus({ code: errorStatus, message: message.slice(0, 200) });
 }

@@ -1,18 +1,12 @@
-import {
-  context,
-  type Span,
-  SpanStatusCode,
-  type Tracer,
-  type TracerProvider,
-  trace,
-} from '@opentelemetry/api';
+import type { Span, Tracer, TracerProvider } from '@opentelemetry/api';
 import type { ToolResult } from '@quiver/types';
+import { openTelemetry } from './open-telemetry.js';
 
 /**
  * One OpenTelemetry span per tool call, named and attributed after the GenAI semantic
- * conventions for tool execution (`execute_tool <name>`, `gen_ai.tool.*`). Without a tracer
- * provider registered (the default) the API hands out non-recording spans and this costs next
- * to nothing; `quiver` registers one when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+ * conventions for tool execution (`execute_tool <name>`, `gen_ai.tool.*`). With nothing
+ * registered with the OpenTelemetry API (the default) there is no span and the API is not even
+ * loaded; `quiver` registers a provider when OTEL_EXPORTER_OTLP_ENDPOINT is set.
  */
 let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
 
@@ -21,7 +15,7 @@ let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
  * (CommonJS or ESM) copy of the API package, is found through the API's global registry only
  * when asked after it was registered.
  */
-function tracer(): Tracer {
+function tracer(trace: NonNullable<ReturnType<typeof openTelemetry>>['trace']): Tracer {
   const provider = trace.getTracerProvider();
   if (cached?.provider !== provider) cached = { provider, tracer: provider.getTracer('@quiver/runtime') };
   return cached.tracer;
@@ -38,9 +32,12 @@ export interface CallSpanStart {
   parentSpan?: Span | undefined;
 }
 
-export function startCallSpan(call: CallSpanStart): Span {
+export function startCallSpan(call: CallSpanStart): Span | undefined {
+  const api = openTelemetry();
+  if (api === undefined) return undefined;
+  const { context, trace } = api;
   const parent = call.parentSpan ? trace.setSpan(context.active(), call.parentSpan) : undefined;
-  const span = tracer().startSpan(`execute_tool ${call.toolName}`, {}, parent);
+  const span = tracer(trace).startSpan(`execute_tool ${call.toolName}`, {}, parent);
   if (!span.isRecording()) return span;
   span.setAttributes({
     'gen_ai.operation.name': 'execute_tool',
@@ -60,8 +57,9 @@ export function startCallSpan(call: CallSpanStart): Span {
  * `tools/call`) is traced as a child. Not recording: no context is made, the call costs nothing more.
  */
 export function inCallSpan<T>(span: Span | undefined, run: () => T): T {
-  if (span === undefined || !span.isRecording()) return run();
-  return context.with(trace.setSpan(context.active(), span), run);
+  const api = span?.isRecording() ? openTelemetry() : undefined;
+  if (span === undefined || api === undefined) return run();
+  return api.context.with(api.trace.setSpan(api.context.active(), span), run);
 }
 
 /** The permission decision that let the call run or stopped it. */
@@ -78,7 +76,9 @@ export function endCallSpan(span: Span | undefined, result: ToolResult, duration
     });
     if (!result.ok) {
       span.setAttribute('error.type', result.code);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.slice(0, 200) });
+      // A recording span means something registered with the API, so it loads.
+      const error = openTelemetry()?.SpanStatusCode.ERROR;
+      if (error !== undefined) span.setStatus({ code: error, message: result.error.slice(0, 200) });
     }
   }
   span.end();
