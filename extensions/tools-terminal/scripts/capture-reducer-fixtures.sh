@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make}"
+sections="${*:-git npm npmtree python ruff rust go js make records}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -407,4 +407,31 @@ if wants make; then
   printf '#include <stdio.h>\nint total(int a, int b) { return a + b; }\nvoid report(void);\nint main(void) { report(); return total(1, 2) == 3 ? 0 : 1; }\n' >"$mk/main.c"
   printf 'void report(void);\n' >"$mk/report.c"
   capture make-link-error "$mk" "make --version" "make"
+fi
+
+# Outputs made of many records (files of a diff, commits of a patch log, paths): the reducers must
+# keep every record's key line, and totals that are exact or say they are partial.
+if wants records; then
+  many="$work/many-files"
+  mkdir -p "$many" && cd "$many" && git init -q -b main .
+  for package in commander:13.1.0 body-parser:1.20.9 accepts:1.3.8 cliui:8.0.1; do
+    cp -r "$(pnpm_package "${package%%:*}" "${package#*:}")" "${package%%:*}"
+  done
+  git add -A && git commit -qm "Vendor four packages"
+  for package in commander:14.0.3 body-parser:2.4.0 accepts:2.0.0 cliui:9.0.1; do
+    rm -rf "${package%%:*}" && cp -r "$(pnpm_package "${package%%:*}" "${package#*:}")" "${package%%:*}"
+  done
+  git add -A && git commit -qm "Upgrade four packages"
+  capture git-diff-many-files "$many" "git --version" "git diff HEAD~1 -- ':!*.md' ':!*.d.ts'"
+
+  patches="$work/patch-log"
+  mkdir -p "$patches" && cd "$patches" && git init -q -b main .
+  for package in accepts:1.3.8 accepts:2.0.0 ansi-styles:4.3.0 ansi-styles:6.2.3 cliui:8.0.1 cliui:9.0.1 brace-expansion:1.1.22 brace-expansion:5.0.13; do
+    rm -rf "${package%%:*}" && cp -r "$(pnpm_package "${package%%:*}" "${package#*:}")" "${package%%:*}"
+    rm -f "${package%%:*}"/*.md "${package%%:*}"/LICENSE*
+    git add -A && git commit -qm "Vendor ${package%%:*} ${package#*:}"
+  done
+  capture git-log-patch "$patches" "git --version" "git log -p"
+
+  capture find-usr "$work" "find --version" "find /usr -maxdepth 3"
 fi

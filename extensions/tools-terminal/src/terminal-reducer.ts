@@ -1,12 +1,19 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { ReducerInput, ToolResult, ToolResultReducer } from '@quiver/types';
+import { DEFAULT_SPILL_LIMIT_BYTES } from './output-window.js';
 import { reduceDiagnosticsOutput } from './reducers/diagnostics.js';
 import { reduceEslintOutput } from './reducers/eslint.js';
 import { reduceGenericOutput } from './reducers/generic.js';
 import { reduceGitOutput } from './reducers/git.js';
 import { reduceInstallOutput } from './reducers/installs.js';
 import { reduceNpmLsOutput } from './reducers/npm-ls.js';
-import { DEFAULT_REDUCER_BUDGET, type Recognizer, stripAnsi } from './reducers/reducer-input.js';
+import { reducePathList } from './reducers/paths.js';
+import {
+  DEFAULT_REDUCER_BUDGET,
+  type Recognizer,
+  stripAnsi,
+  WINDOW_CUT_LINE,
+} from './reducers/reducer-input.js';
 import { reduceTestOutput } from './reducers/test-runners.js';
 import { reduceTypescriptOutput } from './reducers/tsc.js';
 import { splitTerminalText } from './terminal-result.js';
@@ -20,6 +27,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceTypescriptOutput,
   reduceEslintOutput,
   reduceDiagnosticsOutput,
+  reducePathList,
   reduceGenericOutput,
 ];
 
@@ -31,10 +39,23 @@ interface OutputToReduce {
   budget?: number;
 }
 
+/** What was not read, when the terminal's window cut the middle of the output. */
+function missingPart(lines: readonly string[]): string | undefined {
+  for (const line of lines) {
+    const cut = WINDOW_CUT_LINE.exec(line);
+    if (cut) return `${cut[1]} bytes from the middle of the output were not read`;
+  }
+  return undefined;
+}
+
 function recognize(input: OutputToReduce): { reduced: string; specific: boolean } | undefined {
   const clean = stripAnsi(input.output).replace(/\r\n/g, '\n');
   const lines = clean.split('\n').map((line) => line.replace(/^.*\r(?=.)/, ''));
   if (lines.at(-1) === '') lines.pop();
+  const partial = missingPart(lines);
+  // The window cuts at a byte, not a line: the line after its marker is the end of a line cut in two.
+  const marker = lines.findIndex((line) => WINDOW_CUT_LINE.test(line));
+  if (marker >= 0 && marker + 1 < lines.length) lines.splice(marker + 1, 1);
   for (const recognizer of RECOGNIZERS) {
     const reduced = recognizer({
       command: input.command,
@@ -42,8 +63,14 @@ function recognize(input: OutputToReduce): { reduced: string; specific: boolean 
       lines,
       exitCode: input.exitCode,
       budget: input.budget ?? DEFAULT_REDUCER_BUDGET,
+      ...(partial === undefined ? {} : { partial }),
     });
-    if (reduced !== undefined) return { reduced, specific: recognizer !== reduceGenericOutput };
+    if (reduced === undefined) continue;
+    const specific = recognizer !== reduceGenericOutput;
+    // A summary made from part of the output says so before any count it gives.
+    const note =
+      specific && partial !== undefined ? `[partial: ${partial}; counts below cover the rest]\n` : '';
+    return { reduced: `${note}${reduced}`, specific };
   }
   return undefined;
 }
@@ -57,18 +84,57 @@ export function reduceTerminalOutput(input: OutputToReduce): string {
   return recognized && recognized.reduced.length < input.output.length ? recognized.reduced : input.output;
 }
 
-/** Recognizing the spilled full output finds failures the middle cut hid; past this size it is not worth the read. */
-const MAX_SPILL_BYTES_TO_RECOGNIZE = 32 * 1024 * 1024;
+/**
+ * Recognizing the spilled output finds what the middle cut hid, and counts all of it. At most
+ * this much is read (the terminal's default spill limit); the rest counts as not read.
+ */
+const MAX_SPILL_BYTES_TO_RECOGNIZE = DEFAULT_SPILL_LIMIT_BYTES;
+
+function readStart(file: string, bytes: number): { text: string; whole: boolean } {
+  const size = statSync(file).size;
+  if (size <= bytes) return { text: readFileSync(file, 'utf8'), whole: true };
+  const buffer = Buffer.alloc(bytes);
+  const descriptor = openSync(file, 'r');
+  try {
+    readSync(descriptor, buffer, 0, bytes, 0);
+  } finally {
+    closeSync(descriptor);
+  }
+  return { text: buffer.toString('utf8'), whole: false };
+}
+
+/**
+ * The full output from the spill file. When the spill file holds only the beginning (its limit
+ * was reached, or it is too big to read), the window's tail follows it after a cut marker, so the
+ * summary a runner prints at the end is still seen and the counts say they are partial.
+ */
+function spilledOutput(spillFile: string, capped: boolean, windowText: string, rawBytes: number): string {
+  const { text, whole } = readStart(spillFile, MAX_SPILL_BYTES_TO_RECOGNIZE);
+  if (whole && !capped) return text;
+  const lines = windowText.split('\n');
+  const marker = lines.findIndex((line) => WINDOW_CUT_LINE.test(line));
+  const tail = Buffer.from(marker < 0 ? '' : lines.slice(marker + 1).join('\n'), 'utf8');
+  const read = text.slice(0, text.lastIndexOf('\n') + 1);
+  const missing = rawBytes - Buffer.byteLength(read);
+  // The window's tail reaches back past the end of what was read: together they are the whole output.
+  if (missing <= tail.length)
+    return `${read}${tail.subarray(tail.length - Math.max(0, missing)).toString('utf8')}`;
+  const cut = (missing - tail.length).toLocaleString('en-US');
+  return `${read}[… ${cut} bytes cut from the middle; past what the spill file kept …]\n${tail.toString('utf8')}`;
+}
 
 function reduceSpilledOutput(
   spillFile: unknown,
+  capped: boolean,
+  windowText: string,
+  rawBytes: number,
   command: string,
   exitCode: number | null,
 ): string | undefined {
   if (typeof spillFile !== 'string') return undefined;
   try {
-    if (statSync(spillFile).size > MAX_SPILL_BYTES_TO_RECOGNIZE) return undefined;
-    const recognized = recognize({ command, output: readFileSync(spillFile, 'utf8'), exitCode });
+    const output = spilledOutput(spillFile, capped, windowText, rawBytes);
+    const recognized = recognize({ command, output, exitCode });
     return recognized?.specific ? recognized.reduced : undefined;
   } catch {
     return undefined;
@@ -112,10 +178,15 @@ export const terminalReducer: ToolResultReducer = {
     const rawBytes = rawOutputBytes(result, parts.output);
     const exitCode = exitCodeOf(result);
     const structured = result.structured as { spillFile?: unknown; spillCapped?: unknown } | undefined;
-    // A capped spill file lacks the end of the output, where runners print their summary.
-    const spillFile = structured?.spillCapped === true ? undefined : structured?.spillFile;
     const reduced = [
-      reduceSpilledOutput(spillFile, command, exitCode),
+      reduceSpilledOutput(
+        structured?.spillFile,
+        structured?.spillCapped === true,
+        parts.output,
+        rawBytes,
+        command,
+        exitCode,
+      ),
       reduceTerminalOutput({ command, output: parts.output, exitCode }),
     ]
       .filter((output): output is string => output !== undefined)

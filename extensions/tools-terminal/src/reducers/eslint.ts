@@ -1,4 +1,4 @@
-import type { Recognizer, RecognizerInput } from './reducer-input.js';
+import { type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
 
 const PROBLEM = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?$/;
 const SUMMARY = /^✖ \d+ problems? \(/;
@@ -14,7 +14,9 @@ interface Problem {
 /** The parent of the directory the files share, so each name keeps its last directory (`src/a.js`). */
 function sharedPrefix(files: readonly string[]): string {
   const first = files[0] ?? '';
-  const parent = (prefix: string) => prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
+  // The parent of `/` is '' (lastIndexOf with a negative start would find the `/` again, forever).
+  const parent = (prefix: string) =>
+    prefix.length <= 1 ? '' : prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
   let prefix = first.slice(0, first.lastIndexOf('/') + 1);
   while (prefix.length > 0 && !files.every((file) => file.startsWith(prefix))) prefix = parent(prefix);
   return parent(prefix);
@@ -43,7 +45,8 @@ export const reduceEslintOutput: Recognizer = (input: RecognizerInput) => {
         message: (message as string).trim(),
         rule: rule ?? '',
       });
-    } else if (/^\S/.test(line) && !SUMMARY.test(line) && !/^npm /.test(line)) file = line.trim();
+    } else if (/^\S/.test(line) && !SUMMARY.test(line) && !/^npm /.test(line) && !WINDOW_CUT_LINE.test(line))
+      file = line.trim();
   }
   if (problems.length === 0) return undefined;
   const directory = sharedPrefix([...new Set(problems.map((problem) => problem.file))]);

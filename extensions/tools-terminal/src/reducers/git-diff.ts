@@ -1,8 +1,12 @@
+import { counted, WINDOW_CUT_LINE } from './reducer-input.js';
+
 const MAX_HUNK_LINE_CHARS = 300;
 const MAX_PREAMBLE_LINES = 12;
 
-interface FilePatch {
+export interface FilePatch {
   path: string;
+  /** The output was cut inside this file's patch: its counts are of what was seen. */
+  partial: boolean;
   status: 'M' | 'A' | 'D' | 'R' | 'C';
   binary: boolean;
   added: number;
@@ -17,10 +21,23 @@ function pathsOf(diffLine: string): { before: string; after: string } {
 
 function parseFile(lines: readonly string[]): FilePatch {
   const { before, after } = pathsOf(lines[0] as string);
-  const file: FilePatch = { path: after, status: 'M', binary: false, added: 0, removed: 0, hunks: [] };
+  const file: FilePatch = {
+    path: after,
+    partial: false,
+    status: 'M',
+    binary: false,
+    added: 0,
+    removed: 0,
+    hunks: [],
+  };
   let renamedFrom = before;
   let hunk: string[] | undefined;
   for (const line of lines.slice(1)) {
+    if (WINDOW_CUT_LINE.test(line)) {
+      file.partial = true;
+      hunk = undefined;
+      continue;
+    }
     if (hunk) {
       if (line.startsWith('@@')) {
         hunk = [line];
@@ -50,13 +67,31 @@ function parseFile(lines: readonly string[]): FilePatch {
   return file;
 }
 
-function summaryLine(file: FilePatch): string {
+export function summaryLine(file: FilePatch): string {
   const counts = file.binary
     ? 'binary'
     : [file.added > 0 ? `+${file.added}` : '', file.removed > 0 ? `−${file.removed}` : '']
         .filter(Boolean)
         .join(' ') || 'no line changes';
-  return `${file.status} ${file.path} (${counts})`;
+  return `${file.status} ${file.path} (${counts}${file.partial ? ' in the part read' : ''})`;
+}
+
+/** The files of a patch, each from its `diff --git` line to the next. */
+export function patchFiles(lines: readonly string[]): FilePatch[] {
+  const starts = lines.flatMap((line, index) => (line.startsWith('diff --git ') ? [index] : []));
+  return starts.map((start, index) => parseFile(lines.slice(start, starts[index + 1])));
+}
+
+/** `3 files changed, +12 −4`, or with `seen` and a note when part of the output was not read. */
+export function patchTotals(
+  files: readonly FilePatch[],
+  partial: string | undefined,
+  complete = 'git diff --stat counts every file',
+): string {
+  const added = files.reduce((sum, file) => sum + file.added, 0);
+  const removed = files.reduce((sum, file) => sum + file.removed, 0);
+  const totals = `${counted(files.length, 'file', partial)} changed, +${added} −${removed}`;
+  return partial === undefined ? totals : `${totals} in the part read (${complete})`;
 }
 
 function clip(line: string): string {
@@ -94,21 +129,19 @@ function hunksWithin(files: readonly FilePatch[], budget: number): { lines: stri
  * A patch (`git diff`, `git show`): every changed file first, with its status and +/− counts,
  * then as many hunks as fit in the budget. Returns undefined when the output holds no patch.
  */
-export function reduceGitPatch(lines: readonly string[], budget: number): string | undefined {
-  const starts = lines.flatMap((line, index) => (line.startsWith('diff --git ') ? [index] : []));
-  if (starts.length === 0) return undefined;
+export function reduceGitPatch(
+  lines: readonly string[],
+  budget: number,
+  partial?: string,
+): string | undefined {
+  const first = lines.findIndex((line) => line.startsWith('diff --git '));
+  if (first < 0) return undefined;
   const preamble = lines
-    .slice(0, starts[0])
-    .filter((line) => line.trim().length > 0)
+    .slice(0, first)
+    .filter((line) => line.trim().length > 0 && !WINDOW_CUT_LINE.test(line))
     .slice(0, MAX_PREAMBLE_LINES);
-  const files = starts.map((start, index) => parseFile(lines.slice(start, starts[index + 1])));
-  const added = files.reduce((sum, file) => sum + file.added, 0);
-  const removed = files.reduce((sum, file) => sum + file.removed, 0);
-  const summary = [
-    ...preamble,
-    `${files.length} file${files.length === 1 ? '' : 's'} changed, +${added} −${removed}:`,
-    ...files.map(summaryLine),
-  ];
+  const files = patchFiles(lines);
+  const summary = [...preamble, `${patchTotals(files, partial)}:`, ...files.map(summaryLine)];
   const used = summary.reduce((sum, line) => sum + line.length + 1, 0);
   const { lines: hunks, hidden } = hunksWithin(files, budget - used);
   const note =

@@ -1,5 +1,12 @@
-import { reduceGitPatch } from './git-diff.js';
-import { commandWords, listWithLimit, type Recognizer, type RecognizerInput } from './reducer-input.js';
+import { patchFiles, patchTotals, reduceGitPatch, summaryLine } from './git-diff.js';
+import {
+  commandWords,
+  counted,
+  listWithLimit,
+  type Recognizer,
+  type RecognizerInput,
+  WINDOW_CUT_LINE,
+} from './reducer-input.js';
 
 function gitSubcommand(command: string): string | undefined {
   return /(?:^|\s|;)git\s+(?:-C\s+\S+\s+|-c\s+\S+\s+|--no-pager\s+)*(status|diff|log|show)\b/.exec(
@@ -92,24 +99,73 @@ function reduceDiffStat(lines: readonly string[]): string | undefined {
   return [summary.trim(), ...files].join('\n');
 }
 
-function reduceLog(lines: readonly string[], budget: number): string | undefined {
-  const commits: string[] = [];
-  let current: { hash: string; author: string; subject?: string } | undefined;
+interface LoggedCommit {
+  hash: string;
+  author: string;
+  subject?: string;
+  lines: string[];
+}
+
+function commitsOf(lines: readonly string[]): LoggedCommit[] {
+  const commits: LoggedCommit[] = [];
+  let current: LoggedCommit | undefined;
   for (const line of lines) {
     const commit = /^commit ([0-9a-f]{7,40})/.exec(line);
     if (commit) {
-      if (current) commits.push(`${current.hash} ${current.subject ?? ''} (${current.author})`);
-      current = { hash: (commit[1] as string).slice(0, 10), author: '' };
-    } else if (current && line.startsWith('Author:')) {
+      current = { hash: (commit[1] as string).slice(0, 10), author: '', lines: [] };
+      commits.push(current);
+    } else if (current && current.author === '' && line.startsWith('Author:')) {
       current.author = line
         .slice('Author:'.length)
         .replace(/<[^>]*>/, '')
         .trim();
     } else if (current && current.subject === undefined && /^ {4}\S/.test(line)) {
       current.subject = line.trim();
+    } else if (current) {
+      current.lines.push(line);
     }
   }
-  if (current) commits.push(`${current.hash} ${current.subject ?? ''} (${current.author})`);
+  return commits;
+}
+
+function commitLine(commit: LoggedCommit): string {
+  return `${commit.hash} ${commit.subject ?? ''} (${commit.author})`;
+}
+
+/**
+ * `git log -p` / `--stat`: every commit's hash, subject and author, with its changed files and
+ * their counts while the budget lasts; the hunks are left to `git show <hash>`.
+ */
+function reduceLogWithChanges(commits: readonly LoggedCommit[], budget: number, partial?: string): string {
+  const keys = commits.map((commit) => {
+    const files = patchFiles(commit.lines);
+    const stat = commit.lines.find((line) => /^ \d+ files? changed/.test(line))?.trim();
+    const cut = commit.lines.some((line) => WINDOW_CUT_LINE.test(line)) ? partial : undefined;
+    const change =
+      files.length > 0 ? patchTotals(files, cut, `git show --stat ${commit.hash} counts them`) : stat;
+    return { key: `${commitLine(commit)}${change ? ` — ${change}` : ''}`, files };
+  });
+  let used = keys.reduce((sum, { key }) => sum + key.length + 1, 0);
+  const lines = [`${counted(commits.length, 'commit', partial)}:`];
+  for (const { key, files } of keys) {
+    lines.push(key);
+    const listed: string[] = [];
+    for (const file of files) {
+      const line = `  ${summaryLine(file)}`;
+      if (used + line.length + 1 > budget) break;
+      listed.push(line);
+      used += line.length + 1;
+    }
+    lines.push(...listed);
+    if (listed.length < files.length) lines.push(`  … and ${files.length - listed.length} more files`);
+  }
+  if (keys.some(({ files }) => files.some((file) => file.hunks.length > 0)))
+    lines.push('[hunks not shown; git show <hash> shows one commit]');
+  return lines.join('\n');
+}
+
+function reduceLog(lines: readonly string[], budget: number, partial?: string): string | undefined {
+  const commits = commitsOf(lines).map(commitLine);
   if (commits.length === 0) return undefined;
   const shown: string[] = [];
   let used = 0;
@@ -119,7 +175,7 @@ function reduceLog(lines: readonly string[], budget: number): string | undefined
     used += commit.length + 1;
   }
   const more = commits.length > shown.length ? [`… and ${commits.length - shown.length} older commits`] : [];
-  return [`${commits.length} commit${commits.length === 1 ? '' : 's'}:`, ...shown, ...more].join('\n');
+  return [`${counted(commits.length, 'commit', partial)}:`, ...shown, ...more].join('\n');
 }
 
 /**
@@ -140,8 +196,12 @@ export const reduceGitOutput: Recognizer = (input: RecognizerInput) => {
   if (subcommand === 'diff' || subcommand === 'show')
     return /--stat|--shortstat/.test(input.command)
       ? reduceDiffStat(input.lines)
-      : reduceGitPatch(input.lines, input.budget);
-  if (subcommand === 'log' && !/--oneline|--pretty|--format|(^|\s)-p\b|--patch|--stat/.test(input.command))
-    return reduceLog(input.lines, input.budget);
+      : reduceGitPatch(input.lines, input.budget, input.partial);
+  if (subcommand === 'log' && !/--oneline|--pretty|--format/.test(input.command)) {
+    if (!/(^|\s)-p\b|--patch|--stat|(^|\s)-u\b/.test(input.command))
+      return reduceLog(input.lines, input.budget, input.partial);
+    const commits = commitsOf(input.lines);
+    return commits.length === 0 ? undefined : reduceLogWithChanges(commits, input.budget, input.partial);
+  }
   return undefined;
 };

@@ -9,6 +9,11 @@ export interface RecognizerInput {
   lines: readonly string[];
   exitCode: number | null;
   budget: number;
+  /**
+   * Set when part of the output never reached the recognizer (the middle cut by the terminal's
+   * window, or the end past the spill limit): says what is missing, for counts that must say so.
+   */
+  partial?: string;
 }
 
 /** What a reduced output aims at when the caller gives no budget. */
@@ -38,4 +43,13 @@ export function commandWords(command: string): string {
     .filter((part) => !/^cd\s/.test(part))
     .join(' ; ')
     .replace(/(^|\s)[A-Z_][A-Z0-9_]*=\S*\s+/g, '$1');
+}
+
+/** The marker the terminal's window puts where it cut the middle of an output. */
+export const WINDOW_CUT_LINE = /^\[… ([\d,]+) bytes cut from the middle; .*…\]$/;
+
+/** `16 files` when the output is whole; `at least 16 files` when part of it was not read. */
+export function counted(count: number, noun: string, partial: string | undefined): string {
+  const phrase = `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+  return partial === undefined ? phrase : `at least ${phrase}`;
 }

@@ -1,0 +1,121 @@
+import {
+  commandWords,
+  counted,
+  listWithLimit,
+  type Recognizer,
+  type RecognizerInput,
+  WINDOW_CUT_LINE,
+} from './reducer-input.js';
+
+/** Commands whose output is one path a line. */
+const PATH_LISTING =
+  /(?:^|\s|;)(?:find|fd|fdfind|locate|git\s+ls-files|rg\s+(?:.*\s)?--files|tree\s+-fi)(?:\s|$)/;
+/** `find: '/proc/1/fd': Permission denied` and the like: kept whole. */
+const ERROR_LINE = /^[\w.-]+: .*(?:denied|No such file|not found|error|Error|loop)/;
+const MIN_PATHS = 50;
+const MAX_ERRORS_SHOWN = 20;
+const MAX_OTHERS_NAMED = 20;
+
+function looksLikePath(line: string): boolean {
+  return line.length > 0 && line.length < 4096 && !line.includes('\t') && !/^\s/.test(line);
+}
+
+/** The directory every path starts with (`/usr` for `find /usr`, `.` for `find .`, '' when none). */
+function commonRoot(paths: readonly string[]): string {
+  let root = (paths[0] as string).split('/');
+  for (const path of paths) {
+    const parts = path.split('/');
+    let same = 0;
+    while (same < root.length && same < parts.length && root[same] === parts[same]) same++;
+    root = root.slice(0, same);
+    if (root.length === 0) break;
+  }
+  return root.join('/');
+}
+
+interface Group {
+  name: string;
+  count: number;
+  children: Map<string, number>;
+}
+
+function groupsUnder(root: string, paths: readonly string[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (const path of paths) {
+    const prefix = root === '' ? (path.startsWith('/') ? '/' : '') : `${root}/`;
+    if (!path.startsWith(prefix)) continue;
+    const [top, child] = path.slice(prefix.length).split('/');
+    if (top === undefined || top === '') continue;
+    const name = `${prefix}${top}`;
+    const group = groups.get(name) ?? { name, count: 0, children: new Map<string, number>() };
+    group.count++;
+    if (child !== undefined && child !== '') group.children.set(child, (group.children.get(child) ?? 0) + 1);
+    groups.set(name, group);
+  }
+  return [...groups.values()];
+}
+
+function groupLine(group: Group, childrenShown: number): string {
+  const line = `${group.name} (${group.count.toLocaleString('en-US')})`;
+  if (childrenShown === 0) return line;
+  // Children with one entry are files (or empty directories): the count says enough.
+  const biggest = [...group.children.entries()]
+    .filter(([, count]) => count > 1)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const listed = biggest
+    .slice(0, childrenShown)
+    .map(([name, count]) => `${name} ${count.toLocaleString('en-US')}`);
+  if (listed.length === 0) return line;
+  const more = biggest.length > childrenShown ? `, … ${biggest.length - childrenShown} more` : '';
+  return `${line}: ${listed.join(', ')}${more}`;
+}
+
+/**
+ * `find`, `fd`, `git ls-files`, `rg --files`: how many paths, every top-level directory under the
+ * common root with its count (and its biggest subdirectories while the budget lasts), errors, and
+ * the first paths. A top-level directory is never dropped for room.
+ */
+export const reducePathList: Recognizer = (input: RecognizerInput) => {
+  if (!PATH_LISTING.test(commandWords(input.command))) return undefined;
+  const errors = input.lines.filter((line) => ERROR_LINE.test(line));
+  const paths = input.lines.filter(
+    (line) => !WINDOW_CUT_LINE.test(line) && !ERROR_LINE.test(line) && looksLikePath(line),
+  );
+  if (paths.length < MIN_PATHS || paths.length < (input.lines.length - errors.length) * 0.9) return undefined;
+  const root = commonRoot(paths);
+  const groups = groupsUnder(root, paths);
+  // A top-level entry with nothing under it is a file (or an empty directory): named, not counted.
+  const directories = groups.filter((group) => group.children.size > 0);
+  const others = groups.filter((group) => group.children.size === 0).map((group) => group.name);
+  const where = root === '' ? '' : ` under ${root}`;
+  const heading = `${counted(paths.length, 'path', input.partial)}${where}: ${directories.length} top-level director${directories.length === 1 ? 'y' : 'ies'}${others.length > 0 ? `, ${others.length} other top-level entr${others.length === 1 ? 'y' : 'ies'}` : ''}`;
+  let groupLines = directories.map((group) => groupLine(group, 0));
+  // Spell out the biggest subdirectories of each directory while half the budget lasts.
+  for (const childrenShown of [3, 6, 12]) {
+    const wider = directories.map((group) => groupLine(group, childrenShown));
+    if (heading.length + wider.reduce((sum, line) => sum + line.length + 1, 0) > input.budget / 2) break;
+    groupLines = wider;
+  }
+  const otherLines = others.length > 0 ? [`other entries: ${listWithLimit(others, MAX_OTHERS_NAMED)}`] : [];
+  let used = [heading, ...groupLines, ...otherLines].reduce((sum, line) => sum + line.length + 1, 0);
+  const errorLines = errors.slice(0, MAX_ERRORS_SHOWN);
+  if (errors.length > MAX_ERRORS_SHOWN)
+    errorLines.push(`… and ${errors.length - MAX_ERRORS_SHOWN} more errors`);
+  used += errorLines.reduce((sum, line) => sum + line.length + 1, 0);
+  const sample: string[] = [];
+  for (const path of paths) {
+    if (used + path.length + 1 > input.budget) break;
+    sample.push(path);
+    used += path.length + 1;
+  }
+  return [
+    heading,
+    ...groupLines,
+    ...otherLines,
+    ...(errorLines.length > 0
+      ? [`${errors.length} error${errors.length === 1 ? '' : 's'}:`, ...errorLines]
+      : []),
+    ...(sample.length > 0 ? [`first ${sample.length} paths:`, ...sample] : []),
+    ...(sample.length < paths.length ? [`[… ${paths.length - sample.length} more paths not shown]`] : []),
+  ].join('\n');
+};
