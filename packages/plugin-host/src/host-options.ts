@@ -4,6 +4,7 @@ import type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js'
 import type { Personality } from './personality/index.js';
 import type { FailedPluginInfo, LoadedPluginInfo } from './plugins/plugin-catalog.js';
 import type { ServiceDescriptor } from './scopes.js';
+import type { PostgresBackendLoader } from './storage/postgres-backend.js';
 import type { ProjectTrustOptions } from './trust/inspect-project.js';
 import type { TrustStorage } from './trust/trust-storage.js';
 
@@ -61,6 +62,11 @@ export interface CreateHostOptions {
   trustStorageOpened?: (storage: TrustStorage) => void;
   /** Where `${VARIABLE}` references of quiver.yaml (the storage URL) are read; default process.env. */
   environment?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Loads the PostgreSQL backend when quiver.yaml keeps state there (`@quiver/wiring` passes
+   * `() => import('@quiver/storage-postgres')`): a host on SQLite never loads the driver.
+   */
+  postgres?: PostgresBackendLoader;
 }
 
 export interface PluginConfigContext {

@@ -76,9 +76,19 @@ export type { ResolvedPlugin } from './plugins/plugin-resolver.js';
 export { resolvePluginReference } from './plugins/plugin-resolver.js';
 export type { ServiceDescriptor } from './scopes.js';
 export { validateScopes } from './scopes.js';
-export type { PostgresStoreStatus } from './storage/check-stores.js';
 export { checkPostgresStores } from './storage/check-stores.js';
 export { openProjectTrust } from './storage/open-project.js';
+export type {
+  PostgresBackend,
+  PostgresBackendLoader,
+  PostgresStoreStatus,
+  ReplicaMembership,
+  SharedDatabase,
+  SharedDatabaseRequest,
+} from './storage/postgres-backend.js';
+export type { ServeSessionRecord } from './storage/serve-session-records.js';
+export { SERVE_SESSION_MIGRATIONS, ServeSessionRecords } from './storage/serve-session-records.js';
+export type { SharedStorage } from './storage/shared-storage.js';
 export type { StorageConfig } from './storage/storage-config.js';
 export type { HostOptions, ServiceScope, Token } from './tokens.js';
 export { createToken, TOKEN_SCOPES, TOKENS } from './tokens.js';
@@ -110,8 +120,6 @@ export {
   openMcpToolPins,
   readMcpToolPins,
 } from './trust/mcp-tool-pins.js';
-export type { PostgresTrustStorageOptions } from './trust/postgres-trust-storage.js';
-export { PostgresTrustStorage } from './trust/postgres-trust-storage.js';
 export type {
   PersonalitySettings,
   ProjectConfiguration,
@@ -124,6 +132,8 @@ export {
 } from './trust/project-configuration.js';
 export type { EvaluateProjectTrustOptions, ProjectTrust, ProjectTrustState } from './trust/project-trust.js';
 export { describeProjectTrust, evaluateProjectTrust } from './trust/project-trust.js';
+export type { SharedTrustStorageOptions } from './trust/shared-trust-storage.js';
+export { SharedTrustStorage, TRUST_MIGRATIONS } from './trust/shared-trust-storage.js';
 export type { McpToolDefinitionApproval, TrustStorage } from './trust/trust-storage.js';
 export { fileTrustStorage } from './trust/trust-storage.js';
 export type { TrustRecord } from './trust/trust-store.js';

@@ -3,6 +3,7 @@ import type { CapabilityBackend, PortableMigrations } from '@quiver/types';
 import { afterEach, expect, it } from 'vitest';
 import { QuiverHost } from '../src/index.js';
 import { tempDir } from './helpers.js';
+import { loadPostgresBackend } from './postgres-backend.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const BOARD: PortableMigrations = {
@@ -24,6 +25,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability of a hos
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const host = await QuiverHost.create({
+      postgres: loadPostgresBackend,
       workspace: dir,
       logger: silent,
       environment: { QUIVER_TEAM_DATABASE_URL: url, QUIVER_TEAM_PROJECT: 'team-board' },

@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { QuiverHost } from '../src/index.js';
 import { tempDir } from './helpers.js';
+import { loadPostgresBackend } from './postgres-backend.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const cleanups: Array<() => void> = [];
@@ -27,6 +28,7 @@ function closedPort(): Promise<number> {
 
 it('refuses a storage URL written into quiver.yaml and asks for an environment variable instead', async () => {
   const created = QuiverHost.create({
+    postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
     config: { storage: { kind: 'postgres', url: 'postgres://quiver:hunter2@db/quiver' } },
@@ -40,6 +42,7 @@ it('refuses a storage URL written into quiver.yaml and asks for an environment v
 
 it('names the unset environment variable the storage URL should come from', async () => {
   const created = QuiverHost.create({
+    postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
     environment: {},
@@ -53,6 +56,7 @@ it('names the unset environment variable the storage URL should come from', asyn
 
 it('refuses a storage URL taken from a variable set for another program', async () => {
   const created = QuiverHost.create({
+    postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
     environment: { DATABASE_URL: 'postgres://app:secret@127.0.0.1:5432/app' },
@@ -66,6 +70,7 @@ it('refuses a storage URL taken from a variable set for another program', async 
 
 it('refuses a project key written into quiver.yaml, so a checkout cannot join another project', async () => {
   const created = QuiverHost.create({
+    postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
     environment: { QUIVER_TEAM_DATABASE_URL: 'postgres://quiver:hunter2@127.0.0.1:1/quiver' },
@@ -79,6 +84,7 @@ it('refuses a project key written into quiver.yaml, so a checkout cannot join an
 
 it('names the unset environment variable the project key should come from', async () => {
   const created = QuiverHost.create({
+    postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
     environment: { QUIVER_TEAM_DATABASE_URL: 'postgres://quiver:hunter2@127.0.0.1:1/quiver' },
@@ -95,6 +101,7 @@ it('names the unset environment variable the project key should come from', asyn
 it('fails to start on an unreachable database, naming it without the password', async () => {
   const port = await closedPort();
   const created = QuiverHost.create({
+    postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
     environment: { QUIVER_TEAM_DATABASE_URL: `postgres://quiver:hunter2@127.0.0.1:${port}/quiver` },
@@ -108,11 +115,28 @@ it('fails to start on an unreachable database, naming it without the password', 
 });
 
 it('keeps SQLite under the data directory when quiver.yaml names no storage', async () => {
-  const host = await QuiverHost.create({ workspace: workspace(), logger: silent });
+  const host = await QuiverHost.create({
+    postgres: loadPostgresBackend,
+    workspace: workspace(),
+    logger: silent,
+  });
   try {
     expect(host.options.config.storage).toEqual({ kind: 'sqlite' });
     expect(host.options.sharedStorage).toBeUndefined();
   } finally {
     await host.close();
   }
+});
+
+it('says how to give the host a PostgreSQL backend when it was created without one', async () => {
+  const created = QuiverHost.create({
+    workspace: workspace(),
+    logger: silent,
+    environment: { QUIVER_TEAM_DATABASE_URL: 'postgres://quiver@127.0.0.1:1/quiver' },
+    config: { storage: { kind: 'postgres', url: `\${QUIVER_TEAM_DATABASE_URL}` } },
+  });
+  await expect(created).rejects.toMatchObject({ code: 'config_invalid' });
+  const error = (await created.catch((caught: unknown) => caught)) as { message: string; fix: string };
+  expect(error.message).toContain('without a PostgreSQL backend');
+  expect(error.fix).toContain('@quiver/wiring');
 });

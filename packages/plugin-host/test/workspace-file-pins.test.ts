@@ -1,13 +1,14 @@
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { connectPostgres } from '@quiver/storage-postgres';
+import { openSharedDatabase } from '@quiver/storage-postgres';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   baselineConfiguration,
   fileTrustStorage,
-  PostgresTrustStorage,
   QuiverHost,
+  SharedTrustStorage,
+  TRUST_MIGRATIONS,
   TrustedWorkspaceFiles,
   writeTrustRecord,
 } from '../src/index.js';
@@ -139,19 +140,22 @@ describeWithSystemTools(['postgres', 'initdb'])('workspace file pins in PostgreS
   it('adds pins to the shared record without changing when it was trusted, and another replica reads them', async () => {
     const { workspace, packageJson } = project();
     const url = await server().freshDatabase('file_pins');
-    const open = async () =>
-      PostgresTrustStorage.open({
-        pool: await connectPostgres({
-          url,
-          source: 'the test',
-          applicationName: 'quiver-test',
-          maxConnections: 2,
-        }),
+    const open = async () => {
+      const database = await openSharedDatabase({
+        url,
+        source: 'the test',
+        project: 'team',
+        applicationName: 'quiver-test',
+        maxConnections: 2,
+      });
+      return SharedTrustStorage.open({
+        store: await database.openStore('trust', TRUST_MIGRATIONS),
         project: 'team',
         logger: silent,
-        ownsPool: true,
         workspace,
+        onClose: () => database.close(),
       });
+    };
     const first = await open();
     const second = await open();
     try {

@@ -57,11 +57,6 @@ export { DEFAULT_HOOK_TIMEOUT_MS } from './lifecycle/hook-runner.js';
 export type { PersonalityPermissionEngineOptions } from './lifecycle/permission-engine.js';
 export { PersonalityPermissionEngine } from './lifecycle/permission-engine.js';
 export type {
-  PostgresSessionEventLogOptions,
-  RecoveredCall,
-} from './log/postgres-session-event-log.js';
-export { PostgresSessionEventLog } from './log/postgres-session-event-log.js';
-export type {
   CallRecord,
   CallStatus,
   FileEditMetric,
@@ -69,7 +64,14 @@ export type {
   SessionRecordInput,
   SessionSummary,
 } from './log/records.js';
+export { SESSION_LOG_MIGRATIONS } from './log/schema.js';
 export type { SessionLogWriter } from './log/session-log-writer.js';
+export type {
+  LogReplica,
+  RecoveredCall,
+  SharedSessionEventLogOptions,
+} from './log/shared-session-event-log.js';
+export { SharedSessionEventLog } from './log/shared-session-event-log.js';
 export type { SqliteSessionEventLogOptions } from './log/sqlite-session-event-log.js';
 export { SqliteSessionEventLog } from './log/sqlite-session-event-log.js';
 export type { ResolveModelProfileOptions } from './profiles/model-profiles.js';

@@ -331,7 +331,7 @@ describe('SqliteSessionEventLog', () => {
     const db = new Database(`${dataDir}/sessions.db`, { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.pragma('user_version', { simple: true })).toBe(1);
+      expect(db.pragma('user_version', { simple: true })).toBe(2);
     } finally {
       db.close();
     }

@@ -1,16 +1,16 @@
-import { connectPostgres, ReplicaLease } from '@quiver/storage-postgres';
+import { openSharedDatabase, type SharedDatabase } from '@quiver/storage-postgres';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import type { QuiverEvent } from '@quiver/types';
-import type pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
-import { PostgresSessionEventLog } from '../src/log/postgres-session-event-log.js';
+import { SESSION_LOG_MIGRATIONS } from '../src/log/schema.js';
+import { SharedSessionEventLog } from '../src/log/shared-session-event-log.js';
 
 describeWithSystemTools(['postgres', 'initdb'])('the PostgreSQL session log across an outage', () => {
   const server = usePostgresServer();
-  const pools: pg.Pool[] = [];
+  const databases: SharedDatabase[] = [];
 
   afterEach(async () => {
-    await Promise.all(pools.splice(0).map((pool) => pool.end().catch(() => {})));
+    await Promise.all(databases.splice(0).map((database) => database.close().catch(() => {})));
   });
 
   const events = (sessionId: string, names: string[]): QuiverEvent[] =>
@@ -27,12 +27,16 @@ describeWithSystemTools(['postgres', 'initdb'])('the PostgreSQL session log acro
 
   it('holds writes while the database is down, writes them once it is back, and counts what is past the bound', async () => {
     const url = await server().createDatabase('log_outage');
-    const pool = await connectPostgres({ url, reconnectPatienceMs: 300 });
-    pools.push(pool);
-    const lease = await ReplicaLease.start(pool, { leaseMs: 60_000 });
-    const log = await PostgresSessionEventLog.open({
-      pool,
-      lease,
+    const database = await openSharedDatabase({
+      url,
+      project: 'test',
+      reconnectPatienceMs: 300,
+      leaseMs: 60_000,
+    });
+    databases.push(database);
+    const log = new SharedSessionEventLog({
+      store: await database.openStore('session-log', SESSION_LOG_MIGRATIONS),
+      replica: database.replica!,
       queueLimits: { events: 5, bytes: 1_000_000 },
     });
     const failures: Array<{ message: string; lost: number | undefined }> = [];
@@ -60,6 +64,5 @@ describeWithSystemTools(['postgres', 'initdb'])('the PostgreSQL session log acro
     expect(failures).toHaveLength(1);
     expect(failures[0]!.lost).toBe(2);
     expect(failures[0]!.message).toContain('unreachable');
-    await lease.stop();
   }, 60_000);
 });

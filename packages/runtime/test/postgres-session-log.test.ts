@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { connectPostgres, ReplicaLease } from '@quiver/storage-postgres';
+import { openSharedDatabase, type SharedDatabase } from '@quiver/storage-postgres';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
-import type pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
-import { PostgresSessionEventLog } from '../src/log/postgres-session-event-log.js';
+import { SESSION_LOG_MIGRATIONS } from '../src/log/schema.js';
+import { SharedSessionEventLog } from '../src/log/shared-session-event-log.js';
 import { createHarness, type Harness, removeTempDirs, tempDir } from './fixtures/lifecycle-harness.js';
 import { echoTool } from './fixtures/test-tools.js';
 
@@ -14,8 +14,7 @@ const script = fileURLToPath(new URL('./fixtures/hanging-postgres-session.mjs', 
 
 describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL shared by replicas', () => {
   const server = usePostgresServer();
-  const pools: pg.Pool[] = [];
-  const leases: ReplicaLease[] = [];
+  const databases: SharedDatabase[] = [];
   const children: ChildProcess[] = [];
   const harnesses: Harness[] = [];
 
@@ -27,17 +26,17 @@ describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL s
       }
     }
     await Promise.all(harnesses.splice(0).map((harness) => harness.dispose()));
-    await Promise.all(leases.splice(0).map((lease) => lease.stop()));
-    await Promise.all(pools.splice(0).map((pool) => pool.end()));
+    await Promise.all(databases.splice(0).map((database) => database.close()));
     await removeTempDirs();
   });
 
-  async function replica(url: string): Promise<PostgresSessionEventLog> {
-    const pool = await connectPostgres({ url });
-    pools.push(pool);
-    const lease = await ReplicaLease.start(pool, { leaseMs: LEASE_MS });
-    leases.push(lease);
-    return PostgresSessionEventLog.open({ pool, lease });
+  async function replica(url: string): Promise<SharedSessionEventLog> {
+    const database = await openSharedDatabase({ url, project: 'test', leaseMs: LEASE_MS });
+    databases.push(database);
+    return new SharedSessionEventLog({
+      store: await database.openStore('session-log', SESSION_LOG_MIGRATIONS),
+      replica: database.replica!,
+    });
   }
 
   /** Another replica process, running a call that never ends; resolves once the log has it running. */

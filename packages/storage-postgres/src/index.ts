@@ -1,5 +1,7 @@
 // Public surface of @quiver/storage-postgres.
 
+export type { PostgresStoreStatus } from './check-stores.js';
+export { checkPostgresStores } from './check-stores.js';
 export type { PostgresConnectionOptions } from './connect-postgres.js';
 export { connectPostgres, DEFAULT_RECONNECT_PATIENCE_MS } from './connect-postgres.js';
 export type { StorageUnavailableContext } from './connection-faults.js';
@@ -13,4 +15,6 @@ export { openPostgresStorageBackend } from './postgres-storage-backend.js';
 export { assertPostgresUrl, redactPostgresUrl } from './postgres-url.js';
 export type { ReplicaLeaseOptions } from './replica-lease.js';
 export { DEFAULT_REPLICA_LEASE_MS, ReplicaLease } from './replica-lease.js';
+export type { ReplicaMembership, SharedDatabase, SharedDatabaseOptions } from './shared-database.js';
+export { openSharedDatabase } from './shared-database.js';
 export { storeSchemaName } from './store-schema.js';

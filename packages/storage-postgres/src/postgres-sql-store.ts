@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   QuiverError,
+  type SqlChangeFeed,
+  type SqlExpressions,
   type SqlParameter,
   type SqlQueryable,
   type SqlStore,
@@ -10,6 +12,18 @@ import type pg from 'pg';
 import { isConnectionLoss, reconnectDelay, sleep, storageUnavailable } from './connection-faults.js';
 import { assertParameterCount, toPostgresPlaceholders } from './placeholders.js';
 import { PORTABLE_ROW_TYPES, portableParameters } from './row-types.js';
+
+/** clock_timestamp(), not now(): the time of the statement, not of the transaction's start. */
+const POSTGRES_EXPRESSIONS: SqlExpressions = {
+  nowMs: '(extract(epoch FROM clock_timestamp()) * 1000)::bigint',
+  jsonField: (column, field) => `(${column}::jsonb ->> '${jsonKey(field)}')`,
+};
+
+/** A JSON key spliced into SQL: only letters, digits and underscores, so it never needs quoting. */
+function jsonKey(field: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) throw new Error(`Not a plain JSON key: ${field}`);
+  return field;
+}
 
 // serialization_failure and deadlock_detected: the transaction did nothing and may simply run again.
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -93,6 +107,7 @@ function queriesOn(
   };
   return {
     dialect: 'postgres',
+    expressions: POSTGRES_EXPRESSIONS,
     async all<Row>(sql: string, params?: readonly SqlParameter[]): Promise<Row[]> {
       return (await execute(sql, params, true)).rows as Row[];
     },
@@ -120,7 +135,12 @@ function pause(attempt: number): Promise<void> {
 }
 
 /** The portable `SqlStore` on a PostgreSQL schema (already migrated) through `pool`. */
-export function createPostgresSqlStore(pool: pg.Pool, schema: string, name: string): SqlStore {
+export function createPostgresSqlStore(
+  pool: pg.Pool,
+  schema: string,
+  name: string,
+  changes?: SqlChangeFeed,
+): SqlStore {
   const where = `store ${name} (schema ${schema})`;
   const refuseReentry = (): void => {
     if (heldTransactions.getStore()?.has(schema)) {
@@ -188,6 +208,7 @@ export function createPostgresSqlStore(pool: pg.Pool, schema: string, name: stri
   return {
     ...direct,
     name,
+    ...(changes ? { changes } : {}),
     async transaction<T>(
       fn: (tx: SqlQueryable) => Promise<T>,
       options: SqlTransactionOptions = {},

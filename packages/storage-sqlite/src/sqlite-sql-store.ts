@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   QuiverError,
   type SqlDatabase,
+  type SqlExpressions,
   type SqlParameter,
   type SqlQueryable,
   type SqlStatement,
@@ -66,9 +67,22 @@ function bindable(params: readonly SqlParameter[]): unknown[] {
   });
 }
 
+/** Integer milliseconds, not whole seconds: julianday('now') keeps the fraction. */
+const SQLITE_EXPRESSIONS: SqlExpressions = {
+  nowMs: "CAST(round((julianday('now') - 2440587.5) * 86400000) AS INTEGER)",
+  jsonField: (column, field) => `json_extract(${column}, '$.${jsonKey(field)}')`,
+};
+
+/** A JSON key spliced into SQL: only letters, digits and underscores, so it never needs quoting. */
+function jsonKey(field: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) throw new Error(`Not a plain JSON key: ${field}`);
+  return field;
+}
+
 function directQueries(database: () => SqlDatabase, usable: () => void): SqlQueryable {
   return {
     dialect: 'sqlite',
+    expressions: SQLITE_EXPRESSIONS,
     async all<Row>(sql: string, params: readonly SqlParameter[] = []): Promise<Row[]> {
       usable();
       return prepared(database(), sql).all(...bindable(params)) as Row[];
@@ -121,6 +135,7 @@ export function createSqliteSqlStore(name: string, database: () => SqlDatabase):
     };
   return {
     dialect: 'sqlite',
+    expressions: SQLITE_EXPRESSIONS,
     name,
     all: queued((queries, sql: string, params?: readonly SqlParameter[]) => queries.all(sql, params)),
     get: queued((queries, sql: string, params?: readonly SqlParameter[]) => queries.get(sql, params)),

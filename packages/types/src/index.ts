@@ -120,7 +120,9 @@ export { fail, isToolResult, ok, resultText } from './result.js';
 export type {
   ConnectStoreOptions,
   PortableMigrations,
+  SqlChangeFeed,
   SqlDialect,
+  SqlExpressions,
   SqlParameter,
   SqlQueryable,
   SqlStore,

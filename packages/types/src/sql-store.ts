@@ -16,9 +16,38 @@ export type SqlParameter = string | number | bigint | boolean | null | Uint8Arra
  */
 export interface SqlQueryable {
   readonly dialect: SqlDialect;
+  /** SQL that differs by dialect, for statements written once. */
+  readonly expressions: SqlExpressions;
   all<Row = Record<string, unknown>>(sql: string, params?: readonly SqlParameter[]): Promise<Row[]>;
   get<Row = Record<string, unknown>>(sql: string, params?: readonly SqlParameter[]): Promise<Row | undefined>;
   run(sql: string, params?: readonly SqlParameter[]): Promise<{ changes: number }>;
+}
+
+/** Expressions spliced into statement text where the dialects differ. */
+export interface SqlExpressions {
+  /**
+   * The database's clock in integer milliseconds since 1970: the same clock for every process on
+   * the store, so replicas with skewed clocks agree on what is old.
+   */
+  readonly nowMs: string;
+  /** The text of `field` (a top-level key, a literal of the caller's) in the JSON text of `column`; NULL when absent. */
+  jsonField(column: string, field: string): string;
+}
+
+/**
+ * Notices between the processes sharing a store, where the backend carries them (PostgreSQL's
+ * LISTEN/NOTIFY): a store that caches rows hears that another process changed them. A process
+ * does not hear its own notices.
+ */
+export interface SqlChangeFeed {
+  /** Tells the other listeners of `topic` that something changed. */
+  notify(topic: string): Promise<void>;
+  /**
+   * Calls `onChange` when another process notified `topic`, and again once a lost listening
+   * connection is back (notices sent meanwhile were missed); `onLost` hears of the loss.
+   * Resolves, once listening, to the function that stops.
+   */
+  listen(topic: string, onChange: () => void, onLost?: (error: Error) => void): Promise<() => Promise<void>>;
 }
 
 export interface SqlTransactionOptions {
@@ -28,6 +57,8 @@ export interface SqlTransactionOptions {
 /** A database of one scope, migrated, on whichever backend the host runs. */
 export interface SqlStore extends SqlQueryable {
   readonly name: string;
+  /** Present where the backend carries notices between processes (PostgreSQL stores the host opens for itself). */
+  readonly changes?: SqlChangeFeed;
   /**
    * Runs `fn` in one transaction, committed when it resolves and rolled back when it throws.
    * SQLite: BEGIN IMMEDIATE on this connection, serialized with every other use of it.

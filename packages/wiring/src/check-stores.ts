@@ -1,5 +1,6 @@
 import { checkPostgresStores, type StorageConfig } from '@quiver/plugin-host';
 import { checkSqliteStores, type StoreStatus } from '@quiver/storage-sqlite';
+import { loadPostgresBackend } from './postgres-backend.js';
 
 export interface CheckStoresOptions {
   /** The data directory: its SQLite stores (session log, grants, plugin storage) are checked. */
@@ -18,6 +19,12 @@ export interface CheckStoresOptions {
 export async function checkStores(options: CheckStoresOptions): Promise<StoreStatus[]> {
   const statuses = checkSqliteStores(options.dataDir);
   if (options.storage !== undefined)
-    statuses.push(...(await checkPostgresStores(options.storage, options.environment ?? process.env)));
+    statuses.push(
+      ...(await checkPostgresStores(
+        options.storage,
+        options.environment ?? process.env,
+        loadPostgresBackend,
+      )),
+    );
   return statuses;
 }

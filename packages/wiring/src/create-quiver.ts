@@ -43,6 +43,7 @@ import {
   personSettingsOf,
   withPersonRules,
 } from './person-settings.js';
+import { loadPostgresBackend } from './postgres-backend.js';
 import { announceSandboxNotice, personalitySandboxNotice } from './sandbox-notice.js';
 
 export interface CreateQuiverOptions {
@@ -185,7 +186,11 @@ export function openQuiverProjectTrust(
   options: CreateQuiverOptions = {},
 ): Promise<{ inspection: ProjectInspection; trustStorage: TrustStorage }> {
   return openProjectTrust(
-    { ...projectOptions(options).project, ...(options.env ? { environment: options.env } : {}) },
+    {
+      ...projectOptions(options).project,
+      ...(options.env ? { environment: options.env } : {}),
+      postgres: loadPostgresBackend,
+    },
     options.logger ?? silentLogger,
   );
 }
@@ -228,6 +233,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
     ],
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.env ? { environment: options.env } : {}),
+    postgres: loadPostgresBackend,
   };
   // The bridge gets the (trusted) `mcpServers` table and starts a server only when a session under
   // a personality that enables it first needs it.

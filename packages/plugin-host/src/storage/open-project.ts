@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { connectPostgres } from '@quiver/storage-postgres';
-import { type Logger, QuiverError } from '@quiver/types';
+import type { Logger } from '@quiver/types';
 import type { QuiverConfig } from '../config/config-schema.js';
 import type { CreateHostOptions } from '../host-options.js';
 import { CodeTrust } from '../trust/code-trust.js';
@@ -11,10 +10,16 @@ import {
   locateProject,
   type ProjectInspection,
 } from '../trust/inspect-project.js';
-import { PostgresTrustStorage } from '../trust/postgres-trust-storage.js';
+import { SharedTrustStorage, TRUST_MIGRATIONS } from '../trust/shared-trust-storage.js';
 import { fileTrustStorage, type TrustStorage } from '../trust/trust-storage.js';
 import { TrustedWorkspaceFiles } from '../trust/workspace-file-pins.js';
-import { openSharedStorage, type SharedStorage } from './shared-storage.js';
+import type { PostgresBackendLoader } from './postgres-backend.js';
+import {
+  loadPostgresBackend,
+  openSharedStorage,
+  postgresUrlOf,
+  type SharedStorage,
+} from './shared-storage.js';
 import { environmentVariableOf, storageProjectOf } from './storage-config.js';
 
 export interface OpenedProject extends ProjectInspection {
@@ -36,7 +41,10 @@ export interface OpenedProject extends ProjectInspection {
  */
 export async function openProject(options: CreateHostOptions, logger: Logger): Promise<OpenedProject> {
   const located = locateProject(options);
-  const postgresTrust = await openPostgresTrust(located, options.environment, logger, { required: false });
+  const postgresTrust = await openPostgresTrust(located, options.environment, logger, {
+    required: false,
+    postgres: options.postgres,
+  });
   try {
     const inspection = inspectProject(
       options.trust && postgresTrust
@@ -52,6 +60,7 @@ export async function openProject(options: CreateHostOptions, logger: Logger): P
       workspace: hostWorkspace,
       logger,
       ...(options.environment ? { environment: options.environment } : {}),
+      ...(options.postgres ? { postgres: options.postgres } : {}),
     });
     const trustStorage = postgresTrust ?? fileTrustStorage(hostWorkspace, options.trust?.env);
     const trust = inspection.trust;
@@ -80,56 +89,63 @@ export async function openProject(options: CreateHostOptions, logger: Logger): P
  * starting anything (what `quiver trust` and `quiver mcp review` work on). Close the storage.
  */
 export async function openProjectTrust(
-  options: InspectProjectOptions & { environment?: Readonly<Record<string, string | undefined>> },
+  options: InspectProjectOptions & {
+    environment?: Readonly<Record<string, string | undefined>>;
+    /** The PostgreSQL backend, loaded only when quiver.yaml keeps state there. */
+    postgres?: PostgresBackendLoader;
+  },
   logger: Logger,
 ): Promise<{ inspection: ProjectInspection; trustStorage: TrustStorage }> {
   const located = locateProject(options);
-  const postgresTrust = await openPostgresTrust(located, options.environment, logger, { required: true });
+  const postgresTrust = await openPostgresTrust(located, options.environment, logger, {
+    required: true,
+    postgres: options.postgres,
+  });
   const records = postgresTrust ?? fileTrustStorage(located.workspace, options.trust?.env);
   const inspection = inspectProject({ ...options, trust: { ...options.trust, records } }, located);
   return { inspection, trustStorage: records };
 }
 
 /**
- * The trust storage on PostgreSQL, with a pool of its own (a listening connection stays open);
- * undefined for SQLite. Without the URL variable: an error when `required`, else undefined
+ * The trust storage on PostgreSQL, on a connection pool of its own (a listening connection stays
+ * open); undefined for SQLite. Without the URL variable: an error when `required`, else undefined
  * (opening the shared storage then fails with the message that says so).
  */
 async function openPostgresTrust(
   located: LocatedProject,
   environment: Readonly<Record<string, string | undefined>> = process.env,
   logger: Logger,
-  { required }: { required: boolean },
-): Promise<PostgresTrustStorage | undefined> {
+  { required, postgres }: { required: boolean; postgres: PostgresBackendLoader | undefined },
+): Promise<SharedTrustStorage | undefined> {
   const storage = located.found.storage;
   if (storage.kind !== 'postgres') return undefined;
   const variable = environmentVariableOf(storage.url) as string;
-  const url = environment[variable];
-  if (!url && !required) return undefined;
-  if (!url) {
-    throw new QuiverError(
-      'config_invalid',
-      `quiver.yaml keeps trust records and MCP tool pins in PostgreSQL with the URL from \${${variable}}, but ${variable} is not set.`,
-      { fix: `Set ${variable} as it is set where the replicas run.`, details: { variable } },
-    );
-  }
+  if (!environment[variable] && !required) return undefined;
+  const { url, source } = postgresUrlOf(
+    storage,
+    environment,
+    'keeps trust records and MCP tool pins',
+    (name) => `Set ${name} as it is set where the replicas run.`,
+  );
   const project = storageProjectOf(storage, located.workspace, environment);
-  const pool = await connectPostgres({
+  const backend = await loadPostgresBackend(postgres);
+  const database = await backend.openSharedDatabase({
     url,
-    source: `the ${variable} environment variable`,
+    source,
+    project,
     applicationName: 'quiver-trust',
     maxConnections: 3,
   });
   try {
-    return await PostgresTrustStorage.open({
-      pool,
+    return await SharedTrustStorage.open({
+      store: await database.openStore('trust', TRUST_MIGRATIONS),
       project,
       logger,
-      ownsPool: true,
       workspace: located.workspace,
+      onClose: () => database.close(),
     });
   } catch (error) {
-    await pool.end().catch(() => {});
+    await database.close().catch(() => {});
     throw error;
   }
 }

@@ -1,100 +1,121 @@
-import { applyPostgresMigrations } from '@quiver/storage-postgres';
-import type { Logger } from '@quiver/types';
-import type pg from 'pg';
+import type { Logger, PortableMigrations, SqlParameter, SqlStore } from '@quiver/types';
 import { type CodePins, pinTrustedCode } from './code-pins.js';
 import type { FilePins } from './file-pins.js';
 import type { McpToolPin, McpToolPinEntry, McpToolPinFile, McpToolPinStore } from './mcp-tool-pins.js';
 import type { ProjectConfiguration } from './project-configuration.js';
-import { TrustChangeFeed } from './trust-change-feed.js';
 import type { McpToolDefinitionApproval, TrustStorage } from './trust-storage.js';
 import { fingerprintConfiguration, type TrustRecord } from './trust-store.js';
 
-/** Migration i brings the `trust` schema to version i + 1 (see applyPostgresMigrations). */
-const TRUST_MIGRATIONS = [
-  `CREATE TABLE trust_records (
-     project TEXT PRIMARY KEY,
-     record JSONB NOT NULL,
-     trusted_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
-   );
-   CREATE TABLE mcp_tool_pins (
-     project TEXT NOT NULL,
-     server TEXT NOT NULL,
-     tool TEXT NOT NULL,
-     pinned JSONB NOT NULL,
-     pending JSONB,
-     PRIMARY KEY (project, server, tool)
-   )`,
-];
+/**
+ * Index + 1 is the schema version (concern `trust`). JSON columns are JSONB on PostgreSQL and
+ * text on SQLite; both are written as JSON text and read back through CAST(… AS TEXT).
+ */
+export const TRUST_MIGRATIONS: PortableMigrations = {
+  sqlite: [
+    `CREATE TABLE trust_records (
+       project TEXT PRIMARY KEY,
+       record TEXT NOT NULL,
+       trusted_at TEXT NOT NULL
+     );
+     CREATE TABLE mcp_tool_pins (
+       project TEXT NOT NULL,
+       server TEXT NOT NULL,
+       tool TEXT NOT NULL,
+       pinned TEXT NOT NULL,
+       pending TEXT,
+       PRIMARY KEY (project, server, tool)
+     )`,
+  ],
+  postgres: [
+    `CREATE TABLE trust_records (
+       project TEXT PRIMARY KEY,
+       record JSONB NOT NULL,
+       trusted_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+     );
+     CREATE TABLE mcp_tool_pins (
+       project TEXT NOT NULL,
+       server TEXT NOT NULL,
+       tool TEXT NOT NULL,
+       pinned JSONB NOT NULL,
+       pending JSONB,
+       PRIMARY KEY (project, server, tool)
+     )`,
+  ],
+};
 
-export interface PostgresTrustStorageOptions {
-  /** A pool from `connectPostgres`; the caller owns it. */
-  pool: pg.Pool;
+export interface SharedTrustStorageOptions {
+  /** A store migrated with `TRUST_MIGRATIONS`; its change feed (if any) tells this one of other writers. */
+  store: SqlStore;
   /** Which project: replicas serving one project use the same key. */
   project: string;
   /** Where failed writes and a lost change feed are reported. */
   logger: Logger;
-  /** End the pool on close (a pool opened for this storage alone). */
-  ownsPool?: boolean;
   /** The workspace whose code a record pins when `writeRecord` is not given the pins. */
   workspace?: string;
+  /** Called by `close` (the opener's cleanup, such as ending a connection pool of its own). */
+  onClose?: () => Promise<void>;
 }
 
 interface PinRow {
   server: string;
   tool: string;
-  pinned: McpToolPin;
-  pending: McpToolPin | null;
+  pinned: string;
+  pending: string | null;
 }
 
 /**
- * A project's trust record and pins in PostgreSQL. Both are loaded when it opens and kept in
+ * A project's trust record and pins in a store shared by every replica of the project (written
+ * once against `SqlStore`; PostgreSQL in practice). Both are loaded when it opens and kept in
  * memory, so trust is evaluated and pins are checked without a round trip; every change is
- * written through, and the other replicas reload on the notification it sends.
+ * written through, and the other replicas reload on the notice the store's change feed carries.
  */
-export class PostgresTrustStorage implements TrustStorage {
+export class SharedTrustStorage implements TrustStorage {
   readonly kind = 'postgres';
   readonly recordLocation: string;
   readonly pinsLocation: string;
-  readonly #pool: pg.Pool;
+  readonly #store: SqlStore;
   readonly #project: string;
+  readonly #topic: string;
   readonly #logger: Logger;
-  readonly #ownsPool: boolean;
+  readonly #onClose: (() => Promise<void>) | undefined;
   readonly #workspace: string | undefined;
   readonly #watchers = new Set<() => void>();
   readonly #recordWatchers = new Set<() => void>();
   #record: TrustRecord | undefined;
   #pins: McpToolPinFile;
   #writes: Promise<void> = Promise.resolve();
-  #feed: TrustChangeFeed | undefined;
+  #stopListening: (() => Promise<void>) | undefined;
   #closed = false;
 
-  private constructor(options: PostgresTrustStorageOptions) {
-    this.#pool = options.pool;
+  private constructor(options: SharedTrustStorageOptions) {
+    this.#store = options.store;
     this.#project = options.project;
+    this.#topic = `trust:${options.project}`;
     this.#logger = options.logger;
-    this.#ownsPool = options.ownsPool ?? false;
+    this.#onClose = options.onClose;
     this.#workspace = options.workspace;
-    this.recordLocation = `PostgreSQL (trust_records, project ${JSON.stringify(options.project)})`;
-    this.pinsLocation = `PostgreSQL (mcp_tool_pins, project ${JSON.stringify(options.project)})`;
+    const backend = options.store.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite';
+    this.recordLocation = `${backend} (trust_records, project ${JSON.stringify(options.project)})`;
+    this.pinsLocation = `${backend} (mcp_tool_pins, project ${JSON.stringify(options.project)})`;
     this.#pins = { version: 1, workspace: options.project, servers: {} };
   }
 
-  static async open(options: PostgresTrustStorageOptions): Promise<PostgresTrustStorage> {
-    await applyPostgresMigrations(options.pool, 'trust', TRUST_MIGRATIONS);
-    const storage = new PostgresTrustStorage(options);
-    storage.#feed = await TrustChangeFeed.start({
-      ...options,
-      onChange: () =>
+  static async open(options: SharedTrustStorageOptions): Promise<SharedTrustStorage> {
+    const storage = new SharedTrustStorage(options);
+    storage.#stopListening = await options.store.changes?.listen(
+      storage.#topic,
+      () =>
         storage.#reload().then(
           () => storage.#changed(),
           (error: Error) =>
             options.logger.warn(`Reloading the trust record and MCP tool pins failed: ${error.message}`),
         ),
-    });
+      (error) => options.logger.warn(`Lost the feed of trust changes (${error.message}); reconnecting.`),
+    );
     try {
       await storage.#reload();
     } catch (error) {
-      await storage.#feed.close();
+      await storage.#stopListening?.();
       throw error;
     }
     return storage;
@@ -133,35 +154,42 @@ export class PostgresTrustStorage implements TrustStorage {
       configuration,
       ...(code ? { code } : {}),
     };
-    await this.#pool.query(
-      `INSERT INTO trust_records (project, record) VALUES ($1, $2)
-         ON CONFLICT (project) DO UPDATE SET record = excluded.record, trusted_at = clock_timestamp()`,
-      [this.#project, JSON.stringify(record)],
+    await this.#store.transaction((tx) =>
+      tx.run(
+        `INSERT INTO trust_records (project, record, trusted_at) VALUES (?, ?, ?)
+           ON CONFLICT (project) DO UPDATE SET record = excluded.record, trusted_at = excluded.trusted_at`,
+        [this.#project, JSON.stringify(record), record.trustedAt],
+      ),
     );
     this.#record = record;
-    await this.#feed?.notify();
+    await this.#notify();
     return this.recordLocation;
   }
 
-  /** Merged into the stored record in one statement, so that pins added by another replica stay. */
+  /** Merged into the stored record in one serializable transaction, so that pins added by another replica stay. */
   async pinFiles(files: FilePins): Promise<boolean> {
-    const result = await this.#pool.query<{ record: TrustRecord }>(
-      `UPDATE trust_records
-          SET record = jsonb_set(
-                record,
-                '{code}',
-                jsonb_build_object('plugins', '{}'::jsonb, 'servers', '{}'::jsonb, 'files', '{}'::jsonb)
-                  || coalesce(record->'code', '{}'::jsonb)
-                  || jsonb_build_object('files', coalesce(record->'code'->'files', '{}'::jsonb) || $2::jsonb))
-        WHERE project = $1
-        RETURNING record`,
-      [this.#project, JSON.stringify(files)],
+    const record = await this.#store.transaction(
+      async (tx) => {
+        const row = await tx.get<{ record: string }>(
+          'SELECT CAST(record AS TEXT) AS record FROM trust_records WHERE project = ?',
+          [this.#project],
+        );
+        if (row === undefined) return undefined;
+        const stored = JSON.parse(row.record) as TrustRecord;
+        const code = { plugins: {}, servers: {}, files: {}, ...stored.code };
+        const merged: TrustRecord = { ...stored, code: { ...code, files: { ...code.files, ...files } } };
+        await tx.run('UPDATE trust_records SET record = ? WHERE project = ?', [
+          JSON.stringify(merged),
+          this.#project,
+        ]);
+        return merged;
+      },
+      { isolation: 'serializable' },
     );
-    const record = result.rows[0]?.record;
     if (record === undefined) return false;
     // trustedAt is unchanged: other replicas reload the pins without reopening the configuration.
     this.#record = record;
-    await this.#feed?.notify();
+    await this.#notify();
     return true;
   }
 
@@ -173,19 +201,22 @@ export class PostgresTrustStorage implements TrustStorage {
         const entry = this.#pins.servers[server]?.[tool];
         if (entry === undefined) return;
         entry.pending = pending;
-        this.#write(
-          'UPDATE mcp_tool_pins SET pending = $4 WHERE project = $1 AND server = $2 AND tool = $3',
-          [server, tool, JSON.stringify(pending)],
-        );
+        this.#write('UPDATE mcp_tool_pins SET pending = ? WHERE project = ? AND server = ? AND tool = ?', [
+          JSON.stringify(pending),
+          this.#project,
+          server,
+          tool,
+        ]);
       },
       settle: (server, tool) => {
         const entry = this.#pins.servers[server]?.[tool];
         if (entry?.pending === undefined) return;
         delete entry.pending;
-        this.#write(
-          'UPDATE mcp_tool_pins SET pending = NULL WHERE project = $1 AND server = $2 AND tool = $3',
-          [server, tool],
-        );
+        this.#write('UPDATE mcp_tool_pins SET pending = NULL WHERE project = ? AND server = ? AND tool = ?', [
+          this.#project,
+          server,
+          tool,
+        ]);
       },
       watch: (onChange) => {
         this.#watchers.add(onChange);
@@ -201,16 +232,26 @@ export class PostgresTrustStorage implements TrustStorage {
 
   async approve(change: McpToolDefinitionApproval): Promise<boolean> {
     await this.#writes;
-    const result = await this.#pool.query<{ pinned: McpToolPin }>(
-      `UPDATE mcp_tool_pins SET pinned = pending, pending = NULL
-         WHERE project = $1 AND server = $2 AND tool = $3 AND pending->>'hash' = $4
-         RETURNING pinned`,
-      [this.#project, change.server, change.tool, change.hash],
+    const key = [this.#project, change.server, change.tool];
+    const pinned = await this.#store.transaction(
+      async (tx) => {
+        const row = await tx.get<{ pending: string | null }>(
+          'SELECT CAST(pending AS TEXT) AS pending FROM mcp_tool_pins WHERE project = ? AND server = ? AND tool = ?',
+          key,
+        );
+        const pending = row?.pending == null ? undefined : (JSON.parse(row.pending) as McpToolPin);
+        if (pending?.hash !== change.hash) return undefined;
+        await tx.run(
+          'UPDATE mcp_tool_pins SET pinned = pending, pending = NULL WHERE project = ? AND server = ? AND tool = ?',
+          key,
+        );
+        return pending;
+      },
+      { isolation: 'serializable' },
     );
-    const pinned = result.rows[0]?.pinned;
     if (pinned === undefined) return false;
     this.#pins.servers[change.server] = { ...this.#pins.servers[change.server], [change.tool]: { pinned } };
-    await this.#feed?.notify();
+    await this.#notify();
     return true;
   }
 
@@ -223,8 +264,8 @@ export class PostgresTrustStorage implements TrustStorage {
     if (this.#closed) return;
     this.#closed = true;
     await this.#writes;
-    await this.#feed?.close();
-    if (this.#ownsPool) await this.#pool.end().catch(() => {});
+    await this.#stopListening?.().catch(() => {});
+    await this.#onClose?.().catch(() => {});
   }
 
   #pin(server: string, tool: string, pin: McpToolPin): void {
@@ -232,9 +273,8 @@ export class PostgresTrustStorage implements TrustStorage {
     this.#pins.servers[server] = { ...this.#pins.servers[server], [tool]: { pinned: pin } };
     // The first pin wins: another replica may have pinned this tool since it was loaded.
     this.#write(
-      `INSERT INTO mcp_tool_pins (project, server, tool, pinned) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING`,
-      [server, tool, JSON.stringify(pin)],
+      'INSERT INTO mcp_tool_pins (project, server, tool, pinned) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      [this.#project, server, tool, JSON.stringify(pin)],
       (inserted) => (inserted ? undefined : this.#refresh().then(() => this.#changed())),
     );
   }
@@ -242,14 +282,14 @@ export class PostgresTrustStorage implements TrustStorage {
   /** Queued so that the database sees this replica's changes in the order it made them. */
   #write(
     sql: string,
-    parameters: unknown[],
+    parameters: SqlParameter[],
     after?: (changedRows: boolean) => Promise<void> | undefined,
   ): void {
     this.#writes = this.#writes.then(async () => {
       try {
-        const result = await this.#pool.query(sql, [this.#project, ...parameters]);
-        await this.#feed?.notify();
-        await after?.((result.rowCount ?? 0) > 0);
+        const { changes } = await this.#store.transaction((tx) => tx.run(sql, parameters));
+        await this.#notify();
+        await after?.(changes > 0);
       } catch (error) {
         this.#logger.warn(
           `A change to the MCP tool pins was not saved in PostgreSQL: ${(error as Error).message}`,
@@ -259,24 +299,28 @@ export class PostgresTrustStorage implements TrustStorage {
   }
 
   async #readPinRows(): Promise<McpToolPinFile['servers']> {
-    const result = await this.#pool.query<PinRow>(
-      'SELECT server, tool, pinned, pending FROM mcp_tool_pins WHERE project = $1',
+    const rows = await this.#store.all<PinRow>(
+      `SELECT server, tool, CAST(pinned AS TEXT) AS pinned, CAST(pending AS TEXT) AS pending
+         FROM mcp_tool_pins WHERE project = ?`,
       [this.#project],
     );
     const servers: McpToolPinFile['servers'] = {};
-    for (const row of result.rows) {
-      const entry: McpToolPinEntry = { pinned: row.pinned, ...(row.pending ? { pending: row.pending } : {}) };
+    for (const row of rows) {
+      const entry: McpToolPinEntry = {
+        pinned: JSON.parse(row.pinned) as McpToolPin,
+        ...(row.pending ? { pending: JSON.parse(row.pending) as McpToolPin } : {}),
+      };
       servers[row.server] = { ...servers[row.server], [row.tool]: entry };
     }
     return servers;
   }
 
   async #readRecord(): Promise<TrustRecord | undefined> {
-    const result = await this.#pool.query<{ record: TrustRecord }>(
-      'SELECT record FROM trust_records WHERE project = $1',
+    const row = await this.#store.get<{ record: string }>(
+      'SELECT CAST(record AS TEXT) AS record FROM trust_records WHERE project = ?',
       [this.#project],
     );
-    const record = result.rows[0]?.record;
+    const record = row === undefined ? undefined : (JSON.parse(row.record) as TrustRecord);
     const valid =
       record?.version === 1 &&
       record.workspace === this.#project &&
@@ -298,6 +342,10 @@ export class PostgresTrustStorage implements TrustStorage {
     this.#record = record;
     this.#pins = { version: 1, workspace: this.#project, servers };
     if (recordChanged) for (const watcher of this.#recordWatchers) watcher();
+  }
+
+  async #notify(): Promise<void> {
+    await this.#store.changes?.notify(this.#topic);
   }
 
   #changed(): void {

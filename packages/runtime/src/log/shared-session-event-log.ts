@@ -1,15 +1,13 @@
 import {
-  applyPostgresMigrations,
-  isConnectionLoss,
-  ReplicaLease,
-  retryIdempotent,
-} from '@quiver/storage-postgres';
-import type { QuiverEvent, ToolErrorCode } from '@quiver/types';
-import type pg from 'pg';
+  isQuiverError,
+  type QuiverEvent,
+  type SqlParameter,
+  type SqlQueryable,
+  type SqlStore,
+  type ToolErrorCode,
+} from '@quiver/types';
 import type { SessionEventLog, WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
 import { summarizeFileEdits } from './file-edits.js';
-import { writeEventRows } from './postgres-event-rows.js';
-import { POSTGRES_SESSION_LOG_MIGRATIONS } from './postgres-session-schema.js';
 import type {
   CallRecord,
   CallStatus,
@@ -17,13 +15,21 @@ import type {
   SessionRecordInput,
   SessionSummary,
 } from './records.js';
+import { writeEventRows } from './shared-event-rows.js';
 
-export interface PostgresSessionEventLogOptions {
-  /** A pool from `connectPostgres`; the caller owns it. */
-  pool: pg.Pool;
-  /** This process's replica lease: running calls are stamped with it. */
-  lease: ReplicaLease;
-  /** What is held in memory while the database is unreachable; default `POSTGRES_LOG_QUEUE_LIMITS`. */
+/** This process among the replicas sharing the store (the storage backend's lease). */
+export interface LogReplica {
+  readonly id: string;
+  /** A condition true when the replica whose id is in `column` stopped or let its lease run out; `params` fill its `?`. */
+  deadCondition(column: string): { sql: string; params: SqlParameter[] };
+}
+
+export interface SharedSessionEventLogOptions {
+  /** A store migrated with `SESSION_LOG_MIGRATIONS` (concern `session-log`); the caller owns it. */
+  store: SqlStore;
+  /** This process's replica: running calls are stamped with it. */
+  replica: LogReplica;
+  /** What is held in memory while the database is unreachable; default `SHARED_LOG_QUEUE_LIMITS`. */
   queueLimits?: { events: number; bytes: number };
 }
 
@@ -35,14 +41,27 @@ export interface RecoveredCall {
   replica: string;
 }
 
+interface SessionRow {
+  id: string;
+  personality: string | null;
+  agent: string | null;
+  started_at: number;
+  ended_at: number | null;
+  calls: number;
+  failed: number;
+  interrupted: number;
+  last_activity: number | null;
+  lost: number | null;
+}
+
 interface CallRow {
   session_id: string;
   call_id: string;
   tool: string;
   args: string | null;
   turn: number | null;
-  started_at: string | null;
-  completed_at: string | null;
+  started_at: number | null;
+  completed_at: number | null;
   status: CallStatus;
   code: string | null;
   duration_ms: number | null;
@@ -50,25 +69,27 @@ interface CallRow {
 }
 
 /** Writes held in memory while the database is unreachable, at most: past either bound they are counted as lost. */
-export const POSTGRES_LOG_QUEUE_LIMITS = { events: 10_000, bytes: 16 * 1024 * 1024 };
+export const SHARED_LOG_QUEUE_LIMITS = { events: 10_000, bytes: 16 * 1024 * 1024 };
 /** How long one write keeps being retried while the database is unreachable before it is counted as lost. */
 const OUTAGE_PATIENCE_MS = 120_000;
 const FIRST_RETRY_MS = 100;
 const LONGEST_RETRY_MS = 2_000;
 
-const number = (value: string | null): number | undefined => (value === null ? undefined : Number(value));
+const number = (value: number | string | null): number | undefined =>
+  value === null ? undefined : Number(value);
 
 /**
- * The session log on PostgreSQL, shared by every replica. Writes are queued and committed in
- * the order they were handed over, each batch in one transaction, off the calling path (the
- * queue plays the part of the SQLite log's writer thread). A call's start is stamped with the
+ * The session log in a store every replica shares (written against `SqlStore`; PostgreSQL in
+ * practice). Writes are queued and committed in the order they were handed over, each batch in
+ * one transaction, off the calling path (the queue plays the part of the SQLite log's writer
+ * thread). A call's start is stamped with the
  * replica that runs it; orphan recovery marks `interrupted` only the running calls of replicas
  * whose lease ran out or that stopped, so a live replica's call is never taken for an orphan and
  * nothing is ever re-run.
  */
-export class PostgresSessionEventLog implements SessionEventLog {
-  readonly #pool: pg.Pool;
-  readonly #lease: ReplicaLease;
+export class SharedSessionEventLog implements SessionEventLog {
+  readonly #store: SqlStore;
+  readonly #replica: LogReplica;
   #queue: Promise<void> = Promise.resolve();
   #handedOver = 0;
   #settled = 0;
@@ -79,21 +100,16 @@ export class PostgresSessionEventLog implements SessionEventLog {
   #unreachableSince: number | undefined;
   readonly #limits: { events: number; bytes: number };
 
-  private constructor(options: PostgresSessionEventLogOptions) {
-    this.#pool = options.pool;
-    this.#lease = options.lease;
-    this.#limits = options.queueLimits ?? POSTGRES_LOG_QUEUE_LIMITS;
-  }
-
-  static async open(options: PostgresSessionEventLogOptions): Promise<PostgresSessionEventLog> {
-    await applyPostgresMigrations(options.pool, 'session-log', POSTGRES_SESSION_LOG_MIGRATIONS);
-    return new PostgresSessionEventLog(options);
+  constructor(options: SharedSessionEventLogOptions) {
+    this.#store = options.store;
+    this.#replica = options.replica;
+    this.#limits = options.queueLimits ?? SHARED_LOG_QUEUE_LIMITS;
   }
 
   beginSession(session: SessionRecordInput): void {
-    this.#enqueue([], (client) =>
-      client.query(
-        `INSERT INTO sessions (id, personality, agent, started_at) VALUES ($1, $2, $3, $4)
+    this.#enqueue([], (tx) =>
+      tx.run(
+        `INSERT INTO sessions (id, personality, agent, started_at) VALUES (?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET personality = coalesce(excluded.personality, sessions.personality),
              agent = coalesce(excluded.agent, sessions.agent), ended_at = NULL`,
         [session.id, session.personalityId ?? null, session.agent ?? null, session.startedAt ?? Date.now()],
@@ -102,9 +118,7 @@ export class PostgresSessionEventLog implements SessionEventLog {
   }
 
   endSession(sessionId: string, endedAt: number = Date.now()): void {
-    this.#enqueue([], (client) =>
-      client.query('UPDATE sessions SET ended_at = $1 WHERE id = $2', [endedAt, sessionId]),
-    );
+    this.#enqueue([], (tx) => tx.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [endedAt, sessionId]));
   }
 
   append(event: QuiverEvent): void {
@@ -112,13 +126,13 @@ export class PostgresSessionEventLog implements SessionEventLog {
   }
 
   appendAll(events: readonly QuiverEvent[]): void {
-    if (events.length > 0) this.#enqueue(events, (client) => writeEventRows(client, this.#lease.id, events));
+    if (events.length > 0) this.#enqueue(events, (tx) => writeEventRows(tx, this.#replica.id, events));
   }
 
   openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel {
     this.#failures.add(onFailure);
     return {
-      write: (events) => this.#enqueue(events, (client) => writeEventRows(client, this.#lease.id, events)),
+      write: (events) => this.#enqueue(events, (tx) => writeEventRows(tx, this.#replica.id, events)),
       written: () => this.#queue,
       // Nothing can block on a network round trip; writes stay in order on the one queue anyway.
       settle: () => this.#settled === this.#handedOver,
@@ -146,43 +160,41 @@ export class PostgresSessionEventLog implements SessionEventLog {
 
   async sessionCalls(sessionId: string): Promise<CallRecord[]> {
     await this.#queue;
-    const result = await retryIdempotent(() =>
-      this.#pool.query<CallRow>(
-        'SELECT * FROM calls WHERE session_id = $1 ORDER BY coalesce(started_at, completed_at), call_id',
-        [sessionId],
-      ),
+    const rows = await this.#store.all<CallRow>(
+      'SELECT * FROM calls WHERE session_id = ? ORDER BY coalesce(started_at, completed_at), call_id',
+      [sessionId],
     );
-    return result.rows.map(toCallRecord);
+    return rows.map(toCallRecord);
   }
 
   async recentSessions(limit = 20): Promise<SessionSummary[]> {
     await this.#queue;
-    const result = await retryIdempotent(() =>
-      this.#pool.query(
-        `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
-           count(c.call_id)::int AS calls,
-           count(*) FILTER (WHERE c.status = 'error')::int AS failed,
-           count(*) FILTER (WHERE c.status = 'interrupted')::int AS interrupted,
-           max(coalesce(c.completed_at, c.started_at)) AS last_activity,
-           (SELECT coalesce(sum((e.data::jsonb->>'lostEvents')::int), 0)::int FROM events e
-              WHERE e.session_id = s.id AND e.type = 'session.warning'
-                AND e.data::jsonb->>'code' = 'log_gap') AS lost
-         FROM sessions s LEFT JOIN calls c ON c.session_id = s.id
-         GROUP BY s.id
-         ORDER BY greatest(max(coalesce(c.completed_at, c.started_at)), s.started_at) DESC
-         LIMIT $1`,
-        [limit],
-      ),
+    const json = this.#store.expressions.jsonField;
+    const rows = await this.#store.all<SessionRow>(
+      `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
+         count(c.call_id) AS calls,
+         coalesce(sum(CASE WHEN c.status = 'error' THEN 1 ELSE 0 END), 0) AS failed,
+         coalesce(sum(CASE WHEN c.status = 'interrupted' THEN 1 ELSE 0 END), 0) AS interrupted,
+         max(coalesce(c.completed_at, c.started_at)) AS last_activity,
+         (SELECT coalesce(sum(CAST(${json('e.data', 'lostEvents')} AS INTEGER)), 0) FROM events e
+            WHERE e.session_id = s.id AND e.type = 'session.warning'
+              AND ${json('e.data', 'code')} = 'log_gap') AS lost
+       FROM sessions s LEFT JOIN calls c ON c.session_id = s.id
+       GROUP BY s.id, s.personality, s.agent, s.started_at, s.ended_at
+       ORDER BY CASE WHEN max(coalesce(c.completed_at, c.started_at)) > s.started_at
+                  THEN max(coalesce(c.completed_at, c.started_at)) ELSE s.started_at END DESC
+       LIMIT ?`,
+      [limit],
     );
-    return result.rows.map((row) => ({
+    return rows.map((row) => ({
       id: row.id,
       personalityId: row.personality ?? undefined,
       agent: row.agent ?? undefined,
       startedAt: Number(row.started_at),
       endedAt: number(row.ended_at),
-      calls: row.calls,
-      failedCalls: row.failed,
-      interruptedCalls: row.interrupted,
+      calls: Number(row.calls),
+      failedCalls: Number(row.failed),
+      interruptedCalls: Number(row.interrupted),
       lastActivityAt: Math.max(Number(row.last_activity ?? row.started_at), Number(row.started_at)),
       lostEvents: Number(row.lost ?? 0),
     }));
@@ -191,48 +203,41 @@ export class PostgresSessionEventLog implements SessionEventLog {
   /** A session's durable events in publication order. */
   async sessionEvents(sessionId: string): Promise<QuiverEvent[]> {
     await this.#queue;
-    const result = await retryIdempotent(() =>
-      this.#pool.query<{ data: string }>('SELECT data FROM events WHERE session_id = $1 ORDER BY seq', [
-        sessionId,
-      ]),
+    const rows = await this.#store.all<{ data: string }>(
+      'SELECT data FROM events WHERE session_id = ? ORDER BY seq',
+      [sessionId],
     );
-    return result.rows.map((row) => JSON.parse(row.data) as QuiverEvent);
+    return rows.map((row) => JSON.parse(row.data) as QuiverEvent);
   }
 
   /** Files changed and lines added/removed by successful edit calls, for one session or all. */
   async fileEditMetrics(sessionId?: string): Promise<FileEditMetrics> {
     await this.#queue;
-    const result = await retryIdempotent(() =>
-      this.#pool.query<{ structured: string }>(
-        `SELECT structured FROM calls
-         WHERE status = 'ok' AND structured IS NOT NULL AND ($1::text IS NULL OR session_id = $1)
-         ORDER BY coalesce(completed_at, started_at), call_id`,
-        [sessionId ?? null],
-      ),
+    const rows = await this.#store.all<{ structured: string }>(
+      `SELECT structured FROM calls
+       WHERE status = 'ok' AND structured IS NOT NULL${sessionId === undefined ? '' : ' AND session_id = ?'}
+       ORDER BY coalesce(completed_at, started_at), call_id`,
+      sessionId === undefined ? [] : [sessionId],
     );
-    return summarizeFileEdits(result.rows.map((row) => JSON.parse(row.structured) as unknown));
+    return summarizeFileEdits(rows.map((row) => JSON.parse(row.structured) as unknown));
   }
 
-  /** Writes already handed over are still committed; the pool and the lease belong to the caller. */
+  /** Writes already handed over are still committed; the store and the replica belong to the caller. */
   close(): void {}
 
   /** Running calls of replicas that stopped or whose lease ran out, never this replica's own. */
   async #recover(sessionId: string | undefined): Promise<RecoveredCall[]> {
-    const result = await retryIdempotent(() =>
-      this.#pool.query<{
-        session_id: string;
-        call_id: string;
-        tool: string;
-        replica: string;
-      }>(
-        `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = $1
-         WHERE status = 'running' AND ($4::text IS NULL OR session_id = $4)
-           AND replica IS DISTINCT FROM $2 AND ${ReplicaLease.deadCondition('calls.replica', '$3')}
+    const dead = this.#replica.deadCondition('calls.replica');
+    const rows = await this.#store.transaction((tx) =>
+      tx.all<{ session_id: string; call_id: string; tool: string; replica: string }>(
+        `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = ?
+         WHERE status = 'running'${sessionId === undefined ? '' : ' AND session_id = ?'}
+           AND replica IS DISTINCT FROM ? AND ${dead.sql}
          RETURNING session_id, call_id, tool, replica`,
-        [Date.now(), this.#lease.id, this.#lease.leaseMs, sessionId ?? null],
+        [Date.now(), ...(sessionId === undefined ? [] : [sessionId]), this.#replica.id, ...dead.params],
       ),
     );
-    return result.rows.map((row) => ({
+    return rows.map((row) => ({
       sessionId: row.session_id,
       callId: row.call_id,
       toolName: row.tool,
@@ -242,10 +247,10 @@ export class PostgresSessionEventLog implements SessionEventLog {
 
   /**
    * Queues a write. While the database is unreachable, writes wait in memory (in order) and are
-   * retried with backoff until it is back; past `POSTGRES_LOG_QUEUE_LIMITS`, or after
+   * retried with backoff until it is back; past `SHARED_LOG_QUEUE_LIMITS`, or after
    * `OUTAGE_PATIENCE_MS` of retrying one write, they are counted as lost and reported.
    */
-  #enqueue(events: readonly QuiverEvent[], write: (client: pg.PoolClient) => Promise<unknown>): number {
+  #enqueue(events: readonly QuiverEvent[], write: (tx: SqlQueryable) => Promise<unknown>): number {
     const id = ++this.#handedOver;
     let bytes = 0;
     if (this.#unreachableSince !== undefined) {
@@ -278,28 +283,21 @@ export class PostgresSessionEventLog implements SessionEventLog {
     return id;
   }
 
-  /** One transaction; a lost connection is retried (the rows are upserts, so a COMMIT that did land is harmless). */
-  async #writeWhileReachable(write: (client: pg.PoolClient) => Promise<unknown>): Promise<void> {
+  /**
+   * One transaction; while the database is unreachable (the store gave up reconnecting) it is
+   * retried with backoff. The rows are upserts, so a COMMIT that did land is harmless.
+   */
+  async #writeWhileReachable(write: (tx: SqlQueryable) => Promise<unknown>): Promise<void> {
     let retryMs = FIRST_RETRY_MS;
     for (;;) {
-      let client: pg.PoolClient | undefined;
-      let broken = false;
       try {
-        client = await this.#pool.connect();
-        await client.query('BEGIN');
-        await write(client);
-        await client.query('COMMIT');
+        await this.#store.transaction(write);
         this.#unreachableSince = undefined;
         return;
       } catch (error) {
-        await client?.query('ROLLBACK').catch(() => {
-          broken = true;
-        });
-        if (!isConnectionLoss(error)) throw error;
+        if (!isQuiverError(error) || error.code !== 'storage_unavailable') throw error;
         this.#unreachableSince ??= Date.now();
         if (Date.now() - this.#unreachableSince > OUTAGE_PATIENCE_MS) throw error;
-      } finally {
-        client?.release(broken);
       }
       await new Promise((resolve) => setTimeout(resolve, retryMs));
       retryMs = Math.min(retryMs * 2, LONGEST_RETRY_MS);

@@ -281,17 +281,17 @@ function asQuiverError(error: unknown, path: string): Error {
 /** The shared migration runner, after refusing a log newer than this code with the log's own error. */
 function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > SESSION_LOG_MIGRATIONS.length) {
+  if (version > SESSION_LOG_MIGRATIONS.sqlite.length) {
     throw new QuiverError(
       'config_invalid',
       `Session log ${db.name} has schema version ${version}, newer than this Quiver supports.`,
       {
         fix: 'Upgrade @quiver/runtime, or point the data directory somewhere else.',
-        details: { path: db.name, version, supported: SESSION_LOG_MIGRATIONS.length },
+        details: { path: db.name, version, supported: SESSION_LOG_MIGRATIONS.sqlite.length },
       },
     );
   }
-  applyMigrations(db as unknown as SqlDatabase, SESSION_LOG_MIGRATIONS);
+  applyMigrations(db as unknown as SqlDatabase, SESSION_LOG_MIGRATIONS.sqlite);
 }
 
 function toCallRecord(row: CallRow): CallRecord {
