@@ -1,9 +1,11 @@
 import { didYouMean } from '@quiver/core';
 import { QuiverError } from '@quiver/types';
-import type { CreateQuiverOptions } from './create-quiver.js';
 
-/** Every key createQuiver reads; the type makes a new option fail to compile until it is listed. */
-const OPTION_KEYS: Record<keyof CreateQuiverOptions, true> = {
+/**
+ * Every key createQuiver reads. test/option-keys.test-d.ts makes a new option fail to compile
+ * until it is listed here (this module does not import createQuiver's, which imports it).
+ */
+export const OPTION_KEYS = {
   workspace: true,
   dataDir: true,
   config: true,
@@ -14,7 +16,7 @@ const OPTION_KEYS: Record<keyof CreateQuiverOptions, true> = {
   env: true,
   discoverConfig: true,
   trustProject: true,
-};
+} as const;
 
 /** A misspelt option (`configFile`, `trustProjects`) would be ignored without a word: refuse it. */
 export function checkCreateQuiverOptions(options: object): void {
