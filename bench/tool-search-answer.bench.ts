@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { createToolSearchTool } from '@quiver/runtime';
+import { quantile } from './measure.js';
 import { loadCatalogDefinitions, loadQuerySet } from './search-catalog.js';
 
 /**
@@ -7,11 +8,6 @@ import { loadCatalogDefinitions, loadQuerySet } from './search-catalog.js';
  * of the committed and held-out sets on the 598 catalog tools, limit 5: the answer as the tool
  * gives it now against the pretty-printed JSON definitions it gave before, in the same run.
  */
-
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-}
 
 const tokens = (text: string) => Math.ceil(text.length / 4);
 

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
+export { median, quantile } from '../measure.js';
+
 /** Wall time of one process from spawn to exit, in milliseconds; throws when it fails. */
 export function timedRun(
   command: string,
@@ -93,15 +95,6 @@ export function environment(extra: Record<string, string> = {}): Record<string, 
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   return { ...env, NO_COLOR: '1', ...extra };
-}
-
-export function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
-}
-
-export function median(values: readonly number[]): number {
-  return quantile(values, 0.5);
 }
 
 export function sleep(ms: number): Promise<void> {
