@@ -59,9 +59,12 @@ export class ProjectGrantStore implements ProjectGrants {
 
   async add(rule: string): Promise<void> {
     const source = parsePermissionRule(rule).source;
-    await this.#store.run(
-      'INSERT INTO permission_grants (project, rule, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-      [this.#project, source, new Date().toISOString()],
+    // A transaction: PostgreSQL re-runs it on a new connection when the old one is lost before COMMIT.
+    await this.#store.transaction((tx) =>
+      tx.run(
+        'INSERT INTO permission_grants (project, rule, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+        [this.#project, source, new Date().toISOString()],
+      ),
     );
   }
 
