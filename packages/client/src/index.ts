@@ -1,5 +1,6 @@
 // Public surface of @quiver/client: a TypeScript client of `quiver rpc`.
 export { QuiverClient, type QuiverClientOptions, QuiverRpcError } from './client.js';
+export { resultText, type SessionTool, sessionTools } from './framework-tools.js';
 export type {
   AgentKind,
   Attachment,

@@ -1,0 +1,48 @@
+import { resultText, sessionTools, type ToolResult, type ToolSession } from '@quiver/client';
+import { jsonSchema, type Tool, type ToolSet, tool } from 'ai';
+
+export interface QuiverToolsOptions {
+  /** Keep only these tools (Quiver names). */
+  only?: readonly string[];
+}
+
+/**
+ * The tools of a Quiver session as an AI SDK `ToolSet` for `generateText` / `streamText`. Each
+ * call the model makes runs through Quiver's pipeline (permissions, with asks answered by the
+ * session's resolver; hooks; reducers; the log), keyed by the AI SDK's tool call id and aborted
+ * with its abort signal. A failure reaches the model as text ("Error (code): …"); images and
+ * other attachments reach it as media content.
+ */
+export async function quiverTools(session: ToolSession, options: QuiverToolsOptions = {}): Promise<ToolSet> {
+  const tools: ToolSet = {};
+  for (const entry of await sessionTools(session, options)) {
+    tools[entry.name] = tool<unknown, ToolResult>({
+      description: entry.description,
+      inputSchema: jsonSchema(entry.inputSchema as Parameters<typeof jsonSchema>[0]),
+      execute: (input, { toolCallId, abortSignal }) =>
+        entry.run(input, { callId: toolCallId, ...(abortSignal ? { signal: abortSignal } : {}) }),
+      toModelOutput: ({ output }) => modelOutput(output),
+    }) as Tool;
+  }
+  return tools;
+}
+
+function modelOutput(result: ToolResult) {
+  const media = result.ok
+    ? (result.attachments ?? []).filter(
+        (attachment) => attachment.data !== undefined && attachment.mimeType !== undefined,
+      )
+    : [];
+  if (media.length === 0) return { type: 'text' as const, value: resultText(result) };
+  return {
+    type: 'content' as const,
+    value: [
+      { type: 'text' as const, text: resultText(result) },
+      ...media.map((attachment) => ({
+        type: 'media' as const,
+        data: attachment.data as string,
+        mediaType: attachment.mimeType as string,
+      })),
+    ],
+  };
+}
