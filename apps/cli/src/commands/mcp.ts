@@ -7,6 +7,7 @@ import { launchEnvironment } from '../launch/launch-environment.js';
 import { CliError, color, EXIT, printJson, printLine } from '../output.js';
 import { lineDiff } from './definition-diff.js';
 import { registerMcpLoginCommand } from './mcp-login.js';
+import { registerMcpServerCommands } from './mcp-servers.js';
 import { type PendingDefinitionChange, pendingDefinitionChanges } from './pending-definition-changes.js';
 
 interface ReviewOptions {
@@ -14,8 +15,9 @@ interface ReviewOptions {
 }
 
 export function registerMcpCommand(program: Command): void {
-  const mcp = program.command('mcp').description('Inspect and approve what MCP servers offer.');
+  const mcp = program.command('mcp').description('Add, list, inspect and approve MCP servers.');
   registerMcpLoginCommand(mcp);
+  registerMcpServerCommands(mcp);
   mcp
     .command('review')
     .description(

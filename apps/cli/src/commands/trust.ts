@@ -11,6 +11,7 @@ import { globalOptions } from '../global-options.js';
 import { noPersonTerminal } from '../interactive/person-terminal.js';
 import { launchEnvironment } from '../launch/launch-environment.js';
 import { CliError, color, EXIT, printJson, printLine } from '../output.js';
+import { refuseInsideQuiverTools } from '../settings-files.js';
 
 interface TrustOptions {
   personality?: string;
@@ -26,6 +27,7 @@ export function registerTrustCommand(program: Command): void {
     .option('-p, --personality <name|path>', 'also trust this personality (a path outside personalities/)')
     .option('--json', 'print what would be trusted as JSON and change nothing')
     .action(async (options: TrustOptions, command: Command) => {
+      if (!options.json) refuseInsideQuiverTools('quiver trust');
       const host = await loadPluginHost();
       const { describeProjectConfiguration, baselineConfiguration } = host;
       const { openQuiverProjectTrust, DEFAULT_PERSONALITY } = await import('@quiver/wiring');
