@@ -22,6 +22,8 @@ export interface McpServerStatus {
   /** Reconnection attempt in progress or scheduled; 0 while connected. */
   attempt: number;
   lastError: string | undefined;
+  /** What the server told its clients at initialization about using it (cleaned text), once connected. */
+  instructions?: string;
   /** For an `invalid` server: the key of its entry that is wrong, and the keys allowed there. */
   configProblem?: { keyPath: string[]; unknownKey?: string; allowed?: string[] };
 }

@@ -126,7 +126,10 @@ export class McpBridge {
 
   status(): McpServerStatus[] {
     return [
-      ...this.connections.map((connection) => connection.status()),
+      ...this.connections.map((connection) => {
+        const instructions = connection.instructions();
+        return instructions === undefined ? connection.status() : { ...connection.status(), instructions };
+      }),
       ...this.invalid.map(
         (entry): McpServerStatus => ({
           server: entry.server,

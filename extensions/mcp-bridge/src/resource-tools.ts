@@ -47,6 +47,12 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The resource tools only for a session whose personality enables an MCP server: there is nothing to read otherwise. */
+function resourcesReachable(session?: { readonly mcpServers: readonly string[] }) {
+  if (session === undefined || session.mcpServers.length > 0) return true;
+  return { available: false, reason: 'the personality enables no MCP server' };
+}
+
 /**
  * `list_mcp_resources` and `read_mcp_resource`: the model's view of the resources (files,
  * records, documents) that connected MCP servers offer. They run through the call pipeline like
@@ -63,6 +69,7 @@ export function createResourceTools(catalog: McpCatalog, options: ResourceToolsO
       'Lists the resources (files, documents, records) that the connected MCP servers offer, with their server and URI. Read one with read_mcp_resource.',
     input: listInput,
     capabilities: {},
+    isAvailable: resourcesReachable,
     annotations: { readOnly: true, idempotent: true },
     permission: { kind: 'custom', specifier: (args) => args.server },
     async execute(args, ctx) {
@@ -105,6 +112,7 @@ export function createResourceTools(catalog: McpCatalog, options: ResourceToolsO
       'Reads one resource of a connected MCP server by its URI (find URIs with list_mcp_resources). Text comes back as text; binary content is attached.',
     input: readInput,
     capabilities: {},
+    isAvailable: resourcesReachable,
     annotations: { readOnly: true, idempotent: true },
     permission: { kind: 'custom', specifier: (args) => `${args.server}:${args.uri}` },
     async execute(args, ctx) {

@@ -105,7 +105,11 @@ export interface Tool<I extends z.ZodType = z.ZodType> {
   /** JSON Schema of `structured` in the tool's results (MCP `outputSchema`). */
   outputSchema?: Record<string, unknown>;
   isEnabled?(): boolean;
-  isAvailable?(): boolean | ToolAvailability;
+  /**
+   * Whether the tool can run. Assembly passes what it knows of the session it assembles for
+   * (`mcpServers`: the MCP servers its personality enables); a call outside assembly passes nothing.
+   */
+  isAvailable?(session?: { readonly mcpServers: readonly string[] }): boolean | ToolAvailability;
   execute(args: z.infer<I>, ctx: ToolContext): Promise<ToolResult> | ToolResult;
 }
 

@@ -109,7 +109,12 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
   tools = absorb(applyDenyRules(tools, denyRules));
   const agent = input.agent ?? options.agent ?? 'main';
   tools = absorb(
-    applyEnabledFilter(tools, { simpleMode: input.policy.simpleMode, repl: input.policy.repl, agent }),
+    applyEnabledFilter(tools, {
+      simpleMode: input.policy.simpleMode,
+      repl: input.policy.repl,
+      agent,
+      mcpServers: enabledMcpServers(input.policy.mcpServers),
+    }),
   );
   if (options.availableTools || options.excludedTools)
     diagnostics.push(
@@ -214,6 +219,10 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
     pool.agentContext = workerToolsContext(workerTools);
   }
   return pool;
+}
+
+function enabledMcpServers(servers: SessionPolicy['mcpServers']): string[] {
+  return Object.keys(servers).filter((server) => Boolean(servers[server]));
 }
 
 function searchToolStub(): PoolTool {

@@ -22,12 +22,18 @@ export const SIMPLE_MODE_TOOLS: readonly string[] = [
  */
 export function applyEnabledFilter(
   tools: readonly PoolTool[],
-  options: { simpleMode?: boolean; repl?: boolean; agent?: SessionAgentKind } = {},
+  options: {
+    simpleMode?: boolean;
+    repl?: boolean;
+    agent?: SessionAgentKind;
+    /** MCP servers the personality enables, told to each tool's isAvailable(). */
+    mcpServers?: readonly string[];
+  } = {},
 ): StageResult {
   const result: StageResult = { kept: [], removed: [], diagnostics: [] };
   const simple = new Set(SIMPLE_MODE_TOOLS);
   for (const tool of tools) {
-    const refusal = checkTool(tool);
+    const refusal = checkTool(tool, options.mcpServers ?? []);
     if (refusal) {
       result.removed.push({ name: tool.name, reason: { stage: 'enabled', ...refusal } });
       continue;
@@ -64,11 +70,14 @@ export function applyEnabledFilter(
   return result;
 }
 
-function checkTool(tool: PoolTool): { rule: string; reason: string } | undefined {
+function checkTool(
+  tool: PoolTool,
+  mcpServers: readonly string[],
+): { rule: string; reason: string } | undefined {
   try {
     if (tool.tool.isEnabled && !tool.tool.isEnabled())
       return { rule: 'isEnabled()', reason: 'the tool reports itself disabled' };
-    const availability = tool.tool.isAvailable?.();
+    const availability = tool.tool.isAvailable?.({ mcpServers });
     if (availability === false)
       return { rule: 'isAvailable()', reason: 'the tool reports itself unavailable' };
     if (typeof availability === 'object' && !availability.available) {
