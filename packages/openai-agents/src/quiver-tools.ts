@@ -1,0 +1,67 @@
+import { type FunctionTool, tool } from '@openai/agents';
+import { resultText, sessionTools, type ToolResult, type ToolSession } from '@quiver/client';
+
+export interface QuiverToolsOptions {
+  /** Keep only these tools (Quiver names). */
+  only?: readonly string[];
+}
+
+type NonStrictParameters = {
+  type: 'object';
+  properties: Record<string, never>;
+  required: never[];
+  additionalProperties: true;
+};
+
+/**
+ * The tools of a Quiver session as OpenAI Agents SDK function tools (non-strict: Quiver checks the
+ * arguments against the tool's own schema). Each call runs through Quiver's pipeline
+ * (permissions, with asks answered by the session's resolver; hooks; reducers; the log), keyed by
+ * the run's call id and aborted with its signal. A failure reaches the model as text; images as
+ * image outputs.
+ */
+export async function quiverTools(
+  session: ToolSession,
+  options: QuiverToolsOptions = {},
+): Promise<FunctionTool[]> {
+  return (await sessionTools(session, options)).map(
+    (entry) =>
+      tool({
+        name: entry.name,
+        description: entry.description,
+        parameters: {
+          additionalProperties: true,
+          required: [],
+          ...entry.inputSchema,
+        } as unknown as NonStrictParameters,
+        strict: false,
+        execute: async (input, _context, details) => {
+          const callId = details?.toolCall?.callId;
+          const result = await entry.run(input, {
+            ...(callId ? { callId } : {}),
+            ...(details?.signal ? { signal: details.signal } : {}),
+          });
+          return toolOutput(result);
+        },
+        // Quiver's failures are results already; anything thrown here is the transport's, shown as text.
+        errorFunction: (_context, error) =>
+          `Error (execution_failed): ${error instanceof Error ? error.message : String(error)}`,
+      }) as unknown as FunctionTool,
+  );
+}
+
+function toolOutput(result: ToolResult) {
+  const images = result.ok
+    ? (result.attachments ?? []).filter(
+        (attachment) => attachment.type === 'image' && attachment.data !== undefined,
+      )
+    : [];
+  if (images.length === 0) return resultText(result);
+  return [
+    { type: 'text' as const, text: resultText(result) },
+    ...images.map((image) => ({
+      type: 'image' as const,
+      image: { data: image.data as string, ...(image.mimeType ? { mediaType: image.mimeType } : {}) },
+    })),
+  ];
+}

@@ -1,0 +1,125 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  Agent,
+  type AgentInputItem,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  run,
+  setTracingDisabled,
+  Usage,
+} from '@openai/agents';
+import { QuiverClient } from '@quiver/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { quiverTools } from '../src/index.js';
+
+const QUIVER_BIN = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@quiver/cli/package.json')),
+  'dist/bin.js',
+);
+/** The SDK needs Node 22; Quiver's native SQLite driver is built for the Node that installed it. */
+const QUIVER_NODE = process.env.QUIVER_NODE ?? 'node';
+setTracingDisabled(true);
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function workspace(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'quiver-openai-agents-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(path.join(dir, 'personalities'));
+  writeFileSync(path.join(dir, 'quiver.yaml'), 'defaultPersonality: agent\n');
+  writeFileSync(
+    path.join(dir, 'personalities/agent.yaml'),
+    'id: agent\nplugins: [tools-code]\npermissions:\n  allow: [read_file, list_dir]\n  ask: [write_file]\n',
+  );
+  writeFileSync(path.join(dir, 'notes.txt'), 'remember the milk\n');
+  return dir;
+}
+
+/** A scripted model implementing the SDK's Model interface: one response per turn, requests kept. */
+class ScriptedModel implements Model {
+  readonly requests: ModelRequest[] = [];
+  readonly #turns: AgentInputItem[][];
+  constructor(turns: AgentInputItem[][]) {
+    this.#turns = turns;
+  }
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    this.requests.push(request);
+    const output = this.#turns[this.requests.length - 1];
+    if (!output) throw new Error('the script has no more turns');
+    return { usage: new Usage(), output: output as ModelResponse['output'] };
+  }
+  // biome-ignore lint/correctness/useYield: the script answers only non-streamed runs
+  async *getStreamedResponse(): AsyncIterable<never> {
+    throw new Error('not streamed');
+  }
+}
+
+const call = (callId: string, name: string, args: unknown): AgentInputItem => ({
+  type: 'function_call',
+  callId,
+  name,
+  arguments: JSON.stringify(args),
+  status: 'completed',
+});
+
+describe('@quiver/openai-agents with the OpenAI Agents SDK and a scripted model', { timeout: 60_000 }, () => {
+  it('runs a multi-step agent loop through a quiver rpc session: results, denials and the log', async () => {
+    const dir = workspace();
+    const client = await QuiverClient.start({
+      command: QUIVER_NODE,
+      args: [QUIVER_BIN, '--trust-project'],
+      cwd: dir,
+      env: { ...process.env, XDG_DATA_HOME: path.join(dir, '.xdg') },
+    });
+    cleanups.push(() => client.kill());
+    const session = await client.createSession({ sessionId: 'agents' });
+    await session.ready();
+    const model = new ScriptedModel([
+      [
+        call('oa-1', 'read_file', { path: 'notes.txt' }),
+        call('oa-2', 'write_file', { path: 'x.txt', content: 'x' }),
+      ],
+      [call('oa-3', 'list_dir', { path: '.' })],
+      [
+        {
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Buy milk.' }],
+        } as AgentInputItem,
+      ],
+    ]);
+    const agent = new Agent({
+      name: 'scripted',
+      instructions: 'Help.',
+      model,
+      tools: await quiverTools(session),
+    });
+    const result = await run(agent, 'What should I remember?', { maxTurns: 5 });
+    expect(result.finalOutput).toBe('Buy milk.');
+    expect(model.requests).toHaveLength(3);
+    expect(model.requests[0]?.tools.map((entry) => entry.name)).toEqual(
+      expect.arrayContaining(['read_file', 'write_file', 'list_dir']),
+    );
+    // What the model read back on its second turn: the file, and Quiver's denial as text.
+    const secondInput = JSON.stringify(model.requests[1]?.input);
+    expect(secondInput).toContain('remember the milk');
+    expect(secondInput).toMatch(/Error \(not_permitted\)/);
+    const log = await client.sessionLog('agents');
+    expect(log.calls.map((entry) => [entry.callId, entry.status])).toEqual(
+      expect.arrayContaining([
+        ['oa-1', 'ok'],
+        ['oa-2', 'error'],
+        ['oa-3', 'ok'],
+      ]),
+    );
+    await client.shutdown();
+  });
+});
