@@ -1,5 +1,7 @@
 // Public surface of @quiver/cli (the `quiver` binary); programmatic use is for docs generation and tests.
 
+export type { DoctorCheck, DoctorReport } from './doctor.js';
+export { diagnose } from './doctor.js';
 export { VERSION } from './global-options.js';
 export { EXIT } from './output.js';
 export { buildProgram } from './program.js';

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerCallCommand } from './commands/call.js';
 import { registerCompletionCommand } from './commands/completion.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerLogCommand } from './commands/log.js';
 import { registerMcpCommand } from './commands/mcp.js';
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerMcpCommand(program);
   registerServeCommand(program);
   registerRpcCommand(program);
+  registerDoctorCommand(program);
   registerCompletionCommand(program);
   return program;
 }
