@@ -281,6 +281,10 @@ export interface SessionDeps {
 
 export interface ExecuteCallsOptions {
   turn?: number;
+  /** The model that asked for these calls; default the session's. Reported on each completion. */
+  model?: string;
+  /** The embedder's id of the model interaction these calls belong to, reported on each completion. */
+  interactionId?: string;
   signal?: AbortSignal;
   dryRun?: boolean;
   attachments?: readonly Attachment[];

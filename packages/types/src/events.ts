@@ -101,6 +101,12 @@ export const toolExecutionCompleteEvent = z.object({
   turn: z.number(),
   /** The call whose tool made this one (a repl script's inner call). */
   parentCallId: z.string().optional(),
+  /** The model that asked for the call (the session's, unless the batch named another). */
+  model: z.string().optional(),
+  /** The embedder's id of the model interaction (one request and its response) the call belongs to. */
+  interactionId: z.string().optional(),
+  /** Estimated tokens of what the model receives back (characters ÷ 4, as for definitions). */
+  resultTokens: z.number().optional(),
 });
 export const permissionRequestedEvent = z.object({
   ...base,
@@ -142,6 +148,8 @@ export const sessionToolsUpdatedEvent = z.object({
   added: z.array(z.string()),
   removed: z.array(z.string()),
   count: z.number(),
+  /** Estimated tokens of the definitions the model is shown (characters of their JSON ÷ 4). */
+  definitionTokens: z.number().optional(),
 });
 export const sessionInfoEvent = z.object({
   ...base,

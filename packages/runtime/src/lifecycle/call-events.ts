@@ -16,6 +16,8 @@ export interface CallState {
   toolName: string;
   args: unknown;
   turn: number;
+  model?: string;
+  interactionId?: string;
   requestedAt: number;
   mcpServer: string | undefined;
   completed: boolean;
@@ -28,6 +30,13 @@ export interface CallState {
   parentCallId?: string;
   /** The call's trace span, ended with its completion. */
   span?: Span;
+}
+
+/** Estimated tokens of what the model receives: its text and structured data, characters ÷ 4. */
+function resultTokens(result: ToolResult): number {
+  const text = result.ok ? result.value : result.error;
+  const structured = result.structured === undefined ? '' : (JSON.stringify(result.structured) ?? '');
+  return Math.ceil((text.length + structured.length) / 4);
 }
 
 function parentOf(state: CallState): { parentCallId?: string } {
@@ -88,6 +97,9 @@ export function completeCall(
       durationMs: elapsed,
       turn: state.turn,
       ...parentOf(state),
+      ...(state.model === undefined ? {} : { model: state.model }),
+      ...(state.interactionId === undefined ? {} : { interactionId: state.interactionId }),
+      resultTokens: resultTokens(result),
     }),
   );
   return result;

@@ -71,6 +71,8 @@ export interface PipelineSession {
 export interface PipelineBatch {
   pool: ToolPool;
   turn: number;
+  model?: string | undefined;
+  interactionId?: string | undefined;
   /** The turn's signal: when it aborts, every unfinished call is answered `aborted` at once. */
   signal: AbortSignal;
   /** Watches `signal`'s abort through a listener the turn already has (else one is added per batch). */
@@ -289,6 +291,8 @@ function requestCall(
     toolName,
     args: call?.args,
     turn: batch.turn,
+    ...(batch.model === undefined ? {} : { model: batch.model }),
+    ...(batch.interactionId === undefined ? {} : { interactionId: batch.interactionId }),
     requestedAt: performance.now(),
     mcpServer: entry?.mcpServer ?? entry?.tool.mcp?.server,
     completed: false,

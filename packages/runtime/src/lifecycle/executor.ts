@@ -195,6 +195,8 @@ class LifecycleExecutor implements CallExecutor {
         {
           pool,
           turn,
+          model: options.model,
+          interactionId: options.interactionId,
           signal: turnSignal.signal,
           watchAbort: turnSignal.watch,
           dryRun: options.dryRun === true,

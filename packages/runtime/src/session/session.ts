@@ -11,6 +11,7 @@ import {
 import { currentTeammate } from '../agents/teammate-context.js';
 import { toolsForChildren } from '../assembly/agent-context.js';
 import { assembleToolPool } from '../assembly/assemble-tool-pool.js';
+import { estimateTokens } from '../assembly/definitions.js';
 import { explainTool } from '../assembly/explain-tool.js';
 import { externalToolsSignature, mergeExternalTools } from '../assembly/external-tools.js';
 import { toolNameCatalog } from '../assembly/named-settings.js';
@@ -244,9 +245,24 @@ export class Session implements SessionLike {
     return this.#run(calls, options);
   }
 
+  /**
+   * Opens now what the session's first call would otherwise open on its way (the permission
+   * engine with its saved grants, the session's log writer), so that call does not wait for it.
+   * Optional: a call prepares the session itself. A gateway calls this while it waits anyway.
+   */
+  prepareCalls(): void {
+    this.#assertOpen();
+    this.#callExecutor();
+  }
+
   #run(calls: readonly ToolCall[], options?: ExecuteCallsOptions): Promise<ToolResult[]> {
     this.#assertOpen();
     const pool = this.refreshIfStale();
+    const model = options?.model ?? this.#options.model;
+    return this.#callExecutor().execute(calls, pool, model === undefined ? options : { ...options, model });
+  }
+
+  #callExecutor(): CallExecutor {
     this.#executor ??= this.#createExecutor({
       sessionId: this.id,
       deps: this.#deps,
@@ -258,7 +274,7 @@ export class Session implements SessionLike {
       resolver: this.#options.permissionResolver,
       log: this.#deps.eventLog,
     });
-    return this.#executor.execute(calls, pool, options);
+    return this.#executor;
   }
 
   /** A sub-agent session: its tools are a subset of this session's, bounded by this session's denies. */
@@ -342,6 +358,7 @@ export class Session implements SessionLike {
         added: [...after].filter((name) => !before.has(name)),
         removed: [...before].filter((name) => !after.has(name)),
         count: next.definitions.length,
+        definitionTokens: estimateTokens(next.definitions),
       }),
     );
   }
