@@ -27,6 +27,19 @@ describe('quiver plugin new', () => {
     expect(source).toContain('config: settingsSchema');
   });
 
+  it('says how to install the SDK from tarballs while npm cannot fetch it', async () => {
+    const home = dirs.make();
+    // A registry that answers nothing, as before the SDK is published (or offline).
+    const run = await quiver(['plugin', 'new', 'acme-words'], {
+      cwd: home,
+      env: { npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('is not on the npm registry');
+    expect(run.stdout).toContain('pnpm build && pnpm pack:sdk');
+    expect(run.stdout).toContain('cd acme-words && npm install -D <that folder>/*.tgz && npm test');
+  });
+
   it('refuses a directory that already holds files, and writes nothing', async () => {
     const home = dirs.make();
     write(path.join(home, 'taken', 'notes.txt'), 'mine\n');

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -46,12 +47,35 @@ export function registerPluginNewCommand(program: Command): void {
         return;
       }
       for (const file of written) printLine(`${color.green('wrote')} ${path.relative(process.cwd(), file)}`);
-      printLine(
-        color.dim(
-          `Next: cd ${path.relative(process.cwd(), root) || '.'} && npm install && npm test; npm pack makes the tarball to install beside @quiver/cli.`,
-        ),
-      );
+      const where = path.relative(process.cwd(), root) || '.';
+      if (sdkOnRegistry(names.sdkRange))
+        printLine(
+          color.dim(
+            `Next: cd ${where} && npm install && npm test; npm pack makes the tarball to install beside @quiver/cli.`,
+          ),
+        );
+      else
+        printLine(
+          color.dim(
+            [
+              `The Quiver SDK (@quiver/types ${names.sdkRange}) is not on the npm registry, so \`npm install\` alone cannot fetch it. Install it from tarballs:`,
+              '  1. in a checkout of Quiver: pnpm build && pnpm pack:sdk   (prints a folder of .tgz files)',
+              `  2. cd ${where} && npm install -D <that folder>/*.tgz && npm test`,
+              'npm pack then makes the tarball to install beside @quiver/cli.',
+            ].join('\n'),
+          ),
+        );
     });
+}
+
+/** Whether npm can fetch the SDK's published packages (it cannot before Quiver is released). */
+function sdkOnRegistry(range: string): boolean {
+  const result = spawnSync('npm', ['view', `@quiver/types@${range}`, 'version'], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return result.status === 0 && result.stdout.trim().length > 0;
 }
 
 function projectNames(root: string, options: PluginNewOptions): PluginProjectNames {

@@ -203,7 +203,7 @@ a reducer that keeps the model's copy of its output short, and typed settings.
 ## Develop
 
 \`\`\`sh
-npm install
+npm install     # before the SDK is on the registry: npm install -D <folder of pnpm pack:sdk>/*.tgz
 npm test        # builds the tests and runs them against the real Quiver host (@quiver/testkit)
 npm run build   # dist/
 npm pack        # builds, then writes ${packageName.replace(/^@/, '').replace('/', '-')}-0.1.0.tgz
