@@ -8,10 +8,11 @@ import { createPlainBm25 } from './search-plain-bm25.js';
 
 /**
  * Tool search quality on the 598 real catalog tools: recall@1, recall@5 and MRR@10 over the
- * committed query set and the held-out set (bench/data), for each searcher; then the mean time
+ * committed query set, its held-out set, and the requests taken from public GitHub threads (a
+ * tuning half and a held-out half, bench/data), for each searcher; then the mean time
  * per query at 1,000 and 10,000 tools, as a ratio to searchTools before tuning
  * (bench/frozen-search), measured in the same run.
- * `--misses` also prints the committed requests a searcher did not answer in its top 5.
+ * `--misses` also prints the requests of the tuning sets a searcher did not answer in its top 5.
  */
 
 type Search = (query: string, limit: number) => readonly ToolDefinitionLite[];
@@ -91,6 +92,8 @@ export async function run(): Promise<void> {
   const sets = [
     { label: 'committed', queries: loadQuerySet('tool-search-queries.json') },
     { label: 'held-out', queries: loadQuerySet('tool-search-held-out.json') },
+    { label: 'GitHub requests, tuning', queries: loadQuerySet('tool-search-questions-tuning.json') },
+    { label: 'GitHub requests, held-out', queries: loadQuerySet('tool-search-questions-held-out.json') },
   ];
   for (const { queries } of sets)
     for (const { relevant } of queries)
@@ -109,7 +112,8 @@ export async function run(): Promise<void> {
         'recall@5': percent(quality.recallAt5),
         'MRR@10': quality.mrrAt10.toFixed(3),
       });
-      if (label === 'committed') missesBySearcher.push([searcher.name, quality.misses]);
+      if (label === 'committed' || label === 'GitHub requests, tuning')
+        missesBySearcher.push([`${searcher.name} (${label})`, quality.misses]);
     }
   }
   console.table(rows);

@@ -5,7 +5,7 @@ import { loadCatalogDefinitions, loadQuerySet } from './search-catalog.js';
 
 /**
  * Tokens per tool_search answer (characters / 4, as estimateTokens counts them) over every query
- * of the committed and held-out sets on the 598 catalog tools, limit 5: the answer as the tool
+ * of the four query sets of bench/data on the 598 catalog tools, limit 5: the answer as the tool
  * gives it now against the pretty-printed JSON definitions it gave before, in the same run.
  */
 
@@ -17,6 +17,8 @@ export async function run(): Promise<void> {
   const queries = [
     ...loadQuerySet('tool-search-queries.json'),
     ...loadQuerySet('tool-search-held-out.json'),
+    ...loadQuerySet('tool-search-questions-tuning.json'),
+    ...loadQuerySet('tool-search-questions-held-out.json'),
   ].map(({ query }) => query);
   const before: number[] = [];
   const after: number[] = [];
