@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { itWithSystemTools } from '@quiver/test-utils';
 import { afterEach, describe, expect } from 'vitest';
@@ -73,5 +73,26 @@ describe('clients/python', () => {
       expect(summary.results[1]).toMatchObject({ ok: true, value: 'Sunny in Lisbon' });
     },
     60_000,
+  );
+
+  itWithSystemTools(['pyproject-build'])(
+    'builds an sdist and a wheel that hold the package (python3-build, no network)',
+    async () => {
+      const out = dirs.make();
+      const result = await run('pyproject-build', ['--no-isolation', '--outdir', out, 'clients/python'], {
+        cwd: REPO,
+        env: serveEnv(),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const built = readdirSync(out).sort();
+      expect(built).toEqual(['quiver-client-0.1.0.tar.gz', 'quiver_client-0.1.0-py3-none-any.whl']);
+      const listing = await run('python3', ['-m', 'zipfile', '-l', path.join(out, built[1] as string)], {
+        cwd: REPO,
+        env: serveEnv(),
+      });
+      expect(listing.stdout).toContain('quiver_client/client.py');
+      expect(listing.stdout).toContain('quiver_client/py.typed');
+    },
+    120_000,
   );
 });

@@ -14,6 +14,7 @@ export const SYSTEM_TOOLS = {
   python3: 'apt-get install python3 (the confinement race harness calls renameat2 through ctypes)',
   cc: 'apt-get install build-essential (npm compiles better-sqlite3 from source where no prebuilt binary can be downloaded)',
   make: 'apt-get install build-essential (node-gyp runs make to compile better-sqlite3)',
+  'pyproject-build': 'apt-get install python3-build (builds the sdist and wheel of clients/python)',
 } as const satisfies Record<string, string>;
 
 export type SystemToolName = keyof typeof SYSTEM_TOOLS;
