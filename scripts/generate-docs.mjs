@@ -4,6 +4,7 @@
 //   docs/cli-reference.md          from the CLI's commander definitions (buildProgram() of @quiver/cli)
 //   docs/rpc.md                    from the zod schemas of `quiver rpc`'s messages (@quiver/cli)
 //   apps/cli/rpc-protocol.schema.json  the same messages as one JSON Schema document, shipped in @quiver/cli
+//   apps/cli/schemas/*.schema.json     JSON Schemas of quiver.yaml, personalities and user/managed settings, for editors
 // Usage: node scripts/generate-docs.mjs [--check]   (build first: pnpm build)
 // --check writes nothing and exits 1 when a committed file differs from what would be generated.
 import { existsSync } from 'node:fs';
@@ -41,6 +42,8 @@ async function loadSources() {
     buildProgram: cli.buildProgram,
     rpcProtocolReference: cli.rpcProtocolReference,
     rpcProtocolSchema: cli.rpcProtocolSchema,
+    settingsJsonSchemas: cli.settingsJsonSchemas,
+    settingsSchemaFiles: cli.SETTINGS_SCHEMA_FILES,
   };
 }
 
@@ -321,6 +324,12 @@ async function main(argv) {
     // The published protocol: shipped in @quiver/cli, validated against a real `quiver rpc` in its tests.
     'apps/cli/rpc-protocol.schema.json': `${JSON.stringify(sources.rpcProtocolSchema(), null, 2)}\n`,
   };
+  // Editors complete and check the keys of the files `quiver init` writes: shipped in @quiver/cli.
+  if (sources.settingsJsonSchemas) {
+    const schemas = await sources.settingsJsonSchemas();
+    for (const [kind, file] of Object.entries(sources.settingsSchemaFiles))
+      outputs[`apps/cli/schemas/${file}`] = `${JSON.stringify(schemas[kind], null, 2)}\n`;
+  }
   let stale = 0;
   for (const [relative, content] of Object.entries(outputs)) {
     const file = path.join(root, relative);

@@ -8,3 +8,4 @@ export { buildProgram } from './program.js';
 export { RPC_PROTOCOL_VERSION } from './rpc/protocol.js';
 export { RPC_SCHEMA_FILE, rpcProtocolReference, rpcProtocolSchema } from './rpc/protocol-document.js';
 export { runCli } from './run-cli.js';
+export { SETTINGS_SCHEMA_FILES, settingsJsonSchemas } from './settings-schemas.js';

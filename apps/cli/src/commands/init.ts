@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CliError, color, printJson, printLine } from '../output.js';
+import { schemaComment } from '../settings-schemas.js';
 import { DEFAULT_PERSONALITY_TEMPLATE, QUIVER_YAML_TEMPLATE } from '../templates/init-templates.js';
 
 export function registerInitCommand(program: Command): void {
@@ -14,8 +15,14 @@ export function registerInitCommand(program: Command): void {
     .action((dir: string, options: { force?: boolean; json?: boolean }) => {
       const root = path.resolve(dir);
       const files = [
-        { file: path.join(root, 'quiver.yaml'), content: QUIVER_YAML_TEMPLATE },
-        { file: path.join(root, 'personalities', 'default.yaml'), content: DEFAULT_PERSONALITY_TEMPLATE },
+        {
+          file: path.join(root, 'quiver.yaml'),
+          content: `${schemaComment('config')}${QUIVER_YAML_TEMPLATE}`,
+        },
+        {
+          file: path.join(root, 'personalities', 'default.yaml'),
+          content: `${schemaComment('personality')}${DEFAULT_PERSONALITY_TEMPLATE}`,
+        },
       ];
       const existing = files
         .filter(({ file }) => existsSync(file))
