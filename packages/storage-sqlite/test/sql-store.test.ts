@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PortableMigrations, SqlStore } from '@quiver/types';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createStorageBackend, type SqliteStorageBackend } from '../src/index.js';
+import { createStorageBackend, openSqliteHostStore, type SqliteStorageBackend } from '../src/index.js';
 
 const COUNTERS: PortableMigrations = {
   sqlite: [
@@ -123,4 +123,29 @@ it('keeps the stores of two personalities apart', async () => {
   const writer = await connect('writer');
   await planner.run('UPDATE counters SET value = 4');
   expect(await writer.get('SELECT value FROM counters')).toEqual({ value: 0 });
+});
+
+it('opens a host store that writes the clock in milliseconds and reads JSON fields like PostgreSQL', async () => {
+  const store = openSqliteHostStore(join(dataDir, 'notes.db'), 'notes', {
+    sqlite: ['CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT NOT NULL, at INTEGER NOT NULL)'],
+    postgres: [],
+  });
+  try {
+    const before = Date.now();
+    await store.run(`INSERT INTO notes (id, body, at) VALUES (?, ?, ${store.expressions.nowMs})`, [
+      'n1',
+      JSON.stringify({ title: 'hello', size: 3 }),
+    ]);
+    const row = await store.get<{ at: number; title: string; size: number }>(
+      `SELECT at, ${store.expressions.jsonField('body', 'title')} AS title,
+         ${store.expressions.jsonField('body', 'size')} AS size FROM notes`,
+    );
+    expect(row?.title).toBe('hello');
+    expect(Number(row?.size)).toBe(3);
+    expect(Number.isInteger(row?.at)).toBe(true);
+    expect(Math.abs((row?.at ?? 0) - before)).toBeLessThan(5_000);
+    expect(store.changes).toBeUndefined();
+  } finally {
+    store.close();
+  }
 });
