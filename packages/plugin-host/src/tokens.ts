@@ -17,9 +17,9 @@ import type {
   ToolResultReducerRegistry,
 } from '@quiver/types';
 import type { DefaultCapabilityBackendRegistry } from './backend-registry.js';
-import type { HostOptions } from './resolved-host-options.js';
 import type { Personality } from './personality/index.js';
 import type { PluginCatalog } from './plugins/plugin-catalog.js';
+import type { HostOptions } from './resolved-host-options.js';
 import type { SessionCallExecutors } from './services/session-call-executors.js';
 
 export type { HostOptions } from './resolved-host-options.js';

@@ -47,6 +47,7 @@ export const ROOT_SERVICES: readonly ServiceDescriptor[] = [
       TOKENS.logger,
       TOKENS.hostOptions,
     ],
-    useFactory: (...dependencies: ConstructorParameters<typeof PluginCatalog>) => new PluginCatalog(...dependencies),
+    useFactory: (...dependencies: ConstructorParameters<typeof PluginCatalog>) =>
+      new PluginCatalog(...dependencies),
   },
 ];
