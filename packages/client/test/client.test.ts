@@ -19,6 +19,7 @@ afterEach(async () => {
 function workspace(personality: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'quiver-client-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanups.push(() => rmSync(`${dir}-xdg`, { recursive: true, force: true }));
   mkdirSync(path.join(dir, 'personalities'));
   writeFileSync(path.join(dir, 'quiver.yaml'), 'defaultPersonality: agent\n');
   writeFileSync(path.join(dir, 'personalities/agent.yaml'), personality);
@@ -31,7 +32,8 @@ async function start(dir: string, options: Parameters<typeof QuiverClient.start>
     command: process.execPath,
     args: [QUIVER_BIN, '--trust-project'],
     cwd: dir,
-    env: { ...process.env, NO_COLOR: '1', XDG_DATA_HOME: path.join(dir, '.xdg') },
+    // The data directory stays outside the workspace, as Quiver requires of trust and pins.
+    env: { ...process.env, NO_COLOR: '1', XDG_DATA_HOME: `${dir}-xdg` },
     ...options,
   });
   cleanups.push(() => client.kill());
@@ -150,5 +152,43 @@ describe('@quiver/client against a real quiver rpc', { timeout: 60_000 }, () => 
       quiverCode: 'personality_untrusted',
       fix: expect.stringContaining('--trust-project'),
     });
+  });
+
+  it("relays a bridged server's question and sampling request to its handlers, labelled with who asks", async () => {
+    const relayServer = path.resolve(
+      QUIVER_BIN,
+      '../../../../extensions/mcp-bridge/test/fixtures/relay-server.mjs',
+    );
+    const dir = workspace(
+      'id: agent\nplugins: [mcp-bridge]\nmcpServers: { relay: true }\npermissions:\n  allow: [mcp__relay__ask_name, mcp__relay__summarize]\n',
+    );
+    writeFileSync(
+      path.join(dir, 'quiver.yaml'),
+      `defaultPersonality: agent\nmcpServers:\n  relay:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(relayServer)}]\n    allow: [elicitation, sampling]\n`,
+    );
+    const questions: string[] = [];
+    const prompts: string[] = [];
+    const client = await start(dir, {
+      onElicitation: (request) => {
+        questions.push(`${request.mcpServer}: ${request.message}`);
+        return { action: 'accept', content: { name: 'Ada' } };
+      },
+      onSampling: (request) => {
+        prompts.push(String(request.params.systemPrompt));
+        return { role: 'assistant', content: { type: 'text', text: 'short' }, model: 'scripted' };
+      },
+    });
+    const session = await client.createSession();
+    expect((await session.ready()).tools).toEqual(
+      expect.arrayContaining(['mcp__relay__ask_name', 'mcp__relay__summarize']),
+    );
+    const [greeting, summary] = await session.execute([
+      { name: 'mcp__relay__ask_name', args: {} },
+      { name: 'mcp__relay__summarize', args: { text: 'a long story' } },
+    ]);
+    expect(greeting).toMatchObject({ ok: true, value: expect.stringContaining('hello Ada') });
+    expect(summary).toMatchObject({ ok: true, value: expect.stringContaining('summary by scripted: short') });
+    expect(questions).toEqual([expect.stringMatching(/^relay: .*relay.*asks: What is your name\?/)]);
+    expect(prompts[0]).toContain("it is not Quiver's or the user's");
   });
 });

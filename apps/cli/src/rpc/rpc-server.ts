@@ -190,9 +190,14 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
         },
       );
     if (externalCount > 0) return;
+    const problems = session
+      .pool()
+      .diagnostics.filter((diagnostic) => diagnostic.level !== 'info')
+      .map((diagnostic) => `\n- ${diagnostic.message}`)
+      .join('');
     throw new ResponseError(
       RPC_ERRORS.noTools,
-      `Personality "${personality}" offers no tools, and the session has no external tools: every model call would see an empty list.`,
+      `Personality "${personality}" offers no tools, and the session has no external tools: every model call would see an empty list.${problems}`,
       {
         code: 'personality_empty',
         fix: `Enable plugins or MCP servers in personality "${personality}" (\`quiver personality check\` shows what it resolves to), pass externalTools, or name another personality.`,
