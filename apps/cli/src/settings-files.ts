@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SettingsScope } from '@quiver/plugin-host';
+import { isAllocatedTerminal } from '@quiver/wiring';
 import type { GlobalOptions } from './global-options.js';
 import { launchEnvironment } from './launch/launch-environment.js';
 import { CliError, EXIT } from './output.js';
@@ -14,7 +15,14 @@ const TERMINAL_RUN_MARKER = 'QUIVER_TERMINAL_RUN';
  */
 export function refuseInsideQuiverTools(command: string): void {
   const env = launchEnvironment();
-  if (env[TERMINAL_RUN_MARKER] === undefined && process.env[TERMINAL_RUN_MARKER] === undefined) return;
+  // The marker can be cleared (env -i); a terminal Quiver allocated cannot be disowned.
+  const onQuiverTerminal = isAllocatedTerminal(0);
+  if (
+    !onQuiverTerminal &&
+    env[TERMINAL_RUN_MARKER] === undefined &&
+    process.env[TERMINAL_RUN_MARKER] === undefined
+  )
+    return;
   throw new CliError(
     `\`${command}\` widens what Quiver may do, and it was run by a command of Quiver's terminal tool; nothing was changed.`,
     `Run \`${command}\` yourself, in your own terminal.`,
