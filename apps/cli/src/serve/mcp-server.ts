@@ -37,6 +37,11 @@ export interface ServeConnection {
    * waiting a bounded time for them to connect. Call once, before connecting a transport.
    */
   declareRelayedCapabilities(): Promise<void>;
+  /**
+   * Opens what the session's first call would open (permission engine, saved grants, the
+   * session's log, which then lists the session), so that call does not wait for it.
+   */
+  prepareCalls(): void;
   /** Moves the connection to a reloaded configuration: a new session, then tools/list_changed. */
   switchTo(quiver: Quiver): Promise<void>;
   close(): Promise<void>;
@@ -178,6 +183,15 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       return current.session;
     },
     declareRelayedCapabilities: () => declareRelayedCapabilities(server, () => current),
+    prepareCalls() {
+      if (closed) return;
+      try {
+        current.session.prepareCalls();
+      } catch (error) {
+        // The first call opens them again and fails with its own error.
+        log(`could not prepare the session's calls: ${messageOf(error)}`);
+      }
+    },
     async switchTo(quiver: Quiver) {
       if (closed) return;
       const previous = current;

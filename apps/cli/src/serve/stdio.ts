@@ -15,6 +15,8 @@ export async function serveStdio(
   const closed = new Promise<void>((resolve) => {
     connection.server.onclose = () => resolve();
   });
+  // The bridged servers take a while to start: open what the first call needs meanwhile.
+  connection.prepareCalls();
   await connection.declareRelayedCapabilities();
   await connection.server.connect(new BoundedStdioServerTransport({ maxMessageBytes }));
   return { closed, close: () => connection.close() };
