@@ -1,6 +1,5 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { ReducerInput, ToolResult, ToolResultReducer } from '@quiver/types';
-import { DEFAULT_SPILL_LIMIT_BYTES } from './output-window.js';
 import { reduceDiagnosticsOutput } from './reducers/diagnostics.js';
 import { reduceEslintOutput } from './reducers/eslint.js';
 import { reduceGenericOutput } from './reducers/generic.js';
@@ -85,10 +84,11 @@ export function reduceTerminalOutput(input: OutputToReduce): string {
 }
 
 /**
- * Recognizing the spilled output finds what the middle cut hid, and counts all of it. At most
- * this much is read (the terminal's default spill limit); the rest counts as not read.
+ * Recognizing the spilled output finds what the middle cut hid, and counts all of it. Past this
+ * size only the beginning is read (recognizing takes about 0.2 s a megabyte, on the event loop);
+ * the rest counts as not read.
  */
-const MAX_SPILL_BYTES_TO_RECOGNIZE = DEFAULT_SPILL_LIMIT_BYTES;
+const MAX_SPILL_BYTES_TO_RECOGNIZE = 32 * 1024 * 1024;
 
 function readStart(file: string, bytes: number): { text: string; whole: boolean } {
   const size = statSync(file).size;
