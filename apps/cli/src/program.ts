@@ -5,6 +5,7 @@ import { registerDoctorCommand } from './commands/doctor.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerLogCommand } from './commands/log.js';
 import { registerMcpCommand } from './commands/mcp.js';
+import { registerPermissionsCommand } from './commands/permissions.js';
 import { registerPermitCommand } from './commands/permit.js';
 import { registerPersonalityCommand } from './commands/personality.js';
 import { registerPluginNewCommand } from './commands/plugin-new.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerMcpCommand(program);
   registerServeCommand(program);
   registerRpcCommand(program);
+  registerPermissionsCommand(program);
   registerDoctorCommand(program);
   registerCompletionCommand(program);
   return program;
