@@ -350,7 +350,7 @@ describe('wrappers that take away the environment Quiver gives programs', () => 
       'env -u NO_COLOR git status',
     ])
       expect((await engine.decide(shell(command))).behavior, command).toBe('allow');
-    for (const [command, said] of [
+    for (const [command, said] of <Array<[string, string]>>[
       ['env -i git status', 'clears the environment'],
       ['env - npm run test', 'clears the environment'],
       ['env --ignore-environment npm run test', 'clears the environment'],
