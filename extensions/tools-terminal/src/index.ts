@@ -18,3 +18,5 @@ export { reduceTerminalOutput, terminalReducer } from './terminal-reducer.js';
 export type { TerminalRunData } from './terminal-result.js';
 export { terminalResultFromRaw } from './terminal-result.js';
 export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, terminalTool } from './terminal-tool.js';
+export type { Worktree, WorktreeOptions } from './worktrees.js';
+export { createWorktreeHelpers, WORKTREES_DIRECTORY } from './worktrees.js';

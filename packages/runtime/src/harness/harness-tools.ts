@@ -23,6 +23,18 @@ export interface HarnessCapabilities {
   taskComplete?(report: { summary: string }, signal: AbortSignal): Promise<void> | void;
   /** `exit_plan_mode`: the agent presents its plan and asks to leave plan mode. */
   exitPlanMode?(plan: { plan: string }, signal: AbortSignal): Promise<PlanVerdict>;
+  /**
+   * `worktree_create` / `worktree_remove`: a separate git worktree for the agent's work. The
+   * harness decides where the agent works next; `createWorktreeHelpers` (@quiver/tools-terminal)
+   * runs git with the terminal's git hardening.
+   */
+  worktrees?: {
+    create(
+      args: { name: string; branch?: string },
+      signal: AbortSignal,
+    ): Promise<{ path: string; branch: string }>;
+    remove(args: { name: string; force?: boolean }, signal: AbortSignal): Promise<void>;
+  };
   /** `structured_output`: the agent's final answer as data matching `schema` (a JSON object schema). */
   structuredOutput?: {
     schema: Record<string, unknown>;
@@ -36,7 +48,11 @@ export const HARNESS_TOOL_NAMES = {
   taskComplete: 'task_complete',
   exitPlanMode: 'exit_plan_mode',
   structuredOutput: 'structured_output',
+  worktreeCreate: 'worktree_create',
+  worktreeRemove: 'worktree_remove',
 } as const;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -49,7 +65,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
  */
 export function harnessTools(capabilities: HarnessCapabilities): ExternalToolDefinition[] {
   const tools: ExternalToolDefinition[] = [];
-  const { askUser, taskComplete, exitPlanMode, structuredOutput } = capabilities;
+  const { askUser, taskComplete, exitPlanMode, structuredOutput, worktrees } = capabilities;
   if (askUser) {
     tools.push({
       name: HARNESS_TOOL_NAMES.askUser,
@@ -161,6 +177,53 @@ export function harnessTools(capabilities: HarnessCapabilities): ExternalToolDef
           );
         await deliver.call(structuredOutput, args as Record<string, unknown>, ctx.signal);
         return ok('The structured output was delivered.');
+      },
+    });
+  }
+  if (worktrees) {
+    // These change the repository and the workspace: asked like any client tool, never skipped.
+    tools.push({
+      name: HARNESS_TOOL_NAMES.worktreeCreate,
+      description:
+        'Creates a separate git worktree (a second checkout on a new branch) for isolated work, and returns its path.',
+      parameters: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'A short name: letters, digits, ".", "_", "-".' },
+          branch: { type: 'string', description: 'The new branch (default worktree/<name>).' },
+        },
+        required: ['name'],
+      },
+      annotations: { destructive: false },
+      async execute(args, ctx) {
+        const input = args as { name?: unknown; branch?: unknown };
+        const branch = typeof input.branch === 'string' ? { branch: input.branch } : {};
+        try {
+          const made = await worktrees.create({ name: text(input.name), ...branch }, ctx.signal);
+          return ok(`Created worktree ${made.path} on branch ${made.branch}.`, { structured: made });
+        } catch (error) {
+          return fail('execution_failed', `The worktree could not be created: ${messageOf(error)}`);
+        }
+      },
+    });
+    tools.push({
+      name: HARNESS_TOOL_NAMES.worktreeRemove,
+      description:
+        'Removes a git worktree made with worktree_create (force also drops its uncommitted changes).',
+      parameters: {
+        type: 'object',
+        properties: { name: { type: 'string' }, force: { type: 'boolean' } },
+        required: ['name'],
+      },
+      annotations: { destructive: true },
+      async execute(args, ctx) {
+        const input = args as { name?: unknown; force?: unknown };
+        try {
+          await worktrees.remove({ name: text(input.name), force: input.force === true }, ctx.signal);
+          return ok(`Removed worktree ${text(input.name)}.`);
+        } catch (error) {
+          return fail('execution_failed', `The worktree could not be removed: ${messageOf(error)}`);
+        }
       },
     });
   }
