@@ -26,6 +26,7 @@ import { ROOT_SERVICES } from './services/root-services.js';
 import { SESSION_SERVICES } from './services/session-services.js';
 import { openProject } from './storage/open-project.js';
 import { type HostOptions, type ServiceScope, TOKEN_SCOPES, TOKENS } from './tokens.js';
+import { isPersonsPersonality } from './trust/persons-personality.js';
 import { type ProjectTrust, trustedPersonality } from './trust/project-trust.js';
 import type { TrustStorage } from './trust/trust-storage.js';
 import { trustDirectory } from './trust/trust-store.js';
@@ -307,6 +308,13 @@ export class QuiverHost {
       this.options.loadedConfigurationPaths,
       found.sources.filter((source) => !source.startsWith('embedded:')),
     );
+    if (
+      isPersonsPersonality(reference, found, {
+        workspace: this.options.workspace,
+        dataDir: this.options.dataDir,
+      })
+    )
+      return found;
     return this.trust ? trustedPersonality(this.trust, reference, found) : found;
   }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { QuiverConfig, QuiverConfigInput } from '../config/config-schema.js';
 import { loadConfigFile, parseConfig } from '../config/load-config.js';
 import { type CodePins, pinProjectCode } from './code-pins.js';
+import { isPersonsPersonalityFile } from './persons-personality.js';
 import { readPinCache, writePinCache } from './pin-cache.js';
 import {
   baselineConfiguration,
@@ -98,7 +99,15 @@ export function inspectProject(
     config: found,
     searchDirs,
     embedded,
-    references: options.personality ? [options.personality] : [],
+    // A personality file of the person's own (outside anything a tool can write) needs no trust.
+    references:
+      options.personality &&
+      !isPersonsPersonalityFile(options.personality, {
+        workspace,
+        dataDir: path.resolve(workspace, found.dataDir),
+      })
+        ? [options.personality]
+        : [],
   });
   const launch = options.trust?.launch;
   const launchConfiguration =
