@@ -92,7 +92,8 @@ describe('MCP servers from quiver.yaml, gated by personality', () => {
     const [hidden] = await other.execute([
       { name: 'read_mcp_resource', args: { server: 'everything', uri } },
     ]);
-    expect(hidden).toMatchObject({ ok: false, code: 'input_invalid' });
-    expect(hidden?.ok === false && hidden.error).toContain('there is no MCP server "everything" here');
+    // A personality that enables no MCP server does not get the resource tools at all.
+    expect(hidden).toMatchObject({ ok: false, code: 'not_available' });
+    expect(hidden?.ok === false && hidden.error).toContain('the personality enables no MCP server');
   });
 });
