@@ -95,7 +95,9 @@ describe('trusting a project configuration', () => {
       expect(stderr).toContain('`quiver trust`');
     }
     const trusted = await quiver(['--trust-project', 'tools'], { cwd: workspace, env });
-    expect(trusted.code).toBe(0);
+    // The marker "server" exits once started: tools says so and fails (it is not an MCP server).
+    expect(trusted.code).toBe(1);
+    expect(trusted.stderr).toContain('MCP server "marker" failed');
     expect(trusted.stderr).not.toContain('is not trusted');
     expect(existsSync(marker)).toBe(true);
   });

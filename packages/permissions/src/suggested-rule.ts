@@ -1,6 +1,7 @@
 import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
 import { normalizeCommandText } from './command-rule.js';
 import type { ShellAnalysis, ShellCommandAnalysis } from './shell/shell-analysis.js';
+import { COMMAND_RUNNERS, isWrapperName } from './shell/wrappers.js';
 import { NO_RULE_ALLOWS } from './subjects.js';
 
 /** Programs whose second word is usually a target, not a subcommand: only the exact command is suggested. */
@@ -19,6 +20,72 @@ const EXACT_ONLY_PROGRAMS = new Set([
   'mv',
 ]);
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * Programs that run whatever code or command their arguments (or the workspace) name: shells,
+ * interpreters, script runners and Quiver itself. "Always allow commands that start with …" is
+ * never offered for them (with the wrappers and command runners of shell/wrappers.ts): a prefix
+ * such as `node x:*` or `npm run:*` would allow any code a tool can write.
+ */
+const NO_PREFIX_PROGRAMS = new Set([
+  ...['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'busybox'],
+  ...[
+    'node',
+    'nodejs',
+    'deno',
+    'bun',
+    'python',
+    'python2',
+    'python3',
+    'perl',
+    'ruby',
+    'php',
+    'lua',
+    'Rscript',
+    'java',
+    'tclsh',
+    'osascript',
+  ],
+  ...[
+    'npm',
+    'npx',
+    'pnpm',
+    'pnpx',
+    'yarn',
+    'corepack',
+    'uv',
+    'uvx',
+    'pipx',
+    'poetry',
+    'make',
+    'just',
+    'task',
+    'cargo',
+    'go',
+    'tsx',
+    'ts-node',
+  ],
+  ...[
+    'env',
+    'xargs',
+    'exec',
+    'eval',
+    'command',
+    'builtin',
+    'sudo',
+    'doas',
+    'su',
+    'nice',
+    'nohup',
+    'timeout',
+    'time',
+    'stdbuf',
+    'setsid',
+    'watch',
+    'find',
+  ],
+  'quiver',
+]);
 
 /**
  * For a shell ask: `tool(first two words:*)` when one simple command is all that needs
@@ -64,6 +131,8 @@ export function suggestCommandRule(toolName: string, entry: ShellCommandAnalysis
     EXACT_ONLY_PROGRAMS.has(program)
   )
     return undefined;
+  if (NO_PREFIX_PROGRAMS.has(program) || isWrapperName(program) || COMMAND_RUNNERS.has(program))
+    return `${toolName}(${entry.argv.map(quoteWord).join(' ')})`;
   if (second !== undefined && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(second))
     return `${toolName}(${program} ${second}:*)`;
   return `${toolName}(${entry.argv.map(quoteWord).join(' ')})`;

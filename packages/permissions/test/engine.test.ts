@@ -95,6 +95,20 @@ describe('PermissionEngine', () => {
     expect((await engine.decide(shell('echo $(date)'))).suggestedRule).toBe('terminal(echo $(date))');
   });
 
+  it('never offers a prefix rule for shells, interpreters, wrappers, script runners or quiver', async () => {
+    const engine = new PermissionEngine({ workspace, layers: [] });
+    const suggested = async (command: string) => (await engine.decide(shell(command))).suggestedRule;
+    expect(await suggested('npm run build')).toBe('terminal(npm run build)');
+    expect(await suggested('npx prettier --check .')).not.toMatch(/:\*\)$/);
+    expect(await suggested('node scripts/build.js')).toBe('terminal(node scripts/build.js)');
+    expect(await suggested('python3 manage.py migrate')).toBe('terminal(python3 manage.py migrate)');
+    expect(await suggested('bash build.sh')).toBe('terminal(bash build.sh)');
+    expect(await suggested('quiver trust')).toBe('terminal(quiver trust)');
+    expect(await suggested('cargo test')).toBe('terminal(cargo test)');
+    // An ordinary program keeps its "commands that start with" answer.
+    expect(await suggested('git log --oneline')).toBe('terminal(git log:*)');
+  });
+
   it('turns an ask into a denial for a headless session, naming the rule that would allow it', async () => {
     const engine = new PermissionEngine({ workspace, layers: [] });
     const decision = headlessDenial(
