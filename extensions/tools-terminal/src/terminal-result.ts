@@ -66,16 +66,20 @@ export function splitTerminalText(text: string): { header: string; output: strin
 
 /**
  * The result the `terminal` tool would have produced for this raw output (same window, same
- * formatting), for `quiver reduce` and other tools that replay captured output.
+ * formatting), for `quiver reduce` and other tools that replay captured output. With `spillDir`,
+ * an output that outgrows the window is spilled there as the tool would spill it, so its reducer
+ * counts all of it; the caller owns (and removes) that directory.
  */
 export function terminalResultFromRaw(raw: {
   command: string;
   output: string;
   exitCode: number;
   cwd?: string;
+  spillDir?: string;
 }): ToolResult {
-  const window = new OutputWindow();
+  const window = new OutputWindow(raw.spillDir === undefined ? {} : { spillDir: raw.spillDir });
   window.write(Buffer.from(raw.output, 'utf8'));
+  window.close();
   const windowed = window.result();
   const data: TerminalRunData = {
     command: raw.command,
@@ -87,5 +91,7 @@ export function terminalResultFromRaw(raw: {
     outputBytes: windowed.totalBytes,
     sandboxed: false,
   };
+  if (windowed.spillFile !== undefined) data.spillFile = windowed.spillFile;
+  if (windowed.spillCapped) data.spillCapped = true;
   return terminalResult(data, windowed.text, { duration: false });
 }

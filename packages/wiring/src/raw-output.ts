@@ -4,17 +4,19 @@ import { fail, ok, type ToolResult } from '@quiver/types';
 /**
  * The result a tool would have produced for a raw output, before its reducer: for the shell
  * tools the terminal's own formatting; for any other tool the text as-is (failed when the exit
- * code is non-zero). Lets `quiver reduce` show exactly what the model would receive.
+ * code is non-zero). Lets `quiver reduce` show exactly what the model would receive. `spillDir`
+ * is where a shell tool's long output is spilled, as the tool spills it; the caller removes it.
  */
 export function resultFromRawOutput(
   tool: string,
-  input: { output: string; args: Record<string, unknown>; exitCode?: number },
+  input: { output: string; args: Record<string, unknown>; exitCode?: number; spillDir?: string },
 ): ToolResult {
   if (tool === 'terminal' || tool === 'terminal_read') {
     return terminalResultFromRaw({
       command: String(input.args.command ?? ''),
       output: input.output,
       exitCode: input.exitCode ?? 0,
+      ...(input.spillDir === undefined ? {} : { spillDir: input.spillDir }),
     });
   }
   return input.exitCode ? fail('execution_failed', input.output) : ok(input.output);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { ToolResult } from '@quiver/types';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
@@ -14,6 +17,14 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function withoutPath(result: ToolResult, spillFile: string): ToolResult {
+  const name = '<spill file>';
+  const structured = { ...(result.structured as Record<string, unknown>), spillFile: name };
+  return result.ok
+    ? { ...result, value: result.value.replaceAll(spillFile, name), structured }
+    : { ...result, error: result.error.replaceAll(spillFile, name), structured };
 }
 
 export function registerReduceCommand(program: Command): void {
@@ -43,6 +54,8 @@ export function registerReduceCommand(program: Command): void {
         }
         const raw = await readStdin();
         const quiver = await openQuiver(globalOptions(command), options);
+        // A long output is spilled as the terminal spills it, so its summary counts all of it.
+        const spillDir = mkdtempSync(path.join(os.tmpdir(), 'quiver-reduce-'));
         try {
           const { resultFromRawOutput } = await import('@quiver/wiring');
           const { trimResult } = await import('@quiver/core');
@@ -51,6 +64,7 @@ export function registerReduceCommand(program: Command): void {
             output: raw,
             args,
             ...(exitCode !== undefined ? { exitCode } : {}),
+            spillDir,
           });
           const reducer = quiver.host.reducers.get(tool);
           if (reducer) {
@@ -69,9 +83,13 @@ export function registerReduceCommand(program: Command): void {
             }
           }
           result = trimResult(result, policy.budget.resultChars);
+          // The spill file is removed below: name it for what it was rather than print a dead path.
+          const spillFile = (result.structured as { spillFile?: unknown } | undefined)?.spillFile;
+          if (typeof spillFile === 'string') result = withoutPath(result, spillFile);
           if (options.json) printJson({ reducer: reducer ? tool : null, result });
           else printLine(result.ok ? result.value : result.error);
         } finally {
+          rmSync(spillDir, { recursive: true, force: true });
           await quiver.close();
         }
       },
