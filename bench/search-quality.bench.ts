@@ -94,6 +94,7 @@ export async function run(): Promise<void> {
     { label: 'held-out', queries: loadQuerySet('tool-search-held-out.json') },
     { label: 'GitHub requests, tuning', queries: loadQuerySet('tool-search-questions-tuning.json') },
     { label: 'GitHub requests, held-out', queries: loadQuerySet('tool-search-questions-held-out.json') },
+    { label: 'fresh requests, held-out', queries: loadQuerySet('tool-search-fresh-held-out.json') },
   ];
   for (const { queries } of sets)
     for (const { relevant } of queries)
@@ -117,6 +118,7 @@ export async function run(): Promise<void> {
     }
   }
   console.table(rows);
+  if (process.argv.includes('--quality-only')) return;
   if (process.argv.includes('--misses'))
     for (const [name, misses] of missesBySearcher) console.log(`\n${name} misses:\n  ${misses.join('\n  ')}`);
 
