@@ -34,7 +34,10 @@ export function terminalClientRelay(): ClientRelayHandle {
         ? askOnTerminal(request, signal)
         : {
             action: 'refused',
-            reason: noPerson === undefined ? NO_TERMINAL : `there is no person to ask: ${noPerson}`,
+            reason:
+              noPerson === undefined || !process.stdin.isTTY
+                ? NO_TERMINAL
+                : `there is no person to ask: ${noPerson}`,
           },
     sample: async () => ({
       action: 'refused',
