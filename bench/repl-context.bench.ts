@@ -22,7 +22,7 @@ const MARKED_LINES = new Map([
 const SCRIPT = `
 const found = [];
 for (let i = 0; i < 10; i++) {
-  const text = await tools.read_file({ path: 'src/file-' + i + '.ts' });
+  const { text } = await tools.read_file({ path: 'src/file-' + i + '.ts' });
   for (const line of text.split('\\n')) {
     const numbered = line.match(/^\\s*(\\d+)\\t(.*)$/);
     if (numbered && numbered[2].includes('${MARKER}')) found.push('src/file-' + i + '.ts:' + numbered[1]);

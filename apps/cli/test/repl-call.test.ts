@@ -20,7 +20,7 @@ function scriptedWorkspace(): string {
 
 const COUNT_BETA = `let hits = 0;
 for (const name of ['a.txt', 'b.txt']) {
-  const text = await tools.read_file({ path: 'notes/' + name });
+  const { text } = await tools.read_file({ path: 'notes/' + name });
   hits += text.split('\\n').filter((line) => line.endsWith('beta')).length;
 }
 let refused = '';

@@ -1,12 +1,13 @@
 /**
  * Runs once in each fresh sandbox: takes the host bridge functions out of the global object
- * (the script reaches them only through `tools` and `console`), and defines how values print.
+ * (the script reaches them only through `tools`, `console` and the timers), and defines how
+ * values print and how a script's result leaves the sandbox.
  */
 export const SANDBOX_PRELUDE = String.raw`
 (() => {
   const g = globalThis;
-  const print = g.__quiver_print, list = g.__quiver_list, call = g.__quiver_call, search = g.__quiver_search;
-  for (const name of ['__quiver_print', '__quiver_list', '__quiver_call', '__quiver_search']) delete g[name];
+  const print = g.__quiver_print, list = g.__quiver_list, call = g.__quiver_call, search = g.__quiver_search, timer = g.__quiver_timer;
+  for (const name of ['__quiver_print', '__quiver_list', '__quiver_call', '__quiver_search', '__quiver_timer']) delete g[name];
   const show = (value) => {
     if (typeof value === 'string') return value;
     if (value === undefined) return 'undefined';
@@ -21,17 +22,48 @@ export const SANDBOX_PRELUDE = String.raw`
   };
   const log = (...values) => { print(values.map(show).join(' ') + '\n'); };
   g.console = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
-  const answer = (text) => {
+
+  let nextTimer = 0;
+  const cancelled = new Set();
+  const schedule = (fn, ms, args, repeat) => {
+    if (typeof fn !== 'function') throw new TypeError('setTimeout/setInterval: the first argument must be a function');
+    const id = ++nextTimer;
+    const delay = Math.max(0, Number(ms) || 0);
+    const tick = () => timer(delay).then(() => {
+      if (cancelled.has(id)) { cancelled.delete(id); return; }
+      fn(...args);
+      if (repeat) tick();
+    });
+    tick();
+    return id;
+  };
+  const cancel = (id) => { if (typeof id === 'number' && id > 0 && id <= nextTimer) cancelled.add(id); };
+  g.setTimeout = (fn, ms, ...args) => schedule(fn, ms, args, false);
+  g.setInterval = (fn, ms, ...args) => schedule(fn, ms, args, true);
+  g.clearTimeout = cancel;
+  g.clearInterval = cancel;
+
+  const answer = (text, asText) => {
     const result = JSON.parse(text);
-    if (result.ok) return result.value;
+    if (result.ok) return asText ? result.text : result.value;
     const error = new Error(result.error);
     error.name = 'ToolError';
     error.code = result.code;
+    if (result.structured !== undefined) error.structured = result.structured;
     throw error;
   };
-  const callTool = async (name, args) => {
+  let aliases;
+  const resolve = (key) => {
+    if (aliases === undefined) {
+      aliases = new Map();
+      for (const tool of JSON.parse(list())) if (tool.alias && tool.alias !== tool.name) aliases.set(tool.alias, tool.name);
+    }
+    return aliases.get(key) ?? key;
+  };
+  const callTool = async (name, args, options) => {
     if (typeof name !== 'string') throw new TypeError('tools.call(name, args): name must be a string');
-    return answer(await call(name, JSON.stringify(args === undefined ? {} : args)));
+    const asText = options !== undefined && options !== null && options.text === true;
+    return answer(await call(resolve(name), JSON.stringify(args === undefined ? {} : args)), asText);
   };
   const own = Object.freeze({
     call: callTool,
@@ -42,11 +74,23 @@ export const SANDBOX_PRELUDE = String.raw`
     get(_, key) {
       if (typeof key !== 'string' || key === 'then' || key === 'toJSON') return undefined;
       if (Object.prototype.hasOwnProperty.call(own, key)) return own[key];
-      return (args) => callTool(key, args);
+      return (args, options) => callTool(key, args, options);
     },
   });
+  // The result leaves as text: "s" and a string, "j" and JSON, or "x" and what prints of it.
+  const encode = (value) => {
+    if (value === undefined) return 's';
+    if (typeof value === 'string') return 's' + value;
+    if (typeof value === 'function' || value instanceof Error) return 'x' + show(value);
+    try {
+      const text = JSON.stringify(value);
+      return text === undefined ? 'x' + String(value) : 'j' + text;
+    } catch {
+      return 'x' + String(value);
+    }
+  };
   Object.defineProperty(g, '__quiver_run', {
-    value: (promise) => Promise.resolve(promise).then((value) => (value === undefined ? '' : show(value))),
+    value: (promise) => Promise.resolve(promise).then(encode),
     writable: false,
     configurable: false,
     enumerable: false,

@@ -1,10 +1,14 @@
-import {
-  newQuickJSWASMModuleFromVariant,
-  type QuickJSContext,
-  type QuickJSHandle,
-  type QuickJSRuntime,
-} from 'quickjs-emscripten-core';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { SANDBOX_PRELUDE } from './prelude.js';
+import {
+  type FromThread,
+  type SandboxThreadData,
+  sandboxThread,
+  type ThreadOutcome,
+  type ToThread,
+} from './sandbox-thread.js';
 import { prepareScript } from './session-script.js';
 
 export interface SandboxLimits {
@@ -18,7 +22,7 @@ export interface SandboxLimits {
 
 /** What the script's `tools` object reaches: strings in, strings out, nothing else crosses. */
 export interface SandboxHost {
-  /** A JSON `{ ok, value }` or `{ ok: false, error }` for one inner call. */
+  /** A JSON `{ ok, value }` or `{ ok: false, code, error }` for one inner call. */
   call(name: string, argsJson: string): Promise<string>;
   /** A JSON array of `{ name, description, parameters }`. */
   search(query: string, limit: number): Promise<string>;
@@ -34,15 +38,30 @@ export interface RunRequest {
   signal: AbortSignal;
 }
 
+/** Why a run failed: the script threw, ran out of memory or time, or the call was aborted. */
+export type RunFailureReason = 'error' | 'memory' | 'time' | 'aborted';
+
 export type RunOutcome =
-  | { ok: true; value: string; printed: string; droppedChars: number }
+  | {
+      ok: true;
+      /** The result as it prints: a string as it is, anything else as indented JSON. */
+      value: string;
+      /** The result itself when it is JSON data (not a string). */
+      data?: unknown;
+      printed: string;
+      droppedChars: number;
+      fresh: boolean;
+    }
   | {
       ok: false;
+      reason: RunFailureReason;
       error: string;
       printed: string;
       droppedChars: number;
       /** The sandbox was rebuilt: the script's variables are gone. */
       stateLost: boolean;
+      /** The script ran in a sandbox whose variables were all new (first run, or after a loss). */
+      fresh: boolean;
     };
 
 /** 64 MB of heap, a stack for about a thousand nested calls, 20,000 printed characters. */
@@ -52,26 +71,25 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   outputChars: 20_000,
 };
 
+/** How long past its deadline a thread may take to report before it is ended. */
+const GRACE_MS = 1_000;
+/** Warm threads kept for the next session (each holds a QuickJS instance of a few MB). */
+const POOL_SIZE = 2;
+
 export function openSandbox(limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Promise<ReplSandbox> {
   return ReplSandbox.open(limits);
 }
 
 /**
- * One session's JavaScript sandbox: a QuickJS runtime in its own WebAssembly instance, with a
- * memory and stack limit, no module loader and no I/O but the `tools` bridge and `console`. Its
- * globals persist from one run to the next until `reset`.
+ * One session's JavaScript sandbox: a QuickJS runtime in a worker thread of its own, with a
+ * memory and stack limit, no module loader and no I/O but the `tools` bridge, timers and
+ * `console`. A script that never yields blocks its thread only; an abort ends the thread at once.
+ * Globals persist from one run to the next until `reset` or a lost thread.
  */
 export class ReplSandbox {
   readonly #limits: SandboxLimits;
-  #runtime!: QuickJSRuntime;
-  #context!: QuickJSContext;
-  #host: SandboxHost | undefined;
-  #deadline = 0;
-  #signal: AbortSignal | undefined;
-  #printed = '';
-  #dropped = 0;
-  /** Moves on each rebuild, so a tool call answered after its sandbox is gone is dropped. */
-  #generation = 0;
+  #thread: SandboxThread | undefined;
+  #runs = 0;
 
   private constructor(limits: SandboxLimits) {
     this.#limits = limits;
@@ -79,215 +97,229 @@ export class ReplSandbox {
 
   static async open(limits: SandboxLimits): Promise<ReplSandbox> {
     const sandbox = new ReplSandbox(limits);
-    await sandbox.#build();
+    await sandbox.#started();
     return sandbox;
   }
 
   /** Drops every variable the scripts made. */
   async reset(): Promise<void> {
-    this.#teardown();
-    await this.#build();
+    (await this.#started()).post({ kind: 'reset' });
   }
 
   dispose(): void {
-    this.#teardown();
+    const thread = this.#thread;
+    this.#thread = undefined;
+    if (thread) release(thread, this.#limits);
   }
 
   async run(request: RunRequest): Promise<RunOutcome> {
     const prepared = prepareScript(request.code);
-    if (!prepared.ok) return this.#failed(prepared.error, false);
-    this.#host = request.host;
-    this.#deadline = request.deadline;
-    this.#signal = request.signal;
-    this.#printed = '';
-    this.#dropped = 0;
-    const context = this.#context;
-    const evaluated = prepared.async
-      ? context.evalCode(`${prepared.declarations}__quiver_run(${prepared.source})`, 'repl.js', {
-          type: 'global',
-        })
-      : this.#runSync(`${prepared.declarations}${prepared.source}`);
-    if (evaluated.error) return this.#errorOutcome(evaluated.error);
-    const promise = evaluated.value;
-    const settled = context.resolvePromise(promise);
-    promise.dispose();
-    const jobFailure = new Promise<{ jobError: QuickJSHandle }>((resolve) => {
-      this.#onJobError = (jobError) => resolve({ jobError });
-    });
-    this.#pumpJobs();
-    const stop = stopped(request.signal, request.deadline);
-    const outcome = await Promise.race([settled.then((result) => ({ result })), jobFailure, stop.promise]);
-    stop.cancel();
-    this.#onJobError = undefined;
-    if ('stopReason' in outcome) {
-      // The script still waits on tools; its promise can never be settled safely now.
-      await this.reset();
-      return this.#failed(outcome.stopReason, true);
-    }
-    if ('jobError' in outcome) return this.#errorOutcome(outcome.jobError);
-    const { result } = outcome;
-    if (result.error) return this.#errorOutcome(result.error);
-    const value = context.getString(result.value);
-    result.value.dispose();
-    return { ok: true, value, printed: this.#printed, droppedChars: this.#dropped };
-  }
-
-  /** A script without top-level await: its completion value, passed through `__quiver_run`. */
-  #runSync(source: string) {
-    const context = this.#context;
-    const completed = context.evalCode(source, 'repl.js', { type: 'global' });
-    if (completed.error) return completed;
-    const run = context.getProp(context.global, '__quiver_run');
-    const promise = context.callFunction(run, context.undefined, completed.value);
-    run.dispose();
-    completed.value.dispose();
-    return promise;
-  }
-
-  #onJobError: ((error: QuickJSHandle) => void) | undefined;
-
-  /** Runs queued promise jobs; an error escaping them (an interrupt) ends the run. */
-  #pumpJobs(): void {
-    const jobs = this.#runtime.executePendingJobs();
-    if (!jobs.error) {
-      jobs.dispose();
-      return;
-    }
-    if (this.#onJobError) this.#onJobError(jobs.error);
-    else jobs.error.dispose();
-  }
-
-  async #errorOutcome(handle: QuickJSHandle): Promise<RunOutcome> {
-    const described = describeError(this.#context.dump(handle));
-    handle.dispose();
-    const outOfMemory = /out of memory/i.test(described);
-    if (!outOfMemory && !/\binterrupted\b/.test(described)) return this.#failed(described, false);
-    const reason = outOfMemory
-      ? `the script ran out of memory (limit ${Math.round(this.#limits.memoryBytes / 1_048_576)} MB)`
-      : this.#signal?.aborted
-        ? 'the call was aborted'
-        : 'the script ran past its time limit';
-    // An interrupted or exhausted runtime may hold half-built state: start clean.
-    await this.reset();
-    return this.#failed(reason, true);
-  }
-
-  #failed(error: string, stateLost: boolean): RunOutcome {
-    return { ok: false, error, printed: this.#printed, droppedChars: this.#dropped, stateLost };
-  }
-
-  async #build(): Promise<void> {
-    const module = await newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-wasmfile-release-sync'));
-    const runtime = module.newRuntime();
-    runtime.setMemoryLimit(this.#limits.memoryBytes);
-    runtime.setMaxStackSize(this.#limits.stackBytes);
-    runtime.setInterruptHandler(() => Date.now() > this.#deadline || this.#signal?.aborted === true);
-    const context = runtime.newContext();
-    this.#generation += 1;
-    this.#runtime = runtime;
-    this.#context = context;
-    this.#installBridge(context, this.#generation);
-    this.#deadline = Number.POSITIVE_INFINITY;
-    this.#signal = undefined;
-    const prelude = context.evalCode(SANDBOX_PRELUDE, 'prelude.js', { type: 'global' });
-    context.unwrapResult(prelude).dispose();
-  }
-
-  #teardown(): void {
-    this.#generation += 1;
-    try {
-      this.#context?.dispose();
-      this.#runtime?.dispose();
-    } catch {
-      // Handles still held by unanswered tool calls keep QuickJS from freeing cleanly; the
-      // WebAssembly instance is dropped either way.
-    }
-  }
-
-  #installBridge(context: QuickJSContext, generation: number): void {
-    const print = context.newFunction('__quiver_print', (text) => {
-      this.#append(context.getString(text));
-    });
-    const list = context.newFunction('__quiver_list', () => context.newString(this.#host?.list() ?? '[]'));
-    const call = context.newFunction('__quiver_call', (name, args) =>
-      this.#deferred(context, generation, (host) =>
-        host.call(context.getString(name), context.getString(args)),
-      ),
-    );
-    const search = context.newFunction('__quiver_search', (query, limit) =>
-      this.#deferred(context, generation, (host) =>
-        host.search(context.getString(query), context.getNumber(limit)),
-      ),
-    );
-    for (const fn of [print, list, call, search]) {
-      context.setProp(context.global, context.getString(context.getProp(fn, 'name')), fn);
-      fn.dispose();
-    }
-  }
-
-  /** A promise in the sandbox settled by the host; it is dropped if the sandbox was rebuilt meanwhile. */
-  #deferred(
-    context: QuickJSContext,
-    generation: number,
-    work: (host: SandboxHost) => Promise<string>,
-  ): QuickJSHandle {
-    const deferred = context.newPromise();
-    const host = this.#host;
-    const answer = host ? work(host) : Promise.resolve(JSON.stringify({ ok: false, error: 'no host' }));
-    void answer
-      .then(
-        (text) => text,
-        (error: unknown) => JSON.stringify({ ok: false, error: String(error) }),
-      )
-      .then((text) => {
-        if (generation !== this.#generation) return;
-        const value = context.newString(text);
-        deferred.resolve(value);
-        value.dispose();
-        deferred.dispose();
-        this.#pumpJobs();
+    if (!prepared.ok)
+      return {
+        ok: false,
+        reason: 'error',
+        error: prepared.error,
+        printed: '',
+        droppedChars: 0,
+        stateLost: false,
+        fresh: false,
+      };
+    if (request.signal.aborted) return aborted(false);
+    const thread = await this.#started();
+    const run = ++this.#runs;
+    thread.busy();
+    return new Promise<RunOutcome>((resolve) => {
+      let backstop: ReturnType<typeof setTimeout> | undefined;
+      const finish = (outcome: RunOutcome) => {
+        clearTimeout(backstop);
+        thread.idle();
+        request.signal.removeEventListener('abort', onAbort);
+        thread.listener = undefined;
+        resolve(outcome);
+      };
+      const lose = (outcome: RunOutcome) => {
+        this.#thread = undefined;
+        thread.end();
+        finish(outcome);
+      };
+      const onAbort = () => lose(aborted(true));
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      // A thread that does not stop at its deadline (stuck in a long native call) is ended.
+      backstop = setTimeout(
+        () =>
+          lose({
+            ok: false,
+            reason: 'time',
+            error: 'the script did not stop at its time limit',
+            printed: '',
+            droppedChars: 0,
+            stateLost: true,
+            fresh: false,
+          }),
+        Math.max(request.deadline - Date.now(), 0) + GRACE_MS,
+      );
+      thread.listener = (message) => {
+        if (message.kind === 'done') {
+          if (message.run === run) finish(fromThread(message.outcome, message.fresh));
+          return;
+        }
+        if (message.kind === 'lost') {
+          lose({
+            ok: false,
+            reason: 'error',
+            error: `the sandbox thread ended: ${message.error}`,
+            printed: '',
+            droppedChars: 0,
+            stateLost: true,
+            fresh: false,
+          });
+          return;
+        }
+        const answer =
+          message.kind === 'call'
+            ? request.host.call(message.name, message.args)
+            : request.host.search(message.query, message.limit);
+        void answer
+          .catch((error: unknown) => JSON.stringify({ ok: false, code: 'internal', error: String(error) }))
+          .then((text) => thread.post({ kind: 'answer', call: message.call, text }));
+      };
+      thread.post({
+        kind: 'run',
+        run,
+        text: prepared.async
+          ? `${prepared.declarations}__quiver_run(${prepared.source})`
+          : `${prepared.declarations}${prepared.source}`,
+        async: prepared.async,
+        deadline: request.deadline,
+        listed: request.host.list(),
       });
-    return deferred.handle;
+    });
   }
 
-  #append(text: string): void {
-    const room = this.#limits.outputChars - this.#printed.length;
-    if (room >= text.length) this.#printed += text;
-    else {
-      this.#printed += text.slice(0, Math.max(room, 0));
-      this.#dropped += text.length - Math.max(room, 0);
-    }
+  async #started(): Promise<SandboxThread> {
+    if (this.#thread === undefined) this.#thread = await acquire(this.#limits);
+    return this.#thread;
   }
 }
 
-function stopped(signal: AbortSignal, deadline: number) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const promise = new Promise<{ stopReason: string }>((resolve) => {
-    onAbort = () => resolve({ stopReason: 'the call was aborted' });
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    timer = setTimeout(
-      () => resolve({ stopReason: 'the script ran past its time limit while waiting for tools' }),
-      Math.max(deadline - Date.now(), 0),
-    );
-  });
+function aborted(stateLost: boolean): RunOutcome {
   return {
-    promise,
-    cancel() {
-      clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-    },
+    ok: false,
+    reason: 'aborted',
+    error: 'the call was aborted',
+    printed: '',
+    droppedChars: 0,
+    stateLost,
+    fresh: false,
   };
 }
 
-function describeError(error: unknown): string {
-  if (error && typeof error === 'object') {
-    const { name, message, stack } = error as { name?: string; message?: string; stack?: string };
-    const head = `${name ?? 'Error'}: ${message ?? ''}`;
-    const frames =
-      typeof stack === 'string' ? stack.split('\n').filter((line) => line.includes('repl.js')) : [];
-    return [head, ...frames.slice(0, 3)].join('\n');
+function fromThread(outcome: ThreadOutcome, fresh: boolean): RunOutcome {
+  if (!outcome.ok) return { ...outcome, fresh };
+  // The prelude encodes the result: "s" and a string, "j" and JSON, "x" and what prints of it.
+  const body = outcome.value.slice(1);
+  if (outcome.value[0] !== 'j') return { ...outcome, value: body, fresh };
+  const data: unknown = JSON.parse(body);
+  return { ...outcome, value: JSON.stringify(data, null, 2), data, fresh };
+}
+
+type ThreadMessage = Exclude<FromThread, { kind: 'ready' }> | { kind: 'lost'; error: string };
+
+/** One worker thread running `sandboxThread`, and who listens to it now. */
+class SandboxThread {
+  readonly #worker: Worker;
+  listener: ((message: ThreadMessage) => void) | undefined;
+  readonly ready: Promise<void>;
+  #ended = false;
+
+  constructor(limits: SandboxLimits) {
+    const require = createRequire(import.meta.url);
+    const data: SandboxThreadData = { ...limits, prelude: SANDBOX_PRELUDE };
+    const source = [
+      "const { parentPort, workerData } = require('node:worker_threads');",
+      'import(workerData.core)',
+      '  .then((core) => core.newQuickJSWASMModuleFromVariant(import(workerData.variant)))',
+      `  .then((module) => (${sandboxThread.toString()})(module, parentPort, workerData.data));`,
+    ].join('\n');
+    this.#worker = new Worker(source, {
+      eval: true,
+      workerData: {
+        core: pathToFileURL(require.resolve('quickjs-emscripten-core')).href,
+        variant: pathToFileURL(require.resolve('@jitl/quickjs-wasmfile-release-sync')).href,
+        data,
+      },
+      // Nothing of the host's environment is needed in the thread.
+      env: {},
+      stdout: true,
+      stderr: true,
+    });
+    this.ready = new Promise((resolve, reject) => {
+      this.#worker.once('message', () => {
+        this.#worker.unref();
+        resolve();
+      });
+      this.#worker.once('error', reject);
+    });
+    this.#worker.on('message', (message: FromThread) => {
+      if (message.kind !== 'ready') this.listener?.(message);
+    });
+    this.#worker.on('error', (error) => this.listener?.({ kind: 'lost', error: String(error) }));
+    this.#worker.on('exit', (code) => {
+      if (!this.#ended) this.listener?.({ kind: 'lost', error: `exit code ${code}` });
+      this.#ended = true;
+    });
   }
-  return String(error);
+
+  post(message: ToThread): void {
+    this.#worker.postMessage(message);
+  }
+
+  /** Lets the process exit while the thread has no script to run. */
+  idle(): void {}
+
+  busy(): void {
+    this.#worker.ref();
+  }
+
+  end(): void {
+    this.#ended = true;
+    void this.#worker.terminate();
+  }
+}
+
+const pool: Array<{ key: string; thread: SandboxThread }> = [];
+
+function keyOf(limits: SandboxLimits): string {
+  return `${limits.memoryBytes}:${limits.stackBytes}:${limits.outputChars}`;
+}
+
+async function acquire(limits: SandboxLimits): Promise<SandboxThread> {
+  const key = keyOf(limits);
+  const index = pool.findIndex((entry) => entry.key === key);
+  if (index >= 0) {
+    const [entry] = pool.splice(index, 1);
+    if (entry) return entry.thread;
+  }
+  const thread = new SandboxThread(limits);
+  await thread.ready;
+  return thread;
+}
+
+/** A session's thread, cleaned of its variables, waits warm for the next session. */
+function release(thread: SandboxThread, limits: SandboxLimits): void {
+  thread.listener = undefined;
+  if (pool.length >= POOL_SIZE) {
+    thread.end();
+    return;
+  }
+  thread.post({ kind: 'reset' });
+  pool.push({ key: keyOf(limits), thread });
+}
+
+/** Starts a warm thread ahead of the first session that needs one (benchmarks, servers). */
+export async function warmSandboxThread(limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Promise<void> {
+  if (pool.length >= POOL_SIZE) return;
+  const thread = new SandboxThread(limits);
+  await thread.ready;
+  release(thread, limits);
 }

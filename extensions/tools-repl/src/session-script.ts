@@ -76,10 +76,10 @@ export function prepareScript(code: string): PreparedScript {
         return;
       }
       case 'FunctionDeclaration': {
+        // Left in place (hoisted as written); inside the async wrapper it is copied to the global.
         const name = (statement.id as Pattern).name as string;
         hoisted.add(name);
-        prologue.push(`${name} = ${code.slice(statement.start, statement.end)};`);
-        edits.push({ start: statement.start, end: statement.end, text: ';' });
+        if (async) prologue.push(`globalThis.${name} = ${name};`);
         return;
       }
       case 'ClassDeclaration': {
@@ -109,11 +109,11 @@ export function prepareScript(code: string): PreparedScript {
   let rewritten = code;
   for (const edit of edits.sort((a, b) => b.start - a.start))
     rewritten = rewritten.slice(0, edit.start) + edit.text + rewritten.slice(edit.end);
-  const statements = `${prologue.join('\n')}\n${rewritten}`;
+  // Everything added goes on the script's first line, so line numbers in errors are the user's.
   return {
     ok: true,
-    declarations: hoisted.size > 0 ? `var ${[...hoisted].join(', ')};\n` : '',
-    source: async ? `(async () => {\n${statements}\n})()` : statements,
+    declarations: hoisted.size > 0 ? `var ${[...hoisted].join(', ')}; ` : '',
+    source: async ? `(async () => { ${prologue.join(' ')} ${rewritten}\n})()` : rewritten,
     async,
   };
 }

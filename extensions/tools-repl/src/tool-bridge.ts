@@ -1,10 +1,12 @@
-import type { ToolsHandle } from '@quiver/types';
+import type { InnerToolInfo, ToolsHandle } from '@quiver/types';
 import type { SandboxHost } from './sandbox.js';
+import { scriptIdentifier } from './tool-names.js';
 
 /**
  * The sandbox's side of the tools capability. Only strings cross: arguments arrive as JSON
  * text written inside the sandbox, results leave as JSON text, so no host object is ever
- * reachable from a script.
+ * reachable from a script. A call resolves to the tool's structured value when it has one
+ * (its text otherwise); the text always travels along for `{ text: true }`.
  */
 export function bridgeTo(tools: ToolsHandle, signal: AbortSignal): SandboxHost {
   return {
@@ -20,17 +22,41 @@ export function bridgeTo(tools: ToolsHandle, signal: AbortSignal): SandboxHost {
         });
       }
       const result = await tools.call(name, args, { signal });
-      return JSON.stringify(
-        result.ok
-          ? { ok: true, value: result.value }
-          : { ok: false, code: result.code, error: `[${result.code}] ${result.error}` },
-      );
+      if (result.ok)
+        return JSON.stringify({
+          ok: true,
+          value: scriptValue(result.structured, result.value),
+          text: result.value,
+        });
+      return JSON.stringify({
+        ok: false,
+        code: result.code,
+        error: `[${result.code}] ${result.error}`,
+        ...(result.structured === undefined ? {} : { structured: result.structured }),
+      });
     },
     async search(query, limit) {
-      return JSON.stringify(await tools.search(query, Math.min(Math.max(Math.trunc(limit), 1), 50)));
+      const found = await tools.search(query, Math.min(Math.max(Math.trunc(limit), 1), 50));
+      return JSON.stringify(found.map(withAlias));
     },
     list() {
-      return JSON.stringify(tools.listed);
+      return JSON.stringify(tools.listed.map(withAlias));
     },
   };
+}
+
+function withAlias(tool: InnerToolInfo): InnerToolInfo & { alias: string } {
+  return { ...tool, alias: scriptIdentifier(tool.name) };
+}
+
+/**
+ * What a script gets from a successful call: the structured value, with the display text as
+ * `text` when the value is an object without one (many tools keep the content itself, a file's
+ * lines or a command's output, in the text and only facts about it in the structured part).
+ */
+function scriptValue(structured: unknown, text: string): unknown {
+  if (structured === undefined || structured === null) return text;
+  if (typeof structured === 'object' && !Array.isArray(structured) && !Object.hasOwn(structured, 'text'))
+    return { ...structured, text };
+  return structured;
 }

@@ -37,7 +37,7 @@ const SCRIPT = `
 const found = [];
 for (let i = 0; i < 10; i++) {
   const file = 'src/file-' + i + '.ts';
-  const text = await tools.read_file({ path: file });
+  const { text } = await tools.read_file({ path: file });
   text.split('\\n').forEach((line, index) => {
     if (line.includes('${MARKER}')) found.push(file + ':' + (line.match(/^\\s*(\\d+)/)?.[1] ?? index + 1));
   });

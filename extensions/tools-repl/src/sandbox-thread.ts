@@ -1,0 +1,286 @@
+import type { MessagePort } from 'node:worker_threads';
+import type {
+  QuickJSContext,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+
+/** What the thread is started with. */
+export interface SandboxThreadData {
+  memoryBytes: number;
+  stackBytes: number;
+  outputChars: number;
+  prelude: string;
+}
+
+/** From the session's side to the thread. */
+export type ToThread =
+  | {
+      kind: 'run';
+      run: number;
+      /** `var` statements and the script, on one first line so line numbers stay the user's. */
+      text: string;
+      /** Whether `text` evaluates to the promise of the encoded result (top-level await) or to its completion value. */
+      async: boolean;
+      deadline: number;
+      /** The tools listed to the script, as JSON. */
+      listed: string;
+    }
+  | { kind: 'answer'; call: number; text: string }
+  | { kind: 'reset' };
+
+/** What a finished run reports. */
+export type ThreadOutcome =
+  | { ok: true; value: string; printed: string; droppedChars: number }
+  | {
+      ok: false;
+      /** `error`: the script threw; `memory`: out of memory; `time`: past its deadline. */
+      reason: 'error' | 'memory' | 'time';
+      error: string;
+      printed: string;
+      droppedChars: number;
+      stateLost: boolean;
+    };
+
+/** From the thread to the session's side. */
+export type FromThread =
+  | { kind: 'ready' }
+  | { kind: 'call'; call: number; name: string; args: string }
+  | { kind: 'search'; call: number; query: string; limit: number }
+  | { kind: 'done'; run: number; outcome: ThreadOutcome; fresh: boolean };
+
+/**
+ * The body of a sandbox thread. It runs from its source text (`toString()`) in a worker, so it
+ * uses nothing but its parameters and the globals of a Node worker: keep it self-contained.
+ * A CPU-bound script blocks this thread only; the session's side stops it by ending the thread.
+ */
+export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data: SandboxThreadData): void {
+  let runtime: QuickJSRuntime;
+  let context: QuickJSContext;
+  let generation = 0;
+  let deadline = Number.POSITIVE_INFINITY;
+  let printed = '';
+  let dropped = 0;
+  let listed = '[]';
+  let nextCall = 0;
+  /** Whether no script has run since the sandbox was (re)built: its variables are all new. */
+  let fresh = true;
+  const waiting = new Map<number, (text: string) => void>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let onJobError: ((error: QuickJSHandle) => void) | undefined;
+
+  const append = (text: string) => {
+    const room = data.outputChars - printed.length;
+    if (room >= text.length) printed += text;
+    else {
+      printed += text.slice(0, Math.max(room, 0));
+      dropped += text.length - Math.max(room, 0);
+    }
+  };
+
+  const pumpJobs = () => {
+    const jobs = runtime.executePendingJobs();
+    if (!jobs.error) {
+      jobs.dispose();
+      return;
+    }
+    if (onJobError) onJobError(jobs.error);
+    else jobs.error.dispose();
+  };
+
+  /** A promise in the sandbox settled from outside; dropped if the sandbox was rebuilt meanwhile. */
+  const deferred = (start: (id: number) => void, then: (text: string) => string = (text) => text) => {
+    const made = context.newPromise();
+    const built = generation;
+    const owner = context;
+    const id = ++nextCall;
+    waiting.set(id, (text) => {
+      if (built !== generation) return;
+      const value = owner.newString(then(text));
+      made.resolve(value);
+      value.dispose();
+      made.dispose();
+      pumpJobs();
+    });
+    start(id);
+    return made.handle;
+  };
+
+  const clearTimers = () => {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+  };
+
+  const build = () => {
+    generation += 1;
+    waiting.clear();
+    clearTimers();
+    runtime = module.newRuntime();
+    runtime.setMemoryLimit(data.memoryBytes);
+    runtime.setMaxStackSize(data.stackBytes);
+    runtime.setInterruptHandler(() => Date.now() > deadline);
+    context = runtime.newContext();
+    const owner = context;
+    const bridge = [
+      owner.newFunction('__quiver_print', (text) => {
+        append(owner.getString(text));
+      }),
+      owner.newFunction('__quiver_list', () => owner.newString(listed)),
+      owner.newFunction('__quiver_call', (name, args) =>
+        deferred((call) =>
+          port.postMessage({
+            kind: 'call',
+            call,
+            name: owner.getString(name),
+            args: owner.getString(args),
+          } satisfies FromThread),
+        ),
+      ),
+      owner.newFunction('__quiver_search', (query, limit) =>
+        deferred((call) =>
+          port.postMessage({
+            kind: 'search',
+            call,
+            query: owner.getString(query),
+            limit: owner.getNumber(limit),
+          } satisfies FromThread),
+        ),
+      ),
+      owner.newFunction('__quiver_timer', (ms) => {
+        const delay = Math.max(0, Number(owner.getNumber(ms)) || 0);
+        return deferred((call) => {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            waiting.get(call)?.('');
+            waiting.delete(call);
+          }, delay);
+          timers.add(timer);
+        });
+      }),
+    ];
+    for (const fn of bridge) {
+      const name = owner.getProp(fn, 'name');
+      owner.setProp(owner.global, owner.getString(name), fn);
+      name.dispose();
+      fn.dispose();
+    }
+    deadline = Number.POSITIVE_INFINITY;
+    owner.unwrapResult(owner.evalCode(data.prelude, 'prelude.js', { type: 'global' })).dispose();
+    fresh = true;
+  };
+
+  const teardown = () => {
+    generation += 1;
+    waiting.clear();
+    clearTimers();
+    try {
+      context.dispose();
+      runtime.dispose();
+    } catch {
+      // Handles held by unanswered calls keep QuickJS from freeing cleanly; the instance goes anyway.
+    }
+  };
+
+  const rebuild = () => {
+    teardown();
+    build();
+  };
+
+  const describe = (error: unknown): string => {
+    if (error && typeof error === 'object') {
+      const { name, message, stack } = error as { name?: string; message?: string; stack?: string };
+      const head = `${name ?? 'Error'}: ${message ?? ''}`;
+      const frames =
+        typeof stack === 'string' ? stack.split('\n').filter((line) => line.includes('repl.js')) : [];
+      return [head, ...frames.slice(0, 3)].join('\n');
+    }
+    return String(error);
+  };
+
+  const failed = (reason: 'error' | 'memory' | 'time', error: string, stateLost: boolean): ThreadOutcome => ({
+    ok: false,
+    reason,
+    error,
+    printed,
+    droppedChars: dropped,
+    stateLost,
+  });
+
+  const errorOutcome = (handle: QuickJSHandle): ThreadOutcome => {
+    const described = describe(context.dump(handle));
+    handle.dispose();
+    const outOfMemory = /out of memory/i.test(described);
+    if (!outOfMemory && !/\binterrupted\b/.test(described)) return failed('error', described, false);
+    // An interrupted or exhausted runtime may hold half-built state: start clean.
+    rebuild();
+    return outOfMemory ? failed('memory', described, true) : failed('time', described, true);
+  };
+
+  const run = async (message: Extract<ToThread, { kind: 'run' }>): Promise<ThreadOutcome> => {
+    printed = '';
+    dropped = 0;
+    listed = message.listed;
+    deadline = message.deadline;
+    const owner = context;
+    let evaluated: ReturnType<QuickJSContext['evalCode']>;
+    if (message.async) evaluated = owner.evalCode(message.text, 'repl.js', { type: 'global' });
+    else {
+      const completed = owner.evalCode(message.text, 'repl.js', { type: 'global' });
+      if (completed.error) evaluated = completed;
+      else {
+        const wrap = owner.getProp(owner.global, '__quiver_run');
+        evaluated = owner.callFunction(wrap, owner.undefined, completed.value);
+        wrap.dispose();
+        completed.value.dispose();
+      }
+    }
+    if (evaluated.error) return errorOutcome(evaluated.error);
+    const promise = evaluated.value;
+    const settled = owner.resolvePromise(promise);
+    promise.dispose();
+    const jobFailure = new Promise<{ jobError: QuickJSHandle }>((resolve) => {
+      onJobError = (jobError) => resolve({ jobError });
+    });
+    pumpJobs();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<{ late: true }>((resolve) => {
+      timer = setTimeout(() => resolve({ late: true }), Math.max(message.deadline - Date.now(), 0));
+    });
+    const outcome = await Promise.race([settled.then((result) => ({ result })), jobFailure, late]);
+    clearTimeout(timer);
+    onJobError = undefined;
+    clearTimers();
+    if ('late' in outcome) {
+      // The script still waits on tools or timers; its promise can never be settled safely now.
+      rebuild();
+      return failed('time', 'the script was still waiting on tools or timers', true);
+    }
+    if ('jobError' in outcome) return errorOutcome(outcome.jobError);
+    const { result } = outcome;
+    if (result.error) return errorOutcome(result.error);
+    const value = owner.getString(result.value);
+    result.value.dispose();
+    return { ok: true, value, printed, droppedChars: dropped };
+  };
+
+  build();
+  port.on('message', (message: ToThread) => {
+    if (message.kind === 'answer') {
+      const settle = waiting.get(message.call);
+      waiting.delete(message.call);
+      settle?.(message.text);
+      return;
+    }
+    if (message.kind === 'reset') {
+      rebuild();
+      return;
+    }
+    const wasFresh = fresh;
+    fresh = false;
+    void run(message).then((outcome) =>
+      port.postMessage({ kind: 'done', run: message.run, outcome, fresh: wasFresh } satisfies FromThread),
+    );
+  });
+  port.postMessage({ kind: 'ready' } satisfies FromThread);
+}

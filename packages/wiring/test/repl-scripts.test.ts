@@ -1,0 +1,155 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ToolResult } from '@quiver/types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createQuiver, type Quiver } from '../src/index.js';
+
+const textOf = (result: ToolResult | undefined) => (result?.ok ? result.value : `${result?.error}`);
+
+describe('repl scripts off the event loop', () => {
+  let workspace: string;
+  let quiver: Quiver;
+
+  beforeAll(async () => {
+    workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'quiver-repl-scripts-')));
+    writeFileSync(path.join(workspace, 'notes.txt'), 'one\ntwo\n');
+    writeFileSync(
+      path.join(workspace, 'quiver.yaml'),
+      'defaultPersonality: scripted\npluginConfig:\n  tools-repl:\n    limits: { timeSeconds: 2 }\n',
+    );
+    mkdirSync(path.join(workspace, 'personalities'));
+    writeFileSync(
+      path.join(workspace, 'personalities/scripted.yaml'),
+      'id: scripted\nplugins: [tools-code, tools-kanban, tools-repl]\nrepl: true\npermissions:\n  allow: [repl, read_file, list_dir, "kanban_*"]\n',
+    );
+    quiver = await createQuiver({ workspace, trustProject: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await quiver?.close();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('aborts an endless loop within 100 ms while another session keeps answering', async () => {
+    const spinning = quiver.createSession();
+    const other = quiver.createSession();
+    try {
+      // A warm sandbox first, so the loop below starts at once.
+      await spinning.execute([{ name: 'repl', args: { code: '1' } }]);
+      const controller = new AbortController();
+      const running = spinning.execute([{ name: 'repl', args: { code: 'while (true) {}' } }], {
+        signal: controller.signal,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      // The loop runs on its own thread: this session's call answers meanwhile.
+      const [listed] = await other.execute([{ name: 'kanban_list', args: {} }]);
+      expect(listed?.ok, textOf(listed)).toBe(true);
+      const [scripted] = await other.execute([
+        { name: 'repl', args: { code: '(await tools.list_dir({ path: "." })).text' } },
+      ]);
+      expect(textOf(scripted)).toContain('notes.txt');
+      const abortedAt = performance.now();
+      controller.abort();
+      const [stopped] = await running;
+      expect(performance.now() - abortedAt).toBeLessThan(100);
+      expect(stopped).toMatchObject({ ok: false, code: 'aborted' });
+      const [again] = await spinning.execute([{ name: 'repl', args: { code: '6 * 7' } }]);
+      expect(textOf(again)).toBe('42');
+    } finally {
+      await spinning.close();
+      await other.close();
+    }
+  });
+
+  it('stops a script at the configured time limit with an error that states it and how to raise it', async () => {
+    const session = quiver.createSession();
+    try {
+      const [late] = await session.execute([{ name: 'repl', args: { code: 'for (;;) {}' } }]);
+      expect(late).toMatchObject({ ok: false, code: 'timeout' });
+      expect(textOf(late)).toContain('time limit of 2 s');
+      expect(textOf(late)).toContain('pluginConfig.tools-repl.limits');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('runs timers, reports the line of an error, and warns when variables are gone', async () => {
+    const session = quiver.createSession();
+    try {
+      const [timed] = await session.execute([
+        {
+          name: 'repl',
+          args: {
+            code: 'const seen = [];\nconst id = setInterval(() => seen.push("tick"), 10);\nawait new Promise((done) => setTimeout(done, 55));\nclearInterval(id);\nseen.length >= 3',
+          },
+        },
+      ]);
+      expect(textOf(timed)).toBe('true');
+      const [thrown] = await session.execute([
+        { name: 'repl', args: { code: 'const a = 1;\nconst b = 2;\nnull.property;' } },
+      ]);
+      expect(textOf(thrown)).toMatch(/repl\.js:3\b/);
+      const fresh = quiver.createSession();
+      try {
+        const [missing] = await fresh.execute([{ name: 'repl', args: { code: 'total + 1' } }]);
+        expect(textOf(missing)).toContain('ReferenceError');
+        expect(textOf(missing)).toContain('started empty');
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('shortens a 1 MB result to its head and tail, keeping the structure and saying what was cut', async () => {
+    const session = quiver.createSession();
+    try {
+      const [big] = await session.execute([
+        {
+          name: 'repl',
+          args: {
+            code: 'const rows = Array.from({ length: 10000 }, (_, i) => ({ id: i, body: "x".repeat(100) })); ({ count: rows.length, rows })',
+          },
+        },
+      ]);
+      const text = textOf(big);
+      expect(text.length).toBeLessThan(90_000);
+      expect(text).toMatch(/^\[The result was shortened .* array items cut/);
+      const data = JSON.parse(text.slice(text.indexOf('\n') + 1)) as { count: number; rows: unknown[] };
+      expect(data.count).toBe(10_000);
+      expect(data.rows[0]).toEqual({ id: 0, body: 'x'.repeat(100) });
+      expect(data.rows.at(-1)).toEqual({ id: 9_999, body: 'x'.repeat(100) });
+      expect(data.rows.find((row) => typeof row === 'string')).toMatch(/items cut/);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('loops over kanban tickets by their structured ids, not by parsing display text', async () => {
+    const session = quiver.createSession();
+    try {
+      const [made] = await session.execute([
+        {
+          name: 'repl',
+          args: {
+            code: `const titles = ['Fix #12 in the parser', 'Ship 3.0', 'Write docs'];
+for (const title of titles) await tools.kanban_create({ title });
+const { tickets } = await tools.kanban_list({});
+for (const ticket of tickets) await tools.kanban_move({ id: ticket.id, status: 'done', version: ticket.version });
+const after = await tools.kanban_list({});
+({ ids: tickets.map((t) => t.id), columns: after.tickets.map((t) => t.status), text: typeof after.text })`,
+          },
+        },
+      ]);
+      const answer = JSON.parse(textOf(made)) as { ids: unknown[]; columns: string[]; text: string };
+      expect(answer.ids).toHaveLength(3);
+      expect(answer.ids).not.toContain(12);
+      expect(answer.columns).toEqual(['done', 'done', 'done']);
+      expect(answer.text).toBe('string');
+    } finally {
+      await session.close();
+    }
+  });
+});
