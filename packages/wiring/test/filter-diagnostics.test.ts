@@ -35,7 +35,9 @@ describe('what a session reports about the names its filters list', () => {
     expect(infos).toContainEqual(
       expect.objectContaining({
         code: 'filtered_tool_removed',
-        message: expect.stringContaining('availableTools names "terminal", but that tool was already removed (terminal:'),
+        message: expect.stringContaining(
+          'availableTools names "terminal", but that tool was already removed (terminal:',
+        ),
       }),
     );
     const warnings = events.filter((event) => event.type === 'session.warning');
@@ -43,7 +45,9 @@ describe('what a session reports about the names its filters list', () => {
       expect.objectContaining({ code: 'unknown_tool_name', message: expect.stringContaining('"raed_file"') }),
     );
     // Names the filters act on get no message.
-    expect([...infos, ...warnings].some((event) => JSON.stringify(event).includes('"read_file"'))).toBe(false);
+    expect([...infos, ...warnings].some((event) => JSON.stringify(event).includes('"read_file"'))).toBe(
+      false,
+    );
     expect([...infos, ...warnings].some((event) => JSON.stringify(event).includes('write_file'))).toBe(false);
   });
 });
