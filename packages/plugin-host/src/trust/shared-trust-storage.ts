@@ -4,7 +4,7 @@ import type { FilePins } from './file-pins.js';
 import type { McpToolPin, McpToolPinEntry, McpToolPinFile, McpToolPinStore } from './mcp-tool-pins.js';
 import type { ProjectConfiguration } from './project-configuration.js';
 import type { McpToolDefinitionApproval, TrustStorage } from './trust-storage.js';
-import { fingerprintConfiguration, type TrustRecord } from './trust-store.js';
+import { fingerprintConfiguration, fingerprintMatches, type TrustRecord } from './trust-store.js';
 
 /**
  * Index + 1 is the schema version (concern `trust`). JSON columns are JSONB on PostgreSQL and
@@ -326,7 +326,7 @@ export class SharedTrustStorage implements TrustStorage {
       record.workspace === this.#project &&
       typeof record.configuration === 'object' &&
       record.configuration !== null &&
-      fingerprintConfiguration(record.configuration) === record.fingerprint;
+      fingerprintMatches(record);
     return valid ? record : undefined;
   }
 

@@ -54,9 +54,10 @@ export function fingerprintConfiguration(configuration: ProjectConfiguration): s
  * Whether a record's fingerprint is its configuration's. Records written before fingerprints were
  * RFC 8785 hashed the same canonical form as `JSON.stringify` writes it, which differs only where
  * a key is an array index (JavaScript puts "9" before "10"): they stay valid. A record whose
- * configuration cannot be fingerprinted was not written by Quiver and trusts nothing.
+ * configuration cannot be fingerprinted was not written by Quiver and trusts nothing. The
+ * PostgreSQL trust storage reads its records with this too.
  */
-function fingerprintMatches(record: TrustRecord): boolean {
+export function fingerprintMatches(record: TrustRecord): boolean {
   try {
     const canonical = canonicalConfiguration(record.configuration);
     return (
