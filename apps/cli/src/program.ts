@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerCallCommand } from './commands/call.js';
 import { registerCompletionCommand } from './commands/completion.js';
+import { registerConfigCommand } from './commands/config.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerLogCommand } from './commands/log.js';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerMcpCommand(program);
   registerServeCommand(program);
   registerRpcCommand(program);
+  registerConfigCommand(program);
   registerPermissionsCommand(program);
   registerDoctorCommand(program);
   registerCompletionCommand(program);
