@@ -10,6 +10,7 @@ the agent never finishes, and prints what happened as one JSON object.
 """
 
 import argparse
+import os
 import json
 import shlex
 import subprocess
@@ -126,11 +127,36 @@ LONG_JOB = {
 }
 
 
+DEMO_FILES = {
+    "quiver.yaml": "defaultPersonality: agent\n",
+    "personalities/agent.yaml": "id: agent\nplugins: [tools-code]\npermissions:\n  allow: [read_file, lookup_weather]\n",
+    "notes.txt": "remember the milk\n",
+}
+
+
+def prepare_workspace(workspace):
+    """A new or empty directory gets the demo project this script needs; any other must already have it."""
+    if not os.path.isdir(workspace) or not os.listdir(workspace):
+        for name, text in DEMO_FILES.items():
+            target = os.path.join(workspace, name)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w") as handle:
+                handle.write(text)
+        sys.stderr.write("agent.py: wrote a demo project in %s (%s)\n" % (workspace, ", ".join(DEMO_FILES)))
+        return
+    missing = [name for name in DEMO_FILES if not os.path.exists(os.path.join(workspace, name))]
+    if missing:
+        sys.exit("agent.py: %s is not empty and lacks %s. Name a new directory (the script writes a demo "
+                 "project there), or add those files as in DEMO_FILES." % (workspace, ", ".join(missing)))
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--workspace", required=True)
+    parser.add_argument("--workspace", required=True,
+                        help="the project: a new or empty directory gets a demo project written into it")
     parser.add_argument("--quiver", default="quiver", help="how to run quiver (a command line)")
     options = parser.parse_args()
+    prepare_workspace(options.workspace)
 
     rpc = QuiverRpc(shlex.split(options.quiver) + ["rpc"], options.workspace)
     ran = []
