@@ -20,6 +20,12 @@ function writeConfig(directory: string, marker: string): void {
   );
 }
 
+/**
+ * The exit code of `tools` once the marker "server" started: it exits without answering MCP, so
+ * tools names it as failed and exits 1 (0 would mean it never started).
+ */
+const STARTED_MARKER_EXIT = 1;
+
 /** A git repository with a config in `sub/` that a model's write_file could have created. */
 function repositoryWithSubdirectoryConfig() {
   const root = dirs.make();
@@ -66,7 +72,7 @@ describe('where --trust-project finds the configuration it trusts', () => {
       cwd: path.join(root, 'src'),
       env: { XDG_DATA_HOME: dirs.make() },
     });
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(STARTED_MARKER_EXIT);
     expect(existsSync(marker)).toBe(true);
   });
 
@@ -80,7 +86,7 @@ describe('where --trust-project finds the configuration it trusts', () => {
       cwd: workspace,
       env: { XDG_DATA_HOME: dirs.make() },
     });
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(STARTED_MARKER_EXIT);
     expect(existsSync(marker)).toBe(true);
   });
 
@@ -90,7 +96,7 @@ describe('where --trust-project finds the configuration it trusts', () => {
       cwd: named.sub,
       env: named.env,
     });
-    expect(workspace.code).toBe(0);
+    expect(workspace.code).toBe(STARTED_MARKER_EXIT);
     expect(existsSync(named.marker)).toBe(true);
 
     const file = repositoryWithSubdirectoryConfig();
@@ -101,7 +107,7 @@ describe('where --trust-project finds the configuration it trusts', () => {
         env: file.env,
       },
     );
-    expect(config.code).toBe(0);
+    expect(config.code).toBe(STARTED_MARKER_EXIT);
     expect(existsSync(file.marker)).toBe(true);
   });
 });
