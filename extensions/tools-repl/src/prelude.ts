@@ -52,18 +52,10 @@ export const SANDBOX_PRELUDE = String.raw`
     if (result.structured !== undefined) error.structured = result.structured;
     throw error;
   };
-  let aliases;
-  const resolve = (key) => {
-    if (aliases === undefined) {
-      aliases = new Map();
-      for (const tool of JSON.parse(list())) if (tool.alias && tool.alias !== tool.name) aliases.set(tool.alias, tool.name);
-    }
-    return aliases.get(key) ?? key;
-  };
   const callTool = async (name, args, options) => {
     if (typeof name !== 'string') throw new TypeError('tools.call(name, args): name must be a string');
     const asText = options !== undefined && options !== null && options.text === true;
-    return answer(await call(resolve(name), JSON.stringify(args === undefined ? {} : args)), asText);
+    return answer(await call(name, JSON.stringify(args === undefined ? {} : args)), asText);
   };
   const own = Object.freeze({
     call: callTool,

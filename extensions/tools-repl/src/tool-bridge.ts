@@ -21,7 +21,11 @@ export function bridgeTo(tools: ToolsHandle, signal: AbortSignal): SandboxHost {
           error: `Arguments of ${name} are not JSON.`,
         });
       }
-      const result = await tools.call(name, args, { signal });
+      const target = aliased(tools, name);
+      let result = await tools.call(target, args, { signal });
+      // A camel-cased name of a tool whose server connected during this call.
+      if (!result.ok && result.code === 'not_available' && aliased(tools, name) !== target)
+        result = await tools.call(aliased(tools, name), args, { signal });
       if (result.ok)
         return JSON.stringify({
           ok: true,
@@ -43,6 +47,12 @@ export function bridgeTo(tools: ToolsHandle, signal: AbortSignal): SandboxHost {
       return JSON.stringify(tools.listed.map(withAlias));
     },
   };
+}
+
+/** The tool a script's name stands for: its own name, or the camel-cased alias of a listed tool. */
+function aliased(tools: ToolsHandle, name: string): string {
+  if (tools.listed.some((tool) => tool.name === name)) return name;
+  return tools.listed.find((tool) => scriptIdentifier(tool.name) === name)?.name ?? name;
 }
 
 function withAlias(tool: InnerToolInfo): InnerToolInfo & { alias: string } {

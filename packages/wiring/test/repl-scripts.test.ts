@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolResult } from '@quiver/types';
@@ -148,6 +149,61 @@ const after = await tools.kanban_list({});
       expect(answer.ids).not.toContain(12);
       expect(answer.columns).toEqual(['done', 'done', 'done']);
       expect(answer.text).toBe('string');
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+const everything = path.join(
+  path.dirname(
+    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json'),
+  ),
+  'dist/index.js',
+);
+
+describe('repl scripts and MCP tools', () => {
+  let workspace: string;
+  let quiver: Quiver;
+
+  beforeAll(async () => {
+    workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'quiver-repl-mcp-')));
+    writeFileSync(
+      path.join(workspace, 'quiver.yaml'),
+      `mcpServers:\n  everything:\n    command: ${process.execPath}\n    args: [${JSON.stringify(everything)}, stdio]\ndefaultPersonality: scripted\n`,
+    );
+    mkdirSync(path.join(workspace, 'personalities'));
+    writeFileSync(
+      path.join(workspace, 'personalities/scripted.yaml'),
+      'id: scripted\nplugins: [mcp-bridge, tools-repl]\nmcpServers:\n  everything: {}\npermissions:\n  allow: [repl, mcp__everything]\n',
+    );
+    quiver = await createQuiver({ workspace, trustProject: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await quiver?.close();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it("calls a real MCP server's tools right after the session starts, by name and camel-cased alias", async () => {
+    const session = quiver.createSession();
+    try {
+      // No wait for readiness: the script's first call waits for the server itself.
+      const [called] = await session.execute([
+        {
+          name: 'repl',
+          args: {
+            code: `const echoed = await tools.mcp__everything__echo({ message: 'from a script' });
+const sum = await tools['mcp__everything__get-sum']({ a: 2, b: 40 });
+const again = await tools.mcp__everything__getSum({ a: 1, b: 1 });
+({ echoed: typeof echoed === 'string' ? echoed : echoed.text, sum: typeof sum === 'string' ? sum : sum.text, again: typeof again })`,
+          },
+        },
+      ]);
+      expect(called?.ok, textOf(called)).toBe(true);
+      const answer = JSON.parse(textOf(called)) as { echoed: string; sum: string; again: string };
+      expect(answer.echoed).toContain('from a script');
+      expect(answer.sum).toContain('42');
     } finally {
       await session.close();
     }

@@ -62,6 +62,8 @@ export interface PipelineSession {
   sink: CallEventSink;
   /** Ids of calls still open in this session; a repeated id gets a suffix. */
   openCalls: Set<string>;
+  /** See `CallExecutorOptions.awaitTools`. */
+  awaitTools?: (names: readonly string[]) => Promise<ToolPool | undefined>;
   emit(callId: string, emission: ToolEmission, toolName: string): void;
   track(execution: Promise<void>): void;
   attachmentLimits?: Readonly<AttachmentLimits>;
@@ -223,7 +225,14 @@ function execute(
 ): Promise<ToolResult> {
   const backends =
     entry.tool.capabilities?.tools === true
-      ? withInnerCalls(session.backends, state, batch.pool, batch.signal, innerCallRunner(batch, session))
+      ? withInnerCalls(
+          session.backends,
+          state,
+          batch.pool,
+          batch.signal,
+          innerCallRunner(batch, session),
+          session.awaitTools,
+        )
       : session.backends;
   return session.runner.run({
     tool: entry.tool,

@@ -43,6 +43,12 @@ export interface CallExecutorOptions {
    * an executor given `log` opens and closes a writer of its own.
    */
   logWriter?: SessionLogWriter;
+  /**
+   * Waits for the MCP servers of the named tools that are still starting (the session's
+   * readiness, `session.ready`), then gives the pool as it stands; undefined when none was.
+   * Inner calls (a repl script's) use it for a tool their call's pool does not offer yet.
+   */
+  awaitTools?: (names: readonly string[]) => Promise<ToolPool | undefined>;
 }
 
 /** A session's log writer; its warnings (a busy log, calls a killed process left) go to the session's bus. */
@@ -134,6 +140,7 @@ class LifecycleExecutor implements CallExecutor {
       runner: new ToolRunner(),
       sink: { makeEvent: this.#makeEvent, publish: (event) => this.#publish(event) },
       openCalls: new Set(),
+      ...(options.awaitTools === undefined ? {} : { awaitTools: options.awaitTools }),
       emit: (callId, emission, toolName) => this.#publish(this.#emissionEvent(callId, emission, toolName)),
       track: (execution) => {
         this.#executions.add(execution);

@@ -35,13 +35,26 @@ export function withInnerCalls(
   pool: ToolPool,
   signal: AbortSignal,
   run: RunInnerCall,
+  awaitTools?: (names: readonly string[]) => Promise<ToolPool | undefined>,
 ): CapabilityBackendRegistry {
   return {
     has: (capability) => capability === 'tools' || backends.has(capability),
     resolve: async (request) => {
       if (request.capability !== 'tools') return backends.resolve(request);
-      return innerToolsHandle(parent, pool, signal, run) as never;
+      return innerToolsHandle(parent, pool, signal, run, awaitTools) as never;
     },
+  };
+}
+
+/** What inner calls reach of a pool: the tools they may call and their definitions. */
+function innerView(pool: ToolPool): { view: ToolPool; definitions: ToolDefinitionLite[] } {
+  const callable = innerCallable(pool);
+  return {
+    view: { ...pool, executables: callable },
+    definitions: [
+      ...pool.definitions.filter((definition) => callable.has(definition.name)),
+      ...[...(pool.innerTools?.values() ?? [])].map(toDefinition),
+    ],
   };
 }
 
@@ -50,22 +63,30 @@ function innerToolsHandle(
   pool: ToolPool,
   signal: AbortSignal,
   run: RunInnerCall,
+  awaitTools?: (names: readonly string[]) => Promise<ToolPool | undefined>,
 ): ToolsHandle {
-  const callable = innerCallable(pool);
-  const view: ToolPool = { ...pool, executables: callable };
-  const definitions: ToolDefinitionLite[] = [
-    ...pool.definitions.filter((definition) => callable.has(definition.name)),
-    ...[...(pool.innerTools?.values() ?? [])].map(toDefinition),
-  ];
+  let current = innerView(pool);
+  let listed = current.definitions.filter((definition) => !definition.deferLoading).map(info);
   return {
-    listed: definitions.filter((definition) => !definition.deferLoading).map(info),
+    /** Grows when a server that was starting connects during the call. */
+    get listed() {
+      return listed;
+    },
     maxChars: INNER_RESULT_CHARS,
-    call(name, args, options) {
+    async call(name, args, options) {
       const combined = options?.signal ? AbortSignal.any([signal, options.signal]) : signal;
-      return run(name, args, parent, view, combined);
+      // A tool of an MCP server still starting: wait for it (bounded by the server's start-up).
+      if (!current.view.executables.has(name) && awaitTools !== undefined) {
+        const fresh = await awaitTools([name]);
+        if (fresh !== undefined) {
+          current = innerView(fresh);
+          listed = current.definitions.filter((definition) => !definition.deferLoading).map(info);
+        }
+      }
+      return run(name, args, parent, current.view, combined);
     },
     async search(query, limit = 10) {
-      return searchTools(query, definitions, limit).map(info);
+      return searchTools(query, current.definitions, limit).map(info);
     },
   };
 }

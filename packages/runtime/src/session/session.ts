@@ -273,8 +273,19 @@ export class Session implements SessionLike {
       parentDenies: this.#parentDenies,
       resolver: this.#options.permissionResolver,
       log: this.#deps.eventLog,
+      awaitTools: (names) => this.#awaitTools(names),
     });
     return this.#executor;
+  }
+
+  /** The session's readiness for these tools (their MCP servers started), then its pool. */
+  async #awaitTools(names: readonly string[]): Promise<ToolPool | undefined> {
+    const { policy, demand } = this.#deps;
+    if (demand === undefined || this.#closed) return undefined;
+    const servers = serversOfToolNames(names, policy);
+    if (servers.length === 0) return undefined;
+    await demand(servers);
+    return this.#closed ? undefined : this.refreshIfStale();
   }
 
   /** A sub-agent session: its tools are a subset of this session's, bounded by this session's denies. */
