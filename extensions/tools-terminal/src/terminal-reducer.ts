@@ -7,6 +7,7 @@ import { reduceGitOutput } from './reducers/git.js';
 import { reduceInstallOutput } from './reducers/installs.js';
 import { reduceNpmLsOutput } from './reducers/npm-ls.js';
 import { reducePathList } from './reducers/paths.js';
+import { reduceRecordOutput } from './reducers/records.js';
 import {
   DEFAULT_REDUCER_BUDGET,
   type Recognizer,
@@ -27,6 +28,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceEslintOutput,
   reduceDiagnosticsOutput,
   reducePathList,
+  reduceRecordOutput,
   reduceGenericOutput,
 ];
 

@@ -20,7 +20,7 @@ const WINDOW = { headBytes: 4 * 1024, tailBytes: 4 * 1024 };
 const PARTIAL_NOTE = /^\[partial: [\d,]+ bytes from the middle of the output were not read; /m;
 /** Counts a summary states: `23 files`, `8 commits`, `3 failed`, `+704 −1262`. */
 const COUNT =
-  /(?:\+\d+ −\d+)|\b\d[\d,]* (?:files?|commits?|paths?|tests?|errors?|warnings?|problems?|packages?|failed|passed|failures?|suites?|skipped)\b/g;
+  /(?:\+\d+ −\d+)|\b\d[\d,]* (?:files?|commits?|paths?|tests?|errors?|warnings?|problems?|packages?|failed|passed|failures?|suites?|skipped|rows?|records?|sections?)\b/g;
 
 const spillRoot = mkdtempSync(path.join(tmpdir(), 'quiver-reducer-partial-'));
 afterAll(() => rmSync(spillRoot, { recursive: true, force: true }));

@@ -1,0 +1,184 @@
+import { GENERIC_THRESHOLD_BYTES } from './generic.js';
+import { counted, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
+
+/**
+ * Outputs no specific reducer knows, made of repeated records: every record's key line is kept
+ * before any detail is dropped. Three shapes: sections (`ls -laR`: a `dir:` line, then its
+ * entries), timestamped log records (a line starting with a time, continuation lines after it),
+ * and tables (a header, then one row a record: `dpkg -l`, `pip list`, `ps`).
+ */
+
+const MAX_KEY_CHARS = 160;
+const MIN_RECORDS = 20;
+const TIMESTAMP =
+  /^\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)\]?/;
+const SEPARATOR = /^[-=+|\s]+$/;
+const SECTION_HEADER = /^\S.*:$/;
+const LEVEL = /\b(FATAL|CRITICAL|ERROR|ERR|WARN(?:ING)?|FAIL(?:ED|URE)?)\b/i;
+
+function clip(line: string): string {
+  return line.length <= MAX_KEY_CHARS ? line : `${line.slice(0, MAX_KEY_CHARS)}…`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** The first items whose joined length stays within `budget` (at least one). */
+function withinBudget(items: readonly string[], budget: number, separator: string): string[] {
+  const kept: string[] = [];
+  let used = 0;
+  for (const item of items) {
+    if (kept.length > 0 && used + item.length + separator.length > budget) break;
+    kept.push(item);
+    used += item.length + separator.length;
+  }
+  return kept;
+}
+
+function contentLines(input: RecognizerInput): string[] {
+  return input.lines.filter((line) => !WINDOW_CUT_LINE.test(line));
+}
+
+/** `ls -R`: every section header with the number of entries under it. */
+function reduceSections(input: RecognizerInput, lines: readonly string[]): string | undefined {
+  const sections: { header: string; records: number }[] = [];
+  let current: { header: string; records: number } | undefined;
+  for (const [index, line] of lines.entries()) {
+    if (SECTION_HEADER.test(line) && (index === 0 || lines[index - 1] === '')) {
+      current = { header: line.slice(0, -1), records: 0 };
+      sections.push(current);
+    } else if (current && line.trim() !== '' && !/^total \d/.test(line) && !/ \.\.?$/.test(line)) {
+      current.records++;
+    }
+  }
+  if (sections.length < 3) return undefined;
+  const records = sections.reduce((sum, section) => sum + section.records, 0);
+  const heading = `${counted(sections.length, 'section', input.partial)}, ${counted(records, 'record', input.partial)}:`;
+  const shown = withinBudget(
+    sections.map((s) => `${clip(s.header)}: ${plural(s.records, 'record')}`),
+    input.budget,
+    '\n',
+  );
+  const hidden = sections.length - shown.length;
+  return [heading, ...shown, ...(hidden > 0 ? [`[… ${plural(hidden, 'more section')} not shown]`] : [])].join(
+    '\n',
+  );
+}
+
+/** The record's kind: the first word after the time, or the second when the first is the same everywhere (a host name). */
+function kindsOf(keys: readonly string[]): Map<string, number> {
+  const words = keys.map((key) =>
+    key
+      .replace(TIMESTAMP, '')
+      .trim()
+      .split(/\s+/)
+      .slice(0, 2)
+      .map((word) => word.replace(/\[\d+\]/, '').replace(/:$/, '')),
+  );
+  const first = new Set(words.map((pair) => pair[0]));
+  const position = first.size === 1 ? 1 : 0;
+  const kinds = new Map<string, number>();
+  for (const pair of words) {
+    const kind = pair[position] ?? '';
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return kinds;
+}
+
+/** Timestamped records: how many, their span and kinds, every warning or error, then first and last key lines. */
+function reduceLogRecords(input: RecognizerInput, lines: readonly string[]): string | undefined {
+  const keys: string[] = [];
+  let continuation = 0;
+  for (const line of lines) {
+    if (TIMESTAMP.test(line)) keys.push(line);
+    else if (line.trim() !== '' && keys.length > 0) continuation++;
+  }
+  const nonEmpty = lines.filter((line) => line.trim() !== '').length;
+  if (keys.length < MIN_RECORDS || keys.length < nonEmpty / 2) return undefined;
+  const time = (line: string) => (TIMESTAMP.exec(line)?.[0] ?? '').replace(/^\[|\]$/g, '');
+  const kinds = [...kindsOf(keys).entries()].sort((a, b) => b[1] - a[1]);
+  const shownKinds = kinds.slice(0, 12).map(([kind, count]) => `${kind} ${count.toLocaleString('en-US')}`);
+  const out = [
+    `${counted(keys.length, 'record', input.partial)} from ${time(keys[0] as string)} to ${time(keys.at(-1) as string)}${continuation > 0 ? ` (${plural(continuation, 'continuation line')} not shown)` : ''}`,
+    `by kind: ${shownKinds.join(', ')}${kinds.length > 12 ? `, … ${kinds.length - 12} more` : ''}`,
+  ];
+  let used = out.join('\n').length;
+  const flagged = keys.filter((key) => LEVEL.test(key));
+  if (flagged.length > 0) {
+    out.push(`${counted(flagged.length, 'record', input.partial)} naming an error, failure or warning:`);
+    let shown = 0;
+    for (const key of flagged) {
+      if (used + key.length > input.budget * 0.6) break;
+      out.push(clip(key));
+      used += Math.min(key.length, MAX_KEY_CHARS) + 1;
+      shown++;
+    }
+    if (shown < flagged.length)
+      out.push(`[… ${plural(flagged.length - shown, 'more flagged record')} not shown]`);
+  }
+  const room = Math.max(0, input.budget - used);
+  const head: string[] = [];
+  const tail: string[] = [];
+  let spent = 0;
+  for (let i = 0, j = keys.length - 1; i <= j; ) {
+    const next = head.length <= tail.length ? (keys[i] as string) : (keys[j] as string);
+    if (spent + Math.min(next.length, MAX_KEY_CHARS) + 1 > room) break;
+    if (head.length <= tail.length) {
+      head.push(clip(next));
+      i++;
+    } else {
+      tail.unshift(clip(next));
+      j--;
+    }
+    spent += Math.min(next.length, MAX_KEY_CHARS) + 1;
+  }
+  const hidden = keys.length - head.length - tail.length;
+  out.push(...head, ...(hidden > 0 ? [`[… ${plural(hidden, 'record')} not shown …]`] : []), ...tail);
+  return out.join('\n');
+}
+
+function fields(line: string): string[] {
+  return line.trim().split(/\s+/);
+}
+
+/** A header line, then rows with at least as many fields: the header and every row's first distinct column. */
+function reduceTable(input: RecognizerInput, lines: readonly string[]): string | undefined {
+  let best: { header: number; width: number } | undefined;
+  for (let header = 0; header < Math.min(10, lines.length); header++) {
+    const width = fields(lines[header] as string).length;
+    if (width < 2 || (best && width <= best.width)) continue;
+    const rest = lines.slice(header + 1).filter((line) => line.trim() !== '' && !SEPARATOR.test(line));
+    const rows = rest.filter((line) => fields(line).length >= width);
+    if (rows.length >= MIN_RECORDS && rows.length >= rest.length * 0.9) best = { header, width };
+  }
+  if (!best) return undefined;
+  const { header, width } = best;
+  const rows = lines
+    .slice(header + 1)
+    .filter((line) => !SEPARATOR.test(line) && fields(line).length >= width);
+  const others = lines
+    .slice(header + 1)
+    .filter((line) => line.trim() !== '' && !SEPARATOR.test(line) && fields(line).length < width);
+  const columns = fields(lines[header] as string);
+  for (let column = 0; column < width - 1; column++) {
+    const values = rows.map((row) => fields(row)[column] as string);
+    if (new Set(values).size < values.length * 0.95) continue;
+    const preamble = lines.slice(0, header + 1).map(clip);
+    const shown = withinBudget(values, input.budget, ' ');
+    const hidden = values.length - shown.length;
+    return [
+      ...preamble,
+      `${counted(rows.length, 'row', input.partial)}; ${columns[column]} of each${hidden > 0 ? ` (the first ${shown.length.toLocaleString('en-US')})` : ''}:`,
+      `${shown.join(' ')}${hidden > 0 ? ` … and ${hidden.toLocaleString('en-US')} more` : ''}`,
+      ...(others.length > 0 ? [`other lines (${others.length}):`, ...others.slice(0, 20).map(clip)] : []),
+    ].join('\n');
+  }
+  return undefined;
+}
+
+export const reduceRecordOutput: Recognizer = (input: RecognizerInput) => {
+  if (input.output.length <= GENERIC_THRESHOLD_BYTES) return undefined;
+  const lines = contentLines(input);
+  return reduceSections(input, lines) ?? reduceLogRecords(input, lines) ?? reduceTable(input, lines);
+};
