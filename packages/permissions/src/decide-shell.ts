@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { PermissionDecision, PermissionSubjectDecision } from '@quiver/types';
 import { matchesCommandPrefix, normalizeCommandText, parseCommandSpecifier } from './command-rule.js';
+import { absoluteIn, followedLinkOut, HARMLESS_DEVICES, linkOutOfWorkspace } from './followed-links.js';
 import { isProtectionRule } from './protection-rules.js';
 import type { PermissionRule } from './rule.js';
 import type { RuleSet } from './rule-set.js';
@@ -170,18 +170,6 @@ function workspaceTrust(
   };
 }
 
-/** Files outside the workspace that every program may name: they hold nothing to read. */
-const HARMLESS_DEVICES = new Set([
-  '/dev/null',
-  '/dev/zero',
-  '/dev/stdin',
-  '/dev/stdout',
-  '/dev/stderr',
-  '/dev/tty',
-  '/dev/random',
-  '/dev/urandom',
-]);
-
 class ShellChecker {
   readonly denies;
   readonly asks;
@@ -316,6 +304,7 @@ class ShellChecker {
       }
     }
     if (!inert) outside ??= this.#globEscape(entry, searchDirectories);
+    if (!inert) outside ??= followedLinkOut(entry.argv, this.rules.workspace, directories);
     if (!inert && directories !== null)
       for (const directory of directories) {
         const normalized = normalizeWorkspacePath('.', this.rules.workspace, directory);
@@ -475,32 +464,6 @@ function linkDirectories(entry: ShellCommandAnalysis, directories: Directories):
 function resolvableDirectories(target: string, directories: Directories): Array<string | undefined> {
   if (path.isAbsolute(target) || target.startsWith('~') || !directories) return [undefined];
   return directories;
-}
-
-/** A link in the directory (or below it, when `recursive`) whose real target is outside the workspace. */
-function linkOutOfWorkspace(normalized: string, workspace: string, recursive: boolean): string | undefined {
-  const outside = (target: string) => path.isAbsolute(target) && !HARMLESS_DEVICES.has(target);
-  if (recursive) {
-    const scan = scanForDeniedSymlink(normalized, workspace, outside);
-    if (scan.kind === 'escapes') return scan.link;
-    return scan.kind === 'too-large' ? `${normalized} (too large to check)` : undefined;
-  }
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(absoluteIn(normalized, workspace), { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-  for (const child of entries) {
-    if (!child.isSymbolicLink()) continue;
-    const link = normalized === '.' ? child.name : `${normalized}/${child.name}`;
-    if (outside(normalizeWorkspacePath(link, workspace))) return link;
-  }
-  return undefined;
-}
-
-function absoluteIn(normalized: string, workspace: string): string {
-  return path.isAbsolute(normalized) ? normalized : path.join(realWorkspace(workspace), normalized);
 }
 
 /**

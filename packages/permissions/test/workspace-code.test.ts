@@ -368,3 +368,75 @@ describe('wrappers that take away the environment Quiver gives programs', () => 
       expect((await engine.decide(shell(command))).behavior, command).toBe('deny');
   });
 });
+
+describe('programs that follow symlinks while they walk a directory tree', () => {
+  it('ask for git grep once a tracked directory became a link out of the workspace (git really reads through it)', async () => {
+    const outside = path.join(root, 'outside');
+    await fs.mkdir(outside);
+    await fs.writeFile(path.join(outside, 'guide.md'), 'TODO the secret outside\n');
+    await plant('docs/guide.md', 'TODO inside\n');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', workspace, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+        encoding: 'utf8',
+      });
+    git('add', '-A');
+    git('commit', '-qm', 'docs');
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [{ allow: ['terminal(git grep:*)'] }],
+      filePins: trusted(),
+    });
+    expect((await engine.decide(shell('git grep -n TODO'))).behavior).toBe('allow');
+    await fs.rm(path.join(workspace, 'docs'), { recursive: true });
+    await fs.symlink(outside, path.join(workspace, 'docs'));
+    // The oracle's finding, as git shows it: the tracked path is read through the link.
+    expect(git('grep', '-n', 'TODO')).toContain('the secret outside');
+    const decision = await engine.decide(shell('git grep -n TODO'));
+    expect(decision.behavior).toBe('ask');
+    expect(decision.reason).toContain('docs, a symlink out of the workspace where a tracked directory was');
+    // Searching the index reads no work-tree file.
+    expect((await engine.decide(shell('git grep --cached -n TODO'))).behavior).toBe('allow');
+  });
+
+  it('ask for grep -R, rg -L, find -L, ls -RL and du -L below a link out, and not for their non-following forms', async () => {
+    const outside = path.join(root, 'outside');
+    await fs.mkdir(outside);
+    await fs.symlink(outside, path.join(workspace, 'sub', 'out'));
+    const engine = new PermissionEngine({
+      workspace,
+      layers: [
+        {
+          allow: [
+            'terminal(grep:*)',
+            'terminal(rg:*)',
+            'terminal(find:*)',
+            'terminal(ls:*)',
+            'terminal(du:*)',
+          ],
+        },
+      ],
+      filePins: trusted(),
+    });
+    for (const command of [
+      'grep -R TODO',
+      'grep -rnR TODO sub',
+      'rg --follow TODO',
+      'find -L . -name x',
+      'find sub -follow',
+      'ls -RL',
+      'du -L sub',
+    ])
+      expect((await engine.decide(shell(command))).reason ?? 'allowed', command).toContain(
+        'leads out of the workspace',
+      );
+    for (const command of [
+      'grep -r TODO .',
+      'rg TODO',
+      'find . -name x',
+      'ls -R',
+      'du -sh .',
+      'grep -R TODO a.txt',
+    ])
+      expect((await engine.decide(shell(command))).behavior, command).toBe('allow');
+  });
+});
