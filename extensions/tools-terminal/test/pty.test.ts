@@ -143,6 +143,22 @@ describeWithSystemTools(['script'])('terminal_start with pty: true', () => {
   );
 
   itWithSystemTools(['script'])(
+    'keeps a long pty output within the output window and spills the rest, and ends input with end_input',
+    async () => {
+      const ctx = await contextFor('off');
+      const id = await startPty(ctx, 'head -c 300000 /dev/zero | tr "\\0" x; echo; cat; echo INPUT-ENDED');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await terminalWriteTool.execute({ id, text: 'last line\n', end_input: true }, ctx);
+      const done = await terminalReadTool.execute({ id, wait_ms: 10_000 }, ctx);
+      expect(done.structured).toMatchObject({ running: false, exitCode: 0, truncated: true });
+      expect(textOf(done).length).toBeLessThan(100_000);
+      expect(textOf(done)).toContain('INPUT-ENDED');
+      const spill = (done.structured as { spillFile?: string }).spillFile;
+      expect(spill && readFileSync(spill, 'utf8')).toContain('x'.repeat(1000));
+    },
+  );
+
+  itWithSystemTools(['script'])(
     'refuses a size without pty and a resize of a pipe shell, saying how to fix it',
     async () => {
       const ctx = await contextFor('off');
