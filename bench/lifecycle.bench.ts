@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DefaultToolRegistry, DefaultToolResultReducerRegistry, ToolRunner } from '@quiver/core';
 import { createSession, DefaultHookRegistry, SqliteSessionEventLog } from '@quiver/runtime';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import type { ToolCall } from '@quiver/types';
 import { Bench } from 'tinybench';
 import { directContext, echo, echoPolicy } from './echo-fixture.js';
@@ -87,7 +88,7 @@ async function open(size: number, withLog: boolean, label: string): Promise<Fixt
   const reducers = new DefaultToolResultReducerRegistry();
   const registry = new DefaultToolRegistry({ reducers });
   registry.register(echo);
-  const eventLog = withLog ? new SqliteSessionEventLog({ dataDir }) : undefined;
+  const eventLog = withLog ? new SqliteSessionEventLog({ dataDir, sqlite: sqliteBackend }) : undefined;
   const sessionId = `bench-lifecycle-${label}-${size}`;
   const session = createSession(
     {

@@ -1,4 +1,4 @@
-import type { ModelProfile } from '@quiver/runtime';
+import type { ModelProfile, SqliteBackend } from '@quiver/runtime';
 import type { CapabilityBackend, Logger, PluginDefinition } from '@quiver/types';
 import type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js';
 import type { Personality } from './personality/index.js';
@@ -67,6 +67,12 @@ export interface CreateHostOptions {
    * `() => import('@quiver/storage-postgres')`): a host on SQLite never loads the driver.
    */
   postgres?: PostgresBackendLoader;
+  /**
+   * The SQLite driver the session log (`sessions.db`) and saved grants (`permissions.db`) are
+   * opened with: `@quiver/wiring` passes `sqliteBackend` of `@quiver/storage-sqlite`. Without it
+   * the host loads no driver, sessions run without a log (told so once) and no saved grant applies.
+   */
+  sqlite?: SqliteBackend;
 }
 
 export interface PluginConfigContext {

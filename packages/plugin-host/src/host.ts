@@ -92,6 +92,7 @@ export class QuiverHost {
       loadedConfigurationPaths: [],
       ...(options.profiles ? { profiles: options.profiles } : {}),
       ...(sharedStorage ? { sharedStorage } : {}),
+      ...(options.sqlite ? { sqlite: options.sqlite } : {}),
       trustStorage,
       ...(codeTrust ? { codeTrust } : {}),
       filePins,

@@ -1,4 +1,4 @@
-import type { ModelProfile } from '@quiver/runtime';
+import type { ModelProfile, SqliteBackend } from '@quiver/runtime';
 import type { QuiverConfig } from './config/config-schema.js';
 import type { Personality } from './personality/index.js';
 import type { SharedStorage } from './storage/shared-storage.js';
@@ -24,6 +24,8 @@ export interface HostOptions {
   pluginConfig(pluginId: string, personality?: Personality): Record<string, unknown>;
   /** Model profiles added to the built-in ones. */
   profiles?: ModelProfile[];
+  /** The SQLite driver of `sessions.db` and `permissions.db` (see `CreateHostOptions.sqlite`). */
+  sqlite?: SqliteBackend;
   /** Grants and the session log on PostgreSQL, when quiver.yaml says `storage: { kind: postgres }`. */
   sharedStorage?: SharedStorage;
   /** The trust record and pinned MCP tool definitions: files of the user's, or PostgreSQL with sharedStorage. */

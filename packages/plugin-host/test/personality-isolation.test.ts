@@ -1,3 +1,4 @@
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { definePlugin, defineTool, ok } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -33,6 +34,7 @@ describe('personalities in one process', () => {
 
   it('never let concurrent sessions see or run each other’s tools, plugins or policies', async () => {
     host = await QuiverHost.create({
+      sqlite: sqliteBackend,
       logger: silent,
       builtinPlugins: [
         { definition: plugin('alpha', 'alpha_tool'), source: 'test' },

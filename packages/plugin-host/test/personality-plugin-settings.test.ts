@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { definePlugin, defineTool, ok } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -49,6 +50,7 @@ describe('plugin settings per personality', () => {
     cleanups.push(workspace.cleanup);
     for (const [file, content] of Object.entries(files)) write(path.join(workspace.dir, file), content);
     const host = await QuiverHost.create({
+      sqlite: sqliteBackend,
       logger: silent,
       configPath: path.join(workspace.dir, 'quiver.yaml'),
       builtinPlugins: [{ definition: weather, source: 'test:weather' }],

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { definePlugin, defineTool, ok } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -22,7 +23,7 @@ describe('plugin loading', () => {
   });
 
   async function host(options: Parameters<typeof QuiverHost.create>[0]) {
-    const created = await QuiverHost.create({ logger: silent, ...options });
+    const created = await QuiverHost.create({ sqlite: sqliteBackend, logger: silent, ...options });
     cleanups.push(() => created.close());
     return created;
   }

@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { type CapabilityBackend, definePlugin, defineTool, fail, isQuiverError, ok } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -64,6 +65,7 @@ describe('a plugin acts only in personalities that enable it', () => {
     const workspace = temp.dir;
     write(path.join(workspace, 'notes.md'), 'workspace notes\n');
     host = await QuiverHost.create({
+      sqlite: sqliteBackend,
       workspace,
       logger: silent,
       backends: () => [

@@ -1,3 +1,4 @@
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import type { CapabilityBackend, PortableMigrations } from '@quiver/types';
 import { afterEach, expect, it } from 'vitest';
@@ -25,6 +26,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the storage capability of a hos
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const host = await QuiverHost.create({
+      sqlite: sqliteBackend,
       postgres: loadPostgresBackend,
       workspace: dir,
       logger: silent,

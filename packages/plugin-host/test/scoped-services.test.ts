@@ -1,4 +1,5 @@
 import type { Session } from '@quiver/runtime';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { type CapabilityBackend, definePlugin, defineTool, ok } from '@quiver/types';
 import { inject, injectable } from 'tsyringe';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,6 +65,7 @@ describe('services built per scope', () => {
     const temp = tempDir();
     cleanup = temp.cleanup;
     host = await QuiverHost.create({
+      sqlite: sqliteBackend,
       workspace: temp.dir,
       logger: silent,
       backends: () => [
@@ -146,6 +148,7 @@ describe('services built per scope', () => {
   it('refuses a session it did not create when asked for its container', async () => {
     const host = await createHost();
     const other = await QuiverHost.create({
+      sqlite: sqliteBackend,
       workspace: host.workspace,
       logger: silent,
       embeddedPersonalities: { default: { id: 'default' } },

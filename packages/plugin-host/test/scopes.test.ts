@@ -1,4 +1,5 @@
 import type { SessionOptions } from '@quiver/runtime';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { type ToolRegistry } from '@quiver/types';
 import { inject, injectable } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ describe('service scopes', () => {
   it('fails at startup when a root service depends on a session service', async () => {
     await expect(
       QuiverHost.create({
+        sqlite: sqliteBackend,
         services: [{ token: Symbol('bad'), scope: 'root', useClass: RootServiceAskingForSession }],
       }),
     ).rejects.toMatchObject({
@@ -39,7 +41,10 @@ describe('service scopes', () => {
 
   it('never registers into the global tsyringe container', async () => {
     const { container } = await import('tsyringe');
-    const host = await QuiverHost.create({ logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const host = await QuiverHost.create({
+      sqlite: sqliteBackend,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
     expect(container.isRegistered(TOKENS.toolRegistry)).toBe(false);
     expect(host.container.isRegistered(TOKENS.toolRegistry)).toBe(true);
     await host.close();
@@ -50,6 +55,7 @@ describe('services built from a factory', () => {
   it('fails at startup when a personality factory asks for a session service', async () => {
     await expect(
       QuiverHost.create({
+        sqlite: sqliteBackend,
         services: [
           {
             token: Symbol('SessionCount'),

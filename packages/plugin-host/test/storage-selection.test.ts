@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { afterEach, expect, it } from 'vitest';
 import { QuiverHost } from '../src/index.js';
 import { tempDir } from './helpers.js';
@@ -28,6 +29,7 @@ function closedPort(): Promise<number> {
 
 it('refuses a storage URL written into quiver.yaml and asks for an environment variable instead', async () => {
   const created = QuiverHost.create({
+    sqlite: sqliteBackend,
     postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
@@ -42,6 +44,7 @@ it('refuses a storage URL written into quiver.yaml and asks for an environment v
 
 it('names the unset environment variable the storage URL should come from', async () => {
   const created = QuiverHost.create({
+    sqlite: sqliteBackend,
     postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
@@ -56,6 +59,7 @@ it('names the unset environment variable the storage URL should come from', asyn
 
 it('refuses a storage URL taken from a variable set for another program', async () => {
   const created = QuiverHost.create({
+    sqlite: sqliteBackend,
     postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
@@ -70,6 +74,7 @@ it('refuses a storage URL taken from a variable set for another program', async 
 
 it('refuses a project key written into quiver.yaml, so a checkout cannot join another project', async () => {
   const created = QuiverHost.create({
+    sqlite: sqliteBackend,
     postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
@@ -84,6 +89,7 @@ it('refuses a project key written into quiver.yaml, so a checkout cannot join an
 
 it('names the unset environment variable the project key should come from', async () => {
   const created = QuiverHost.create({
+    sqlite: sqliteBackend,
     postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
@@ -101,6 +107,7 @@ it('names the unset environment variable the project key should come from', asyn
 it('fails to start on an unreachable database, naming it without the password', async () => {
   const port = await closedPort();
   const created = QuiverHost.create({
+    sqlite: sqliteBackend,
     postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
@@ -116,6 +123,7 @@ it('fails to start on an unreachable database, naming it without the password', 
 
 it('keeps SQLite under the data directory when quiver.yaml names no storage', async () => {
   const host = await QuiverHost.create({
+    sqlite: sqliteBackend,
     postgres: loadPostgresBackend,
     workspace: workspace(),
     logger: silent,
@@ -130,6 +138,7 @@ it('keeps SQLite under the data directory when quiver.yaml names no storage', as
 
 it('says how to give the host a PostgreSQL backend when it was created without one', async () => {
   const created = QuiverHost.create({
+    sqlite: sqliteBackend,
     workspace: workspace(),
     logger: silent,
     environment: { QUIVER_TEAM_DATABASE_URL: 'postgres://quiver@127.0.0.1:1/quiver' },

@@ -1,6 +1,7 @@
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openSharedDatabase } from '@quiver/storage-postgres';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -85,6 +86,7 @@ describe('workspace file pins kept in the trust record', () => {
     const { workspace, env } = project();
     write(path.join(workspace, 'quiver.yaml'), 'plugins: [acme]\n');
     const host = await QuiverHost.create({
+      sqlite: sqliteBackend,
       configPath: path.join(workspace, 'quiver.yaml'),
       logger: silent,
       trust: { launch: true, env },
@@ -111,6 +113,7 @@ describe('hashes a --trust-project launch keeps', () => {
     );
     const launch = async () => {
       const host = await QuiverHost.create({
+        sqlite: sqliteBackend,
         configPath: path.join(workspace, 'quiver.yaml'),
         logger: silent,
         trust: { launch: true, env },

@@ -19,6 +19,7 @@ import type {
 } from '@quiver/types';
 import type { SharedPermissionEngine } from './lifecycle/permission-decider.js';
 import type { ArgumentRecording } from './log/argument-shapes.js';
+import type { SqliteBackend } from './storage/sqlite-backend.js';
 
 /**
  * The shapes shared by assembly, the execution lifecycle and the plugin host. Plain data:
@@ -272,6 +273,11 @@ export interface SessionDeps {
   filePins?: WorkspaceFilePins;
   /** The personality's permission engine, shared by its sessions; default: one per call executor. */
   permissionEngine?: SharedPermissionEngine;
+  /**
+   * The SQLite driver a call executor without `permissionEngine` opens `<dataDir>/permissions.db`
+   * with (`sqliteBackend` of `@quiver/storage-sqlite`); without either, no saved grant applies.
+   */
+  sqlite?: SqliteBackend;
   /**
    * Starts the personality's MCP servers (the named ones, default every one it enables) unless
    * they are started, and resolves when each has connected or failed. Never rejects.

@@ -112,4 +112,5 @@ export type { ToolSearchToolOptions } from './search/tool-search-tool.js';
 export { createToolSearchTool, TOOL_SEARCH_TOOL_NAME } from './search/tool-search-tool.js';
 export { createSession, Session } from './session/session.js';
 export type { SessionServices } from './session/session-services.js';
+export type { SqliteBackend, SqliteConnection, SqliteHostStoreHandle } from './storage/sqlite-backend.js';
 export { openSqliteProjectGrants } from './storage/sqlite-project-grants.js';

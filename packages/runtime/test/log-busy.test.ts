@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import type { QuiverEvent } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, SqliteSessionEventLog } from '../src/index.js';
@@ -50,7 +51,7 @@ async function holdLog(path: string): Promise<ChildProcessWithoutNullStreams> {
 describe('a session log another process holds', () => {
   it('runs the calls, keeps the event loop free and degrades to a warning instead of throwing', async () => {
     const dataDir = await tempDir('quiver-busy-log-');
-    const log = new SqliteSessionEventLog({ dataDir });
+    const log = new SqliteSessionEventLog({ dataDir, sqlite: sqliteBackend });
     const holder = await holdLog(join(dataDir, 'sessions.db'));
     const registry = newRegistry();
     registry.register(builtInTool('echo'), { pluginId: 'code' });
@@ -97,7 +98,7 @@ describe('a session log another process holds', () => {
 
   it('writes everything once the other process lets go within the patience', async () => {
     const dataDir = await tempDir('quiver-busy-log-');
-    const log = new SqliteSessionEventLog({ dataDir });
+    const log = new SqliteSessionEventLog({ dataDir, sqlite: sqliteBackend });
     const holder = await holdLog(join(dataDir, 'sessions.db'));
     const registry = newRegistry();
     registry.register(builtInTool('echo'), { pluginId: 'code' });

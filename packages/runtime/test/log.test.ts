@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { defineTool, isQuiverError, ok } from '@quiver/types';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -23,7 +24,7 @@ async function harness(...args: Parameters<typeof createHarness>): Promise<Harne
   return created;
 }
 function openLog(dataDir: string): SqliteSessionEventLog {
-  const log = new SqliteSessionEventLog({ dataDir });
+  const log = new SqliteSessionEventLog({ dataDir, sqlite: sqliteBackend });
   logs.push(log);
   return log;
 }

@@ -7,6 +7,7 @@ export { openSqliteHostStore } from './host-store.js';
 export { applyMigrations } from './migrations.js';
 export type { Durability, OpenDatabaseSettings } from './open-database.js';
 export { DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './open-database.js';
+export { sqliteBackend } from './sqlite-backend.js';
 export { createSqliteSqlStore } from './sqlite-sql-store.js';
 export type { SqliteStorageBackend, StorageBackendOptions } from './storage-backend.js';
 export { createStorageBackend } from './storage-backend.js';

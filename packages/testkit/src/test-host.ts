@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { QuiverHost } from '@quiver/plugin-host';
 import type { Session, SessionOptions } from '@quiver/runtime';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import type {
   CapabilityBackend,
   PluginDefinition,
@@ -66,6 +67,8 @@ export async function createTestHost(options: TestHostOptions): Promise<TestHost
     backends: (context) => [...defaultBackends(workspace), ...(options.backends?.(context) ?? [])],
     embeddedPersonalities: { [String(personality.id ?? 'test')]: personality },
     logger: { debug() {}, info() {}, warn() {}, error() {} },
+    // The session log and saved grants on SQLite in the workspace's data directory, as in a real host.
+    sqlite: sqliteBackend,
   });
   const failed = host.plugins().failed;
   if (failed.length > 0) {

@@ -27,6 +27,7 @@ import {
   workspaceRoot,
 } from '@quiver/plugin-host';
 import type { Session, SessionOptions } from '@quiver/runtime';
+import { sqliteBackend } from '@quiver/storage-sqlite';
 import { codePlugin } from '@quiver/tools-code';
 import { kanbanPlugin } from '@quiver/tools-kanban';
 import { memoryPlugin } from '@quiver/tools-memory';
@@ -234,6 +235,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.env ? { environment: options.env } : {}),
     postgres: loadPostgresBackend,
+    sqlite: sqliteBackend,
   };
   // The bridge gets the (trusted) `mcpServers` table and starts a server only when a session under
   // a personality that enables it first needs it.

@@ -42,11 +42,14 @@ export function registerPermitCommand(program: Command): void {
           const entry = pool.executables.get(tool);
           // With PostgreSQL storage the grants every replica shares decide, not a local file.
           const shared = quiver.host.options.sharedStorage?.projectGrants;
-          const projectGrants = shared ?? openSqliteProjectGrants(quiver.host.dataDir);
+          const { sqlite } = quiver.host.options;
+          const projectGrants =
+            shared ??
+            (sqlite === undefined ? undefined : openSqliteProjectGrants(quiver.host.dataDir, sqlite));
           const engine = new PermissionEngine({
             workspace: quiver.host.workspace,
             layers: [quiver.host.policy(options.personality).permissions],
-            projectGrants,
+            ...(projectGrants ? { projectGrants } : {}),
             protectedPaths: quiver.host.protectedPaths,
           });
           const decision: PermissionDecision = await engine.decide({
@@ -55,7 +58,7 @@ export function registerPermitCommand(program: Command): void {
             ...(entry?.tool.permission ? { spec: entry.tool.permission } : {}),
             ...(entry?.mcpServer ? { mcpServer: entry.mcpServer } : {}),
           });
-          if (projectGrants !== shared) await projectGrants.close();
+          if (projectGrants !== shared) await projectGrants?.close();
           const inPool = Boolean(entry);
           if (options.json) {
             printJson({ tool, inPool, ...decision });

@@ -23,6 +23,7 @@ export class HostPermissionEngine extends PersonalityPermissionEngine {
       dataDir: options.dataDir,
       registry,
       ...(options.sharedStorage ? { projectGrants: options.sharedStorage.projectGrants } : {}),
+      ...(options.sqlite ? { sqlite: options.sqlite } : {}),
       // The workspace files a person pinned: an allowed program reading one that changed asks.
       ...(options.filePins ? { filePins: options.filePins } : {}),
       // Read at each session: a personality resolved later adds files to protect.

@@ -7,6 +7,8 @@ import {
   type WorkspaceFilePins,
 } from '@quiver/permissions';
 import type { PermissionKind, PermissionRules, ToolRegistry } from '@quiver/types';
+import { QuiverError } from '@quiver/types';
+import type { SqliteBackend } from '../storage/sqlite-backend.js';
 import { openSqliteProjectGrants } from '../storage/sqlite-project-grants.js';
 import type {
   SessionPermissionEngine,
@@ -25,6 +27,11 @@ export interface PersonalityPermissionEngineOptions {
   filePins?: WorkspaceFilePins;
   /** Saved grants shared by several replicas (PostgreSQL); default `<dataDir>/permissions.db`. Not closed here. */
   projectGrants?: ProjectGrants;
+  /**
+   * The SQLite driver `<dataDir>/permissions.db` is opened with (`sqliteBackend` of
+   * `@quiver/storage-sqlite`). Without it or `projectGrants`, no saved grant applies and saving one fails.
+   */
+  sqlite?: SqliteBackend;
   /** Told once when the grant store cannot be opened and the sessions run without saved grants. */
   warn?: (message: string) => void;
 }
@@ -50,6 +57,16 @@ class UnavailableProjectGrants implements ProjectGrants {
   }
 
   close(): void {}
+}
+
+function noGrantBackend(): QuiverError {
+  return new QuiverError(
+    'storage_unavailable',
+    'Saved permission grants cannot be opened: no SQLite backend was given.',
+    {
+      fix: 'Pass `sqlite: sqliteBackend` from @quiver/storage-sqlite (createQuiver of @quiver/wiring does).',
+    },
+  );
 }
 
 function describeProblem(error: unknown): string {
@@ -119,7 +136,9 @@ export class PersonalityPermissionEngine implements SharedPermissionEngine {
   /** A damaged grant store degrades saved grants only: the sessions run, and are told once. */
   #openProjectGrants(): ProjectGrants {
     try {
-      return openSqliteProjectGrants(this.#options.dataDir);
+      const sqlite = this.#options.sqlite;
+      if (sqlite === undefined) throw noGrantBackend();
+      return openSqliteProjectGrants(this.#options.dataDir, sqlite);
     } catch (error) {
       this.#options.warn?.(
         `Saved permission grants are not applied: ${describeProblem(error)} Calls are decided by the configured rules alone until then.`,
@@ -149,6 +168,7 @@ export function sessionPermissionEngine(
     ...(deps.protectedPaths ? { protectedPaths: deps.protectedPaths } : {}),
     ...(deps.filePins ? { filePins: deps.filePins } : {}),
     ...(deps.projectGrants ? { projectGrants: deps.projectGrants } : {}),
+    ...(deps.sqlite ? { sqlite: deps.sqlite } : {}),
   });
   return { ...own.forSession(session), close: () => own.close() };
 }

@@ -1,9 +1,8 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { describeStoreFault } from '@quiver/storage-sqlite';
 import type { QuiverEvent } from '@quiver/types';
 import { TRANSIENT_EVENT_TYPES } from '@quiver/types';
 import type { WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
+import type { SqliteBackend } from '../storage/sqlite-backend.js';
 import { createEventRowWriter } from './event-rows.js';
 import {
   type LogCloseRequest,
@@ -44,6 +43,7 @@ type WaitAsync = (
  */
 export class BackgroundLogWriter {
   readonly #data: LogWriterThreadData;
+  readonly #sqlite: SqliteBackend;
   readonly #settled: Int32Array;
   readonly #channels = new Map<number, WriteBehindFailure>();
   #nextChannel = 1;
@@ -60,12 +60,13 @@ export class BackgroundLogWriter {
   #referenced = false;
   #closed = false;
 
-  constructor(options: { path: string; patienceMs: number }) {
+  constructor(options: { path: string; patienceMs: number; sqlite: SqliteBackend }) {
+    this.#sqlite = options.sqlite;
     const settled = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
     this.#settled = new Int32Array(settled);
     this.#data = {
       path: options.path,
-      sqliteModule: createRequire(import.meta.url).resolve('better-sqlite3'),
+      sqliteModule: options.sqlite.driverModule,
       transientTypes: [...TRANSIENT_EVENT_TYPES],
       patienceMs: options.patienceMs,
       settled,
@@ -220,7 +221,7 @@ export class BackgroundLogWriter {
 
   /** A full disk, a read-only or damaged file: the message names the log and the fix. */
   #named(error: Error & { code?: string }): Error {
-    const described = describeStoreFault(error, this.#data.path, 'writing to the session log');
+    const described = this.#sqlite.describeStoreFault(error, this.#data.path, 'writing to the session log');
     if (described === undefined) return error;
     return Object.assign(new Error(`${described.message} Fix: ${described.fix}`), { code: error.code });
   }

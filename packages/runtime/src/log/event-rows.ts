@@ -1,5 +1,4 @@
-import type { QuiverEvent, QuiverEventOf } from '@quiver/types';
-import type Database from 'better-sqlite3';
+import type { QuiverEvent, QuiverEventOf, SqlDatabase } from '@quiver/types';
 
 /** Writes events as rows of the session log; the caller owns the transaction. */
 export type EventRowWriter = (events: readonly QuiverEvent[]) => void;
@@ -13,10 +12,7 @@ export type EventRowWriter = (events: readonly QuiverEvent[]) => void;
  * This function is also the body of the log's writer thread (its source is sent there), so it
  * refers to nothing outside itself.
  */
-export function createEventRowWriter(
-  db: Database.Database,
-  transientTypes: readonly string[],
-): EventRowWriter {
+export function createEventRowWriter(db: SqlDatabase, transientTypes: readonly string[]): EventRowWriter {
   const transient = new Set(transientTypes);
   const insertSession = db.prepare(
     'INSERT INTO sessions (id, started_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING',

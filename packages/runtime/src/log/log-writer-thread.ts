@@ -1,11 +1,14 @@
-import type Database from 'better-sqlite3';
+import type { SqliteConnection } from '../storage/sqlite-backend.js';
 import type { createEventRowWriter } from './event-rows.js';
+
+/** The driver module's export: a connection constructor (better-sqlite3's `Database`). */
+type SqliteDriverModule = new (path: string, options: { fileMustExist: boolean }) => SqliteConnection;
 
 /** What the writer thread is started with. */
 export interface LogWriterThreadData {
   /** `<dataDir>/sessions.db`, already migrated by the log's own connection. */
   path: string;
-  /** Where better-sqlite3 lives, resolved by the log (the thread runs from source text). */
+  /** Where the SQLite driver lives, given by the storage backend (the thread runs from source text). */
   sqliteModule: string;
   transientTypes: readonly string[];
   /** How long a write waits for another process's lock before it fails as busy. */
@@ -63,12 +66,12 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
   const data = workerData as LogWriterThreadData;
   const settled = new Int32Array(data.settled);
-  const SqliteDatabase = require(data.sqliteModule) as typeof Database;
+  const SqliteDatabase = require(data.sqliteModule) as SqliteDriverModule;
   const { statSync } = require('node:fs') as typeof import('node:fs');
   // Never creates the file: one deleted before this thread started is a failure, not a new log.
   // An error leaving this thread must be a plain Error to keep its message across.
   const opened = (): {
-    db: Database.Database;
+    db: SqliteConnection;
     inode: number;
     writeRows: ReturnType<typeof createRowWriter>;
   } => {

@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyMigrations, assertStoreNotEmptied, recordStore, withStoreFaults } from '@quiver/storage-sqlite';
-import type { QuiverEvent, SqlDatabase, ToolErrorCode } from '@quiver/types';
+import type { QuiverEvent, SqlStatement, ToolErrorCode } from '@quiver/types';
 import { QuiverError, TRANSIENT_EVENT_TYPES } from '@quiver/types';
-import Database from 'better-sqlite3';
 import type { SessionEventLog, WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
+import type { SqliteBackend, SqliteConnection } from '../storage/sqlite-backend.js';
 import { BackgroundLogWriter } from './background-log-writer.js';
 import { createEventRowWriter } from './event-rows.js';
 import { summarizeFileEdits } from './file-edits.js';
@@ -24,6 +23,11 @@ const READ_PATIENCE_MS = 1_000;
 export interface SqliteSessionEventLogOptions {
   /** The log lives at `<dataDir>/sessions.db`. */
   dataDir: string;
+  /**
+   * The SQLite driver (`sqliteBackend` of `@quiver/storage-sqlite`; `@quiver/wiring` passes it).
+   * Without it the log cannot be opened: sessions run and are told so once.
+   */
+  sqlite?: SqliteBackend;
 }
 
 interface CallRow {
@@ -63,11 +67,12 @@ interface SessionRow {
  */
 export class SqliteSessionEventLog implements SessionEventLog {
   readonly path: string;
-  readonly #opened: Database.Database | undefined;
+  readonly #opened: SqliteConnection | undefined;
+  readonly #sqlite: SqliteBackend | undefined;
   /** Why the log could not be opened (damaged, emptied, unwritable): every use fails with it. */
   readonly #unusable: Error | undefined;
   readonly #appendEvents: (events: readonly QuiverEvent[]) => void;
-  readonly #statements = new Map<string, Database.Statement>();
+  readonly #statements = new Map<string, SqlStatement>();
   #behind: BackgroundLogWriter | undefined;
 
   /**
@@ -76,12 +81,15 @@ export class SqliteSessionEventLog implements SessionEventLog {
    */
   constructor(options: SqliteSessionEventLogOptions) {
     this.path = join(options.dataDir, 'sessions.db');
-    let opened: Database.Database | undefined;
+    const sqlite = options.sqlite;
+    this.#sqlite = sqlite;
+    let opened: SqliteConnection | undefined;
     try {
-      opened = withStoreFaults(this.path, 'opening the session log', () => {
+      if (sqlite === undefined) throw noBackend(this.path);
+      opened = sqlite.withStoreFaults(this.path, 'opening the session log', () => {
         mkdirSync(options.dataDir, { recursive: true });
-        assertStoreNotEmptied(this.path);
-        const db = new Database(this.path);
+        sqlite.assertStoreNotEmptied(this.path);
+        const db = sqlite.openConnection(this.path);
         try {
           db.pragma('journal_mode = WAL');
           // Every lifecycle event is a commit; in WAL mode NORMAL survives a killed process (what orphan
@@ -90,7 +98,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
           // SQLite's busy handler sleeps on the event loop; a locked log answers at once instead and
           // the session's writer retries on a timer (SessionLogWriter).
           db.pragma('busy_timeout = 0');
-          migrate(db);
+          migrate(db, sqlite);
         } catch (error) {
           db.close();
           throw error;
@@ -98,7 +106,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
         return db;
       });
       try {
-        recordStore(this.path);
+        sqlite.recordStore(this.path);
       } catch {
         // Recorded at the next open (a full disk, say).
       }
@@ -106,7 +114,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
       this.#unusable = asQuiverError(error, this.path);
     }
     this.#opened = opened;
-    if (opened === undefined) {
+    if (opened === undefined || sqlite === undefined) {
       this.#appendEvents = () => {
         throw this.#unusable;
       };
@@ -115,11 +123,11 @@ export class SqliteSessionEventLog implements SessionEventLog {
     const writeRows = createEventRowWriter(opened, [...TRANSIENT_EVENT_TYPES]);
     const appendEvents = opened.transaction((events: readonly QuiverEvent[]) => writeRows(events));
     this.#appendEvents = (events) =>
-      withStoreFaults(this.path, 'writing to the session log', () => appendEvents.immediate(events));
+      sqlite.withStoreFaults(this.path, 'writing to the session log', () => appendEvents.immediate(events));
   }
 
   /** The open connection; the reason it could not be opened otherwise. */
-  get #db(): Database.Database {
+  get #db(): SqliteConnection {
     if (this.#opened === undefined) throw this.#unusable;
     return this.#opened;
   }
@@ -156,7 +164,11 @@ export class SqliteSessionEventLog implements SessionEventLog {
    */
   openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel {
     if (!this.#db.open) throw new Error('The session log is closed.');
-    this.#behind ??= new BackgroundLogWriter({ path: this.path, patienceMs: LOG_BUSY_PATIENCE_MS });
+    this.#behind ??= new BackgroundLogWriter({
+      path: this.path,
+      patienceMs: LOG_BUSY_PATIENCE_MS,
+      sqlite: this.#sqlite as SqliteBackend,
+    });
     return this.#behind.open(onFailure);
   }
 
@@ -256,7 +268,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
   }
 
   /** Statements are compiled once; appends happen for every lifecycle event. */
-  #prepare(sql: string): Database.Statement {
+  #prepare(sql: string): SqlStatement {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
       statement = this.#db.prepare(sql);
@@ -264,6 +276,16 @@ export class SqliteSessionEventLog implements SessionEventLog {
     }
     return statement;
   }
+}
+
+function noBackend(path: string): QuiverError {
+  return new QuiverError(
+    'storage_unavailable',
+    `The session log ${path} cannot be opened: no SQLite backend was given.`,
+    {
+      fix: 'Pass `sqlite: sqliteBackend` from @quiver/storage-sqlite (createQuiver of @quiver/wiring does); calls run meanwhile without a log.',
+    },
+  );
 }
 
 function asQuiverError(error: unknown, path: string): Error {
@@ -279,7 +301,7 @@ function asQuiverError(error: unknown, path: string): Error {
 }
 
 /** The shared migration runner, after refusing a log newer than this code with the log's own error. */
-function migrate(db: Database.Database): void {
+function migrate(db: SqliteConnection, sqlite: SqliteBackend): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SESSION_LOG_MIGRATIONS.sqlite.length) {
     throw new QuiverError(
@@ -291,7 +313,7 @@ function migrate(db: Database.Database): void {
       },
     );
   }
-  applyMigrations(db as unknown as SqlDatabase, SESSION_LOG_MIGRATIONS.sqlite);
+  sqlite.applyMigrations(db, SESSION_LOG_MIGRATIONS.sqlite);
 }
 
 function toCallRecord(row: CallRow): CallRecord {
