@@ -48,6 +48,44 @@ export interface PermissionQuestion {
   alwaysRule: string | undefined;
   /** A label per answer, the "always" one naming its rule. */
   choices: ReadonlyArray<{ value: PermissionAnswerChoice; label: string }>;
+  /**
+   * For a call that edits a file: the change as diff lines (`-` removed, `+` added), each escaped,
+   * also in `text` under "Change:". A terminal colours them; nothing else is coloured.
+   */
+  diff?: string[];
+}
+
+/** How many lines of an edit a question shows before cutting it, with a marker. */
+const MAX_DIFF_LINES = 60;
+
+/** The change an editing call makes, as `-`/`+` lines of escaped text; undefined for other calls. */
+function editDiff(args: unknown): string[] | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
+  const record = args as Record<string, unknown>;
+  const lines = (prefix: string, value: unknown) =>
+    typeof value === 'string' ? value.split('\n').map((line) => `${prefix} ${visibleText(line)}`) : [];
+  const edits = Array.isArray(record.edits) ? record.edits : [record];
+  let diff: string[] = [];
+  for (const edit of edits) {
+    if (typeof edit !== 'object' || edit === null) continue;
+    const { old_string: before, new_string: after } = edit as Record<string, unknown>;
+    if (typeof before === 'string' || typeof after === 'string')
+      diff.push(...lines('-', before), ...lines('+', after));
+  }
+  if (diff.length === 0 && typeof record.content === 'string' && callSubject(args) !== undefined)
+    diff = lines('+', record.content);
+  if (diff.length === 0 && typeof record.patch === 'string')
+    diff = record.patch
+      .split('\n')
+      .filter((line) => /^[-+]/.test(line) && !/^(---|\+\+\+) /.test(line))
+      .map((line) => `${line[0]} ${visibleText(line.slice(1))}`);
+  if (diff.length === 0) return undefined;
+  return diff.length > MAX_DIFF_LINES
+    ? [
+        ...diff.slice(0, MAX_DIFF_LINES),
+        `… ${diff.length - MAX_DIFF_LINES} more lines of the change not shown`,
+      ]
+    : diff;
 }
 
 /** The one subject a call is about, as its arguments name it: a command, a path or paths, a URL. */
@@ -100,8 +138,11 @@ export function renderPermissionQuestion(prompt: PermissionPrompt): PermissionQu
       ? '"Always allow" applies to this call only: no rule would allow exactly this.'
       : `"Always allow" adds the rule ${alwaysRule} to the allow rules.`,
   );
+  const diff = editDiff(prompt.args);
+  if (diff !== undefined) lines.push('Change:', ...diff.map((line) => `    ${line}`));
   return {
     text: lines.join('\n'),
+    ...(diff === undefined ? {} : { diff }),
     headline,
     needsApproval,
     alwaysRule,

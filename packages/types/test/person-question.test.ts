@@ -189,3 +189,44 @@ describe('what a person is asked', () => {
     }
   });
 });
+
+describe('the change an edit makes, in a permission question', () => {
+  const ask = (toolName: string, args: unknown): PermissionPrompt => ({
+    callId: 'c1',
+    toolName,
+    args,
+    decision: { behavior: 'ask', reason: 'no rule allows it' },
+  });
+
+  it('shows removed and added lines of edit_file, multi_edit, write_file and apply_patch, escaped', () => {
+    const edit = renderPermissionQuestion(
+      ask('edit_file', {
+        path: 'a.ts',
+        old_string: 'const a = 1;',
+        new_string: 'const a = 2;\u001b[2J\u202e',
+      }),
+    );
+    expect(edit.diff).toEqual(['- const a = 1;', `+ ${visibleText('const a = 2;\u001b[2J\u202e')}`]);
+    expect(edit.text).toContain('Change:\n    - const a = 1;\n    + const a = 2;');
+    expect(edit.text).not.toContain('\u001b');
+    expect(
+      renderPermissionQuestion(
+        ask('multi_edit', { path: 'a', edits: [{ old_string: 'x', new_string: 'y' }] }),
+      ).diff,
+    ).toEqual(['- x', '+ y']);
+    expect(renderPermissionQuestion(ask('write_file', { path: 'n.txt', content: 'one\ntwo' })).diff).toEqual([
+      '+ one',
+      '+ two',
+    ]);
+    const patch = '--- a/f\n+++ b/f\n@@ -1 +1 @@\n-old\n+new\n';
+    expect(renderPermissionQuestion(ask('apply_patch', { patch })).diff).toEqual(['- old', '+ new']);
+    expect(renderPermissionQuestion(ask('terminal', { command: 'ls' })).diff).toBeUndefined();
+  });
+
+  it('cuts a long change with a marker saying how much was left out', () => {
+    const content = Array.from({ length: 100 }, (_, index) => `line ${index}`).join('\n');
+    const diff = renderPermissionQuestion(ask('write_file', { path: 'big.txt', content })).diff ?? [];
+    expect(diff).toHaveLength(61);
+    expect(diff.at(-1)).toBe('… 40 more lines of the change not shown');
+  });
+});

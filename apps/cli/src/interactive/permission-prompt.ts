@@ -4,7 +4,30 @@ import {
   type PermissionResolver,
   renderPermissionQuestion,
 } from '@quiver/types';
-import { terminalText } from '../output.js';
+import { color, terminalText } from '../output.js';
+
+/**
+ * The question with its change coloured: the diff lines were escaped by the renderer (and the
+ * whole text again by terminalText) before any colour is added, so only Quiver's codes colour.
+ */
+export function colouredDiff(text: string, diff: readonly string[] | undefined): string {
+  if (diff === undefined) return text;
+  const lines = text.split('\n');
+  const start = lines.lastIndexOf('Change:');
+  if (start < 0) return text;
+  return lines
+    .map((line, index) =>
+      index <= start
+        ? line
+        : line.startsWith('    - ')
+          ? color.red(line)
+          : line.startsWith('    + ')
+            ? color.green(line)
+            : line,
+    )
+    .join('\n');
+}
+
 import { noPersonTerminal } from './person-terminal.js';
 
 /** Asks on the terminal when a person sits at it (see noPersonTerminal); undefined (headless) otherwise. */
@@ -16,7 +39,7 @@ export function interactiveResolver(): PermissionResolver | undefined {
       // The question is rendered (and escaped) once, by the renderer every asking layer shares.
       const question = renderPermissionQuestion(prompt);
       const choice = await select({
-        message: terminalText(question.text),
+        message: colouredDiff(terminalText(question.text), question.diff),
         options: question.choices.map((choice) => ({
           value: choice.value,
           label: terminalText(choice.label),
