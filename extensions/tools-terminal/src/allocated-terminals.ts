@@ -77,7 +77,9 @@ function readEntries(directory: string): AllocatedTerminal[] {
 export function isAllocatedTerminal(fd = 0, directory = allocatedTerminalsDirectory()): boolean {
   let stat: { dev: number; ino: number };
   try {
-    stat = fstatSync(fd);
+    const found = fstatSync(fd);
+    if (!found.isCharacterDevice()) return false;
+    stat = found;
   } catch {
     return false;
   }
