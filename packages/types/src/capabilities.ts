@@ -132,6 +132,8 @@ export interface InnerToolInfo {
   description: string;
   /** JSON Schema of the arguments. */
   parameters: Record<string, unknown>;
+  /** The tool as a TypeScript method declaration (arguments and result), for code calling it. */
+  declaration?: string;
 }
 
 /**

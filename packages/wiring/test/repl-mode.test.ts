@@ -164,7 +164,7 @@ describe('the repl tool and REPL mode', () => {
       expect(names).not.toContain('terminal');
       expect(session.explain('read_file')).toContain('reachable inside the repl tool');
       const repl = session.pool().definitions.find((definition) => definition.name === 'repl');
-      expect(repl?.description).toContain('read_file({ path');
+      expect(repl?.description).toContain('read_file(args: {');
       expect(plain.pool().definitions.map((definition) => definition.name)).toEqual(
         expect.arrayContaining(['repl', 'read_file']),
       );

@@ -197,7 +197,13 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
   ]);
   definitions = definitions.map((definition, index) =>
     callsOtherTools(tools[index] as PoolTool)
-      ? describeInnerTools(definition, definitions, replMode.inner, scripted)
+      ? describeInnerTools(
+          definition,
+          definitions,
+          replMode.inner,
+          scripted,
+          new Set(tools.filter((tool) => tool.source === 'builtin').map((tool) => tool.name)),
+        )
       : definition,
   );
   const executables = new Map<string, PoolTool>();

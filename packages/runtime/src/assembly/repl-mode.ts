@@ -1,6 +1,7 @@
 import type { ToolDefinitionLite } from '@quiver/types';
 import type { PoolTool, ToolPool } from '../contracts.js';
 import type { StageResult } from './stage-result.js';
+import { declareTools } from './tool-declarations.js';
 
 /** The primitives a script reaches inside the repl tool; REPL mode takes them off the model's list. */
 export const REPL_WRAPPED_TOOLS: readonly string[] = [
@@ -65,35 +66,38 @@ export function innerCallable(pool: ToolPool): Map<string, PoolTool> {
   return callable;
 }
 
-/** `read_file({ path, offset?, limit? })`: a call shape short enough to list many of in a description. */
-export function compactSignature(name: string, parameters: Record<string, unknown>): string {
-  const properties = Object.keys((parameters.properties as Record<string, unknown> | undefined) ?? {});
-  const required = new Set((parameters.required as string[] | undefined) ?? []);
-  if (properties.length === 0) return `${name}()`;
-  const fields = properties.map((property) => (required.has(property) ? property : `${property}?`));
-  return `${name}({ ${fields.join(', ')} })`;
-}
-
 /**
- * The repl tool's description names what its scripts can call: the tools listed in full and
- * the ones REPL mode took off the list. Deferred tools stay behind `tools.search`, so REPL mode
- * never lists more than deferral allows.
+ * The repl tool's description declares, in TypeScript, what its scripts can call: the built-in
+ * tools listed in full and the ones REPL mode took off the list. MCP and external tools are found
+ * with `tools.search` (whose answers carry their declarations), so a server connecting never
+ * changes this description, the prefix of the tool list that prompt caches keep. Deferred tools
+ * stay behind `tools.search` too, so REPL mode never lists more than deferral allows.
  */
 export function describeInnerTools(
   definition: ToolDefinitionLite,
   definitions: readonly ToolDefinitionLite[],
   inner: readonly PoolTool[],
   skip: ReadonlySet<string>,
+  builtIn: ReadonlySet<string>,
 ): ToolDefinitionLite {
-  const signatures = [
-    ...definitions
-      .filter((other) => !other.deferLoading && other.name !== definition.name && !skip.has(other.name))
-      .map((other) => compactSignature(other.name, other.parameters)),
-    ...inner.map((tool) => compactSignature(tool.name, tool.parameters)),
+  const declared = [
+    ...definitions.filter(
+      (other) =>
+        !other.deferLoading &&
+        other.name !== definition.name &&
+        !skip.has(other.name) &&
+        builtIn.has(other.name),
+    ),
+    ...inner.map((tool) => ({
+      name: tool.name,
+      description: tool.tool.description,
+      parameters: tool.parameters,
+      ...(tool.tool.outputSchema === undefined ? {} : { outputSchema: tool.tool.outputSchema }),
+    })),
   ];
-  if (signatures.length === 0) return definition;
+  if (declared.length === 0) return definition;
   return {
     ...definition,
-    description: `${definition.description}\nCallable as tools.<name>(args): ${signatures.join('; ')}.`,
+    description: `${definition.description}\nThe built-in tools a script calls, declared in TypeScript (MCP and other tools: \`await tools.search(query)\`, each answer with its declaration):\n${declareTools(declared)}`,
   };
 }

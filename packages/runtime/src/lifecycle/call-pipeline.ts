@@ -63,7 +63,7 @@ export interface PipelineSession {
   /** Ids of calls still open in this session; a repeated id gets a suffix. */
   openCalls: Set<string>;
   /** See `CallExecutorOptions.awaitTools`. */
-  awaitTools?: (names: readonly string[]) => Promise<ToolPool | undefined>;
+  awaitTools?: (names?: readonly string[]) => Promise<ToolPool | undefined>;
   emit(callId: string, emission: ToolEmission, toolName: string): void;
   track(execution: Promise<void>): void;
   attachmentLimits?: Readonly<AttachmentLimits>;

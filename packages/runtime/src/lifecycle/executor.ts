@@ -44,11 +44,12 @@ export interface CallExecutorOptions {
    */
   logWriter?: SessionLogWriter;
   /**
-   * Waits for the MCP servers of the named tools that are still starting (the session's
-   * readiness, `session.ready`), then gives the pool as it stands; undefined when none was.
+   * Waits for the MCP servers of the named tools (all of them without names) that are still
+   * starting (the session's readiness, `session.ready`), then gives the pool as it stands;
+   * undefined when there was none to wait for.
    * Inner calls (a repl script's) use it for a tool their call's pool does not offer yet.
    */
-  awaitTools?: (names: readonly string[]) => Promise<ToolPool | undefined>;
+  awaitTools?: (names?: readonly string[]) => Promise<ToolPool | undefined>;
 }
 
 /** A session's log writer; its warnings (a busy log, calls a killed process left) go to the session's bus. */

@@ -7,6 +7,7 @@ import type {
 } from '@quiver/types';
 import { toDefinition } from '../assembly/definitions.js';
 import { innerCallable } from '../assembly/repl-mode.js';
+import { declareTool } from '../assembly/tool-declarations.js';
 import type { ToolPool } from '../contracts.js';
 import { searchTools } from '../search/search-tools.js';
 import type { CallState } from './call-events.js';
@@ -35,7 +36,7 @@ export function withInnerCalls(
   pool: ToolPool,
   signal: AbortSignal,
   run: RunInnerCall,
-  awaitTools?: (names: readonly string[]) => Promise<ToolPool | undefined>,
+  awaitTools?: (names?: readonly string[]) => Promise<ToolPool | undefined>,
 ): CapabilityBackendRegistry {
   return {
     has: (capability) => capability === 'tools' || backends.has(capability),
@@ -63,7 +64,7 @@ function innerToolsHandle(
   pool: ToolPool,
   signal: AbortSignal,
   run: RunInnerCall,
-  awaitTools?: (names: readonly string[]) => Promise<ToolPool | undefined>,
+  awaitTools?: (names?: readonly string[]) => Promise<ToolPool | undefined>,
 ): ToolsHandle {
   let current = innerView(pool);
   let listed = current.definitions.filter((definition) => !definition.deferLoading).map(info);
@@ -86,7 +87,18 @@ function innerToolsHandle(
       return run(name, args, parent, current.view, combined);
     },
     async search(query, limit = 10) {
-      return searchTools(query, current.definitions, limit).map(info);
+      // Every server of the session has started (or failed to) before a search answers.
+      if (awaitTools !== undefined) {
+        const fresh = await awaitTools();
+        if (fresh !== undefined) {
+          current = innerView(fresh);
+          listed = current.definitions.filter((definition) => !definition.deferLoading).map(info);
+        }
+      }
+      return searchTools(query, current.definitions, limit).map((found) => ({
+        ...info(found),
+        declaration: declareTool(found),
+      }));
     },
   };
 }

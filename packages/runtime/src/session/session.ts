@@ -279,12 +279,15 @@ export class Session implements SessionLike {
   }
 
   /** The session's readiness for these tools (their MCP servers started), then its pool. */
-  async #awaitTools(names: readonly string[]): Promise<ToolPool | undefined> {
+  async #awaitTools(names?: readonly string[]): Promise<ToolPool | undefined> {
     const { policy, demand } = this.#deps;
     if (demand === undefined || this.#closed) return undefined;
-    const servers = serversOfToolNames(names, policy);
-    if (servers.length === 0) return undefined;
-    await demand(servers);
+    if (names === undefined) await demand();
+    else {
+      const servers = serversOfToolNames(names, policy);
+      if (servers.length === 0) return undefined;
+      await demand(servers);
+    }
     return this.#closed ? undefined : this.refreshIfStale();
   }
 
