@@ -86,6 +86,23 @@ describe('records kept by the reducers', () => {
       );
   });
 
+  it('lists every directory of a long ls -laR with its exact entry count', async () => {
+    const sizes = Array.from({ length: 30 }, (_, index) => 15 + index * 3);
+    for (const [index, size] of sizes.entries()) {
+      const directory = path.join(workspace.root, `shelf-${String(index).padStart(2, '0')}`);
+      await mkdir(directory);
+      for (let file = 0; file < size; file++)
+        await writeFile(path.join(directory, `an-entry-with-a-long-name-to-fill-the-window-${file}.txt`), '');
+    }
+    const { raw, reduced } = await runReduced('ls -laR');
+    expect(raw).toContain('bytes cut from the middle');
+    const total = sizes.reduce((sum, size) => sum + size, 0) + sizes.length;
+    expect(reduced).toContain(`${sizes.length + 1} sections, ${total.toLocaleString('en-US')} records:`);
+    for (const [index, size] of sizes.entries())
+      expect(reduced).toContain(`./shelf-${String(index).padStart(2, '0')}: ${size} records`);
+    expect(reduced).not.toContain('[partial:');
+  });
+
   it('says the count is partial when the spill file reached its limit before the output ended', async () => {
     for (let index = 0; index < 3000; index++)
       await writeFile(path.join(workspace.root, `file-with-a-long-name-number-${index}.txt`), '');
