@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PermissionAnswer, PermissionPrompt, PermissionResolver } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, removeTempDirs, tempDir } from './fixtures/lifecycle-harness.js';
@@ -110,5 +112,22 @@ describe('permissions in the call lifecycle', () => {
     const [result] = await restarted.run([{ name: 'echo', args: { text: 'after' } }]);
     expect(result).toMatchObject({ ok: true, value: 'after' });
     expect(resolver.prompts).toHaveLength(1);
+  });
+
+  it('applies a project grant to that call only, saying how to keep it, when no SQLite backend was given', async () => {
+    const dataDir = await tempDir('quiver-data-');
+    const resolver = answering({ behavior: 'allow', scope: 'project' });
+    const h = await harness({ tools: [echoTool], permissions: {}, resolver, dataDir, withoutSqlite: true });
+    const [first] = await h.run([{ id: 'c1', name: 'echo', args: { text: 'once' } }]);
+    expect(first).toMatchObject({ ok: true, value: 'once' });
+    const warning = h.events.find(
+      (event) => event.type === 'session.warning' && event.code === 'grant_failed',
+    );
+    expect(warning).toMatchObject({ message: expect.stringContaining('no SQLite backend was given') });
+    expect(warning).toMatchObject({ message: expect.stringContaining('it applies to this call only') });
+    const [second] = await h.run([{ id: 'c2', name: 'echo', args: { text: 'again' } }]);
+    expect(second).toMatchObject({ ok: true });
+    expect(resolver.prompts).toHaveLength(2);
+    expect(existsSync(join(dataDir, 'permissions.db'))).toBe(false);
   });
 });
