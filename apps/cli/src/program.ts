@@ -25,6 +25,12 @@ import { createRootCommand } from './global-options.js';
  */
 export function buildProgram(): Command {
   const program = createRootCommand();
+  registerAllCommands(program);
+  return program;
+}
+
+/** Adds every command to `program` (what `quiver completion` needs to describe them all). */
+export function registerAllCommands(program: Command): void {
   registerToolsCommand(program);
   registerCallCommand(program);
   registerPersonalityCommand(program);
@@ -43,5 +49,4 @@ export function buildProgram(): Command {
   registerPermissionsCommand(program);
   registerDoctorCommand(program);
   registerCompletionCommand(program);
-  return program;
 }

@@ -24,5 +24,6 @@ export const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise
   ['config', async () => (await import('./config.js')).registerConfigCommand],
   ['permissions', async () => (await import('./permissions.js')).registerPermissionsCommand],
   ['doctor', async () => (await import('./doctor.js')).registerDoctorCommand],
-  ['completion', async () => (await import('./completion.js')).registerCompletionCommand],
+  // The completion script describes every command: a run of it registers them all.
+  ['completion', async () => (await import('../program.js')).registerAllCommands],
 ];

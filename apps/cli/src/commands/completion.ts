@@ -82,12 +82,13 @@ export function registerCompletionCommand(program: Command): void {
     .command('completion')
     .description('Print a shell completion script for quiver: bash, zsh or fish.')
     .argument('<shell>', SHELLS.join(' | '))
-    .action(async (shell: string) => {
+    .action((shell: string, _options: unknown, command: Command) => {
       if (!SHELLS.includes(shell as Shell))
         throw new CliError(`Unknown shell "${shell}".`, `Use one of: ${SHELLS.join(', ')}.`);
-      // A run loads only the command it runs: the script needs all of them.
-      const { buildProgram } = await import('../program.js');
-      const table = commandTable(buildProgram());
+      // Registered with every command (see command-table.ts): the root holds them all.
+      let root = command;
+      while (root.parent) root = root.parent;
+      const table = commandTable(root);
       const script =
         shell === 'bash' ? bashScript(table) : shell === 'zsh' ? zshScript(table) : fishScript(table);
       process.stdout.write(script);
