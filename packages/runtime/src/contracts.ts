@@ -294,6 +294,13 @@ export interface ExecuteCallsOptions {
   signal?: AbortSignal;
   dryRun?: boolean;
   attachments?: readonly Attachment[];
+  /**
+   * Calls (by id) a person already approved through the embedder's own approval step (after
+   * `Session.check` said they would ask): such a call's ask is answered with this scope instead
+   * of asking the session's resolver. A deny rule still denies; `session` saves the rule the
+   * engine suggests for the session (or applies to this call only when it suggests none).
+   */
+  approvals?: Readonly<Record<string, 'once' | 'session'>>;
 }
 
 export interface SessionLike {

@@ -56,6 +56,7 @@ export { DefaultHookRegistry } from './lifecycle/hook-registry.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './lifecycle/hook-runner.js';
 export type { PersonalityPermissionEngineOptions } from './lifecycle/permission-engine.js';
 export { PersonalityPermissionEngine } from './lifecycle/permission-engine.js';
+export type { CallCheck } from './lifecycle/permission-preview.js';
 export type {
   CallRecord,
   CallStatus,

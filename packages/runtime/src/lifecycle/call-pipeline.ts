@@ -80,6 +80,8 @@ export interface PipelineBatch {
   /** Watches `signal`'s abort through a listener the turn already has (else one is added per batch). */
   watchAbort?: (listener: () => void) => () => void;
   dryRun: boolean;
+  /** See `ExecuteCallsOptions.approvals`. */
+  approvals?: Readonly<Record<string, 'once' | 'session'>> | undefined;
   /** Total result budget of the batch in characters. */
   budget: number;
   attachments: readonly Attachment[] | undefined;
@@ -166,7 +168,9 @@ export async function runCall(
     call.args = args;
     if (signal.aborted) return completeCall(state, abortedBeforeStart(state.toolName, signal), sink);
 
-    const permission = { engine: session.permissions, resolver: session.resolver, ...sink };
+    const approved = batch.approvals?.[state.callId];
+    const resolver = approved === undefined ? session.resolver : approvalResolver(approved);
+    const permission = { engine: session.permissions, resolver, ...sink };
     const check = {
       callId: state.callId,
       tool,
@@ -357,4 +361,9 @@ function hookCallInfo(state: CallState, args: unknown, session: PipelineSession)
     agentId: session.agent.id,
     turn: state.turn,
   };
+}
+
+/** The embedder approved this call before it ran (its framework's approval step): answers its ask. */
+function approvalResolver(scope: 'once' | 'session'): PermissionResolver {
+  return { resolve: async () => ({ behavior: 'allow', scope }) };
 }

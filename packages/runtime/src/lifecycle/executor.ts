@@ -21,6 +21,7 @@ import { type PipelineSession, runCallBatch } from './call-pipeline.js';
 import { PathLocks } from './path-locks.js';
 import type { SessionPermissionEngine } from './permission-decider.js';
 import { sessionPermissionEngine } from './permission-engine.js';
+import { type CallCheck, checkCalls } from './permission-preview.js';
 import { TurnSignals } from './turn-signals.js';
 
 /** What a session hands the execution lifecycle. */
@@ -89,6 +90,8 @@ export function openSessionLogWriter(
 export interface CallExecutor {
   /** Runs calls against the pool; never throws; results in input order. */
   execute(calls: readonly ToolCall[], pool: ToolPool, options?: ExecuteCallsOptions): Promise<ToolResult[]>;
+  /** Each call's permission decision as `execute` would reach it, asking and running nothing. */
+  check(calls: readonly ToolCall[], pool: ToolPool): Promise<CallCheck[]>;
   /** Aborts every call of a turn (all turns when omitted); each completes with `aborted`. */
   abort(reason?: string, turn?: number): void;
   dispose(): Promise<void>;
@@ -169,6 +172,11 @@ class LifecycleExecutor implements CallExecutor {
     return run;
   }
 
+  /** Each call's permission decision as `execute` would reach it, asking and running nothing. */
+  check(calls: readonly ToolCall[], pool: ToolPool): Promise<CallCheck[]> {
+    return checkCalls(Array.isArray(calls) ? calls : [], pool, this.#permissions);
+  }
+
   abort(reason = 'aborted', turn?: number): void {
     this.#publish(this.#makeEvent('abort', { reason, ...(turn === undefined ? {} : { turn }) }));
     this.#turns.abort(reason, turn);
@@ -208,6 +216,7 @@ class LifecycleExecutor implements CallExecutor {
           signal: turnSignal.signal,
           watchAbort: turnSignal.watch,
           dryRun: options.dryRun === true,
+          approvals: options.approvals,
           budget: this.#options.deps.policy.budget?.resultChars ?? DEFAULT_RESULT_BUDGET,
           attachments: options.attachments,
           ...(this.#disposed ? { closedReason: 'the session has ended' } : {}),

@@ -35,7 +35,7 @@ export interface PermissionGateDeps {
  * What the engine decides on: a tool answering to a built-in's name or alias under the built-in's
  * name (its rules) and spec; a client's tool without a kind by its exact name only.
  */
-function decisionRequest(check: PermissionCheck) {
+export function decisionRequest(check: Pick<PermissionCheck, 'tool' | 'args' | 'mcpServer'>) {
   return {
     toolName: judgedName(check.tool) ?? check.tool.name,
     ...(judgedByNameOnly(check.tool) ? { byNameOnly: true } : {}),

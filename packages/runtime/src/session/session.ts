@@ -31,6 +31,7 @@ import { InMemoryEventBus } from '../events/bus.js';
 import { createEventFactory } from '../events/event-factory.js';
 import { type CallExecutor, type CallExecutorOptions, createCallExecutor } from '../lifecycle/executor.js';
 import { checkSessionPermissionRules } from '../lifecycle/permission-engine.js';
+import type { CallCheck } from '../lifecycle/permission-preview.js';
 import {
   type RenderedDefinitions,
   type RenderOptions,
@@ -243,6 +244,16 @@ export class Session implements SessionLike {
     const starting = demand ? serversToAwait(calls, this.refreshIfStale(), this.#deps.policy) : [];
     if (demand && starting.length > 0) return demand(starting).then(() => this.#run(calls, options));
     return this.#run(calls, options);
+  }
+
+  /**
+   * Whether each call would run, ask or be denied at the permission step, without asking the
+   * resolver, running hooks or tools, or publishing events. An embedder whose framework has its
+   * own approval step asks there for `ask`, then passes the answer as `execute`'s `approvals`.
+   */
+  check(calls: readonly ToolCall[]): Promise<CallCheck[]> {
+    this.#assertOpen();
+    return this.#callExecutor().check(calls, this.refreshIfStale());
   }
 
   /**
