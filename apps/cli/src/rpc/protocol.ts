@@ -38,6 +38,36 @@ export const externalToolDefinition = z
   })
   .describe('A tool the client runs: Quiver gates, checks and logs each call, the client executes it.');
 
+export const helperToolsDeclaration = z
+  .strictObject({
+    askUser: z.boolean().optional().describe('Offer `ask_user`; its questions come as `helper.requested`.'),
+    taskComplete: z
+      .boolean()
+      .optional()
+      .describe('Offer `task_complete`; its reports come as `helper.requested`.'),
+    exitPlanMode: z
+      .boolean()
+      .optional()
+      .describe('Offer `exit_plan_mode`; its plans come as `helper.requested` for a verdict.'),
+    structuredOutput: z
+      .strictObject({
+        schema: z
+          .record(z.string(), z.unknown())
+          .describe('JSON object schema of the final answer (`{ "type": "object", ... }`).'),
+      })
+      .optional()
+      .describe('Offer `structured_output`; a value matching `schema` comes as `helper.requested`.'),
+    worktrees: z
+      .boolean()
+      .optional()
+      .describe(
+        "Offer `worktree_create` / `worktree_remove`: Quiver runs git in the workspace with its terminal's git hardening (asked like other tools); the client reads the path from the result.",
+      ),
+  })
+  .describe(
+    'Helper tools the client can answer (capability-gated, as Copilot CLI and Claude Code offer them): only the declared ones exist, and the agent sets still apply.',
+  );
+
 const sessionOptions = {
   personality: z.string().optional().describe("Personality name; default: the configuration's default."),
   agent: agentKind.optional(),
@@ -48,6 +78,7 @@ const sessionOptions = {
   model: z.string().optional().describe('Model name; picks the model profile.'),
   permissions: rules.optional(),
   externalTools: z.array(externalToolDefinition).optional(),
+  helperTools: helperToolsDeclaration.optional(),
 };
 
 export const initializeParams = z.strictObject({
@@ -362,6 +393,25 @@ export const callRecord = z.object({
   durationMs: z.number().optional(),
 });
 
+export const helperRequested = z.object({
+  sessionId: z.string(),
+  helper: z.enum(['ask_user', 'task_complete', 'exit_plan_mode', 'structured_output']),
+  arguments: z
+    .record(z.string(), z.unknown())
+    .describe(
+      'ask_user: `{ question, choices? }`; task_complete: `{ summary }`; exit_plan_mode: `{ plan }`; structured_output: the value, already checked against the schema.',
+    ),
+});
+export const helperReply = z
+  .strictObject({
+    answer: z.string().optional().describe('ask_user: the answer.'),
+    declined: z.boolean().optional().describe('ask_user: the person would not answer.'),
+    reason: z.string().optional().describe('ask_user: why not, when declined.'),
+    approved: z.boolean().optional().describe('exit_plan_mode: whether the plan was approved.'),
+    feedback: z.string().optional().describe("exit_plan_mode: the person's feedback."),
+  })
+  .describe('`{}` acknowledges task_complete and structured_output.');
+
 /** Application error codes, beside JSON-RPC's own (-32602 invalid params, -32601 unknown method). */
 export const RPC_ERRORS = {
   notInitialized: -32002,
@@ -524,6 +574,15 @@ export const RPC_METHODS: readonly MethodDocument[] = [
       'Run an external tool the model called, after gates, validation, permission and hooks. Cancelled with `$/cancelRequest` when the call is aborted.',
     params: externalToolRequested,
     result: externalToolReply,
+  },
+  {
+    method: 'helper.requested',
+    direction: 'quiver → client',
+    kind: 'request',
+    summary:
+      'The model called a helper tool the session declared in `helperTools` (ask_user, task_complete, exit_plan_mode, structured_output). Cancelled with `$/cancelRequest` when the call is aborted; an error reply fails the call.',
+    params: helperRequested,
+    result: helperReply,
   },
   {
     method: 'permission.requested',

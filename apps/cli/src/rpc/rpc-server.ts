@@ -1,9 +1,10 @@
-import type { ProviderFormat, Session, SessionOptions } from '@quiver/runtime';
+import type { ExternalToolDefinition, ProviderFormat, Session, SessionOptions } from '@quiver/runtime';
 import { isQuiverError, type PermissionResolver, renderPermissionQuestion } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import { type CancellationToken, type MessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { VERSION } from '../global-options.js';
+import { clientHelperTools } from './client-helper-tools.js';
 import { clientExecutedTools, type RunningClientCalls, reportClientProgress } from './client-tools.js';
 import {
   externalToolProgress,
@@ -31,6 +32,8 @@ interface OpenSession {
   running: Set<{ turn: number; controller: AbortController }>;
   /** The highest turn executed: an execute without `turn` takes the next one. */
   lastTurn: number;
+  /** The helper tools the client declared: kept when session.update replaces external tools. */
+  helperTools: ExternalToolDefinition[];
 }
 
 interface ClientCapabilities {
@@ -144,23 +147,28 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
         );
     }
     const can = capabilities as ClientCapabilities;
-    const { externalTools, ...options } = params;
+    const { externalTools, helperTools: declaredHelpers, ...options } = params;
     const sessionId = params.sessionId ?? crypto.randomUUID();
     const personality = options.personality ?? quiver.defaultPersonality;
+    const helperTools = clientHelperTools(declaredHelpers, quiver, connection, sessionId);
     const session = quiver.createSession({
       ...(options as SessionOptions),
       sessionId,
-      externalTools: clientExecutedTools(externalTools ?? [], connection, sessionId, runningClientCalls),
+      externalTools: [
+        ...clientExecutedTools(externalTools ?? [], connection, sessionId, runningClientCalls),
+        ...helperTools,
+      ],
       ...(can.permissions ? { permissionResolver: permissionsOverRpc(connection, sessionId) } : {}),
       clientRelay: rpcClientRelay(connection, sessionId, can),
     });
     const unsubscribe = session.events.subscribe((event) => {
       void connection.sendNotification('session.event', { sessionId, event }).catch(() => {});
     });
-    const entry: OpenSession = { session, unsubscribe, running: new Set(), lastTurn: 0 };
+    const entry: OpenSession = { session, unsubscribe, running: new Set(), lastTurn: 0, helperTools };
     sessions.set(sessionId, entry);
     try {
-      await refuseEmptyPool(session, personality, new Set(externalTools?.map((tool) => tool.name)));
+      const clientTools = [...(externalTools ?? []), ...helperTools].map((tool) => tool.name);
+      await refuseEmptyPool(session, personality, new Set(clientTools));
       // Opening the executor reads the session's log: calls a killed process left are marked interrupted.
       await session.execute([]);
     } catch (error) {
@@ -208,11 +216,16 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
   handle('session.resume', sessionResumeParams, (params) => open(params, 'resume'));
 
   handle('session.update', sessionUpdateParams, ({ sessionId, externalTools, ...patch }) => {
-    const session = opened(sessionId);
+    const { session, helperTools } = entryOf(sessionId);
     session.updateOptions({
       ...(patch as Partial<SessionOptions>),
       ...(externalTools
-        ? { externalTools: clientExecutedTools(externalTools, connection, sessionId, runningClientCalls) }
+        ? {
+            externalTools: [
+              ...clientExecutedTools(externalTools, connection, sessionId, runningClientCalls),
+              ...helperTools,
+            ],
+          }
         : {}),
     });
     return {};
