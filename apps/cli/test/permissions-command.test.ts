@@ -75,5 +75,5 @@ describe('quiver permissions', () => {
     const inside = await run(['permissions', 'add', 'allow', 'terminal'], { QUIVER_TERMINAL_RUN: 'run-1' });
     expect(inside.code).toBe(2);
     expect(inside.stderr).toContain("run by a command of Quiver's terminal tool");
-  });
+  }, 60_000);
 });
