@@ -189,6 +189,32 @@ export const sessionExecuteParams = z.strictObject({
       "The model turn the calls belong to (what `session.abort` names); default: one more than the session's last turn, starting at 1.",
     ),
   dryRun: z.boolean().optional(),
+  approvals: z
+    .record(z.string(), z.enum(['once', 'session']))
+    .optional()
+    .describe(
+      "Call id → scope, for calls `session.check` said would ask and a person approved in the client's own approval step: their ask is answered with this scope instead of a `permission.requested`. A deny rule still denies; `session` grants the call's `suggestedRule` for the session.",
+    ),
+});
+export const sessionCheckParams = z.strictObject({
+  sessionId: z.string(),
+  calls: z.array(toolCall).max(256),
+});
+export const callCheck = z.object({
+  callId: z.string().optional(),
+  toolName: z.string(),
+  behavior: z
+    .enum(['allow', 'ask', 'deny', 'invalid'])
+    .describe(
+      'What `session.execute` would do at the permission step: run, ask, refuse by a rule; invalid: the call would fail before it (unknown tool, bad arguments).',
+    ),
+  reason: z.string(),
+  suggestedRule: z.string().optional().describe('For an ask: the rule a session or project grant saves.'),
+  subjects: z.array(z.unknown()).optional().describe('For an ask: how each subject was decided.'),
+  question: z
+    .unknown()
+    .optional()
+    .describe('For an ask: what to show the person, as in `permission.requested`.'),
 });
 const contentAnnotations = z.object({
   audience: z.array(z.enum(['user', 'assistant'])).optional(),
@@ -487,6 +513,15 @@ export const RPC_METHODS: readonly MethodDocument[] = [
       "Runs the model's tool calls through the pipeline; results in input order. `$/cancelRequest` aborts it.",
     params: sessionExecuteParams,
     result: sessionExecuteResult,
+  },
+  {
+    method: 'session.check',
+    direction: 'client → quiver',
+    kind: 'request',
+    summary:
+      "Whether each call would run, ask or be denied, asking nobody and running nothing (no hooks, no events): a client whose framework has an approval step asks there, then passes the answer as `session.execute`'s `approvals`.",
+    params: sessionCheckParams,
+    result: z.object({ checks: z.array(callCheck) }),
   },
   {
     method: 'session.abort',

@@ -13,6 +13,7 @@ import {
   RPC_ERRORS,
   RPC_PROTOCOL_VERSION,
   sessionAbortParams,
+  sessionCheckParams,
   sessionCreateParams,
   sessionExecuteParams,
   sessionExplainParams,
@@ -240,7 +241,7 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
   handle(
     'session.execute',
     sessionExecuteParams,
-    async ({ sessionId, calls, turn: given, dryRun }, token) => {
+    async ({ sessionId, calls, turn: given, dryRun, approvals }, token) => {
       const entry = entryOf(sessionId);
       const turn = given ?? entry.lastTurn + 1;
       entry.lastTurn = Math.max(entry.lastTurn, turn);
@@ -255,6 +256,7 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
           signal: running.controller.signal,
           turn,
           ...(dryRun ? { dryRun } : {}),
+          ...(approvals ? { approvals } : {}),
         });
         return { results };
       } finally {
@@ -263,6 +265,32 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
       }
     },
   );
+
+  handle('session.check', sessionCheckParams, async ({ sessionId, calls }) => {
+    const checks = await opened(sessionId).check(calls.map((call) => ({ ...call, args: call.args ?? {} })));
+    return {
+      checks: checks.map((check, index) =>
+        check.behavior !== 'ask'
+          ? check
+          : {
+              ...check,
+              question: withoutUndefined(
+                renderPermissionQuestion({
+                  callId: check.callId ?? '',
+                  toolName: check.toolName,
+                  args: calls[index]?.args ?? {},
+                  decision: {
+                    behavior: 'ask',
+                    reason: check.reason,
+                    ...(check.suggestedRule ? { suggestedRule: check.suggestedRule } : {}),
+                    ...(check.subjects ? { subjects: check.subjects } : {}),
+                  },
+                }),
+              ),
+            },
+      ),
+    };
+  });
 
   handle('session.abort', sessionAbortParams, ({ sessionId, reason, turn }) => {
     const entry = entryOf(sessionId);
