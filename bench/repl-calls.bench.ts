@@ -1,0 +1,142 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ToolResult } from '@quiver/types';
+import { createQuiver, type Quiver } from '@quiver/wiring';
+import { median, round } from './measure.js';
+
+/**
+ * What scripting tool calls costs against calling the tools directly, in the same run: an inner
+ * call (a script's `await tools.read_file(…)`) against one direct `session.execute` of the same
+ * read, and the first script of a session (its sandbox thread taken warm from the pool) against
+ * one inner call. Targets: inner call ≤ 1.3× direct, first script ≤ 10× an inner call.
+ */
+
+const CALLS = 200;
+const ROUNDS = 5;
+
+const textOf = (result: ToolResult | undefined) => (result?.ok ? result.value : `${result?.error}`);
+
+async function timed(work: () => Promise<ToolResult | undefined>): Promise<number> {
+  const started = performance.now();
+  const result = await work();
+  const elapsed = performance.now() - started;
+  if (!result?.ok) throw new Error(`a measured call failed: ${textOf(result)}`);
+  return elapsed;
+}
+
+async function measure(quiver: Quiver) {
+  const direct = quiver.createSession({ personality: 'direct' });
+  const scripted = quiver.createSession({ personality: 'scripted' });
+  const repl = (code: string) => async () => (await scripted.execute([{ name: 'repl', args: { code } }]))[0];
+  const read = async () => (await direct.execute([{ name: 'read_file', args: { path: 'a.txt' } }]))[0];
+  try {
+    // Warm both ways up (thread, sandbox, pipeline, file cache).
+    for (let i = 0; i < 20; i++) await read();
+    await timed(repl(`for (let i = 0; i < ${CALLS}; i++) await tools.read_file({ path: 'a.txt' })`));
+    const directMs: number[] = [];
+    const innerMs: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const started = performance.now();
+      for (let i = 0; i < CALLS; i++) await read();
+      directMs.push((performance.now() - started) / CALLS);
+      const empty = await timed(repl(`for (let i = 0; i < ${CALLS}; i++) await null`));
+      const loop = await timed(
+        repl(`for (let i = 0; i < ${CALLS}; i++) await tools.read_file({ path: 'a.txt' })`),
+      );
+      innerMs.push((loop - empty) / CALLS);
+    }
+    return { direct: median(directMs), inner: median(innerMs) };
+  } finally {
+    await direct.close();
+    await scripted.close();
+  }
+}
+
+/** The first script of fresh sessions: the first of the process (cold thread), then on pooled warm threads. */
+async function firstScripts(quiver: Quiver) {
+  const first = async () => {
+    const session = quiver.createSession({ personality: 'scripted' });
+    try {
+      return await timed(async () => (await session.execute([{ name: 'repl', args: { code: '1 + 1' } }]))[0]);
+    } finally {
+      await session.close();
+    }
+  };
+  // What any session's first call costs (its permission engine, its log): the part not the repl's.
+  const firstDirect = async () => {
+    const session = quiver.createSession({ personality: 'direct' });
+    try {
+      return await timed(
+        async () => (await session.execute([{ name: 'read_file', args: { path: 'a.txt' } }]))[0],
+      );
+    } finally {
+      await session.close();
+    }
+  };
+  const cold = await first();
+  const warm: number[] = [];
+  const direct: number[] = [];
+  for (let round = 0; round < ROUNDS * 2; round++) {
+    warm.push(await first());
+    direct.push(await firstDirect());
+  }
+  return { cold, warm: median(warm), firstDirect: median(direct) };
+}
+
+export async function run(): Promise<void> {
+  const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'quiver-repl-calls-bench-')));
+  try {
+    writeFileSync(join(workspace, 'a.txt'), 'alpha\nbeta\ngamma\n');
+    writeFileSync(join(workspace, 'quiver.yaml'), 'defaultPersonality: scripted\n');
+    mkdirSync(join(workspace, 'personalities'));
+    writeFileSync(
+      join(workspace, 'personalities/scripted.yaml'),
+      'id: scripted\nplugins: [tools-code, tools-repl]\nrepl: true\npermissions:\n  allow: [repl, read_file]\n',
+    );
+    writeFileSync(
+      join(workspace, 'personalities/direct.yaml'),
+      'id: direct\nplugins: [tools-code]\npermissions:\n  allow: [read_file]\n',
+    );
+    const quiver = await createQuiver({ workspace, trustProject: true });
+    try {
+      const starts = await firstScripts(quiver);
+      const calls = await measure(quiver);
+      console.table([
+        { what: 'direct session.execute (read_file)', ms: round(calls.direct, 3), ratio: 1 },
+        {
+          what: 'inner call from a script',
+          ms: round(calls.inner, 3),
+          ratio: round(calls.inner / calls.direct),
+        },
+        {
+          what: 'first script of a session, warm thread',
+          ms: round(starts.warm, 2),
+          ratio: round(starts.warm / calls.inner, 1),
+        },
+        {
+          what: 'first direct call of a session (session set-up)',
+          ms: round(starts.firstDirect, 2),
+          ratio: round(starts.firstDirect / calls.inner, 1),
+        },
+        {
+          what: 'first script of the process, cold thread',
+          ms: round(starts.cold, 1),
+          ratio: round(starts.cold / calls.inner, 1),
+        },
+      ]);
+      console.log(
+        `inner call / direct execute: ${round(calls.inner / calls.direct)}× (target ≤ 1.3×); first script on a warm thread / inner call: ${round(starts.warm / calls.inner, 1)}× (target ≤ 10×; a session's first direct call alone: ${round(starts.firstDirect / calls.inner, 1)}×); first script of the process: ${Math.round(starts.cold)} ms`,
+      );
+    } finally {
+      await quiver.close();
+    }
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await run();
+}
