@@ -1,15 +1,24 @@
-import { resultText, sessionTools, type ToolResult, type ToolSession } from '@quiver/client';
+import {
+  resultText,
+  type SessionToolsOptions,
+  sessionTools,
+  type ToolResult,
+  type ToolSession,
+} from '@quiver/client';
 import { jsonSchema, type Tool, type ToolSet, tool } from 'ai';
 
-export interface QuiverToolsOptions {
-  /** Keep only these tools (Quiver names). */
-  only?: readonly string[];
-}
+/**
+ * `only` keeps the named tools; `approval` says who answers Quiver's asks: the AI SDK's tool
+ * approval (default: a call Quiver would ask about comes back as a `tool-approval-request`, and
+ * the approved call runs with a once grant, or a session grant with `approvalScope: 'session'`)
+ * or, with `'quiver'`, the session's own resolver.
+ */
+export type QuiverToolsOptions = SessionToolsOptions;
 
 /**
  * The tools of a Quiver session as an AI SDK `ToolSet` for `generateText` / `streamText`. Each
- * call the model makes runs through Quiver's pipeline (permissions, with asks answered by the
- * session's resolver; hooks; reducers; the log), keyed by the AI SDK's tool call id and aborted
+ * call the model makes runs through Quiver's pipeline (permissions, with asks relayed to the AI
+ * SDK's tool approval as `needsApproval`; hooks; reducers; the log), keyed by the AI SDK's tool call id and aborted
  * with its abort signal. A failure reaches the model as text ("Error (code): …"); images and
  * other attachments reach it as media content.
  */
@@ -19,6 +28,7 @@ export async function quiverTools(session: ToolSession, options: QuiverToolsOpti
     tools[entry.name] = tool<unknown, ToolResult>({
       description: entry.description,
       inputSchema: jsonSchema(entry.inputSchema as Parameters<typeof jsonSchema>[0]),
+      needsApproval: (input, { toolCallId }) => entry.needsApproval(input, toolCallId),
       execute: (input, { toolCallId, abortSignal }) =>
         entry.run(input, { callId: toolCallId, ...(abortSignal ? { signal: abortSignal } : {}) }),
       toModelOutput: ({ output }) => modelOutput(output),

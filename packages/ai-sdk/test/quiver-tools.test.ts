@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { QuiverClient, type ToolSession } from '@quiver/client';
 import { createQuiver } from '@quiver/wiring';
-import { generateText, stepCountIs } from 'ai';
+import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { quiverTools } from '../src/index.js';
@@ -73,7 +73,8 @@ function scriptedModel() {
 
 async function runLoop(session: ToolSession) {
   const model = scriptedModel();
-  const tools = await quiverTools(session);
+  // Asks answered by Quiver's side (headless here: denied with the rule that would allow).
+  const tools = await quiverTools(session, { approval: 'quiver' });
   const result = await generateText({
     model,
     tools,
@@ -127,6 +128,105 @@ describe('@quiver/ai-sdk with the AI SDK and its mock model', { timeout: 60_000 
     const { result, model } = await runLoop(session);
     expect(result.text).toBe('Buy milk.');
     expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toContain('remember the milk');
+  });
+});
+
+/** A scripted model that writes two files (one call each step), then answers. */
+function writingModel() {
+  const step = (content: unknown[], unified: 'tool-calls' | 'stop') => ({
+    content,
+    finishReason: { unified, raw: unified },
+    usage,
+    warnings: [],
+  });
+  return new MockLanguageModelV3({
+    doGenerate: [
+      step([call('w-1', 'write_file', { path: 'approved.txt', content: 'yes\n' })], 'tool-calls'),
+      step([call('w-2', 'write_file', { path: 'refused.txt', content: 'no\n' })], 'tool-calls'),
+      step([{ type: 'text', text: 'Done.' }], 'stop'),
+    ] as never,
+  });
+}
+
+describe("Quiver's asks as the AI SDK's tool approval", { timeout: 60_000 }, () => {
+  it('stops for approval where Quiver would ask; an approved call runs once, a refused one never runs', async () => {
+    const dir = workspace();
+    const client = await QuiverClient.start({
+      command: process.execPath,
+      args: [QUIVER_BIN, '--trust-project'],
+      cwd: dir,
+      env: { ...process.env, XDG_DATA_HOME: path.join(dir, '.xdg') },
+    });
+    cleanups.push(() => client.kill());
+    const session = await client.createSession({ sessionId: 'approvals' });
+    await session.ready();
+    const model = writingModel();
+    const tools = await quiverTools(session);
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Write the files.' }];
+    const answer = async (approved: boolean) => {
+      const result = await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
+      messages.push(...result.response.messages);
+      const requests = result.content.filter((part) => part.type === 'tool-approval-request');
+      if (requests.length > 0)
+        messages.push({
+          role: 'tool',
+          content: requests.map((request) => ({
+            type: 'tool-approval-response' as const,
+            approvalId: request.approvalId,
+            approved,
+          })),
+        });
+      return { result, requests };
+    };
+    const first = await answer(true);
+    expect(first.requests.map((request) => request.toolCall.toolCallId)).toEqual(['w-1']);
+    expect(existsSync(path.join(dir, 'approved.txt'))).toBe(false);
+    const second = await answer(false);
+    expect(readFileSync(path.join(dir, 'approved.txt'), 'utf8')).toBe('yes\n');
+    expect(second.requests.map((request) => request.toolCall.toolCallId)).toEqual(['w-2']);
+    const third = await answer(false);
+    expect(third.result.text).toBe('Done.');
+    expect(existsSync(path.join(dir, 'refused.txt'))).toBe(false);
+    // The approval was a once grant for that call: the next write to the same file asks again.
+    const [again] = await session.check([
+      { id: 'w-3', name: 'write_file', args: { path: 'approved.txt', content: 'x' } },
+    ]);
+    expect(again?.behavior).toBe('ask');
+    expect(again?.question?.headline).toContain('approved.txt');
+    const log = await client.sessionLog('approvals', { events: true });
+    expect(log.calls.map((entry) => [entry.callId, entry.status])).toEqual([['w-1', 'ok']]);
+    await client.shutdown();
+  });
+
+  it('gives a session grant for the approved call when asked to, in process too', async () => {
+    const dir = workspace();
+    // Writes ask by default here (an explicit ask rule would keep asking after any grant).
+    writeFileSync(
+      path.join(dir, 'personalities/agent.yaml'),
+      'id: agent\nplugins: [tools-code]\npermissions:\n  allow: [read_file, list_dir]\n',
+    );
+    const quiver = await createQuiver({
+      workspace: dir,
+      trustProject: true,
+      dataDir: path.join(dir, '.data'),
+    });
+    cleanups.push(() => quiver.close());
+    const session = quiver.createSession();
+    cleanups.push(() => session.close());
+    const tools = await quiverTools(session, { approvalScope: 'session', only: ['write_file'] });
+    const write = tools.write_file;
+    const options = { toolCallId: 'p-1', messages: [] };
+    const args = { path: 'approved.txt', content: 'one\n' };
+    expect(
+      await (write?.needsApproval as (input: unknown, o: unknown) => Promise<boolean>)(args, options),
+    ).toBe(true);
+    await write?.execute?.(args, options as never);
+    expect(readFileSync(path.join(dir, 'approved.txt'), 'utf8')).toBe('one\n');
+    const [same, other] = await session.check([
+      { id: 'p-2', name: 'write_file', args: { path: 'approved.txt', content: 'two\n' } },
+      { id: 'p-3', name: 'write_file', args: { path: 'other.txt', content: 'two\n' } },
+    ]);
+    expect([same?.behavior, other?.behavior]).toEqual(['allow', 'ask']);
   });
 });
 

@@ -1,9 +1,11 @@
 // Public surface of @quiver/client: a TypeScript client of `quiver rpc`.
 export { QuiverClient, type QuiverClientOptions, QuiverRpcError } from './client.js';
-export { resultText, type SessionTool, sessionTools } from './framework-tools.js';
+export { resultText, type SessionTool, type SessionToolsOptions, sessionTools } from './framework-tools.js';
 export type {
   AgentKind,
+  ApprovalScope,
   Attachment,
+  CallCheck,
   CallRecord,
   ElicitationReply,
   ElicitationRequest,

@@ -119,6 +119,23 @@ export interface PermissionRequest {
   question: PermissionQuestion;
 }
 
+/** `session.check`: what `execute` would do with a call at the permission step, told without running it. */
+export interface CallCheck {
+  callId?: string;
+  toolName: string;
+  /** invalid: the call would fail before the permission step (unknown tool, bad arguments). */
+  behavior: 'allow' | 'ask' | 'deny' | 'invalid';
+  reason: string;
+  /** For an ask: the rule a session grant saves. */
+  suggestedRule?: string;
+  subjects?: Array<{ subject: string; behavior: 'allow' | 'ask' | 'deny'; rule?: string; reason: string }>;
+  /** For an ask over rpc: what to show the person (never `args` raw). */
+  question?: PermissionQuestion;
+}
+
+/** How a person's approval in a framework's own approval step applies to the approved call. */
+export type ApprovalScope = 'once' | 'session';
+
 export type PermissionReply =
   | { behavior: 'allow'; scope: 'once' | 'session' | 'project' }
   | { behavior: 'deny'; reason?: string };

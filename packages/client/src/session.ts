@@ -1,4 +1,6 @@
 import type {
+  ApprovalScope,
+  CallCheck,
   ExternalToolDefinitionWire,
   ExternalToolReply,
   McpToolDefinition,
@@ -51,6 +53,11 @@ export interface ExecuteOptions {
   /** Aborting cancels the request: every unfinished call completes `aborted`. */
   signal?: AbortSignal;
   dryRun?: boolean;
+  /**
+   * Call id → scope for calls `check` said would ask and a person approved in the client's own
+   * approval step (a framework's): their ask is answered with this scope. A deny rule still denies.
+   */
+  approvals?: Readonly<Record<string, ApprovalScope>>;
 }
 
 /**
@@ -60,7 +67,16 @@ export interface ExecuteOptions {
  */
 export interface ToolSession {
   render(format: 'mcp'): { tools: McpToolDefinition[] } | Promise<{ tools: McpToolDefinition[] }>;
-  execute(calls: readonly ToolCallRequest[], options?: { signal?: AbortSignal }): Promise<ToolResult[]>;
+  execute(
+    calls: readonly ToolCallRequest[],
+    options?: { signal?: AbortSignal; approvals?: Readonly<Record<string, ApprovalScope>> },
+  ): Promise<ToolResult[]>;
+  /**
+   * Whether each call would run, ask or be denied, asking nobody and running nothing. With it,
+   * adapters relay Quiver's asks to the framework's approval step; without it, asks go to the
+   * session's own resolver.
+   */
+  check?(calls: readonly ToolCallRequest[]): Promise<readonly CallCheck[]>;
 }
 
 /** The part of QuiverClient a session talks through. */
@@ -142,6 +158,19 @@ export class QuiverSession implements ToolSession {
       signal,
     );
     return results;
+  }
+
+  /**
+   * Whether each call would run, ask or be denied at the permission step, with the question to
+   * show for an ask, asking nobody and running nothing (no hooks, no events). Approve an ask in
+   * your own UI, then pass `approvals: { [callId]: 'once' }` to `execute`.
+   */
+  async check(calls: readonly ToolCallRequest[]): Promise<CallCheck[]> {
+    const { checks } = await this.#channel.request<{ checks: CallCheck[] }>('session.check', {
+      sessionId: this.id,
+      calls,
+    });
+    return checks;
   }
 
   /** Aborts the executions of a turn (every turn when omitted); returns how many were under way. */

@@ -402,6 +402,11 @@ export const sessionSummary = z.object({
   failedCalls: z.number(),
   interruptedCalls: z.number(),
   lastActivityAt: z.number(),
+  resultTokens: z.number().describe("Estimated tokens of the completed calls' results, summed."),
+  definitionTokens: z
+    .number()
+    .optional()
+    .describe('Estimated tokens of the tool definitions as last assembled.'),
 });
 export const sessionLogParams = z.strictObject({
   sessionId: z.string(),
