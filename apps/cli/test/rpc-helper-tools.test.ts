@@ -123,6 +123,14 @@ describe('helper tools an rpc client declares', { timeout: 90_000 }, () => {
       ['task_complete', { summary: 'Parser fixed.' }],
     ]);
     expect(asked.every((request) => request.sessionId === sessionId)).toBe(true);
+
+    // The log's summary of the session counts the results' tokens and its definitions' size.
+    const { sessions } = await connection.sendRequest<{
+      sessions: Array<{ id: string; resultTokens: number; definitionTokens?: number }>;
+    }>('session.list', {});
+    const summary = sessions.find((listed) => listed.id === sessionId);
+    expect(summary?.resultTokens).toBeGreaterThan(0);
+    expect(summary?.definitionTokens).toBeGreaterThan(0);
   });
 
   it('keeps the helpers when session.update replaces the external tools', async () => {

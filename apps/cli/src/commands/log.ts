@@ -1,4 +1,4 @@
-import { describeCallArguments as describeArguments } from '@quiver/types';
+import { describeCallArguments as describeArguments, type QuiverEvent } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
@@ -49,6 +49,28 @@ async function sessionById(log: SessionLog, id: string, where: string): Promise<
 }
 
 const FOLLOW_INTERVAL_MS = 300;
+
+/** Estimated tokens of a session: its results, summed, and its definitions as last assembled. */
+function tokenLine(usage: { resultTokens: number; definitionTokens: number | undefined }): string {
+  const definitions =
+    usage.definitionTokens === undefined ? '' : `, definitions ~${usage.definitionTokens} tokens`;
+  return `results ~${usage.resultTokens} tokens${definitions}`;
+}
+
+/** The same figures as a session summary, from one session's logged events. */
+function sessionTokens(events: readonly QuiverEvent[]): {
+  resultTokens: number;
+  definitionTokens: number | undefined;
+} {
+  let resultTokens = 0;
+  let definitionTokens: number | undefined;
+  for (const event of events) {
+    if (event.type === 'tool.execution_complete') resultTokens += event.resultTokens ?? 0;
+    if (event.type === 'session.tools_updated' && event.definitionTokens !== undefined)
+      definitionTokens = event.definitionTokens;
+  }
+  return { resultTokens, definitionTokens };
+}
 
 /** Prints a session's calls as they are logged, and each again when it finishes, until interrupted. */
 async function follow(log: SessionLog, options: LogOptions, where: string): Promise<void> {
@@ -117,6 +139,7 @@ export function registerLogCommand(program: Command): void {
               session.lostEvents
                 ? color.yellow(`${session.lostEvents} events not recorded (gap in the log)`)
                 : '',
+              tokenLine(session),
             ]
               .filter(Boolean)
               .join(', ');
@@ -148,6 +171,7 @@ export function registerLogCommand(program: Command): void {
             color.yellow(`${time(gap.timestamp)}  gap in the log: ${'message' in gap ? gap.message : ''}`),
           );
         for (const call of calls) printLine(callLine(call));
+        printLine(color.dim(tokenLine(sessionTokens(events))));
         printLine(
           color.dim(
             `files changed: ${fileEdits.filesChanged ?? 0}, +${fileEdits.linesAdded ?? 0} −${fileEdits.linesRemoved ?? 0}`,

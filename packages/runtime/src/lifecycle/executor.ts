@@ -95,6 +95,8 @@ export interface CallExecutor {
   /** Aborts every call of a turn (all turns when omitted); each completes with `aborted`. */
   abort(reason?: string, turn?: number): void;
   dispose(): Promise<void>;
+  /** Writes an event of the session's own (not a call's) to the session's log, if it is durable. */
+  record?(event: QuiverEvent): void;
   /** Calls an earlier process of this session started and never completed; now marked interrupted. */
   readonly interruptedCalls: readonly string[];
 }
@@ -247,6 +249,10 @@ class LifecycleExecutor implements CallExecutor {
       ...(emission.total === undefined ? {} : { total: emission.total }),
       ...(emission.message === undefined ? {} : { message: emission.message }),
     });
+  }
+
+  record(event: QuiverEvent): void {
+    if (this.#log !== undefined && isDurableEvent(event)) this.#log.append(event, false);
   }
 
   /** Every event goes to the session's bus; durable ones and call starts also go to the log. */

@@ -39,6 +39,13 @@ export interface SessionSummary {
   lastActivityAt: number;
   /** Events the log could not record, as its gap records count them (0 when none were lost). */
   lostEvents: number;
+  /** Estimated tokens of every completed call's result, summed: what the tools fed the model. */
+  resultTokens: number;
+  /**
+   * Estimated tokens of the tool definitions as last assembled (what each model request carries
+   * now); undefined when the log has no definitions of the session.
+   */
+  definitionTokens: number | undefined;
 }
 
 export interface FileEditMetric {

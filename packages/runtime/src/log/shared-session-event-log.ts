@@ -52,6 +52,8 @@ interface SessionRow {
   interrupted: number;
   last_activity: number | null;
   lost: number | null;
+  result_tokens: number | string | null;
+  definition_tokens: number | string | null;
 }
 
 interface CallRow {
@@ -178,7 +180,12 @@ export class SharedSessionEventLog implements SessionEventLog {
          max(coalesce(c.completed_at, c.started_at)) AS last_activity,
          (SELECT coalesce(sum(CAST(${json('e.data', 'lostEvents')} AS INTEGER)), 0) FROM events e
             WHERE e.session_id = s.id AND e.type = 'session.warning'
-              AND ${json('e.data', 'code')} = 'log_gap') AS lost
+              AND ${json('e.data', 'code')} = 'log_gap') AS lost,
+         (SELECT coalesce(sum(CAST(${json('e.data', 'resultTokens')} AS INTEGER)), 0) FROM events e
+            WHERE e.session_id = s.id AND e.type = 'tool.execution_complete') AS result_tokens,
+         (SELECT CAST(${json('e.data', 'definitionTokens')} AS INTEGER) FROM events e
+            WHERE e.session_id = s.id AND e.type = 'session.tools_updated'
+            ORDER BY e.seq DESC LIMIT 1) AS definition_tokens
        FROM sessions s LEFT JOIN calls c ON c.session_id = s.id
        GROUP BY s.id, s.personality, s.agent, s.started_at, s.ended_at
        ORDER BY CASE WHEN max(coalesce(c.completed_at, c.started_at)) > s.started_at
@@ -197,6 +204,8 @@ export class SharedSessionEventLog implements SessionEventLog {
       interruptedCalls: Number(row.interrupted),
       lastActivityAt: Math.max(Number(row.last_activity ?? row.started_at), Number(row.started_at)),
       lostEvents: Number(row.lost ?? 0),
+      resultTokens: Number(row.result_tokens ?? 0),
+      definitionTokens: number(row.definition_tokens),
     }));
   }
 

@@ -55,6 +55,8 @@ interface SessionRow {
   interrupted: number;
   last_activity: number | null;
   lost: number;
+  result_tokens: number;
+  definition_tokens: number | null;
 }
 
 /**
@@ -198,7 +200,12 @@ export class SqliteSessionEventLog implements SessionEventLog {
            max(coalesce(c.completed_at, c.started_at)) AS last_activity,
            (SELECT coalesce(sum(json_extract(e.data, '$.lostEvents')), 0) FROM events e
               WHERE e.session_id = s.id AND e.type = 'session.warning'
-                AND json_extract(e.data, '$.code') = 'log_gap') AS lost
+                AND json_extract(e.data, '$.code') = 'log_gap') AS lost,
+           (SELECT coalesce(sum(json_extract(e.data, '$.resultTokens')), 0) FROM events e
+              WHERE e.session_id = s.id AND e.type = 'tool.execution_complete') AS result_tokens,
+           (SELECT json_extract(e.data, '$.definitionTokens') FROM events e
+              WHERE e.session_id = s.id AND e.type = 'session.tools_updated'
+              ORDER BY e.seq DESC LIMIT 1) AS definition_tokens
          FROM sessions s LEFT JOIN calls c ON c.session_id = s.id
          GROUP BY s.id
          ORDER BY max(coalesce(last_activity, s.started_at), s.started_at) DESC, s.rowid DESC
@@ -215,6 +222,8 @@ export class SqliteSessionEventLog implements SessionEventLog {
       interruptedCalls: row.interrupted,
       lastActivityAt: Math.max(row.last_activity ?? row.started_at, row.started_at),
       lostEvents: row.lost,
+      resultTokens: row.result_tokens,
+      definitionTokens: row.definition_tokens ?? undefined,
     }));
   }
 

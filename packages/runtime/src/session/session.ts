@@ -4,6 +4,7 @@ import {
   type AgentIdentity,
   type PermissionRules,
   QuiverError,
+  type QuiverEvent,
   type SessionState,
   type ToolCall,
   type ToolResult,
@@ -67,6 +68,7 @@ export class Session implements SessionLike {
   #pool: ToolPool | undefined;
   #stale = true;
   #executor: CallExecutor | undefined;
+  #lastToolsUpdated: QuiverEvent | undefined;
   #closed = false;
   #serversStarted = false;
 
@@ -274,7 +276,16 @@ export class Session implements SessionLike {
   }
 
   #callExecutor(): CallExecutor {
-    this.#executor ??= this.#createExecutor({
+    if (this.#executor === undefined) {
+      this.#executor = this.#openExecutor();
+      // The definitions' first announcement came before there was a log writer.
+      if (this.#lastToolsUpdated !== undefined) this.#executor.record?.(this.#lastToolsUpdated);
+    }
+    return this.#executor;
+  }
+
+  #openExecutor(): CallExecutor {
+    return this.#createExecutor({
       sessionId: this.id,
       deps: this.#deps,
       state: this.state,
@@ -286,7 +297,6 @@ export class Session implements SessionLike {
       log: this.#deps.eventLog,
       awaitTools: (names) => this.#awaitTools(names),
     });
-    return this.#executor;
   }
 
   /** The session's readiness for these tools (their MCP servers started), then its pool. */
@@ -377,15 +387,17 @@ export class Session implements SessionLike {
   #publishToolsUpdated(previous: ToolPool | undefined, next: ToolPool): void {
     const before = new Set(previous?.definitions.map((definition) => definition.name));
     const after = new Set(next.definitions.map((definition) => definition.name));
-    this.events.publish(
-      this.#event('session.tools_updated', {
-        signature: next.signature,
-        added: [...after].filter((name) => !before.has(name)),
-        removed: [...before].filter((name) => !after.has(name)),
-        count: next.definitions.length,
-        definitionTokens: estimateTokens(next.definitions),
-      }),
-    );
+    const event = this.#event('session.tools_updated', {
+      signature: next.signature,
+      added: [...after].filter((name) => !before.has(name)),
+      removed: [...before].filter((name) => !after.has(name)),
+      count: next.definitions.length,
+      definitionTokens: estimateTokens(next.definitions),
+    });
+    this.#lastToolsUpdated = event;
+    this.events.publish(event);
+    // Logged too: the log's session summary names the definitions' size.
+    this.#executor?.record?.(event);
   }
 
   /** Each distinct diagnostic becomes one event, not one per reassembly. */
