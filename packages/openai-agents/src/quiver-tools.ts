@@ -1,10 +1,19 @@
 import { type FunctionTool, tool } from '@openai/agents';
-import { resultText, sessionTools, type ToolResult, type ToolSession } from '@quiver/client';
+import {
+  resultText,
+  type SessionToolsOptions,
+  sessionTools,
+  type ToolResult,
+  type ToolSession,
+} from '@quiver/client';
 
-export interface QuiverToolsOptions {
-  /** Keep only these tools (Quiver names). */
-  only?: readonly string[];
-}
+/**
+ * `only` keeps the named tools; `approval` says who answers Quiver's asks: the SDK's human in the
+ * loop (default: a call Quiver would ask about is a run interruption; `state.approve` runs it with
+ * a once grant, or a session grant with `approvalScope: 'session'`; `state.reject` never runs it)
+ * or, with `'quiver'`, the session's own resolver.
+ */
+export type QuiverToolsOptions = SessionToolsOptions;
 
 type NonStrictParameters = {
   type: 'object';
@@ -16,7 +25,8 @@ type NonStrictParameters = {
 /**
  * The tools of a Quiver session as OpenAI Agents SDK function tools (non-strict: Quiver checks the
  * arguments against the tool's own schema). Each call runs through Quiver's pipeline
- * (permissions, with asks answered by the session's resolver; hooks; reducers; the log), keyed by
+ * (permissions, with asks relayed to the SDK's tool approval as `needsApproval`; hooks; reducers;
+ * the log), keyed by
  * the run's call id and aborted with its signal. A failure reaches the model as text; images as
  * image outputs.
  */
@@ -35,6 +45,7 @@ export async function quiverTools(
           ...entry.inputSchema,
         } as unknown as NonStrictParameters,
         strict: false,
+        needsApproval: (_context, input, callId) => entry.needsApproval(input, callId),
         execute: async (input, _context, details) => {
           const callId = details?.toolCall?.callId;
           const result = await entry.run(input, {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,7 +100,8 @@ describe('@quiver/openai-agents with the OpenAI Agents SDK and a scripted model'
       name: 'scripted',
       instructions: 'Help.',
       model,
-      tools: await quiverTools(session),
+      // Asks answered by Quiver's side (headless here: denied with the rule that would allow).
+      tools: await quiverTools(session, { approval: 'quiver' }),
     });
     const result = await run(agent, 'What should I remember?', { maxTurns: 5 });
     expect(result.finalOutput).toBe('Buy milk.');
@@ -120,6 +121,51 @@ describe('@quiver/openai-agents with the OpenAI Agents SDK and a scripted model'
         ['oa-3', 'ok'],
       ]),
     );
+    await client.shutdown();
+  });
+
+  it("turns Quiver's asks into run interruptions: an approved call runs once, a rejected one never runs", async () => {
+    const dir = workspace();
+    const client = await QuiverClient.start({
+      command: QUIVER_NODE,
+      args: [QUIVER_BIN, '--trust-project'],
+      cwd: dir,
+      env: { ...process.env, XDG_DATA_HOME: path.join(dir, '.xdg') },
+    });
+    cleanups.push(() => client.kill());
+    const session = await client.createSession({ sessionId: 'agents-approvals' });
+    await session.ready();
+    const model = new ScriptedModel([
+      [call('w-1', 'write_file', { path: 'approved.txt', content: 'yes\n' })],
+      [call('w-2', 'write_file', { path: 'refused.txt', content: 'no\n' })],
+      [
+        {
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Done.' }],
+        } as AgentInputItem,
+      ],
+    ]);
+    const agent = new Agent({
+      name: 'scripted',
+      instructions: 'Help.',
+      model,
+      tools: await quiverTools(session),
+    });
+    let result = await run(agent, 'Write the files.', { maxTurns: 5 });
+    expect(result.interruptions.map((item) => item.rawItem)).toMatchObject([{ callId: 'w-1' }]);
+    expect(existsSync(path.join(dir, 'approved.txt'))).toBe(false);
+    for (const item of result.interruptions) result.state.approve(item);
+    result = await run(agent, result.state, { maxTurns: 5 });
+    expect(readFileSync(path.join(dir, 'approved.txt'), 'utf8')).toBe('yes\n');
+    expect(result.interruptions.map((item) => item.rawItem)).toMatchObject([{ callId: 'w-2' }]);
+    for (const item of result.interruptions) result.state.reject(item);
+    result = await run(agent, result.state, { maxTurns: 5 });
+    expect(result.finalOutput).toBe('Done.');
+    expect(existsSync(path.join(dir, 'refused.txt'))).toBe(false);
+    const log = await client.sessionLog('agents-approvals');
+    expect(log.calls.map((entry) => [entry.callId, entry.status])).toEqual([['w-1', 'ok']]);
     await client.shutdown();
   });
 });
