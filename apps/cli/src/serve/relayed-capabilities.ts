@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { relayCompletions } from './completion-relay.js';
-import { type CatalogSource, relayScope } from './relay-scope.js';
+import { type Catalog, type CatalogSource, relayScope } from './relay-scope.js';
 
 /**
  * How long a new connection waits for the personality's MCP servers before it declares what
@@ -28,4 +28,36 @@ export async function declareRelayedCapabilities(server: Server, source: Catalog
   const offers = catalog?.offers(options);
   if (offers?.subscribe) server.registerCapabilities({ resources: { subscribe: true } });
   if (offers?.completions) relayCompletions(server, source);
+  const instructions = relayedInstructions(catalog, options.servers);
+  if (instructions !== undefined) setInstructions(server, instructions);
+}
+
+/**
+ * The instructions of the personality's bridged servers that have connected by now, each under
+ * the name of the server that sent it (their text cleaned by the bridge); undefined when none
+ * sent any. A server that connects after the wait is not in this connection's instructions
+ * (initialize has been answered), only in later connections'.
+ */
+export function relayedInstructions(
+  catalog: Catalog | undefined,
+  servers: readonly string[],
+): string | undefined {
+  const visible = new Set(servers);
+  const parts = (catalog?.serverStatus() ?? [])
+    .filter((status) => visible.has(status.server) && status.instructions)
+    .map((status) => `## MCP server "${status.server}"\n\n${status.instructions}`);
+  if (parts.length === 0) return undefined;
+  return [
+    'Instructions of the MCP servers this Quiver server relays, each under the name of its server:',
+    ...parts,
+  ].join('\n\n');
+}
+
+/**
+ * The SDK takes instructions only in its constructor, before the bridged servers have connected;
+ * it answers initialize from this field. A serve test reads them back from a real client, so an
+ * SDK that moves the field fails there.
+ */
+function setInstructions(server: Server, instructions: string): void {
+  (server as unknown as { _instructions?: string })._instructions = instructions;
 }
