@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -167,5 +168,23 @@ describe('@quiver/openai-agents with the OpenAI Agents SDK and a scripted model'
     const log = await client.sessionLog('agents-approvals');
     expect(log.calls.map((entry) => [entry.callId, entry.status])).toEqual([['w-1', 'ok']]);
     await client.shutdown();
+  });
+});
+
+describe('packages/openai-agents/README.md', { timeout: 90_000 }, () => {
+  it('runs its example exactly as the README says', async () => {
+    const repo = path.resolve(path.dirname(QUIVER_BIN), '../../..');
+    const readme = readFileSync(path.join(repo, 'packages/openai-agents/README.md'), 'utf8');
+    const command = /## Run the example[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.trim() ?? '';
+    expect(command).toContain('scripted-agent.mjs');
+    const dir = workspace();
+    // As a person's shell would have it: the Node that installed Quiver first on PATH.
+    const nodeDir = path.dirname(QUIVER_NODE === 'node' ? process.execPath : QUIVER_NODE);
+    const output = execFileSync('bash', ['-c', command], {
+      cwd: repo,
+      env: { ...process.env, PATH: `${nodeDir}:${process.env.PATH}`, XDG_DATA_HOME: path.join(dir, '.xdg') },
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(output)).toMatchObject({ toolsCalled: ['list_dir', 'read_file'], turns: 3 });
   });
 });
