@@ -47,6 +47,21 @@ describe('tool search ranking', () => {
     ]);
   });
 
+  it('finds a tool by a word only other tools use, through the name the tools that use it share', () => {
+    const kitchen = [
+      definition('mcp__kitchen__recipe_create', 'Add a new dish with its ingredients.'),
+      definition('mcp__kitchen__recipe_search', 'Find a dish by ingredient.'),
+      definition('mcp__kitchen__recipe_rate', 'Give stars to something you cooked.'),
+      definition('mcp__kitchen__shopping_list', 'Groceries to buy this week.'),
+    ];
+    // Every tool that says "dish" is named "recipe", so "dish" also finds recipe_rate, after them.
+    const found = names(searchTools('dish', kitchen, 5));
+    expect(found.slice(0, 2).sort()).toEqual(['mcp__kitchen__recipe_create', 'mcp__kitchen__recipe_search']);
+    expect(found.slice(2)).toEqual(['mcp__kitchen__recipe_rate']);
+    // A word only one tool uses says nothing about names: no other recipe tool comes with it.
+    expect(names(searchTools('stars', kitchen, 5))).toEqual(['mcp__kitchen__recipe_rate']);
+  });
+
   it('ranks the same without the words a spoken request is wrapped in', () => {
     const plain = names(searchTools('delete a file', catalogLike, 3));
     expect(plain[0]).toBe('mcp__files__delete_file');

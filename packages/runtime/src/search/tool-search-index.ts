@@ -50,7 +50,8 @@ export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): Too
     if (!nameIndex.has(lowerName)) nameIndex.set(lowerName, document);
   });
   const postings = buildPostings(analyzed, nameStems, FIELDS, K1);
-  const planner = new QueryPlanner({ postings, count, nameIndex, serverTerms });
+  const nameTerms = nameStems.map((stems) => [...stems]);
+  const planner = new QueryPlanner({ postings, count, nameIndex, serverTerms, nameTerms });
   const state = new ToolSearchScores(count);
   const { scores, nameHits, touched } = state;
 

@@ -35,6 +35,8 @@ export interface QueryPlannerIndex {
   nameIndex: ReadonlyMap<string, number>;
   /** Terms of each server's name, by server number. */
   serverTerms: readonly (readonly string[])[];
+  /** Each tool's name words, by tool. */
+  nameTerms: readonly (readonly string[])[];
 }
 
 /** A query word that is only the start of an indexed term ("repo", "kube") scores this fraction. */
@@ -44,6 +46,14 @@ const MIN_PREFIX_LENGTH = 3;
 const MAX_PREFIX_SHARE = 0.05;
 /** A query word this long or longer names a server it begins ("mongo" → mongodb). */
 const MIN_SERVER_PREFIX_LENGTH = 4;
+/**
+ * A name word the catalog's tools share when their text has a query word scores this fraction of
+ * its share: at least MIN_RELATED_SHARE of at least MIN_RELATED_TOOLS tools, the MAX_RELATED best.
+ */
+const RELATED_WEIGHT = 0.5;
+const MIN_RELATED_TOOLS = 2;
+const MIN_RELATED_SHARE = 0.3;
+const MAX_RELATED = 3;
 /** Agents repeat queries; a plan is reused until this many others were made. */
 const MAX_CACHED_PLANS = 256;
 
@@ -54,6 +64,8 @@ const MAX_CACHED_PLANS = 256;
 export class QueryPlanner {
   private readonly vocabulary: string[];
   private readonly plans = new Map<string, QueryPlan>();
+  /** Related name words per query word, kept for the index's life (bounded by its vocabulary). */
+  private readonly related = new Map<string, { term: string; share: number }[]>();
 
   constructor(private readonly index: QueryPlannerIndex) {
     this.vocabulary = [...index.postings.keys()].sort();
@@ -86,6 +98,8 @@ export class QueryPlanner {
         }
         words.push(term);
         add(term, 1, true);
+        for (const { term: related, share } of this.relatedNameTerms(term))
+          add(related, RELATED_WEIGHT * share, false);
         for (const longer of this.prefixTerms(term))
           if ((postings.get(longer) as Postings).documents.length <= count * MAX_PREFIX_SHARE)
             add(longer, PREFIX_DISCOUNT, false);
@@ -110,6 +124,37 @@ export class QueryPlanner {
       if (names) (named ??= new Set()).add(server);
     });
     return named;
+  }
+
+  /**
+   * Name words of the tools whose text has `term`: the words the catalogs' own tools are named
+   * with when their text uses this one ("pod" → kubectl, "bug" → issue). Share = of the tools with the
+   * term, how many have the name word; only name words most of them share count.
+   */
+  private relatedNameTerms(term: string): { term: string; share: number }[] {
+    let related = this.related.get(term);
+    if (related === undefined) {
+      if (!this.index.postings.has(term)) return [];
+      related = this.findRelatedNameTerms(term);
+      this.related.set(term, related);
+    }
+    return related;
+  }
+
+  private findRelatedNameTerms(term: string): { term: string; share: number }[] {
+    const { postings, nameTerms } = this.index;
+    const list = postings.get(term);
+    if (list === undefined || list.documents.length < MIN_RELATED_TOOLS) return [];
+    const counts = new Map<string, number>();
+    for (const document of list.documents)
+      for (const name of nameTerms[document] as readonly string[])
+        if (name !== term) counts.set(name, (counts.get(name) ?? 0) + 1);
+    const related: { term: string; share: number }[] = [];
+    for (const [name, found] of counts) {
+      const share = found / list.documents.length;
+      if (found >= MIN_RELATED_TOOLS && share >= MIN_RELATED_SHARE) related.push({ term: name, share });
+    }
+    return related.sort((a, b) => b.share - a.share).slice(0, MAX_RELATED);
   }
 
   /** Indexed terms that start with `term` and are longer. */
