@@ -122,5 +122,10 @@ describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL s
       ['call-1', 'echo', 'ok'],
     ]);
     expect(calls[0]?.args).toEqual({ text: 'hello' });
+    // The summary's token count reads the completion's resultTokens out of PostgreSQL's JSON text.
+    const [summary] = await reader.recentSessions();
+    expect(summary).toMatchObject({ id: 'shared', calls: 1 });
+    expect(summary?.resultTokens).toBeGreaterThan(0);
+    expect(summary?.definitionTokens).toBeUndefined();
   });
 });
