@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiver, tempDirs, write } from './helpers.js';
+import { quiver, REPO, tempDirs, write } from './helpers.js';
 import { connectStdio, textOf } from './serve-fixtures.js';
 
 const dirs = tempDirs('quiver-repl-cli-');
@@ -61,5 +62,35 @@ describe('the repl tool from the CLI and through quiver serve', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("calls an MCP server's tools from a script run with quiver call", async () => {
+    const everything = path.join(
+      path.dirname(
+        createRequire(path.join(REPO, 'extensions/mcp-bridge/package.json')).resolve(
+          '@modelcontextprotocol/server-everything/package.json',
+        ),
+      ),
+      'dist/index.js',
+    );
+    const dir = dirs.make();
+    write(
+      path.join(dir, 'quiver.yaml'),
+      `mcpServers:\n  everything:\n    command: ${process.execPath}\n    args: [${JSON.stringify(everything)}, stdio]\ndefaultPersonality: scripted\n`,
+    );
+    write(
+      path.join(dir, 'personalities/scripted.yaml'),
+      'id: scripted\nplugins: [mcp-bridge, tools-repl]\nmcpServers:\n  everything: {}\npermissions:\n  allow: [repl, mcp__everything]\n',
+    );
+    const code = `const sum = await tools['mcp__everything__get-sum']({ a: 40, b: 2 });
+const found = await tools.search('echo a message');
+({ sum: typeof sum === 'string' ? sum : sum.text, declared: found.some((tool) => tool.declaration?.includes('mcp__everything__echo(args')) })`;
+    const called = await quiver(['--trust-project', 'call', 'repl', '--args', JSON.stringify({ code })], {
+      cwd: dir,
+    });
+    expect(called.code, called.stderr + called.stdout).toBe(0);
+    const answer = JSON.parse(called.stdout.trim()) as { sum: string; declared: boolean };
+    expect(answer.sum).toContain('42');
+    expect(answer.declared).toBe(true);
   });
 });
