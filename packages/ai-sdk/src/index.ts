@@ -1,2 +1,2 @@
 // Public surface of @quiver/ai-sdk: a Quiver session's tools as Vercel AI SDK tools.
-export { type QuiverToolsOptions, quiverTools } from './quiver-tools.js';
+export { liveQuiverTools, type QuiverToolsOptions, quiverTools } from './quiver-tools.js';

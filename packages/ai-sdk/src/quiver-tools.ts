@@ -1,9 +1,12 @@
 import {
   resultText,
+  type SessionTool,
   type SessionToolsOptions,
+  type SessionToolsWatch,
   sessionTools,
   type ToolResult,
   type ToolSession,
+  watchSessionTools,
 } from '@quiver/client';
 import { jsonSchema, type Tool, type ToolSet, tool } from 'ai';
 
@@ -24,17 +27,46 @@ export type QuiverToolsOptions = SessionToolsOptions;
  */
 export async function quiverTools(session: ToolSession, options: QuiverToolsOptions = {}): Promise<ToolSet> {
   const tools: ToolSet = {};
-  for (const entry of await sessionTools(session, options)) {
-    tools[entry.name] = tool<unknown, ToolResult>({
-      description: entry.description,
-      inputSchema: jsonSchema(entry.inputSchema as Parameters<typeof jsonSchema>[0]),
-      needsApproval: (input, { toolCallId }) => entry.needsApproval(input, toolCallId),
-      execute: (input, { toolCallId, abortSignal }) =>
-        entry.run(input, { callId: toolCallId, ...(abortSignal ? { signal: abortSignal } : {}) }),
-      toModelOutput: ({ output }) => modelOutput(output),
-    }) as Tool;
-  }
+  for (const entry of await sessionTools(session, options)) tools[entry.name] = aiSdkTool(entry);
   return tools;
+}
+
+/**
+ * `quiverTools` kept current: `tools` is one `ToolSet` object that is updated in place on every
+ * `session.tools_updated` (an MCP server connecting, tools `tool_search` made visible), so the
+ * next step of a running `generateText` / `streamText` sees the new definitions. `stop()` ends
+ * the watching.
+ */
+export async function liveQuiverTools(
+  session: ToolSession,
+  options: QuiverToolsOptions = {},
+): Promise<{ tools: ToolSet; stop(): void }> {
+  const tools: ToolSet = {};
+  let watch: SessionToolsWatch | undefined;
+  // A call that changed the tools returns once they are re-rendered: the next step sees them.
+  const afterCall = () => watch?.settled() ?? Promise.resolve();
+  watch = await watchSessionTools(session, options, (entries) => {
+    for (const name of Object.keys(tools)) delete tools[name];
+    for (const entry of entries) tools[entry.name] = aiSdkTool(entry, afterCall);
+  });
+  return { tools, stop: watch.stop };
+}
+
+function aiSdkTool(entry: SessionTool, afterCall?: () => Promise<void>): Tool {
+  return tool<unknown, ToolResult>({
+    description: entry.description,
+    inputSchema: jsonSchema(entry.inputSchema as Parameters<typeof jsonSchema>[0]),
+    needsApproval: (input, { toolCallId }) => entry.needsApproval(input, toolCallId),
+    execute: async (input, { toolCallId, abortSignal }) => {
+      const result = await entry.run(input, {
+        callId: toolCallId,
+        ...(abortSignal ? { signal: abortSignal } : {}),
+      });
+      await afterCall?.();
+      return result;
+    },
+    toModelOutput: ({ output }) => modelOutput(output),
+  }) as Tool;
 }
 
 function modelOutput(result: ToolResult) {

@@ -7,7 +7,7 @@ import { createQuiver } from '@quiver/wiring';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiverTools } from '../src/index.js';
+import { liveQuiverTools, quiverTools } from '../src/index.js';
 
 const QUIVER_BIN = path.join(
   path.dirname(createRequire(import.meta.url).resolve('@quiver/cli/package.json')),
@@ -227,6 +227,65 @@ describe("Quiver's asks as the AI SDK's tool approval", { timeout: 60_000 }, () 
       { id: 'p-3', name: 'write_file', args: { path: 'other.txt', content: 'two\n' } },
     ]);
     expect([same?.behavior, other?.behavior]).toEqual(['allow', 'ask']);
+  });
+});
+
+describe('liveQuiverTools: the tool set follows session.tools_updated', { timeout: 60_000 }, () => {
+  it("a tool the session gains mid-loop is in the model's next step and runs through Quiver", async () => {
+    const dir = workspace();
+    writeFileSync(
+      path.join(dir, 'personalities/agent.yaml'),
+      'id: agent\nplugins: [tools-code]\npermissions:\n  allow: [read_file, list_dir, lookup_weather]\n',
+    );
+    const client = await QuiverClient.start({
+      command: process.execPath,
+      args: [QUIVER_BIN, '--trust-project'],
+      cwd: dir,
+      env: { ...process.env, XDG_DATA_HOME: path.join(dir, '.xdg') },
+    });
+    cleanups.push(() => client.kill());
+    const session = await client.createSession({ sessionId: 'live' });
+    await session.ready();
+    const weather = {
+      name: 'lookup_weather',
+      description: 'The weather in a city.',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      execute: (args: unknown) => `Sunny in ${(args as { city: string }).city}.`,
+    };
+    const seen: string[][] = [];
+    const replies = [
+      [call('l-1', 'read_file', { path: 'notes.txt' })],
+      [call('l-2', 'lookup_weather', { city: 'Oslo' })],
+      [{ type: 'text', text: 'Sunny.' }],
+    ];
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        seen.push((options.tools ?? []).map((entry) => entry.name));
+        // The harness gives the session a tool of its own while the model's first call is pending.
+        if (seen.length === 1) await session.update({ externalTools: [weather] });
+        const content = replies[seen.length - 1] ?? [];
+        const unified = seen.length === 3 ? 'stop' : 'tool-calls';
+        return { content, finishReason: { unified, raw: unified }, usage, warnings: [] } as never;
+      },
+    });
+    const live = await liveQuiverTools(session);
+    cleanups.push(() => live.stop());
+    const result = await generateText({
+      model,
+      tools: live.tools,
+      prompt: 'Weather?',
+      stopWhen: stepCountIs(5),
+    });
+    expect(seen[0]).not.toContain('lookup_weather');
+    expect(seen[1]).toContain('lookup_weather');
+    expect(result.text).toBe('Sunny.');
+    expect(JSON.stringify(model.doGenerateCalls[2]?.prompt)).toContain('Sunny in Oslo.');
+    const log = await client.sessionLog('live');
+    expect(log.calls.map((entry) => [entry.callId, entry.status])).toEqual([
+      ['l-1', 'ok'],
+      ['l-2', 'ok'],
+    ]);
+    await client.shutdown();
   });
 });
 

@@ -44,8 +44,7 @@ export async function sessionTools(
   const wanted = options.only ? new Set(options.only) : undefined;
   const check = options.approval === 'quiver' ? undefined : session.check?.bind(session);
   const scope = options.approvalScope ?? 'once';
-  // Calls the framework was told to ask about: their next run carries the person's approval.
-  const asked = new Set<string>();
+  const asked = askedCalls(session);
   return tools
     .filter((tool: McpToolDefinition) => wanted === undefined || wanted.has(tool.name))
     .map((tool: McpToolDefinition) => ({
@@ -78,6 +77,63 @@ export async function sessionTools(
         );
       },
     }));
+}
+
+// Calls the framework was told to ask about, per session (kept across re-renders): their next
+// run carries the person's approval.
+const askedBySession = new WeakMap<ToolSession, Set<string>>();
+function askedCalls(session: ToolSession): Set<string> {
+  let asked = askedBySession.get(session);
+  if (asked === undefined) askedBySession.set(session, (asked = new Set()));
+  return asked;
+}
+
+/** A running `watchSessionTools`. */
+export interface SessionToolsWatch {
+  /** Stops watching. */
+  stop(): void;
+  /** Resolves once the renderings of the events delivered so far have reached `onTools`. */
+  settled(): Promise<void>;
+}
+
+/**
+ * Renders the session's tools now and again on every `session.tools_updated` (an MCP server
+ * connecting, tools `tool_search` made visible, external tools replaced), calling `onTools` with
+ * each rendering in order. Without events on the session (`onEvent` of `@quiver/client`, `events`
+ * of an in-process session) it renders once.
+ */
+export async function watchSessionTools(
+  session: ToolSession,
+  options: SessionToolsOptions,
+  onTools: (tools: SessionTool[]) => void,
+): Promise<SessionToolsWatch> {
+  let stopped = false;
+  let rendering = Promise.resolve();
+  const render = () => {
+    rendering = rendering
+      .then(async () => {
+        const tools = await sessionTools(session, options);
+        if (!stopped) onTools(tools);
+      })
+      .catch(() => {});
+    return rendering;
+  };
+  const listener = (event: { type: string }) => {
+    if (event.type === 'session.tools_updated' && !stopped) void render();
+  };
+  const unsubscribe = session.onEvent?.(listener) ?? session.events?.subscribe(listener) ?? (() => {});
+  await render();
+  return {
+    stop: () => {
+      stopped = true;
+      unsubscribe();
+    },
+    settled: async () => {
+      // An in-process bus delivers on a later turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      await rendering;
+    },
+  };
 }
 
 /** What the model reads of a result: the text, or the failure with its code. */

@@ -1,6 +1,13 @@
 // Public surface of @quiver/client: a TypeScript client of `quiver rpc`.
 export { QuiverClient, type QuiverClientOptions, QuiverRpcError } from './client.js';
-export { resultText, type SessionTool, type SessionToolsOptions, sessionTools } from './framework-tools.js';
+export {
+  resultText,
+  type SessionTool,
+  type SessionToolsOptions,
+  type SessionToolsWatch,
+  sessionTools,
+  watchSessionTools,
+} from './framework-tools.js';
 export type {
   AgentKind,
   ApprovalScope,

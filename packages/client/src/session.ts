@@ -77,6 +77,10 @@ export interface ToolSession {
    * session's own resolver.
    */
   check?(calls: readonly ToolCallRequest[]): Promise<readonly CallCheck[]>;
+  /** The session's events (a `QuiverSession`): adapters re-render on `session.tools_updated`. */
+  onEvent?(listener: (event: QuiverEvent) => void): () => void;
+  /** The session's event bus (an in-process session): the same, for `watchSessionTools`. */
+  events?: { subscribe(listener: (event: QuiverEvent) => void): () => void };
 }
 
 /** The part of QuiverClient a session talks through. */
