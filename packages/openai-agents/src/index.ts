@@ -1,2 +1,2 @@
 // Public surface of @quiver/openai-agents: a Quiver session's tools as OpenAI Agents SDK function tools.
-export { type QuiverToolsOptions, quiverTools } from './quiver-tools.js';
+export { liveQuiverTools, type QuiverToolsOptions, quiverTools } from './quiver-tools.js';

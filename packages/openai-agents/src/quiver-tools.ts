@@ -1,10 +1,13 @@
 import { type FunctionTool, tool } from '@openai/agents';
 import {
   resultText,
+  type SessionTool,
   type SessionToolsOptions,
+  type SessionToolsWatch,
   sessionTools,
   type ToolResult,
   type ToolSession,
+  watchSessionTools,
 } from '@quiver/client';
 
 /**
@@ -34,31 +37,52 @@ export async function quiverTools(
   session: ToolSession,
   options: QuiverToolsOptions = {},
 ): Promise<FunctionTool[]> {
-  return (await sessionTools(session, options)).map(
-    (entry) =>
-      tool({
-        name: entry.name,
-        description: entry.description,
-        parameters: {
-          additionalProperties: true,
-          required: [],
-          ...entry.inputSchema,
-        } as unknown as NonStrictParameters,
-        strict: false,
-        needsApproval: (_context, input, callId) => entry.needsApproval(input, callId),
-        execute: async (input, _context, details) => {
-          const callId = details?.toolCall?.callId;
-          const result = await entry.run(input, {
-            ...(callId ? { callId } : {}),
-            ...(details?.signal ? { signal: details.signal } : {}),
-          });
-          return toolOutput(result);
-        },
-        // Quiver's failures are results already; anything thrown here is the transport's, shown as text.
-        errorFunction: (_context, error) =>
-          `Error (execution_failed): ${error instanceof Error ? error.message : String(error)}`,
-      }) as unknown as FunctionTool,
-  );
+  return (await sessionTools(session, options)).map((entry) => agentsTool(entry));
+}
+
+/**
+ * `quiverTools` kept current: `tools` is one array (give it to the `Agent`) updated in place on
+ * every `session.tools_updated` (an MCP server connecting, tools `tool_search` made visible), so
+ * the run's next turn offers the new tools. `stop()` ends the watching.
+ */
+export async function liveQuiverTools(
+  session: ToolSession,
+  options: QuiverToolsOptions = {},
+): Promise<{ tools: FunctionTool[]; stop(): void }> {
+  const tools: FunctionTool[] = [];
+  let watch: SessionToolsWatch | undefined;
+  // A call that changed the tools returns once they are re-rendered: the next turn sees them.
+  const afterCall = () => watch?.settled() ?? Promise.resolve();
+  watch = await watchSessionTools(session, options, (entries) => {
+    tools.splice(0, tools.length, ...entries.map((entry) => agentsTool(entry, afterCall)));
+  });
+  return { tools, stop: watch.stop };
+}
+
+function agentsTool(entry: SessionTool, afterCall?: () => Promise<void>): FunctionTool {
+  return tool({
+    name: entry.name,
+    description: entry.description,
+    parameters: {
+      additionalProperties: true,
+      required: [],
+      ...entry.inputSchema,
+    } as unknown as NonStrictParameters,
+    strict: false,
+    needsApproval: (_context, input, callId) => entry.needsApproval(input, callId),
+    execute: async (input, _context, details) => {
+      const callId = details?.toolCall?.callId;
+      const result = await entry.run(input, {
+        ...(callId ? { callId } : {}),
+        ...(details?.signal ? { signal: details.signal } : {}),
+      });
+      await afterCall?.();
+      return toolOutput(result);
+    },
+    // Quiver's failures are results already; anything thrown here is the transport's, shown as text.
+    errorFunction: (_context, error) =>
+      `Error (execution_failed): ${error instanceof Error ? error.message : String(error)}`,
+  }) as unknown as FunctionTool;
 }
 
 function toolOutput(result: ToolResult) {

@@ -15,7 +15,7 @@ import {
 } from '@openai/agents';
 import { QuiverClient } from '@quiver/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiverTools } from '../src/index.js';
+import { liveQuiverTools, quiverTools } from '../src/index.js';
 
 const QUIVER_BIN = path.join(
   path.dirname(createRequire(import.meta.url).resolve('@quiver/cli/package.json')),
@@ -167,6 +167,65 @@ describe('@quiver/openai-agents with the OpenAI Agents SDK and a scripted model'
     expect(existsSync(path.join(dir, 'refused.txt'))).toBe(false);
     const log = await client.sessionLog('agents-approvals');
     expect(log.calls.map((entry) => [entry.callId, entry.status])).toEqual([['w-1', 'ok']]);
+    await client.shutdown();
+  });
+});
+
+describe("liveQuiverTools: the agent's tools follow session.tools_updated", { timeout: 60_000 }, () => {
+  it("a tool the session gains mid-run is in the model's next turn and runs through Quiver", async () => {
+    const dir = workspace();
+    writeFileSync(
+      path.join(dir, 'personalities/agent.yaml'),
+      'id: agent\nplugins: [tools-code]\npermissions:\n  allow: [read_file, list_dir, lookup_weather]\n',
+    );
+    const client = await QuiverClient.start({
+      command: QUIVER_NODE,
+      args: [QUIVER_BIN, '--trust-project'],
+      cwd: dir,
+      env: { ...process.env, XDG_DATA_HOME: path.join(dir, '.xdg') },
+    });
+    cleanups.push(() => client.kill());
+    const session = await client.createSession({ sessionId: 'agents-live' });
+    await session.ready();
+    const weather = {
+      name: 'lookup_weather',
+      description: 'The weather in a city.',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      execute: (args: unknown) => `Sunny in ${(args as { city: string }).city}.`,
+    };
+    const model = new ScriptedModel([
+      [call('l-1', 'read_file', { path: 'notes.txt' })],
+      [call('l-2', 'lookup_weather', { city: 'Oslo' })],
+      [
+        {
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Sunny.' }],
+        } as AgentInputItem,
+      ],
+    ]);
+    const getResponse = model.getResponse.bind(model);
+    // The harness gives the session a tool of its own while the model's first call is pending.
+    model.getResponse = async (request) => {
+      const response = await getResponse(request);
+      if (model.requests.length === 1) await session.update({ externalTools: [weather] });
+      return response;
+    };
+    const live = await liveQuiverTools(session);
+    cleanups.push(() => live.stop());
+    const agent = new Agent({ name: 'scripted', instructions: 'Help.', model, tools: live.tools });
+    const result = await run(agent, 'Weather?', { maxTurns: 5 });
+    const names = model.requests.map((request) => request.tools.map((entry) => entry.name));
+    expect(names[0]).not.toContain('lookup_weather');
+    expect(names[1]).toContain('lookup_weather');
+    expect(result.finalOutput).toBe('Sunny.');
+    expect(JSON.stringify(model.requests[2]?.input)).toContain('Sunny in Oslo.');
+    const log = await client.sessionLog('agents-live');
+    expect(log.calls.map((entry) => [entry.callId, entry.status])).toEqual([
+      ['l-1', 'ok'],
+      ['l-2', 'ok'],
+    ]);
     await client.shutdown();
   });
 });
