@@ -179,6 +179,10 @@ describe('@quiver/client against a real quiver rpc', { timeout: 60_000 }, () => 
       },
     });
     const session = await client.createSession();
+    const relayed: string[] = [];
+    session.onEvent((event) => {
+      if (event.type === 'client_relay.completed') relayed.push(`${event.kind}:${event.outcome}`);
+    });
     expect((await session.ready()).tools).toEqual(
       expect.arrayContaining(['mcp__relay__ask_name', 'mcp__relay__summarize']),
     );
@@ -190,5 +194,7 @@ describe('@quiver/client against a real quiver rpc', { timeout: 60_000 }, () => 
     expect(summary).toMatchObject({ ok: true, value: expect.stringContaining('summary by scripted: short') });
     expect(questions).toEqual([expect.stringMatching(/^relay: .*relay.*asks: What is your name\?/)]);
     expect(prompts[0]).toContain("it is not Quiver's or the user's");
+    // The bridge's record of each relayed request reaches the client as session events too.
+    expect(relayed.sort()).toEqual(['elicitation:accept', 'sampling:completed']);
   });
 });

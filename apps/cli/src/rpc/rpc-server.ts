@@ -1,5 +1,10 @@
 import type { ExternalToolDefinition, ProviderFormat, Session, SessionOptions } from '@quiver/runtime';
-import { isQuiverError, type PermissionResolver, renderPermissionQuestion } from '@quiver/types';
+import {
+  isQuiverError,
+  type PermissionResolver,
+  type QuiverEvent,
+  renderPermissionQuestion,
+} from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import { type CancellationToken, type MessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
@@ -162,9 +167,18 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
       ...(can.permissions ? { permissionResolver: permissionsOverRpc(connection, sessionId) } : {}),
       clientRelay: rpcClientRelay(connection, sessionId, can),
     });
-    const unsubscribe = session.events.subscribe((event) => {
+    const forward = (event: QuiverEvent) => {
       void connection.sendNotification('session.event', { sessionId, event }).catch(() => {});
+    };
+    const unsubscribeSession = session.events.subscribe(forward);
+    // A bridged server's requests of the client are published by the bridge on the host's bus.
+    const unsubscribeRelay = quiver.host.events.subscribe((event) => {
+      if (event.type.startsWith('client_relay.') && event.sessionId === sessionId) forward(event);
     });
+    const unsubscribe = () => {
+      unsubscribeSession();
+      unsubscribeRelay();
+    };
     const entry: OpenSession = { session, unsubscribe, running: new Set(), lastTurn: 0, helperTools };
     sessions.set(sessionId, entry);
     try {
