@@ -24,8 +24,15 @@ let child: ChildProcessWithoutNullStreams;
 let connection: MessageConnection;
 const asked: HelperRequest[] = [];
 
+interface HelperReply {
+  answer?: string;
+  declined?: boolean;
+  approved?: boolean;
+  feedback?: string;
+}
+
 /** The client's answers, as a harness would give them after asking its person. */
-function answer(request: HelperRequest) {
+function answer(request: HelperRequest): HelperReply {
   asked.push(request);
   if (request.helper === 'ask_user')
     return request.arguments.question === 'Which colour?' ? { answer: 'green' } : { declined: true };
