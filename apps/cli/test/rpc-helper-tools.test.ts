@@ -171,6 +171,12 @@ describe('helper tools an rpc client declares', { timeout: 90_000 }, () => {
     await expect(
       connection.sendRequest('session.create', { helperTools: { askUser: 'yes' } }),
     ).rejects.toThrow(/helperTools\.askUser/);
+    await expect(
+      connection.sendRequest('session.create', {
+        helperTools: { askUser: true },
+        externalTools: [{ name: 'ask_user', description: 'Asks.' }],
+      }),
+    ).rejects.toThrow(/"ask_user", which helperTools also declares/);
   });
 });
 

@@ -87,3 +87,14 @@ async function requestHelper(
     cancellation.dispose();
   }
 }
+
+/** An external tool named like a declared helper would shadow it: an error saying which. */
+export function helperNameClashes(
+  externalTools: readonly { name: string }[] | undefined,
+  helperTools: readonly ExternalToolDefinition[],
+): string | undefined {
+  const helpers = new Set(helperTools.map((tool) => tool.name));
+  const clashes = (externalTools ?? []).map((tool) => tool.name).filter((name) => helpers.has(name));
+  if (clashes.length === 0) return undefined;
+  return `externalTools names ${clashes.map((name) => `"${name}"`).join(', ')}, which helperTools also declares. Keep one: drop the external tool to let Quiver route the helper as helper.requested, or drop it from helperTools.`;
+}

@@ -9,7 +9,7 @@ import type { Quiver } from '@quiver/wiring';
 import { type CancellationToken, type MessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { VERSION } from '../global-options.js';
-import { clientHelperTools } from './client-helper-tools.js';
+import { clientHelperTools, helperNameClashes } from './client-helper-tools.js';
 import { clientExecutedTools, type RunningClientCalls, reportClientProgress } from './client-tools.js';
 import {
   externalToolProgress,
@@ -157,6 +157,8 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
     const sessionId = params.sessionId ?? crypto.randomUUID();
     const personality = options.personality ?? quiver.defaultPersonality;
     const helperTools = clientHelperTools(declaredHelpers, quiver, connection, sessionId);
+    const clash = helperNameClashes(externalTools, helperTools);
+    if (clash !== undefined) throw new ResponseError(-32602, clash);
     const session = quiver.createSession({
       ...(options as SessionOptions),
       sessionId,
@@ -232,6 +234,8 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
 
   handle('session.update', sessionUpdateParams, ({ sessionId, externalTools, ...patch }) => {
     const { session, helperTools } = entryOf(sessionId);
+    const clash = helperNameClashes(externalTools, helperTools);
+    if (clash !== undefined) throw new ResponseError(-32602, clash);
     session.updateOptions({
       ...(patch as Partial<SessionOptions>),
       ...(externalTools
