@@ -43,13 +43,16 @@ describe('sandbox', () => {
     },
   );
 
-  itWithBubblewrap('gives each sandboxed call an empty /tmp, as the tool description tells the model', async () => {
-    expect(terminalTool.description).toContain('/tmp and $TMPDIR are empty for each call');
-    const { ctx } = await createContext(workspace, { sandbox: 'required' });
-    const run = (command: string) => Promise.resolve(terminalTool.execute({ command }, ctx));
-    expect(textOf(await run('touch /tmp/kept && ls /tmp'))).toContain('kept');
-    expect(textOf(await run('ls -A /tmp; echo done'))).not.toContain('kept');
-  });
+  itWithBubblewrap(
+    'gives each sandboxed call an empty /tmp, as the tool description tells the model',
+    async () => {
+      expect(terminalTool.description).toContain('/tmp and $TMPDIR are empty for each call');
+      const { ctx } = await createContext(workspace, { sandbox: 'required' });
+      const run = (command: string) => Promise.resolve(terminalTool.execute({ command }, ctx));
+      expect(textOf(await run('touch /tmp/kept && ls /tmp'))).toContain('kept');
+      expect(textOf(await run('ls -A /tmp; echo done'))).not.toContain('kept');
+    },
+  );
 
   itWithBubblewrap('cannot reach the network from the sandbox', async () => {
     const connections: net.Socket[] = [];
