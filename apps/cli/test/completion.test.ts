@@ -31,7 +31,8 @@ describe('quiver completion', () => {
     expect(bashCompletes(run.stdout, ['mcp', ''])).toEqual(expect.arrayContaining(['review', 'login']));
     expect(bashCompletes(run.stdout, ['tools', '--exp'])).toEqual(['--explain']);
     expect(bashCompletes(run.stdout, ['--log-level', 'warn', 'trust', '--'])).toContain('--help');
-  });
+    // One CLI run and four bash runs: room for a loaded machine.
+  }, 90_000);
 
   it('prints zsh and fish scripts, and refuses another shell saying which exist', async () => {
     const cwd = dirs.make();

@@ -28,7 +28,7 @@ describe('quiver permit for commands outside the provable subset of bash', () =>
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('construct: character U+000B, characters 2–3 of the command');
-    expect(run.stdout).toContain('allowed by: terminal(npm run:*)');
+    expect(run.stdout).toContain('allowed by: terminal(npm run build)');
     expect(run.stdout).toContain(
       String.raw`to allow it: add "terminal(ls\u000bx; npm run build)" to permissions.allow`,
     );
