@@ -6,6 +6,7 @@ import {
   NodeStreamableHTTPServerTransport,
   originValidation,
 } from '@modelcontextprotocol/node';
+import type { QuiverError } from '@quiver/types';
 import {
   ConnectionGuard,
   type ConnectionLimits,
@@ -149,8 +150,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (!guard.admit(request, response)) return;
     handle(request, response).catch((error: unknown) => {
       log(`HTTP request failed: ${messageOf(error)}`);
-      if (!response.headersSent) sendJsonRpcError(response, 500, 'Internal server error.');
-      else response.end();
+      if (response.headersSent) response.end();
+      else if (isStorageFault(error))
+        // The database went away (a restart, a failover): the client may retry; say so, with the code.
+        sendJsonRpcError(response, 503, `${error.code}: ${error.message}${error.fix ? ` ${error.fix}` : ''}`);
+      else sendJsonRpcError(response, 500, 'Internal server error.');
     });
   });
   const guard = new ConnectionGuard(httpServer, connectionLimits, sendJsonRpcError);
@@ -177,4 +181,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       });
     },
   };
+}
+
+/** A storage fault (by its code: the error may come from another copy of @quiver/types). */
+function isStorageFault(error: unknown): error is QuiverError {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && (code === 'storage_unavailable' || code === 'storage_damaged');
 }
