@@ -1,28 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SettingsScope } from '@quiver/plugin-host';
-import { isAllocatedTerminal } from '@quiver/wiring';
 import type { GlobalOptions } from './global-options.js';
+import { ranByQuiverTools } from './interactive/person-terminal.js';
 import { launchEnvironment } from './launch/launch-environment.js';
 import { CliError, EXIT } from './output.js';
-
-/** The variable the terminal tool sets in every command it runs (see tools-terminal's process tree). */
-const TERMINAL_RUN_MARKER = 'QUIVER_TERMINAL_RUN';
 
 /**
  * Commands that widen configuration are a person's: run by a command of Quiver's own terminal
  * tool, they refuse (the files are write-protected to tools as well; this says why plainly).
  */
 export function refuseInsideQuiverTools(command: string): void {
-  const env = launchEnvironment();
-  // The marker can be cleared (env -i); a terminal Quiver allocated cannot be disowned.
-  const onQuiverTerminal = isAllocatedTerminal(0);
-  if (
-    !onQuiverTerminal &&
-    env[TERMINAL_RUN_MARKER] === undefined &&
-    process.env[TERMINAL_RUN_MARKER] === undefined
-  )
-    return;
+  if (!ranByQuiverTools()) return;
   throw new CliError(
     `\`${command}\` widens what Quiver may do, and it was run by a command of Quiver's terminal tool; nothing was changed.`,
     `Run \`${command}\` yourself, in your own terminal.`,

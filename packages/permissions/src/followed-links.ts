@@ -83,9 +83,7 @@ function following(argv: readonly string[]): Following | undefined {
       const subcommand = args.find((word) => !word.startsWith('-'));
       if (subcommand !== 'grep') return undefined;
       if (args.includes('--no-index') || args.includes('--untracked')) return 'tree';
-      return args.includes('--cached') || args.some((word) => /^--(cached|staged)$/.test(word))
-        ? undefined
-        : 'tracked';
+      return args.some((word) => word === '--cached' || word === '--staged') ? undefined : 'tracked';
     }
     default:
       return undefined;

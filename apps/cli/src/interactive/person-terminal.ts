@@ -1,4 +1,21 @@
 import { isAllocatedTerminal } from '@quiver/wiring';
+import { launchEnvironment } from '../launch/launch-environment.js';
+
+/** The variable the terminal tool sets in every command it runs (see tools-terminal's process tree). */
+const TERMINAL_RUN_MARKER = 'QUIVER_TERMINAL_RUN';
+
+/**
+ * True when a command of Quiver's own terminal tool started this process: its marker variable is
+ * set, or stdin is a terminal Quiver allocated (the marker can be cleared with `env -i`; the
+ * terminal cannot be disowned). Scripts without a terminal are not refused by this.
+ */
+export function ranByQuiverTools(): boolean {
+  return (
+    isAllocatedTerminal(0) ||
+    launchEnvironment()[TERMINAL_RUN_MARKER] !== undefined ||
+    process.env[TERMINAL_RUN_MARKER] !== undefined
+  );
+}
 
 /**
  * Why no person can be asked on this process's terminal, or undefined when one can. A terminal
