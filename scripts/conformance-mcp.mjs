@@ -5,16 +5,29 @@
 // scenario against `quiver serve --http` with the conformance fixture plugin of @quiver/test-utils.
 // Prints each scenario's verdict, what a failing one expected, and the expected-failure list
 // with its reasons. Exits 1 on a failure not on that list.
+// Then the pre-release suite's server run for revision 2026-07-28 (`server --requirements
+// 2026-07-28`, plus the tasks extension's scenarios), with its own expected-failure list.
 //
 //   node scripts/conformance-mcp.mjs [--client-only | --server-only] [--scenario <name>]…
-//                                    [--strict-expected]
+//                                    [--released-only | --next-only] [--strict-expected]
 // Needs the built CLI, wiring and test-utils (pnpm build).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { runClientScenarios } from './conformance/client-scenarios.mjs';
-import { EXPECTED_CLIENT_FAILURES, EXPECTED_SERVER_FAILURES } from './conformance/expected-failures.mjs';
+import {
+  EXPECTED_CLIENT_FAILURES,
+  EXPECTED_NEXT_SERVER_FAILURES,
+  EXPECTED_SERVER_FAILURES,
+} from './conformance/expected-failures.mjs';
 import { CLI, FIXTURE_PLUGIN, FIXTURE_SERVER, runServerScenarios } from './conformance/server-scenarios.mjs';
-import { listScenarios, openSuite, REPO, SUITE_VERSION } from './conformance/suite.mjs';
+import {
+  listScenarios,
+  NEXT_REVISION,
+  NEXT_SUITE_VERSION,
+  openSuite,
+  REPO,
+  SUITE_VERSION,
+} from './conformance/suite.mjs';
 
 const DRIVER = path.join(REPO, 'scripts/conformance/client-driver.mjs');
 const CLIENT_CONCURRENCY = Number(process.env.QUIVER_CONFORMANCE_CONCURRENCY ?? 3);
@@ -66,24 +79,45 @@ if (missing.length > 0) {
 }
 
 const started = Date.now();
-const suite = await openSuite();
-const scenarios = await listScenarios(suite);
 let unexpected = 0;
 let stale = 0;
-if (!only('--server-only')) {
-  const names = scenarios.client.filter(wanted);
-  const results = await runClientScenarios(suite, names, CLIENT_CONCURRENCY);
-  const counts = report('client', results, EXPECTED_CLIENT_FAILURES);
+const count = (counts) => {
   unexpected += counts.unexpected;
   stale += counts.stale;
+};
+if (!only('--next-only')) {
+  const suite = await openSuite();
+  const scenarios = await listScenarios(suite);
+  if (!only('--server-only')) {
+    const names = scenarios.client.filter(wanted);
+    const results = await runClientScenarios(suite, names, CLIENT_CONCURRENCY);
+    count(report(`client ${SUITE_VERSION}`, results, EXPECTED_CLIENT_FAILURES));
+  }
+  if (!only('--client-only')) {
+    const names = scenarios.server.filter(wanted);
+    const results = await runServerScenarios(suite, names, picked);
+    count(report(`server ${SUITE_VERSION}`, results, EXPECTED_SERVER_FAILURES));
+  }
 }
-if (!only('--client-only')) {
-  const names = scenarios.server.filter(wanted);
-  const counts = report('server', await runServerScenarios(suite, names, picked), EXPECTED_SERVER_FAILURES);
-  unexpected += counts.unexpected;
-  stale += counts.stale;
+// Revision 2026-07-28: the server scenarios it requires, and the tasks extension's.
+if (!only('--released-only') && !only('--client-only')) {
+  const suite = await openSuite(NEXT_SUITE_VERSION);
+  const scenarios = await listScenarios(suite, NEXT_REVISION);
+  const tasks = scenarios.unscored.server.filter((name) => name.startsWith('tasks-'));
+  const names = [...scenarios.server, ...tasks].filter(wanted);
+  const results = await runServerScenarios(suite, names, picked, {
+    requirements: NEXT_REVISION,
+    extra: tasks,
+  });
+  count(
+    report(
+      `server ${NEXT_SUITE_VERSION} --requirements ${NEXT_REVISION}`,
+      results,
+      EXPECTED_NEXT_SERVER_FAILURES,
+    ),
+  );
 }
 console.log(
-  `\nconformance ${SUITE_VERSION}: ${unexpected} unexpected failures, ${stale} stale expected-failure entries, ${Math.round((Date.now() - started) / 1000)} s`,
+  `\nconformance: ${unexpected} unexpected failures, ${stale} stale expected-failure entries, ${Math.round((Date.now() - started) / 1000)} s`,
 );
 process.exit(unexpected > 0 || (stale > 0 && only('--strict-expected')) ? 1 : 0);

@@ -67,15 +67,23 @@ function serverScenarioOf(file) {
   return /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(path.basename(path.dirname(file)))?.[1];
 }
 
-/** `picked`: run these scenarios one by one instead of the whole suite. */
-export async function runServerScenarios(suite, names, picked) {
+/**
+ * `picked`: run these scenarios one by one instead of the whole suite. `requirements`: the
+ * revision whose required scenarios one run checks (`--requirements`); `extra` are run one by one
+ * after it (scenarios the suite runs without scoring, e.g. an extension's).
+ */
+export async function runServerScenarios(suite, names, picked, { requirements, extra = [] } = {}) {
   if (names.length === 0) return [];
   const fixture = fixtureWorkspace();
   const serve = await startServe(fixture);
   const outputDir = path.join(fixture.root, 'results');
   try {
     let output = '';
-    const runs = picked.length === 0 ? [['--suite', 'all']] : names.map((name) => ['--scenario', name]);
+    const whole = requirements ? ['--requirements', requirements] : ['--suite', 'all'];
+    const runs =
+      picked.length === 0
+        ? [whole, ...extra.filter((name) => names.includes(name)).map((name) => ['--scenario', name])]
+        : names.map((name) => ['--scenario', name]);
     for (const selection of runs)
       output += (
         await suite(['server', '--url', serve.url, ...selection, '-o', outputDir], { limitMs: 180_000 })

@@ -6,13 +6,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The released suite: revision 2025-11-25, every client and server scenario. */
 export const SUITE_VERSION = '0.1.16';
-const SUITE = [
+/** The pre-release that checks revision 2026-07-28 (`server --requirements 2026-07-28`). */
+export const NEXT_SUITE_VERSION = '0.2.0-alpha.12';
+export const NEXT_REVISION = '2026-07-28';
+const suiteCommand = (version) => [
   '-y',
   '-p',
   'node@22',
   '-p',
-  `@modelcontextprotocol/conformance@${SUITE_VERSION}`,
+  `@modelcontextprotocol/conformance@${version}`,
   '--',
   'conformance',
 ];
@@ -39,11 +43,11 @@ export function run(command, commandArgs, options = {}) {
 }
 
 /** Node 22 and the suite's entry, installed once through npx; later runs skip npx's start-up. */
-async function locateSuite() {
+async function locateSuite(version) {
   const { code, output } = await run(
     'npx',
     [
-      ...SUITE.slice(0, -1),
+      ...suiteCommand(version).slice(0, -1),
       'sh',
       '-c',
       'echo "node=$(command -v node)"; echo "suite=$(readlink -f "$(command -v conformance)")"',
@@ -58,8 +62,8 @@ async function locateSuite() {
 }
 
 /** Runs the suite with these arguments: `{ code, output }`, never throws for a failing scenario. */
-export async function openSuite() {
-  const located = await locateSuite();
+export async function openSuite(version = SUITE_VERSION) {
+  const located = await locateSuite(version);
   return (suiteArgs, options) => run(located.node, [located.entry, ...suiteArgs], options);
 }
 
@@ -94,16 +98,25 @@ export function tail(text, lines) {
     .map((line) => `    | ${line}`);
 }
 
-export async function listScenarios(suite) {
-  const { code, output } = await suite(['list'], { limitMs: 300_000 });
+/** `requirements`: only the scenarios that revision requires (the pre-release's `list --requirements`). */
+export async function listScenarios(suite, requirements) {
+  const { code, output } = await suite(['list', ...(requirements ? ['--requirements', requirements] : [])], {
+    limitMs: 300_000,
+  });
   if (code !== 0) throw new Error(`conformance list failed:\n${output}`);
-  const scenarios = { server: [], client: [] };
+  // Required scenarios are listed under their kind; those run but not scored by the suite
+  // (extensions, pending) carry their kind after the name: `- tasks-lifecycle [server]`.
+  const scenarios = { server: [], client: [], unscored: { server: [], client: [] } };
   let section;
   for (const line of output.split('\n')) {
     if (line.startsWith('Server scenarios')) section = 'server';
     else if (line.startsWith('Client scenarios')) section = 'client';
-    const match = /^\s+-\s+(\S+)/.exec(line);
-    if (match && section) scenarios[section].push(match[1]);
+    else if (line.startsWith('Run and reported')) section = 'unscored';
+    const match = /^\s+-\s+(\S+)(?:\s+\[(server|client)\])?/.exec(line);
+    if (!match || !section) continue;
+    if (section === 'unscored') {
+      if (match[2]) scenarios.unscored[match[2]].push(match[1]);
+    } else scenarios[section].push(match[1]);
   }
   return scenarios;
 }
