@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  type Client,
-  type ClientCapabilities,
-  type CreateMessageResult,
-  type ElicitResult,
-  ProtocolError,
-  ProtocolErrorCode,
+import type {
+  Client,
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
 } from '@modelcontextprotocol/client';
 import type {
   ClientRelayHandle,
@@ -18,6 +16,7 @@ import type {
 } from '@quiver/types';
 import { OutstandingClientRequests } from './call-timer.js';
 import { cleanDefinitionText } from './clean-text.js';
+import { clientSdk } from './client-sdk.js';
 import { SAMPLING_CONTEXTS, type SamplingContext } from './config.js';
 
 export type ClientRelayEvent =
@@ -232,6 +231,7 @@ export class ServerClientRelay {
 
   private refuse(call: RunningCall | undefined, kind: ClientRelayKind, reason: string): never {
     this.complete(call, kind, { outcome: 'refused', reason });
+    const { ProtocolError, ProtocolErrorCode } = clientSdk();
     throw new ProtocolError(
       ProtocolErrorCode.InvalidRequest,
       `Quiver refused the ${kind} request of MCP server "${this.options.server}": ${reason}`,

@@ -1,4 +1,4 @@
-import { UnauthorizedError } from '@modelcontextprotocol/client';
+import { clientSdkIfLoaded } from './client-sdk.js';
 
 /** A remote server wants an authorization only a person can give, at `quiver mcp login`. */
 export class McpLoginRequiredError extends Error {
@@ -30,7 +30,8 @@ export function loginRequiredBy(server: string, error: unknown): McpLoginRequire
   while (typeof current === 'object' && current !== null && !seen.has(current)) {
     seen.add(current);
     if (current instanceof McpLoginRequiredError) return current;
-    if (UnauthorizedError.isInstance(current)) return new McpLoginRequiredError(server, 'HTTP 401');
+    if (clientSdkIfLoaded()?.UnauthorizedError.isInstance(current))
+      return new McpLoginRequiredError(server, 'HTTP 401');
     if (statusOf(current) === 401) return new McpLoginRequiredError(server, 'HTTP 401');
     current = (current as { cause?: unknown }).cause;
   }

@@ -1,11 +1,7 @@
-import {
-  auth,
-  Client,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-} from '@modelcontextprotocol/client';
+import type { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { QuiverError } from '@quiver/types';
 import { z } from 'zod';
+import { loadClientSdk } from './client-sdk.js';
 import { isStdioServerConfig, type McpServerConfig } from './config.js';
 import { errorMessage } from './connection-errors.js';
 import { startOAuthCallbackServer } from './oauth-callback-server.js';
@@ -49,6 +45,7 @@ async function attempt(
   provider: StoredOAuthProvider,
 ): Promise<Attempt> {
   const { config } = options;
+  const { Client, SSEClientTransport, StreamableHTTPClientTransport } = await loadClientSdk();
   const url = new URL(config.url);
   const transportOptions = { authProvider: provider, requestInit: { headers: config.headers } };
   const transport =
@@ -125,6 +122,7 @@ export async function loginToMcpServer(options: McpLoginOptions): Promise<McpLog
     );
   }
   const httpOptions = { ...options, config };
+  const { auth } = await loadClientSdk();
   const store = options.store ?? new OAuthTokenStore();
   const tokenFile = store.pathOf(config.url);
   let provider: StoredOAuthProvider | undefined;

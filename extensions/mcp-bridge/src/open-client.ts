@@ -1,7 +1,7 @@
-import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { CallRouter } from './call-router.js';
 import { childEnvironment } from './child-environment.js';
+import { loadClientSdk } from './client-sdk.js';
 import { type HttpServerConfig, isStdioServerConfig, type McpServerConfig } from './config.js';
 import { authFailureOf, bridgeAuthProvider } from './oauth-connect.js';
 
@@ -12,6 +12,8 @@ export interface OpenedClient {
   transport: TransportKind;
   router: CallRouter;
 }
+
+type ClientClass = Awaited<ReturnType<typeof loadClientSdk>>['Client'];
 
 export interface OpenClientOptions {
   config: McpServerConfig;
@@ -27,7 +29,7 @@ export interface OpenClientOptions {
   signal: AbortSignal;
 }
 
-function newClient(options: OpenClientOptions): Client {
+function newClient(Client: ClientClass, options: OpenClientOptions): Client {
   const client = new Client({ name: 'quiver-mcp-bridge', version: options.clientVersion });
   options.prepare(client);
   options.onCreated(client);
@@ -45,13 +47,14 @@ function httpStatus(error: unknown): number | undefined {
 }
 
 async function openHttp(config: HttpServerConfig, options: OpenClientOptions): Promise<OpenedClient> {
+  const { Client, SSEClientTransport, StreamableHTTPClientTransport } = await loadClientSdk();
   const url = new URL(config.url);
   const server = options.server ?? url.host;
   const requestInit = { headers: config.headers };
   const connectOptions = { timeout: config.connectTimeoutMs, signal: options.signal };
   const router = new CallRouter();
   if (config.transport === 'sse') {
-    const client = newClient(options);
+    const client = newClient(Client, options);
     const transport = new SSEClientTransport(url, { requestInit, ...bridgeAuthProvider(server, config) });
     await client.connect(transport, connectOptions).catch((error: unknown) => {
       throw authFailureOf(server, config, error) ?? error;
@@ -59,7 +62,7 @@ async function openHttp(config: HttpServerConfig, options: OpenClientOptions): P
     router.attach(transport);
     return { client, transport: 'sse', router };
   }
-  const client = newClient(options);
+  const client = newClient(Client, options);
   try {
     const transport = new StreamableHTTPClientTransport(url, {
       requestInit,
@@ -77,7 +80,7 @@ async function openHttp(config: HttpServerConfig, options: OpenClientOptions): P
     if (config.transport === 'streamable-http' || status === undefined || status < 400 || status >= 500)
       throw error;
     await client.close().catch(() => {});
-    const fallback = newClient(options);
+    const fallback = newClient(Client, options);
     const transport = new SSEClientTransport(url, { requestInit, ...bridgeAuthProvider(server, config) });
     await fallback.connect(transport, connectOptions);
     router.attach(transport);
@@ -89,6 +92,10 @@ async function openHttp(config: HttpServerConfig, options: OpenClientOptions): P
 export async function openClient(options: OpenClientOptions): Promise<OpenedClient> {
   const { config } = options;
   if (!isStdioServerConfig(config)) return openHttp(config, options);
+  const [{ Client }, { StdioClientTransport }] = await Promise.all([
+    loadClientSdk(),
+    import('@modelcontextprotocol/client/stdio'),
+  ]);
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args,
@@ -97,7 +104,7 @@ export async function openClient(options: OpenClientOptions): Promise<OpenedClie
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => options.onStderr(chunk.toString('utf8')));
-  const client = newClient(options);
+  const client = newClient(Client, options);
   const router = new CallRouter();
   await client.connect(transport, { timeout: config.connectTimeoutMs, signal: options.signal });
   router.attach(transport);

@@ -1,10 +1,5 @@
-import {
-  type CallToolRequestParams,
-  type CallToolResult,
-  type Client,
-  fromJsonSchema,
-  specTypeSchemas,
-} from '@modelcontextprotocol/client';
+import type { CallToolRequestParams, CallToolResult, Client } from '@modelcontextprotocol/client';
+import { clientSdk } from './client-sdk.js';
 import type { McpToolDefinition } from './mcp-tool.js';
 
 /** What the server itself answered to one call, for the call's span. */
@@ -61,6 +56,7 @@ function outputCheck(definition: McpToolDefinition): Check | undefined {
   let check = checks.get(definition);
   if (check === undefined) {
     try {
+      const { fromJsonSchema } = clientSdk();
       const validate = fromJsonSchema(definition.outputSchema as Parameters<typeof fromJsonSchema>[0])[
         '~standard'
       ].validate;
@@ -123,7 +119,7 @@ function sendDirect(
   } catch (error) {
     return Promise.reject(error);
   }
-  const sent = client.request({ method: 'tools/call', params }, specTypeSchemas.CallToolResult, {
+  const sent = client.request({ method: 'tools/call', params }, clientSdk().specTypeSchemas.CallToolResult, {
     signal: options.signal,
     timeout: options.timeout,
   }) as Promise<CallToolResult>;

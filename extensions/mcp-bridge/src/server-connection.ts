@@ -15,7 +15,7 @@ import { isStdioServerConfig, type McpServerConfig, type StdioServerConfig } fro
 import { errorMessage } from './connection-errors.js';
 import type { CatalogServer } from './mcp-catalog.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
-import { openClient, type TransportKind } from './open-client.js';
+import type { TransportKind } from './open-client.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { type McpServerLogEntry, ServerLogLimit } from './server-log-limit.js';
 import { ReconnectSchedule } from './server-reconnect.js';
@@ -208,6 +208,7 @@ export class ServerConnection {
     );
     try {
       if (isStdioServerConfig(config)) this.options.beforeStart?.(this.name, config);
+      const { openClient } = await import('./open-client.js');
       const opened = await Promise.race([
         openClient({
           config,
