@@ -3,7 +3,7 @@ import type { QuiverEvent } from '@quiver/types';
 import { TRANSIENT_EVENT_TYPES } from '@quiver/types';
 import type { WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
 import type { SqliteBackend } from '../storage/sqlite-backend.js';
-import { createEventRowWriter } from './event-rows.js';
+import { eventRowStatements } from './event-rows.js';
 import {
   type LogCloseRequest,
   type LogThreadReport,
@@ -180,7 +180,7 @@ export class BackgroundLogWriter {
 
   #start(): Worker {
     if (this.#worker !== undefined) return this.#worker;
-    const source = `(${logWriterThread.toString()})(${createEventRowWriter.toString()});`;
+    const source = `(${logWriterThread.toString()})(${eventRowStatements.toString()});`;
     const worker = new Worker(source, { eval: true, workerData: this.#data });
     worker.unref();
     worker.on('message', (report: LogThreadReport) => this.#receive(report));

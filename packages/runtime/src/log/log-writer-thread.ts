@@ -1,5 +1,6 @@
+import type { SqlStatement } from '@quiver/types';
 import type { SqliteConnection } from '../storage/sqlite-backend.js';
-import type { createEventRowWriter } from './event-rows.js';
+import type { eventRowStatements } from './event-rows.js';
 
 /** The driver module's export: a connection constructor (better-sqlite3's `Database`). */
 type SqliteDriverModule = new (path: string, options: { fileMustExist: boolean }) => SqliteConnection;
@@ -59,10 +60,11 @@ export type LogThreadReport =
  * one has given up, writes fail at once until the log is free again. Progress is published in
  * shared memory (no message per write); only failures and idleness are messages.
  *
- * Its source text is what the thread runs, so it refers to nothing outside itself; the row
- * writer is handed in the same way.
+ * Its source text is what the thread runs, so it refers to nothing outside itself; the log's row
+ * code (`eventRowStatements`, the same the shared log runs through `SqlStore`) is handed in the
+ * same way.
  */
-export function logWriterThread(createRowWriter: typeof createEventRowWriter): void {
+export function logWriterThread(rowStatements: typeof eventRowStatements): void {
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
   const data = workerData as LogWriterThreadData;
   const settled = new Int32Array(data.settled);
@@ -73,7 +75,7 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
   const opened = (): {
     db: SqliteConnection;
     inode: number;
-    writeRows: ReturnType<typeof createRowWriter>;
+    writeRows: (events: readonly never[]) => void;
   } => {
     try {
       const db = new SqliteDatabase(data.path, { fileMustExist: true });
@@ -81,7 +83,18 @@ export function logWriterThread(createRowWriter: typeof createEventRowWriter): v
       db.pragma(`busy_timeout = ${data.patienceMs}`);
       // Which file this connection writes: see fileGone.
       const inode = statSync(data.path).ino;
-      return { db, inode, writeRows: createRowWriter(db, data.transientTypes) };
+      const statements = new Map<string, SqlStatement>();
+      const writeRows = (events: readonly never[]): void => {
+        for (const [sql, params] of rowStatements(events, null, data.transientTypes)) {
+          let statement = statements.get(sql);
+          if (statement === undefined) {
+            statement = db.prepare(sql);
+            statements.set(sql, statement);
+          }
+          statement.run(...params);
+        }
+      };
+      return { db, inode, writeRows };
     } catch (error) {
       throw Object.assign(
         new Error(

@@ -5,8 +5,10 @@ import {
   type SqlQueryable,
   type SqlStore,
   type ToolErrorCode,
+  TRANSIENT_EVENT_TYPES,
 } from '@quiver/types';
 import type { SessionEventLog, WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
+import { eventRowStatements } from './event-rows.js';
 import { summarizeFileEdits } from './file-edits.js';
 import type {
   CallRecord,
@@ -15,7 +17,6 @@ import type {
   SessionRecordInput,
   SessionSummary,
 } from './records.js';
-import { writeEventRows } from './shared-event-rows.js';
 
 /** This process among the replicas sharing the store (the storage backend's lease). */
 export interface LogReplica {
@@ -128,13 +129,13 @@ export class SharedSessionEventLog implements SessionEventLog {
   }
 
   appendAll(events: readonly QuiverEvent[]): void {
-    if (events.length > 0) this.#enqueue(events, (tx) => writeEventRows(tx, this.#replica.id, events));
+    if (events.length > 0) this.#enqueue(events, (tx) => this.#writeRows(tx, events));
   }
 
   openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel {
     this.#failures.add(onFailure);
     return {
-      write: (events) => this.#enqueue(events, (tx) => writeEventRows(tx, this.#replica.id, events)),
+      write: (events) => this.#enqueue(events, (tx) => this.#writeRows(tx, events)),
       written: () => this.#queue,
       // Nothing can block on a network round trip; writes stay in order on the one queue anyway.
       settle: () => this.#settled === this.#handedOver,
@@ -233,6 +234,12 @@ export class SharedSessionEventLog implements SessionEventLog {
 
   /** Writes already handed over are still committed; the store and the replica belong to the caller. */
   close(): void {}
+
+  /** The log's rows for `events`, in the caller's transaction, stamped with this replica. */
+  async #writeRows(tx: SqlQueryable, events: readonly QuiverEvent[]): Promise<void> {
+    for (const [sql, params] of eventRowStatements(events, this.#replica.id, TRANSIENT_EVENT_TYPES))
+      await tx.run(sql, params);
+  }
 
   /** Running calls of replicas that stopped or whose lease ran out, never this replica's own. */
   async #recover(sessionId: string | undefined): Promise<RecoveredCall[]> {

@@ -5,7 +5,7 @@ import { QuiverError, TRANSIENT_EVENT_TYPES } from '@quiver/types';
 import type { SessionEventLog, WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
 import type { SqliteBackend, SqliteConnection } from '../storage/sqlite-backend.js';
 import { BackgroundLogWriter } from './background-log-writer.js';
-import { createEventRowWriter } from './event-rows.js';
+import { eventRowStatements } from './event-rows.js';
 import { summarizeFileEdits } from './file-edits.js';
 import type {
   CallRecord,
@@ -122,8 +122,10 @@ export class SqliteSessionEventLog implements SessionEventLog {
       };
       return;
     }
-    const writeRows = createEventRowWriter(opened, [...TRANSIENT_EVENT_TYPES]);
-    const appendEvents = opened.transaction((events: readonly QuiverEvent[]) => writeRows(events));
+    const appendEvents = opened.transaction((events: readonly QuiverEvent[]) => {
+      for (const [sql, params] of eventRowStatements(events, null, TRANSIENT_EVENT_TYPES))
+        this.#prepare(sql).run(...params);
+    });
     this.#appendEvents = (events) =>
       sqlite.withStoreFaults(this.path, 'writing to the session log', () => appendEvents.immediate(events));
   }
