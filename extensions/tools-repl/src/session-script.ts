@@ -1,4 +1,12 @@
-import { type Node, parse } from 'acorn';
+import { createRequire } from 'node:module';
+import type { Node, parse as Parse } from 'acorn';
+
+/** acorn (230 KB) is read by the first script, not by every process that registers the tool. */
+let parse: typeof Parse | undefined;
+function acornParse(): typeof Parse {
+  parse ??= (createRequire(import.meta.url)('acorn') as { parse: typeof Parse }).parse;
+  return parse;
+}
 
 /** A script ready for the sandbox, or what is wrong with the source. */
 export type PreparedScript =
@@ -41,7 +49,7 @@ type Pattern = Node & {
 export function prepareScript(code: string): PreparedScript {
   let program: Node & { body: Array<Node & Record<string, unknown>> };
   try {
-    program = parse(code, {
+    program = acornParse()(code, {
       ecmaVersion: 'latest',
       sourceType: 'script',
       allowAwaitOutsideFunction: true,

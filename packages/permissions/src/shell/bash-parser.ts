@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { Language, Parser } from 'web-tree-sitter';
+import type { Parser } from 'web-tree-sitter';
 
 let parserPromise: Promise<Parser> | undefined;
 
@@ -19,6 +19,8 @@ async function createBashParser(): Promise<Parser> {
   // thread about a second after the first parse, stalling every tool call in flight. Baseline
   // (Liftoff) code parses a command in well under a millisecond, so keep wasm there.
   v8.setFlagsFromString('--liftoff-only');
+  // Loaded here, by the first command to analyse: processes that run no shell command skip it.
+  const { Language, Parser } = await import('web-tree-sitter');
   const require = createRequire(import.meta.url);
   const runtimeWasm = require.resolve('web-tree-sitter/web-tree-sitter.wasm');
   await Parser.init({ locateFile: () => runtimeWasm });
