@@ -10,6 +10,10 @@ export interface McpServerProblem {
   /** Where it is written (`file:line:column`) and what is wrong. */
   message: string;
   fix: string;
+  /** For a server that started and ended: its exit code, or the signal that ended it. */
+  exit?: { code: number | null; signal: string | null };
+  /** The last lines the server wrote to stderr before it failed. */
+  stderrTail?: string[];
 }
 
 /** The state of every configured server (empty when the bridge is not loaded). */
@@ -57,6 +61,8 @@ export async function mcpServerProblems(
       fix: notFound
         ? `Install ${JSON.stringify(command)} or give its full path in mcpServers.${status.server}.command.`
         : `Run the server's command by hand to see why it stops, then correct mcpServers.${status.server}.`,
+      ...(status.exit ? { exit: status.exit } : {}),
+      ...(status.stderrTail ? { stderrTail: status.stderrTail } : {}),
     });
   }
   return problems;

@@ -30,13 +30,16 @@ function workspace(): string {
       '    command: /nonexistent/quiver-test-server',
       '  exits:',
       '    command: sh',
-      '    args: [-c, "echo cannot open the database >&2; exit 3"]',
+      '    args: [-c, "echo starting up >&2; echo cannot open the database >&2; exit 3"]',
+      '  killed:',
+      '    command: sh',
+      '    args: [-c, "kill -KILL $$"]',
       '',
     ].join('\n'),
   );
   write(
     path.join(dir, 'personalities/default.yaml'),
-    'plugins: [mcp-bridge]\nmcpServers: { good: true, typo: true, missing: true, exits: true }\n',
+    'plugins: [mcp-bridge]\nmcpServers: { good: true, typo: true, missing: true, exits: true, killed: true }\n',
   );
   return dir;
 }
@@ -60,8 +63,14 @@ describe('MCP servers that cannot start', () => {
     expect(byServer.missing?.message).toContain(
       'its command "/nonexistent/quiver-test-server" was not found',
     );
-    expect(byServer.exits).toMatchObject({ state: 'failed' });
-    expect(byServer.exits?.message).toContain('cannot open the database');
+    expect(byServer.exits).toMatchObject({
+      state: 'failed',
+      exit: { code: 3, signal: null },
+      stderrTail: ['starting up', 'cannot open the database'],
+    });
+    expect(byServer.exits?.message).toContain('its process exited with code 3');
+    expect(byServer.killed).toMatchObject({ state: 'failed', exit: { code: null, signal: 'SIGKILL' } });
+    expect(byServer.killed?.message).toContain('its process was ended by signal SIGKILL');
     expect(byServer.good).toBeUndefined();
   });
 
@@ -75,6 +84,26 @@ describe('MCP servers that cannot start', () => {
     );
     expect(missing.stdout).toContain('fix: Install');
     const exits = await quiver(['--trust-project', 'tools', '--explain', 'mcp__exits__anything'], { cwd });
+    expect(exits.stdout).toContain('its process exited with code 3');
     expect(exits.stdout).toContain('(stderr: cannot open the database)');
+  });
+
+  it('are listed by quiver mcp list with their exit code or signal and their last stderr lines', async () => {
+    const cwd = workspace();
+    const listed = await quiver(['--trust-project', 'mcp', 'list'], { cwd });
+    const text = listed.stdout.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(text).toMatch(
+      /exits .* failed\n\s+MCP server "exits" failed: its process exited with code 3[^\n]*\n\s+last stderr lines:\n\s+starting up\n\s+cannot open the database\n/,
+    );
+    expect(text).toContain('MCP server "killed" failed: its process was ended by signal SIGKILL');
+    const json = await quiver(['--trust-project', 'mcp', 'get', 'exits', '--json'], { cwd });
+    const [definition] = (
+      JSON.parse(json.stdout) as {
+        definitions: Array<{ state: string; problem: { exit: unknown; stderrTail: string[] } }>;
+      }
+    ).definitions;
+    expect(definition?.state).toBe('failed');
+    expect(definition?.problem.exit).toEqual({ code: 3, signal: null });
+    expect(definition?.problem.stderrTail).toEqual(['starting up', 'cannot open the database']);
   });
 });

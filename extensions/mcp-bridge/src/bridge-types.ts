@@ -22,6 +22,10 @@ export interface McpServerStatus {
   /** Reconnection attempt in progress or scheduled; 0 while connected. */
   attempt: number;
   lastError: string | undefined;
+  /** For a stdio server that is down: how its process ended (exit code, or the signal that ended it). */
+  exit?: { code: number | null; signal: NodeJS.Signals | null };
+  /** For a server that is down: the last lines it wrote to stderr before it failed. */
+  stderrTail?: string[];
   /** What the server told its clients at initialization about using it (cleaned text), once connected. */
   instructions?: string;
   /** For an `invalid` server: the key of its entry that is wrong, and the keys allowed there. */

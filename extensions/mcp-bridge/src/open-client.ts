@@ -4,6 +4,7 @@ import { childEnvironment } from './child-environment.js';
 import { loadClientSdk } from './client-sdk.js';
 import { type HttpServerConfig, isStdioServerConfig, type McpServerConfig } from './config.js';
 import { authFailureOf, bridgeAuthProvider } from './oauth-connect.js';
+import { type ServerExit, StdioChildTransport } from './stdio-child-transport.js';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 
@@ -22,6 +23,8 @@ export interface OpenClientOptions {
   clientVersion: string;
   /** Receives the server's stderr (stdio servers only). */
   onStderr: (text: string) => void;
+  /** Told how a stdio server's process ended (before the connection reports it closed). */
+  onExit?: (exit: ServerExit) => void;
   /** Set before connecting, so no notification sent right after initialization is missed. */
   prepare: (client: Client) => void;
   /** Every client created, so a timed-out attempt can still be closed. */
@@ -92,18 +95,15 @@ async function openHttp(config: HttpServerConfig, options: OpenClientOptions): P
 export async function openClient(options: OpenClientOptions): Promise<OpenedClient> {
   const { config } = options;
   if (!isStdioServerConfig(config)) return openHttp(config, options);
-  const [{ Client }, { StdioClientTransport }] = await Promise.all([
-    loadClientSdk(),
-    import('@modelcontextprotocol/client/stdio'),
-  ]);
-  const transport = new StdioClientTransport({
+  const { Client } = await loadClientSdk();
+  const transport = new StdioChildTransport({
     command: config.command,
     args: config.args,
     env: childEnvironment(config.env),
     cwd: config.cwd,
-    stderr: 'pipe',
+    onStderr: options.onStderr,
+    onExit: (exit) => options.onExit?.(exit),
   });
-  transport.stderr?.on('data', (chunk: Buffer) => options.onStderr(chunk.toString('utf8')));
   const client = newClient(Client, options);
   const router = new CallRouter();
   await client.connect(transport, { timeout: config.connectTimeoutMs, signal: options.signal });

@@ -21,6 +21,7 @@ import { type McpServerLogEntry, ServerLogLimit } from './server-log-limit.js';
 import { ReconnectSchedule } from './server-reconnect.js';
 import { bindClient, ToolCallRelay } from './server-relay.js';
 import { listServerTools } from './server-tool-list.js';
+import type { ServerExit } from './stdio-child-transport.js';
 import { isStreamDrop, stillAnswers } from './stream-drop.js';
 import { createToolFilter } from './tool-filter.js';
 import type { McpToolPinStore } from './tool-pins.js';
@@ -45,6 +46,15 @@ export interface ServerConnectionOptions {
 }
 
 const STDERR_TAIL_CHARS = 2_000;
+/** The stderr lines kept with a failure, for a person to read in `quiver mcp list`. */
+const STDERR_TAIL_LINES = 5;
+
+/** How a server process ended, as a person reads it. */
+export function describeServerExit(exit: ServerExit): string {
+  return exit.signal !== null
+    ? `its process was ended by signal ${exit.signal}`
+    : `its process exited with code ${exit.code}`;
+}
 
 /**
  * One configured MCP server: its connection's lifecycle (start, list and register tools, down,
@@ -58,6 +68,10 @@ export class ServerConnection {
   private lastError: string | undefined;
   private generation = 0;
   private stderrTail = '';
+  /** How the current attempt's process ended, and the stderr lines it left: kept with the failure. */
+  private lastExit: ServerExit | undefined;
+  private failureExit: ServerExit | undefined;
+  private failureStderr: string[] = [];
   private serverInstructions: string | undefined;
   private refreshing: Promise<void> = Promise.resolve();
   private connecting: Promise<void> | undefined;
@@ -153,6 +167,8 @@ export class ServerConnection {
       tools: this.tools.names(),
       attempt: this.reconnection.attempt,
       lastError: this.lastError,
+      ...(this.state === 'down' && this.failureExit ? { exit: this.failureExit } : {}),
+      ...(this.state === 'down' && this.failureStderr.length > 0 ? { stderrTail: this.failureStderr } : {}),
     };
   }
 
@@ -198,6 +214,7 @@ export class ServerConnection {
     const generation = ++this.generation;
     this.state = 'connecting';
     this.listChangedWhileConnecting = false;
+    this.lastExit = undefined;
     const { config } = this.options;
     const created: Client[] = [];
     const deadline = new AbortController();
@@ -216,6 +233,9 @@ export class ServerConnection {
           clientVersion: this.options.clientVersion,
           signal: deadline.signal,
           onStderr: (text) => this.recordStderr(text),
+          onExit: (exit) => {
+            if (generation === this.generation) this.lastExit = exit;
+          },
           onCreated: (client) => created.push(client),
           prepare: (client) =>
             bindClient(client, {
@@ -263,6 +283,8 @@ export class ServerConnection {
       this.syncTools(tools);
       this.state = 'connected';
       this.lastError = undefined;
+      this.failureExit = undefined;
+      this.failureStderr = [];
       this.options.logger.info(`MCP server "${this.name}" connected over ${opened.transport}`, {
         server: this.name,
         tools: this.tools.size,
@@ -351,10 +373,18 @@ export class ServerConnection {
     this.options.logger.debug(`MCP server "${this.name}" stderr: ${text.trimEnd()}`, { server: this.name });
   }
 
+  /** The failure with how the process ended and its last stderr line; both are kept for status(). */
   private describeFailure(reason: string): string {
-    const lastLine = this.stderrTail.trimEnd().split('\n').at(-1)?.trim();
+    const lines = this.stderrTail
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .filter((line) => line.trim() !== '');
     this.stderrTail = '';
-    return lastLine ? `${reason} (stderr: ${lastLine})` : reason;
+    this.failureStderr = lines.slice(-STDERR_TAIL_LINES);
+    this.failureExit = this.lastExit;
+    const ended = this.lastExit ? `${describeServerExit(this.lastExit)} (${reason})` : reason;
+    const lastLine = lines.at(-1)?.trim();
+    return lastLine ? `${ended} (stderr: ${lastLine})` : ended;
   }
 
   private report(code: McpBridgeDiagnosticCode, message: string): void {

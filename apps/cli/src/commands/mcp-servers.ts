@@ -151,6 +151,14 @@ function describe(report: ServerReport): string {
   return `${color.bold(report.server)}  ${color.dim(`[${report.scope}]`)} ${what}  ${state}${review}`;
 }
 
+/** A failed server's message, its last stderr lines and the fix, indented. */
+function problemLines(problem: McpServerProblem, indent: string): string {
+  const stderr = problem.stderrTail?.length
+    ? [`${indent}last stderr lines:`, ...problem.stderrTail.map((line) => `${indent}  ${line}`)]
+    : [];
+  return [`${indent}${problem.message}`, ...stderr, `${indent}fix: ${problem.fix}`].join('\n');
+}
+
 export function registerMcpServerCommands(mcp: Command): void {
   mcp
     .command('add')
@@ -230,8 +238,7 @@ export function registerMcpServerCommands(mcp: Command): void {
       }
       for (const report of reports) {
         printLine(describe(report));
-        if (report.problem)
-          printLine(color.dim(`    ${report.problem.message}\n    fix: ${report.problem.fix}`));
+        if (report.problem) printLine(color.dim(problemLines(report.problem, '    ')));
       }
     });
   mcp
@@ -269,7 +276,7 @@ export function registerMcpServerCommands(mcp: Command): void {
             .map((line) => `  ${line}`)
             .join('\n'),
         );
-        if (report.problem) printLine(`  ${color.red(report.problem.message)}\n  fix: ${report.problem.fix}`);
+        if (report.problem) printLine(problemLines(report.problem, '  '));
       }
     });
   mcp
