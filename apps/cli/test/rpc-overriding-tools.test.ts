@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createMessageConnection,
@@ -68,7 +69,9 @@ function startRpc(dir: string): {
     (params: { toolName: string; arguments: Record<string, string> }) => {
       asked.push(params);
       const { arguments: args } = params;
-      const file = path.resolve(dir, args.file ?? args.path ?? args.file_path ?? '');
+      const named = args.file ?? args.path ?? args.file_path ?? '';
+      // As an editor would: a file URI names the file it points at, wherever that is.
+      const file = named.startsWith('file:') ? fileURLToPath(named) : path.resolve(dir, named);
       if (params.toolName === 'write_file') {
         writeFileSync(file, args.content ?? '');
         return { ok: true, value: `wrote ${args.path}` };
@@ -149,6 +152,27 @@ describe('a client tool that replaces a built-in is judged as that built-in', { 
     expect(existsSync(path.join(outside, 'canary.txt'))).toBe(false);
     expect(readFileSync(path.join(dir, 'todo.txt'), 'utf8')).toBe('buy milk');
     expect(asked.map((call) => call.arguments.path)).toEqual(['todo.txt']);
+  });
+
+  it('relays no path the client could open as another file than the one checked (a URI, a Windows path)', async () => {
+    const { dir, outside } = workspace();
+    const { rpc, asked } = startRpc(dir);
+    const sessionId = await session(rpc, [pathTool('write_file'), pathTool('read_file')]);
+    const results = await execute(rpc, sessionId, [
+      {
+        name: 'write_file',
+        args: { path: pathToFileURL(path.join(outside, 'canary.txt')).href, content: 'x' },
+      },
+      { name: 'read_file', args: { path: 'file:///etc/passwd' } },
+      { name: 'read_file', args: { path: 'FILE:.env' } },
+      { name: 'write_file', args: { path: '..\\outside\\canary.txt', content: 'x' } },
+    ]);
+    for (const result of results) {
+      expect(result).toMatchObject({ ok: false, code: 'input_invalid' });
+      expect(result.error).toContain('Give a plain path');
+    }
+    expect(existsSync(path.join(outside, 'canary.txt'))).toBe(false);
+    expect(asked).toEqual([]);
   });
 
   it('does not let a replacement carry a path under an argument the built-in does not take', async () => {

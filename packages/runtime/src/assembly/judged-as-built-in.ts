@@ -129,6 +129,21 @@ function inheritedSpec(builtIn: RegisteredTool, toolName: string): ToolPermissio
   }
 }
 
+/**
+ * A path the client could open as another file than the one Quiver checked: a URI (`file:///etc/passwd`
+ * is a relative name to Quiver, a file outside the workspace to an editor) or a Windows path
+ * (`..\..\secret` is one name here, a climb out elsewhere). The built-in reads both as plain
+ * names, so a replacement's caller loses nothing by writing the plain path.
+ */
+function readDifferentlyByClient(requested: string): string | undefined {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]+):/.exec(requested);
+  if (scheme !== null)
+    return `it starts with "${scheme[1]}:", which the client may open as a URI rather than as the workspace file Quiver checked`;
+  if (requested.includes('\\'))
+    return 'it holds a backslash, which the client may read as a directory separator rather than as part of a name';
+  return undefined;
+}
+
 function isInside(root: string, candidate: string): boolean {
   return candidate === root || candidate.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
@@ -160,6 +175,12 @@ function confinedExecute(
       return fail('input_invalid', error instanceof Error ? error.message : String(error));
     }
     for (const requested of paths) {
+      const ambiguous = readDifferentlyByClient(requested);
+      if (ambiguous !== undefined)
+        return fail(
+          'input_invalid',
+          `${tool.name} is not relayed for the path ${JSON.stringify(requested)}: ${ambiguous}. Give a plain path, relative to the workspace or absolute.`,
+        );
       const resolved = resolvePathArgument(requested, first);
       if (!resolved.ok) return fail('input_invalid', `${resolved.error} ${resolved.fix}`);
       if (!roots.some((root) => isInside(root, resolved.path)))
