@@ -21,7 +21,7 @@ export type { ProjectGrantStoreOptions } from './project-grant-store.js';
 export { PROJECT_GRANT_MIGRATIONS, ProjectGrantStore } from './project-grant-store.js';
 export type { ProjectGrants } from './project-grants.js';
 export type { HostProtectedPathsInput, ProtectedPath } from './protected-paths.js';
-export { protectedPathList, WORKSPACE_PROTECTED_PATHS } from './protected-paths.js';
+export { consoleRuntimeDirectory, protectedPathList, WORKSPACE_PROTECTED_PATHS } from './protected-paths.js';
 export type { ReadDenyMatcher, ReadDenyMatcherOptions } from './read-deny-matcher.js';
 export { createReadDenyMatcher } from './read-deny-matcher.js';
 export type { PermissionRule } from './rule.js';

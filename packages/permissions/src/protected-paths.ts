@@ -15,6 +15,11 @@ export interface ProtectedPath {
   sandbox?: 'read-only' | 'tools-only';
   /** The path names itself only: glob characters in it are file name characters (a real path the host found). */
   literal?: boolean;
+  /**
+   * `denied`: no tool may read it either (a secret only a person may use): file tools, shell
+   * operands and redirections, and directory walks meet it as a deny no rule or grant lifts.
+   */
+  read?: 'denied';
 }
 
 const CONFIGURATION = 'Quiver reads it as configuration wherever it is started';
@@ -58,6 +63,20 @@ export const WORKSPACE_PROTECTED_PATHS: readonly ProtectedPath[] = [
   { path: '**/node_modules/**', reason: NODE_MODULES, sandbox: 'tools-only' },
 ];
 
+/**
+ * Where each running `quiver serve` or `quiver rpc` writes its console's address and secret (one
+ * file per process, readable by its user only): `$XDG_RUNTIME_DIR/quiver/console`, else
+ * `$XDG_STATE_HOME/quiver/console` (`~/.local/state/quiver/console`). On the protected list with
+ * reads denied, so no tool of the model can take the secret.
+ */
+export function consoleRuntimeDirectory(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  if (env.XDG_RUNTIME_DIR) return path.join(env.XDG_RUNTIME_DIR, 'quiver', 'console');
+  const stateHome = env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
+  return path.join(stateHome, 'quiver', 'console');
+}
+
 export interface HostProtectedPathsInput {
   /** Every file and directory the host loaded as configuration or code, its data and trust directories. */
   loaded: readonly string[];
@@ -69,7 +88,7 @@ export interface HostProtectedPathsInput {
 /**
  * The whole list for a host: the workspace entries above, what the host loaded, its data
  * directory, the person's and the machine's Quiver configuration directories, and the runtime
- * directory a running console keeps its files in.
+ * directory a running console keeps its files in (reads denied too).
  */
 export function protectedPathList(input: HostProtectedPathsInput): ProtectedPath[] {
   const env = input.env ?? process.env;
@@ -106,6 +125,13 @@ export function protectedPathList(input: HostProtectedPathsInput): ProtectedPath
           },
         ]
       : []),
+    {
+      path: consoleRuntimeDirectory(env),
+      reason:
+        "a running Quiver console keeps its address and secret here, for the person's `quiver console` only",
+      literal: true,
+      read: 'denied',
+    },
     ...WORKSPACE_PROTECTED_PATHS,
   ];
   const seen = new Set<string>();

@@ -14,6 +14,8 @@ export const PROTECTION_TOOL = 'quiver:protected';
 export interface ProtectionRule extends PermissionRule {
   /** "protected: …": why, and what to do instead. */
   explanation: string;
+  /** Reads are denied too (a secret such as the console's). */
+  readDenied?: boolean;
 }
 
 export function isProtectionRule(rule: PermissionRule): rule is ProtectionRule {
@@ -37,7 +39,8 @@ export function protectionRules(
       path: target,
       reason = DEFAULT_REASON,
       literal = false,
-    } = typeof entry === 'string' ? { path: entry } : entry;
+      read,
+    } = typeof entry === 'string' ? { path: entry, read: undefined } : entry;
     if (typeof target !== 'string' || target.trim() === '' || target.startsWith('~')) {
       throw new QuiverError(
         'config_invalid',
@@ -56,7 +59,11 @@ export function protectionRules(
       source,
       tool: PROTECTION_TOOL,
       specifier: literal ? escapeGlob(target) : target,
-      explanation: `is protected: ${reason}, so no rule allows a tool to write it; change it yourself outside Quiver`,
+      explanation:
+        read === 'denied'
+          ? `is protected: ${reason}, so no rule allows a tool to read or write it`
+          : `is protected: ${reason}, so no rule allows a tool to write it; change it yourself outside Quiver`,
+      ...(read === 'denied' ? { readDenied: true } : {}),
     });
   }
   return rules;

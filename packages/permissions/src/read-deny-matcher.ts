@@ -13,6 +13,8 @@ export interface ReadDenyMatcherOptions {
   toolName?: string;
   /** Kinds of tools the conventional names do not cover (see PermissionEngineOptions). */
   toolKinds?: Record<string, PermissionKind>;
+  /** Protected paths no tool may read (real, absolute), with what to say: they hold whatever the rules say. */
+  readDeniedPaths?: ReadonlyArray<{ path: string; reason: string }>;
 }
 
 /** The read deny (as written) that covers a real absolute path, or undefined. */
@@ -30,9 +32,12 @@ export function createReadDenyMatcher(options: ReadDenyMatcherOptions): ReadDeny
   const deny = options.deny.map((rule) => checkPermissionRule(rule, 'deny', toolKinds));
   const rules = new RuleSet(options.workspace, deny, [], [], toolKinds);
   const denies = rules.pathRules('deny', 'read', options.toolName);
-  if (denies.length === 0) return () => undefined;
+  const secrets = options.readDeniedPaths ?? [];
+  if (denies.length === 0 && secrets.length === 0) return () => undefined;
   const root = realWorkspace(options.workspace);
-  return (realPath) => rules.firstPathMatch(denies, ruleSubject(realPath, root))?.source;
+  return (realPath) =>
+    secrets.find((entry) => realPath === entry.path || realPath.startsWith(`${entry.path}${path.sep}`))
+      ?.reason ?? rules.firstPathMatch(denies, ruleSubject(realPath, root))?.source;
 }
 
 /** The normalized form path rules match: relative to the workspace, absolute outside it. */

@@ -110,7 +110,12 @@ export class RuleSet {
    * start with the protected paths, so every write subject meets them before any other rule.
    */
   pathRules(behavior: PermissionBehavior, kind: 'read' | 'write', callingTool?: string): PermissionRule[] {
-    const protections = behavior === 'deny' && kind === 'write' ? this.protections : [];
+    const protections =
+      behavior !== 'deny'
+        ? []
+        : kind === 'write'
+          ? this.protections
+          : this.protections.filter((rule) => (rule as { readDenied?: boolean }).readDenied === true);
     return [...protections, ...this.#layerPathRules(behavior, kind, callingTool)];
   }
 

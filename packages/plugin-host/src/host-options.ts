@@ -20,7 +20,12 @@ export interface BackendFactoryContext {
   /** The resolved personality of a session, by id (for per-personality grants such as secrets). */
   personality(id: string): Personality | undefined;
   /** The protected-path list as it stands now (it grows as configuration loads): what sandboxes mount read-only. */
-  protectedPaths(): ReadonlyArray<{ path: string; sandbox?: 'read-only' | 'tools-only' }>;
+  protectedPaths(): ReadonlyArray<{
+    path: string;
+    reason?: string;
+    sandbox?: 'read-only' | 'tools-only';
+    read?: 'denied';
+  }>;
 }
 
 export interface CreateHostOptions {

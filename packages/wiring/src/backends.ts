@@ -60,6 +60,10 @@ function readDenyMatchers(context: BackendFactoryContext) {
       matcher = createReadDenyMatcher({
         workspace: context.workspace,
         deny: [...(personality.permissions.deny ?? []), ...sessionDenies],
+        readDeniedPaths: context
+          .protectedPaths()
+          .filter((entry) => entry.read === 'denied')
+          .map((entry) => ({ path: entry.path, reason: `protected: ${entry.reason ?? 'no tool may read it'}` })),
         toolName,
       });
       byTool.set(key, matcher);
