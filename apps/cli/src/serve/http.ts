@@ -22,7 +22,8 @@ import { messageOf } from './mcp-server.js';
 import { type HandleHttpRequest } from './rebuilt-session.js';
 import { handleSharedRequest, type OpeningRequest, sweepSharedRecords } from './shared-http-requests.js';
 import { SharedSessionState } from './shared-session.js';
-import { type SharedSessionRecords } from './shared-session-records.js';
+import { type JsonBody, type SharedSessionRecords } from './shared-session-records.js';
+import { refuseUnreadableBody, statelessRequests } from './stateless-requests.js';
 
 const LOCAL_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -66,10 +67,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const reopen = (quiverSessionId: string) => options.openConnection({ sessionId: quiverSessionId });
   const sweeper = options.sharedRecords ? sweepSharedRecords(options.sharedRecords, limits, log) : undefined;
 
+  const stateless = statelessRequests(() => options.openConnection(), log);
+
   const openSession = async (
     request: IncomingMessage,
     response: ServerResponse,
     opening?: OpeningRequest,
+    body?: unknown,
   ) => {
     if (!(await sessions.makeRoom()))
       return sendJsonRpcError(
@@ -103,7 +107,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     shared?.follow(connection.session);
     await connection.declareRelayedCapabilities();
     await connection.server.connect(shared ? shared.guard(transport) : transport);
-    await transport.handleRequest(request, response, opening?.body);
+    await transport.handleRequest(request, response, opening ? opening.body : body);
     // Anything but an initialize request was refused by the transport: nothing to keep.
     if (transport.sessionId === undefined) await connection.close();
   };
@@ -113,11 +117,20 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (path !== MCP_PATH)
       return sendJsonRpcError(response, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
     if (!validateHost(request, response) || !validateOrigin(request, response)) return;
+    // Revision 2026-07-28 needs no session: a POST without one may be a stateless request.
+    let read: JsonBody | undefined;
+    if (request.method === 'POST' && request.headers['mcp-session-id'] === undefined) {
+      const classified = await stateless.answer(request, response);
+      if (classified.answered) return;
+      read = classified.read;
+      if (!read.ok) return refuseUnreadableBody(response, read.problem);
+    }
     const records = options.sharedRecords?.();
     if (records)
       return handleSharedRequest({
         request,
         response,
+        ...(read?.ok ? { body: read.body } : {}),
         records,
         sessions,
         limits,
@@ -143,7 +156,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
         400,
         'Bad request: no MCP session id; start with an initialize POST.',
       );
-    return openSession(request, response);
+    return openSession(request, response, undefined, read?.ok ? read.body : undefined);
   };
 
   const httpServer = createServer(serverTimeouts(connectionLimits), (request, response) => {
@@ -174,6 +187,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     url: `http://${shownHost}:${port}${MCP_PATH}`,
     async close() {
       if (sweeper) clearInterval(sweeper);
+      await stateless.close();
       await sessions.close();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());

@@ -23,6 +23,8 @@ export interface OpeningRequest {
 export interface SharedRequest {
   request: IncomingMessage;
   response: ServerResponse;
+  /** The POST body when it was read already (to tell a 2026-07-28 request from a 2025-11-25 one). */
+  body?: unknown;
   records: SharedSessionRecords;
   sessions: HttpSessions;
   limits: SessionLimits;
@@ -44,7 +46,12 @@ const SESSION_GONE =
  */
 export async function handleSharedRequest(shared: SharedRequest): Promise<void> {
   const { request, response, records, sessions, limits } = shared;
-  const read = request.method === 'POST' ? await readJsonBody(request) : undefined;
+  const read =
+    'body' in shared
+      ? ({ ok: true, body: shared.body } as const)
+      : request.method === 'POST'
+        ? await readJsonBody(request)
+        : undefined;
   if (read?.ok === false)
     return read.problem === 'too_large'
       ? sendJsonRpcError(
