@@ -74,10 +74,12 @@ export interface CreateHostOptions {
   postgres?: PostgresBackendLoader;
   /**
    * The SQLite driver the session log (`sessions.db`) and saved grants (`permissions.db`) are
-   * opened with: `@quiver/wiring` passes `sqliteBackend` of `@quiver/storage-sqlite`. Without it
-   * the host loads no driver, sessions run without a log (told so once) and no saved grant applies.
+   * opened with: `sqliteBackend` of `@quiver/storage-sqlite`, or a function that imports it, which
+   * the host calls only when quiver.yaml keeps state in SQLite (`@quiver/wiring` passes one, so a
+   * host on PostgreSQL never loads better-sqlite3). Without it the host loads no driver, sessions
+   * run without a log (told so once) and no saved grant applies.
    */
-  sqlite?: SqliteBackend;
+  sqlite?: SqliteBackend | (() => Promise<SqliteBackend>);
 }
 
 export interface PluginConfigContext {

@@ -62,6 +62,13 @@ export class QuiverHost {
     const logger = options.logger ?? createStderrLogger();
     const project = await openProject(options, logger);
     const { configFile, configDir, found, searchDirs, trust, personalityFiles, sharedStorage } = project;
+    // A host on PostgreSQL keeps nothing in SQLite: its driver is loaded only for a host on SQLite.
+    const sqlite =
+      typeof options.sqlite === 'function'
+        ? sharedStorage
+          ? undefined
+          : await options.sqlite()
+        : options.sqlite;
     // The person's and the machine's settings are theirs: they apply over what trust allows of the project.
     const config = withPersonSettings(project.config, readPersonSettings(options.trust?.env ?? process.env));
     const { trustStorage, hostWorkspace: workspace, codeTrust, filePins } = project;
@@ -92,7 +99,7 @@ export class QuiverHost {
       loadedConfigurationPaths: [],
       ...(options.profiles ? { profiles: options.profiles } : {}),
       ...(sharedStorage ? { sharedStorage } : {}),
-      ...(options.sqlite ? { sqlite: options.sqlite } : {}),
+      ...(sqlite ? { sqlite } : {}),
       trustStorage,
       ...(codeTrust ? { codeTrust } : {}),
       filePins,

@@ -1,7 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { createReadDenyMatcher, type ReadDenyMatcher } from '@quiver/permissions';
 import type { BackendFactoryContext, Personality } from '@quiver/plugin-host';
-import { createStorageBackend } from '@quiver/storage-sqlite';
 import { createProcessBackend } from '@quiver/tools-terminal';
 import type { CapabilityBackend, SandboxMode } from '@quiver/types';
 
@@ -72,7 +71,10 @@ function readDenyMatchers(context: BackendFactoryContext) {
   };
 }
 
-/** The first-party capability backends for a workspace and data dir. */
+/**
+ * The first-party capability backends for a workspace and data dir. Plugin storage comes from the
+ * backend quiver.yaml configures (`createQuiver` adds SQLite's or PostgreSQL's), not from here.
+ */
 export function createFirstPartyBackends(
   context: BackendFactoryContext,
   env: NodeJS.ProcessEnv = process.env,
@@ -101,7 +103,6 @@ export function createFirstPartyBackends(
   };
   const readDenies = readDenyMatchers(context);
   return [
-    createStorageBackend({ dataDir: context.dataDir }) as CapabilityBackend,
     {
       capability: 'process',
       resolve: (request) => {

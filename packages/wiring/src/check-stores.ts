@@ -1,5 +1,5 @@
 import { checkPostgresStores, type StorageConfig } from '@quiver/plugin-host';
-import { checkSqliteStores, type StoreStatus } from '@quiver/storage-sqlite';
+import type { StoreStatus } from '@quiver/storage-sqlite';
 import { loadPostgresBackend } from './postgres-backend.js';
 
 export interface CheckStoresOptions {
@@ -17,6 +17,8 @@ export interface CheckStoresOptions {
  * store is an entry with the problem and the fix, never a throw.
  */
 export async function checkStores(options: CheckStoresOptions): Promise<StoreStatus[]> {
+  // Imported here, not at the top: importing @quiver/wiring loads no database driver.
+  const { checkSqliteStores } = await import('@quiver/storage-sqlite');
   const statuses = checkSqliteStores(options.dataDir);
   if (options.storage !== undefined)
     statuses.push(

@@ -27,7 +27,6 @@ import {
   workspaceRoot,
 } from '@quiver/plugin-host';
 import type { Session, SessionOptions } from '@quiver/runtime';
-import { sqliteBackend } from '@quiver/storage-sqlite';
 import { codePlugin } from '@quiver/tools-code';
 import { kanbanPlugin } from '@quiver/tools-kanban';
 import { memoryPlugin } from '@quiver/tools-memory';
@@ -46,6 +45,7 @@ import {
 } from './person-settings.js';
 import { loadPostgresBackend } from './postgres-backend.js';
 import { announceSandboxNotice, personalitySandboxNotice } from './sandbox-notice.js';
+import { SqliteOnDemand } from './sqlite-on-demand.js';
 
 export interface CreateQuiverOptions {
   /** Workspace root; default: the config's workspace, else the current directory. */
@@ -207,6 +207,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
   let mcpCatalog: McpCatalog | undefined;
   let trustStorage: TrustStorage | undefined;
   let started: QuiverHost | undefined;
+  const sqlite = new SqliteOnDemand();
   const hostOptions: CreateHostOptions = {
     ...project,
     trustStorageOpened: (storage) => {
@@ -229,13 +230,14 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
       ...(options.plugins ?? []),
     ],
     backends: (context) => [
+      ...sqlite.storageBackends(context.dataDir),
       ...createFirstPartyBackends(context, options.env ?? process.env),
       relays.backend(),
     ],
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.env ? { environment: options.env } : {}),
     postgres: loadPostgresBackend,
-    sqlite: sqliteBackend,
+    sqlite: () => sqlite.load(),
   };
   // The bridge gets the (trusted) `mcpServers` table and starts a server only when a session under
   // a personality that enables it first needs it.
