@@ -86,13 +86,8 @@ export type {
   ToolPermissionSpec,
 } from './permissions.js';
 export { PERMISSION_KINDS } from './permissions.js';
-export type { PermissionAnswerChoice, PermissionQuestion, RelayedQuestion } from './person-question.js';
-export {
-  describeCallArguments,
-  relayedAsker,
-  renderPermissionQuestion,
-  renderRelayedQuestion,
-} from './person-question.js';
+export type { PermissionAnswerChoice, PermissionQuestion } from './person-question.js';
+export { describeCallArguments, renderPermissionQuestion } from './person-question.js';
 export type {
   Logger,
   PersonalityDemand,
@@ -115,6 +110,8 @@ export type {
   ToolRegistry,
 } from './registry.js';
 export { DEFAULT_RESULT_BUDGET } from './registry.js';
+export type { RelayedQuestion } from './relayed-question.js';
+export { relayedAsker, renderRelayedQuestion } from './relayed-question.js';
 export type { Attachment, ContentAnnotations, ToolFailure, ToolResult, ToolSuccess } from './result.js';
 export { fail, isToolResult, ok, resultText } from './result.js';
 export type {

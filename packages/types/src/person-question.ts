@@ -1,4 +1,3 @@
-import type { RelayedRequest } from './client-relay.js';
 import type { PermissionPrompt, PermissionSubjectDecision } from './permissions.js';
 import { boundedVisibleText, visibleText } from './visible-text.js';
 
@@ -6,9 +5,6 @@ import { boundedVisibleText, visibleText } from './visible-text.js';
 const MAX_SUBJECT_CHARS = 2_000;
 /** How much of a call's arguments a question shows when the call has no single subject. */
 const MAX_ARGUMENT_CHARS = 400;
-/** How much of a relayed message or field text a question shows. */
-const MAX_RELAYED_MESSAGE_CHARS = 2_000;
-const MAX_RELAYED_FIELD_CHARS = 200;
 
 /** Keys whose values are never shown: a prompt may be on a shared screen or in a recording. */
 const SECRET_KEY = /token|key|password|passwd|secret|authorization|credential|cookie/i;
@@ -155,124 +151,5 @@ export function renderPermissionQuestion(prompt: PermissionPrompt): PermissionQu
       },
       { value: 'deny', label: 'Deny' },
     ],
-  };
-}
-
-/** Who asks a relayed question, so a person never mistakes it for Quiver's own. */
-export function relayedAsker(request: Pick<RelayedRequest, 'server' | 'toolName'>): string {
-  return request.server === undefined
-    ? `Tool "${visibleText(request.toolName)}"`
-    : `MCP server "${visibleText(request.server)}"`;
-}
-
-export type RelayedQuestion =
-  | { ok: true; message: string; requestedSchema: Record<string, unknown> }
-  | { ok: false; reason: string };
-
-const PERMISSION_FORM_TITLE = /allow once|always allow|allow for this session|allow for this project/i;
-
-type FieldSchema = Record<string, unknown>;
-
-function choicesOf(field: FieldSchema): unknown[] {
-  const items = (field.items ?? {}) as FieldSchema;
-  const consts = (list: unknown) =>
-    Array.isArray(list) ? list.map((entry) => (entry as { const?: unknown } | null)?.const) : [];
-  return [
-    ...(Array.isArray(field.enum) ? field.enum : []),
-    ...consts(field.oneOf),
-    ...consts(field.anyOf),
-    ...(Array.isArray(items.enum) ? items.enum : []),
-    ...consts(items.oneOf),
-    ...consts(items.anyOf),
-  ];
-}
-
-function titlesOf(field: FieldSchema): string[] {
-  const items = (field.items ?? {}) as FieldSchema;
-  const titles = (list: unknown) =>
-    Array.isArray(list) ? list.map((entry) => (entry as { title?: unknown } | null)?.title) : [];
-  return [
-    field.title,
-    field.description,
-    ...titles(field.oneOf),
-    ...titles(field.anyOf),
-    ...titles(items.oneOf),
-    ...titles(items.anyOf),
-    ...(Array.isArray(field.enumNames) ? field.enumNames : []),
-  ].filter((title): title is string => typeof title === 'string');
-}
-
-/** A field offering Quiver's own answers (two of once/session/project/deny) or titled like them. */
-function imitatesPermissionForm(field: FieldSchema): boolean {
-  const answers = new Set<string>(PERMISSION_ANSWERS);
-  const offered = new Set(
-    choicesOf(field)
-      .filter((choice): choice is string => typeof choice === 'string')
-      .map((choice) => choice.trim().toLowerCase())
-      .filter((choice) => answers.has(choice)),
-  );
-  return offered.size >= 2 || titlesOf(field).some((title) => PERMISSION_FORM_TITLE.test(title));
-}
-
-function cleanTitles(list: unknown): unknown {
-  if (!Array.isArray(list)) return list;
-  return list.map((entry) =>
-    typeof entry === 'object' && entry !== null && typeof (entry as FieldSchema).title === 'string'
-      ? { ...entry, title: boundedVisibleText((entry as { title: string }).title, MAX_RELAYED_FIELD_CHARS) }
-      : entry,
-  );
-}
-
-function cleanField(field: FieldSchema): FieldSchema {
-  const cleaned: FieldSchema = { ...field };
-  for (const key of ['title', 'description'] as const)
-    if (typeof field[key] === 'string')
-      cleaned[key] = boundedVisibleText(field[key] as string, MAX_RELAYED_FIELD_CHARS);
-  if (Array.isArray(field.enumNames))
-    cleaned.enumNames = field.enumNames.map((name) =>
-      typeof name === 'string' ? boundedVisibleText(name, MAX_RELAYED_FIELD_CHARS) : name,
-    );
-  for (const key of ['oneOf', 'anyOf'] as const) if (key in field) cleaned[key] = cleanTitles(field[key]);
-  if (typeof field.items === 'object' && field.items !== null) {
-    const items = field.items as FieldSchema;
-    cleaned.items = { ...items, oneOf: cleanTitles(items.oneOf), anyOf: cleanTitles(items.anyOf) };
-    if (!('oneOf' in items)) delete (cleaned.items as FieldSchema).oneOf;
-    if (!('anyOf' in items)) delete (cleaned.items as FieldSchema).anyOf;
-  }
-  return cleaned;
-}
-
-/**
- * A question a bridged server (or a tool) asks a person, as it is relayed: the message escaped
- * and bounded after the asker's name, field titles and descriptions escaped, and refused when
- * it imitates Quiver's own permission form (its answers once/session/project/deny, or their
- * labels) or names a field with invisible characters — the answer goes to the server, but a
- * person who believes they answered Quiver has been misled about what they approved.
- */
-export function renderRelayedQuestion(request: RelayedRequest): RelayedQuestion {
-  const asker = relayedAsker(request);
-  const message = typeof request.params.message === 'string' ? request.params.message : '';
-  const schema = (request.params.requestedSchema ?? { type: 'object', properties: {} }) as FieldSchema;
-  const properties = (schema.properties ?? {}) as Record<string, FieldSchema>;
-  const cleanedProperties: Record<string, FieldSchema> = {};
-  for (const [key, field] of Object.entries(properties)) {
-    if (visibleText(key) !== key)
-      return {
-        ok: false,
-        reason: `the field name "${visibleText(key)}" holds invisible or control characters`,
-      };
-    if (typeof field !== 'object' || field === null)
-      return { ok: false, reason: `the field "${key}" is not a schema` };
-    if (imitatesPermissionForm(field) || PERMISSION_FORM_TITLE.test(key))
-      return {
-        ok: false,
-        reason: `its question is shaped like Quiver's own permission form (the answers once, session, project, deny or their labels), which ${asker} may not imitate`,
-      };
-    cleanedProperties[key] = cleanField(field);
-  }
-  return {
-    ok: true,
-    message: `${asker} asks: ${boundedVisibleText(message, MAX_RELAYED_MESSAGE_CHARS)}`,
-    requestedSchema: { ...schema, properties: cleanedProperties },
   };
 }

@@ -56,14 +56,13 @@ export class ServeClientRelay implements ClientRelayHandle {
     // question shaped like Quiver's own permission form refused.
     const question = renderRelayedQuestion(request);
     if (!question.ok) return { action: 'refused', reason: question.reason };
-    const params = request.params as unknown as ElicitRequestFormParams;
+    // Only what Quiver rendered: any other parameter of the server's would reach the client raw.
     const result = await channel.elicitInput(
       {
-        ...params,
         mode: 'form',
         message: question.message,
         requestedSchema: question.requestedSchema as ElicitRequestFormParams['requestedSchema'],
-        _meta: { ...params._meta, ...relayedFrom(request) },
+        _meta: { ...serversMeta(request.params._meta), ...relayedFrom(request) },
       },
       personAnswerOptions(signal),
     );
@@ -93,6 +92,12 @@ export class ServeClientRelay implements ClientRelayHandle {
   }
 }
 
+/** A relayed request's own `_meta`, without keys in Quiver's namespace: those are Quiver's to set. */
+export function serversMeta(meta: unknown): Record<string, unknown> {
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return {};
+  return Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('quiver/')));
+}
+
 /** `_meta` naming the server (or tool) a relayed request comes from, for a client that shows it. */
 export function relayedFrom(request: RelayedRequest): Record<string, unknown> {
   return {
@@ -120,6 +125,6 @@ export function labelledSampling(request: RelayedRequest): CreateMessageRequest[
   return {
     ...params,
     systemPrompt,
-    _meta: { ...params._meta, ...relayedFrom(request) },
+    _meta: { ...serversMeta(params._meta), ...relayedFrom(request) },
   };
 }
