@@ -19,25 +19,25 @@ export const EXPECTED_SERVER_FAILURES = {};
  */
 export const EXPECTED_NEXT_SERVER_FAILURES = {
   'input-required-result-basic-elicitation':
-    "input-required results are not produced yet: Quiver's own permission asks still wait for an elicitation, which a stateless request cannot carry; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_input_required_result_*)",
+    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
   'input-required-result-basic-list-roots':
-    "input-required results are not produced yet: Quiver's own permission asks still wait for an elicitation, which a stateless request cannot carry; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_input_required_result_*)",
+    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
   'input-required-result-basic-sampling':
-    "input-required results are not produced yet: Quiver's own permission asks still wait for an elicitation, which a stateless request cannot carry; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_input_required_result_*)",
+    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
   'input-required-result-capability-check':
-    "input-required results are not produced yet: Quiver's own permission asks still wait for an elicitation, which a stateless request cannot carry; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_input_required_result_*)",
+    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
   'input-required-result-multi-round':
-    "input-required results are not produced yet: Quiver's own permission asks still wait for an elicitation, which a stateless request cannot carry; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_input_required_result_*)",
+    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
   'input-required-result-multiple-input-requests':
-    "input-required results are not produced yet: Quiver's own permission asks still wait for an elicitation, which a stateless request cannot carry; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_input_required_result_*)",
+    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
   'input-required-result-non-tool-request':
-    'input-required results are not produced yet; the fixture server offers no test_input_required_result_prompt prompt',
+    'the fixture server offers no test_input_required_result_prompt prompt (a prompt that asks its caller for input)',
   'input-required-result-request-state':
-    "input-required results are not produced yet: Quiver's own permission asks still wait for an elicitation, which a stateless request cannot carry; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_input_required_result_*)",
+    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
   'input-required-result-result-type':
-    "input-required results are not produced yet: Quiver's own permission asks still wait for an elicitation, which a stateless request cannot carry; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_input_required_result_*)",
+    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
   'input-required-result-tampered-state':
-    "input-required results are not produced yet: Quiver's own permission asks still wait for an elicitation, which a stateless request cannot carry; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_input_required_result_*)",
+    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
   'server-stateless':
     "the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_missing_capability, which needs a client capability the request did not declare)",
   'tasks-capability-negotiation':

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
@@ -17,11 +17,23 @@ afterEach(async () => {
 });
 
 /** A client of revision 2026-07-28 (no initialize, no session); `fetch` may route each request. */
-async function connectModern(url: string, fetch?: typeof globalThis.fetch): Promise<Client> {
+async function connectModern(
+  url: string,
+  fetch?: typeof globalThis.fetch,
+  answer?: (message: string) => string,
+): Promise<Client> {
   const client = new Client(
     { name: 'modern-client', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: REVISION } } },
+    {
+      versionNegotiation: { mode: { pin: REVISION } },
+      ...(answer ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
   );
+  if (answer)
+    client.setRequestHandler('elicitation/create', (request) => ({
+      action: 'accept',
+      content: { decision: answer(request.params.message) },
+    }));
   await client.connect(new StreamableHTTPClientTransport(new URL(url), fetch ? { fetch } : {}));
   cleanups.push(() => client.close());
   return client;
@@ -103,6 +115,76 @@ describe('quiver serve --http on revision 2026-07-28', () => {
     );
     expect(unknown.status).toBe(400);
     expect(await unknown.text()).toContain(REVISION);
+  });
+});
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': REVISION,
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+};
+
+/** A raw 2026-07-28 tools/call: the JSON-RPC answer, whether sent as JSON or as one SSE event. */
+async function rawCall(url: string, params: Record<string, unknown>): Promise<Record<string, any>> {
+  const response = await rawPost(
+    url,
+    { 'mcp-protocol-version': REVISION, 'mcp-method': 'tools/call', 'mcp-name': String(params.name) },
+    { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { ...params, _meta: ENVELOPE } },
+  );
+  const text = await response.text();
+  const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
+  return JSON.parse(data ?? text) as Record<string, any>;
+}
+
+describe('a permission ask of quiver serve --http on revision 2026-07-28', () => {
+  it('comes back as an input-required result and runs the command once the client answers it', async () => {
+    const { serve, dir } = await servedWorkspace();
+    const questions: string[] = [];
+    const client = await connectModern(serve.url, undefined, (message) => {
+      questions.push(message);
+      return 'once';
+    });
+    const result = await client.callTool({ name: 'terminal', arguments: { command: 'touch approved' } });
+    expect(result.isError).toBeFalsy();
+    expect(existsSync(path.join(dir, 'approved'))).toBe(true);
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toContain('touch approved');
+
+    const refusing = await connectModern(serve.url, undefined, () => 'deny');
+    const refused = await refusing.callTool({ name: 'terminal', arguments: { command: 'touch refused' } });
+    expect(textOf(refused)).toContain('[not_permitted]');
+    expect(existsSync(path.join(dir, 'refused'))).toBe(false);
+  });
+
+  it('refuses a tampered state or one sent with other arguments, and asks again when the answer is missing', async () => {
+    const { serve, dir } = await servedWorkspace();
+    const call = { name: 'terminal', arguments: { command: 'touch asked' } };
+    const first = await rawCall(serve.url, call);
+    expect(first.result.resultType).toBe('input_required');
+    expect(first.result.inputRequests.quiver_permission.method).toBe('elicitation/create');
+    expect(first.result.inputRequests.quiver_permission.params.message).toContain('touch asked');
+    const state = first.result.requestState as string;
+    const yes = { quiver_permission: { action: 'accept', content: { decision: 'once' } } };
+
+    const tampered = `${state.slice(0, -2)}${state.endsWith('A') ? 'B' : 'A'}${state.slice(-1)}`;
+    const forged = await rawCall(serve.url, { ...call, requestState: tampered, inputResponses: yes });
+    expect(forged.error.code).toBe(-32602);
+    const other = await rawCall(serve.url, {
+      name: 'terminal',
+      arguments: { command: 'touch other' },
+      requestState: state,
+      inputResponses: yes,
+    });
+    expect(other.error.code).toBe(-32602);
+    expect(other.error.message).toContain('another call');
+    const unanswered = await rawCall(serve.url, { ...call, requestState: state });
+    expect(unanswered.result.resultType).toBe('input_required');
+    expect(existsSync(path.join(dir, 'asked'))).toBe(false);
+    expect(existsSync(path.join(dir, 'other'))).toBe(false);
+
+    const answered = await rawCall(serve.url, { ...call, requestState: state, inputResponses: yes });
+    expect(answered.result.isError).toBeFalsy();
+    expect(existsSync(path.join(dir, 'asked'))).toBe(true);
   });
 });
 

@@ -10,6 +10,7 @@ import { parseSessionLimits } from '../serve/http-session-limits.js';
 import { isLoopbackHost, parseListenAddress } from '../serve/listen-address.js';
 import { watchConfiguration } from '../serve/live-configuration.js';
 import { createServeConnection, type ServeConnection } from '../serve/mcp-server.js';
+import { STATE_KEY_VARIABLE, servePermissionRounds } from '../serve/permission-rounds.js';
 import { serveStdio } from '../serve/stdio.js';
 import { listTools } from '../serve/tool-listing.js';
 import { parseMessageSize } from '../stdio/message-size.js';
@@ -111,6 +112,15 @@ export function registerServeCommand(program: Command): void {
         throw new CliError(
           `Refusing to serve on non-loopback host "${address.host}": the MCP server has no authentication, so anyone who can reach it could run tools.`,
           'Use a loopback address such as --http 127.0.0.1:8765, or pass --allow-remote if you really mean it.',
+          EXIT.usage,
+        );
+      }
+      try {
+        servePermissionRounds();
+      } catch (error) {
+        throw new CliError(
+          (error as Error).message,
+          `Set ${STATE_KEY_VARIABLE} to a longer secret, or unset it.`,
           EXIT.usage,
         );
       }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { type CallToolResult, Server } from '@modelcontextprotocol/server';
+import { type CallToolResult, type InputRequiredResult, Server } from '@modelcontextprotocol/server';
 import type { Session, SessionOptions } from '@quiver/runtime';
 import { fail } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
@@ -10,6 +10,7 @@ import { ServeClientRelay } from './client-relay.js';
 import { toCallToolResult } from './content.js';
 import { DefinitionReview } from './definition-review.js';
 import { ElicitationPermissionResolver, supportsFormElicitation } from './permission-elicitation.js';
+import { type PermissionRounds, servePermissionRounds } from './permission-rounds.js';
 import { ProgressForwarding } from './progress-forwarding.js';
 import { declareRelayedCapabilities } from './relayed-capabilities.js';
 import { relayResourceSubscriptions } from './resource-subscription-relay.js';
@@ -26,6 +27,8 @@ export interface ServeConnectionOptions {
   session: SessionOptions;
   /** Where diagnostics go; never stdout, which may carry the protocol. */
   log: (message: string) => void;
+  /** Permission asks of 2026-07-28 requests, answered in the client's next request (default: the process's). */
+  permissionRounds?: PermissionRounds;
 }
 
 /** One MCP connection: its SDK server and the Quiver session behind it, closed together. */
@@ -53,9 +56,13 @@ export interface ServeConnection {
  */
 export function createServeConnection(options: ServeConnectionOptions): ServeConnection {
   const { log } = options;
+  const rounds = options.permissionRounds ?? servePermissionRounds();
   const server = new Server(
     { name: 'quiver', version: serverVersion() },
-    { capabilities: { tools: { listChanged: true }, logging: {} } },
+    {
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      requestState: { verify: rounds.verify },
+    },
   );
   const resolver = new ElicitationPermissionResolver();
   const clientRelay = new ServeClientRelay(() => server.getClientCapabilities());
@@ -130,45 +137,55 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
 
   server.setRequestHandler('tools/list', () => ({ tools: listing.get(current.session).tools }));
 
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
-    const { session, progress, refreshPool } = current;
-    const { name, arguments: args = {} } = request.params;
-    const target = resolveCallTarget(name, args, listing.get(session), session);
-    if (!target.run)
-      return { content: [{ type: 'text', text: `[input_invalid] ${target.error}` }], isError: true };
-    const callId = `mcp-${randomUUID()}`;
-    const progressToken = request.params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken;
-    const untrack =
-      progressToken === undefined
-        ? undefined
-        : progress.track(callId, (notice) =>
-            ctx.mcpReq
-              .notify({ method: 'notifications/progress', params: { progressToken, ...notice } })
-              .catch((error: unknown) => log(`could not send progress: ${messageOf(error)}`)),
-          );
-    const unbind = resolver.bind(callId, (params, requestOptions) =>
-      ctx.mcpReq.elicitInput(params, requestOptions),
-    );
-    const unbindRelay = clientRelay.bind(callId, ctx.mcpReq);
-    const untrackLogs = current.toolLogs.track(callId, (params) =>
-      ctx.mcpReq.notify({ method: 'notifications/message', params }),
-    );
-    try {
-      const [result] = await session.execute([{ id: callId, name: target.name, args: target.args }], {
-        signal: ctx.mcpReq.signal,
-      });
-      return server.projectCallToolResult(
-        toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`), target),
-        undefined,
+  server.setRequestHandler(
+    'tools/call',
+    async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      const { name, arguments: args = {} } = request.params;
+      // A 2026-07-28 request carries its client's capabilities: adopt them as initialize would.
+      const round = ctx.mcpReq.envelope ? rounds.begin(name, args, ctx) : undefined;
+      if (round && !elicitation && supportsFormElicitation(server.getClientCapabilities()))
+        server.oninitialized?.();
+      const { session, progress, refreshPool } = current;
+      const target = resolveCallTarget(name, args, listing.get(session), session);
+      if (!target.run)
+        return { content: [{ type: 'text', text: `[input_invalid] ${target.error}` }], isError: true };
+      const callId = `mcp-${randomUUID()}`;
+      const progressToken = request.params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken;
+      const untrack =
+        progressToken === undefined
+          ? undefined
+          : progress.track(callId, (notice) =>
+              ctx.mcpReq
+                .notify({ method: 'notifications/progress', params: { progressToken, ...notice } })
+                .catch((error: unknown) => log(`could not send progress: ${messageOf(error)}`)),
+            );
+      const unbind = resolver.bind(
+        callId,
+        round?.elicit ?? ((params, requestOptions) => ctx.mcpReq.elicitInput(params, requestOptions)),
       );
-    } finally {
-      await untrack?.();
-      untrackLogs();
-      unbind();
-      unbindRelay();
-      refreshPool();
-    }
-  });
+      const unbindRelay = clientRelay.bind(callId, ctx.mcpReq);
+      const untrackLogs = current.toolLogs.track(callId, (params) =>
+        ctx.mcpReq.notify({ method: 'notifications/message', params }),
+      );
+      try {
+        const [result] = await session.execute([{ id: callId, name: target.name, args: target.args }], {
+          signal: ctx.mcpReq.signal,
+        });
+        const question = await round?.inputRequired(ctx);
+        if (question) return question;
+        return server.projectCallToolResult(
+          toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`), target),
+          undefined,
+        );
+      } finally {
+        await untrack?.();
+        untrackLogs();
+        unbind();
+        unbindRelay();
+        refreshPool();
+      }
+    },
+  );
 
   const release = async (bound: typeof current) => {
     for (const cleanup of bound.cleanups.splice(0)) cleanup();
