@@ -144,7 +144,8 @@ export async function diagnose(global: GlobalOptions): Promise<DoctorReport> {
             ? path.relative(dataDir, store.store) || store.store
             : store.store,
           status: store.status === 'ok' ? 'ok' : 'problem',
-          detail: store.problem ?? 'ok',
+          detail:
+            store.problem ?? (store.tables ? `ok (tables: ${store.tables.join(', ') || 'none'})` : 'ok'),
           ...(store.fix ? { fix: store.fix } : {}),
         });
     } finally {

@@ -14,6 +14,8 @@ export interface StoreStatus {
   problem?: string;
   /** How a person fixes it; absent when ok. */
   fix?: string;
+  /** The tables of a SQLite store, each read once; absent for other entries. */
+  tables?: string[];
 }
 
 const MAX_DEPTH = 4;
@@ -52,7 +54,10 @@ function statusOfError(store: string, error: unknown): StoreStatus {
   };
 }
 
-/** One SQLite store: recorded but emptied, unreadable, or failing SQLite's quick check is not ok. */
+/**
+ * One SQLite store: recorded but emptied, unreadable, failing SQLite's quick check, or with a
+ * table that cannot be read is not ok; an ok store lists its tables.
+ */
 export function checkSqliteStore(path: string): StoreStatus {
   if (path.endsWith(STORE_RECORD_FILE)) {
     try {
@@ -74,10 +79,26 @@ export function checkSqliteStore(path: string): StoreStatus {
         });
         return statusOfError(path, damaged);
       }
+      // quick_check skips what only reading finds (a table's overflow pages, say): read each table once.
+      const tables = (
+        database
+          .prepare(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+          )
+          .all() as { name: string }[]
+      ).map((row) => row.name);
+      for (const table of tables) {
+        try {
+          database.prepare(`SELECT * FROM "${table.replaceAll('"', '""')}" LIMIT 1`).all();
+        } catch (error) {
+          const damaged = statusOfError(path, error);
+          return { ...damaged, problem: `Reading the table ${table}: ${damaged.problem}` };
+        }
+      }
+      return { store: path, status: 'ok', tables };
     } finally {
       database.close();
     }
-    return { store: path, status: 'ok' };
   } catch (error) {
     return statusOfError(path, error);
   }

@@ -71,7 +71,7 @@ describe('stores that held data', () => {
     writeFileSync(join(dir, 'storage', STORE_RECORD_FILE), '{not json');
     const statuses = checkSqliteStores(dir);
     const of = (name: string) => statuses.find((status) => status.store === join(dir, name));
-    expect(of('intact.db')).toEqual({ store: join(dir, 'intact.db'), status: 'ok' });
+    expect(of('intact.db')).toEqual({ store: join(dir, 'intact.db'), status: 'ok', tables: ['notes'] });
     expect(of('corrupt.db')).toMatchObject({ status: 'damaged', fix: expect.stringContaining('.damaged') });
     expect(of('storage/project/emptied.db')).toMatchObject({
       status: 'damaged',

@@ -47,7 +47,12 @@ export interface SharedDatabaseRequest {
  */
 export interface PostgresBackend {
   openSharedDatabase(request: SharedDatabaseRequest): Promise<SharedDatabase>;
-  checkStores(request: { url: string; source: string }): Promise<PostgresStoreStatus[]>;
+  /** `concerns`: the host's stores (concern → PostgreSQL migrations), whose every table is checked. */
+  checkStores(request: {
+    url: string;
+    source: string;
+    concerns?: Readonly<Record<string, readonly string[]>>;
+  }): Promise<PostgresStoreStatus[]>;
 }
 
 /** Loads the backend when it is first needed. */
