@@ -1,6 +1,16 @@
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { QuiverError } from '@quiver/types';
+import Database from 'better-sqlite3';
 import { asidePath, moveAsideFix } from './store-faults.js';
 
 /** Beside the stores of one directory: which of them Quiver created, so that an emptied one is noticed. */
@@ -73,18 +83,63 @@ function sizeOf(path: string): number | undefined {
   }
 }
 
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+/** Where the header keeps `PRAGMA user_version` (a big-endian 32-bit integer). */
+const USER_VERSION_OFFSET = 60;
+
+/** The first 100 bytes of the file (the SQLite header), or fewer when it is shorter. */
+function headerOf(path: string): Buffer {
+  const header = Buffer.alloc(100);
+  const descriptor = openSync(path, 'r');
+  try {
+    return header.subarray(0, readSync(descriptor, header, 0, header.length, 0));
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
 /**
- * Refuses to open as new a store Quiver created and that is now missing or empty (truncated,
- * deleted, replaced): it held data, so reopening it would silently start over. A person who
- * moved it aside (`<file>.damaged`) has said to start a new one.
+ * True when the file is a SQLite database without any schema of ours (`user_version` 0): a
+ * store Quiver migrated always has one, so such a file was replaced by a new database or lost
+ * the write-ahead log that held its data. The header is read first; only a header that says 0
+ * (the schema may still sit in the WAL, not yet copied into the file) is opened to ask SQLite.
+ * A file that is no database at all is left to the open, which reports it as damaged.
+ */
+function holdsNoSchema(path: string): boolean {
+  try {
+    const header = headerOf(path);
+    if (header.length < 100 || !header.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return false;
+    if (header.readUInt32BE(USER_VERSION_OFFSET) !== 0) return false;
+    const database = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return Number(database.pragma('user_version', { simple: true })) === 0;
+    } finally {
+      database.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses to open as new a store Quiver created and that is now missing, empty (truncated,
+ * deleted) or a database without its schema (replaced, or its WAL lost): it held data, so
+ * reopening it would silently start over. A person who moved it aside (`<file>.damaged`) has
+ * said to start a new one.
  */
 export function assertStoreNotEmptied(path: string): void {
   const record = storeRecordOf(path);
   if (record === undefined) return;
   const size = sizeOf(path);
-  if (size !== undefined && size > 0) return;
+  const schemaless = size !== undefined && size > 0 && holdsNoSchema(path);
+  if (size !== undefined && size > 0 && !schemaless) return;
   if (existsSync(asidePath(path))) return;
-  const state = size === undefined ? 'is missing' : 'is empty (0 bytes)';
+  const state =
+    size === undefined
+      ? 'is missing'
+      : schemaless
+        ? 'is a database without any of its tables (replaced by a new database, or its write-ahead log -wal was lost)'
+        : 'is empty (0 bytes)';
   throw new QuiverError(
     'storage_damaged',
     `The store ${path} ${state}, but Quiver created it on ${record.createdAt} and it held data (recorded in ${recordPathOf(path)}); it is not reopened as a new, empty store.`,
@@ -94,7 +149,11 @@ export function assertStoreNotEmptied(path: string): void {
           ? `create the marker file ${asidePath(path)} (touch "${asidePath(path)}"); Quiver then starts a new one.`
           : moveAsideFix(path)
       }`,
-      details: { path, state: size === undefined ? 'missing' : 'empty', createdAt: record.createdAt },
+      details: {
+        path,
+        state: size === undefined ? 'missing' : schemaless ? 'schemaless' : 'empty',
+        createdAt: record.createdAt,
+      },
     },
   );
 }

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isQuiverError } from '@quiver/types';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkSqliteStores, openDatabase, STORE_RECORD_FILE } from '../src/index.js';
 
@@ -51,6 +52,40 @@ describe('stores that held data', () => {
     const fresh = openDatabase(path, MIGRATIONS);
     expect(fresh.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 0 });
     fresh.close();
+  });
+
+  it('refuses a store replaced by a new, empty database instead of migrating it as new', () => {
+    const path = join(dataDir(), 'notes.db');
+    withNote(path);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    const replacement = new Database(path);
+    replacement.exec('CREATE TABLE unrelated (x)');
+    replacement.close();
+    const error = failureOf(() => openDatabase(path, MIGRATIONS));
+    expect(isQuiverError(error) && error.code).toBe('storage_damaged');
+    expect((error as Error).message).toContain(`${path} is a database without any of its tables`);
+    expect((error as { fix: string }).fix).toContain(`mv "${path}" "${path}.damaged"`);
+    expect(checkSqliteStores(join(path, '..'))).toEqual([
+      expect.objectContaining({ store: path, status: 'damaged' }),
+    ]);
+  });
+
+  it('refuses a store whose write-ahead log, which held its schema and rows, was lost', () => {
+    const path = join(dataDir(), 'notes.db');
+    const copy = `${path}.before-checkpoint`;
+    const database = openDatabase(path, MIGRATIONS);
+    database.pragma('wal_autocheckpoint = 0');
+    database.prepare('INSERT INTO notes (text) VALUES (?)').run('only in the WAL');
+    // The main file as it is while the schema and the row are still in the WAL alone.
+    copyFileSync(path, copy);
+    database.close();
+    expect(statSync(copy).size).toBeGreaterThan(0);
+    for (const suffix of ['-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    copyFileSync(copy, path);
+    rmSync(copy);
+    const error = failureOf(() => openDatabase(path, MIGRATIONS));
+    expect(isQuiverError(error) && error.code).toBe('storage_damaged');
+    expect((error as Error).message).toContain('write-ahead log');
   });
 
   it('reports a file that is not a database as damaged, naming it, instead of a bare SqliteError', () => {
