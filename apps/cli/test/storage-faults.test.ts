@@ -8,6 +8,7 @@ import { itWithSystemTools } from '@quiver/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, tempDir } from './helpers.js';
 import { connectStdio, serveEnv, serveWorkspace, textOf } from './serve-fixtures.js';
+import { rawChannel } from './stdio-channel.js';
 
 const run = promisify(execFile);
 const FULL_DISK_SERVE = path.join(
@@ -109,6 +110,31 @@ describe('storage faults say what broke, and nothing is lost silently', () => {
     const served = await client.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
     expect(served.isError, textOf(served)).toBeFalsy();
     expect(stderr()).toContain('Saved permission grants are not applied');
+
+    // quiver rpc: a session created under an id of the client's still starts and runs tools (the
+    // log cannot say whether the id is taken); resuming one needs the log and says which file broke.
+    const rpc = rawChannel(dir, ['rpc'], 'content-length');
+    cleanups.push(() => rpc.stop());
+    const request = (id: number, method: string, params: unknown) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+      return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    await rpc.send(
+      request(1, 'initialize', { protocolVersion: '1', client: { name: 'storage-faults' } }) +
+        request(2, 'session.create', { sessionId: 'named' }) +
+        request(3, 'session.execute', {
+          sessionId: 'named',
+          calls: [{ id: 'r1', name: 'read_file', args: { path: 'README.md' } }],
+        }) +
+        request(4, 'session.resume', { sessionId: 'earlier' }),
+    );
+    const created = await rpc.reply((reply) => reply.id === 2);
+    expect(created.error, JSON.stringify(created.error)).toBeUndefined();
+    const executed = await rpc.reply((reply) => reply.id === 3);
+    expect(JSON.stringify(executed.result)).toContain('The quick brown fox.');
+    const resumed = await rpc.reply((reply) => reply.id === 4);
+    expect(resumed.error?.message).toContain(path.join(data, 'sessions.db'));
+    expect(resumed.error?.data).toMatchObject({ code: 'storage_damaged' });
 
     const log = await quiver(dir, ['log']);
     expect(log.code).not.toBe(0);

@@ -70,6 +70,8 @@ export function rpcProtocolReference(): string {
     '   left out and `fix` how to trust it. Show it to the person.',
     '2. `session.create` opens a session (`session.resume` continues one an earlier process logged;',
     `   an id the log does not know is error ${RPC_ERRORS.sessionNotFound}, and \`session.create\` of an id it knows is ${RPC_ERRORS.sessionExists}).`,
+    `   A session log that cannot be read (damaged, unreachable) does not stop \`session.create\`; \`session.resume\``,
+    `   then fails with ${RPC_ERRORS.quiver}, \`data.code\` \`storage_damaged\` or \`storage_unavailable\` naming the store and \`data.fix\`.`,
     `   A personality that yields no tools is error ${RPC_ERRORS.noTools} with \`data.code\` \`personality_untrusted\` or`,
     '   `personality_empty` and `data.fix`, never an empty list.',
     '3. Wait for the `session.ready` notification: the MCP servers of the personality have connected',

@@ -140,7 +140,12 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
         `Session "${params.sessionId}" is already open on this connection.`,
       );
     if (params.sessionId !== undefined) {
-      const known = await logged(params.sessionId);
+      // A damaged or unreachable log cannot say whether the id is taken: a new session still
+      // starts (its log writes say once that they cannot record); resuming needs the log.
+      const known = await logged(params.sessionId).catch((error: unknown) => {
+        if (how === 'create' && isStorageFault(error)) return false;
+        throw error;
+      });
       if (how === 'resume' && !known)
         throw new ResponseError(
           RPC_ERRORS.sessionNotFound,
@@ -432,6 +437,11 @@ function permissionsOverRpc(connection: MessageConnection, sessionId: string): P
       }
     },
   };
+}
+
+/** A store that is damaged or cannot be reached (named in the error, with its fix). */
+function isStorageFault(error: unknown): boolean {
+  return isQuiverError(error) && (error.code === 'storage_damaged' || error.code === 'storage_unavailable');
 }
 
 function asResponseError(error: unknown): ResponseError<unknown> {
