@@ -30,6 +30,22 @@ const describeLine = (item: LineItem) =>
 const frame = (body: string) => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
 describe('reading bounded messages from a byte stream', () => {
+  it('refuses a header block with two Content-Length headers that disagree, and reads on at the next frame', () => {
+    const input = `Content-Length: 2\r\nContent-Length: 400\r\n\r\n{}${frame('{"next":1}')}`;
+    for (const size of [1, 5, 4096]) {
+      expect(
+        frames(new ContentLengthFramer(1000), input, size).map(describeFrame),
+        `chunks of ${size}`,
+      ).toEqual(['framing: two Content-Length headers that disagree ("2" and "400")', '{"next":1}']);
+    }
+    // The same length twice is one length.
+    expect(
+      frames(new ContentLengthFramer(1000), 'Content-Length: 2\r\ncontent-length: 2\r\n\r\n{}', 64).map(
+        describeFrame,
+      ),
+    ).toEqual(['{}']);
+  });
+
   it('cuts Content-Length frames the same way whatever the chunk sizes, skipping bodies over the limit', () => {
     const input = `${frame('{"a":1}')}${frame('x'.repeat(100))}Content-Type: text/plain\r\n\r\n{"lost":true}${frame('{"b":2}')}${frame('{"c":3}')}`;
     for (const size of [1, 2, 3, 7, 64, 4096]) {

@@ -149,7 +149,12 @@ function parseHeaders(block: string): number | string {
     if (!match) return `a header line that is not "Name: value" (${JSON.stringify(line.slice(0, 80))})`;
     const name = (match[1] as string).toLowerCase();
     names.push(match[1] as string);
-    if (name === 'content-length') length = match[2];
+    if (name === 'content-length') {
+      // Two different lengths leave no way to know where the body ends (HTTP refuses them too).
+      if (length !== undefined && length !== match[2])
+        return `two Content-Length headers that disagree (${JSON.stringify(length.slice(0, 20))} and ${JSON.stringify((match[2] as string).slice(0, 20))})`;
+      length = match[2];
+    }
   }
   if (length === undefined)
     return `a header block without Content-Length (it had ${names.map((name) => JSON.stringify(name)).join(', ')}); every message needs "Content-Length: <bytes>\\r\\n\\r\\n" before its body`;
