@@ -1,8 +1,11 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { itWithSystemTools } from '@quiver/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { quiver, tempDirs, write } from './helpers.js';
+import { BIN, quiver, tempDirs, write } from './helpers.js';
+import { letters } from './trust-terminal.js';
 
 const dirs = tempDirs('quiver-permissions-command-');
 afterEach(dirs.cleanup);
@@ -24,6 +27,37 @@ function project() {
     QUIVER_MANAGED_SETTINGS: path.join(home, 'managed.yaml'),
   };
   return { workspace, env, userFile: path.join(home, '.config/quiver/config.yaml') };
+}
+
+/**
+ * Runs `quiver ARGS` on a pseudo-terminal (util-linux `script`), as a person does, and picks
+ * "Always allow" (the third choice) when the permission prompt shows.
+ */
+function alwaysAllowOnTerminal(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<string> {
+  const quoted = args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', `${process.execPath} ${BIN} ${quoted}`, '/dev/null'], {
+      cwd,
+      env: { ...process.env, ...env },
+    });
+    let output = '';
+    let answered = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!answered && letters(output).includes('Alwaysallow')) {
+        answered = true;
+        const keys = ['\u001b[B', '\u001b[B', '\r'];
+        for (const [index, key] of keys.entries())
+          setTimeout(() => child.stdin.write(key), 200 * (index + 1));
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(letters(output));
+    });
+  });
 }
 
 describe('quiver permissions', () => {
@@ -76,4 +110,39 @@ describe('quiver permissions', () => {
     expect(inside.code).toBe(2);
     expect(inside.stderr).toContain("run by a command of Quiver's terminal tool");
   }, 60_000);
+
+  itWithSystemTools(['script', 'git'])(
+    'lists a grant saved at the prompt with where it is kept, and removes it so the command is asked again',
+    async () => {
+      const { workspace, env } = project();
+      write(path.join(workspace, 'personalities/default.yaml'), 'plugins: [tools-terminal]\nsandbox: off\n');
+      const call = ['--trust-project', 'call', 'terminal', '--args', '{"command":"git status"}'];
+      const prompted = await alwaysAllowOnTerminal(workspace, env, call);
+      expect(prompted).toContain('Alwaysallow');
+      const run = (args: string[]) => quiver(args, { cwd: workspace, env });
+      const listed = await run(['permissions', 'list', '--json']);
+      const store = path.join(workspace, '.quiver/permissions.db');
+      expect(JSON.parse(listed.stdout).grants).toEqual([
+        { scope: 'project', rule: 'terminal(git status:*)', store },
+      ]);
+      expect((await run(['permissions', 'list'])).stdout).toContain(
+        `grant terminal(git status:*)  [project grant] ${store}`,
+      );
+      // Without a terminal, the saved grant is what allows it.
+      const allowed = await run(call);
+      expect(allowed.stdout + allowed.stderr).toContain('not a git repository');
+
+      const typo = await run(['permissions', 'remove', 'grant', 'terminal(git status)']);
+      expect(typo.code).toBe(2);
+      expect(typo.stderr).toContain('Did you mean "terminal(git status:*)"?');
+      const removed = await run(['permissions', 'remove', 'grant', 'terminal(git status:*)']);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(JSON.parse((await run(['permissions', 'list', '--json'])).stdout).grants).toEqual([]);
+      const denied = await run(call);
+      expect(denied.code).not.toBe(0);
+      expect(denied.stdout + denied.stderr).toContain('terminal(git status:*)');
+      expect(denied.stdout + denied.stderr).not.toContain('not a git repository');
+    },
+    90_000,
+  );
 });

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { ProjectGrants } from '@quiver/permissions';
 import type { Command } from 'commander';
+import { openQuiver } from '../context.js';
 import { globalOptions } from '../global-options.js';
 import { CliError, color, printJson, printLine } from '../output.js';
 import { editSettingsFile, projectSettingsFiles, refuseInsideQuiverTools } from '../settings-files.js';
@@ -80,6 +82,49 @@ async function listRules(command: Command): Promise<RuleEntry[]> {
   return entries;
 }
 
+/** A rule a person saved at a prompt ("always allow"): it holds for this project in every session. */
+interface GrantEntry {
+  scope: 'project';
+  rule: string;
+  /** Where it is kept: the project's permissions.db, or the PostgreSQL database replicas share. */
+  store: string;
+}
+
+/**
+ * Runs `use` with the project's saved grants and where they are kept; undefined when there is no
+ * store yet and `create` is false (nothing was ever saved, and listing creates nothing).
+ */
+async function withProjectGrants<T>(
+  command: Command,
+  create: boolean,
+  use: (grants: ProjectGrants, store: string) => Promise<T>,
+): Promise<T | undefined> {
+  const quiver = await openQuiver(globalOptions(command), {}, { quiet: true });
+  try {
+    const shared = quiver.host.options.sharedStorage?.projectGrants;
+    if (shared) return await use(shared, 'PostgreSQL (shared by every replica of this project)');
+    const { sqlite } = quiver.host.options;
+    const file = path.join(quiver.host.dataDir, 'permissions.db');
+    if (sqlite === undefined || (!create && !existsSync(file))) return undefined;
+    const { openSqliteProjectGrants } = await import('@quiver/runtime');
+    const grants = openSqliteProjectGrants(quiver.host.dataDir, sqlite);
+    try {
+      return await use(grants, file);
+    } finally {
+      await grants.close();
+    }
+  } finally {
+    await quiver.close();
+  }
+}
+
+async function listGrants(command: Command): Promise<GrantEntry[]> {
+  const grants = await withProjectGrants(command, false, async (store, where) =>
+    (await store.list()).map((rule): GrantEntry => ({ scope: 'project', rule, store: where })),
+  );
+  return grants ?? [];
+}
+
 async function targetFile(command: Command, scope: RuleScope): Promise<string> {
   if (scope === 'personality') return personalityFile(command);
   const file = (await projectSettingsFiles(globalOptions(command))).find(
@@ -97,19 +142,18 @@ export function registerPermissionsCommand(program: Command): void {
   permissions
     .command('list')
     .description(
-      'Every permission rule of the managed and user settings and the default personality, with its file.',
+      'Every permission rule of the managed and user settings and the default personality, with its file, and the grants saved for this project at a prompt.',
     )
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }, command: Command) => {
       const rules = await listRules(command);
+      const grants = await listGrants(command);
       if (options.json) {
-        printJson({ rules });
+        printJson({ rules, grants });
         return;
       }
-      if (rules.length === 0) {
+      if (rules.length === 0)
         printLine('No permission rules are written in the settings or the default personality.');
-        return;
-      }
       for (const entry of rules) {
         const paint =
           entry.behavior === 'deny' ? color.red : entry.behavior === 'ask' ? color.yellow : color.green;
@@ -117,6 +161,14 @@ export function registerPermissionsCommand(program: Command): void {
           `${paint(entry.behavior.padEnd(5))} ${entry.rule}  ${color.dim(`[${entry.scope}] ${entry.file}`)}`,
         );
       }
+      if (grants.length === 0) {
+        printLine(color.dim('No grants are saved for this project.'));
+        return;
+      }
+      printLine('Saved for this project at a prompt ("always allow"):');
+      for (const grant of grants)
+        printLine(`${color.green('grant')} ${grant.rule}  ${color.dim(`[project grant] ${grant.store}`)}`);
+      printLine(color.dim('`quiver permissions remove grant RULE` takes one back.'));
     });
   permissions
     .command('add')
@@ -186,9 +238,11 @@ export function registerPermissionsCommand(program: Command): void {
     );
   permissions
     .command('remove')
-    .description('Remove a rule from your settings or the default personality file.')
-    .argument('<behavior>', 'allow | ask | deny')
-    .argument('<rule>', 'the rule as written')
+    .description(
+      'Remove a rule from your settings or the default personality file, or a grant saved for this project (`remove grant RULE`).',
+    )
+    .argument('<behavior>', 'allow | ask | deny, or grant for a saved grant')
+    .argument('<rule>', 'the rule as written (as `quiver permissions list` shows it)')
     .option('--scope <scope>', 'user (default) | personality')
     .option('--json', 'machine-readable output')
     .action(
@@ -199,6 +253,10 @@ export function registerPermissionsCommand(program: Command): void {
         command: Command,
       ) => {
         refuseInsideQuiverTools('quiver permissions remove');
+        if (behaviorText === 'grant') {
+          await removeGrant(command, rule, options.json === true);
+          return;
+        }
         const behavior = behaviorOf(behaviorText);
         const scope = scopeOf(options.scope);
         const file = await targetFile(command, scope);
@@ -228,4 +286,30 @@ export function registerPermissionsCommand(program: Command): void {
         else printLine(`${color.green('removed')} ${behavior} ${rule} from ${file} (${scope})`);
       },
     );
+}
+
+async function removeGrant(command: Command, rule: string, json: boolean): Promise<void> {
+  const removed = await withProjectGrants(command, false, async (grants, store) => {
+    const saved = await grants.list();
+    if (!(await grants.remove(rule))) {
+      const { didYouMean } = await import('@quiver/plugin-host');
+      const suggestion = didYouMean(rule, [...saved]);
+      throw new CliError(
+        `No grant ${JSON.stringify(rule)} is saved for this project; nothing was changed.`,
+        suggestion
+          ? `Did you mean ${JSON.stringify(suggestion)}?`
+          : saved.length > 0
+            ? `The saved grants are: ${saved.join(', ')}.`
+            : 'No grant is saved for this project.',
+      );
+    }
+    return store;
+  });
+  if (removed === undefined)
+    throw new CliError(
+      `No grant ${JSON.stringify(rule)} is saved for this project; nothing was changed.`,
+      'No grant is saved for this project.',
+    );
+  if (json) printJson({ scope: 'project', rule, store: removed, removed: true });
+  else printLine(`${color.green('removed')} grant ${rule} from ${removed} (project)`);
 }
