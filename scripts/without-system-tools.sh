@@ -6,7 +6,7 @@
 # hidden tool's binary is covered by an empty, non-executable file, so code that runs a tool by
 # absolute path (the sandbox's /usr/bin/bwrap) finds it missing too.
 set -euo pipefail
-hidden=(rg bwrap strace python3 pyproject-build go gofmt postgres initdb pg_ctl psql cc gcc g++ c++ make)
+hidden=(rg bwrap strace python3 pyproject-build go gofmt postgres initdb pg_ctl psql cc gcc g++ c++ make chromium)
 
 if [ -z "${QUIVER_FRESH_NAMESPACE:-}" ] && [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 \
   && unshare --mount --propagation private true 2>/dev/null; then

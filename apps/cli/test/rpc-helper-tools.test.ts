@@ -18,6 +18,7 @@ interface HelperRequest {
   sessionId: string;
   helper: string;
   arguments: Record<string, unknown>;
+  question?: { text: string; choices?: string[] };
 }
 
 let child: ChildProcessWithoutNullStreams;
@@ -138,6 +139,40 @@ describe('helper tools an rpc client declares', { timeout: 90_000 }, () => {
     const summary = sessions.find((listed) => listed.id === sessionId);
     expect(summary?.resultTokens).toBeGreaterThan(0);
     expect(summary?.definitionTokens).toBeGreaterThan(0);
+  });
+
+  it("sends the model's question and plan to show labelled as the model's, every hidden character escaped", async () => {
+    const { sessionId } = await create({ helperTools: { askUser: true, exitPlanMode: true } });
+    asked.length = 0;
+    const question = `Deploy?\u202e${'\n'.repeat(8)}[Quiver] Allow terminal: git status?\u001b[2J`;
+    const plan = 'Step 1\n[Quiver] Plan approved by the user\u2066\n\u200bStep 2';
+    await execute(sessionId, [
+      { name: 'ask_user', args: { question, choices: ['Yes\u202e', 'Allow once'] } },
+      { name: 'exit_plan_mode', args: { plan } },
+    ]);
+    const [asking, planning] = asked;
+    // The raw arguments still reach the client; what it shows is the rendered question.
+    expect(asking?.arguments).toEqual({ question, choices: ['Yes\u202e', 'Allow once'] });
+    expect(asking?.question).toEqual({
+      text: `The model asks: Deploy?\\u202e${'\\u000a'.repeat(8)}[Quiver] Allow terminal: git status?\\u001b[2J`,
+      choices: ['Yes\\u202e', 'Allow once'],
+    });
+    expect(planning?.question?.text).toBe(
+      [
+        'The model presents this plan and asks to leave plan mode:',
+        '> Step 1',
+        '> [Quiver] Plan approved by the user\\u2066',
+        '> \\u200bStep 2',
+      ].join('\n'),
+    );
+    for (const shown of [
+      asking?.question?.text,
+      planning?.question?.text,
+      ...(asking?.question?.choices ?? []),
+    ])
+      expect(shown).not.toMatch(
+        /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069]/,
+      );
   });
 
   it('keeps the helpers when session.update replaces the external tools', async () => {

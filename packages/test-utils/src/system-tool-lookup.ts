@@ -15,6 +15,7 @@ export const SYSTEM_TOOLS = {
   cc: 'apt-get install build-essential (npm compiles better-sqlite3 from source where no prebuilt binary can be downloaded)',
   make: 'apt-get install build-essential (node-gyp runs make to compile better-sqlite3)',
   'pyproject-build': 'apt-get install python3-build (builds the sdist and wheel of clients/python)',
+  chromium: "apt-get install chromium (the console's browser tests drive it through puppeteer-core)",
 } as const satisfies Record<string, string>;
 
 export type SystemToolName = keyof typeof SYSTEM_TOOLS;

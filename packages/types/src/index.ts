@@ -70,6 +70,8 @@ export type {
   PreToolUseOutcome,
   ToolHook,
 } from './hooks.js';
+export type { ModelQuestion } from './model-question.js';
+export { renderModelPlan, renderModelQuestion } from './model-question.js';
 export { matchesNamePattern } from './name-pattern.js';
 export type { PathArgumentResolution, RealPath } from './path-resolution.js';
 export { isProcessRelativePath, resolvePathArgument, resolveRealPath } from './path-resolution.js';

@@ -21,6 +21,7 @@ export const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise
   ['mcp', async () => (await import('./mcp.js')).registerMcpCommand],
   ['serve', async () => (await import('./serve.js')).registerServeCommand],
   ['rpc', async () => (await import('./rpc.js')).registerRpcCommand],
+  ['console', async () => (await import('./console.js')).registerConsoleCommand],
   ['config', async () => (await import('./config.js')).registerConfigCommand],
   ['permissions', async () => (await import('./permissions.js')).registerPermissionsCommand],
   ['doctor', async () => (await import('./doctor.js')).registerDoctorCommand],

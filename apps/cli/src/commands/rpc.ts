@@ -1,11 +1,18 @@
 import type { Command } from 'commander';
 import { createMessageConnection } from 'vscode-jsonrpc/node';
+import { parseConsoleAskTimeout, type RunningConsole, startConsole } from '../console/start-console.js';
 import { openQuiver } from '../context.js';
 import type { GlobalOptions } from '../global-options.js';
-import { printError } from '../output.js';
+import { CliError, EXIT, printError } from '../output.js';
 import { BoundedMessageReader, BoundedMessageWriter } from '../rpc/framing.js';
 import { serveRpc } from '../rpc/rpc-server.js';
 import { parseMessageSize } from '../stdio/message-size.js';
+
+interface RpcOptions {
+  maxMessageSize?: string;
+  console?: boolean;
+  consoleAskTimeout?: string;
+}
 
 export function registerRpcCommand(program: Command): void {
   program
@@ -17,10 +24,29 @@ export function registerRpcCommand(program: Command): void {
       '--max-message-size <size>',
       'largest message read, e.g. 64MiB; a larger one is skipped and answered with an error (default 16MiB)',
     )
-    .action(async (options: { maxMessageSize?: string }, command: Command) => {
+    .option('--no-console', 'do not start the local console (`quiver console` opens it)')
+    .option(
+      '--console-ask-timeout <seconds>',
+      'how long an ask of a client without the permissions capability waits for a console page (default 300)',
+    )
+    .action(async (options: RpcOptions, command: Command) => {
       const maxMessageBytes = parseMessageSize(options.maxMessageSize);
+      let askTimeoutMs: number;
+      try {
+        askTimeoutMs = parseConsoleAskTimeout(options.consoleAskTimeout);
+      } catch (error) {
+        throw new CliError(
+          (error as Error).message,
+          'Give whole seconds, e.g. --console-ask-timeout 120.',
+          EXIT.usage,
+        );
+      }
       const quiver = await openQuiver(command.optsWithGlobals<GlobalOptions>());
       const log = (message: string) => printError(`quiver rpc: ${message}`);
+      const personConsole: RunningConsole | undefined =
+        options.console === false
+          ? undefined
+          : await startConsole({ kind: 'rpc', quiver: () => quiver, askTimeoutMs });
       const writer = new BoundedMessageWriter(process.stdout);
       const reader = new BoundedMessageReader({
         maxMessageBytes,
@@ -29,12 +55,13 @@ export function registerRpcCommand(program: Command): void {
       });
       const connection = createMessageConnection(reader, writer);
       connection.onError(([error]) => log(error.message));
-      const { closed } = serveRpc(quiver, connection);
+      const { closed } = serveRpc(quiver, connection, personConsole?.hub);
       const stop = () => connection.dispose();
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       await closed;
       connection.dispose();
+      await personConsole?.close();
       await quiver.close();
       // After `shutdown` stdin may still be open: stop reading it, and end even if a handle lingers.
       process.stdin.destroy();

@@ -1,6 +1,7 @@
 import type { SessionOptions } from '@quiver/runtime';
 import type { Quiver } from '@quiver/wiring';
 import type { Command } from 'commander';
+import { parseConsoleAskTimeout, type RunningConsole, startConsole } from '../console/start-console.js';
 import { openQuiver } from '../context.js';
 import type { GlobalOptions } from '../global-options.js';
 import { CliError, EXIT, printError } from '../output.js';
@@ -28,6 +29,8 @@ interface ServeOptions {
   bodyTimeout?: string;
   maxConnections?: string;
   maxSessionConnections?: string;
+  console?: boolean;
+  consoleAskTimeout?: string;
 }
 
 const HTTP_ONLY = [
@@ -90,11 +93,26 @@ export function registerServeCommand(program: Command): void {
       'over stdio: largest message read, e.g. 64MiB; a larger one is skipped and answered with an error (default 16MiB)',
     )
     .option('--json', 'print the start summary as one JSON line')
+    .option('--no-console', 'do not start the local console (`quiver console` opens it)')
+    .option(
+      '--console-ask-timeout <seconds>',
+      'how long an ask the client cannot show waits for an answer in a connected console page (default 300)',
+    )
     .action(async (options: ServeOptions, command: Command) => {
       const address = options.http === undefined ? undefined : parseListenAddress(options.http);
       const limits = parseSessionLimits(options);
       const connectionLimits = parseConnectionLimits(options);
       const maxMessageBytes = parseMessageSize(options.maxMessageSize);
+      let askTimeoutMs: number;
+      try {
+        askTimeoutMs = parseConsoleAskTimeout(options.consoleAskTimeout);
+      } catch (error) {
+        throw new CliError(
+          (error as Error).message,
+          'Give whole seconds, e.g. --console-ask-timeout 120.',
+          EXIT.usage,
+        );
+      }
       const httpOnly = HTTP_ONLY.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
       if (!address && httpOnly.length > 0)
         throw new CliError(
@@ -134,9 +152,16 @@ export function registerServeCommand(program: Command): void {
       };
       const log = (message: string) => printError(`quiver serve: ${message}`);
       const connections = new Set<ServeConnection>();
+      let personConsole: RunningConsole | undefined;
+      const transport = address ? 'serve (http)' : 'serve (stdio)';
       const openConnection = (resume?: { sessionId: string }) => {
         const session = resume ? { ...sessionOptions, sessionId: resume.sessionId } : sessionOptions;
-        const connection = createServeConnection({ quiver, session, log });
+        const connection = createServeConnection({
+          quiver,
+          session,
+          log,
+          ...(personConsole ? { console: { hub: personConsole.hub, transport } } : {}),
+        });
         connections.add(connection);
         const close = connection.close.bind(connection);
         connection.close = async () => {
@@ -170,6 +195,10 @@ export function registerServeCommand(program: Command): void {
         // `sandbox: auto` without bubblewrap: said once at start; each session also gets it as an event.
         const sandboxNotice = await quiver.sandboxNotice();
         if (sandboxNotice) log(sandboxNotice);
+        if (options.console !== false) {
+          personConsole = await startConsole({ kind: transport, quiver: () => quiver, askTimeoutMs });
+          log(`console on ${personConsole.url} — open it with \`quiver console\``);
+        }
         if (address) {
           const sharedRecords = () => quiver.host.options.sharedStorage?.serveSessions;
           const server = await serveHttp({
@@ -193,6 +222,7 @@ export function registerServeCommand(program: Command): void {
         }
       } finally {
         live.close();
+        await personConsole?.close();
         await quiver.close();
       }
     });

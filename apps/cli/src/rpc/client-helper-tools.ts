@@ -5,6 +5,7 @@ import {
   harnessTools,
   type PlanVerdict,
 } from '@quiver/runtime';
+import type { ModelQuestion } from '@quiver/types';
 import { createWorktreeHelpers, type Quiver } from '@quiver/wiring';
 import { CancellationTokenSource, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
@@ -26,12 +27,21 @@ export function clientHelperTools(
   sessionId: string,
 ): ExternalToolDefinition[] {
   if (declared === undefined) return [];
-  const ask = (helper: HelperName, args: Record<string, unknown>, signal: AbortSignal) =>
-    requestHelper(connection, { sessionId, helper, arguments: args }, signal);
+  const ask = (
+    helper: HelperName,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    question?: ModelQuestion,
+  ) =>
+    requestHelper(
+      connection,
+      { sessionId, helper, arguments: args, ...(question === undefined ? {} : { question }) },
+      signal,
+    );
   const capabilities: HarnessCapabilities = {};
   if (declared.askUser)
-    capabilities.askUser = async (question, signal): Promise<AskUserAnswer> => {
-      const reply = await ask('ask_user', { ...question }, signal);
+    capabilities.askUser = async ({ shown, ...question }, signal): Promise<AskUserAnswer> => {
+      const reply = await ask('ask_user', { ...question }, signal, shown);
       if (reply.declined === true || reply.answer === undefined)
         return { declined: true, ...(reply.reason === undefined ? {} : { reason: reply.reason }) };
       return { answer: reply.answer };
@@ -41,8 +51,8 @@ export function clientHelperTools(
       await ask('task_complete', { ...report }, signal);
     };
   if (declared.exitPlanMode)
-    capabilities.exitPlanMode = async (plan, signal): Promise<PlanVerdict> => {
-      const reply = await ask('exit_plan_mode', { ...plan }, signal);
+    capabilities.exitPlanMode = async ({ shown, ...plan }, signal): Promise<PlanVerdict> => {
+      const reply = await ask('exit_plan_mode', { ...plan }, signal, shown);
       return {
         approved: reply.approved === true,
         ...(reply.feedback === undefined ? {} : { feedback: reply.feedback }),

@@ -432,6 +432,15 @@ export const helperRequested = z.object({
     .describe(
       'ask_user: `{ question, choices? }`; task_complete: `{ summary }`; exit_plan_mode: `{ plan }`; structured_output: the value, already checked against the schema.',
     ),
+  question: z
+    .object({
+      text: z.string(),
+      choices: z.array(z.string()).optional(),
+    })
+    .optional()
+    .describe(
+      "ask_user and exit_plan_mode: what to show the person instead of the raw arguments — the model's question or plan labelled as the model's, every control, bidi and invisible character escaped as `\\uXXXX`, and the offered answers escaped the same way (in their order, so the person's pick maps back to `arguments.choices`).",
+    ),
 });
 export const helperReply = z
   .strictObject({

@@ -8,6 +8,8 @@ import {
 import type { Quiver } from '@quiver/wiring';
 import { type CancellationToken, type MessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
+import type { ConsoleHub } from '../console/console-hub.js';
+import { ConsolePermissionResolver } from '../console/console-resolver.js';
 import { VERSION } from '../global-options.js';
 import { clientHelperTools, helperNameClashes } from './client-helper-tools.js';
 import { clientExecutedTools, type RunningClientCalls, reportClientProgress } from './client-tools.js';
@@ -54,7 +56,11 @@ interface ClientCapabilities {
  * model's calls and receives every lifecycle event as a `session.event` notification. External
  * tools and (when the client can answer them) permission asks go back to the client as requests.
  */
-export function serveRpc(quiver: Quiver, connection: MessageConnection): { closed: Promise<void> } {
+export function serveRpc(
+  quiver: Quiver,
+  connection: MessageConnection,
+  personConsole?: ConsoleHub,
+): { closed: Promise<void> } {
   const sessions = new Map<string, OpenSession>();
   const runningClientCalls: RunningClientCalls = new Map();
   let capabilities: ClientCapabilities | undefined;
@@ -171,7 +177,16 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
         ...clientExecutedTools(externalTools ?? [], connection, sessionId, runningClientCalls),
         ...helperTools,
       ],
-      ...(can.permissions ? { permissionResolver: permissionsOverRpc(connection, sessionId) } : {}),
+      ...(can.permissions
+        ? { permissionResolver: permissionsOverRpc(connection, sessionId) }
+        : personConsole
+          ? {
+              permissionResolver: new ConsolePermissionResolver({
+                hub: personConsole,
+                sessionId: () => sessionId,
+              }),
+            }
+          : {}),
       clientRelay: rpcClientRelay(connection, sessionId, can),
     });
     const forward = (event: QuiverEvent) => {
@@ -182,9 +197,15 @@ export function serveRpc(quiver: Quiver, connection: MessageConnection): { close
     const unsubscribeRelay = quiver.host.events.subscribe((event) => {
       if (event.type.startsWith('client_relay.') && event.sessionId === sessionId) forward(event);
     });
+    const unwatch = personConsole?.watchSession(session, {
+      transport: 'rpc',
+      personality,
+      agent: session.agent.kind,
+    });
     const unsubscribe = () => {
       unsubscribeSession();
       unsubscribeRelay();
+      unwatch?.();
     };
     const entry: OpenSession = { session, unsubscribe, running: new Set(), lastTurn: 0, helperTools };
     sessions.set(sessionId, entry);

@@ -4,6 +4,8 @@ import { type CallToolResult, type InputRequiredResult, Server } from '@modelcon
 import type { Session, SessionOptions } from '@quiver/runtime';
 import { fail } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
+import type { ConsoleHub } from '../console/console-hub.js';
+import { ConsolePermissionResolver } from '../console/console-resolver.js';
 import { resolveCallTarget } from './call-target.js';
 import { relayMcpCatalog } from './catalog-relay.js';
 import { ServeClientRelay } from './client-relay.js';
@@ -29,6 +31,8 @@ export interface ServeConnectionOptions {
   log: (message: string) => void;
   /** Permission asks of 2026-07-28 requests, answered in the client's next request (default: the process's). */
   permissionRounds?: PermissionRounds;
+  /** The process's console: it shows the session's calls and answers asks the client cannot show. */
+  console?: { hub: ConsoleHub; transport: string };
 }
 
 /** One MCP connection: its SDK server and the Quiver session behind it, closed together. */
@@ -81,10 +85,22 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
 
   /** The session behind the connection, with what listens to it; replaced when the configuration reloads. */
   const bind = (quiver: Quiver) => {
+    const consoleResolver =
+      options.console === undefined
+        ? undefined
+        : new ConsolePermissionResolver({
+            hub: options.console.hub,
+            client: () => (elicitation ? resolver : undefined),
+            sessionId: () => current.session.id,
+          });
     const session = quiver.createSession({
       ...options.session,
       clientRelay,
-      ...(elicitation ? { permissionResolver: resolver } : {}),
+      ...(consoleResolver
+        ? { permissionResolver: consoleResolver }
+        : elicitation
+          ? { permissionResolver: resolver }
+          : {}),
     });
     const progress = new ProgressForwarding(session.events);
     const toolLogs = new ToolLogForwarding(session.events, () => serverLogs.level);
@@ -122,6 +138,17 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       }),
     );
     cleanups.push(review.watch(quiver), serverLogs.watch(quiver));
+    if (options.console) {
+      const client = server.getClientVersion();
+      cleanups.push(
+        options.console.hub.watchSession(session, {
+          transport: options.console.transport,
+          ...(client ? { client: `${client.name} ${client.version}` } : {}),
+          personality: session.options.personality ?? quiver.defaultPersonality,
+          agent: session.agent.kind,
+        }),
+      );
+    }
     return { quiver, session, progress, toolLogs, refreshPool, cleanups };
   };
   let current = bind(options.quiver);
@@ -131,7 +158,13 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
   server.oninitialized = () => {
     // Without form elicitation the session stays headless: asks become denies naming the rule.
     elicitation = supportsFormElicitation(server.getClientCapabilities());
-    if (elicitation) current.session.updateOptions({ permissionResolver: resolver });
+    // The console's resolver asks the client first whenever it can; it stays in place.
+    if (elicitation && !options.console) current.session.updateOptions({ permissionResolver: resolver });
+    const client = server.getClientVersion();
+    if (client)
+      options.console?.hub.describeSession(current.session.id, {
+        client: `${client.name} ${client.version}`,
+      });
     if (elicitation) review.enable();
   };
 

@@ -1,4 +1,11 @@
-import { fail, ok, QuiverError } from '@quiver/types';
+import {
+  fail,
+  type ModelQuestion,
+  ok,
+  QuiverError,
+  renderModelPlan,
+  renderModelQuestion,
+} from '@quiver/types';
 import { z } from 'zod';
 import type { ExternalToolDefinition } from '../contracts.js';
 
@@ -17,12 +24,18 @@ export interface PlanVerdict {
  * tool that no one would answer.
  */
 export interface HarnessCapabilities {
-  /** `ask_user`: a question for the person, with optional choices. */
-  askUser?(question: { question: string; choices?: string[] }, signal: AbortSignal): Promise<AskUserAnswer>;
+  /**
+   * `ask_user`: a question for the person, with optional choices. Show the person `shown` (the
+   * question labelled as the model's, every invisible character escaped), never the raw text.
+   */
+  askUser?(
+    question: { question: string; choices?: string[]; shown: ModelQuestion },
+    signal: AbortSignal,
+  ): Promise<AskUserAnswer>;
   /** `task_complete`: the agent reports its task done, with a summary. */
   taskComplete?(report: { summary: string }, signal: AbortSignal): Promise<void> | void;
-  /** `exit_plan_mode`: the agent presents its plan and asks to leave plan mode. */
-  exitPlanMode?(plan: { plan: string }, signal: AbortSignal): Promise<PlanVerdict>;
+  /** `exit_plan_mode`: the agent presents its plan and asks to leave plan mode; show the person `shown`. */
+  exitPlanMode?(plan: { plan: string; shown: ModelQuestion }, signal: AbortSignal): Promise<PlanVerdict>;
   /**
    * `worktree_create` / `worktree_remove`: a separate git worktree for the agent's work. The
    * harness decides where the agent works next; `createWorktreeHelpers` (@quiver/tools-terminal)
@@ -88,7 +101,11 @@ export function harnessTools(capabilities: HarnessCapabilities): ExternalToolDef
         const choices = Array.isArray(input.choices) ? input.choices.map(text) : undefined;
         const answer = await askUser.call(
           capabilities,
-          { question, ...(choices ? { choices } : {}) },
+          {
+            question,
+            ...(choices ? { choices } : {}),
+            shown: renderModelQuestion({ question, ...(choices ? { choices } : {}) }),
+          },
           ctx.signal,
         );
         if ('declined' in answer)
@@ -133,7 +150,11 @@ export function harnessTools(capabilities: HarnessCapabilities): ExternalToolDef
       async execute(args, ctx) {
         const plan = text((args as { plan?: unknown }).plan).trim();
         if (plan.length === 0) return fail('input_invalid', 'exit_plan_mode needs the plan to present.');
-        const verdict = await exitPlanMode.call(capabilities, { plan }, ctx.signal);
+        const verdict = await exitPlanMode.call(
+          capabilities,
+          { plan, shown: renderModelPlan(plan) },
+          ctx.signal,
+        );
         const feedback = verdict.feedback ? ` Feedback: ${verdict.feedback}` : '';
         return ok(
           verdict.approved

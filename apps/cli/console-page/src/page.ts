@@ -1,0 +1,330 @@
+// The console page: plain DOM, every text set as textContent (what the server sends is already
+// escaped by Quiver's renderer; the page never parses it as markup).
+
+interface Ask {
+  id: string;
+  callId: string;
+  toolName: string;
+  lines: string[];
+  headline: string;
+  alwaysRule?: string;
+  choices: Array<{ value: string; label: string }>;
+  expiresAt: number;
+}
+interface Call {
+  callId: string;
+  sessionId: string;
+  toolName: string;
+  arguments: string;
+  status: string;
+  decision?: { behavior: string; scope?: string; rule?: string; reason: string };
+  progress?: { progress: number; total?: number; message?: string };
+  startedAt: number;
+  durationMs?: number;
+  resultChars?: number;
+  resultTokens?: number;
+  error?: string;
+}
+interface Session {
+  id: string;
+  transport: string;
+  client?: string;
+  personality: string;
+  agent: string;
+  startedAt: number;
+  closedAt?: number;
+}
+interface Server {
+  server: string;
+  state: string;
+  lastError?: string;
+}
+type Message =
+  | { type: 'session'; session: Session }
+  | { type: 'call'; call: Call }
+  | { type: 'ask'; ask: Ask }
+  | { type: 'ask_done'; id: string; outcome: string }
+  | { type: 'servers'; servers: Server[] };
+
+const TOKEN_KEY = 'quiver-console-token';
+const asks = new Map<string, Ask>();
+const calls = new Map<string, Call>();
+const sessions = new Map<string, Session>();
+
+function byId<T extends HTMLElement>(id: string): T {
+  return document.getElementById(id) as T;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text?: string,
+  className?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+function setStatus(text: string, live = false): void {
+  const status = byId('status');
+  status.textContent = text;
+  status.classList.toggle('live', live);
+}
+
+const clock = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toLocaleTimeString());
+
+async function secret(): Promise<string | undefined> {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  // The address leaves the bar at once: a screenshot or a shared screen shows no secret.
+  if (location.hash) history.replaceState(null, '', location.pathname);
+  const token = fragment.get('token');
+  if (token) {
+    sessionStorage.setItem(TOKEN_KEY, token);
+    return token;
+  }
+  const code = fragment.get('code');
+  if (code) {
+    const response = await fetch('/api/exchange', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    if (response.ok) {
+      const { token: exchanged } = (await response.json()) as { token: string };
+      sessionStorage.setItem(TOKEN_KEY, exchanged);
+      return exchanged;
+    }
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+}
+
+function renderAsks(token: string): void {
+  const container = byId('asks');
+  container.replaceChildren();
+  byId('no-asks').hidden = asks.size > 0;
+  for (const ask of asks.values()) {
+    const box = element('div', undefined, 'ask');
+    box.dataset.askId = ask.id;
+    box.append(element('h3', ask.headline));
+    const pre = element('pre');
+    let inChange = false;
+    for (const line of ask.lines.slice(1)) {
+      if (line === 'Change:') inChange = true;
+      const className =
+        inChange && /^ {4}- /.test(line) ? 'removed' : inChange && /^ {4}\+ /.test(line) ? 'added' : '';
+      pre.append(element('span', `${line}\n`, className));
+    }
+    box.append(pre);
+    const message = element('textarea');
+    message.placeholder = 'Message to the model if you deny (optional)';
+    message.setAttribute('aria-label', 'message to the model');
+    box.append(message);
+    const choices = element('div', undefined, 'choices');
+    for (const choice of ask.choices) {
+      const button = element('button', choice.label);
+      button.dataset.choice = choice.value;
+      button.addEventListener('click', () => void answer(token, ask.id, choice.value, message.value, box));
+      choices.append(button);
+    }
+    const expires = element('span', `waits until ${clock(ask.expiresAt)}`, 'expires');
+    choices.append(expires);
+    box.append(choices);
+    container.append(box);
+  }
+}
+
+async function answer(token: string, id: string, decision: string, message: string, box: HTMLElement) {
+  for (const button of box.querySelectorAll('button')) button.disabled = true;
+  const response = await fetch(`/api/asks/${encodeURIComponent(id)}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(decision === 'deny' && message.trim() !== '' ? { decision, message } : { decision }),
+  });
+  if (!response.ok) {
+    const { error } = (await response.json().catch(() => ({ error: response.statusText }))) as {
+      error: string;
+    };
+    box.append(element('p', `Not recorded: ${error}`, 'error'));
+  }
+}
+
+function renderCalls(): void {
+  const body = byId<HTMLTableElement>('calls').tBodies[0] as HTMLTableSectionElement;
+  body.replaceChildren();
+  for (const call of [...calls.values()].reverse()) {
+    const row = element('tr');
+    row.dataset.callId = call.callId;
+    const decision = call.decision
+      ? `${call.decision.behavior}${call.decision.scope ? ` (${call.decision.scope})` : ''}${call.decision.rule ? ` · ${call.decision.rule}` : ''}`
+      : '';
+    const progress = call.progress
+      ? `${call.progress.progress}${call.progress.total === undefined ? '' : `/${call.progress.total}`}${call.progress.message ? ` ${call.progress.message}` : ''}`
+      : '';
+    const result =
+      call.resultChars === undefined
+        ? ''
+        : `${call.resultChars} chars${call.resultTokens === undefined ? '' : ` · ~${call.resultTokens} tokens to the model`}`;
+    const decisionCell = element('td', decision);
+    if (call.decision) decisionCell.title = call.decision.reason;
+    row.append(
+      element('td', clock(call.startedAt)),
+      element('td', call.toolName),
+      element('td', call.arguments, 'args'),
+      decisionCell,
+      element('td', call.error ?? call.status, call.status),
+      element('td', progress),
+      element('td', call.durationMs === undefined ? '' : `${Math.round(call.durationMs)} ms`),
+      element('td', result),
+    );
+    body.append(row);
+  }
+}
+
+function renderSessions(): void {
+  const list = byId('sessions');
+  list.replaceChildren();
+  for (const session of sessions.values()) {
+    const state = session.closedAt === undefined ? 'open' : `closed ${clock(session.closedAt)}`;
+    list.append(
+      element(
+        'li',
+        `${session.transport} · ${session.client ?? 'client not known yet'} · personality ${session.personality} · ${session.agent} · ${state} · ${session.id}`,
+      ),
+    );
+  }
+  if (sessions.size === 0) list.append(element('li', 'No session yet.', 'quiet'));
+}
+
+function renderServers(servers: Server[]): void {
+  const list = byId('servers');
+  list.replaceChildren();
+  for (const server of servers)
+    list.append(
+      element('li', `${server.server}: ${server.state}${server.lastError ? ` — ${server.lastError}` : ''}`),
+    );
+  if (servers.length === 0) list.append(element('li', 'No MCP server is configured.', 'quiet'));
+}
+
+function apply(message: Message, token: string): void {
+  switch (message.type) {
+    case 'session':
+      sessions.set(message.session.id, message.session);
+      renderSessions();
+      break;
+    case 'call':
+      calls.set(message.call.callId, message.call);
+      renderCalls();
+      break;
+    case 'ask':
+      asks.set(message.ask.id, message.ask);
+      renderAsks(token);
+      break;
+    case 'ask_done':
+      asks.delete(message.id);
+      renderAsks(token);
+      break;
+    case 'servers':
+      renderServers(message.servers);
+      break;
+  }
+}
+
+/** Server-sent events read from a fetch: EventSource cannot send the secret as a header. */
+async function follow(token: string): Promise<void> {
+  const response = await fetch('/api/events', { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok || !response.body) {
+    const { error } = (await response.json().catch(() => ({ error: response.statusText }))) as {
+      error: string;
+    };
+    throw new Error(error);
+  }
+  setStatus('live', true);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end = buffer.indexOf('\n\n');
+    while (end !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf('\n\n');
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (data === undefined) continue;
+      const parsed = JSON.parse(data);
+      if (event === 'snapshot') {
+        const snapshot = parsed as { sessions: Session[]; calls: Call[]; asks: Ask[]; servers: Server[] };
+        sessions.clear();
+        calls.clear();
+        asks.clear();
+        for (const session of snapshot.sessions) sessions.set(session.id, session);
+        for (const call of snapshot.calls) calls.set(call.callId, call);
+        for (const ask of snapshot.asks) asks.set(ask.id, ask);
+        renderSessions();
+        renderCalls();
+        renderAsks(token);
+        renderServers(snapshot.servers);
+      } else apply(parsed as Message, token);
+    }
+  }
+}
+
+async function searchHistory(token: string): Promise<void> {
+  const query = byId<HTMLInputElement>('history-query').value;
+  const response = await fetch(`/api/history?q=${encodeURIComponent(query)}&limit=200`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = byId<HTMLTableElement>('history').tBodies[0] as HTMLTableSectionElement;
+  body.replaceChildren();
+  if (!response.ok) return;
+  const { calls: found } = (await response.json()) as {
+    calls: Array<{
+      sessionId: string;
+      toolName: string;
+      arguments: string;
+      status: string;
+      code?: string;
+      startedAt?: number;
+      durationMs?: number;
+    }>;
+  };
+  for (const call of found) {
+    const row = element('tr');
+    row.append(
+      element('td', call.startedAt === undefined ? '' : new Date(call.startedAt).toLocaleString()),
+      element('td', call.sessionId.slice(0, 8)),
+      element('td', call.toolName),
+      element('td', call.arguments, 'args'),
+      element('td', call.code ?? call.status, call.status === 'ok' ? 'ok' : 'error'),
+      element('td', call.durationMs === undefined ? '' : `${Math.round(call.durationMs)} ms`),
+    );
+    body.append(row);
+  }
+}
+
+async function main(): Promise<void> {
+  const token = await secret();
+  if (!token) {
+    setStatus('no secret: open the address `quiver console` prints');
+    return;
+  }
+  byId('history-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void searchHistory(token);
+  });
+  void searchHistory(token);
+  for (;;) {
+    try {
+      await follow(token);
+      setStatus('the server stopped; reconnecting…');
+    } catch (error) {
+      setStatus(`not connected: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
+void main();
