@@ -172,7 +172,8 @@ parentheses must balance, \`\\\` escapes a character, \`~/\` is your home direct
 \`!\`), a command (\`terminal(git status:*)\`; only a trailing \`:*\` is a wildcard and quotes must close, except
 that an allow may name one whole command line exactly), a URL
 (\`web_fetch(domain:example.com)\` or a whole URL), or an MCP name (\`mcp__github\`, \`mcp__github__*\`, matched by
-name only). A rule that does not parse is an error (\`config_invalid\`, with the file, the line and a fix;
+name only). A rule on any other tool (\`grep_search\`, a plugin's tool) is read as that tool's kind once its
+plugin is loaded. A rule that does not parse is an error (\`config_invalid\`, with the file, the line and a fix;
 \`quiver personality check\` exits 2, and \`quiver serve\` keeps its running configuration), never a rule that
 matches nothing.
 

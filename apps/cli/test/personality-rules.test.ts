@@ -103,6 +103,21 @@ describe('a personality with a rule that does not parse', () => {
   });
 });
 
+describe('an ask rule on a loaded tool whose name alone does not tell its kind', () => {
+  it('fails personality check and every command that loads it, at its file and line, not at the first call', async () => {
+    const workspace = dirs.make();
+    const file = path.join(workspace, 'personalities', 'searcher.yaml');
+    write(file, 'extends: default\npermissions:\n  ask:\n    - "grep_search(src/{a)"\n');
+    const check = await quiver(['personality', 'check', file], { cwd: workspace });
+    expect(check.code, check.stdout).toBe(2);
+    expect(check.stderr).toContain(`${file}:4: permissions.ask.0:`);
+    expect(check.stderr).toContain('Permission rule "grep_search(src/{a)" does not parse');
+    const tools = await quiver(['--trust-project', 'tools', '-p', file], { cwd: workspace });
+    expect(tools.code).toBe(2);
+    expect(tools.stderr).toContain(`${file}:4: permissions.ask.0:`);
+  });
+});
+
 describe('quiver personality check on a personality that extends another', () => {
   it('lists each inherited allow a plain list drops, and how to keep them', async () => {
     const workspace = dirs.make();

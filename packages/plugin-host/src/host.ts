@@ -16,7 +16,7 @@ import { readPersonSettings, withPersonSettings } from './config/settings-layers
 import type { CreateHostOptions, PluginConfigContext, PluginStatus } from './host-options.js';
 import { type HostProtectedPath, protectedPathsOf } from './host-protected-paths.js';
 import { createStderrLogger } from './logger.js';
-import { type Personality, resolvePersonality } from './personality/index.js';
+import { type Personality, registeredToolKinds, resolvePersonality } from './personality/index.js';
 import type { PluginCatalog } from './plugins/plugin-catalog.js';
 import { resolvePluginReference } from './plugins/plugin-resolver.js';
 import { startingPersonality } from './plugins/starting-personality.js';
@@ -298,7 +298,11 @@ export class QuiverHost {
     if (cached) return cached;
     const personality = this.#trusted(
       key,
-      resolvePersonality(key, { searchDirs: this.#searchDirs(), embedded: this.embedded }),
+      resolvePersonality(key, {
+        searchDirs: this.#searchDirs(),
+        embedded: this.embedded,
+        toolKinds: registeredToolKinds(this.registry),
+      }),
     );
     this.catalog.settleSettings(personality);
     const container = this.container.createChildContainer();

@@ -58,6 +58,7 @@ export {
   loadPersonalityFile,
   PERSONALITY_DEFAULTS,
   personalitySchema,
+  registeredToolKinds,
   resolvePersonality,
   resolvePersonalityInheritance,
   toSessionPolicy,

@@ -238,3 +238,83 @@ describe('generated malformed specifiers in a personality file', () => {
     }
   });
 });
+
+describe('rules on tools whose kind is known once their plugin is loaded', () => {
+  const kinds = new Map([
+    ['grep_search', 'read'],
+    ['apply_changes', 'write'],
+    ['terminal_start', 'shell'],
+    ['fetch_page', 'url'],
+    ['kanban_create', 'custom'],
+  ] as const);
+
+  it('refuses an ask or allow whose specifier does not parse as that kind, at its file and line', () => {
+    const file = writePersonality(
+      'searcher',
+      'permissions:\n  allow: [read_file]\n  ask:\n    - "grep_search(src/{a)"\n',
+    );
+    const error = failure(() => resolvePersonality('searcher', { searchDirs: [root], toolKinds: kinds }));
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain(`${file}:4: permissions.ask.0:`);
+    expect(error.message).toContain('"grep_search(src/{a)" does not parse');
+    expect(error.message).toMatch(/Fix: Close the alternatives/);
+
+    writePersonality(
+      'adder',
+      'extends: searcher\npermissions:\n  ask: { add: ["terminal_start(git \\"x)"] }\n',
+    );
+    writePersonality('searcher', 'permissions:\n  allow: [read_file]\n');
+    const added = failure(() => resolvePersonality('adder', { searchDirs: [root], toolKinds: kinds }));
+    expect(added.message).toContain(
+      `${path.join(root, 'personalities/adder.yaml')}:3: permissions.ask.add.0:`,
+    );
+  });
+
+  it('loads the same rules once they parse, and reads them as that kind', () => {
+    writePersonality(
+      'searcher',
+      'permissions:\n  ask: ["grep_search(src/{a,b}/**)", "kanban_create(todo:*)"]\n',
+    );
+    const personality = resolvePersonality('searcher', { searchDirs: [root], toolKinds: kinds });
+    expect(personality.permissions.ask).toEqual(['grep_search(src/{a,b}/**)', 'kanban_create(todo:*)']);
+  });
+
+  it('fails every generated malformed specifier on every behaviour and kind with config_invalid at its line', () => {
+    let state = 3434;
+    const next = () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const insert = (text: string, piece: string) => {
+      const at = Math.floor(next() * (text.length + 1));
+      return `${text.slice(0, at)}${piece}${text.slice(at)}`;
+    };
+    // Each kind's malformed specifiers: a valid one with an unclosed group, quote or a bad host.
+    const malformed: Record<string, () => string> = {
+      read: () =>
+        `${pick(['src/', 'secrets/', 'docs/'])}${insert(pick(['*.key', 'a/b', '**/x']), pick(['{', '[', '[]']))}`,
+      write: () => `${pick(['build/', 'src/'])}${insert(pick(['*.js', 'out/**']), pick(['{', '[', '[]']))}`,
+      shell: () =>
+        `${pick(['git status', 'npm run test', 'ls -la'])} ${pick(['"', "'"])}${pick(['x', 'a b'])}`,
+      url: () => `domain:${insert(pick(['example.com', 'docs.example.org']), pick([' ', '/', '*', ':']))}`,
+      custom: () => `${pick(['todo', 'board', ''])}${pick(['*', ':*x', 'a*b'])}`,
+    };
+    const tools = [...kinds.entries()];
+    for (let index = 0; index < 60; index++) {
+      const [tool, kind] = pick(tools);
+      const rule = `${tool}(${malformed[kind]?.()})`;
+      // An allow may name one whole command line that does not split into words (command-rule.ts).
+      const behavior = pick(
+        kind === 'shell' ? (['ask', 'deny'] as const) : (['allow', 'ask', 'deny'] as const),
+      );
+      const file = writePersonality(
+        'generated',
+        `permissions:\n  ${behavior}:\n    - ${JSON.stringify(rule)}\n`,
+      );
+      const error = failure(() => resolvePersonality('generated', { searchDirs: [root], toolKinds: kinds }));
+      expect(error.code, `${behavior} ${rule}`).toBe('config_invalid');
+      expect(error.message, rule).toContain(`${file}:3: permissions.${behavior}.0:`);
+    }
+  });
+});

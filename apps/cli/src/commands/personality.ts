@@ -22,12 +22,16 @@ export function registerPersonalityCommand(program: Command): void {
       // `extends: NAME` resolves as the host does: personalities/NAME.yaml beside quiver.yaml, or an embedded one.
       const dir = path.dirname(path.resolve(file));
       const configDir = path.basename(dir) === 'personalities' ? path.dirname(dir) : dir;
+      const tools = await firstPartyToolCatalog(configDir);
+      // Rules are parsed as the loaded tools' kinds, as the host does: an ask on grep_search is a path glob.
       const inheritance = resolvePersonalityInheritance(path.resolve(file), {
         searchDirs: [...new Set([configDir, process.cwd()])],
         embedded: { default: DEFAULT_PERSONALITY },
+        toolKinds: tools.toolKinds,
       });
       const { personality: resolved, dropped, unmatchedRemovals } = inheritance;
-      const { catalog, unloadedPlugins } = await firstPartyToolCatalog(configDir, resolved.plugins);
+      const { catalog } = tools;
+      const unloadedPlugins = resolved.plugins.filter((id) => !tools.loaded.has(id));
       const issues = checkPersonalityToolNames(resolved, catalog, { unloadedPlugins });
       const failed = issues.some((issue) => issue.level === 'error');
       if (failed) process.exitCode = EXIT.toolFailed;
@@ -96,9 +100,9 @@ export function registerPersonalityCommand(program: Command): void {
  * No MCP server is started and no third-party plugin is run; names that may belong to one come
  * back as warnings instead of errors.
  */
-async function firstPartyToolCatalog(configDir: string, enabledPlugins: readonly string[]) {
+async function firstPartyToolCatalog(configDir: string) {
   const { createQuiver } = await import('@quiver/wiring');
-  const { findConfigFile, loadConfigFile } = await loadPluginHost();
+  const { findConfigFile, loadConfigFile, registeredToolKinds } = await loadPluginHost();
   const { toolNameCatalog } = await loadRuntime();
   let mcpServers: Record<string, unknown> = {};
   const configFile = findConfigFile(configDir);
@@ -119,7 +123,8 @@ async function firstPartyToolCatalog(configDir: string, enabledPlugins: readonly
       const groups = registered.map((entry) => entry.tool.toolset).filter((group) => group !== undefined);
       return {
         catalog: { ...toolNameCatalog(registered, [], policy), extraNames: [...new Set(groups)] },
-        unloadedPlugins: enabledPlugins.filter((id) => !loaded.has(id)),
+        loaded,
+        toolKinds: registeredToolKinds(quiver.host.registry),
       };
     } finally {
       await quiver.close();

@@ -13,3 +13,4 @@ export {
 export type { Personality, PersonalityFile } from './personality-schema.js';
 export { PERSONALITY_DEFAULTS, personalitySchema } from './personality-schema.js';
 export { toSessionPolicy } from './session-policy.js';
+export { registeredToolKinds } from './tool-kinds.js';

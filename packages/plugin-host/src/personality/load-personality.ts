@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { QuiverError } from '@quiver/types';
+import { checkPermissionRule } from '@quiver/permissions';
+import { type PermissionBehavior, type PermissionKind, QuiverError } from '@quiver/types';
 import { LineCounter, parseDocument } from 'yaml';
 import { type DroppedListItem, mergeLayers, type UnmatchedRemoval } from '../config/merge-layers.js';
 import { type PersonalityIssue, personalityIssues } from './personality-issues.js';
@@ -17,6 +18,12 @@ export interface PersonalitySearchOptions {
   searchDirs: readonly string[];
   /** Personalities available by name without a file; files of the same name take precedence. */
   embedded?: Record<string, unknown>;
+  /**
+   * The kinds of the tools loaded (`grep_search` is a read tool): a rule naming one is parsed as
+   * that kind's resource when the file is read, so that an ask or allow on a tool whose name
+   * alone does not tell its kind fails here, with its file and line, and not at its first call.
+   */
+  toolKinds?: ReadonlyMap<string, PermissionKind>;
 }
 
 /** One validated personality file or embedded entry, before `extends` is followed. */
@@ -62,14 +69,15 @@ export function resolvePersonalityInheritance(
   options: PersonalitySearchOptions,
 ): PersonalityInheritance {
   const first = isPathReference(nameOrPath)
-    ? readPersonalityFile(path.resolve(nameOrPath))
+    ? readPersonalityFile(path.resolve(nameOrPath), { toolKinds: options.toolKinds })
     : findByName(nameOrPath, options, [], undefined);
   return resolveChain(first, options);
 }
 
 /** Loads the personality file at `file` and follows its `extends` chain. */
 export function loadPersonalityFile(file: string, options: PersonalitySearchOptions): Personality {
-  return resolveChain(readPersonalityFile(path.resolve(file)), options).personality;
+  return resolveChain(readPersonalityFile(path.resolve(file), { toolKinds: options.toolKinds }), options)
+    .personality;
 }
 
 function resolveChain(first: PersonalitySource, options: PersonalitySearchOptions): PersonalityInheritance {
@@ -81,7 +89,7 @@ function resolveChain(first: PersonalitySource, options: PersonalitySearchOption
     if (isPathReference(reference)) {
       const file = path.resolve(current.directory ?? process.cwd(), reference);
       if (visited.includes(file)) throw cycleError([...visited, file]);
-      parent = readPersonalityFile(file, { from: current.source });
+      parent = readPersonalityFile(file, { from: current.source, toolKinds: options.toolKinds });
     } else {
       parent = findByName(reference, options, visited, current.source);
     }
@@ -164,7 +172,7 @@ function findByName(
         skipped ??= file;
         continue;
       }
-      return readPersonalityFile(file, { from });
+      return readPersonalityFile(file, { from, toolKinds: options.toolKinds });
     }
   }
   const embeddedSource = `embedded:${name}`;
@@ -173,7 +181,8 @@ function findByName(
       ? options.embedded[name]
       : undefined;
   if (embedded !== undefined) {
-    if (!visited.includes(embeddedSource)) return validateSource(embedded, embeddedSource, undefined, name);
+    if (!visited.includes(embeddedSource))
+      return validateSource(embedded, embeddedSource, undefined, name, undefined, options.toolKinds);
     skipped ??= embeddedSource;
   }
   if (skipped !== undefined) throw cycleError([...visited, skipped]);
@@ -189,7 +198,12 @@ function findByName(
   );
 }
 
-function readPersonalityFile(file: string, context: { from?: string | undefined } = {}): PersonalitySource {
+interface ReadContext {
+  from?: string | undefined;
+  toolKinds?: ReadonlyMap<string, PermissionKind> | undefined;
+}
+
+function readPersonalityFile(file: string, context: ReadContext = {}): PersonalitySource {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -226,7 +240,14 @@ function readPersonalityFile(file: string, context: { from?: string | undefined 
     }
     return undefined;
   };
-  return validateSource(document.toJS() ?? {}, file, path.dirname(file), defaultId, lineOf);
+  return validateSource(
+    document.toJS() ?? {},
+    file,
+    path.dirname(file),
+    defaultId,
+    lineOf,
+    context.toolKinds,
+  );
 }
 
 function validateSource(
@@ -235,16 +256,52 @@ function validateSource(
   directory: string | undefined,
   defaultId: string,
   lineOf?: PersonalitySource['lineOf'],
+  toolKinds?: ReadonlyMap<string, PermissionKind>,
 ): PersonalitySource {
   const parsed = personalitySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issues = personalityIssues(parsed.error, personalitySchema).map((issue) => {
-      const line = lineOf?.(issue.path);
-      return line === undefined ? issue : { ...issue, line };
-    });
-    throw invalidError(source, issues);
-  }
+  const located = (issue: PersonalityIssue): PersonalityIssue => {
+    const line = lineOf?.(issue.path);
+    return line === undefined ? issue : { ...issue, line };
+  };
+  if (!parsed.success)
+    throw invalidError(source, personalityIssues(parsed.error, personalitySchema).map(located));
+  const ruleIssues = toolKinds === undefined ? [] : ruleKindIssues(parsed.data, toolKinds);
+  if (ruleIssues.length > 0) throw invalidError(source, ruleIssues.map(located));
   return { source, directory, defaultId, data: parsed.data, ...(lineOf ? { lineOf } : {}) };
+}
+
+const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'ask', 'deny'];
+
+/**
+ * The rules of a file parsed again with the loaded tools' kinds: the schema alone reads a rule by
+ * its tool's conventional name, and leaves an ask or allow on any other tool unparsed.
+ */
+function ruleKindIssues(
+  data: PersonalityFile,
+  toolKinds: ReadonlyMap<string, PermissionKind>,
+): PersonalityIssue[] {
+  const issues: PersonalityIssue[] = [];
+  for (const behavior of BEHAVIORS) {
+    const written = data.permissions?.[behavior];
+    if (written === undefined) continue;
+    const [rules, prefix]: [readonly string[], Array<string | number>] = Array.isArray(written)
+      ? [written, ['permissions', behavior]]
+      : [written.add ?? [], ['permissions', behavior, 'add']];
+    rules.forEach((rule, index) => {
+      try {
+        checkPermissionRule(rule, behavior, toolKinds);
+      } catch (error) {
+        const fix = (error as { fix?: string }).fix;
+        const rulePath = [...prefix, index];
+        issues.push({
+          keyPath: rulePath.join('.'),
+          path: rulePath,
+          message: `${(error as Error).message}${fix ? ` Fix: ${fix}` : ''}`,
+        });
+      }
+    });
+  }
+  return issues;
 }
 
 function invalidError(source: string, issues: PersonalityIssue[]): QuiverError {
