@@ -29,8 +29,14 @@ function jsonKey(field: string): string {
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
 // A read, or a transaction the server rolled back when its connection was lost, runs again on a
-// new connection this many times (the pool itself waits out a restart while reconnecting).
+// new connection at least this many times, and once more than the pool holds connections: after
+// a failover every idle pooled connection may be stale, and each is found out only by using it
+// (the pool itself waits out a restart while reconnecting).
 const MAX_RECONNECT_ATTEMPTS = 3;
+
+function reconnectLimit(pool: pg.Pool): number {
+  return Math.max(MAX_RECONNECT_ATTEMPTS, (pool.options.max ?? 0) + 1);
+}
 const NOT_SENT = /not queryable/;
 
 // Which schema each pooled connection's search_path points at, so a store sets it only when the
@@ -38,8 +44,13 @@ const NOT_SENT = /not queryable/;
 const searchPaths = new WeakMap<pg.PoolClient, string>();
 const heldTransactions = new AsyncLocalStorage<ReadonlySet<string>>();
 
-/** A connection of `pool` with its search_path on `schema`; one that breaks on the way is replaced. */
-async function acquire(pool: pg.Pool, schema: string): Promise<pg.PoolClient> {
+/**
+ * A connection of `pool` with its search_path on `schema`. One that breaks on the way (a pooled
+ * connection the server dropped while it sat idle, which nothing told the pool) is replaced; past
+ * the pool's size in a row, the lost connection is `storage_unavailable`, never a bare pg error.
+ */
+async function acquire(pool: pg.Pool, schema: string, where: string): Promise<pg.PoolClient> {
+  const tries = reconnectLimit(pool);
   for (let attempt = 1; ; attempt += 1) {
     const client = await pool.connect();
     if (searchPaths.get(client) === schema) return client;
@@ -49,8 +60,10 @@ async function acquire(pool: pg.Pool, schema: string): Promise<pg.PoolClient> {
       return client;
     } catch (error) {
       client.release(true);
-      if (!isConnectionLoss(error) || attempt >= MAX_RECONNECT_ATTEMPTS) throw error;
-      await sleep(reconnectDelay(attempt));
+      if (!isConnectionLoss(error)) throw error;
+      if (attempt >= tries) throw storageUnavailable(error, { where, doing: 'connecting' });
+      // A stale pooled connection is replaced at once; a server that keeps failing is waited for.
+      if (attempt > 1) await sleep(reconnectDelay(attempt - 1));
     }
   }
 }
@@ -77,7 +90,7 @@ async function query(
 function queriesOn(
   client: () => Promise<pg.PoolClient>,
   done: (client: pg.PoolClient) => void,
-  reconnect: { where: string } | undefined,
+  reconnect: { where: string; limit: number } | undefined,
 ): SqlQueryable {
   const once = async (sql: string, params: readonly SqlParameter[]) => {
     const connection = await client();
@@ -94,7 +107,7 @@ function queriesOn(
         return await once(sql, params);
       } catch (error) {
         if (!isConnectionLoss(error)) throw error;
-        if (!read || attempt >= MAX_RECONNECT_ATTEMPTS) {
+        if (!read || attempt >= reconnect.limit) {
           throw storageUnavailable(error, {
             where: reconnect.where,
             doing: read ? 'reading' : 'writing',
@@ -156,14 +169,21 @@ export function createPostgresSqlStore(
   const direct = queriesOn(
     () => {
       refuseReentry();
-      return acquire(pool, schema);
+      return acquire(pool, schema, where);
     },
     (client) => client.release(),
-    { where },
+    { where, limit: reconnectLimit(pool) },
   );
 
   async function attempt<T>(fn: (tx: SqlQueryable) => Promise<T>, serializable: boolean): Promise<T> {
-    const client = await acquire(pool, schema);
+    let client: pg.PoolClient;
+    try {
+      client = await acquire(pool, schema, where);
+    } catch (error) {
+      // Nothing of the transaction was sent: it may run again on a new connection.
+      if (isConnectionLoss(error)) throw new LostTransaction(error, false);
+      throw error;
+    }
     let finished = false;
     let broken = false;
     const tx = queriesOn(
@@ -222,7 +242,7 @@ export function createPostgresSqlStore(
         } catch (error) {
           if (error instanceof LostTransaction) {
             reconnects += 1;
-            if (error.committing || reconnects >= MAX_RECONNECT_ATTEMPTS) {
+            if (error.committing || reconnects >= reconnectLimit(pool)) {
               throw storageUnavailable(error.cause, {
                 where,
                 doing: 'running a transaction',
