@@ -116,7 +116,7 @@ async function open(size: number, withLog: boolean, label: string): Promise<Fixt
     close: async () => {
       await session.close();
       if (eventLog === undefined) return;
-      const logged = eventLog.sessionCalls(sessionId).filter((call) => call.status === 'ok').length;
+      const logged = (await eventLog.sessionCalls(sessionId)).filter((call) => call.status === 'ok').length;
       if (logged !== completions)
         throw new Error(`the log holds ${logged} completed calls; the session completed ${completions}`);
     },

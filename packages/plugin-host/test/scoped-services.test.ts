@@ -139,9 +139,11 @@ describe('services built per scope', () => {
     await session.execute([{ id: 'after', name: 'declares_nothing', args: {} }]);
     expect(serviceOf(session, TOKENS.callExecutors).current).not.toBe(firstExecutor);
     await session.close();
-    const calls = host.eventLog.sessionCalls(session.id).map((call) => `${call.callId}:${call.status}`);
+    const calls = (await host.eventLog.sessionCalls(session.id)).map(
+      (call) => `${call.callId}:${call.status}`,
+    );
     expect(calls).toEqual(['before:ok', 'after:ok']);
-    const [summary] = host.eventLog.recentSessions(10).filter((entry) => entry.id === session.id);
+    const [summary] = (await host.eventLog.recentSessions(10)).filter((entry) => entry.id === session.id);
     expect(summary?.calls).toBe(2);
   });
 

@@ -88,7 +88,7 @@ describe('a session log another process holds', () => {
     await session.close();
     // The session's own records gave up; the call's events waited on the log's writer thread,
     // which outlasts a lock released within its patience.
-    const calls = log.sessionCalls('busy-session');
+    const calls = await log.sessionCalls('busy-session');
     expect(calls.map((call) => [call.callId, call.status])).toEqual([
       ['c1', 'ok'],
       ['c2', 'ok'],
@@ -115,7 +115,9 @@ describe('a session log another process holds', () => {
     setTimeout(() => holder.stdin.write('release\n'), 200);
     await session.close();
     expect(events.filter((event) => event.type === 'session.warning')).toEqual([]);
-    expect(log.sessionCalls('brief-lock').map((call) => [call.callId, call.status])).toEqual([['c1', 'ok']]);
+    expect((await log.sessionCalls('brief-lock')).map((call) => [call.callId, call.status])).toEqual([
+      ['c1', 'ok'],
+    ]);
     log.close();
   });
 });

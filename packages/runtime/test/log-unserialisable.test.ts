@@ -38,7 +38,7 @@ describe('a session log given events it cannot write', () => {
     );
 
     await h.run([{ id: 'plain', name: 'count', args: { amount: 10 } }]);
-    const calls = (h.log as SqliteSessionEventLog).sessionCalls('big-numbers');
+    const calls = await (h.log as SqliteSessionEventLog).sessionCalls('big-numbers');
     expect(calls.map((call) => [call.callId, call.status])).toEqual([['plain', 'ok']]);
   });
 });

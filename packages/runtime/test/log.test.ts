@@ -30,7 +30,7 @@ function openLog(dataDir: string): SqliteSessionEventLog {
 }
 
 /** Another connection sees the log's writes once its writer thread has committed them: within milliseconds. */
-function whenWritten(check: () => void): Promise<void> {
+function whenWritten(check: () => void | Promise<void>): Promise<void> {
   return vi.waitFor(check, { timeout: 5_000, interval: 5 });
 }
 
@@ -65,7 +65,7 @@ describe('SqliteSessionEventLog', () => {
     ]);
     // Reading through the log the session writes to waits for what it handed over.
     const log = h.log as SqliteSessionEventLog;
-    const calls = log.sessionCalls('logged');
+    const calls = await log.sessionCalls('logged');
     // Calls start in the order asked (nothing to wait for before a cheap call starts); the unknown
     // tool is refused when its turn comes, without a start.
     expect(calls.map((call) => [call.callId, call.toolName, call.status, call.code])).toEqual([
@@ -76,7 +76,7 @@ describe('SqliteSessionEventLog', () => {
     expect(calls[0]).toMatchObject({ args: { text: 'hello' }, structured: { length: 5 }, turn: 0 });
     expect(calls[0]?.durationMs).toBeGreaterThanOrEqual(0);
     expect(calls[2]?.startedAt).toBeUndefined();
-    const types = new Set(log.sessionEvents('logged').map((event) => event.type));
+    const types = new Set((await log.sessionEvents('logged')).map((event) => event.type));
     expect(types.has('tool.user_requested')).toBe(true);
     expect(types.has('tool.execution_complete')).toBe(true);
     expect(types.has('tool.execution_start')).toBe(false);
@@ -91,13 +91,14 @@ describe('SqliteSessionEventLog', () => {
       input: z.object({}),
       capabilities: {},
       execute: async () => {
-        const running = () =>
-          reader
-            ?.sessionCalls('behind')
-            .some((call) => call.callId === 'peeking' && call.status === 'running');
+        const running = async () =>
+          (await reader?.sessionCalls('behind'))?.some(
+            (call) => call.callId === 'peeking' && call.status === 'running',
+          );
         const deadline = Date.now() + 5_000;
-        while (!running() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-        const calls = reader?.sessionCalls('behind') ?? [];
+        while (!(await running()) && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        const calls = (await reader?.sessionCalls('behind')) ?? [];
         return ok(calls.map((call) => `${call.callId}:${call.status}`).join(' '));
       },
     });
@@ -108,8 +109,8 @@ describe('SqliteSessionEventLog', () => {
       { id: 'peeking', name: 'peek', args: {} },
     ]);
     expect(seen).toEqual(ok(expect.stringContaining('peeking:running') as unknown as string));
-    await whenWritten(() =>
-      expect(reader?.sessionCalls('behind').map((call) => [call.callId, call.status])).toEqual([
+    await whenWritten(async () =>
+      expect((await reader?.sessionCalls('behind'))?.map((call) => [call.callId, call.status])).toEqual([
         ['quick', 'ok'],
         ['peeking', 'ok'],
       ]),
@@ -118,8 +119,8 @@ describe('SqliteSessionEventLog', () => {
 
   it('has the start of a call that runs other calls on disk before the tool runs, and an MCP call hands its start over without waiting', async () => {
     let reader: SqliteSessionEventLog | undefined;
-    const seenBy = (sessionId: string) => () => {
-      const calls = reader?.sessionCalls(sessionId) ?? [];
+    const seenBy = (sessionId: string) => async () => {
+      const calls = (await reader?.sessionCalls(sessionId)) ?? [];
       return ok(calls.map((call) => `${call.callId}:${call.status}`).join(' '));
     };
     const orchestrator = defineTool({
@@ -141,8 +142,8 @@ describe('SqliteSessionEventLog', () => {
       input: z.object({}),
       capabilities: {},
       execute: async () => {
-        await whenWritten(() =>
-          expect(reader?.sessionCalls('remote').map((call) => call.status)).toEqual(['running']),
+        await whenWritten(async () =>
+          expect((await reader?.sessionCalls('remote'))?.map((call) => call.status)).toEqual(['running']),
         );
         return seenBy('remote')();
       },
@@ -172,7 +173,7 @@ describe('SqliteSessionEventLog', () => {
     );
     await Promise.all(batches);
     await h.executor.dispose();
-    const calls = openLog(h.dataDir).sessionCalls('disposed');
+    const calls = await openLog(h.dataDir).sessionCalls('disposed');
     expect(calls).toHaveLength(100);
     expect(calls.every((call) => call.status === 'ok')).toBe(true);
   });
@@ -182,11 +183,7 @@ describe('SqliteSessionEventLog', () => {
     await h.run([{ id: 'c1', name: 'echo', args: { text: 'hi' } }]);
     h.executor.abort('the user pressed stop');
     await h.executor.dispose();
-    expect(
-      openLog(h.dataDir)
-        .sessionEvents('closing')
-        .map((event) => event.type),
-    ).toContain('abort');
+    expect((await openLog(h.dataDir).sessionEvents('closing')).map((event) => event.type)).toContain('abort');
   });
 
   it('logs every call of sessions running side by side in one process, without a warning', async () => {
@@ -227,12 +224,12 @@ describe('SqliteSessionEventLog', () => {
     await Promise.all(sessions.map((h) => h.executor.dispose()));
     const reader = openLog(dataDir);
     for (const [index, h] of sessions.entries()) {
-      const calls = reader.sessionCalls(`side-${index}`);
+      const calls = await reader.sessionCalls(`side-${index}`);
       expect(calls).toHaveLength(30);
       expect(calls.every((call) => call.status === 'ok')).toBe(true);
       expect(h.events.filter((event) => event.type === 'session.warning')).toEqual([]);
     }
-    expect(reader.recentSessions(10).every((session) => session.endedAt !== undefined)).toBe(true);
+    expect((await reader.recentSessions(10)).every((session) => session.endedAt !== undefined)).toBe(true);
   });
 
   it('lists recent sessions with their personality, agent and call counts, most recent first', async () => {
@@ -252,15 +249,15 @@ describe('SqliteSessionEventLog', () => {
       { name: 'echo', args: { text: 'b' } },
     ]);
     const reader = openLog(dataDir);
-    await whenWritten(() =>
+    await whenWritten(async () =>
       expect(
-        reader.recentSessions(10).map((session) => [session.id, session.calls, session.failedCalls]),
+        (await reader.recentSessions(10)).map((session) => [session.id, session.calls, session.failedCalls]),
       ).toEqual([
         ['newer', 2, 0],
         ['older', 1, 1],
       ]),
     );
-    const sessions = reader.recentSessions(10);
+    const sessions = await reader.recentSessions(10);
     expect(sessions[0]).toMatchObject({
       personalityId: 'test-personality',
       agent: 'main',
@@ -294,8 +291,8 @@ describe('SqliteSessionEventLog', () => {
     await second.run([{ name: 'edit_file', args: { edits: [{ path: 'src/b.ts', added: 4, removed: 4 }] } }]);
 
     const log = openLog(dataDir);
-    await whenWritten(() => expect(log.fileEditMetrics()).toMatchObject({ filesChanged: 3 }));
-    expect(log.fileEditMetrics('first')).toEqual({
+    await whenWritten(async () => expect(await log.fileEditMetrics()).toMatchObject({ filesChanged: 3 }));
+    expect(await log.fileEditMetrics('first')).toEqual({
       filesChanged: 2,
       linesAdded: 14,
       linesRemoved: 3,
@@ -304,7 +301,7 @@ describe('SqliteSessionEventLog', () => {
         { path: 'src/a.ts', linesAdded: 11, linesRemoved: 3, edits: 2 },
       ],
     });
-    expect(log.fileEditMetrics()).toMatchObject({ filesChanged: 3, linesAdded: 18, linesRemoved: 7 });
+    expect(await log.fileEditMetrics()).toMatchObject({ filesChanged: 3, linesAdded: 18, linesRemoved: 7 });
   });
 
   it('records a call id used again, in one write, as its latest call at its latest start', async () => {
@@ -319,7 +316,7 @@ describe('SqliteSessionEventLog', () => {
     const log = openLog(await tempDir('quiver-data-'));
     log.appendAll(recorded);
     expect(
-      log.sessionCalls('again').map((call) => [call.callId, call.toolName, call.status, call.turn]),
+      (await log.sessionCalls('again')).map((call) => [call.callId, call.toolName, call.status, call.turn]),
     ).toEqual([
       ['same', 'broken', 'error', 2],
       ['other', 'echo', 'ok', 3],
@@ -347,7 +344,7 @@ describe('SqliteSessionEventLog', () => {
     const log = openLog(dataDir);
     let error: unknown;
     try {
-      log.recentSessions();
+      await log.recentSessions();
     } catch (caught) {
       error = caught;
     }
@@ -374,7 +371,7 @@ describe('a process that ends without closing its session', () => {
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(output).toContain('returned');
     expect(code).toBe(0);
-    const calls = openLog(dataDir).sessionCalls('unclosed');
+    const calls = await openLog(dataDir).sessionCalls('unclosed');
     expect(calls).toHaveLength(50);
     expect(calls.every((call) => call.status === 'ok')).toBe(true);
   });
@@ -404,7 +401,7 @@ describe('orphaned calls', () => {
       if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
     }
 
-    const before = openLog(dataDir).sessionCalls('resumable');
+    const before = await openLog(dataDir).sessionCalls('resumable');
     expect(before.map((call) => [call.callId, call.status])).toEqual([
       ['finished-1', 'ok'],
       ['orphan-1', 'running'],
@@ -416,7 +413,7 @@ describe('orphaned calls', () => {
     const warning = resumed.events.find((event) => event.type === 'session.warning');
     expect(warning && 'message' in warning && warning.message).toContain('orphan-1');
 
-    const after = (resumed.log as SqliteSessionEventLog).sessionCalls('resumable');
+    const after = await (resumed.log as SqliteSessionEventLog).sessionCalls('resumable');
     expect(after.map((call) => [call.callId, call.status, call.code])).toEqual([
       ['finished-1', 'ok', undefined],
       ['orphan-1', 'interrupted', 'interrupted'],

@@ -3,6 +3,7 @@ import type { SqlDatabase } from '@quiver/types';
 import Database from 'better-sqlite3';
 import { openSqliteHostStore } from './host-store.js';
 import { applyMigrations } from './migrations.js';
+import { createSqliteSqlStore } from './sqlite-sql-store.js';
 import { describeStoreFault, withStoreFaults } from './store-faults.js';
 import { assertStoreNotEmptied, recordStore } from './store-identity.js';
 
@@ -18,6 +19,7 @@ export const sqliteBackend = {
   get driverModule(): string {
     return createRequire(import.meta.url).resolve('better-sqlite3');
   },
+  createSqlStore: createSqliteSqlStore,
   openHostStore: openSqliteHostStore,
   applyMigrations,
   withStoreFaults,

@@ -91,7 +91,7 @@ describe('the repl tool and REPL mode', () => {
       expect(directChars).toBeGreaterThan(200_000);
 
       // Ten inner calls, each requested, permission-checked and completed under the script's call.
-      const events = quiver.host.eventLog.sessionEvents(scripted.id) as QuiverEvent[];
+      const events = (await quiver.host.eventLog.sessionEvents(scripted.id)) as QuiverEvent[];
       const inner = events.filter(
         (event) =>
           event.type === 'tool.execution_complete' &&

@@ -17,6 +17,13 @@ import type {
   SessionRecordInput,
   SessionSummary,
 } from './records.js';
+import {
+  inStartOrder,
+  orphanRecoveryStatement,
+  type RecoveredCallRow,
+  sessionEndStatement,
+  sessionStartStatement,
+} from './session-statements.js';
 
 /** This process among the replicas sharing the store (the storage backend's lease). */
 export interface LogReplica {
@@ -110,18 +117,13 @@ export class SharedSessionEventLog implements SessionEventLog {
   }
 
   beginSession(session: SessionRecordInput): void {
-    this.#enqueue([], (tx) =>
-      tx.run(
-        `INSERT INTO sessions (id, personality, agent, started_at) VALUES (?, ?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET personality = coalesce(excluded.personality, sessions.personality),
-             agent = coalesce(excluded.agent, sessions.agent), ended_at = NULL`,
-        [session.id, session.personalityId ?? null, session.agent ?? null, session.startedAt ?? Date.now()],
-      ),
-    );
+    const [sql, params] = sessionStartStatement(session);
+    this.#enqueue([], (tx) => tx.run(sql, params));
   }
 
   endSession(sessionId: string, endedAt: number = Date.now()): void {
-    this.#enqueue([], (tx) => tx.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [endedAt, sessionId]));
+    const [sql, params] = sessionEndStatement(sessionId, endedAt);
+    this.#enqueue([], (tx) => tx.run(sql, params));
   }
 
   append(event: QuiverEvent): void {
@@ -146,9 +148,8 @@ export class SharedSessionEventLog implements SessionEventLog {
   }
 
   /** Marks this session's calls left running by dead replicas interrupted; returns their ids. */
-  async recoverOrphans(sessionId: string): Promise<string[]> {
-    const recovered = await this.#recover(sessionId);
-    return recovered.map((call) => call.callId);
+  recoverOrphans(sessionId: string): string[] | Promise<string[]> {
+    return this.#recover(sessionId).then((recovered) => recovered.map((call) => call.callId));
   }
 
   /** Marks every call a dead replica left running interrupted; a live replica calls this to report them. */
@@ -161,17 +162,27 @@ export class SharedSessionEventLog implements SessionEventLog {
     await this.#queue;
   }
 
-  async sessionCalls(sessionId: string): Promise<CallRecord[]> {
+  /** What reads wait for: the writes handed over before them. */
+  protected async whenWritten(): Promise<void> {
     await this.#queue;
+  }
+
+  async sessionCalls(sessionId: string): Promise<CallRecord[]> {
+    await this.whenWritten();
+    // Calls that started in the same millisecond keep the order they were asked in: that of their first event.
     const rows = await this.#store.all<CallRow>(
-      'SELECT * FROM calls WHERE session_id = ? ORDER BY coalesce(started_at, completed_at), call_id',
-      [sessionId],
+      `SELECT c.* FROM calls c
+         LEFT JOIN (SELECT call_id, min(seq) AS first_seq FROM events
+                      WHERE session_id = ? AND call_id IS NOT NULL GROUP BY call_id) f ON f.call_id = c.call_id
+       WHERE c.session_id = ?
+       ORDER BY coalesce(c.started_at, c.completed_at), f.first_seq, c.call_id`,
+      [sessionId, sessionId],
     );
     return rows.map(toCallRecord);
   }
 
   async recentSessions(limit = 20): Promise<SessionSummary[]> {
-    await this.#queue;
+    await this.whenWritten();
     const json = this.#store.expressions.jsonField;
     const rows = await this.#store.all<SessionRow>(
       `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
@@ -212,7 +223,7 @@ export class SharedSessionEventLog implements SessionEventLog {
 
   /** A session's durable events in publication order. */
   async sessionEvents(sessionId: string): Promise<QuiverEvent[]> {
-    await this.#queue;
+    await this.whenWritten();
     const rows = await this.#store.all<{ data: string }>(
       'SELECT data FROM events WHERE session_id = ? ORDER BY seq',
       [sessionId],
@@ -222,7 +233,7 @@ export class SharedSessionEventLog implements SessionEventLog {
 
   /** Files changed and lines added/removed by successful edit calls, for one session or all. */
   async fileEditMetrics(sessionId?: string): Promise<FileEditMetrics> {
-    await this.#queue;
+    await this.whenWritten();
     const rows = await this.#store.all<{ structured: string }>(
       `SELECT structured FROM calls
        WHERE status = 'ok' AND structured IS NOT NULL${sessionId === undefined ? '' : ' AND session_id = ?'}
@@ -243,21 +254,17 @@ export class SharedSessionEventLog implements SessionEventLog {
 
   /** Running calls of replicas that stopped or whose lease ran out, never this replica's own. */
   async #recover(sessionId: string | undefined): Promise<RecoveredCall[]> {
-    const dead = this.#replica.deadCondition('calls.replica');
-    const rows = await this.#store.transaction((tx) =>
-      tx.all<{ session_id: string; call_id: string; tool: string; replica: string }>(
-        `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = ?
-         WHERE status = 'running'${sessionId === undefined ? '' : ' AND session_id = ?'}
-           AND replica IS DISTINCT FROM ? AND ${dead.sql}
-         RETURNING session_id, call_id, tool, replica`,
-        [Date.now(), ...(sessionId === undefined ? [] : [sessionId]), this.#replica.id, ...dead.params],
-      ),
+    const [sql, params] = orphanRecoveryStatement(
+      sessionId,
+      this.#replica.id,
+      this.#replica.deadCondition('calls.replica'),
     );
-    return rows.map((row) => ({
+    const rows = await this.#store.transaction((tx) => tx.all<RecoveredCallRow>(sql, params));
+    return inStartOrder(rows).map((row) => ({
       sessionId: row.session_id,
       callId: row.call_id,
       toolName: row.tool,
-      replica: row.replica,
+      replica: row.replica ?? '',
     }));
   }
 

@@ -1,21 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { QuiverEvent, SqlStatement, ToolErrorCode } from '@quiver/types';
+import type { QuiverEvent, SqlStatement, SqlStore } from '@quiver/types';
 import { QuiverError, TRANSIENT_EVENT_TYPES } from '@quiver/types';
-import type { SessionEventLog, WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
+import type { WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
 import type { SqliteBackend, SqliteConnection } from '../storage/sqlite-backend.js';
 import { BackgroundLogWriter } from './background-log-writer.js';
-import { eventRowStatements } from './event-rows.js';
-import { summarizeFileEdits } from './file-edits.js';
-import type {
-  CallRecord,
-  CallStatus,
-  FileEditMetrics,
-  SessionRecordInput,
-  SessionSummary,
-} from './records.js';
+import { type EventRowStatement, eventRowStatements } from './event-rows.js';
+import type { SessionRecordInput } from './records.js';
 import { SESSION_LOG_MIGRATIONS } from './schema.js';
 import { LOG_BUSY_PATIENCE_MS } from './session-log-writer.js';
+import {
+  inStartOrder,
+  orphanRecoveryStatement,
+  type RecoveredCallRow,
+  sessionEndStatement,
+  sessionStartStatement,
+} from './session-statements.js';
+import { type LogReplica, SharedSessionEventLog } from './shared-session-event-log.js';
 
 /** The longest a read waits for the writer thread to commit what it was handed; then it reads what is there. */
 const READ_PATIENCE_MS = 1_000;
@@ -30,44 +31,33 @@ export interface SqliteSessionEventLogOptions {
   sqlite?: SqliteBackend;
 }
 
-interface CallRow {
-  session_id: string;
-  call_id: string;
-  tool: string;
-  args: string | null;
-  turn: number | null;
-  started_at: number | null;
-  completed_at: number | null;
-  status: CallStatus;
-  code: string | null;
-  duration_ms: number | null;
-  structured: string | null;
-}
+/** Every process on one host writes the same file: any other process's running call is an orphan once its session resumes. */
+const SINGLE_HOST: LogReplica = {
+  id: 'this-process',
+  deadCondition: () => ({ sql: '1 = 1', params: [] }),
+};
 
-interface SessionRow {
-  id: string;
-  personality: string | null;
-  agent: string | null;
-  started_at: number;
-  ended_at: number | null;
-  calls: number;
-  failed: number;
-  interrupted: number;
-  last_activity: number | null;
-  lost: number;
-  result_tokens: number;
-  definition_tokens: number | null;
+/** What the constructor opened, before `super` can be called. */
+interface OpenedLog {
+  path: string;
+  connection: SqliteConnection | undefined;
+  store: SqlStore;
+  unusable: Error | undefined;
 }
 
 /**
- * The durable record of sessions: SQLite in WAL mode. Sessions write through `openWriteBehind`:
- * a writer thread with its own connection commits their events, so no commit runs on the thread
- * that runs the calls; reads through this object wait for what was handed over. `append` and
- * `appendAll` write on the calling thread, in one transaction.
+ * The durable record of sessions of a single host: the session log over `SqlStore`
+ * (`SharedSessionEventLog`: its rows, reads and recovery are written once for both backends)
+ * in a SQLite file in WAL mode, plus the synchronous path only SQLite offers. Sessions write
+ * through `openWriteBehind`: a writer thread with its own connection commits their events (the
+ * same row statements), so no commit runs on the thread that runs the calls; reads through this
+ * object wait for what was handed over. `append`, `appendAll`, `beginSession`, `endSession` and
+ * `recoverOrphans` write on the calling thread, each in one transaction, and a locked log fails
+ * them at once (the session's writer retries on a timer).
  * Transient events are not stored, except that a call's start becomes a `running` calls row, so
  * a process that dies mid-call leaves evidence a resumed session can recover.
  */
-export class SqliteSessionEventLog implements SessionEventLog {
+export class SqliteSessionEventLog extends SharedSessionEventLog {
   readonly path: string;
   readonly #opened: SqliteConnection | undefined;
   readonly #sqlite: SqliteBackend | undefined;
@@ -82,50 +72,22 @@ export class SqliteSessionEventLog implements SessionEventLog {
    * log cannot record (naming the file and the fix), and `quiver log` fails with that error.
    */
   constructor(options: SqliteSessionEventLogOptions) {
-    this.path = join(options.dataDir, 'sessions.db');
+    const opened = openLog(options);
+    super({ store: opened.store, replica: SINGLE_HOST });
+    this.path = opened.path;
+    this.#sqlite = options.sqlite;
+    this.#opened = opened.connection;
+    this.#unusable = opened.unusable;
     const sqlite = options.sqlite;
-    this.#sqlite = sqlite;
-    let opened: SqliteConnection | undefined;
-    try {
-      if (sqlite === undefined) throw noBackend(this.path);
-      opened = sqlite.withStoreFaults(this.path, 'opening the session log', () => {
-        mkdirSync(options.dataDir, { recursive: true });
-        sqlite.assertStoreNotEmptied(this.path);
-        const db = sqlite.openConnection(this.path);
-        try {
-          db.pragma('journal_mode = WAL');
-          // Every lifecycle event is a commit; in WAL mode NORMAL survives a killed process (what orphan
-          // recovery needs) without an fsync per event, which stalls tool calls on a busy disk.
-          db.pragma('synchronous = NORMAL');
-          // SQLite's busy handler sleeps on the event loop; a locked log answers at once instead and
-          // the session's writer retries on a timer (SessionLogWriter).
-          db.pragma('busy_timeout = 0');
-          migrate(db, sqlite);
-        } catch (error) {
-          db.close();
-          throw error;
-        }
-        return db;
-      });
-      try {
-        sqlite.recordStore(this.path);
-      } catch {
-        // Recorded at the next open (a full disk, say).
-      }
-    } catch (error) {
-      this.#unusable = asQuiverError(error, this.path);
-    }
-    this.#opened = opened;
-    if (opened === undefined || sqlite === undefined) {
+    if (opened.connection === undefined || sqlite === undefined) {
       this.#appendEvents = () => {
         throw this.#unusable;
       };
       return;
     }
-    const appendEvents = opened.transaction((events: readonly QuiverEvent[]) => {
-      for (const [sql, params] of eventRowStatements(events, null, TRANSIENT_EVENT_TYPES))
-        this.#prepare(sql).run(...params);
-    });
+    const appendEvents = opened.connection.transaction((events: readonly QuiverEvent[]) =>
+      this.#runAll(eventRowStatements(events, null, TRANSIENT_EVENT_TYPES)),
+    );
     this.#appendEvents = (events) =>
       sqlite.withStoreFaults(this.path, 'writing to the session log', () => appendEvents.immediate(events));
   }
@@ -141,24 +103,20 @@ export class SqliteSessionEventLog implements SessionEventLog {
     return this.#unusable;
   }
 
-  beginSession(session: SessionRecordInput): void {
-    this.#prepare(
-      `INSERT INTO sessions (id, personality, agent, started_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET personality = coalesce(excluded.personality, personality),
-           agent = coalesce(excluded.agent, agent), ended_at = NULL`,
-    ).run(session.id, session.personalityId ?? null, session.agent ?? null, session.startedAt ?? Date.now());
+  override beginSession(session: SessionRecordInput): void {
+    this.#runAll([sessionStartStatement(session)]);
   }
 
-  endSession(sessionId: string, endedAt: number = Date.now()): void {
-    this.#prepare('UPDATE sessions SET ended_at = ? WHERE id = ?').run(endedAt, sessionId);
+  override endSession(sessionId: string, endedAt: number = Date.now()): void {
+    this.#runAll([sessionEndStatement(sessionId, endedAt)]);
   }
 
-  append(event: QuiverEvent): void {
+  override append(event: QuiverEvent): void {
     this.#appendEvents([event]);
   }
 
   /** Writes the events in one transaction: all of them or, on an error, none. */
-  appendAll(events: readonly QuiverEvent[]): void {
+  override appendAll(events: readonly QuiverEvent[]): void {
     if (events.length > 0) this.#appendEvents(events);
   }
 
@@ -166,7 +124,7 @@ export class SqliteSessionEventLog implements SessionEventLog {
    * A session's channel to the writer thread (started on the first write): writes are handed
    * over and committed there, all or none each, in the order they were handed over.
    */
-  openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel {
+  override openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel {
     if (!this.#db.open) throw new Error('The session log is closed.');
     this.#behind ??= new BackgroundLogWriter({
       path: this.path,
@@ -176,96 +134,15 @@ export class SqliteSessionEventLog implements SessionEventLog {
     return this.#behind.open(onFailure);
   }
 
-  recoverOrphans(sessionId: string): string[] {
-    const recover = this.#db.transaction(() => {
-      const rows = this.#prepare(
-        `SELECT call_id FROM calls WHERE session_id = ? AND status = 'running' ORDER BY started_at, call_id`,
-      ).all(sessionId) as { call_id: string }[];
-      this.#prepare(
-        `UPDATE calls SET status = 'interrupted', code = 'interrupted', completed_at = ?
-           WHERE session_id = ? AND status = 'running'`,
-      ).run(Date.now(), sessionId);
-      return rows.map((row) => row.call_id);
-    });
-    // Immediate: a deferred read-then-write cannot take the write lock once another process wrote.
-    return recover.immediate();
-  }
-
-  /** Most recently active sessions first. */
-  recentSessions(limit = 20): SessionSummary[] {
-    this.#readAfterWrites();
-    const rows = this.#prepare(
-      `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
-           count(c.call_id) AS calls,
-           coalesce(sum(c.status = 'error'), 0) AS failed,
-           coalesce(sum(c.status = 'interrupted'), 0) AS interrupted,
-           max(coalesce(c.completed_at, c.started_at)) AS last_activity,
-           (SELECT coalesce(sum(json_extract(e.data, '$.lostEvents')), 0) FROM events e
-              WHERE e.session_id = s.id AND e.type = 'session.warning'
-                AND json_extract(e.data, '$.code') = 'log_gap') AS lost,
-           (SELECT coalesce(sum(json_extract(e.data, '$.resultTokens')), 0) FROM events e
-              WHERE e.session_id = s.id AND e.type = 'tool.execution_complete') AS result_tokens,
-           (SELECT json_extract(e.data, '$.definitionTokens') FROM events e
-              WHERE e.session_id = s.id AND e.type = 'session.tools_updated'
-              ORDER BY e.seq DESC LIMIT 1) AS definition_tokens
-         FROM sessions s LEFT JOIN calls c ON c.session_id = s.id
-         GROUP BY s.id
-         ORDER BY max(coalesce(last_activity, s.started_at), s.started_at) DESC, s.rowid DESC
-         LIMIT ?`,
-    ).all(limit) as SessionRow[];
-    return rows.map((row) => ({
-      id: row.id,
-      personalityId: row.personality ?? undefined,
-      agent: row.agent ?? undefined,
-      startedAt: row.started_at,
-      endedAt: row.ended_at ?? undefined,
-      calls: row.calls,
-      failedCalls: row.failed,
-      interruptedCalls: row.interrupted,
-      lastActivityAt: Math.max(row.last_activity ?? row.started_at, row.started_at),
-      lostEvents: row.lost,
-      resultTokens: row.result_tokens,
-      definitionTokens: row.definition_tokens ?? undefined,
-    }));
-  }
-
-  /** A session's calls by start time; calls refused before starting sit at their completion time. */
-  sessionCalls(sessionId: string): CallRecord[] {
-    this.#readAfterWrites();
-    const rows = this.#prepare(
-      'SELECT * FROM calls WHERE session_id = ? ORDER BY coalesce(started_at, completed_at), rowid',
-    ).all(sessionId) as CallRow[];
-    return rows.map(toCallRecord);
-  }
-
-  /** A session's durable events in publication order. */
-  sessionEvents(sessionId: string): QuiverEvent[] {
-    this.#readAfterWrites();
-    const rows = this.#prepare('SELECT data FROM events WHERE session_id = ? ORDER BY seq').all(
-      sessionId,
-    ) as {
-      data: string;
-    }[];
-    return rows.map((row) => JSON.parse(row.data) as QuiverEvent);
-  }
-
-  /** Files changed and lines added/removed by successful edit calls, for one session or all. */
-  fileEditMetrics(sessionId?: string): FileEditMetrics {
-    this.#readAfterWrites();
-    const rows = (
-      sessionId === undefined
-        ? this.#prepare(
-            `SELECT structured FROM calls WHERE status = 'ok' AND structured IS NOT NULL ORDER BY rowid`,
-          ).all()
-        : this.#prepare(
-            `SELECT structured FROM calls WHERE session_id = ? AND status = 'ok' AND structured IS NOT NULL ORDER BY rowid`,
-          ).all(sessionId)
-    ) as { structured: string }[];
-    return summarizeFileEdits(rows.map((row) => JSON.parse(row.structured) as unknown));
+  /** Synchronous: one statement, so it takes the write lock at once or fails busy at once. */
+  override recoverOrphans(sessionId: string): string[] {
+    const [sql, params] = orphanRecoveryStatement(sessionId, SINGLE_HOST.id, SINGLE_HOST.deadCondition(''));
+    const rows = this.#prepare(sql).all(...params) as RecoveredCallRow[];
+    return inStartOrder(rows).map((row) => row.call_id);
   }
 
   /** Closes the log; writes already handed to the writer thread are still committed. */
-  close(): void {
+  override close(): void {
     this.#behind?.close();
     if (this.#opened?.open) this.#opened.close();
   }
@@ -274,8 +151,12 @@ export class SqliteSessionEventLog implements SessionEventLog {
    * Reads through this object see what this process's sessions handed over before: the read
    * waits (briefly, blocking) for the writer thread. Other connections see it once committed.
    */
-  #readAfterWrites(): void {
+  protected override async whenWritten(): Promise<void> {
     this.#behind?.settleAll(READ_PATIENCE_MS);
+  }
+
+  #runAll(statements: readonly EventRowStatement[]): void {
+    for (const [sql, params] of statements) this.#prepare(sql).run(...params);
   }
 
   /** Statements are compiled once; appends happen for every lifecycle event. */
@@ -287,6 +168,64 @@ export class SqliteSessionEventLog implements SessionEventLog {
     }
     return statement;
   }
+}
+
+/** Opens `<dataDir>/sessions.db` and its `SqlStore`; a log that cannot be opened is a store that fails with why. */
+function openLog(options: SqliteSessionEventLogOptions): OpenedLog {
+  const path = join(options.dataDir, 'sessions.db');
+  const sqlite = options.sqlite;
+  try {
+    if (sqlite === undefined) throw noBackend(path);
+    const connection = sqlite.withStoreFaults(path, 'opening the session log', () => {
+      mkdirSync(options.dataDir, { recursive: true });
+      sqlite.assertStoreNotEmptied(path);
+      const db = sqlite.openConnection(path);
+      try {
+        db.pragma('journal_mode = WAL');
+        // Every lifecycle event is a commit; in WAL mode NORMAL survives a killed process (what orphan
+        // recovery needs) without an fsync per event, which stalls tool calls on a busy disk.
+        db.pragma('synchronous = NORMAL');
+        // SQLite's busy handler sleeps on the event loop; a locked log answers at once instead and
+        // the session's writer retries on a timer (SessionLogWriter).
+        db.pragma('busy_timeout = 0');
+        migrate(db, sqlite);
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+      return db;
+    });
+    try {
+      sqlite.recordStore(path);
+    } catch {
+      // Recorded at the next open (a full disk, say).
+    }
+    return {
+      path,
+      connection,
+      store: sqlite.createSqlStore('session-log', () => connection),
+      unusable: undefined,
+    };
+  } catch (error) {
+    const unusable = asQuiverError(error, path);
+    return { path, connection: undefined, store: failingStore(unusable), unusable };
+  }
+}
+
+/** The store of a log that could not be opened: every use fails with why. */
+function failingStore(error: Error): SqlStore {
+  const fail = async (): Promise<never> => {
+    throw error;
+  };
+  return {
+    name: 'session-log',
+    dialect: 'sqlite',
+    expressions: { nowMs: '0', jsonField: () => 'NULL' },
+    all: fail,
+    get: fail,
+    run: fail,
+    transaction: fail,
+  };
 }
 
 function noBackend(path: string): QuiverError {
@@ -325,20 +264,4 @@ function migrate(db: SqliteConnection, sqlite: SqliteBackend): void {
     );
   }
   sqlite.applyMigrations(db, SESSION_LOG_MIGRATIONS.sqlite);
-}
-
-function toCallRecord(row: CallRow): CallRecord {
-  return {
-    sessionId: row.session_id,
-    callId: row.call_id,
-    toolName: row.tool,
-    args: row.args === null ? undefined : (JSON.parse(row.args) as unknown),
-    turn: row.turn ?? undefined,
-    startedAt: row.started_at ?? undefined,
-    completedAt: row.completed_at ?? undefined,
-    status: row.status,
-    code: (row.code ?? undefined) as ToolErrorCode | undefined,
-    durationMs: row.duration_ms ?? undefined,
-    structured: row.structured === null ? undefined : (JSON.parse(row.structured) as unknown),
-  };
 }

@@ -22,6 +22,8 @@ export interface SqliteBackend {
   openConnection(path: string, options?: { fileMustExist?: boolean }): SqliteConnection;
   /** Where the driver module is, for the session log's writer thread to load it. */
   readonly driverModule: string;
+  /** The portable `SqlStore` over a connection opened here (asked for at each use). */
+  createSqlStore(name: string, database: () => SqlDatabase): SqlStore;
   /** Opens a file as the portable `SqlStore`, migrations applied, faults named with their fix. */
   openHostStore(file: string, name: string, migrations: PortableMigrations): SqliteHostStoreHandle;
   /** Brings a connection to the last of `migrations`; returns the version it is at. */
