@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { itWithSystemTools } from '@quiver/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { quiver, REPO, tempDirs, write } from './helpers.js';
+import { trustOnTerminal } from './trust-terminal.js';
 
 const dirs = tempDirs('quiver-persons-personality-');
 const outside: string[] = [];
@@ -37,4 +39,42 @@ describe('a personality named by path', () => {
     });
     expect(toolCount(inTmp.stdout)).toBe(0);
   });
+
+  itWithSystemTools(['script'])(
+    'that extends a workspace file is trusted with that file, shown in what the person trusts, and asks again when it widens',
+    async () => {
+      const workspace = dirs.make();
+      const env = { XDG_DATA_HOME: dirs.make() };
+      write(path.join(workspace, 'quiver.yaml'), 'workspace: .\n');
+      const base = path.join(workspace, 'personalities/base.yaml');
+      write(base, PERSONALITY);
+      const own = mkdtempSync(path.join(REPO, 'node_modules', '.quiver-test-personality-'));
+      outside.push(own);
+      const reviewer = path.join(own, 'reviewer.yaml');
+      write(reviewer, `extends: ${base}\n`);
+      const tools = () => quiver(['tools', '--json', '-p', reviewer], { cwd: workspace, env });
+
+      const before = await tools();
+      expect(toolCount(before.stdout)).toBe(0);
+      expect(before.stderr).toContain(`personality ${reviewer}: plugins: adds "tools-code"`);
+      const shown = await quiver(['trust', '--json', '-p', reviewer], { cwd: workspace, env });
+      expect(JSON.parse(shown.stdout).personalitySources[reviewer]).toEqual([reviewer, base]);
+      const asked = await trustOnTerminal(workspace, env, { args: ['-p', reviewer] });
+      expect(asked).toContain(`readfrom${reviewer}extends${base}`.replace(/[^A-Za-z]/g, ''));
+      expect(asked).toContain('trusted');
+      const trusted = await tools();
+      expect(toolCount(trusted.stdout), trusted.stderr).toBeGreaterThan(0);
+
+      // The workspace file widens: the person's personality keeps what was trusted and says what waits.
+      write(base, PERSONALITY.replace('[tools-code]', '[tools-code, tools-terminal]'));
+      const widened = await tools();
+      const names = (JSON.parse(widened.stdout) as { tools: Array<{ name: string }> }).tools.map(
+        (tool) => tool.name,
+      );
+      expect(names).toContain('read_file');
+      expect(names).not.toContain('terminal');
+      expect(widened.stderr).toContain(`personality ${reviewer}: plugins: adds "tools-terminal"`);
+    },
+    90_000,
+  );
 });

@@ -84,6 +84,7 @@ async function reviewAndTrust(
       recordFile: trust.recordFile,
       changes: trust.comparison.changes,
       configuration: inspection.configuration,
+      personalitySources: inspection.personalitySources,
       code: pinned,
     });
     return;
@@ -94,7 +95,12 @@ async function reviewAndTrust(
   }
   printLine(color.bold(`Project configuration of ${inspection.workspace}`));
   if (inspection.configFile) printLine(`Config file: ${inspection.configFile}`);
-  for (const line of describeProjectConfiguration(inspection.configuration, baseline)) printLine(line);
+  for (const line of describeProjectConfiguration(
+    inspection.configuration,
+    baseline,
+    inspection.personalitySources,
+  ))
+    printLine(line);
   for (const error of inspection.errors)
     printLine(color.yellow(`warning: left out, it does not load: ${error.message.split('\n')[0]}`));
   if (pinned.length > 0) {

@@ -23,11 +23,13 @@ function describeServer(server: Record<string, unknown>): string {
  * What a configuration would start and allow, for a person deciding whether to trust it:
  * servers with their commands, plugins, plugin config, and per personality the plugins and
  * servers it enables, its allow rules, sandbox mode and secret grants. Personalities that are
- * the baseline's unchanged (the embedded ones) are left out.
+ * the baseline's unchanged (the embedded ones) are left out. With `sources`, each personality
+ * also names the files it is read from, those it extends included: what the person trusts.
  */
 export function describeProjectConfiguration(
   configuration: ProjectConfiguration,
   baseline?: ProjectConfiguration,
+  sources?: Readonly<Record<string, readonly string[]>>,
 ): string[] {
   const { config } = configuration;
   const lines: string[] = [];
@@ -45,6 +47,9 @@ export function describeProjectConfiguration(
   for (const [key, personality] of Object.entries(configuration.personalities)) {
     if (baseline && isDeepStrictEqual(baseline.personalities[key], personality)) continue;
     lines.push(`Personality ${key}:`);
+    const files = sources?.[key] ?? [];
+    if (files.length > 1 || (files.length === 1 && files[0] !== key))
+      lines.push(`  read from: ${files.join(' ← extends ')}`);
     lines.push(`  plugins: ${list(personality.plugins)}`);
     lines.push(`  MCP servers: ${list(Object.keys(personality.mcpServers))}`);
     lines.push(`  allow: ${list(personality.permissions.allow)}`);

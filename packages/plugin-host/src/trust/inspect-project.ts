@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { QuiverConfig, QuiverConfigInput } from '../config/config-schema.js';
 import { loadConfigFile, parseConfig } from '../config/load-config.js';
+import { resolvePersonality } from '../personality/index.js';
 import { type CodePins, pinProjectCode } from './code-pins.js';
-import { isPersonsPersonalityFile } from './persons-personality.js';
+import { isPersonsPersonality, isPersonsPersonalityFile } from './persons-personality.js';
 import { readPinCache, writePinCache } from './pin-cache.js';
 import {
   baselineConfiguration,
@@ -55,6 +56,8 @@ export interface ProjectInspection {
   configuration: ProjectConfiguration;
   /** Personality files read. */
   personalityFiles: string[];
+  /** The files each personality is read from (its `extends` chain), by the key trust records it under. */
+  personalitySources: Record<string, string[]>;
   /** Personalities that did not resolve (they fail with their own message when used). */
   errors: Error[];
   /** Undefined when trust is not checked (no `trust` option). */
@@ -83,6 +86,28 @@ export function locateProject(
   return { configFile, configDir, found, workspace };
 }
 
+/** True when the named file and every file its `extends` chain reads lie where no tool can write. */
+function isPersonsOwn(
+  reference: string,
+  context: {
+    searchDirs: readonly string[];
+    embedded: Record<string, unknown>;
+    writable: { workspace: string; dataDir: string };
+  },
+): boolean {
+  if (!isPersonsPersonalityFile(reference, context.writable)) return false;
+  try {
+    const found = resolvePersonality(reference, {
+      searchDirs: context.searchDirs,
+      embedded: context.embedded,
+    });
+    return isPersonsPersonality(reference, found, context.writable);
+  } catch {
+    // It does not load: listed with the others, so that trust shows its error.
+    return false;
+  }
+}
+
 function isTrustedLaunch(launch: ProjectTrustOptions['launch']): launch is TrustedLaunch {
   return typeof launch === 'object' && 'configuration' in launch && 'code' in launch;
 }
@@ -99,12 +124,14 @@ export function inspectProject(
     config: found,
     searchDirs,
     embedded,
-    // A personality file of the person's own (outside anything a tool can write) needs no trust.
+    // A personality of the person's own (it and every file it extends outside anything a tool
+    // can write) needs no trust; one that extends a workspace file is trusted with that file.
     references:
       options.personality &&
-      !isPersonsPersonalityFile(options.personality, {
-        workspace,
-        dataDir: path.resolve(workspace, found.dataDir),
+      !isPersonsOwn(options.personality, {
+        searchDirs,
+        embedded,
+        writable: { workspace, dataDir: path.resolve(workspace, found.dataDir) },
       })
         ? [options.personality]
         : [],
@@ -153,6 +180,7 @@ export function inspectProject(
     searchDirs,
     configuration: snapshot.configuration,
     personalityFiles: snapshot.sources,
+    personalitySources: snapshot.sourcesOf,
     errors: snapshot.errors,
     trust,
   };

@@ -66,6 +66,8 @@ function personalityNames(searchDirs: readonly string[]): string[] {
 export function readProjectConfiguration(options: ReadProjectConfigurationOptions): {
   configuration: ProjectConfiguration;
   sources: string[];
+  /** The files of each personality's `extends` chain, by key. */
+  sourcesOf: Record<string, string[]>;
   errors: Error[];
 } {
   const references = new Set([
@@ -76,6 +78,7 @@ export function readProjectConfiguration(options: ReadProjectConfigurationOption
   ]);
   const personalities: Record<string, PersonalitySettings> = {};
   const sources = new Set<string>();
+  const sourcesOf: Record<string, string[]> = {};
   const errors: Error[] = [];
   for (const reference of references) {
     try {
@@ -83,8 +86,10 @@ export function readProjectConfiguration(options: ReadProjectConfigurationOption
         searchDirs: options.searchDirs,
         embedded: options.embedded,
       });
+      const files = personality.sources.filter((source) => !source.startsWith('embedded:'));
       personalities[personalityKey(reference)] = personalitySettings(personality);
-      for (const source of personality.sources) if (!source.startsWith('embedded:')) sources.add(source);
+      sourcesOf[personalityKey(reference)] = files;
+      for (const source of files) sources.add(source);
     } catch (error) {
       errors.push(error as Error);
     }
@@ -92,6 +97,7 @@ export function readProjectConfiguration(options: ReadProjectConfigurationOption
   return {
     configuration: { config: structuredClone(options.config), personalities },
     sources: [...sources],
+    sourcesOf,
     errors,
   };
 }
