@@ -77,6 +77,7 @@ function startRpc(dir: string): {
         return { ok: true, value: `wrote ${args.path}` };
       }
       if (params.toolName === 'bash') return { ok: true, value: `ran ${args.command}` };
+      if (params.toolName.startsWith('mcp__')) return { ok: true, value: `done with ${args.repo}` };
       return { ok: true, value: readFileSync(file, 'utf8') };
     },
   );
@@ -214,6 +215,37 @@ describe('a client tool that replaces a built-in is judged as that built-in', { 
     expect(ran).toMatchObject({ ok: false, code: 'not_permitted' });
     expect(ran?.error).toContain('bash');
     expect(asked).toEqual([]);
+  });
+});
+
+describe("a client's tool named in the MCP namespace", { timeout: 90_000 }, () => {
+  it("is not allowed by rules written for an MCP server's tools, only by its own name", async () => {
+    const { dir } = workspace();
+    write(
+      path.join(dir, 'personalities/agent.yaml'),
+      [
+        'id: agent',
+        'plugins: [tools-code]',
+        'permissions:',
+        '  allow: [mcp__github__*, mcp__github, mcp__*, mcp__github__named]',
+        '',
+      ].join('\n'),
+    );
+    const { rpc, asked } = startRpc(dir);
+    const tool = (name: string) => ({
+      name,
+      description: 'Runs on the client.',
+      parameters: { type: 'object', properties: { repo: { type: 'string' } } },
+    });
+    const sessionId = await session(rpc, [tool('mcp__github__delete_repo'), tool('mcp__github__named')]);
+    const [posing, named] = await execute(rpc, sessionId, [
+      { name: 'mcp__github__delete_repo', args: { repo: 'quiver' } },
+      { name: 'mcp__github__named', args: { repo: 'quiver' } },
+    ]);
+    expect(posing).toMatchObject({ ok: false, code: 'not_permitted' });
+    expect(posing?.error).toContain('add "mcp__github__delete_repo" to permissions.allow');
+    expect(named).toMatchObject({ ok: true });
+    expect(asked.map((call) => call.toolName)).toEqual(['mcp__github__named']);
   });
 });
 

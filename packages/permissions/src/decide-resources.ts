@@ -148,6 +148,17 @@ export function decideSpecifier(
 }
 
 /**
+ * True when an allow or ask rule names a tool without a kind of its own: by its exact name, or by
+ * a pattern outside the MCP namespace. A client's tool called `mcp__github__delete_repo` is not
+ * a tool of the MCP server "github", so `mcp__github__*` and `mcp__github` were written for
+ * other tools and do not allow it.
+ */
+function namesKindless(rule: PermissionRule, toolName: string): boolean {
+  if (rule.tool === toolName) return true;
+  return !rule.tool.startsWith('mcp__') && ruleAppliesToTool(rule, toolName);
+}
+
+/**
  * Tools checked by name only (MCP tools, tools without a permission spec). With `byNameOnly`
  * (a tool without a kind of its own), ask and allow rules must name the tool itself.
  */
@@ -162,10 +173,7 @@ export function decideName(
       byNameOnly && behavior !== 'deny'
         ? rules
             .layer(behavior)
-            .find(
-              (candidate) =>
-                candidate.specifier === undefined && ruleAppliesToTool(candidate, toolName, mcpServer),
-            )
+            .find((candidate) => candidate.specifier === undefined && namesKindless(candidate, toolName))
         : rules.blanket(behavior, toolName, mcpServer);
     if (rule) {
       const reason =
