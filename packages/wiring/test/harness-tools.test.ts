@@ -89,11 +89,22 @@ describe('helper tools gated on what the harness declares', () => {
     expect(done).toMatchObject({ ok: true });
     expect(received).toEqual({
       ask: [
-        { question: 'Deploy where?', choices: ['staging', 'production'] },
-        { question: 'Anything else?' },
+        {
+          question: 'Deploy where?',
+          choices: ['staging', 'production'],
+          shown: { text: 'The model asks: Deploy where?', choices: ['staging', 'production'] },
+        },
+        { question: 'Anything else?', shown: { text: 'The model asks: Anything else?' } },
       ],
       complete: [{ summary: 'Deployed to staging.' }],
-      plan: [{ plan: '1. Build\n2. Deploy' }],
+      plan: [
+        {
+          plan: '1. Build\n2. Deploy',
+          shown: {
+            text: 'The model presents this plan and asks to leave plan mode:\n> 1. Build\n> 2. Deploy',
+          },
+        },
+      ],
       output: [{ verdict: 'pass', score: 0.9 }],
     });
   });
