@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// Bundles a package's compiled `dist` (tsc's output) into one module per entry point, so that
+// starting the CLI reads a few files per package instead of one per source file: Node 20's ESM
+// loader spends most of a cold `quiver call` resolving, reading and linking ~550 small modules,
+// and has no compile cache.
+//
+// What does not change: every bare import (`@quiver/*`, zod, the MCP SDK, native and wasm
+// packages) stays an import, resolved from this package's directory as before, so each package
+// is still one module instance (plugins share `@quiver/types` with the host) and native or wasm
+// files are found where pnpm and npm put them. Dynamic imports stay lazy (split into chunks).
+// Bundles and chunks live directly in `dist`, and each module's `import.meta.url` is rewritten to
+// the URL of the file it was (`new URL('../schemas/x', import.meta.url)` finds what it found). Modules whose functions run in a worker thread from their source
+// text (`fn.toString()`) are kept as tsc wrote them and imported, never rewritten.
+//
+// Usage (after tsc, from the package directory): node ../../scripts/bundle-dist.mjs [entry.js...]
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const MARK = '// bundled by scripts/bundle-dist.mjs\n';
+
+/** Source files (relative to dist) that worker threads run from their text. */
+const RUN_FROM_SOURCE_TEXT = new Set(['log/log-writer-thread.js', 'log/event-rows.js', 'sandbox-thread.js']);
+
+const dist = path.resolve('dist');
+const entries = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['index.js'];
+
+for (const entry of entries) {
+  if (readFileSync(path.join(dist, entry), 'utf8').slice(0, 200).includes(MARK)) {
+    console.error(`bundle-dist: dist/${entry} is already a bundle; run tsc first`);
+    process.exit(1);
+  }
+}
+
+const keepSeparate = {
+  name: 'keep-run-from-source-text',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const file = path.resolve(args.resolveDir, args.path);
+      const relative = path.relative(dist, file).split(path.sep).join('/');
+      if (!RUN_FROM_SOURCE_TEXT.has(relative)) return undefined;
+      // Every output is written directly in dist, so this path holds from any of them.
+      return { path: `./${relative}`, external: true };
+    });
+  },
+};
+
+const keepModuleUrls = {
+  name: 'keep-module-urls',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const relative = path.relative(dist, args.path).split(path.sep).join('/');
+      const original = `new URL(${JSON.stringify(`./${relative}`)}, import.meta.url).href`;
+      return { contents: text.replaceAll('import.meta.url', original), loader: 'js' };
+    });
+  },
+};
+
+const result = await build({
+  entryPoints: entries.map((entry) => path.join(dist, entry)),
+  outdir: dist,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  chunkNames: 'chunk-[hash]',
+  keepNames: true,
+  sourcemap: true,
+  banner: { js: MARK.trimEnd() },
+  plugins: [keepSeparate, keepModuleUrls],
+  write: false,
+  logLevel: 'warning',
+});
+
+for (const output of result.outputFiles) {
+  // esbuild rewrites a free `require` into its own helper, which a thread's copy would lack.
+  if (output.path.endsWith('.js') && output.text.includes('__require(')) {
+    console.error(`bundle-dist: ${path.relative(dist, output.path)} calls require() outside createRequire`);
+    process.exit(1);
+  }
+}
+// Chunks of an earlier bundle are named by their content: remove them, the new ones follow.
+for (const name of readdirSync(dist)) if (/^chunk-\w+\.js(\.map)?$/.test(name)) rmSync(path.join(dist, name));
+for (const output of result.outputFiles) writeFileSync(output.path, output.contents);
