@@ -5,6 +5,7 @@ import { parseConsoleAskTimeout, type RunningConsole, startConsole } from '../co
 import { openQuiver } from '../context.js';
 import type { GlobalOptions } from '../global-options.js';
 import { CliError, EXIT, printError } from '../output.js';
+import type { Caller } from '../serve/bearer-auth.js';
 import { serveHttp } from '../serve/http.js';
 import { parseConnectionLimits } from '../serve/http-connection-limits.js';
 import { parseSessionLimits } from '../serve/http-session-limits.js';
@@ -20,6 +21,7 @@ interface ServeOptions {
   personality?: string;
   http?: string;
   allowRemote?: boolean;
+  insecureNoAuth?: boolean;
   model?: string;
   json?: boolean;
   sessionIdleTimeout?: string;
@@ -62,7 +64,14 @@ export function registerServeCommand(program: Command): void {
       '--http <host:port>',
       'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0 picks a free port)',
     )
-    .option('--allow-remote', 'allow --http on a non-loopback host (there is no authentication)')
+    .option(
+      '--allow-remote',
+      'allow --http on a non-loopback host (with serve.auth in quiver.yaml, or --insecure-no-auth)',
+    )
+    .option(
+      '--insecure-no-auth',
+      'with --allow-remote and no serve.auth: serve anyone who can reach the address',
+    )
     .option('--model <name>', 'model name; picks the model profile (which edit tools are offered)')
     .option(
       '--session-idle-timeout <seconds>',
@@ -144,6 +153,15 @@ export function registerServeCommand(program: Command): void {
       }
       const global = command.optsWithGlobals<GlobalOptions>();
       let quiver = await openQuiver(global, options);
+      const auth = quiver.host.options.config.serve?.auth;
+      if (address && !isLoopbackHost(address.host) && !auth && !options.insecureNoAuth) {
+        await quiver.close();
+        throw new CliError(
+          `Refusing to serve on non-loopback host "${address.host}" without authentication: anyone who can reach it could run tools.`,
+          'Configure serve.auth in quiver.yaml (an OAuth authorization server whose tokens callers present; see docs/deploy.md), or pass --insecure-no-auth if a balancer in front authenticates every client.',
+          EXIT.usage,
+        );
+      }
       // MCP clients may list tools once: tool_search stays offered while servers connect.
       const sessionOptions: SessionOptions = {
         stableToolList: true,
@@ -154,8 +172,13 @@ export function registerServeCommand(program: Command): void {
       const connections = new Set<ServeConnection>();
       let personConsole: RunningConsole | undefined;
       const transport = address ? 'serve (http)' : 'serve (stdio)';
-      const openConnection = (resume?: { sessionId: string }) => {
-        const session = resume ? { ...sessionOptions, sessionId: resume.sessionId } : sessionOptions;
+      const openConnection = (resume?: { sessionId: string }, caller?: Caller) => {
+        const signedIn = caller ? { ...sessionOptions, personality: caller.personality } : sessionOptions;
+        const session = resume ? { ...signedIn, sessionId: resume.sessionId } : signedIn;
+        if (caller)
+          log(
+            `caller ${JSON.stringify(caller.subject)} (client ${JSON.stringify(caller.clientId)}) signed in: personality ${caller.personality}`,
+          );
         const connection = createServeConnection({
           quiver,
           session,
@@ -192,6 +215,9 @@ export function registerServeCommand(program: Command): void {
       try {
         // Assembling once up front turns a broken personality into a usage error, not a broken server.
         const summary = summarize(quiver, sessionOptions, options.personality);
+        // Each personality a caller may be given must assemble too, or the caller would get errors.
+        for (const personality of new Set(Object.values(auth?.personalities ?? {})))
+          summarize(quiver, { ...sessionOptions, personality }, personality);
         // `sandbox: auto` without bubblewrap: said once at start; each session also gets it as an event.
         const sandboxNotice = await quiver.sandboxNotice();
         if (sandboxNotice) log(sandboxNotice);
@@ -204,6 +230,7 @@ export function registerServeCommand(program: Command): void {
           const server = await serveHttp({
             address,
             openConnection,
+            ...(auth ? { auth } : {}),
             log,
             limits,
             connectionLimits,

@@ -6,7 +6,9 @@ import {
   NodeStreamableHTTPServerTransport,
   originValidation,
 } from '@modelcontextprotocol/node';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { QuiverError } from '@quiver/types';
+import { type Caller, ServeAuthenticator, type ServeAuthSettings, sendWebResponse } from './bearer-auth.js';
 import {
   ConnectionGuard,
   type ConnectionLimits,
@@ -29,8 +31,13 @@ const LOCAL_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 export interface HttpServeOptions {
   address: ListenAddress;
-  /** A new connection; `resume` continues a Quiver session another replica started. */
-  openConnection: (resume?: { sessionId: string }) => ServeConnection;
+  /**
+   * A new connection; `resume` continues a Quiver session another replica started; `caller` is
+   * who signed in (with `auth`), whose personality the session runs with.
+   */
+  openConnection: (resume?: { sessionId: string }, caller?: Caller) => ServeConnection;
+  /** `serve.auth`: every request needs a bearer token of this authorization server. */
+  auth?: ServeAuthSettings;
   log: (message: string) => void;
   /** Idle timeout and cap of MCP sessions; default 30 minutes and 100. */
   limits?: SessionLimits;
@@ -64,10 +71,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
 
   const drop = (sessionId: string) => sessions.drop(sessionId);
   const rebuilding = new Map<string, Promise<HttpSession>>();
-  const reopen = (quiverSessionId: string) => options.openConnection({ sessionId: quiverSessionId });
+  // Who signed in for each request and MCP session (with `auth`).
+  const callers = new WeakMap<IncomingMessage | AuthInfo, Caller>();
+  const sessionCallers = new WeakMap<ServeConnection, string>();
+  let authenticator: ServeAuthenticator | undefined;
   const sweeper = options.sharedRecords ? sweepSharedRecords(options.sharedRecords, limits, log) : undefined;
 
-  const stateless = statelessRequests(() => options.openConnection(), log);
+  const stateless = statelessRequests(
+    (authInfo) => options.openConnection(undefined, authInfo && callers.get(authInfo)),
+    log,
+  );
 
   const openSession = async (
     request: IncomingMessage,
@@ -81,7 +94,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
         503,
         `Too many MCP sessions: all ${limits.maxSessions} are busy. Close sessions you no longer use (DELETE ${MCP_PATH} with their Mcp-Session-Id) or start quiver serve with a larger --max-sessions.`,
       );
-    const connection = options.openConnection();
+    const caller = callers.get(request);
+    const connection = options.openConnection(undefined, caller);
+    if (caller) sessionCallers.set(connection, caller.subject);
     const shared = opening && new SharedSessionState(opening.records, log);
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -114,9 +129,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (authenticator?.isMetadataPath(path) && request.method === 'GET')
+      return authenticator.answerMetadata(response);
     if (path !== MCP_PATH)
       return sendJsonRpcError(response, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
     if (!validateHost(request, response) || !validateOrigin(request, response)) return;
+    let caller: Caller | undefined;
+    if (authenticator) {
+      const signedIn = await authenticator.authenticate(request);
+      if (!signedIn.ok) return sendWebResponse(response, signedIn.answer);
+      caller = signedIn.caller;
+      callers.set(request, caller);
+      callers.set(caller.authInfo, caller);
+      // The SDK's Node adapter hands `auth` to the request's handlers.
+      (request as IncomingMessage & { auth?: AuthInfo }).auth = caller.authInfo;
+    }
     // Revision 2026-07-28 needs no session: a POST without one may be a stateless request.
     let read: JsonBody | undefined;
     if (request.method === 'POST' && request.headers['mcp-session-id'] === undefined) {
@@ -135,7 +162,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
         sessions,
         limits,
         openSession,
-        reopen,
+        reopen: (quiverSessionId: string) => options.openConnection({ sessionId: quiverSessionId }, caller),
         log,
         rebuilding,
       });
@@ -147,6 +174,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
           response,
           404,
           'Session not found (closed, or idle longer than the session idle timeout): initialize a new MCP session.',
+        );
+      if (caller && sessionCallers.get(entry.connection) !== caller.subject)
+        return sendJsonRpcError(
+          response,
+          403,
+          'Forbidden: this MCP session was opened by another caller; initialize a session of your own.',
         );
       return sessions.track(entry, response, () => entry.handle(request, response));
     }
@@ -180,7 +213,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   });
   const port = (httpServer.address() as AddressInfo).port;
   const shownHost = isWildcardHost(address.host) ? '127.0.0.1' : urlHost(address.host);
-  if (!isLoopbackHost(address.host))
+  if (options.auth)
+    authenticator = new ServeAuthenticator(options.auth, `http://${shownHost}:${port}${MCP_PATH}`);
+  if (!isLoopbackHost(address.host) && !options.auth)
     log(`serving on ${address.host}: anyone who can reach this address can run the allowed tools.`);
 
   return {

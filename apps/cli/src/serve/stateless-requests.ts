@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { sendJsonRpcError } from './mcp-endpoint.js';
 import type { ServeConnection } from './mcp-server.js';
 import { type JsonBody, MAX_BODY_BYTES, readJsonBody } from './shared-session-records.js';
@@ -29,12 +29,12 @@ export interface LegacyPost {
  * the body and refuses a revision it does not serve.
  */
 export function statelessRequests(
-  openConnection: () => ServeConnection,
+  openConnection: (authInfo: AuthInfo | undefined) => ServeConnection,
   log: (message: string) => void,
 ): StatelessRequests {
   const handler = createMcpHandler(
-    async () => {
-      const connection = openConnection();
+    async ({ authInfo }) => {
+      const connection = openConnection(authInfo);
       connection.server.onclose = () => {
         connection
           .close()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storageConfigSchema } from '../storage/storage-config.js';
+import { serveConfigSchema } from './serve-config.js';
 
 /** `quiver.yaml`: what the host loads. Personalities decide what each session may use. */
 export const quiverConfigSchema = z
@@ -33,6 +34,7 @@ export const quiverConfigSchema = z
         "MCP servers by name: `{ command, args, env, cwd }` for stdio or `{ url, headers }` for HTTP. Personalities enable servers by name. A server's readOnly/destructive/idempotent/openWorld hints are ignored unless its entry says `trustAnnotations: true`.",
       ),
     storage: storageConfigSchema,
+    serve: serveConfigSchema.optional(),
     defaultPersonality: z
       .string()
       .default('default')

@@ -1,0 +1,144 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type AuthInfo,
+  bearerAuthChallengeResponse,
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
+  verifyBearerToken,
+} from '@modelcontextprotocol/server';
+import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
+
+/** `serve.auth` of quiver.yaml, as the host validated it. */
+export interface ServeAuthSettings {
+  issuer: string;
+  jwksUri: string;
+  resource?: string | undefined;
+  claim: string;
+  personalities: Record<string, string>;
+  scopes: string[];
+}
+
+/** Who called, as the token says, and the personality their session runs with. */
+export interface Caller {
+  /** The token's `sub` (or its client id when it has none). */
+  subject: string;
+  clientId: string;
+  personality: string;
+  authInfo: AuthInfo;
+}
+
+export type Authentication = { ok: true; caller: Caller } | { ok: false; answer: Response };
+
+/**
+ * `quiver serve --http` as an OAuth 2.1 resource server: publishes its protected resource
+ * metadata (RFC 9728), accepts only bearer tokens signed by the configured authorization server's
+ * keys, issued by it, for this resource (audience), unexpired and carrying the required scopes,
+ * and maps the configured claim to a personality. Refusals carry the `WWW-Authenticate`
+ * challenge that tells a client where to sign in.
+ */
+export class ServeAuthenticator {
+  readonly resource: URL;
+  readonly metadataUrl: string;
+  readonly #keys: ReturnType<typeof createRemoteJWKSet>;
+
+  constructor(
+    private readonly settings: ServeAuthSettings,
+    servedUrl: string,
+  ) {
+    this.resource = new URL(settings.resource ?? servedUrl);
+    this.metadataUrl = getOAuthProtectedResourceMetadataUrl(this.resource);
+    this.#keys = createRemoteJWKSet(new URL(settings.jwksUri));
+  }
+
+  /** The paths the metadata answers at: the path-aware one (RFC 9728) and the bare one. */
+  isMetadataPath(path: string): boolean {
+    return path === new URL(this.metadataUrl).pathname || path === '/.well-known/oauth-protected-resource';
+  }
+
+  answerMetadata(response: ServerResponse): void {
+    response.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+    response.end(
+      JSON.stringify({
+        resource: this.resource.href,
+        authorization_servers: [this.settings.issuer],
+        bearer_methods_supported: ['header'],
+        ...(this.settings.scopes.length > 0 ? { scopes_supported: this.settings.scopes } : {}),
+        resource_name: 'Quiver',
+      }),
+    );
+  }
+
+  async authenticate(request: IncomingMessage): Promise<Authentication> {
+    const challenge = { resourceMetadataUrl: this.metadataUrl, requiredScopes: this.settings.scopes };
+    let authInfo: AuthInfo;
+    try {
+      authInfo = await verifyBearerToken(request.headers.authorization, {
+        verifier: { verifyAccessToken: (token) => this.#verify(token) },
+        expectedResource: this.resource,
+        ...challenge,
+      });
+    } catch (error) {
+      return { ok: false, answer: bearerAuthChallengeResponse(error, challenge) };
+    }
+    const payload = authInfo.extra?.payload as JWTPayload;
+    const personality = this.#personalityOf(payload);
+    if (personality === undefined)
+      return {
+        ok: false,
+        answer: bearerAuthChallengeResponse(
+          new OAuthError(
+            OAuthErrorCode.InsufficientScope,
+            `Forbidden: the token's ${this.settings.claim} claim names no personality this server maps (serve.auth.personalities in quiver.yaml); ask its operator for access.`,
+          ),
+          challenge,
+        ),
+      };
+    const subject = typeof payload.sub === 'string' ? payload.sub : authInfo.clientId;
+    return { ok: true, caller: { subject, clientId: authInfo.clientId, personality, authInfo } };
+  }
+
+  async #verify(token: string): Promise<AuthInfo> {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.#keys, {
+        issuer: this.settings.issuer,
+        audience: this.resource.href,
+        requiredClaims: ['exp'],
+      }));
+    } catch (error) {
+      throw new OAuthError(
+        OAuthErrorCode.InvalidToken,
+        `The access token was refused: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    const clientId = [payload.client_id, payload.azp, payload.sub].find((value) => typeof value === 'string');
+    return {
+      token,
+      clientId: (clientId as string | undefined) ?? 'unknown',
+      scopes: typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [],
+      ...(payload.exp !== undefined ? { expiresAt: payload.exp } : {}),
+      resource: this.resource,
+      extra: { payload },
+    };
+  }
+
+  /** The first configured claim value the token carries (a string claim, or any element of an array claim). */
+  #personalityOf(payload: JWTPayload): string | undefined {
+    const claimed = payload[this.settings.claim];
+    const values = Array.isArray(claimed) ? claimed : [claimed];
+    for (const [value, personality] of Object.entries(this.settings.personalities))
+      if (values.includes(value)) return personality;
+    return undefined;
+  }
+}
+
+/** Writes a web `Response` (a refusal with its challenge) to a Node response. */
+export async function sendWebResponse(response: ServerResponse, answer: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  response.writeHead(answer.status, headers);
+  response.end(await answer.text());
+}

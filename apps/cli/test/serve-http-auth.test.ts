@@ -1,0 +1,156 @@
+import path from 'node:path';
+import {
+  Client,
+  ClientCredentialsProvider,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { type AuthorizationServer, startAuthorizationServer } from '@quiver/test-utils/authorization-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { quiver, write } from './helpers.js';
+import { serveWorkspace, textOf } from './serve-fixtures.js';
+import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
+
+const REVISIONS = ['2025-11-25', '2026-07-28'] as const;
+const CLIENTS = [
+  { clientId: 'alice', clientSecret: 'alice-secret', claims: { groups: ['staff', 'developers'] } },
+  { clientId: 'bob', clientSecret: 'bob-secret', claims: { groups: ['readers'] } },
+  { clientId: 'mallory', clientSecret: 'mallory-secret', claims: { groups: ['guests'] } },
+];
+
+let authorization: AuthorizationServer;
+let serve: RunningHttpServe;
+let dir: string;
+const cleanups: Array<() => Promise<void> | void> = [];
+
+beforeAll(async () => {
+  authorization = await startAuthorizationServer(CLIENTS);
+  const workspace = serveWorkspace();
+  dir = workspace.dir;
+  write(
+    path.join(dir, 'quiver.yaml'),
+    [
+      'plugins:',
+      '  - ./workbench',
+      'defaultPersonality: dev',
+      'serve:',
+      '  auth:',
+      `    issuer: ${authorization.issuer}`,
+      `    jwksUri: ${authorization.jwksUri}`,
+      '    claim: groups',
+      '    personalities:',
+      '      developers: dev',
+      '      readers: reader',
+      '',
+    ].join('\n'),
+  );
+  write(
+    path.join(dir, 'personalities/reader.yaml'),
+    'id: reader\nplugins: [tools-code]\npermissions:\n  allow: [read_file]\n',
+  );
+  serve = await startHttpServe(dir);
+  cleanups.push(
+    workspace.cleanup,
+    () => serve.stop(),
+    () => authorization.close(),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const opened: Client[] = [];
+afterEach(async () => {
+  for (const client of opened.splice(0)) await client.close();
+});
+
+/** A client that signs in with the client credentials grant, finding the server through the 401. */
+async function signIn(clientId: string, revision: (typeof REVISIONS)[number]): Promise<Client> {
+  const registered = CLIENTS.find((client) => client.clientId === clientId)!;
+  const authProvider = new ClientCredentialsProvider({
+    clientId,
+    clientSecret: registered.clientSecret,
+    expectedIssuer: authorization.issuer,
+  });
+  const client = new Client(
+    { name: `${clientId}-client`, version: '1.0.0' },
+    revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: revision } } } : {},
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(serve.url), { authProvider }));
+  opened.push(client);
+  return client;
+}
+
+describe('quiver serve --http with serve.auth', () => {
+  for (const revision of REVISIONS) {
+    it(`gives two callers their own personalities and refuses a third, on ${revision}`, async () => {
+      const alice = await signIn('alice', revision);
+      const aliceTools = (await alice.listTools()).tools.map((tool) => tool.name);
+      expect(aliceTools).toContain('count_slowly');
+      expect(textOf(await alice.callTool({ name: 'count_slowly', arguments: { steps: 1 } }))).toContain(
+        'counted to 1',
+      );
+
+      const bob = await signIn('bob', revision);
+      const bobTools = (await bob.listTools()).tools.map((tool) => tool.name);
+      expect(bobTools).toContain('read_file');
+      expect(bobTools).not.toContain('count_slowly');
+      expect(textOf(await bob.callTool({ name: 'read_file', arguments: { path: 'README.md' } }))).toContain(
+        'The quick brown fox.',
+      );
+
+      await expect(signIn('mallory', revision)).rejects.toThrow();
+      expect(authorization.issued).toContain(`mallory ${serve.url}`);
+      expect(serve.stderr()).toContain('caller "alice" (client "alice") signed in: personality dev');
+      expect(serve.stderr()).toContain('caller "bob" (client "bob") signed in: personality reader');
+    });
+  }
+
+  it('publishes its protected resource metadata and refuses requests without a valid token for it', async () => {
+    const metadataUrl = new URL('/.well-known/oauth-protected-resource/mcp', serve.url);
+    const metadata = (await (await fetch(metadataUrl)).json()) as Record<string, unknown>;
+    expect(metadata).toMatchObject({ resource: serve.url, authorization_servers: [authorization.issuer] });
+
+    const list = (authorization?: string) =>
+      fetch(serve.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(authorization ? { authorization } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'raw', version: '1' },
+          },
+        }),
+      });
+    const anonymous = await list();
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toContain(`resource_metadata="${metadataUrl.href}"`);
+
+    const claims = { iss: authorization.issuer, sub: 'alice', client_id: 'alice', groups: ['developers'] };
+    const elsewhere = await authorization.sign({ ...claims, aud: 'https://other.example/mcp' });
+    expect((await list(`Bearer ${elsewhere}`)).status).toBe(401);
+    const expired = await authorization.sign({ ...claims, aud: serve.url }, -60);
+    expect((await list(`Bearer ${expired}`)).status).toBe(401);
+    const valid = await authorization.sign({ ...claims, aud: serve.url });
+    expect((await list(`Bearer ${valid}`)).status).toBe(200);
+  });
+
+  it('refuses --allow-remote without serve.auth unless --insecure-no-auth is given', async () => {
+    const workspace = serveWorkspace();
+    cleanups.push(workspace.cleanup);
+    const refused = await quiver(['--trust-project', 'serve', '--http', '0.0.0.0:0', '--allow-remote'], {
+      cwd: workspace.dir,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('without authentication');
+    expect(refused.stderr).toContain('--insecure-no-auth');
+  });
+});
