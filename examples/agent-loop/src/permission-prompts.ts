@@ -1,13 +1,18 @@
 import { createInterface } from 'node:readline/promises';
-import type { PermissionAnswer, PermissionPrompt, PermissionResolver } from '@quiver/types';
+import {
+  type PermissionAnswer,
+  type PermissionPrompt,
+  type PermissionResolver,
+  renderPermissionQuestion,
+} from '@quiver/types';
 
-/** How the question reads on a terminal: what would run, why it is asked, which rule would allow it. */
+/**
+ * How the question reads on a terminal: Quiver's one renderer of what a person is asked — what
+ * would run, every subject that needs approval and why, the rule "always" would add — with the
+ * model's text escaped, so a bidi override or an escape sequence cannot hide what runs.
+ */
 export function describePrompt(prompt: PermissionPrompt): string {
-  const args = JSON.stringify(prompt.args);
-  const rule = prompt.decision.suggestedRule
-    ? ` (to always allow: add "${prompt.decision.suggestedRule}" to permissions.allow)`
-    : '';
-  return `${prompt.toolName} ${args}: ${prompt.decision.reason}${rule}`;
+  return renderPermissionQuestion(prompt).text;
 }
 
 /** Events reach subscribers on microtasks; yielding first prints `permission.requested` before the question. */

@@ -54,7 +54,7 @@ describe('the agent loop example', () => {
     await expect(access(path.join(workspace, 'build', 'bundle.js'))).resolves.toBeUndefined();
     const requested = indexOfLine(lines, '[event] tool.user_requested terminal');
     const asked = indexOfLine(lines, '[event] permission.requested terminal');
-    const prompt = indexOfLine(lines, '? terminal {"command":"rm -rf build"}: ');
+    const prompt = indexOfLine(lines, '? Allow terminal: rm -rf build?');
     const denied = indexOfLine(lines, '[event] permission.completed terminal: deny');
     const completed = indexOfLine(lines, '[event] tool.execution_complete terminal failed (not_permitted)');
     expect([requested, asked, prompt, denied, completed]).toEqual(
@@ -130,10 +130,36 @@ describe('the agent loop example', () => {
       await session.close();
       await quiver.close();
     }
-    expect(screen).toContain('? terminal {"command":"rm -rf build"}: ');
+    expect(screen).toContain('? Allow terminal: rm -rf build?');
     await expect(access(path.join(workspace, 'build'))).rejects.toThrow();
     indexOfLine(lines, '[event] permission.completed terminal: allow (once)');
     indexOfLine(lines, 'model: Deleted; I will record it.');
+  });
+
+  it('shows a bidi-hidden command escaped at the terminal prompt, naming the rm that would run', async () => {
+    const workspace = await demoWorkspace();
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let screen = '';
+    output.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+      if (screen.endsWith('[y] once, [s] this session, [N] deny: ')) input.write('n\n');
+    });
+    const quiver = await createQuiver({ workspace });
+    const session = quiver.createSession({ permissionResolver: terminalPermissionResolver(input, output) });
+    try {
+      const [result] = await session.execute([
+        { id: 'c1', name: 'terminal', args: { command: 'echo ok \u202e; rm -rf build #\u2066' } },
+      ]);
+      expect(result).toMatchObject({ ok: false, code: 'not_permitted' });
+    } finally {
+      await session.close();
+      await quiver.close();
+    }
+    expect(screen).toContain('? Allow terminal: echo ok \\u202e; rm -rf build #\\u2066?');
+    expect(screen).toMatch(/^ {2}- rm -rf build: /m);
+    expect(screen).not.toMatch(/[\u202e\u2066]/);
+    await expect(access(path.join(workspace, 'build'))).resolves.toBeUndefined();
   });
 
   it('runs as `pnpm start` from the built dist on a fresh temp workspace', async () => {
