@@ -141,6 +141,11 @@ export class SqliteSessionEventLog extends SharedSessionEventLog {
     return inStartOrder(rows).map((row) => row.call_id);
   }
 
+  /** Resolves once the writer thread has committed what it was handed (or a second has passed). */
+  override async flushed(): Promise<void> {
+    await this.whenWritten();
+  }
+
   /** Closes the log; writes already handed to the writer thread are still committed. */
   override close(): void {
     this.#behind?.close();
