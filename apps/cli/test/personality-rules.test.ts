@@ -30,7 +30,7 @@ describe('a personality with a rule that does not parse', () => {
     const run = await quiver(['personality', 'check', file], { cwd: workspace });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('[config_invalid]');
-    expect(run.stderr).toContain(`${file}:6: permissions.deny.1:`);
+    expect(run.stderr).toContain(`${file}:6:7: permissions.deny.1:`);
     expect(run.stderr).toContain('Permission rule "read_file(src/**/*.{key,pem)" does not parse');
     expect(run.stderr).toContain('Fix: Close the alternatives with "}"');
     expect(run.stderr).not.toMatch(/^ok /m);
@@ -110,11 +110,11 @@ describe('an ask rule on a loaded tool whose name alone does not tell its kind',
     write(file, 'extends: default\npermissions:\n  ask:\n    - "grep_search(src/{a)"\n');
     const check = await quiver(['personality', 'check', file], { cwd: workspace });
     expect(check.code, check.stdout).toBe(2);
-    expect(check.stderr).toContain(`${file}:4: permissions.ask.0:`);
+    expect(check.stderr).toContain(`${file}:4:7: permissions.ask.0:`);
     expect(check.stderr).toContain('Permission rule "grep_search(src/{a)" does not parse');
     const tools = await quiver(['--trust-project', 'tools', '-p', file], { cwd: workspace });
     expect(tools.code).toBe(2);
-    expect(tools.stderr).toContain(`${file}:4: permissions.ask.0:`);
+    expect(tools.stderr).toContain(`${file}:4:7: permissions.ask.0:`);
   });
 });
 
@@ -148,7 +148,13 @@ describe('quiver personality check on a personality that extends another', () =>
     };
     expect(report.ok).toBe(true);
     expect(report.dropped).toEqual([
-      expect.objectContaining({ keyPath: 'plugins', item: 'tools-kanban', how: 'removed', line: 2 }),
+      expect.objectContaining({
+        keyPath: 'plugins',
+        item: 'tools-kanban',
+        how: 'removed',
+        line: 2,
+        column: 1,
+      }),
     ]);
   });
 });

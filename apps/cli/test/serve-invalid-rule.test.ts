@@ -34,7 +34,7 @@ describe('quiver serve when an edit adds a deny that does not parse', () => {
 
     write(personality, `${PERSONALITY}  deny:\n    - "read_file(src/**/*.{key,pem)"\n`);
     await until(() => served.stderr().includes('was not applied'), 'the report of the invalid edit');
-    expect(served.stderr()).toContain(`${personality}:5: permissions.deny.0:`);
+    expect(served.stderr()).toContain(`${personality}:5:7: permissions.deny.0:`);
     expect(served.stderr()).toContain('Permission rule "read_file(src/**/*.{key,pem)" does not parse');
     // The running configuration stays: the server still answers, with the rules it had.
     const tools = (await served.client.listTools()).tools.map((tool) => tool.name);

@@ -64,6 +64,7 @@ describe('a personality adding to the lists it inherits', () => {
         inheritedFrom: parent,
         droppedBy: child,
         line: 4,
+        column: 3,
         how: 'replaced',
       },
       {
@@ -72,6 +73,7 @@ describe('a personality adding to the lists it inherits', () => {
         inheritedFrom: parent,
         droppedBy: child,
         line: 4,
+        column: 3,
         how: 'replaced',
       },
     ]);
@@ -148,7 +150,7 @@ describe('deny and ask rules of every personality in the chain', () => {
     const error = failure(() => resolvePersonality('child', { searchDirs: [root] }));
     expect(error.code).toBe('config_invalid');
     expect(error.message).toContain(
-      `${child}:3: mcpServers.github replaces a map whose excludeTools it inherits`,
+      `${child}:3:3: mcpServers.github replaces a map whose excludeTools it inherits`,
     );
     writePersonality('child', 'extends: parent\nmcpServers:\n  github: {}\n');
     expect(resolvePersonality('child', { searchDirs: [root] }).mcpServers.github).toEqual({
@@ -165,6 +167,7 @@ describe('deny and ask rules of every personality in the chain', () => {
         inheritedFrom: parent,
         droppedBy: child,
         line: 3,
+        column: 3,
         how: 'replaced',
       },
     ]);
@@ -178,7 +181,7 @@ describe('deny and ask rules of every personality in the chain', () => {
     );
     const error = failure(() => resolvePersonality('child', { searchDirs: [root] }));
     expect(error.code).toBe('config_invalid');
-    expect(error.message).toContain(`${child}:4: permissions.deny`);
+    expect(error.message).toContain(`${child}:4:5: permissions.deny.remove`);
   });
 });
 
@@ -190,7 +193,7 @@ describe('a rule that does not parse in a personality file', () => {
     );
     const error = failure(() => resolvePersonality('coder', { searchDirs: [root] }));
     expect(error.code).toBe('config_invalid');
-    expect(error.message).toContain(`${file}:6: permissions.deny.1:`);
+    expect(error.message).toContain(`${file}:6:7: permissions.deny.1:`);
     expect(error.message).toContain('Permission rule "read_file(src/**/*.{key,pem)" does not parse');
     expect(error.message).toContain('is never closed');
     expect(error.message).toMatch(/Fix: Close the alternatives with "\}"/);
@@ -200,7 +203,7 @@ describe('a rule that does not parse in a personality file', () => {
     const parent = writePersonality('parent', 'permissions:\n  deny: ["read_file(src/[**)"]\n');
     writePersonality('child', 'extends: parent\npermissions:\n  allow: { add: [read_file] }\n');
     const error = failure(() => resolvePersonality('child', { searchDirs: [root] }));
-    expect(error.message).toContain(`${parent}:2: permissions.deny.0:`);
+    expect(error.message).toContain(`${parent}:2:10: permissions.deny.0:`);
   });
 });
 
@@ -234,7 +237,7 @@ describe('generated malformed specifiers in a personality file', () => {
         error = caught as QuiverError;
       }
       expect(error.code, rule).toBe('config_invalid');
-      expect(error.message, rule).toContain(`${file}:4: permissions.deny.0:`);
+      expect(error.message, rule).toContain(`${file}:4:7: permissions.deny.0:`);
     }
   });
 });
@@ -255,7 +258,7 @@ describe('rules on tools whose kind is known once their plugin is loaded', () =>
     );
     const error = failure(() => resolvePersonality('searcher', { searchDirs: [root], toolKinds: kinds }));
     expect(error.code).toBe('config_invalid');
-    expect(error.message).toContain(`${file}:4: permissions.ask.0:`);
+    expect(error.message).toContain(`${file}:4:7: permissions.ask.0:`);
     expect(error.message).toContain('"grep_search(src/{a)" does not parse');
     expect(error.message).toMatch(/Fix: Close the alternatives/);
 
@@ -266,7 +269,7 @@ describe('rules on tools whose kind is known once their plugin is loaded', () =>
     writePersonality('searcher', 'permissions:\n  allow: [read_file]\n');
     const added = failure(() => resolvePersonality('adder', { searchDirs: [root], toolKinds: kinds }));
     expect(added.message).toContain(
-      `${path.join(root, 'personalities/adder.yaml')}:3: permissions.ask.add.0:`,
+      `${path.join(root, 'personalities/adder.yaml')}:3:16: permissions.ask.add.0:`,
     );
   });
 
@@ -314,7 +317,7 @@ describe('rules on tools whose kind is known once their plugin is loaded', () =>
       );
       const error = failure(() => resolvePersonality('generated', { searchDirs: [root], toolKinds: kinds }));
       expect(error.code, `${behavior} ${rule}`).toBe('config_invalid');
-      expect(error.message, rule).toContain(`${file}:3: permissions.${behavior}.0:`);
+      expect(error.message, rule).toContain(`${file}:3:7: permissions.${behavior}.0:`);
     }
   });
 });

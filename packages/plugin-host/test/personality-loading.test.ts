@@ -102,7 +102,7 @@ describe('personality validation', () => {
     const file = writePersonality('broken', 'plugins: [code\n');
     const error = failure(() => resolvePersonality('broken', { searchDirs: [root] }));
     expect(error.code).toBe('config_invalid');
-    expect(error.message).toContain(`${file} is not valid YAML`);
+    expect(error.message).toContain(`${file}:2:1: not valid YAML`);
   });
 });
 

@@ -48,7 +48,7 @@ export function registerPersonalityCommand(program: Command): void {
       }
       // What a child leaves out of what it inherits is shown, never silent: lists replace unless written as { add }.
       for (const item of dropped) {
-        const where = `${item.droppedBy}${item.line === undefined ? '' : `:${item.line}`}`;
+        const where = `${item.droppedBy}${item.line === undefined ? '' : `:${item.line}:${item.column ?? 1}`}`;
         const how = item.how === 'removed' ? 'removed by' : 'replaced by the list in';
         printLine(
           `${color.yellow('dropped')} ${item.keyPath}: ${JSON.stringify(item.item)} (from ${item.inheritedFrom}) — ${how} ${where}`,
@@ -61,7 +61,7 @@ export function registerPersonalityCommand(program: Command): void {
           ),
         );
       for (const removal of unmatchedRemovals) {
-        const where = `${removal.source}${removal.line === undefined ? '' : `:${removal.line}`}`;
+        const where = `${removal.source}${removal.line === undefined ? '' : `:${removal.line}:${removal.column ?? 1}`}`;
         printLine(
           `${color.yellow('warning')} ${removal.keyPath}: remove ${JSON.stringify(removal.item)} names nothing inherited (${where})`,
         );

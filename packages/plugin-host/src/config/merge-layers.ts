@@ -1,4 +1,5 @@
 import { QuiverError } from '@quiver/types';
+import { type KeyLocation, keyLocationText } from './yaml-locations.js';
 
 /**
  * The one merge rule for layered configuration (a personality over the personality it extends;
@@ -16,8 +17,8 @@ export interface MergeLayer {
   /** Where the layer came from (a file path, `embedded:NAME`), for reports. */
   source: string;
   data: Record<string, unknown>;
-  /** The line a key path is written on in the layer's file, when known. */
-  lineOf?: (keyPath: readonly string[]) => number | undefined;
+  /** Where a key path is written in the layer's file (line and column), when known. */
+  locate?: (keyPath: readonly string[]) => KeyLocation | undefined;
 }
 
 export interface ListKeys {
@@ -33,9 +34,10 @@ export interface DroppedListItem {
   item: string;
   /** The layer that had listed it. */
   inheritedFrom: string;
-  /** The layer that dropped it, and the line of the list there when known. */
+  /** The layer that dropped it, and the line and column of the list there when known. */
   droppedBy: string;
   line?: number;
+  column?: number;
   how: 'replaced' | 'removed';
 }
 
@@ -45,6 +47,7 @@ export interface UnmatchedRemoval {
   item: string;
   source: string;
   line?: number;
+  column?: number;
 }
 
 export interface MergedLayers {
@@ -105,8 +108,9 @@ export function mergeLayers(layers: readonly MergeLayer[], lists: ListKeys): Mer
     const inherited: TrackedList = Array.isArray(base)
       ? { items: [...base], origins: inheritedOrigins.get(joined) ?? base.map(() => layer.source) }
       : { items: [], origins: [] };
-    const line = layer.lineOf?.([...keyPath]);
-    const at = line === undefined ? {} : { line };
+    const location = layer.locate?.([...keyPath]);
+    const at = location === undefined ? {} : { line: location.line, column: location.column };
+    const where = keyLocationText(layer.source, location);
     const edit = Array.isArray(value)
       ? kind === 'union'
         ? { add: value, remove: [] as unknown[], replace: false }
@@ -119,18 +123,14 @@ export function mergeLayers(layers: readonly MergeLayer[], lists: ListKeys): Mer
           }
         : undefined;
     if (edit === undefined)
-      throw new QuiverError(
-        'config_invalid',
-        `${layer.source}: ${joined} must be a list or { add, remove }.`,
-        {
-          fix: `Write ${joined} as a list, or as { add: [...] } to add to the inherited list.`,
-          details: { file: layer.source, keyPath: joined },
-        },
-      );
+      throw new QuiverError('config_invalid', `${where}: ${joined} must be a list or { add, remove }.`, {
+        fix: `Write ${joined} as a list, or as { add: [...] } to add to the inherited list.`,
+        details: { file: layer.source, keyPath: joined },
+      });
     if (kind === 'union' && edit.remove.length > 0)
       throw new QuiverError(
         'config_invalid',
-        `${layer.source}${line === undefined ? '' : `:${line}`}: ${joined} cannot remove inherited items: they hold in every layer.`,
+        `${where}: ${joined} cannot remove inherited items: they hold in every layer.`,
         {
           fix: `Drop "remove" under ${joined}; to allow something an inherited rule denies or asks about, change the personality that wrote that rule.`,
           details: { file: layer.source, keyPath: joined },
@@ -194,11 +194,11 @@ export function mergeLayers(layers: readonly MergeLayer[], lists: ListKeys): Mer
       const kind = listKind(path);
       if (isPlainObject(value)) replaceMap(layer, value, path);
       if (kind === undefined || !Array.isArray(value) || value.length === 0) continue;
-      const line = layer.lineOf?.([...keyPath]);
+      const location = layer.locate?.([...keyPath]);
       if (kind === 'union')
         throw new QuiverError(
           'config_invalid',
-          `${layer.source}${line === undefined ? '' : `:${line}`}: ${keyPath.join('.')} replaces a map whose ${key} it inherits (${value.map(itemKey).join(', ')}): those hold in every layer.`,
+          `${keyLocationText(layer.source, location)}: ${keyPath.join('.')} replaces a map whose ${key} it inherits (${value.map(itemKey).join(', ')}): those hold in every layer.`,
           {
             fix: `Write ${keyPath.join('.')} as a map (e.g. {}) so that the inherited ${key} stay, and set only what changes.`,
             details: { file: layer.source, keyPath: joined },
@@ -211,7 +211,7 @@ export function mergeLayers(layers: readonly MergeLayer[], lists: ListKeys): Mer
           item: itemKey(item),
           inheritedFrom: origins[index] ?? layer.source,
           droppedBy: layer.source,
-          ...(line === undefined ? {} : { line }),
+          ...(location === undefined ? {} : { line: location.line, column: location.column }),
           how: 'replaced',
         });
       });

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkPermissionRule } from '@quiver/permissions';
 import { type PermissionBehavior, type PermissionKind, QuiverError } from '@quiver/types';
-import { LineCounter, parseDocument } from 'yaml';
 import { type DroppedListItem, mergeLayers, type UnmatchedRemoval } from '../config/merge-layers.js';
+import { type KeyLocation, keyLocationText, parseLocatedYaml } from '../config/yaml-locations.js';
 import { type PersonalityIssue, personalityIssues } from './personality-issues.js';
 import {
   PERSONALITY_DEFAULTS,
@@ -35,7 +35,7 @@ interface PersonalitySource {
   defaultId: string;
   data: PersonalityFile;
   /** The line a key path is written on, for files. */
-  lineOf?: (keyPath: readonly (string | number)[]) => number | undefined;
+  locate?: (keyPath: readonly (string | number)[]) => KeyLocation | undefined;
 }
 
 /** A resolved personality with what its `extends` chain left out on the way. */
@@ -100,7 +100,7 @@ function resolveChain(first: PersonalitySource, options: PersonalitySearchOption
     [...chain].reverse().map((entry) => ({
       source: entry.source,
       data: entry.data,
-      ...(entry.lineOf ? { lineOf: entry.lineOf } : {}),
+      ...(entry.locate ? { locate: entry.locate } : {}),
     })),
     PERSONALITY_LISTS,
   );
@@ -219,33 +219,23 @@ function readPersonalityFile(file: string, context: ReadContext = {}): Personali
       },
     );
   }
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { prettyErrors: true, lineCounter });
-  if (document.errors.length > 0) {
-    const first = document.errors[0];
-    throw new QuiverError('config_invalid', `${file} is not valid YAML: ${first?.message ?? 'parse error'}`, {
-      fix: 'Fix the YAML syntax at the line shown.',
-      details: { file },
-      cause: first,
-    });
+  // The one reader of located YAML (quiver.yaml's too): a key's own line and column, else the
+  // deepest part of its path that is written (the list holding a bad item).
+  const located = parseLocatedYaml(text);
+  if (located.syntaxError) {
+    throw new QuiverError(
+      'config_invalid',
+      `${keyLocationText(file, located.syntaxError.location)}: not valid YAML: ${located.syntaxError.message}`,
+      { fix: 'Fix the YAML syntax at the line and column shown.', details: { file } },
+    );
   }
   const defaultId = path.basename(file).replace(/\.ya?ml$/, '');
-  const lineOf = (keyPath: readonly (string | number)[]): number | undefined => {
-    // The deepest node of the path that exists: an unknown key's value, or the list holding a bad item.
-    for (let length = keyPath.length; length > 0; length--) {
-      const node = document.getIn(keyPath.slice(0, length), true) as
-        | { range?: [number, number, number] }
-        | undefined;
-      if (node?.range) return lineCounter.linePos(node.range[0]).line;
-    }
-    return undefined;
-  };
   return validateSource(
-    document.toJS() ?? {},
+    located.data ?? {},
     file,
     path.dirname(file),
     defaultId,
-    lineOf,
+    located.locate,
     context.toolKinds,
   );
 }
@@ -255,19 +245,19 @@ function validateSource(
   source: string,
   directory: string | undefined,
   defaultId: string,
-  lineOf?: PersonalitySource['lineOf'],
+  locate?: PersonalitySource['locate'],
   toolKinds?: ReadonlyMap<string, PermissionKind>,
 ): PersonalitySource {
   const parsed = personalitySchema.safeParse(raw);
   const located = (issue: PersonalityIssue): PersonalityIssue => {
-    const line = lineOf?.(issue.path);
-    return line === undefined ? issue : { ...issue, line };
+    const location = locate?.(issue.path);
+    return location === undefined ? issue : { ...issue, line: location.line, column: location.column };
   };
   if (!parsed.success)
     throw invalidError(source, personalityIssues(parsed.error, personalitySchema).map(located));
   const ruleIssues = toolKinds === undefined ? [] : ruleKindIssues(parsed.data, toolKinds);
   if (ruleIssues.length > 0) throw invalidError(source, ruleIssues.map(located));
-  return { source, directory, defaultId, data: parsed.data, ...(lineOf ? { lineOf } : {}) };
+  return { source, directory, defaultId, data: parsed.data, ...(locate ? { locate } : {}) };
 }
 
 const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'ask', 'deny'];
@@ -308,7 +298,7 @@ function invalidError(source: string, issues: PersonalityIssue[]): QuiverError {
   const lines = issues
     .map(
       (issue) =>
-        `  - ${issue.line === undefined ? '' : `${source}:${issue.line}: `}${issue.keyPath}: ${issue.message}`,
+        `  - ${issue.line === undefined ? '' : `${source}:${issue.line}:${issue.column ?? 1}: `}${issue.keyPath}: ${issue.message}`,
     )
     .join('\n');
   const unknownKey = issues.find((issue) => issue.unknownKey !== undefined)?.unknownKey;

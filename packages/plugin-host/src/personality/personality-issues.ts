@@ -6,8 +6,9 @@ export interface PersonalityIssue {
   keyPath: string;
   /** The same path as segments, to find where it is written. */
   path: Array<string | number>;
-  /** The line it is written on, when read from a file. */
+  /** The line and column it is written at, when read from a file. */
   line?: number;
+  column?: number;
   message: string;
   /** For an unknown key: the closest allowed key, if one is close, and every key allowed there. */
   unknownKey?: { keyPath: string; suggestion?: string; allowed: string[] };
