@@ -81,6 +81,13 @@ describe('quiver mcp login', () => {
     expect(called.code, called.stderr).toBe(0);
     expect(called.stdout).toContain('signed in as fixture-user');
     expect(server.grants).toEqual(['authorization_code']);
+    const again = await login(['remote', '--json'], workspace, env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      server: 'remote',
+      outcome: 'already-signed-in',
+      tools: 1,
+    });
   }, 90_000);
 
   it('names the configured servers when asked to sign in to one that does not exist', async () => {

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
 import { globalOptions, VERSION } from '../global-options.js';
-import { CliError, EXIT, printError, printLine } from '../output.js';
+import { CliError, EXIT, printError, printJson, printLine } from '../output.js';
 
 interface LoginOptions {
   timeout: string;
+  json?: boolean;
 }
 
 /** `quiver mcp login <server>`: OAuth sign-in to a remote MCP server, no browser launched. */
@@ -16,6 +17,7 @@ export function registerMcpLoginCommand(mcp: Command): void {
     )
     .argument('<server>', 'the name of the server under mcpServers')
     .option('--timeout <seconds>', 'how long to wait for the browser to come back', '300')
+    .option('--json', 'print the outcome as JSON (the URL to open stays on stderr)')
     .action(async (server: string, options: LoginOptions, command: Command) => {
       const seconds = Number(options.timeout);
       if (!Number.isFinite(seconds) || seconds <= 0)
@@ -38,7 +40,8 @@ export function registerMcpLoginCommand(mcp: Command): void {
             printError(`Waiting up to ${seconds} s for the browser to come back…`);
           },
         });
-        if (result.outcome === 'not-required')
+        if (options.json) printJson({ server, ...result });
+        else if (result.outcome === 'not-required')
           printLine(`MCP server "${server}" did not ask for authorization; nothing was stored.`);
         else
           printLine(
