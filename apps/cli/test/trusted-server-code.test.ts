@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { describeWithSystemTools } from '@quiver/test-utils';
+import { describeWithSystemTools, findSystemTool } from '@quiver/test-utils';
 import { afterEach, expect, it } from 'vitest';
 import { quiver, tempDirs, write } from './helpers.js';
 import { connectStdio } from './serve-fixtures.js';
@@ -121,3 +121,61 @@ it('pins the server at launch with --trust-project and refuses to restart it aft
     await served.client.close();
   }
 });
+
+/** The same server in Python: `greet` answers what `helper.py`, beside the script, says. */
+const PYTHON_SERVER = `import json, sys
+import helper
+for line in sys.stdin:
+    request = json.loads(line)
+    if 'id' not in request:
+        continue
+    method = request['method']
+    if method == 'initialize':
+        result = {'protocolVersion': request['params']['protocolVersion'], 'capabilities': {'tools': {}},
+                  'serverInfo': {'name': 'py', 'version': '1.0.0'}}
+    elif method == 'tools/list':
+        result = {'tools': [{'name': 'greet', 'description': 'Greets.', 'inputSchema': {'type': 'object', 'properties': {}}}]}
+    elif method == 'tools/call':
+        result = {'content': [{'type': 'text', 'text': helper.greeting()}]}
+    else:
+        result = {}
+    sys.stdout.write(json.dumps({'jsonrpc': '2.0', 'id': request['id'], 'result': result}) + '\\n')
+    sys.stdout.flush()
+`;
+
+describeWithSystemTools(['script', 'python3'])(
+  'a trusted Python MCP server script and the modules beside it',
+  () => {
+    it('refuses an edited module it imports and a planted module that shadows the standard library', async () => {
+      const workspace = dirs.make();
+      const env = { XDG_DATA_HOME: dirs.make() };
+      write(path.join(workspace, 'tools/server.py'), PYTHON_SERVER);
+      const helper = path.join(workspace, 'tools/helper.py');
+      write(helper, "def greeting():\n    return 'hello from the trusted helper'\n");
+      write(
+        path.join(workspace, 'quiver.yaml'),
+        `mcpServers:\n  py:\n    command: ${JSON.stringify(findSystemTool('python3'))}\n    args: [tools/server.py]\n    connectTimeoutMs: 5000\n`,
+      );
+      write(
+        path.join(workspace, 'personalities/default.yaml'),
+        'plugins: [mcp-bridge]\nmcpServers:\n  py: true\npermissions:\n  allow: [mcp__py]\n',
+      );
+      const call = () => quiver(['call', 'mcp__py__greet'], { cwd: workspace, env });
+      await trustOnTerminal(workspace, env);
+      expect((await call()).stdout).toContain('hello from the trusted helper');
+
+      // `import json` finds tools/json.py before the standard library: a file there is new code.
+      const shadow = path.join(workspace, 'tools/json.py');
+      write(shadow, 'raise SystemExit(3)\n');
+      const planted = await call();
+      expect(planted.code).not.toBe(0);
+      expect(planted.stderr).toContain(`${shadow} appeared since the project was trusted`);
+      rmSync(shadow);
+
+      write(helper, "def greeting():\n    return 'edited'\n");
+      const edited = await call();
+      expect(edited.stdout).not.toContain('edited');
+      expect(edited.stderr).toContain(`${helper} changed since the project was trusted`);
+    });
+  },
+);

@@ -26,6 +26,8 @@ const CONFIGURATION = 'Quiver reads it as configuration wherever it is started';
 const GIT = "git runs what a repository's configuration, hooks and attributes name";
 const GIT_DIRECTORY =
   'a git directory decides which configuration and hooks git runs; change it with git itself';
+const PYTHON_CACHE =
+  "Python runs a module's compiled copy cached there in place of its source; Python writes it itself";
 const NODE_MODULES =
   'allowed programs (npx, package scripts) and Quiver plugins run the code installed there; install packages with the package manager';
 
@@ -59,6 +61,8 @@ export const WORKSPACE_PROTECTED_PATHS: readonly ProtectedPath[] = [
   ),
   { path: '**/.git', reason: GIT_DIRECTORY, sandbox: 'tools-only' },
   { path: '**/.git/**', reason: GIT_DIRECTORY, sandbox: 'tools-only' },
+  { path: '**/__pycache__', reason: PYTHON_CACHE, sandbox: 'tools-only' },
+  { path: '**/__pycache__/**', reason: PYTHON_CACHE, sandbox: 'tools-only' },
   { path: '**/node_modules', reason: NODE_MODULES, sandbox: 'tools-only' },
   { path: '**/node_modules/**', reason: NODE_MODULES, sandbox: 'tools-only' },
 ];

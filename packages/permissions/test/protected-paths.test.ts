@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PermissionEngine } from '../src/index.js';
+import { PermissionEngine, protectedPathList } from '../src/index.js';
 import { createWorkspaceFixture, TOOL_SPECS, type WorkspaceFixture } from './workspace-fixture.js';
 
 let fixture: WorkspaceFixture;
@@ -144,5 +144,22 @@ describe('file tool path arguments', () => {
     );
     expect(decision.behavior).toBe('deny');
     expect(decision.subjects?.[0]?.subject).toBe('secrets/key');
+  });
+});
+
+describe("Python's compiled-module cache", () => {
+  it('is denied to write tools and shell writes whatever the rules allow, since Python runs it in place of the source', async () => {
+    const permissions = new PermissionEngine({
+      workspace: fixture.workspace,
+      layers: [{ allow: ['write_file', 'terminal'] }],
+      protectedPaths: protectedPathList({ dataDir: path.join(fixture.workspace, '.data'), loaded: [] }),
+    });
+    const pyc = 'tools/__pycache__/helper.cpython-311.pyc';
+    const write = await decide(permissions, 'write_file', { path: pyc });
+    expect(write.behavior).toBe('deny');
+    expect(write.reason).toContain('Python runs a module');
+    for (const command of [`cp /tmp/evil.pyc ${pyc}`, `echo x > ${pyc}`, 'mkdir -p tools/__pycache__'])
+      expect((await decide(permissions, 'terminal', { command })).behavior, command).toBe('deny');
+    expect((await decide(permissions, 'write_file', { path: 'tools/helper.py' })).behavior).toBe('allow');
   });
 });

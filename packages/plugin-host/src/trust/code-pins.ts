@@ -4,6 +4,7 @@ import type { QuiverConfig } from '../config/config-schema.js';
 import { candidateMarker, pluginCandidates } from '../plugins/plugin-resolver.js';
 import { describeChange, type FilePins, firstChange, pinFile } from './file-pins.js';
 import { newWalk, pinPackage, pinScript } from './package-pins.js';
+import { pinPythonMain } from './python-pins.js';
 import { trustedWorkspaceFiles } from './trusted-workspace-files.js';
 
 /** What runs for one plugin or stdio MCP server, as a person trusted it. */
@@ -92,6 +93,7 @@ function isFile(file: string): boolean {
 }
 
 const SCRIPT_ARGUMENT = /\.(?:[cm]?[jt]sx?|py|sh|rb|pl)$/;
+const PYTHON_COMMAND = /^python[\d.]*$/;
 
 /**
  * The pin of a stdio server now: its executable as the child's PATH finds it (a candidate in the
@@ -128,15 +130,28 @@ export function pinServer(
       }
     }
   }
+  const pythonPath = (stringOf(env.PYTHONPATH) ?? '')
+    .split(path.delimiter)
+    .filter((entry) => entry !== '')
+    .map((entry) => path.resolve(cwd, entry));
+  walk.pythonPath = pythonPath;
   // An executable outside the workspace is pinned by location: no tool of the model writes there.
   if (location !== null && isInside(realPath(location), options.workspace))
     pinScript(walk, location, options.workspace);
   const args = Array.isArray(config.args) ? config.args.filter((arg) => typeof arg === 'string') : [];
-  for (const arg of args as string[]) {
-    if (arg.startsWith('-') || !(arg.includes('/') || SCRIPT_ARGUMENT.test(arg))) continue;
-    const target = path.resolve(cwd, arg);
+  const python = PYTHON_COMMAND.test(path.basename(command));
+  (args as string[]).forEach((arg, index) => {
+    if (python && args[index - 1] === '-m') {
+      pinPythonMain(walk, arg, cwd, options.workspace, pythonPath);
+      return;
+    }
+    // `--import=./hook.mjs`: the value of an option is a file the program may run too.
+    const value = arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1) : arg;
+    if (arg.startsWith('-') && !arg.includes('=')) return;
+    if (!(value.includes('/') || SCRIPT_ARGUMENT.test(value))) return;
+    const target = path.resolve(cwd, value);
     if (isInside(target, options.workspace)) pinScript(walk, target, options.workspace);
-  }
+  });
   return { location, files: walk.files };
 }
 

@@ -18,8 +18,11 @@ export interface FilePin {
 /** Absolute path → pin. */
 export type FilePins = Record<string, FilePin>;
 
-/** Directories never walked as part of a package's own files: dependencies are pinned by resolution. */
-const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
+/**
+ * Directories never walked as part of a package's own files: dependencies are pinned by
+ * resolution, and Python rewrites its `__pycache__` as it runs (no tool may write there).
+ */
+const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', '__pycache__']);
 
 function sameStat(pin: FilePin | undefined, stats: Stats): pin is FilePin {
   return (

@@ -4,12 +4,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageCandidates } from '../plugins/plugin-resolver.js';
 import { type FilePins, pinFile, pinTree } from './file-pins.js';
+import { isPythonScript, pinPythonScript } from './python-pins.js';
 
 /** What pinning walks: files pinned so far, the earlier pins (a stat cache) and what was visited. */
 export interface PinWalk {
   files: FilePins;
   cache: FilePins;
   visited: Set<string>;
+  /** Workspace directories of the server's PYTHONPATH, searched after a Python script's own. */
+  pythonPath?: readonly string[];
 }
 
 export function newWalk(cache: FilePins = {}): PinWalk {
@@ -109,7 +112,8 @@ export function pinPackage(walk: PinWalk, directory: string): void {
   }
 }
 
-const SCRIPT_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
+const SCRIPT_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx']);
+const TYPESCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx']);
 const IMPORT_PATTERNS = [
   /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"\n]+)['"]/g,
   /\bimport\s*['"]([^'"\n]+)['"]/g,
@@ -131,8 +135,35 @@ const RELATIVE_SUFFIXES = [
   '/index.json',
 ];
 
+/**
+ * What a TypeScript runner (tsx, ts-node, Node's type stripping) also tries for `./x` or `./x.js`
+ * from a TypeScript file: the TypeScript file of the same name first.
+ */
+const TYPESCRIPT_SUFFIXES = ['.ts', '.tsx', '.mts', '.cts', '/index.ts', '/index.tsx'];
+const JAVASCRIPT_TO_TYPESCRIPT: Record<string, string[]> = {
+  '.js': ['.ts', '.tsx'],
+  '.jsx': ['.tsx'],
+  '.mjs': ['.mts'],
+  '.cjs': ['.cts'],
+};
+
 function isScript(file: string, content: string): boolean {
-  return SCRIPT_EXTENSIONS.has(path.extname(file)) || /^#!.*\bnode\b/.test(content);
+  return SCRIPT_EXTENSIONS.has(path.extname(file)) || /^#!.*\b(?:node|tsx|ts-node|bun|deno)\b/.test(content);
+}
+
+/** Every file the import of `base` may load, in the order the importer's runtime tries them. */
+function relativeCandidates(base: string, importer: string): string[] {
+  if (!TYPESCRIPT_EXTENSIONS.has(path.extname(importer)))
+    return RELATIVE_SUFFIXES.map((suffix) => base + suffix);
+  const extension = path.extname(base);
+  const swapped = (JAVASCRIPT_TO_TYPESCRIPT[extension] ?? []).map(
+    (replacement) => base.slice(0, -extension.length) + replacement,
+  );
+  return [
+    ...swapped,
+    ...RELATIVE_SUFFIXES.map((suffix) => base + suffix),
+    ...TYPESCRIPT_SUFFIXES.map((suffix) => base + suffix),
+  ];
 }
 
 /** The specifiers a script imports with a literal string (a computed `import()` is not seen). */
@@ -172,6 +203,10 @@ export function pinScript(walk: PinWalk, file: string, workspace: string): void 
   } catch {
     return;
   }
+  if (isPythonScript(real, content)) {
+    pinPythonScript(walk, real, workspace, walk.pythonPath);
+    return;
+  }
   if (!isScript(real, content)) return;
   for (const specifier of importedSpecifiers(content)) {
     if (isBuiltin(specifier) || specifier.startsWith('data:')) continue;
@@ -179,14 +214,17 @@ export function pinScript(walk: PinWalk, file: string, workspace: string): void 
       const base = specifier.startsWith('file:')
         ? fileURLToPath(specifier)
         : path.resolve(path.dirname(real), specifier);
-      for (const suffix of RELATIVE_SUFFIXES) {
-        const candidate = base + suffix;
+      // TypeScript runners differ in which of `x.ts` and `x.js` they try first: both are pinned.
+      const every = TYPESCRIPT_EXTENSIONS.has(path.extname(real));
+      let followed = false;
+      for (const candidate of relativeCandidates(base, real)) {
+        if (followed && !every) break;
         pin(walk, candidate);
         const sha256 = walk.files[candidate]?.sha256;
-        if (sha256 === null || sha256 === 'directory') continue;
-        if (suffix === '/package.json') continue;
+        if (followed || sha256 === null || sha256 === 'directory') continue;
+        if (candidate.endsWith('/package.json')) continue;
         pinScript(walk, candidate, workspace);
-        break;
+        followed = true;
       }
       continue;
     }
