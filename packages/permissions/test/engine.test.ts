@@ -104,6 +104,8 @@ describe('PermissionEngine', () => {
     expect(await suggested('python3 manage.py migrate')).toBe('terminal(python3 manage.py migrate)');
     expect(await suggested('bash build.sh')).toBe('terminal(bash build.sh)');
     expect(await suggested('quiver trust')).toBe('terminal(quiver trust)');
+    expect(await suggested('xargs grep foo')).toBe('terminal(xargs grep foo)');
+    expect(await suggested('env FOO=1 make build')).toBe('terminal(env FOO=1 make build)');
     expect(await suggested('cargo test')).toBe('terminal(cargo test)');
     // An ordinary program keeps its "commands that start with" answer.
     expect(await suggested('git log --oneline')).toBe('terminal(git log:*)');
