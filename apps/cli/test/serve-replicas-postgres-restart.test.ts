@@ -83,12 +83,6 @@ describeWithSystemTools(['postgres', 'initdb'])('a PostgreSQL restart under load
         expect(serve.child.signalCode).toBeNull();
       }
       // A call in flight when its connection was lost answers storage_unavailable; nothing else fails.
-      console.log(
-        JSON.stringify(failures.slice(0, 5)),
-        failures.length,
-        acknowledged.length,
-        replicas.map((r) => r.stderr().slice(0, 3000)),
-      );
       for (const failure of failures) expect(failure).toContain('storage_unavailable');
       expect(callsAfterRestart.every((count) => count > 0)).toBe(true);
       // The same sessions keep working once the server is back.
