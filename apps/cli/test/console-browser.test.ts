@@ -21,11 +21,16 @@ let browser: Browser;
 let page: Page;
 let address: string;
 
+/** The page's own window, as far as these tests read it. */
+interface Styles {
+  getComputedStyle(element: unknown): { color: string };
+}
+
 const env = () => ({ XDG_RUNTIME_DIR: runtime.dir, XDG_DATA_HOME: data.dir });
 
 /** Calls a tool the way an MCP client without elicitation does; the ask can only be answered in the page. */
 function call(name: string, args: Record<string, unknown>) {
-  return client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
+  return client.callTool({ name, arguments: args }, { timeout: 60_000 });
 }
 
 async function waitingAsk(): Promise<string> {
@@ -34,7 +39,7 @@ async function waitingAsk(): Promise<string> {
 }
 
 async function untilNoAsk(): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll('.ask').length === 0, { timeout: 10_000 });
+  await page.waitForFunction("document.querySelectorAll('.ask').length === 0", { timeout: 10_000 });
 }
 
 describeWithSystemTools(['chromium'])('the console page, in Debian chromium', () => {
@@ -87,7 +92,7 @@ describeWithSystemTools(['chromium'])('the console page, in Debian chromium', ()
     expect(shown).toContain('- quick brown fox');
     expect(shown).toContain('+ quick red fox');
     const colours = await page.$$eval('.ask .removed, .ask .added', (lines) =>
-      lines.map((line) => getComputedStyle(line).color),
+      lines.map((line) => (globalThis as unknown as Styles).getComputedStyle(line).color),
     );
     expect(new Set(colours).size).toBe(2);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'ask.png'), fullPage: true });
@@ -96,7 +101,7 @@ describeWithSystemTools(['chromium'])('the console page, in Debian chromium', ()
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(readFileSync(path.join(workspace.dir, 'README.md'), 'utf8')).toContain('quick red fox');
     await untilNoAsk();
-    await page.waitForFunction(() => document.querySelector('#calls tbody td.ok') !== null, {
+    await page.waitForFunction("document.querySelector('#calls tbody td.ok') !== null", {
       timeout: 10_000,
     });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'calls.png'), fullPage: true });
