@@ -85,6 +85,8 @@ for (const output of result.outputFiles) {
     process.exit(1);
   }
 }
-// Chunks of an earlier bundle are named by their content: remove them, the new ones follow.
-for (const name of readdirSync(dist)) if (/^chunk-\w+\.js(\.map)?$/.test(name)) rmSync(path.join(dist, name));
 for (const output of result.outputFiles) writeFileSync(output.path, output.contents);
+// Chunks are named by their content: those of an earlier bundle that this one no longer has go.
+const written = new Set(result.outputFiles.map((output) => path.basename(output.path)));
+for (const name of readdirSync(dist))
+  if (/^chunk-\w+\.js(\.map)?$/.test(name) && !written.has(name)) rmSync(path.join(dist, name));
