@@ -3,6 +3,12 @@ import { launchEnvironment } from './launch/launch-environment.js';
 import { mayRunTools } from './launch/tool-running-commands.js';
 import { runCli } from './run-cli.js';
 
+// A reader that stops early (`quiver log | head`) ends the command quietly, not with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+});
+
 // Before anything else runs: commands that run tools hold the environment in memory only.
 const launch = mayRunTools(process.argv)
   ? (await import('./launch/environment-handoff.js')).keepSecretsInMemory()
