@@ -154,3 +154,57 @@ describe('quiver serve --http with serve.auth', () => {
     expect(refused.stderr).toContain('--insecure-no-auth');
   });
 });
+
+describe('quiver serve --http with serve.auth.introspection (opaque tokens)', () => {
+  const SECRET_VARIABLE = 'QUIVER_TEST_INTROSPECTION_SECRET';
+
+  it('asks the authorization server about each token and maps the caller it names', async () => {
+    const resourceServer = { clientId: 'quiver-gateway', clientSecret: 'gateway-secret' };
+    const opaque = await startAuthorizationServer([...CLIENTS, resourceServer], { opaque: true });
+    cleanups.push(() => opaque.close());
+    const workspace = serveWorkspace();
+    cleanups.push(workspace.cleanup);
+    write(
+      path.join(workspace.dir, 'quiver.yaml'),
+      [
+        'plugins:',
+        '  - ./workbench',
+        'defaultPersonality: dev',
+        'serve:',
+        '  auth:',
+        `    issuer: ${opaque.issuer}`,
+        '    introspection:',
+        `      url: ${opaque.introspectionEndpoint}`,
+        `      clientId: ${resourceServer.clientId}`,
+        `      clientSecret: \${${SECRET_VARIABLE}}`,
+        '    claim: groups',
+        '    personalities: { developers: dev }',
+        '',
+      ].join('\n'),
+    );
+    const unset = await quiver(['--trust-project', 'serve', '--http', '127.0.0.1:0'], { cwd: workspace.dir });
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain(`${SECRET_VARIABLE} is not set`);
+
+    process.env[SECRET_VARIABLE] = resourceServer.clientSecret;
+    const gateway = await startHttpServe(workspace.dir);
+    delete process.env[SECRET_VARIABLE];
+    cleanups.push(() => gateway.stop());
+    const connectWith = async (token: string) => {
+      const client = new Client({ name: 'opaque-client', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(gateway.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      opened.push(client);
+      return client;
+    };
+    const alice = await connectWith(await opaque.tokenFor('alice', gateway.url));
+    expect((await alice.listTools()).tools.map((tool) => tool.name)).toContain('count_slowly');
+    await expect(connectWith(await opaque.tokenFor('mallory', gateway.url))).rejects.toThrow();
+    await expect(connectWith('not-a-token-it-issued')).rejects.toThrow();
+    expect(gateway.stderr()).toContain('caller "alice" (client "alice") signed in: personality dev');
+    expect(gateway.stderr()).not.toContain('caller "mallory"');
+  });
+});

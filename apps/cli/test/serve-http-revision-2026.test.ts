@@ -188,6 +188,32 @@ describe('a permission ask of quiver serve --http on revision 2026-07-28', () =>
   });
 });
 
+describe('QUIVER_SERVE_STATE_KEY', () => {
+  it('lets another process that shares the key take the answer to a question one process asked', async () => {
+    const call = { name: 'terminal', arguments: { command: 'touch shared-key' } };
+    const yes = { quiver_permission: { action: 'accept', content: { decision: 'once' } } };
+    process.env.QUIVER_SERVE_STATE_KEY = 'a-test-key-of-at-least-thirty-two-bytes!';
+    const asking = await servedWorkspace();
+    const answering = await servedWorkspace();
+    process.env.QUIVER_SERVE_STATE_KEY = 'another-key-of-at-least-thirty-two-bytes';
+    const stranger = await servedWorkspace();
+    delete process.env.QUIVER_SERVE_STATE_KEY;
+
+    const first = await rawCall(asking.serve.url, call);
+    const state = first.result.requestState as string;
+    const refused = await rawCall(stranger.serve.url, { ...call, requestState: state, inputResponses: yes });
+    expect(refused.error.code).toBe(-32602);
+    expect(existsSync(path.join(stranger.dir, 'shared-key'))).toBe(false);
+    const answered = await rawCall(answering.serve.url, {
+      ...call,
+      requestState: state,
+      inputResponses: yes,
+    });
+    expect(answered.result.isError).toBeFalsy();
+    expect(existsSync(path.join(answering.dir, 'shared-key'))).toBe(true);
+  });
+});
+
 describeWithSystemTools(['postgres', 'initdb'])(
   'two quiver serve --http replicas answering 2026-07-28 requests',
   () => {

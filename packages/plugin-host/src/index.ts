@@ -91,6 +91,7 @@ export type { ServeSessionRecord } from './storage/serve-session-records.js';
 export { SERVE_SESSION_MIGRATIONS, ServeSessionRecords } from './storage/serve-session-records.js';
 export type { SharedStorage } from './storage/shared-storage.js';
 export type { StorageConfig } from './storage/storage-config.js';
+export { environmentVariableOf } from './storage/storage-config.js';
 export type { HostOptions, ServiceScope, Token } from './tokens.js';
 export { createToken, TOKEN_SCOPES, TOKENS } from './tokens.js';
 export type { CodePin, CodePins } from './trust/code-pins.js';

@@ -1,7 +1,10 @@
 // A small OAuth 2.1 authorization server for tests of resource servers: authorization server
 // metadata (RFC 8414), its signing keys as a JWKS, and a token endpoint for the client
 // credentials grant that issues ES256 JWT access tokens for the requested resource (RFC 8707),
-// carrying the claims each registered client was given.
+// carrying the claims each registered client was given; with `opaque`, random tokens instead,
+// which a resource server learns about at the introspection endpoint (RFC 7662, clients
+// authenticate with HTTP Basic).
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
@@ -18,6 +21,7 @@ export interface AuthorizationServer {
   issuer: string;
   jwksUri: string;
   tokenEndpoint: string;
+  introspectionEndpoint: string;
   /** Every token request the server answered, as `clientId resource`. */
   issued: string[];
   /** Signs a token with the server's key as given, for tests of tokens a resource must refuse. */
@@ -52,10 +56,14 @@ function clientCredentials(request: IncomingMessage, form: URLSearchParams): [st
   return id && secret ? [id, secret] : undefined;
 }
 
-export async function startAuthorizationServer(clients: RegisteredClient[]): Promise<AuthorizationServer> {
+export async function startAuthorizationServer(
+  clients: RegisteredClient[],
+  options: { opaque?: boolean } = {},
+): Promise<AuthorizationServer> {
   const { privateKey, publicKey } = await generateKeyPair('ES256');
   const publicJwk = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'ES256', use: 'sig' };
   const issued: string[] = [];
+  const opaqueTokens = new Map<string, JWTPayload>();
   let issuer = '';
   const sign = (payload: JWTPayload, expiresInSeconds = 300) =>
     new SignJWT(payload)
@@ -63,16 +71,20 @@ export async function startAuthorizationServer(clients: RegisteredClient[]): Pro
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
       .sign(privateKey);
-  const grant = (client: RegisteredClient, resource: string, scope: string | null) => {
+  const grant = async (client: RegisteredClient, resource: string, scope: string | null) => {
     issued.push(`${client.clientId} ${resource}`);
-    return sign({
+    const claims: JWTPayload = {
       iss: issuer,
       sub: client.clientId,
       client_id: client.clientId,
       aud: resource,
       ...(scope ? { scope } : {}),
       ...client.claims,
-    });
+    };
+    if (!options.opaque) return sign(claims);
+    const token = randomBytes(24).toString('base64url');
+    opaqueTokens.set(token, { ...claims, exp: Math.floor(Date.now() / 1000) + 300 });
+    return token;
   };
 
   const server = createServer((request, response) => {
@@ -84,6 +96,7 @@ export async function startAuthorizationServer(clients: RegisteredClient[]): Pro
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
         jwks_uri: `${issuer}/.well-known/jwks.json`,
+        introspection_endpoint: `${issuer}/introspect`,
         grant_types_supported: ['client_credentials'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
         response_types_supported: ['code'],
@@ -111,6 +124,20 @@ export async function startAuthorizationServer(clients: RegisteredClient[]): Pro
       });
       return;
     }
+    if (request.method === 'POST' && path === '/introspect') {
+      void formOf(request).then((form) => {
+        const credentials = clientCredentials(request, new URLSearchParams());
+        if (
+          !clients.some(
+            (client) => client.clientId === credentials?.[0] && client.clientSecret === credentials?.[1],
+          )
+        )
+          return json(response, 401, { error: 'invalid_client' });
+        const claims = opaqueTokens.get(form.get('token') ?? '');
+        json(response, 200, claims ? { active: true, ...claims } : { active: false });
+      });
+      return;
+    }
     json(response, 404, { error: 'not_found' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -120,6 +147,7 @@ export async function startAuthorizationServer(clients: RegisteredClient[]): Pro
     issuer,
     jwksUri: `${issuer}/.well-known/jwks.json`,
     tokenEndpoint: `${issuer}/token`,
+    introspectionEndpoint: `${issuer}/introspect`,
     issued,
     sign,
     async tokenFor(clientId, resource) {

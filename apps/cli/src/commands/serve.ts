@@ -1,11 +1,13 @@
+import { environmentVariableOf } from '@quiver/plugin-host';
 import type { SessionOptions } from '@quiver/runtime';
 import type { Quiver } from '@quiver/wiring';
 import type { Command } from 'commander';
 import { parseConsoleAskTimeout, type RunningConsole, startConsole } from '../console/start-console.js';
 import { openQuiver } from '../context.js';
 import type { GlobalOptions } from '../global-options.js';
+import { launchEnvironment } from '../launch/launch-environment.js';
 import { CliError, EXIT, printError } from '../output.js';
-import type { Caller } from '../serve/bearer-auth.js';
+import type { Caller, ServeAuthSettings } from '../serve/bearer-auth.js';
 import { serveHttp } from '../serve/http.js';
 import { parseConnectionLimits } from '../serve/http-connection-limits.js';
 import { parseSessionLimits } from '../serve/http-session-limits.js';
@@ -153,7 +155,7 @@ export function registerServeCommand(program: Command): void {
       }
       const global = command.optsWithGlobals<GlobalOptions>();
       let quiver = await openQuiver(global, options);
-      const auth = quiver.host.options.config.serve?.auth;
+      const auth = await resolveServeAuth(quiver);
       if (address && !isLoopbackHost(address.host) && !auth && !options.insecureNoAuth) {
         await quiver.close();
         throw new CliError(
@@ -253,6 +255,23 @@ export function registerServeCommand(program: Command): void {
         await quiver.close();
       }
     });
+}
+
+/** `serve.auth` with the introspection secret read from the environment variable it names. */
+async function resolveServeAuth(quiver: Quiver): Promise<ServeAuthSettings | undefined> {
+  const auth = quiver.host.options.config.serve?.auth;
+  if (!auth?.introspection) return auth;
+  const variable = environmentVariableOf(auth.introspection.clientSecret) as string;
+  const clientSecret = launchEnvironment()[variable];
+  if (!clientSecret) {
+    await quiver.close();
+    throw new CliError(
+      `serve.auth.introspection takes its client secret from \${${variable}}, but ${variable} is not set.`,
+      `Set ${variable} to the secret of the client ${auth.introspection.clientId} where quiver serve runs.`,
+      EXIT.usage,
+    );
+  }
+  return { ...auth, introspection: { ...auth.introspection, clientSecret } };
 }
 
 function summarize(

@@ -12,7 +12,10 @@ import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 /** `serve.auth` of quiver.yaml, as the host validated it. */
 export interface ServeAuthSettings {
   issuer: string;
-  jwksUri: string;
+  /** For JWT access tokens; otherwise `introspection`. */
+  jwksUri?: string | undefined;
+  /** For opaque access tokens (RFC 7662), with the client secret read from the environment. */
+  introspection?: { url: string; clientId: string; clientSecret: string } | undefined;
   resource?: string | undefined;
   claim: string;
   personalities: Record<string, string>;
@@ -40,7 +43,7 @@ export type Authentication = { ok: true; caller: Caller } | { ok: false; answer:
 export class ServeAuthenticator {
   readonly resource: URL;
   readonly metadataUrl: string;
-  readonly #keys: ReturnType<typeof createRemoteJWKSet>;
+  readonly #keys: ReturnType<typeof createRemoteJWKSet> | undefined;
 
   constructor(
     private readonly settings: ServeAuthSettings,
@@ -48,7 +51,7 @@ export class ServeAuthenticator {
   ) {
     this.resource = new URL(settings.resource ?? servedUrl);
     this.metadataUrl = getOAuthProtectedResourceMetadataUrl(this.resource);
-    this.#keys = createRemoteJWKSet(new URL(settings.jwksUri));
+    this.#keys = settings.jwksUri ? createRemoteJWKSet(new URL(settings.jwksUri)) : undefined;
   }
 
   /** The paths the metadata answers at: the path-aware one (RFC 9728) and the bare one. */
@@ -101,12 +104,17 @@ export class ServeAuthenticator {
   async #verify(token: string): Promise<AuthInfo> {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.#keys, {
-        issuer: this.settings.issuer,
-        audience: this.resource.href,
-        requiredClaims: ['exp'],
-      }));
+      payload = this.#keys
+        ? (
+            await jwtVerify(token, this.#keys, {
+              issuer: this.settings.issuer,
+              audience: this.resource.href,
+              requiredClaims: ['exp'],
+            })
+          ).payload
+        : await this.#introspect(token);
     } catch (error) {
+      if (error instanceof OAuthError) throw error;
       throw new OAuthError(
         OAuthErrorCode.InvalidToken,
         `The access token was refused: ${error instanceof Error ? error.message : String(error)}`,
@@ -121,6 +129,40 @@ export class ServeAuthenticator {
       resource: this.resource,
       extra: { payload },
     };
+  }
+
+  /**
+   * Asks the authorization server about an opaque token (RFC 7662): it must be active, issued by
+   * `issuer` (when the answer names one), for this resource, and carry an expiry.
+   */
+  async #introspect(token: string): Promise<JWTPayload> {
+    const endpoint = this.settings.introspection as NonNullable<ServeAuthSettings['introspection']>;
+    const credentials = Buffer.from(
+      `${encodeURIComponent(endpoint.clientId)}:${encodeURIComponent(endpoint.clientSecret)}`,
+    ).toString('base64');
+    const answer = await fetch(endpoint.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${credentials}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
+      body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!answer.ok)
+      throw new OAuthError(
+        OAuthErrorCode.ServerError,
+        `The authorization server's introspection endpoint answered ${answer.status}; check serve.auth.introspection (its client id and secret).`,
+      );
+    const payload = (await answer.json()) as JWTPayload & { active?: unknown };
+    if (payload.active !== true) throw new Error('the authorization server says it is not active');
+    if (payload.iss !== undefined && payload.iss !== this.settings.issuer)
+      throw new Error(`issued by ${JSON.stringify(payload.iss)}, not ${this.settings.issuer}`);
+    const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    if (!audiences.includes(this.resource.href)) throw new Error(`not issued for ${this.resource.href}`);
+    if (typeof payload.exp !== 'number') throw new Error('the authorization server gave no expiry');
+    return payload;
   }
 
   /** The first configured claim value the token carries (a string claim, or any element of an array claim). */

@@ -10,6 +10,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { launchEnvironment } from '../launch/launch-environment.js';
 import type { ElicitForm } from './permission-elicitation.js';
 
 /** The environment variable holding the key that signs permission rounds (the same on every replica). */
@@ -23,7 +24,7 @@ let processRounds: PermissionRounds | undefined;
  */
 export function servePermissionRounds(): PermissionRounds {
   if (processRounds) return processRounds;
-  const key = process.env[STATE_KEY_VARIABLE];
+  const key = launchEnvironment()[STATE_KEY_VARIABLE];
   if (key !== undefined && Buffer.byteLength(key) < 32)
     throw new Error(
       `${STATE_KEY_VARIABLE} is ${Buffer.byteLength(key)} bytes long; it signs the state of permission questions and must be at least 32 bytes (e.g. the output of \`openssl rand -base64 32\`), the same on every replica.`,

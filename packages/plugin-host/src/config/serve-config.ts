@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { environmentVariableOf } from '../storage/storage-config.js';
 
 /**
  * `serve.auth` in quiver.yaml: `quiver serve --http` as an OAuth 2.1 resource server. Every
@@ -17,8 +18,25 @@ export const serveAuthConfigSchema = z
     jwksUri: z
       .string()
       .url()
+      .optional()
       .describe(
-        'Where the authorization server publishes its signing keys (JWKS), e.g. https://auth.example.com/.well-known/jwks.json.',
+        'Where the authorization server publishes its signing keys (JWKS), for JWT access tokens, e.g. https://auth.example.com/.well-known/jwks.json. Give this or `introspection`.',
+      ),
+    introspection: z
+      .object({
+        url: z.string().url().describe("The authorization server's token introspection endpoint (RFC 7662)."),
+        clientId: z.string().min(1).describe('The client id serve authenticates to the endpoint with.'),
+        clientSecret: z
+          .string()
+          .refine((value) => environmentVariableOf(value) !== undefined, {
+            message: `must be a reference to an environment variable whose name starts with QUIVER_, such as \${QUIVER_INTROSPECTION_SECRET}: never the secret itself`,
+          })
+          .describe(`\`\${QUIVER_…}\`: the environment variable holding the client secret.`),
+      })
+      .strict()
+      .optional()
+      .describe(
+        'For opaque access tokens: ask the authorization server about each token (RFC 7662). Give this or `jwksUri`.',
       ),
     resource: z
       .string()
@@ -46,7 +64,10 @@ export const serveAuthConfigSchema = z
       .default([])
       .describe('Scopes every token must carry (refused 403 insufficient_scope otherwise).'),
   })
-  .strict();
+  .strict()
+  .refine((auth) => (auth.jwksUri === undefined) !== (auth.introspection === undefined), {
+    message: 'give exactly one of jwksUri (JWT access tokens) and introspection (opaque tokens)',
+  });
 
 /** `serve` in quiver.yaml: settings of `quiver serve`. */
 export const serveConfigSchema = z
