@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerCallCommand } from './commands/call.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommand } from './commands/config.js';
+import { registerConsoleCommand } from './commands/console.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerLogCommand } from './commands/log.js';
@@ -45,6 +46,7 @@ export function registerAllCommands(program: Command): void {
   registerMcpCommand(program);
   registerServeCommand(program);
   registerRpcCommand(program);
+  registerConsoleCommand(program);
   registerConfigCommand(program);
   registerPermissionsCommand(program);
   registerDoctorCommand(program);
