@@ -23,15 +23,34 @@ export function mcpServerStatus(quiver: Quiver): ServerStatus[] {
 
 /**
  * The servers among `servers` (default: all) whose entry is broken, or which were started and
- * failed: their command was not found, or they exited before answering.
+ * failed: their command was not found, or they exited before answering. With `personality`, also
+ * each server that personality enables but no settings file defines (a misspelt name).
  */
 export async function mcpServerProblems(
   quiver: Quiver,
   servers?: readonly string[],
+  personality?: string,
 ): Promise<McpServerProblem[]> {
   const { configKeyLocation, didYouMean } = await loadPluginHost();
   const configured = quiver.host.options.config.mcpServers as Record<string, Record<string, unknown>>;
   const problems: McpServerProblem[] = [];
+  if (personality !== undefined) {
+    const found = quiver.host.personality(personality);
+    const file = found.sources.find((source) => !source.startsWith('embedded:'));
+    for (const server of Object.keys(found.mcpServers)) {
+      if (Object.hasOwn(configured, server)) continue;
+      const where = file ? `${configKeyLocation(file, ['mcpServers', server])}: ` : '';
+      const suggestion = didYouMean(server, Object.keys(configured));
+      problems.push({
+        server,
+        state: 'invalid',
+        message: `${where}personality "${found.id}" enables the MCP server "${server}", which no settings file defines.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
+        fix: suggestion
+          ? `Rename "${server}" to "${suggestion}" under mcpServers${file ? ` in ${file}` : ''}.`
+          : `Define it with \`quiver mcp add ${server} -- COMMAND ARGS…\`, or remove it from the personality's mcpServers.`,
+      });
+    }
+  }
   for (const status of mcpServerStatus(quiver)) {
     if (servers !== undefined && !servers.includes(status.server)) continue;
     if (status.state === 'invalid') {

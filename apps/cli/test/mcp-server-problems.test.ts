@@ -39,7 +39,7 @@ function workspace(): string {
   );
   write(
     path.join(dir, 'personalities/default.yaml'),
-    'plugins: [mcp-bridge]\nmcpServers: { good: true, typo: true, missing: true, exits: true, killed: true }\n',
+    'plugins: [mcp-bridge]\nmcpServers: { good: true, typo: true, missing: true, exits: true, killed: true, godo: true }\n',
   );
   return dir;
 }
@@ -72,6 +72,11 @@ describe('MCP servers that cannot start', () => {
     expect(byServer.killed).toMatchObject({ state: 'failed', exit: { code: null, signal: 'SIGKILL' } });
     expect(byServer.killed?.message).toContain('its process was ended by signal SIGKILL');
     expect(byServer.good).toBeUndefined();
+    // A server the personality enables that no settings file defines: a misspelt name.
+    expect(byServer.godo).toMatchObject({ state: 'invalid' });
+    expect(byServer.godo?.message).toBe(
+      `${path.join(cwd, 'personalities/default.yaml')}:2:81: personality "default" enables the MCP server "godo", which no settings file defines. Did you mean "good"?`,
+    );
   });
 
   it('are named by tools --explain for a tool of theirs', async () => {

@@ -53,7 +53,11 @@ export function registerToolsCommand(program: Command): void {
         const pool = session.pool();
         const sandboxNotice = await quiver.sandboxNotice();
         // A server whose entry is broken, or which failed to start, leaves its tools out: say so, and fail.
-        const problems = await mcpServerProblems(quiver);
+        const problems = await mcpServerProblems(
+          quiver,
+          undefined,
+          options.personality ?? quiver.defaultPersonality,
+        );
         if (problems.length > 0)
           process.exitCode = problems.some((problem) => problem.state === 'invalid')
             ? EXIT.usage
