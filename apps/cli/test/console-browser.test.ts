@@ -143,6 +143,19 @@ describeWithSystemTools(['chromium'])('the console page, in Debian chromium', ()
     expect(saved.stdout).toContain('edit_file(');
   });
 
+  it('lists the session with its client and trust, and finds past calls in the event log', async () => {
+    const sessions = await page.$eval('#sessions', (list) => list.textContent ?? '');
+    expect(sessions).toContain('serve (stdio) · serve-test 1.0.0 · personality dev · main · project trusted');
+    await page.type('#history-query', 'fast red');
+    await page.click('#history-form button');
+    await page.waitForFunction("document.querySelectorAll('#history tbody tr').length === 1", {
+      timeout: 10_000,
+    });
+    const found = await page.$eval('#history tbody', (body) => body.textContent ?? '');
+    expect(found).toContain('edit_file');
+    expect(found).toContain('fast red');
+  });
+
   it('refuses requests for another host, from another origin, or without the secret', async () => {
     const port = new URL(address).port;
     const ask = (headers: Record<string, string>, pathname = '/api/ping') =>

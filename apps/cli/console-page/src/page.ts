@@ -31,6 +31,7 @@ interface Session {
   client?: string;
   personality: string;
   agent: string;
+  trust?: string;
   startedAt: number;
   closedAt?: number;
 }
@@ -38,6 +39,8 @@ interface Server {
   server: string;
   state: string;
   lastError?: string;
+  pinnedTools?: number;
+  pendingReview?: string[];
 }
 type Message =
   | { type: 'session'; session: Session }
@@ -189,7 +192,7 @@ function renderSessions(): void {
     list.append(
       element(
         'li',
-        `${session.transport} · ${session.client ?? 'client not known yet'} · personality ${session.personality} · ${session.agent} · ${state} · ${session.id}`,
+        `${session.transport} · ${session.client ?? 'client not known yet'} · personality ${session.personality} · ${session.agent} · project ${session.trust ?? 'trust not known'} · ${state} · ${session.id}`,
       ),
     );
   }
@@ -201,7 +204,10 @@ function renderServers(servers: Server[]): void {
   list.replaceChildren();
   for (const server of servers)
     list.append(
-      element('li', `${server.server}: ${server.state}${server.lastError ? ` — ${server.lastError}` : ''}`),
+      element(
+        'li',
+        `${server.server}: ${server.state}${server.lastError ? ` — ${server.lastError}` : ''} · ${server.pinnedTools ?? 0} tool definitions pinned${server.pendingReview?.length ? ` · changed, waiting for \`quiver mcp review\`: ${server.pendingReview.join(', ')}` : ''}`,
+      ),
     );
   if (servers.length === 0) list.append(element('li', 'No MCP server is configured.', 'quiet'));
 }

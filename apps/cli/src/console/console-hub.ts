@@ -96,12 +96,12 @@ export class ConsoleHub {
   readonly #calls = new Map<string, ConsoleCall>();
   readonly #asks = new Map<string, PendingAsk>();
   readonly #pages = new Set<(message: ConsoleMessage) => void>();
-  readonly #servers: () => unknown[];
+  readonly #servers: () => Promise<unknown[]>;
   readonly askTimeoutMs: number;
 
-  constructor(options: { askTimeoutMs: number; servers?: () => unknown[] }) {
+  constructor(options: { askTimeoutMs: number; servers?: () => Promise<unknown[]> }) {
     this.askTimeoutMs = options.askTimeoutMs;
-    this.#servers = options.servers ?? (() => []);
+    this.#servers = options.servers ?? (async () => []);
   }
 
   /** True while at least one page listens: only then may an ask wait for it. */
@@ -116,18 +116,20 @@ export class ConsoleHub {
     };
   }
 
-  snapshot(): ConsoleSnapshot {
+  async snapshot(): Promise<ConsoleSnapshot> {
+    const servers = await this.servers();
     return {
       sessions: [...this.#sessions.values()],
       calls: [...this.#calls.values()],
       asks: [...this.#asks.values()].map((pending) => pending.ask),
-      servers: this.servers(),
+      servers,
     };
   }
 
-  servers(): unknown[] {
+  /** The MCP servers' states; an empty list when they cannot be read now (the page asks again). */
+  async servers(): Promise<unknown[]> {
     try {
-      return this.#servers();
+      return await this.#servers();
     } catch {
       return [];
     }

@@ -177,9 +177,13 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       });
       const write = (event: string, data: unknown) =>
         response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      write('snapshot', hub.snapshot());
+      // Connected before the snapshot is read, so nothing that happens meanwhile is missed.
       const disconnect = hub.connectPage((message) => write('message', message));
-      const servers = setInterval(() => write('message', { type: 'servers', servers: hub.servers() }), 3_000);
+      write('snapshot', await hub.snapshot());
+      const servers = setInterval(
+        () => void hub.servers().then((list) => write('message', { type: 'servers', servers: list })),
+        3_000,
+      );
       const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), 15_000);
       streams.add(response);
       request.on('close', () => {

@@ -1,5 +1,6 @@
 import { describeCallArguments, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
+import { pendingDefinitionChanges } from '../commands/pending-definition-changes.js';
 import { mcpServerStatus } from '../mcp-server-problems.js';
 import { ConsoleHub } from './console-hub.js';
 import { startConsoleServer } from './console-server.js';
@@ -36,12 +37,7 @@ export async function startConsole(options: {
 }): Promise<RunningConsole> {
   const hub = new ConsoleHub({
     askTimeoutMs: options.askTimeoutMs,
-    servers: () =>
-      mcpServerStatus(options.quiver()).map((status) => ({
-        server: visibleText(status.server),
-        state: status.state,
-        ...(status.lastError ? { lastError: visibleText(status.lastError) } : {}),
-      })),
+    servers: () => serverStates(options.quiver()),
   });
   const token = newConsoleToken();
   const server = await startConsoleServer({
@@ -66,6 +62,21 @@ export async function startConsole(options: {
       await server.close();
     },
   };
+}
+
+/** Each configured MCP server: its state, how many tool definitions are pinned, which changed ones wait for review. */
+async function serverStates(quiver: Quiver): Promise<unknown[]> {
+  const pins = await quiver.host.trustStorage.readPins().catch(() => undefined);
+  const pending = pins === undefined ? [] : pendingDefinitionChanges(pins);
+  return mcpServerStatus(quiver).map((status) => ({
+    server: visibleText(status.server),
+    state: status.state,
+    ...(status.lastError ? { lastError: visibleText(status.lastError) } : {}),
+    pinnedTools: Object.keys(pins?.servers[status.server] ?? {}).length,
+    pendingReview: pending
+      .filter((change) => change.server === status.server)
+      .map((change) => visibleText(change.tool)),
+  }));
 }
 
 /** The event log's calls, newest sessions first, whose tool, arguments or outcome contain the query. */

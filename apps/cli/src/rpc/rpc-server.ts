@@ -201,6 +201,7 @@ export function serveRpc(
       transport: 'rpc',
       personality,
       agent: session.agent.kind,
+      trust: quiver.trust.state,
     });
     const unsubscribe = () => {
       unsubscribeSession();

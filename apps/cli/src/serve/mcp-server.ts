@@ -146,6 +146,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
           ...(client ? { client: `${client.name} ${client.version}` } : {}),
           personality: session.options.personality ?? quiver.defaultPersonality,
           agent: session.agent.kind,
+          trust: quiver.trust.state,
         }),
       );
     }
