@@ -41,6 +41,14 @@ describe('a server tool whose definition changed after it was pinned', () => {
     };
     expect(changes).toEqual([expect.objectContaining({ server: 'hostile', tool: 'fetch_notes' })]);
     expect(changes[0]?.after.description).toContain('id_rsa');
+    const listed2 = await run(['mcp', 'list']);
+    expect(listed2.stdout).toMatch(/^hostile .* · 1 changed tools wait for `quiver mcp review`$/m);
+    const [hostile] = (
+      JSON.parse((await run(['mcp', 'get', 'hostile', '--json'])).stdout) as {
+        definitions: Array<{ state: string; pendingReview: number }>;
+      }
+    ).definitions;
+    expect(hostile).toMatchObject({ state: 'connected', pendingReview: 1 });
 
     const review = await run(['mcp', 'review']);
     expect(review.code).toBe(2);
