@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { BIN, quiver, tempDirs, write } from './helpers.js';
+import { connectStdio, serveEnv, serveWorkspace, textOf } from './serve-fixtures.js';
+
+const dirs = tempDirs('quiver-console-asks-');
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  dirs.cleanup();
+});
+
+interface ConsolePage {
+  /** The messages the console sent so far. */
+  messages: Array<{ type: string; ask?: { id: string; headline: string }; outcome?: string }>;
+  answer(id: string, body: unknown): Promise<number>;
+  close(): void;
+}
+
+/** A page as the browser's script is one: the event stream read with the secret, answers posted with it. */
+async function openPage(cwd: string, env: Record<string, string>): Promise<ConsolePage> {
+  const listed = await quiver(['console', '--json'], { cwd, env });
+  const [entry] = JSON.parse(listed.stdout) as Array<{ url: string }>;
+  const url = new URL(entry?.url as string);
+  const token = url.hash.replace('#token=', '');
+  const stop = new AbortController();
+  const response = await fetch(new URL('/api/events', url), {
+    headers: { authorization: `Bearer ${token}` },
+    signal: stop.signal,
+  });
+  expect(response.status).toBe(200);
+  const messages: ConsolePage['messages'] = [];
+  void (async () => {
+    let buffer = '';
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += Buffer.from(chunk).toString('utf8');
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (data !== undefined && /^event: message$/m.test(block)) messages.push(JSON.parse(data));
+        }
+      }
+    } catch {
+      // Closed by the test.
+    }
+  })();
+  return {
+    messages,
+    answer: async (id, body) =>
+      (
+        await fetch(new URL(`/api/asks/${id}`, url), {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status,
+    close: () => stop.abort(),
+  };
+}
+
+async function until<T>(find: () => T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`${what} never came`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function serve(
+  args: string[] = [],
+): Promise<{ client: Client; dir: string; env: Record<string, string> }> {
+  const workspace = serveWorkspace();
+  cleanups.push(workspace.cleanup);
+  const env = { XDG_RUNTIME_DIR: dirs.make(), XDG_DATA_HOME: dirs.make() };
+  const { client } = await connectStdio(workspace.dir, { env, args });
+  cleanups.push(() => client.close());
+  return { client, dir: workspace.dir, env };
+}
+
+describe('asks the client cannot show', () => {
+  it('are denied at once when no console page is open, naming the rule and the console', async () => {
+    const { client } = await serve();
+    const result = await client.callTool({ name: 'terminal', arguments: { command: 'touch made-here' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/add "terminal\(touch[^"]*\)" to permissions\.allow/);
+    expect(textOf(result)).toContain('quiver console');
+  });
+
+  it('wait for an open page at most --console-ask-timeout, then are denied saying so', async () => {
+    const { client, dir, env } = await serve(['--console-ask-timeout', '1']);
+    const page = await openPage(dir, env);
+    cleanups.push(page.close);
+    const result = await client.callTool({ name: 'terminal', arguments: { command: 'touch made-here' } });
+    expect(page.messages.some((message) => message.type === 'ask')).toBe(true);
+    expect(textOf(result)).toContain('nobody answered in the quiver console within 1 s');
+    expect(page.messages.find((message) => message.type === 'ask_done')?.outcome).toBe('timed out');
+  });
+
+  it('refuse an answer that is not one of the choices, and say which are', async () => {
+    const { client, dir, env } = await serve();
+    const page = await openPage(dir, env);
+    cleanups.push(page.close);
+    const pending = client.callTool({ name: 'terminal', arguments: { command: 'touch made-here' } });
+    const ask = await until(() => page.messages.find((message) => message.type === 'ask')?.ask, 'the ask');
+    expect(ask.headline).toBe('Allow terminal: touch made-here?');
+    expect(await page.answer(ask.id, { decision: 'always' })).toBe(409);
+    expect(await page.answer(ask.id, { decision: 'once' })).toBe(200);
+    expect(await page.answer(ask.id, { decision: 'once' })).toBe(409);
+    expect((await pending).isError).toBeFalsy();
+  });
+
+  it('reach the page from quiver rpc when the client has no permissions capability', async () => {
+    const dir = dirs.make();
+    write(path.join(dir, 'quiver.yaml'), 'defaultPersonality: agent\n');
+    write(
+      path.join(dir, 'personalities/agent.yaml'),
+      'id: agent\nplugins: [tools-code]\npermissions:\n  allow: [read_file]\n',
+    );
+    write(path.join(dir, 'notes.txt'), 'remember the milk\n');
+    const env = { XDG_RUNTIME_DIR: dirs.make(), XDG_DATA_HOME: dirs.make() };
+    const child = spawn(process.execPath, [BIN, '--trust-project', 'rpc'], {
+      cwd: dir,
+      env: { ...serveEnv(), ...env },
+    });
+    const connection = createMessageConnection(
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
+    );
+    connection.listen();
+    cleanups.push(() => {
+      connection.dispose();
+      child.kill('SIGKILL');
+    });
+    await connection.sendRequest('initialize', {
+      protocolVersion: '1',
+      client: { name: 'rpc-test' },
+      capabilities: {},
+    });
+    const { sessionId } = await connection.sendRequest<{ sessionId: string }>('session.create', {});
+    const page = await openPage(dir, env);
+    cleanups.push(page.close);
+    const pending = connection.sendRequest<{ results: Array<{ ok: boolean; error?: string }> }>(
+      'session.execute',
+      {
+        sessionId,
+        calls: [{ id: 'w1', name: 'write_file', args: { path: 'todo.txt', content: 'buy bread\n' } }],
+      },
+    );
+    const ask = await until(() => page.messages.find((message) => message.type === 'ask')?.ask, 'the ask');
+    expect(ask.headline).toBe('Allow write_file: todo.txt?');
+    expect(await page.answer(ask.id, { decision: 'deny', message: 'not now' })).toBe(200);
+    const { results } = await pending;
+    expect(results[0]?.ok).toBe(false);
+    expect(results[0]?.error).toContain('not now');
+    expect(() => readFileSync(path.join(dir, 'todo.txt'))).toThrow();
+  });
+});
