@@ -158,3 +158,19 @@ describe('quiver personality check on a personality that extends another', () =>
     ]);
   });
 });
+
+describe('a personality with an unknown key', () => {
+  it('fails with its file, line and column and the nearest key, nested keys included', async () => {
+    const workspace = dirs.make();
+    const file = path.join(workspace, 'personalities', 'typo.yaml');
+    write(file, 'plugin: [tools-code]\nbudget:\n  maxResultChar: 100\n');
+    const run = await quiver(['personality', 'check', file], { cwd: workspace });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:1:1: plugin: unknown key "plugin". Did you mean "plugins"?`);
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:3: budget\\.maxResultChar: unknown key "maxResultChar"\\. Did you mean "`,
+      ),
+    );
+  });
+});
