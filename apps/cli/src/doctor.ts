@@ -90,8 +90,19 @@ export async function diagnose(global: GlobalOptions): Promise<DoctorReport> {
       const session = quiver.createSession({});
       await session.ready();
       const { mcpServerProblems, mcpServerStatus } = await import('./mcp-server-problems.js');
-      const problems = await mcpServerProblems(quiver);
-      for (const status of mcpServerStatus(quiver)) {
+      const problems = await mcpServerProblems(quiver, undefined, quiver.defaultPersonality);
+      const statuses = mcpServerStatus(quiver);
+      // A server the default personality enables that no settings file defines has no status.
+      for (const problem of problems)
+        if (!statuses.some((status) => status.server === problem.server))
+          checks.push({
+            area: 'mcp',
+            subject: problem.server,
+            status: 'problem',
+            detail: problem.message,
+            fix: problem.fix,
+          });
+      for (const status of statuses) {
         const problem = problems.find((candidate) => candidate.server === status.server);
         checks.push(
           problem

@@ -30,7 +30,7 @@ describe('quiver doctor', () => {
     );
     write(
       path.join(workspace, 'personalities/default.yaml'),
-      'plugins: [mcp-bridge]\nmcpServers: { gone: true }\n',
+      'plugins: [mcp-bridge]\nmcpServers: { gone: true, gnoe: true }\n',
     );
     write(path.join(env.XDG_CONFIG_HOME, 'quiver/config.yaml'), 'permissions:\n  deny: [terminal(rm:*)]\n');
     const run = await quiver(['--trust-project', 'doctor', '--json'], { cwd: workspace, env });
@@ -52,6 +52,12 @@ describe('quiver doctor', () => {
           subject: 'gone',
           status: 'problem',
           fix: expect.stringContaining('full path'),
+        }),
+        expect.objectContaining({
+          area: 'mcp',
+          subject: 'gnoe',
+          status: 'problem',
+          detail: expect.stringContaining('no settings file defines. Did you mean "gone"?'),
         }),
         expect.objectContaining({ area: 'data', status: 'ok' }),
       ]),
