@@ -80,6 +80,20 @@ describe('quiver rpc bounds what it reads and what it buffers', () => {
     expect((await channel.reply((reply) => reply.id === 9)).result).toBeDefined();
   });
 
+  it('refuses a body nested thousands of levels deep with -32600 to its id and reads the next frame', async () => {
+    const channel = await rpc();
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    await channel.send(
+      frame(
+        `{"jsonrpc":"2.0","id":10,"method":"session.execute","params":{"sessionId":"bounded","calls":[{"name":"read_file","args":{"path":${deep}}}]}}`,
+      ) + request(11, 'session.explain', { sessionId: 'bounded', tool: 'read_file' }),
+    );
+    const refused = await channel.reply((reply) => reply.id === 10);
+    expect(refused.error?.code).toBe(-32600);
+    expect(refused.error?.message).toMatch(/more than 1000 levels deep/);
+    expect((await channel.reply((reply) => reply.id === 11)).result).toBeDefined();
+  });
+
   it('stops reading while the client does not read its answers: RSS grows by less than 80 MiB over 5 s of requests', async () => {
     const channel = await rpc([], 'tools-code, tools-terminal, tools-kanban, tools-memory');
     const { child } = channel;

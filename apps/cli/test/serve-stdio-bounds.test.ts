@@ -66,6 +66,18 @@ describe('quiver serve over stdio bounds what it reads and what it buffers', () 
     expect((await channel.reply((reply) => reply.id === 7)).result).toBeDefined();
   });
 
+  it('refuses a line nested thousands of levels deep with -32600 to its id, before any tool sees it', async () => {
+    const channel = await serve();
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    await channel.send(
+      `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"read_file","arguments":{"path":${deep}}}}\n${listTools(9)}\n`,
+    );
+    const refused = await channel.reply((reply) => reply.id === 8);
+    expect(refused.error?.code).toBe(-32600);
+    expect(refused.error?.message).toMatch(/more than 1000 levels deep/);
+    expect((await channel.reply((reply) => reply.id === 9)).result).toBeDefined();
+  });
+
   it('stops reading while the client does not read its answers: RSS grows by less than 80 MiB over 6 s of requests', async () => {
     // Four plugins: each tools/list answer is ~20 KB, so unread answers would add ~150 MiB a second.
     const channel = await serve([], 'tools-code, tools-terminal, tools-kanban, tools-memory');

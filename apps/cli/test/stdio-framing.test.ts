@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContentLengthFramer, type FrameItem } from '../src/stdio/content-length-framer.js';
+import { jsonNestsDeeperThan } from '../src/stdio/json-depth.js';
 import { leadingRequestId } from '../src/stdio/leading-request-id.js';
 import { LineFramer, type LineItem } from '../src/stdio/line-framer.js';
 import { parseMessageSize } from '../src/stdio/message-size.js';
@@ -30,6 +31,13 @@ const describeLine = (item: LineItem) =>
 const frame = (body: string) => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
 describe('reading bounded messages from a byte stream', () => {
+  it('measures how deeply JSON nests, not counting brackets inside strings', () => {
+    expect(jsonNestsDeeperThan('{"a":[[1]]}', 3)).toBe(false);
+    expect(jsonNestsDeeperThan('{"a":[[[1]]]}', 3)).toBe(true);
+    expect(jsonNestsDeeperThan(`{"a":"${'['.repeat(50)}\\"{{{"}`, 3)).toBe(false);
+    expect(jsonNestsDeeperThan(Buffer.from(`${'['.repeat(1001)}${']'.repeat(1001)}`))).toBe(true);
+  });
+
   it('refuses a header block with two Content-Length headers that disagree, and reads on at the next frame', () => {
     const input = `Content-Length: 2\r\nContent-Length: 400\r\n\r\n{}${frame('{"next":1}')}`;
     for (const size of [1, 5, 4096]) {

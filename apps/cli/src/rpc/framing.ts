@@ -9,7 +9,8 @@ import {
   type MessageWriter,
 } from 'vscode-jsonrpc/node';
 import { ContentLengthFramer, type FrameItem } from '../stdio/content-length-framer.js';
-import { leadingRequestId } from '../stdio/leading-request-id.js';
+import { jsonNestsDeeperThan, tooDeepMessage } from '../stdio/json-depth.js';
+import { ID_PREFIX_BYTES, leadingRequestId } from '../stdio/leading-request-id.js';
 import { formatBytes } from '../stdio/message-size.js';
 import { PacedInput } from '../stdio/paced-input.js';
 
@@ -104,6 +105,14 @@ export class BoundedMessageReader extends AbstractMessageReader implements Messa
         -32600,
         `Message too large: a body of ${item.size} bytes; quiver rpc reads messages of at most ${formatBytes(this.#maxMessageBytes)} (--max-message-size). The message was skipped; the connection goes on.`,
         { size: item.size, maxMessageSize: this.#maxMessageBytes },
+      );
+      return;
+    }
+    if (jsonNestsDeeperThan(item.body)) {
+      this.#error(
+        leadingRequestId(item.body.subarray(0, ID_PREFIX_BYTES)),
+        -32600,
+        tooDeepMessage('the body'),
       );
       return;
     }

@@ -5,7 +5,8 @@ import {
   serializeMessage,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { leadingRequestId } from '../stdio/leading-request-id.js';
+import { jsonNestsDeeperThan, tooDeepMessage } from '../stdio/json-depth.js';
+import { ID_PREFIX_BYTES, leadingRequestId } from '../stdio/leading-request-id.js';
 import { LineFramer, type LineItem } from '../stdio/line-framer.js';
 import { formatBytes } from '../stdio/message-size.js';
 import { PacedInput } from '../stdio/paced-input.js';
@@ -96,6 +97,14 @@ export class BoundedStdioServerTransport implements Transport {
     }
     const text = item.text.toString('utf8').trim();
     if (text === '') return;
+    if (jsonNestsDeeperThan(item.text)) {
+      this.#reject(
+        leadingRequestId(item.text.subarray(0, ID_PREFIX_BYTES)),
+        -32600,
+        tooDeepMessage('the line'),
+      );
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
