@@ -86,6 +86,15 @@ describe('settings layers', () => {
     );
   });
 
+  it("reports a person's ask rule that does not parse as its loaded tool's kind, at its file, line and column", async () => {
+    const { workspace, env } = setup({ user: 'permissions:\n  ask:\n    - "grep_search(src/{a)"\n' });
+    const run = await quiver(['tools'], { cwd: workspace, env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `${env.XDG_CONFIG_HOME}/quiver/config.yaml:3:7: permissions.ask.0: Permission rule "grep_search(src/{a)" does not parse`,
+    );
+  });
+
   it("lets no tool write quiver.local.yaml, the person's settings or the machine's, wherever they are", async () => {
     const workspace = dirs.make();
     const targets: ProtectedTarget[] = [

@@ -22,6 +22,7 @@ export type {
   SettingsScope,
 } from './config/settings-layers.js';
 export {
+  checkPersonSettingsRules,
   LOCAL_CONFIG_FILE_NAME,
   localConfigFile,
   managedSettingsFile,

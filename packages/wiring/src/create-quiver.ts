@@ -9,6 +9,7 @@ import {
 import {
   type BuiltinPlugin,
   type CreateHostOptions,
+  checkPersonSettingsRules,
   describeProjectTrust,
   findConfigFile,
   type InspectProjectOptions,
@@ -22,6 +23,7 @@ import {
   type ProjectTrust,
   type QuiverConfigInput,
   QuiverHost,
+  registeredToolKinds,
   type TrustedLaunch,
   type TrustStorage,
   workspaceRoot,
@@ -244,6 +246,13 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
   hostOptions.pluginConfigSources = { 'mcp-bridge': (config) => config.mcpServers };
   const host = await QuiverHost.create(hostOptions);
   started = host;
+  try {
+    // The person's rules are parsed as the loaded tools' kinds, at their file and line, before any session.
+    checkPersonSettingsRules(person, registeredToolKinds(host.registry));
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
   const defaultPersonality = options.personality ?? host.options.config.defaultPersonality;
   const trust = host.trust as ProjectTrust;
   const sandboxNoticeFor = (personality: string) => {

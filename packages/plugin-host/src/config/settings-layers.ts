@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkPermissionRule } from '@quiver/permissions';
-import { type PermissionBehavior, QuiverError } from '@quiver/types';
+import { type PermissionBehavior, type PermissionKind, QuiverError } from '@quiver/types';
 import { z } from 'zod';
 import type { QuiverConfig } from './config-schema.js';
 import { formatZodIssues } from './format-issues.js';
@@ -140,6 +140,41 @@ export function readSettingsFile<T>(
 }
 
 const LIST_KEYS = { replace: ['permissions.allow'], union: ['permissions.deny', 'permissions.ask'] } as const;
+
+/**
+ * The person's and the machine's rules parsed again with the loaded tools' kinds (an ask on
+ * `grep_search` is a path glob): the schema reads a rule by its tool's conventional name only.
+ * Throws `config_invalid` at the file, line and column of the first rule that does not parse.
+ */
+export function checkPersonSettingsRules(
+  person: Pick<PersonSettings, 'files'>,
+  toolKinds: ReadonlyMap<string, PermissionKind>,
+): void {
+  for (const entry of person.files) {
+    if (!entry.exists || (entry.scope !== 'managed' && entry.scope !== 'user')) continue;
+    const located = parseLocatedYaml(readFileSync(entry.file, 'utf8'));
+    const permissions = (located.data as { permissions?: Record<string, unknown> } | undefined)?.permissions;
+    for (const behavior of ['allow', 'ask', 'deny'] as const) {
+      const written = permissions?.[behavior];
+      const [rules, keyPath] = Array.isArray(written)
+        ? [written, ['permissions', behavior]]
+        : [(written as { add?: unknown[] } | undefined)?.add ?? [], ['permissions', behavior, 'add']];
+      rules.forEach((rule, index) => {
+        try {
+          checkPermissionRule(String(rule), behavior, toolKinds);
+        } catch (error) {
+          const fix = (error as { fix?: string }).fix;
+          const at = keyLocationText(entry.file, located.locate([...keyPath, index]));
+          throw new QuiverError(
+            'config_invalid',
+            `${at}: ${[...keyPath, index].join('.')}: ${(error as Error).message}`,
+            { ...(fix ? { fix } : {}), details: { file: entry.file } },
+          );
+        }
+      });
+    }
+  }
+}
 
 /** The person's and the machine's layers, merged: managed over user for single values, every rule kept. */
 export function readPersonSettings(env: NodeJS.ProcessEnv = process.env): PersonSettings {
