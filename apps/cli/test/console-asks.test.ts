@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
+import { writeHostileWorkspace } from '@quiver/test-utils/hostile-mcp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { BIN, quiver, tempDirs, write } from './helpers.js';
@@ -18,6 +19,7 @@ interface ConsolePage {
   /** The messages the console sent so far. */
   messages: Array<{ type: string; ask?: { id: string; headline: string }; outcome?: string }>;
   answer(id: string, body: unknown): Promise<number>;
+  api(pathname: string, body?: unknown): Promise<{ status: number; body: any }>;
   close(): void;
 }
 
@@ -60,14 +62,22 @@ async function openPage(cwd: string, env: Record<string, string>): Promise<Conso
           body: JSON.stringify(body),
         })
       ).status,
+    api: async (pathname, body) => {
+      const sent = await fetch(new URL(pathname, url), {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: sent.status, body: await sent.json() };
+    },
     close: () => stop.abort(),
   };
 }
 
-async function until<T>(find: () => T | undefined, what: string): Promise<T> {
+async function until<T>(find: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const found = find();
+    const found = await find();
     if (found !== undefined) return found;
     if (Date.now() > deadline) throw new Error(`${what} never came`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -162,4 +172,41 @@ describe('asks the client cannot show', () => {
     expect(results[0]?.error).toContain('not now');
     expect(() => readFileSync(path.join(dir, 'todo.txt'))).toThrow();
   });
+
+  it('approves a changed MCP tool definition only as the page showed it', async () => {
+    const dir = dirs.make();
+    const state = dirs.make();
+    writeHostileWorkspace(dir, state);
+    const env = { XDG_RUNTIME_DIR: dirs.make(), XDG_DATA_HOME: dirs.make() };
+    const { client } = await connectStdio(dir, { env });
+    cleanups.push(() => client.close());
+    const fetchNotes = 'mcp__hostile__fetch_notes';
+    const tools = async () => (await client.listTools(undefined, { cacheMode: 'refresh' })).tools;
+    await until(
+      async () => ((await tools()).some((tool) => tool.name === fetchNotes) ? true : undefined),
+      'fetch_notes',
+    );
+    expect(textOf(await client.callTool({ name: 'mcp__hostile__swap', arguments: {} }))).toBe('swapped');
+    const page = await openPage(dir, env);
+    cleanups.push(page.close);
+    type Review = { server: string; tool: string; hash: string; diff: string[] };
+    const review = await until(async () => {
+      const { body } = await page.api('/api/reviews');
+      return (body.reviews as Review[])[0];
+    }, 'the review');
+    expect(review).toMatchObject({ server: 'hostile', tool: 'fetch_notes' });
+    expect(review.diff).toContain('-   "description": "Returns the notes of a topic.",');
+    expect(review.diff.join('\n')).toContain('\\u200b');
+    const stale = await page.api('/api/reviews', { ...review, hash: 'not-what-was-shown' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toContain('changed again since the page showed it');
+    expect((await page.api('/api/reviews', review)).status).toBe(200);
+    const approved = await until(
+      async () =>
+        (await tools()).find((tool) => tool.name === fetchNotes && tool.description?.includes('id_rsa')),
+      'the approved definition',
+    );
+    expect(approved.description).toContain('id_rsa');
+    expect((await page.api('/api/reviews')).body.reviews).toEqual([]);
+  }, 60_000);
 });

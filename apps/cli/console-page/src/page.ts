@@ -42,6 +42,14 @@ interface Server {
   pinnedTools?: number;
   pendingReview?: string[];
 }
+interface Review {
+  server: string;
+  tool: string;
+  hash: string;
+  pinnedAt: string;
+  changedAt: string;
+  diff: string[];
+}
 type Message =
   | { type: 'session'; session: Session }
   | { type: 'call'; call: Call }
@@ -212,6 +220,56 @@ function renderServers(servers: Server[]): void {
   if (servers.length === 0) list.append(element('li', 'No MCP server is configured.', 'quiet'));
 }
 
+async function refreshReviews(token: string): Promise<void> {
+  const response = await fetch('/api/reviews', { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) return;
+  const { reviews } = (await response.json()) as { reviews: Review[] };
+  const container = byId('reviews');
+  const shown = new Set(
+    [...container.querySelectorAll<HTMLElement>('.review')].map((box) => box.dataset.hash),
+  );
+  // A box the person is reading stays as it is; only changes in the list redraw it.
+  if (reviews.length === shown.size && reviews.every((review) => shown.has(review.hash))) return;
+  container.replaceChildren();
+  byId('reviews-section').hidden = reviews.length === 0;
+  for (const review of reviews) {
+    const box = element('div', undefined, 'review');
+    box.dataset.hash = review.hash;
+    box.append(
+      element('h3', `${review.tool} of MCP server ${review.server}`),
+      element('p', `pinned ${review.pinnedAt}, changed ${review.changedAt}`, 'quiet'),
+    );
+    const pre = element('pre');
+    for (const line of review.diff)
+      pre.append(
+        element(
+          'span',
+          `${line}\n`,
+          line.startsWith('- ') ? 'removed' : line.startsWith('+ ') ? 'added' : '',
+        ),
+      );
+    const approve = element('button', 'Approve this definition');
+    approve.dataset.approve = review.tool;
+    approve.addEventListener('click', async () => {
+      approve.disabled = true;
+      const answer = await fetch('/api/reviews', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ server: review.server, tool: review.tool, hash: review.hash }),
+      });
+      if (!answer.ok) {
+        const { error } = (await answer.json().catch(() => ({ error: answer.statusText }))) as {
+          error: string;
+        };
+        box.append(element('p', `Not approved: ${error}`, 'error'));
+      }
+      void refreshReviews(token);
+    });
+    box.append(pre, approve);
+    container.append(box);
+  }
+}
+
 function apply(message: Message, token: string): void {
   switch (message.type) {
     case 'session':
@@ -232,6 +290,7 @@ function apply(message: Message, token: string): void {
       break;
     case 'servers':
       renderServers(message.servers);
+      void refreshReviews(token);
       break;
   }
 }
@@ -273,6 +332,7 @@ async function follow(token: string): Promise<void> {
         renderCalls();
         renderAsks(token);
         renderServers(snapshot.servers);
+        void refreshReviews(token);
       } else apply(parsed as Message, token);
     }
   }

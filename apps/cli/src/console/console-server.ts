@@ -16,6 +16,9 @@ export interface ConsoleServerOptions {
   token: string;
   /** The event log's recent calls matching a search, newest first. */
   history(query: string, limit: number): Promise<unknown[]>;
+  /** Changed MCP tool definitions waiting for review, and the approval of one the page showed. */
+  reviews(): Promise<unknown[]>;
+  approveReview(body: unknown): Promise<string | undefined>;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -197,6 +200,15 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     const answer = /^\/api\/asks\/([\w-]+)$/.exec(url.pathname);
     if (answer && request.method === 'POST') {
       const error = hub.answer(answer[1] as string, await readBody(request));
+      send(response, error === undefined ? 200 : 409, error === undefined ? { ok: true } : { error });
+      return;
+    }
+    if (url.pathname === '/api/reviews' && request.method === 'GET') {
+      send(response, 200, { reviews: await options.reviews() });
+      return;
+    }
+    if (url.pathname === '/api/reviews' && request.method === 'POST') {
+      const error = await options.approveReview(await readBody(request));
       send(response, error === undefined ? 200 : 409, error === undefined ? { ok: true } : { error });
       return;
     }

@@ -4,6 +4,7 @@ import { pendingDefinitionChanges } from '../commands/pending-definition-changes
 import { mcpServerStatus } from '../mcp-server-problems.js';
 import { ConsoleHub } from './console-hub.js';
 import { startConsoleServer } from './console-server.js';
+import { approveDefinition, definitionReviews } from './definition-reviews.js';
 import { newConsoleToken, writeConsoleRecord } from './runtime-records.js';
 
 /** How long an ask waits for a console page's answer unless `--console-ask-timeout` says otherwise. */
@@ -44,6 +45,8 @@ export async function startConsole(options: {
     hub,
     token,
     history: (query, limit) => recentCalls(options.quiver(), query, limit),
+    reviews: () => definitionReviews(options.quiver()),
+    approveReview: (body) => approveDefinition(options.quiver(), body),
   });
   const quiver = options.quiver();
   const removeRecord = writeConsoleRecord({
