@@ -24,8 +24,8 @@ import { messageOf } from './mcp-server.js';
 import { type HandleHttpRequest } from './rebuilt-session.js';
 import { handleSharedRequest, type OpeningRequest, sweepSharedRecords } from './shared-http-requests.js';
 import { SharedSessionState } from './shared-session.js';
-import { type JsonBody, type SharedSessionRecords } from './shared-session-records.js';
-import { refuseUnreadableBody, statelessRequests } from './stateless-requests.js';
+import { type JsonBody, refuseUnreadableBody, type SharedSessionRecords } from './shared-session-records.js';
+import { statelessRequests } from './stateless-requests.js';
 
 const LOCAL_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'];
 

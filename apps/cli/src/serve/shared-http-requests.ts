@@ -7,8 +7,8 @@ import { rebuildSession } from './rebuilt-session.js';
 import { SharedSessionState } from './shared-session.js';
 import {
   initializeParams,
-  MAX_BODY_BYTES,
   readJsonBody,
+  refuseUnreadableBody,
   type SharedSessionRecord,
   type SharedSessionRecords,
 } from './shared-session-records.js';
@@ -52,19 +52,7 @@ export async function handleSharedRequest(shared: SharedRequest): Promise<void> 
       : request.method === 'POST'
         ? await readJsonBody(request)
         : undefined;
-  if (read?.ok === false)
-    return read.problem === 'too_large'
-      ? sendJsonRpcError(
-          response,
-          413,
-          `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes (one JSON-RPC message or a batch).`,
-        )
-      : sendJsonRpcError(
-          response,
-          400,
-          'Parse error: Invalid JSON. The body of a POST must be one JSON-RPC message or a batch.',
-          -32700,
-        );
+  if (read?.ok === false) return refuseUnreadableBody(response, read.problem);
   const body = read?.body;
   const sessionId = request.headers['mcp-session-id'];
   if (typeof sessionId !== 'string') {

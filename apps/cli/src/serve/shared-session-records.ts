@@ -1,4 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonNestsDeeperThan, tooDeepMessage } from '../stdio/json-depth.js';
+import { sendJsonRpcError } from './mcp-endpoint.js';
 
 /** What another replica needs to answer a request of an MCP session it has never seen. */
 export interface SharedSessionRecord {
@@ -23,7 +25,9 @@ export interface SharedSessionRecords {
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-export type JsonBody = { ok: true; body: unknown } | { ok: false; problem: 'too_large' | 'not_json' };
+export type JsonBody =
+  | { ok: true; body: unknown }
+  | { ok: false; problem: 'too_large' | 'not_json' | 'too_deep' };
 
 /**
  * The JSON body of a POST, read here (not by the transport) so the params of an initialize
@@ -38,11 +42,35 @@ export async function readJsonBody(request: IncomingMessage): Promise<JsonBody> 
     if (size > MAX_BODY_BYTES) return { ok: false, problem: 'too_large' };
     chunks.push(chunk);
   }
+  const text = Buffer.concat(chunks);
+  // The SDK's validators recurse: a body nested thousands of levels deep would overflow them (a 500).
+  if (jsonNestsDeeperThan(text)) return { ok: false, problem: 'too_deep' };
   try {
-    return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+    return { ok: true, body: JSON.parse(text.toString('utf8')) as unknown };
   } catch {
     return { ok: false, problem: 'not_json' };
   }
+}
+
+/** The answer to a POST body that could not be read, as the SDK's transport gives it (-32600 for one nested too deeply). */
+export function refuseUnreadableBody(
+  response: ServerResponse,
+  problem: Extract<JsonBody, { ok: false }>['problem'],
+): void {
+  if (problem === 'too_large')
+    sendJsonRpcError(
+      response,
+      413,
+      `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes (one JSON-RPC message or a batch).`,
+    );
+  else if (problem === 'too_deep') sendJsonRpcError(response, 400, tooDeepMessage('the body'), -32600);
+  else
+    sendJsonRpcError(
+      response,
+      400,
+      'Parse error: Invalid JSON. The body of a POST must be one JSON-RPC message or a batch.',
+      -32700,
+    );
 }
 
 /** The params of the initialize request in a POST body (a single message or a batch). */

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-import { sendJsonRpcError } from './mcp-endpoint.js';
 import type { ServeConnection } from './mcp-server.js';
 import { type JsonBody, MAX_BODY_BYTES, readJsonBody } from './shared-session-records.js';
 
@@ -67,21 +66,4 @@ export function statelessRequests(
     },
     close: () => handler.close(),
   };
-}
-
-/** The answer to a POST body that could not be read, as the SDK's transport gives it. */
-export function refuseUnreadableBody(response: ServerResponse, problem: 'too_large' | 'not_json'): void {
-  if (problem === 'too_large')
-    sendJsonRpcError(
-      response,
-      413,
-      `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes (one JSON-RPC message or a batch).`,
-    );
-  else
-    sendJsonRpcError(
-      response,
-      400,
-      'Parse error: Invalid JSON. The body of a POST must be one JSON-RPC message or a batch.',
-      -32700,
-    );
 }
