@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { serveWorkspace, textOf } from './serve-fixtures.js';
 import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
 
@@ -48,6 +48,23 @@ async function servedWorkspace(quiverYaml?: string): Promise<{ serve: RunningHtt
   return { serve, dir: workspace.dir };
 }
 
+/** One serve (SQLite, its own random state key) for the tests that need no special set-up. */
+let shared: Promise<{ serve: RunningHttpServe; dir: string }> | undefined;
+const sharedCleanups: Array<() => Promise<void> | void> = [];
+function sharedServe(): Promise<{ serve: RunningHttpServe; dir: string }> {
+  shared ??= (async () => {
+    const workspace = serveWorkspace();
+    sharedCleanups.push(workspace.cleanup);
+    const serve = await startHttpServe(workspace.dir);
+    sharedCleanups.push(() => serve.stop());
+    return { serve, dir: workspace.dir };
+  })();
+  return shared;
+}
+afterAll(async () => {
+  for (const cleanup of sharedCleanups.splice(0).reverse()) await cleanup();
+});
+
 const rawPost = (url: string, headers: Record<string, string>, body: unknown) =>
   fetch(url, {
     method: 'POST',
@@ -61,7 +78,7 @@ const rawPost = (url: string, headers: Record<string, string>, body: unknown) =>
 
 describe('quiver serve --http on revision 2026-07-28', () => {
   it('answers a client of 2026-07-28 without a session while a 2025-11-25 client keeps its session', async () => {
-    const { serve } = await servedWorkspace();
+    const { serve } = await sharedServe();
     const modern = await connectModern(serve.url);
     expect((await modern.listTools()).tools.map((tool) => tool.name)).toContain('read_file');
     const read = await modern.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
@@ -78,7 +95,7 @@ describe('quiver serve --http on revision 2026-07-28', () => {
   });
 
   it('refuses a request whose protocol version header disagrees with its body, and a revision it does not serve', async () => {
-    const { serve } = await servedWorkspace();
+    const { serve } = await sharedServe();
     const meta = (version: string) => ({
       'io.modelcontextprotocol/protocolVersion': version,
       'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
@@ -138,7 +155,7 @@ async function rawCall(url: string, params: Record<string, unknown>): Promise<Re
 
 describe('a permission ask of quiver serve --http on revision 2026-07-28', () => {
   it('comes back as an input-required result and runs the command once the client answers it', async () => {
-    const { serve, dir } = await servedWorkspace();
+    const { serve, dir } = await sharedServe();
     const questions: string[] = [];
     const client = await connectModern(serve.url, undefined, (message) => {
       questions.push(message);
@@ -157,7 +174,7 @@ describe('a permission ask of quiver serve --http on revision 2026-07-28', () =>
   });
 
   it('refuses a tampered state or one sent with other arguments, and asks again when the answer is missing', async () => {
-    const { serve, dir } = await servedWorkspace();
+    const { serve, dir } = await sharedServe();
     const call = { name: 'terminal', arguments: { command: 'touch asked' } };
     const first = await rawCall(serve.url, call);
     expect(first.result.resultType).toBe('input_required');
@@ -192,11 +209,11 @@ describe('QUIVER_SERVE_STATE_KEY', () => {
   it('lets another process that shares the key take the answer to a question one process asked', async () => {
     const call = { name: 'terminal', arguments: { command: 'touch shared-key' } };
     const yes = { quiver_permission: { action: 'accept', content: { decision: 'once' } } };
+    // Started without the key: it signs with a random key of its own.
+    const stranger = await sharedServe();
     process.env.QUIVER_SERVE_STATE_KEY = 'a-test-key-of-at-least-thirty-two-bytes!';
     const asking = await servedWorkspace();
     const answering = await servedWorkspace();
-    process.env.QUIVER_SERVE_STATE_KEY = 'another-key-of-at-least-thirty-two-bytes';
-    const stranger = await servedWorkspace();
     delete process.env.QUIVER_SERVE_STATE_KEY;
 
     const first = await rawCall(asking.serve.url, call);
