@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
@@ -140,6 +140,24 @@ describe('storage faults say what broke, and nothing is lost silently', () => {
     expect(log.code).not.toBe(0);
     expect(log.stdout + log.stderr).toContain('storage_damaged');
     expect(log.stdout + log.stderr).toContain(path.join(data, 'sessions.db'));
+  }, 60_000);
+
+  it('names the session log and the fix when its pages are damaged past the header, not a bare SqliteError', async () => {
+    const dir = kanbanWorkspace();
+    const first = await quiver(dir, ['call', 'read_file', '--args', '{"path":"README.md"}']);
+    expect(first.code, first.stderr).toBe(0);
+    const log = path.join(dir, '.quiver/sessions.db');
+    // The header page stays intact (the file opens); every page after it is overwritten.
+    writeFileSync(
+      log,
+      Buffer.concat([readFileSync(log).subarray(0, 4096), Buffer.alloc(statSync(log).size - 4096, 0x5a)]),
+    );
+    const listed = await quiver(dir, ['log']);
+    const output = listed.stdout + listed.stderr;
+    expect(listed.code).not.toBe(0);
+    expect(output).not.toContain('SqliteError');
+    expect(output).toContain('storage_damaged');
+    expect(output).toContain(`mv "${log}" "${log}.damaged"`);
   }, 60_000);
 
   it('counts what a session could not record after its log file was deleted under it, and refuses to start that log over', async () => {
