@@ -176,6 +176,34 @@ describe('a client tool that replaces a built-in is judged as that built-in', { 
     expect(asked).toEqual([]);
   });
 
+  it('relays no patch whose files Quiver cannot read, though a more lenient client would apply it', async () => {
+    const { dir } = workspace();
+    write(
+      path.join(dir, 'personalities/agent.yaml'),
+      ['id: agent', 'plugins: [tools-code]', 'permissions:', '  allow: [apply_patch]', ''].join('\n'),
+    );
+    const { rpc, asked } = startRpc(dir);
+    const patchTool = {
+      name: 'apply_patch',
+      description: 'Applies a patch on the client.',
+      parameters: { type: 'object', properties: { patch: { type: 'string' } }, required: ['patch'] },
+      overridesBuiltInTool: true,
+    };
+    const sessionId = await session(rpc, [patchTool]);
+    const results = await execute(rpc, sessionId, [
+      {
+        name: 'apply_patch',
+        args: { patch: '--- a/../outside/x\n+++ b/../outside/x\n@@ not a hunk @@\n+pwned\n' },
+      },
+      { name: 'apply_patch', args: { patch: '' } },
+    ]);
+    for (const result of results) {
+      expect(result).toMatchObject({ ok: false, code: 'not_permitted' });
+      expect(result.error).toContain('could not read from its arguments which files it reaches');
+    }
+    expect(asked).toEqual([]);
+  });
+
   it('does not let a replacement carry a path under an argument the built-in does not take', async () => {
     const { dir } = workspace();
     const { rpc, asked } = startRpc(dir);

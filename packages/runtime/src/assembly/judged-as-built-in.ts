@@ -107,7 +107,14 @@ function inheritedSpec(builtIn: RegisteredTool, toolName: string): ToolPermissio
         kind: spec.kind,
         paths: (args) => {
           guard(args);
-          return spec.paths(args);
+          const paths = spec.paths(args);
+          // The built-in refuses what it cannot read (a patch that does not parse); the client
+          // might read it otherwise and reach files no rule was asked about.
+          if (Array.isArray(paths) && paths.length === 0)
+            throw new TypeError(
+              `${toolName} is judged as the built-in ${builtIn.tool.name}, and Quiver could not read from its arguments which files it reaches`,
+            );
+          return paths;
         },
       };
     case 'url':
