@@ -1,5 +1,6 @@
 import type { QuiverError } from '@quiver/types';
 import type pg from 'pg';
+import { isConnectionLoss, reconnectDelay, sleep, storageUnavailable } from './connection-faults.js';
 
 /** Where one versioned schema keeps its version, which lock serializes it, and how it names failures. */
 export interface VersionedSchema {
@@ -27,9 +28,13 @@ export async function applyVersionedMigrations(
   migrations: readonly string[],
 ): Promise<number> {
   const known = migrations.length;
-  for (;;) {
+  // Every step re-reads the version under the lock, so a migration lost with its connection (a
+  // stale pooled one after a failover, a restart) runs again on a new one, past the pool's size.
+  const reconnects = Math.max(3, (pool.options.max ?? 0) + 1);
+  for (let lost = 0; ; ) {
     const client = await pool.connect();
     let broken = false;
+    let retry = false;
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [schema.lockKey]);
@@ -43,7 +48,7 @@ export async function applyVersionedMigrations(
       try {
         await client.query(migrations[current] as string);
       } catch (error) {
-        throw schema.migrationFailed(current + 1, error);
+        throw isConnectionLoss(error) ? error : schema.migrationFailed(current + 1, error);
       }
       await schema.writeVersion(client, current + 1);
       await client.query('COMMIT');
@@ -52,9 +57,14 @@ export async function applyVersionedMigrations(
       await client.query('ROLLBACK').catch(() => {
         broken = true;
       });
-      throw error;
+      if (!isConnectionLoss(error)) throw error;
+      lost += 1;
+      if (lost >= reconnects)
+        throw storageUnavailable(error, { where: 'the PostgreSQL storage', doing: 'migrating a schema' });
+      retry = true;
     } finally {
       client.release(broken);
     }
+    if (retry) await sleep(reconnectDelay(lost));
   }
 }

@@ -157,6 +157,10 @@ describeWithSystemTools(['postgres', 'initdb'])('connections the server drops', 
       await tx.run('INSERT INTO notes (text) VALUES (?)', ['after the second cut']);
     });
     relay.cut();
+    // A store first opened now migrates its schema on a stale pooled connection, and still opens.
+    const third = await handle.connect('third', { scope: 'project', migrations: MIGRATIONS });
+    expect(await third.all('SELECT text FROM notes')).toEqual([]);
+    relay.cut();
     expect(
       (await notes.all<{ text: string }>('SELECT text FROM notes ORDER BY id')).map((row) => row.text),
     ).toEqual(['after the cut', 'after the second cut']);
