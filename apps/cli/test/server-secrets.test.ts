@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { itWithSystemTools } from '@quiver/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiver, tempDirs, write } from './helpers.js';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { BIN, quiver, tempDirs, write } from './helpers.js';
 import { connectStdio, serveEnv, textOf } from './serve-fixtures.js';
 
 const SECRET = `held-by-the-server-${Math.random().toString(36).slice(2)}`;
@@ -78,6 +80,36 @@ describe("secrets of the server's environment", () => {
       );
       expect(run.code).toBe(0);
       expectNoServerSecret(run.stdout, sandbox);
+    });
+
+    test(`stay out of every /proc/<pid>/environ a command run through quiver rpc can read (sandbox ${sandbox})`, async () => {
+      const dir = workspace(sandbox);
+      const child = spawn(process.execPath, [BIN, '--trust-project', 'rpc'], {
+        cwd: dir,
+        env: { ...serveEnv(), ...secrets },
+      });
+      const connection = createMessageConnection(
+        new StreamMessageReader(child.stdout),
+        new StreamMessageWriter(child.stdin),
+      );
+      connection.listen();
+      try {
+        await connection.sendRequest('initialize', {
+          protocolVersion: '1',
+          client: { name: 'secrets-test' },
+          capabilities: { permissions: false },
+        });
+        const { sessionId } = await connection.sendRequest<{ sessionId: string }>('session.create', {});
+        const { results } = await connection.sendRequest<{ results: Array<{ ok: boolean; value?: string }> }>(
+          'session.execute',
+          { sessionId, calls: [{ id: 'probe', name: 'terminal', args: { command: 'bash probe.sh' } }] },
+        );
+        expect(results[0]?.ok).toBe(true);
+        expectNoServerSecret(String(results[0]?.value), sandbox);
+      } finally {
+        connection.dispose();
+        child.kill('SIGKILL');
+      }
     });
   }
 
