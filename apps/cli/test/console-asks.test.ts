@@ -209,4 +209,43 @@ describe('asks the client cannot show', () => {
     expect(approved.description).toContain('id_rsa');
     expect((await page.api('/api/reviews')).body.reviews).toEqual([]);
   }, 60_000);
+
+  it('trades a one-time code (what --open puts in a command line) for the secret once only', async () => {
+    const { dir, env } = await serve();
+    const page = await openPage(dir, env);
+    cleanups.push(page.close);
+    const { body } = await page.api('/api/codes', {});
+    const listed = JSON.parse((await quiver(['console', '--json'], { cwd: dir, env })).stdout) as Array<{
+      url: string;
+    }>;
+    const exchange = () =>
+      fetch(new URL('/api/exchange', listed[0]?.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: body.code }),
+      });
+    const first = await exchange();
+    expect(first.status).toBe(200);
+    expect(listed[0]?.url).toContain(`#token=${((await first.json()) as { token: string }).token}`);
+    expect((await exchange()).status).toBe(401);
+  });
+
+  it('forgets the record of a server that is gone', async () => {
+    const runtime = dirs.make();
+    const record = path.join(runtime, 'quiver', 'console', '999999.json');
+    write(
+      record,
+      JSON.stringify({
+        pid: 999_999,
+        kind: 'serve (stdio)',
+        url: 'http://127.0.0.1:9/',
+        token: 'x',
+        workspace: '/',
+        startedAt: 0,
+      }),
+    );
+    const run = await quiver(['console'], { cwd: dirs.make(), env: { XDG_RUNTIME_DIR: runtime } });
+    expect(run.stderr).toContain('No running `quiver serve` or `quiver rpc` has a console for you');
+    expect(() => readFileSync(record)).toThrow();
+  });
 });
