@@ -4,6 +4,7 @@ import {
   ClientCredentialsProvider,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
+import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import { type AuthorizationServer, startAuthorizationServer } from '@quiver/test-utils/authorization-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { quiver, write } from './helpers.js';
@@ -206,5 +207,80 @@ describe('quiver serve --http with serve.auth.introspection (opaque tokens)', ()
     await expect(connectWith('not-a-token-it-issued')).rejects.toThrow();
     expect(gateway.stderr()).toContain('caller "alice" (client "alice") signed in: personality dev');
     expect(gateway.stderr()).not.toContain('caller "mallory"');
+  });
+});
+
+describeWithSystemTools(['postgres', 'initdb'])('serve.auth with two replicas on one PostgreSQL', () => {
+  const database = usePostgresServer();
+  const URL_VARIABLE = 'QUIVER_TEST_AUTH_DATABASE_URL';
+  const RESOURCE = 'https://tools.example.test/mcp';
+
+  it("answers a caller's MCP session on either replica and refuses it to another caller on both", async () => {
+    process.env[URL_VARIABLE] = await database().freshDatabase('auth');
+    process.env.QUIVER_TEST_PROJECT = 'auth-replicas';
+    const replicas: RunningHttpServe[] = [];
+    for (let index = 0; index < 2; index += 1) {
+      const workspace = serveWorkspace();
+      cleanups.push(workspace.cleanup);
+      write(
+        path.join(workspace.dir, 'quiver.yaml'),
+        [
+          'plugins:',
+          '  - ./workbench',
+          'defaultPersonality: dev',
+          'storage:',
+          '  kind: postgres',
+          `  url: \${${URL_VARIABLE}}`,
+          `  project: \${QUIVER_TEST_PROJECT}`,
+          'serve:',
+          '  auth:',
+          `    issuer: ${authorization.issuer}`,
+          `    jwksUri: ${authorization.jwksUri}`,
+          `    resource: ${RESOURCE}`,
+          '    claim: groups',
+          '    personalities: { developers: dev, readers: dev }',
+          '',
+        ].join('\n'),
+      );
+      const replica = await startHttpServe(workspace.dir);
+      cleanups.push(() => replica.stop());
+      replicas.push(replica);
+    }
+    delete process.env[URL_VARIABLE];
+    delete process.env.QUIVER_TEST_PROJECT;
+    const [first, second] = replicas as [RunningHttpServe, RunningHttpServe];
+    const alice = `Bearer ${await authorization.tokenFor('alice', RESOURCE)}`;
+    const bob = `Bearer ${await authorization.tokenFor('bob', RESOURCE)}`;
+    const post = (url: string, authorization: string, body: unknown, sessionId?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization,
+          ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const opened = await post(first.url, alice, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    const sessionId = opened.headers.get('mcp-session-id') as string;
+    expect(sessionId).toBeTruthy();
+    await (
+      await post(first.url, alice, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId)
+    ).text();
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+
+    const taken = await post(second.url, bob, list, sessionId);
+    expect(taken.status).toBe(403);
+    expect(await taken.text()).toContain('another caller');
+    expect((await post(first.url, bob, list, sessionId)).status).toBe(403);
+    const own = await post(second.url, alice, list, sessionId);
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('count_slowly');
   });
 });

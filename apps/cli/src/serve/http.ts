@@ -22,7 +22,12 @@ import { MCP_PATH, sendJsonRpcError } from './mcp-endpoint.js';
 import type { ServeConnection } from './mcp-server.js';
 import { messageOf } from './mcp-server.js';
 import { type HandleHttpRequest } from './rebuilt-session.js';
-import { handleSharedRequest, type OpeningRequest, sweepSharedRecords } from './shared-http-requests.js';
+import {
+  handleSharedRequest,
+  type OpeningRequest,
+  sweepSharedRecords,
+  withRecordedCaller,
+} from './shared-http-requests.js';
 import { SharedSessionState } from './shared-session.js';
 import { type JsonBody, refuseUnreadableBody, type SharedSessionRecords } from './shared-session-records.js';
 import { statelessRequests } from './stateless-requests.js';
@@ -109,7 +114,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
           opening.records.save({
             id: sessionId,
             quiverSessionId: connection.session.id,
-            initialize: opening.initialize,
+            initialize: caller ? withRecordedCaller(opening.initialize, caller.subject) : opening.initialize,
             revealedTools: [],
           }),
         );
@@ -158,6 +163,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
         request,
         response,
         ...(read?.ok ? { body: read.body } : {}),
+        ...(caller ? { caller: caller.subject } : {}),
         records,
         sessions,
         limits,

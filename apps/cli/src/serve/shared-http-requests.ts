@@ -25,6 +25,8 @@ export interface SharedRequest {
   response: ServerResponse;
   /** The POST body when it was read already (to tell a 2026-07-28 request from a 2025-11-25 one). */
   body?: unknown;
+  /** Who signed in for this request (with `serve.auth`): only the caller who opened a session may use it. */
+  caller?: string;
   records: SharedSessionRecords;
   sessions: HttpSessions;
   limits: SessionLimits;
@@ -69,6 +71,12 @@ export async function handleSharedRequest(shared: SharedRequest): Promise<void> 
     await sessions.drop(sessionId);
     return sendJsonRpcError(response, 404, SESSION_GONE);
   }
+  if (shared.caller !== undefined && recordedCaller(record.initialize) !== shared.caller)
+    return sendJsonRpcError(
+      response,
+      403,
+      'Forbidden: this MCP session was opened by another caller; initialize a session of your own.',
+    );
   let entry = sessions.get(sessionId);
   if (entry?.shared) await entry.shared.catchUp(entry.connection.session, record.revealedTools);
   else if (!entry) {
@@ -91,6 +99,23 @@ export async function handleSharedRequest(shared: SharedRequest): Promise<void> 
   if (request.method === 'DELETE') await records.delete(sessionId);
   const held = entry;
   return sessions.track(held, response, () => held.handle(request, response, body));
+}
+
+/** Where a shared record keeps who opened the session: in the recorded initialize's `_meta`. */
+const CALLER_META_KEY = 'quiver/caller';
+
+/** The initialize params to record, naming the caller who opened the session. */
+export function withRecordedCaller(
+  initialize: Record<string, unknown> | undefined,
+  subject: string,
+): Record<string, unknown> {
+  const params = initialize ?? {};
+  const meta = (params._meta as Record<string, unknown> | undefined) ?? {};
+  return { ...params, _meta: { ...meta, [CALLER_META_KEY]: subject } };
+}
+
+function recordedCaller(initialize: Record<string, unknown>): unknown {
+  return (initialize._meta as Record<string, unknown> | undefined)?.[CALLER_META_KEY];
 }
 
 async function rebuild(shared: SharedRequest, record: SharedSessionRecord): Promise<HttpSession> {
