@@ -111,7 +111,8 @@ export function relayedFrom(request: RelayedRequest): Record<string, unknown> {
 /**
  * A sampling request as serve's client receives it: its system prompt labelled as the server's
  * and quoted (so "You are Quiver…" reads as what a server wrote) and the server's name in `_meta`. The
- * context the server may ask for was settled by the bridge (`mcpServers.<name>.samplingContext`).
+ * context a server may ask for was settled by the bridge (`mcpServers.<name>.samplingContext`); a
+ * tool's own request gets none.
  */
 export function labelledSampling(request: RelayedRequest): CreateMessageRequest['params'] {
   const params = request.params as CreateMessageRequest['params'];
@@ -122,8 +123,15 @@ export function labelledSampling(request: RelayedRequest): CreateMessageRequest[
       ? // One JSON string, escaped: the server's text cannot end the quotation and go on as Quiver's.
         `${label} The system prompt ${asker} sent, as one JSON string: ${visibleText(JSON.stringify(params.systemPrompt))}`
       : label;
+  // A tool's own request has no `mcpServers.<name>.samplingContext` to opt in with: it gets none
+  // of the client's context, which would otherwise go back to it inside the completion.
+  const ownContext =
+    request.server === undefined && params.includeContext !== undefined
+      ? { includeContext: 'none' as const }
+      : {};
   return {
     ...params,
+    ...ownContext,
     systemPrompt,
     _meta: { ...serversMeta(params._meta), ...relayedFrom(request) },
   };
