@@ -62,6 +62,18 @@ describe('where --trust-project finds the configuration it trusts', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('outside git, refuses a config below the outermost one, which a program the model ran could have written', async () => {
+    const root = dirs.make();
+    writeConfig(root, path.join(dirs.make(), 'root-started'));
+    const sub = path.join(root, 'sub');
+    const marker = path.join(dirs.make(), 'started');
+    writeConfig(sub, marker);
+    const run = await quiver(['--trust-project', 'tools'], { cwd: sub, env: { XDG_DATA_HOME: dirs.make() } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`trusts only the configuration at the workspace root (${root})`);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('trusts the root config when started in a subdirectory', async () => {
     const root = dirs.make();
     execFileSync('git', ['init', '-q', root]);
