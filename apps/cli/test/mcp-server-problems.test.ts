@@ -91,6 +91,7 @@ describe('MCP servers that cannot start', () => {
     const exits = await quiver(['--trust-project', 'tools', '--explain', 'mcp__exits__anything'], { cwd });
     expect(exits.stdout).toContain('its process exited with code 3');
     expect(exits.stdout).toContain('(stderr: cannot open the database)');
+    expect(exits.stdout).toContain('last stderr lines:\n  starting up\n  cannot open the database\nfix:');
   });
 
   it('are listed by quiver mcp list with their exit code or signal and their last stderr lines', async () => {

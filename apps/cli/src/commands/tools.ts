@@ -67,8 +67,11 @@ export function registerToolsCommand(program: Command): void {
           const problem = pool.executables.has(options.explain)
             ? undefined
             : problems.find((candidate) => options.explain?.startsWith(`mcp__${candidate.server}__`));
+          const stderrTail = problem?.stderrTail?.length
+            ? `\nlast stderr lines:\n${problem.stderrTail.map((line) => `  ${line}`).join('\n')}`
+            : '';
           const message = problem
-            ? `"${options.explain}" is not available: ${problem.message}\nfix: ${problem.fix}`
+            ? `"${options.explain}" is not available: ${problem.message}${stderrTail}\nfix: ${problem.fix}`
             : explained;
           const removed = pool.removed.get(options.explain);
           if (options.json) {
