@@ -40,6 +40,8 @@ describe('quiver completion', () => {
     expect(zsh.stdout).toMatch(/^#compdef quiver/);
     const fish = await quiver(['completion', 'fish'], { cwd });
     expect(fish.stdout).toContain("complete -c quiver -n '__fish_use_subcommand' -a tools");
+    const json = await quiver(['completion', 'fish', '--json'], { cwd });
+    expect(JSON.parse(json.stdout)).toEqual({ shell: 'fish', script: fish.stdout });
     const tcsh = await quiver(['completion', 'tcsh'], { cwd });
     expect(tcsh.code).toBe(2);
     expect(tcsh.stderr).toContain('Use one of: bash, zsh, fish.');

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CliError } from '../output.js';
+import { CliError, printJson } from '../output.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -82,7 +82,8 @@ export function registerCompletionCommand(program: Command): void {
     .command('completion')
     .description('Print a shell completion script for quiver: bash, zsh or fish.')
     .argument('<shell>', SHELLS.join(' | '))
-    .action((shell: string, _options: unknown, command: Command) => {
+    .option('--json', 'print { shell, script } as JSON')
+    .action((shell: string, options: { json?: boolean }, command: Command) => {
       if (!SHELLS.includes(shell as Shell))
         throw new CliError(`Unknown shell "${shell}".`, `Use one of: ${SHELLS.join(', ')}.`);
       // Registered with every command (see command-table.ts): the root holds them all.
@@ -91,6 +92,7 @@ export function registerCompletionCommand(program: Command): void {
       const table = commandTable(root);
       const script =
         shell === 'bash' ? bashScript(table) : shell === 'zsh' ? zshScript(table) : fishScript(table);
-      process.stdout.write(script);
+      if (options.json) printJson({ shell, script });
+      else process.stdout.write(script);
     });
 }
