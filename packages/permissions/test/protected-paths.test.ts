@@ -163,3 +163,35 @@ describe("Python's compiled-module cache", () => {
     expect((await decide(permissions, 'write_file', { path: 'tools/helper.py' })).behavior).toBe('allow');
   });
 });
+
+describe('programs that write the files their input names', () => {
+  it('ask whatever rule allows them, since a patch or the index can name protected configuration', async () => {
+    const permissions = new PermissionEngine({
+      workspace: fixture.workspace,
+      layers: [{ allow: ['terminal'] }],
+      protectedPaths: protectedPathList({ dataDir: path.join(fixture.workspace, '.data'), loaded: [] }),
+    });
+    const behavior = async (command: string) => (await decide(permissions, 'terminal', { command })).behavior;
+    for (const command of [
+      'git apply fix.patch',
+      'git apply --cached fix.patch',
+      'patch -p1 -i fix.patch',
+      'patch -p1 < fix.patch',
+      'git am mail.mbox',
+      'git checkout-index -a',
+      'git read-tree -u HEAD',
+      'git mktree < tree.txt',
+      'git hash-object -w notes.txt',
+      'git update-index --add --cacheinfo 100644,0123456789abcdef0123456789abcdef01234567,x',
+      'unzip -o bundle.zip',
+      'cpio -idv < bundle.cpio',
+    ])
+      expect(await behavior(command), command).toBe('ask');
+    for (const command of [
+      'git apply --check fix.patch',
+      'git apply --stat fix.patch',
+      'unzip -l bundle.zip',
+    ])
+      expect(await behavior(command), command).toBe('allow');
+  });
+});

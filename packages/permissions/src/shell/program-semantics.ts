@@ -111,6 +111,16 @@ const OPTION_RUNNERS = new Map([
   ['less', /^\+|^-[a-zA-Z]*[+k]/],
   ['man', /./],
 ]);
+/**
+ * Programs that write the files their input names (a patch, an archive) rather than their
+ * arguments, with the options that make them only list or check: without one they ask, since
+ * what they write cannot be checked against the protected paths.
+ */
+const CONTENT_WRITERS = new Map([
+  ['patch', /^(--dry-run|--help|--version)$/],
+  ['unzip', /^-[a-zA-Z]*[ltvpZz]/],
+  ['cpio', /^(-[a-zA-Z]*[to]|--(list|create))$/],
+]);
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 /** Interpreters and the options that make them run code written on the command line. */
 const INLINE_CODE_FLAGS = new Map([
@@ -189,6 +199,10 @@ export function programEffects(words: readonly ShellWord[]): ProgramEffects {
   } else if (program === 'file') {
     if (args.some((word) => /^(-[a-zA-Z]*C|--compile)$/.test(word.value)))
       effects.asks.push('file -C writes a compiled magic file');
+  } else if (CONTENT_WRITERS.has(program)) {
+    const listing = CONTENT_WRITERS.get(program) as RegExp;
+    if (!args.some((word) => listing.test(word.value)))
+      effects.asks.push(`${program} writes the files its input names, which no rule can check`);
   } else if (PACKAGE_MANAGERS.has(program)) packageManagerEffects(program, args, effects);
   else if (AWKS.has(program)) awkEffects(program, args, effects);
   else if (program === 'sed') sedEffects(args, effects);
@@ -221,6 +235,46 @@ const GIT_BUILT_IN_COMMANDS = new Set(
   verify-commit verify-pack verify-tag version whatchanged worktree write-tree`.split(/\s+/),
 );
 
+/**
+ * git subcommands that write working-tree files named by a patch or by git's objects, or put
+ * arbitrary trees into git's objects and index for a later checkout to write: what they write is
+ * not on the command line, so it cannot be checked against the protected paths.
+ */
+function gitWritesUnnamedFiles(subcommand: string, args: readonly string[]): string | undefined {
+  const has = (pattern: RegExp) => args.some((word) => pattern.test(word));
+  switch (subcommand) {
+    case 'apply':
+      return has(/^--(check|stat|numstat|summary)$/) && !has(/^--(apply|index|cached|3way)$|^-[a-zA-Z]*3/)
+        ? undefined
+        : 'git apply writes the files its patch names';
+    case 'am':
+      return 'git am writes the files its patches name';
+    case 'checkout-index':
+      return 'git checkout-index writes files named by the index';
+    case 'read-tree':
+      return 'git read-tree puts a tree of any files into the index (and -u writes them)';
+    case 'mktree':
+    case 'commit-tree':
+    case 'fast-import':
+    case 'unpack-objects':
+      return `git ${subcommand} makes objects that a checkout would write as files of any name`;
+    case 'hash-object':
+      return has(/^-[a-zA-Z]*w$/)
+        ? 'git hash-object -w makes objects that a checkout would write'
+        : undefined;
+    case 'update-index':
+      return has(/^--(cacheinfo|index-info)$/)
+        ? 'git update-index puts files of any name into the index'
+        : undefined;
+    case 'bundle':
+      return args.includes('unbundle')
+        ? 'git bundle unbundle brings in objects a checkout would write'
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
 function gitEffects(args: readonly ShellWord[], effects: ProgramEffects): void {
   let index = 0;
   for (; index < args.length; index++) {
@@ -249,6 +303,11 @@ function gitEffects(args: readonly ShellWord[], effects: ProgramEffects): void {
     args.slice(index + 1).map((word) => word.value),
   );
   if (configuring) effects.asks.push(configuring);
+  const unnamed = gitWritesUnnamedFiles(
+    subcommand,
+    args.slice(index + 1).map((word) => word.value),
+  );
+  if (unnamed) effects.asks.push(unnamed);
   if (subcommand === 'format-patch' && !args.some((word) => word.value === '--stdout'))
     effects.asks.push('git format-patch writes patch files');
   if (subcommand === 'submodule' && args.some((word) => word.value === 'foreach'))
