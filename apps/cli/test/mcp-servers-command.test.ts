@@ -89,6 +89,12 @@ describe('quiver mcp add, list, get, remove', () => {
       state: 'not enabled',
     });
 
+    // Untrusted, the project personality that enables the person's server is not in effect: said so.
+    const untrusted = await run(['mcp', 'list']);
+    expect(untrusted.stdout).toMatch(
+      /^mine .* not started: the default personality enables it in a change that waits for `quiver trust`$/m,
+    );
+
     const get = await run(['mcp', 'get', 'scratch']);
     expect(get.stdout).toContain(path.join(workspace, 'quiver.local.yaml'));
     const typo = await run(['mcp', 'get', 'scrach']);

@@ -76,7 +76,15 @@ async function checkSettingsText(scope: string, file: string, text: string): Pro
   if (first) throw new CliError(`${first.message} Nothing was written to ${file}.`, first.error.fix);
 }
 
-type State = 'connected' | 'failed' | 'invalid' | 'not enabled' | 'not trusted' | 'disabled' | 'connecting';
+type State =
+  | 'connected'
+  | 'failed'
+  | 'invalid'
+  | 'not enabled'
+  | 'waits for trust'
+  | 'not trusted'
+  | 'disabled'
+  | 'connecting';
 
 interface ServerReport extends DefinedServer {
   state: State;
@@ -101,6 +109,12 @@ async function serverReports(command: Command, names?: readonly string[]): Promi
     const pins = await quiver.host.trustStorage.readPins().catch(() => undefined);
     const { pendingDefinitionChanges } = await import('./pending-definition-changes.js');
     const pending = pins ? pendingDefinitionChanges(pins) : [];
+    // What the default personality enables as found on disk, before trust narrows it.
+    const foundServers = Object.keys(
+      quiver.trust.current.personalities[quiver.defaultPersonality]?.mcpServers ?? {},
+    );
+    const waitsForTrust = (server: string) =>
+      quiver.trust.state !== 'trusted' && foundServers.includes(server);
     // The strongest layer defining a server is the one in effect.
     const seen = new Set<string>();
     return defined.map((entry): ServerReport => {
@@ -119,7 +133,9 @@ async function serverReports(command: Command, names?: readonly string[]): Promi
               ? 'disabled'
               : status?.state === 'connecting'
                 ? 'connecting'
-                : 'not enabled';
+                : waitsForTrust(entry.server)
+                  ? 'waits for trust'
+                  : 'not enabled';
       return {
         ...entry,
         state,
@@ -143,7 +159,11 @@ function describe(report: ServerReport): string {
       ? color.green(`connected, ${report.tools} tools`)
       : report.state === 'failed' || report.state === 'invalid'
         ? color.red(report.state)
-        : color.yellow(report.state);
+        : report.state === 'waits for trust'
+          ? color.yellow(
+              'not started: the default personality enables it in a change that waits for `quiver trust`',
+            )
+          : color.yellow(report.state);
   const review =
     report.pendingReview > 0
       ? color.yellow(` · ${report.pendingReview} changed tools wait for \`quiver mcp review\``)
