@@ -107,7 +107,9 @@ function queriesOn(
         return await once(sql, params);
       } catch (error) {
         if (!isConnectionLoss(error)) throw error;
-        if (!read || attempt >= reconnect.limit) {
+        // A storage_unavailable already is final: the pool waited out its patience for a connection.
+        const final = error instanceof QuiverError;
+        if (!read || final || attempt >= reconnect.limit) {
           throw storageUnavailable(error, {
             where: reconnect.where,
             doing: read ? 'reading' : 'writing',
@@ -176,14 +178,8 @@ export function createPostgresSqlStore(
   );
 
   async function attempt<T>(fn: (tx: SqlQueryable) => Promise<T>, serializable: boolean): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await acquire(pool, schema, where);
-    } catch (error) {
-      // Nothing of the transaction was sent: it may run again on a new connection.
-      if (isConnectionLoss(error)) throw new LostTransaction(error, false);
-      throw error;
-    }
+    // Final when it fails: the pool has waited out its patience, or stale connections past its size.
+    const client = await acquire(pool, schema, where);
     let finished = false;
     let broken = false;
     const tx = queriesOn(
