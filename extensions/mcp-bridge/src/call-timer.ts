@@ -1,11 +1,59 @@
 /**
+ * The deadlines of every running call, watched by one timer: a `setTimeout` per call (and its
+ * `clearTimeout`) costs more than the rest of the bridge's bookkeeping for a cheap local call.
+ * The timer is armed for the earliest deadline; a deadline moved later (progress) is found when
+ * it fires, which then re-arms for what is left. It keeps the process alive only while a call runs.
+ */
+class CallDeadlines {
+  readonly #running = new Set<CallTimer>();
+  #timer: NodeJS.Timeout | undefined;
+  #armedFor = Number.POSITIVE_INFINITY;
+
+  add(call: CallTimer): void {
+    this.#running.add(call);
+    if (this.#running.size === 1) this.#timer?.ref();
+    this.#arm(call.deadline);
+  }
+
+  delete(call: CallTimer): void {
+    this.#running.delete(call);
+    if (this.#running.size === 0) this.#timer?.unref();
+  }
+
+  #arm(deadline: number): void {
+    if (deadline >= this.#armedFor) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#armedFor = deadline;
+    this.#timer = setTimeout(() => this.#fire(), Math.max(0, deadline - performance.now()));
+    if (this.#running.size === 0) this.#timer.unref();
+  }
+
+  #fire(): void {
+    this.#timer = undefined;
+    this.#armedFor = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const call of [...this.#running]) {
+      if (call.deadline <= now) {
+        this.#running.delete(call);
+        call.expire();
+      } else next = Math.min(next, call.deadline);
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
+  }
+}
+
+const deadlines = new CallDeadlines();
+
+/**
  * The inactivity timer of one bridged call: restarted by the server's progress, and held while
  * the server waits for an answer from the session's client (a person may take longer than the
  * server would to answer on its own). Released, it starts over: the server gets its whole
  * timeout again after the answer.
  */
 export class CallTimer {
-  #timer: NodeJS.Timeout | undefined;
+  /** When the call times out (`performance.now()` time), unless progress or a hold moves it. */
+  deadline: number;
   #held = false;
   #cleared = false;
 
@@ -13,30 +61,38 @@ export class CallTimer {
     private readonly timeoutMs: number,
     private readonly onExpire: () => void,
   ) {
-    this.#timer = setTimeout(onExpire, timeoutMs);
+    this.deadline = performance.now() + timeoutMs;
+    deadlines.add(this);
   }
 
   refresh(): void {
-    this.#timer?.refresh();
+    if (this.#held || this.#cleared) return;
+    this.deadline = performance.now() + this.timeoutMs;
   }
 
   hold(): void {
     if (this.#held || this.#cleared) return;
     this.#held = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    deadlines.delete(this);
   }
 
   release(): void {
     if (!this.#held || this.#cleared) return;
     this.#held = false;
-    this.#timer = setTimeout(this.onExpire, this.timeoutMs);
+    this.deadline = performance.now() + this.timeoutMs;
+    deadlines.add(this);
   }
 
   clear(): void {
     this.#cleared = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    deadlines.delete(this);
+  }
+
+  /** Called by the deadlines when this one has passed. */
+  expire(): void {
+    if (this.#held || this.#cleared) return;
+    this.#cleared = true;
+    this.onExpire();
   }
 }
 
