@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { itWithSystemTools } from '@quiver/test-utils';
@@ -138,4 +138,49 @@ describe("the console's secret, attacked with the model's tools", () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain("run by a command of Quiver's terminal tool");
   });
+
+  itWithSystemTools(['bwrap'])(
+    'is hidden from a command a person approved, inside the sandbox, even when it is under the workspace',
+    async () => {
+      const workspace = dirs.make();
+      const env = { XDG_RUNTIME_DIR: path.join(workspace, '.run'), XDG_DATA_HOME: dirs.make() };
+      write(path.join(workspace, 'quiver.yaml'), 'defaultPersonality: boxed\n');
+      write(path.join(workspace, 'personalities/boxed.yaml'), 'extends: default\nsandbox: required\n');
+      // What an approved program could do that no rule sees: read every file below the directory.
+      write(
+        path.join(workspace, 'read.mjs'),
+        "import { readdirSync, readFileSync } from 'node:fs';\nconst dir = '.run/quiver/console';\ntry { for (const name of readdirSync(dir)) console.log(name, readFileSync(dir + '/' + name, 'utf8')); console.log('listed', readdirSync(dir).length); } catch (error) { console.log('unreadable', error.code); }\n",
+      );
+      const { client } = await connectStdio(workspace, { env, trustProject: true });
+      clients.push(client);
+      const listed = await quiver(['console', '--json'], { cwd: workspace, env });
+      const [entry] = JSON.parse(listed.stdout) as Array<{ url: string; pid: number }>;
+      const url = new URL(entry?.url as string);
+      const token = url.hash.replace('#token=', '');
+      expect(readdirSync(path.join(workspace, '.run/quiver/console'))).toEqual([`${entry?.pid}.json`]);
+      // The person answers through the console, as they would.
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const stop = new AbortController();
+      const events = await fetch(new URL('/api/events', url), { headers, signal: stop.signal });
+      const pending = client.callTool({ name: 'terminal', arguments: { command: 'node read.mjs' } });
+      let seen = '';
+      for await (const chunk of events.body as unknown as AsyncIterable<Uint8Array>) {
+        seen += Buffer.from(chunk).toString('utf8');
+        const id = /"type":"ask","ask":\{"id":"([\w-]+)"/.exec(seen)?.[1];
+        if (id === undefined) continue;
+        const answered = await fetch(new URL(`/api/asks/${id}`, url), {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ decision: 'once' }),
+        });
+        expect(answered.status).toBe(200);
+        break;
+      }
+      stop.abort();
+      const text = textOf(await pending);
+      expect(text).not.toContain(token);
+      expect(text).toContain('listed 0');
+    },
+    60_000,
+  );
 });

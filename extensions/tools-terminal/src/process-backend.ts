@@ -17,6 +17,8 @@ export interface ProcessBackendOptions {
   spillLimitBytes?: number;
   /** What the sandbox mounts read-only (`ProcessHandle.readOnlyPaths`). */
   readOnlyPaths?: readonly string[];
+  /** What the sandbox hides (`ProcessHandle.hiddenPaths`). */
+  hiddenPaths?: readonly string[];
 }
 
 /** Provides the `process` capability: roots, a spill directory and an environment without secrets. */
@@ -29,6 +31,7 @@ export function createProcessBackend(options: ProcessBackendOptions): Capability
     ...(options.unixSockets?.length ? { unixSockets: Object.freeze([...options.unixSockets]) } : {}),
     spillLimitBytes: options.spillLimitBytes ?? DEFAULT_SPILL_LIMIT_BYTES,
     ...(options.readOnlyPaths?.length ? { readOnlyPaths: Object.freeze([...options.readOnlyPaths]) } : {}),
+    ...(options.hiddenPaths?.length ? { hiddenPaths: Object.freeze([...options.hiddenPaths]) } : {}),
   });
   return { capability: 'process', resolve: () => handle };
 }

@@ -79,6 +79,8 @@ export interface StartCommandOptions {
   unixSockets?: readonly string[];
   /** Mounted read-only inside the sandbox (`ProcessHandle.readOnlyPaths`). */
   readOnlyPaths?: readonly string[];
+  /** Hidden inside the sandbox (`ProcessHandle.hiddenPaths`). */
+  hiddenPaths?: readonly string[];
   /** `pipe` keeps stdin open for background shells; one-shot commands get none. */
   stdin: 'ignore' | 'pipe';
   /** Run the command on a new pseudo-terminal of this size (stdin must be `pipe`). */
@@ -175,6 +177,7 @@ export class RunningCommand {
             command: options.command,
             program,
             hazards: findWorkspaceHazards(options.roots, options.readOnlyPaths ?? []),
+            hiddenPaths: options.hiddenPaths ?? [],
             allowedSockets: options.unixSockets ?? [],
             ...(options.pty ? { readableDirectories: [terminalsDirectory] } : {}),
           }),

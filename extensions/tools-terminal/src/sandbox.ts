@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxMode } from '@quiver/types';
@@ -182,6 +182,26 @@ function homeHiding(roots: readonly string[]): string[] {
 }
 
 /**
+ * An empty directory (or /dev/null for a file) over each hidden path that exists under a root:
+ * elsewhere the system is read-only and /run, /tmp and the homes are empty already.
+ */
+function hiding(hiddenPaths: readonly string[], roots: readonly string[]): string[] {
+  const args: string[] = [];
+  for (const hidden of hiddenPaths) {
+    let real: string;
+    try {
+      real = realpathSync(hidden);
+    } catch {
+      continue;
+    }
+    if (!roots.some((root) => real === root || real.startsWith(`${root}/`))) continue;
+    if (statSync(real).isDirectory()) args.push('--tmpfs', real, '--remount-ro', real);
+    else args.push('--ro-bind', '/dev/null', real);
+  }
+  return args;
+}
+
+/**
  * bwrap arguments: read-only system, writable roots and temp dir, no network, its own PID
  * namespace and /proc (Quiver and everything else on the host are invisible, and every process
  * of the command dies with it), a new session (no terminal to inject input into), dies with
@@ -199,6 +219,8 @@ export function bubblewrapArguments(options: {
   program?: readonly string[];
   /** Directories under a hidden home that the command may read (Quiver's list of its terminals). */
   readableDirectories?: readonly string[];
+  /** Paths the command must not see (`ProcessHandle.hiddenPaths`); those under the roots are covered. */
+  hiddenPaths?: readonly string[];
 }): string[] {
   const allowed = new Set(options.allowedSockets ?? []);
   const realAllowed = new Set(grantedSockets(allowed));
@@ -223,6 +245,7 @@ export function bubblewrapArguments(options: {
       .filter((socket) => !allowed.has(socket) && !realAllowed.has(socket))
       .flatMap((socket) => ['--ro-bind', '/dev/null', socket]),
     ...(options.readableDirectories ?? []).flatMap((directory) => ['--ro-bind', directory, directory]),
+    ...hiding(options.hiddenPaths ?? [], options.roots),
     '--unshare-net',
     '--unshare-pid',
     '--new-session',

@@ -40,6 +40,7 @@ export interface PreparedLaunch {
   sandboxed: boolean;
   unixSockets: readonly string[];
   readOnlyPaths: readonly string[];
+  hiddenPaths: readonly string[];
   spillDir: string;
   spillLimitBytes: number | undefined;
 }
@@ -65,6 +66,7 @@ export async function prepareLaunch(
     sandboxed: sandbox.sandboxed,
     unixSockets: handle.unixSockets ?? [],
     readOnlyPaths: handle.readOnlyPaths ?? [],
+    hiddenPaths: handle.hiddenPaths ?? [],
     spillDir: handle.spillDir,
     spillLimitBytes: handle.spillLimitBytes,
   };
@@ -88,6 +90,7 @@ export async function runTerminalCommand(
     sandboxed: launch.sandboxed,
     unixSockets: launch.unixSockets,
     readOnlyPaths: launch.readOnlyPaths,
+    hiddenPaths: launch.hiddenPaths,
     stdin: 'ignore',
     onOutput(chunk) {
       window.write(chunk);

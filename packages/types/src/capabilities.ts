@@ -110,6 +110,11 @@ export interface ProcessHandle {
    * that name under the roots. A program that runs anyway cannot change what governs the next run.
    */
   readonly readOnlyPaths?: readonly string[];
+  /**
+   * Paths no command may see at all (a secret only a person may use, such as the console's): the
+   * sandbox mounts an empty directory, or /dev/null, over each that exists under the roots.
+   */
+  readonly hiddenPaths?: readonly string[];
 }
 
 export interface SecretsHandle {

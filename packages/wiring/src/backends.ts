@@ -86,7 +86,11 @@ export function createFirstPartyBackends(
       .protectedPaths()
       .filter((entry) => entry.sandbox !== 'tools-only')
       .map((entry) => entry.path);
-    const key = JSON.stringify([sandbox, unixSockets, readOnlyPaths]);
+    const hiddenPaths = context
+      .protectedPaths()
+      .filter((entry) => entry.read === 'denied')
+      .map((entry) => entry.path);
+    const key = JSON.stringify([sandbox, unixSockets, readOnlyPaths, hiddenPaths]);
     let backend = processBackends.get(key);
     if (!backend) {
       backend = createProcessBackend({
@@ -98,6 +102,7 @@ export function createFirstPartyBackends(
         sourceEnv: env,
       });
       processBackends.set(key, backend);
+        hiddenPaths,
     }
     return backend;
   };

@@ -121,6 +121,7 @@ export const terminalStartTool = defineTool({
       sandboxed: launch.sandboxed,
       unixSockets: launch.unixSockets,
       readOnlyPaths: launch.readOnlyPaths,
+      hiddenPaths: launch.hiddenPaths,
       stdin: 'pipe',
       ...(args.pty
         ? {
