@@ -59,11 +59,14 @@ function readDenyMatchers(context: BackendFactoryContext) {
       matcher = createReadDenyMatcher({
         workspace: context.workspace,
         deny: [...(personality.permissions.deny ?? []), ...sessionDenies],
+        toolName,
         readDeniedPaths: context
           .protectedPaths()
           .filter((entry) => entry.read === 'denied')
-          .map((entry) => ({ path: entry.path, reason: `protected: ${entry.reason ?? 'no tool may read it'}` })),
-        toolName,
+          .map((entry) => ({
+            path: entry.path,
+            reason: `protected: ${entry.reason ?? 'no tool may read it'}`,
+          })),
       });
       byTool.set(key, matcher);
     }
@@ -99,10 +102,10 @@ export function createFirstPartyBackends(
         sandbox,
         unixSockets,
         readOnlyPaths,
+        hiddenPaths,
         sourceEnv: env,
       });
       processBackends.set(key, backend);
-        hiddenPaths,
     }
     return backend;
   };
