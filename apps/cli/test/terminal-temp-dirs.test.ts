@@ -56,4 +56,32 @@ describeWithSystemTools(['bwrap'])('the temporary directories of sandboxed termi
       killed.kill('SIGKILL');
     }
   }, 60_000);
+
+  it('are removed when quiver is stopped by SIGHUP (a closed terminal) mid-command', async () => {
+    const workspace = dirs.make();
+    const tmp = dirs.make();
+    write(path.join(workspace, 'quiver.yaml'), 'defaultPersonality: dev\n');
+    write(
+      path.join(workspace, 'personalities/dev.yaml'),
+      "id: dev\nplugins: [tools-terminal]\nsandbox: required\npermissions:\n  allow: ['terminal(sleep:*)']\n",
+    );
+    const hungUp = spawn(
+      process.execPath,
+      [BIN, '--trust-project', 'call', 'terminal', '--args', '{"command":"sleep 30"}'],
+      {
+        cwd: workspace,
+        env: { ...process.env, NO_COLOR: '1', XDG_DATA_HOME: TEST_XDG_DATA_HOME, TMPDIR: tmp },
+      },
+    );
+    const exited = new Promise((resolve) => hungUp.once('exit', resolve));
+    try {
+      const made = await until(() => sandboxDirs(tmp)[0], 20_000);
+      const owner = Number(/^quiver-terminal-(\d+)-/.exec(made)?.[1]);
+      process.kill(owner, 'SIGHUP');
+      await exited;
+      expect(sandboxDirs(tmp)).toEqual([]);
+    } finally {
+      hungUp.kill('SIGKILL');
+    }
+  }, 60_000);
 });

@@ -71,6 +71,8 @@ export function registerCallCommand(program: Command): void {
       const onSignal = (signal: NodeJS.Signals) => controller.abort(new Error(`interrupted (${signal})`));
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
+      // A closed terminal (SSH gone, window closed) sends SIGHUP: stop the same way, cleaning up.
+      process.on('SIGHUP', onSignal);
       try {
         const [executed] = await session.execute([{ name: tool, args }], { signal: controller.signal });
         const result = executed && (await withLoadFailure(quiver, tool, executed, options.personality));
@@ -87,6 +89,7 @@ export function registerCallCommand(program: Command): void {
         await quiver.close();
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
+        process.off('SIGHUP', onSignal);
       }
     });
 }

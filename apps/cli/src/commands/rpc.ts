@@ -59,6 +59,7 @@ export function registerRpcCommand(program: Command): void {
       const stop = () => connection.dispose();
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
+      process.once('SIGHUP', stop);
       await closed;
       connection.dispose();
       await personConsole?.close();

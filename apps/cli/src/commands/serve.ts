@@ -310,9 +310,12 @@ function untilSignal(): Promise<NodeJS.Signals> {
     const onSignal = (signal: NodeJS.Signals) => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
       resolve(signal);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // A closed terminal sends SIGHUP: shut down as for SIGTERM (running commands, temp dirs).
+    process.on('SIGHUP', onSignal);
   });
 }
