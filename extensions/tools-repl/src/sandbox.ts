@@ -274,9 +274,12 @@ class SandboxThread {
     this.#worker.postMessage(message);
   }
 
-  /** Lets the process exit while the thread has no script to run. */
-  idle(): void {}
+  /** Lets the process exit while the thread has no script to run (pooled, or between scripts). */
+  idle(): void {
+    this.#worker.unref();
+  }
 
+  /** Keeps the process alive while a script runs: its answer comes from the thread. */
   busy(): void {
     this.#worker.ref();
   }

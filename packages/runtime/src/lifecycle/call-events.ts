@@ -7,7 +7,8 @@ import type { HookText } from './hook-runner.js';
 /** Where a session's lifecycle events go: its bus, and the durable ones to its log. */
 export interface CallEventSink {
   makeEvent: ReturnType<typeof createEventFactory>;
-  publish(event: QuiverEvent): void;
+  /** `startsAhead`: a call's start that must be on disk before its tool runs (see `startsAhead`). */
+  publish(event: QuiverEvent, startsAhead?: boolean): void;
 }
 
 /** One call's progress through the pipeline, kept until its completion event is out. */
@@ -55,7 +56,8 @@ export function publishRequested(state: CallState, sink: CallEventSink): void {
   );
 }
 
-export function publishStarted(state: CallState, args: unknown, sink: CallEventSink): void {
+/** `ahead`: the start must be committed before the tool runs, decided from the tool being run. */
+export function publishStarted(state: CallState, args: unknown, sink: CallEventSink, ahead: boolean): void {
   sink.publish(
     sink.makeEvent('tool.execution_start', {
       callId: state.callId,
@@ -65,6 +67,7 @@ export function publishStarted(state: CallState, args: unknown, sink: CallEventS
       turn: state.turn,
       ...parentOf(state),
     }),
+    ahead,
   );
 }
 

@@ -25,6 +25,7 @@ import {
   type ToolResultReducerRegistry,
 } from '@quiver/types';
 import type { HookRegistry, PoolTool, ToolPool } from '../contracts.js';
+import { startsAhead } from '../log/start-ahead.js';
 import { abortedBeforeStart } from './aborted-results.js';
 import {
   type CallEventSink,
@@ -195,7 +196,9 @@ export async function runCall(
     if (batch.dryRun) {
       result = trimResult(dryRunResult(tool.name, args), effectiveBudget);
     } else {
-      publishStarted(state, args, sink);
+      // Decided from the tool this call runs: an inner call's tool is in its script's pool, which
+      // may not be the pool of the session's latest batch (REPL mode takes it off that list).
+      publishStarted(state, args, sink, startsAhead(entry));
       const startedAt = performance.now();
       const executed = await inCallSpan(state.span, () =>
         execute(entry, state, args, effectiveBudget, batch, session),

@@ -16,7 +16,6 @@ import type { ExecuteCallsOptions, SessionDeps, SessionEventLog, ToolPool } from
 import { createEventFactory } from '../events/event-factory.js';
 import { recordedEvent } from '../log/argument-shapes.js';
 import { SessionLogWriter } from '../log/session-log-writer.js';
-import { startsAhead } from '../log/start-ahead.js';
 import { type PipelineSession, runCallBatch } from './call-pipeline.js';
 import { PathLocks } from './path-locks.js';
 import type { SessionPermissionEngine } from './permission-decider.js';
@@ -116,8 +115,6 @@ class LifecycleExecutor implements CallExecutor {
   readonly #executions = new Set<Promise<void>>();
   readonly #log: SessionLogWriter | undefined;
   readonly #ownsLog: boolean;
-  /** The pool of the latest batch: whether a call's start is written ahead depends on its tool. */
-  #pool: ToolPool | undefined;
   #disposed = false;
 
   constructor(options: CallExecutorOptions) {
@@ -144,7 +141,7 @@ class LifecycleExecutor implements CallExecutor {
       resolver: options.resolver,
       writeLocks: new PathLocks(),
       runner: new ToolRunner(),
-      sink: { makeEvent: this.#makeEvent, publish: (event) => this.#publish(event) },
+      sink: { makeEvent: this.#makeEvent, publish: (event, ahead) => this.#publish(event, ahead) },
       openCalls: new Set(),
       ...(options.awaitTools === undefined ? {} : { awaitTools: options.awaitTools }),
       emit: (callId, emission, toolName) => this.#publish(this.#emissionEvent(callId, emission, toolName)),
@@ -201,7 +198,6 @@ class LifecycleExecutor implements CallExecutor {
     options: ExecuteCallsOptions,
   ): Promise<ToolResult[]> {
     const turn = options.turn ?? 0;
-    this.#pool = pool;
     const turnSignal = this.#turns.enter(turn);
     const external = options.signal;
     const onExternalAbort = () => this.abort(reasonOf(external?.reason), turn);
@@ -255,13 +251,17 @@ class LifecycleExecutor implements CallExecutor {
     if (this.#log !== undefined && isDurableEvent(event)) this.#log.append(event, false);
   }
 
-  /** Every event goes to the session's bus; durable ones and call starts also go to the log. */
-  #publish(event: QuiverEvent): void {
+  /**
+   * Every event goes to the session's bus; durable ones and call starts also go to the log.
+   * `ahead`: the pipeline found the call's tool to be one whose start is committed before it runs.
+   */
+  #publish(event: QuiverEvent, ahead = false): void {
     this.#options.events.publish(event);
     if (this.#log === undefined || !(isDurableEvent(event) || event.type === 'tool.execution_start')) return;
-    const ahead =
-      event.type === 'tool.execution_start' && startsAhead(this.#pool?.executables.get(event.toolName));
-    this.#log.append(recordedEvent(event, this.#options.deps.policy.logArguments), ahead);
+    this.#log.append(
+      recordedEvent(event, this.#options.deps.policy.logArguments),
+      ahead && event.type === 'tool.execution_start',
+    );
   }
 }
 

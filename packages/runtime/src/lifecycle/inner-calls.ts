@@ -68,6 +68,14 @@ function innerToolsHandle(
 ): ToolsHandle {
   let current = innerView(pool);
   let listed = current.definitions.filter((definition) => !definition.deferLoading).map(info);
+  // A script passes the same signal (its call's) to every inner call: combined once, not per call,
+  // as each AbortSignal.any costs more than the rest of an inner call's pipeline.
+  let combined: { caller: AbortSignal; signal: AbortSignal } | undefined;
+  const signalFor = (caller: AbortSignal | undefined): AbortSignal => {
+    if (caller === undefined || caller === signal) return signal;
+    if (combined?.caller !== caller) combined = { caller, signal: AbortSignal.any([signal, caller]) };
+    return combined.signal;
+  };
   return {
     /** Grows when a server that was starting connects during the call. */
     get listed() {
@@ -75,7 +83,7 @@ function innerToolsHandle(
     },
     maxChars: INNER_RESULT_CHARS,
     async call(name, args, options) {
-      const combined = options?.signal ? AbortSignal.any([signal, options.signal]) : signal;
+      const callSignal = signalFor(options?.signal);
       // A tool of an MCP server still starting: wait for it (bounded by the server's start-up).
       if (!current.view.executables.has(name) && awaitTools !== undefined) {
         const fresh = await awaitTools([name]);
@@ -84,7 +92,7 @@ function innerToolsHandle(
           listed = current.definitions.filter((definition) => !definition.deferLoading).map(info);
         }
       }
-      return run(name, args, parent, current.view, combined);
+      return run(name, args, parent, current.view, callSignal);
     },
     async search(query, limit = 10) {
       // Every server of the session has started (or failed to) before a search answers.
