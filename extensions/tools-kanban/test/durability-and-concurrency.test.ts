@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { openDatabase } from '@quiver/storage-sqlite';
 import { describeStorage, STORAGE_KINDS, useTestStorage } from '@quiver/test-storage';
+import { openDatabase } from '@quiver/test-storage/sqlite';
 import { structuredOf, type TestStorage, WorkerProcess } from '@quiver/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { openDatabase } from '@quiver/storage-sqlite';
+import { openDatabase } from '@quiver/test-storage/sqlite';
 import { createTestStorage, structuredOf, type TestStorage } from '@quiver/test-utils';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { MEMORY_MIGRATIONS, type Memory, memorySearch } from '../src/index.js';

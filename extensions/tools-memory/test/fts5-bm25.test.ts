@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { openDatabase } from '@quiver/storage-sqlite';
+import { openDatabase } from '@quiver/test-storage/sqlite';
 import { createTestStorage, structuredOf, type TestStorage } from '@quiver/test-utils';
 import type { SqlDatabase } from '@quiver/types';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase } from '@quiver/storage-sqlite';
 import { describeStorage, STORAGE_KINDS, useTestStorage } from '@quiver/test-storage';
+import { openDatabase } from '@quiver/test-storage/sqlite';
 import { createTestStorage, structuredOf, type TestStorage } from '@quiver/test-utils';
 import { TEXT_ANALYZER_VERSION } from '@quiver/text-search';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

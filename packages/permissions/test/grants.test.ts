@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from '@quiver/test-storage/drivers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermissionEngine, SessionGrantStore } from '../src/index.js';
 import { openSqliteGrants } from './sqlite-grants.js';

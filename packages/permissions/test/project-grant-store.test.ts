@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { sqliteDriverPath } from '@quiver/test-storage/drivers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermissionEngine, type ProjectGrantStore } from '../src/index.js';
 import { openSqliteGrants } from './sqlite-grants.js';
@@ -15,7 +16,7 @@ const packageDir = fileURLToPath(new URL('..', import.meta.url));
 /** Another process writing the grant table, as `quiver permit` does from a second terminal. */
 async function inOtherProcess(dataDir: string, sql: string, ...params: string[]): Promise<void> {
   const script = `
-    const Database = require('better-sqlite3');
+    const Database = require(${JSON.stringify(sqliteDriverPath)});
     const db = new Database(process.argv[1]);
     db.prepare(process.argv[2]).run(...process.argv.slice(3));
     db.close();`;
@@ -91,7 +92,7 @@ describe('project grants shared between processes', () => {
   it('keeps the grants of a store saved before grants had a project column', async () => {
     await fs.mkdir(dataDir, { recursive: true });
     const script = `
-      const Database = require('better-sqlite3');
+      const Database = require(${JSON.stringify(sqliteDriverPath)});
       const db = new Database(process.argv[1]);
       db.exec('CREATE TABLE permission_grants (rule TEXT PRIMARY KEY, granted_at TEXT NOT NULL)');
       db.prepare('INSERT INTO permission_grants VALUES (?, ?)').run('terminal(git push:*)', '2026-01-01T00:00:00.000Z');

@@ -1,6 +1,6 @@
-import { connectPostgres, openPostgresHostStore } from '@quiver/storage-postgres';
+import type { pg } from '@quiver/test-storage/drivers';
+import { connectPostgres, openPostgresHostStore } from '@quiver/test-storage/postgres';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
-import type pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { PermissionEngine } from '../src/permission-engine.js';
 import { PROJECT_GRANT_MIGRATIONS, ProjectGrantStore } from '../src/project-grant-store.js';

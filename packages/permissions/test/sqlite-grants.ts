@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { openSqliteHostStore } from '@quiver/storage-sqlite';
+import { openSqliteHostStore } from '@quiver/test-storage/sqlite';
 import { PROJECT_GRANT_MIGRATIONS, ProjectGrantStore } from '../src/index.js';
 
 /** The grant store over `<dataDir>/permissions.db`, opened as the host opens it. */

@@ -1,4 +1,4 @@
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import { definePlugin, defineTool, ok } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import { definePlugin, defineTool, ok } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import { type CapabilityBackend, definePlugin, defineTool, fail, isQuiverError, ok } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-import * as postgres from '@quiver/storage-postgres';
+import * as postgres from '@quiver/test-storage/postgres';
 import type { PostgresBackendLoader } from '../src/index.js';
 
 /** The PostgreSQL backend as wiring gives it to the host. */

@@ -1,4 +1,4 @@
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import type { CapabilityBackend, PortableMigrations } from '@quiver/types';
 import { afterEach, expect, it } from 'vitest';

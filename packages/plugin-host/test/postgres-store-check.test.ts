@@ -1,4 +1,4 @@
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import { afterEach, expect, it } from 'vitest';
 import { checkPostgresStores, QuiverHost, type StorageConfig } from '../src/index.js';
@@ -62,7 +62,7 @@ describeWithSystemTools(['postgres', 'initdb'])("quiver doctor's check of Postgr
   it('reports a table a migrated store lacks as damaged, naming the table and its store', async () => {
     const url = await server().createDatabase('doctor_missing');
     await runHostOnce(url);
-    const { default: pg } = await import('pg');
+    const { pg } = await import('@quiver/test-storage/drivers');
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query('DROP TABLE mcp_tool_pins');

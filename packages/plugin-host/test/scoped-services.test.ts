@@ -1,5 +1,5 @@
 import type { Session } from '@quiver/runtime';
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import { type CapabilityBackend, definePlugin, defineTool, ok } from '@quiver/types';
 import { inject, injectable } from 'tsyringe';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import type { SessionOptions } from '@quiver/runtime';
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import { type ToolRegistry } from '@quiver/types';
 import { inject, injectable } from 'tsyringe';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import { afterEach, expect, it } from 'vitest';
 import { QuiverHost } from '../src/index.js';
 import { tempDir } from './helpers.js';

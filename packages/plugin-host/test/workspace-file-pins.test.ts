@@ -1,7 +1,7 @@
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openSharedDatabase } from '@quiver/storage-postgres';
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { openSharedDatabase } from '@quiver/test-storage/postgres';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

@@ -2,7 +2,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { sqliteDriverPath } from '@quiver/test-storage/drivers';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import type { QuiverEvent } from '@quiver/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, SqliteSessionEventLog } from '../src/index.js';
@@ -13,7 +14,7 @@ const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
 /** A second process that holds the write lock of the session log until told to let go. */
 const HOLDER = `
-const Database = require('better-sqlite3');
+const Database = require(${JSON.stringify(sqliteDriverPath)});
 const db = new Database(process.argv[1]);
 db.exec('BEGIN IMMEDIATE');
 db.prepare("UPDATE sessions SET agent = agent WHERE id = 'nobody'").run();

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { sqliteBackend } from '@quiver/storage-sqlite';
+import { Database } from '@quiver/test-storage/drivers';
+import { sqliteBackend } from '@quiver/test-storage/sqlite';
 import { defineTool, isQuiverError, ok } from '@quiver/types';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { SqliteSessionEventLog } from '../src/log/sqlite-session-event-log.js';

@@ -1,4 +1,4 @@
-import { openSharedDatabase, type SharedDatabase } from '@quiver/storage-postgres';
+import { openSharedDatabase, type SharedDatabase } from '@quiver/test-storage/postgres';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import type { QuiverEvent } from '@quiver/types';
 import { afterEach, expect, it } from 'vitest';

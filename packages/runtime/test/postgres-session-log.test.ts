@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { openSharedDatabase, type SharedDatabase } from '@quiver/storage-postgres';
+import { openSharedDatabase, type SharedDatabase } from '@quiver/test-storage/postgres';
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import { afterEach, expect, it } from 'vitest';
 import { SESSION_LOG_MIGRATIONS } from '../src/log/schema.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { openSqliteHostStore } from '@quiver/storage-sqlite';
+import { openSqliteHostStore } from '@quiver/test-storage/sqlite';
 import type { QuiverEvent } from '@quiver/types';
 import { afterEach, expect, it } from 'vitest';
 import { SESSION_LOG_MIGRATIONS } from '../src/log/schema.js';

@@ -1,0 +1,2 @@
+// The SQLite storage package, for Quiver's own tests in packages that must not depend on it.
+export * from '@quiver/storage-sqlite';
