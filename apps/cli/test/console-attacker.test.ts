@@ -96,7 +96,6 @@ describe("the console's secret, attacked with the model's tools", () => {
       "extends: default\nsandbox: off\npermissions:\n  allow: { add: [terminal, read_file, grep, 'terminal(curl:*)', 'terminal(cat:*)', 'terminal(node:*)', 'terminal(env:*)', 'terminal(env -u QUIVER_TERMINAL_RUN node run-quiver.mjs console --json)'] }\n",
     );
     const outputs = await attack(running);
-    console.info(outputs.join('\n'));
     const said = (command: string) => outputs.find((line) => line.startsWith(`${command} =>`)) ?? '';
     expect(said(`cat ${running.record.file}`)).toContain('console keeps its address and secret here');
     expect(said(`git diff --no-index /dev/null ${running.record.file}`)).toMatch(/denied|protected/);
