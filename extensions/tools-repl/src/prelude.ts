@@ -43,9 +43,16 @@ export const SANDBOX_PRELUDE = String.raw`
   g.clearTimeout = cancel;
   g.clearInterval = cancel;
 
-  const answer = (text, asText) => {
-    const result = JSON.parse(text);
-    if (result.ok) return asText ? result.text : result.value;
+  // An answer is the JSON of the outcome and, apart from it, the tool's text.
+  const answer = (pair, asText) => {
+    const result = JSON.parse(pair[0]);
+    const text = pair[1];
+    if (result.ok) {
+      if (asText) return text;
+      if (result.textAt === 'value') return text;
+      if (result.textAt === 'field') result.value.text = text;
+      return result.value;
+    }
     const error = new Error(result.error);
     error.name = 'ToolError';
     error.code = result.code;

@@ -89,15 +89,17 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
     else jobs.error.dispose();
   };
 
-  /** A promise in the sandbox settled from outside; dropped if the sandbox was rebuilt meanwhile. */
-  const deferred = (start: (id: number) => void, then: (text: string) => string = (text) => text) => {
+  /**
+   * A promise in the sandbox settled from outside with what `make` builds of the answer's text;
+   * dropped if the sandbox was rebuilt meanwhile.
+   */
+  const deferred = (start: (id: number) => void, make: (text: string) => QuickJSHandle) => {
     const made = context.newPromise();
     const built = generation;
-    const owner = context;
     const id = ++nextCall;
     waiting.set(id, (text) => {
       if (built !== generation) return;
-      const value = owner.newString(then(text));
+      const value = make(text);
       made.resolve(value);
       value.dispose();
       made.dispose();
@@ -106,6 +108,22 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
     start(id);
     return made.handle;
   };
+
+  /** An inner call's answer as `[json, text]`: its JSON line and the tool's text after it. */
+  const callAnswer = (text: string): QuickJSHandle => {
+    const owner = context;
+    const cut = text.indexOf('\n');
+    const pair = owner.newArray();
+    const json = owner.newString(cut < 0 ? text : text.slice(0, cut));
+    const rest = owner.newString(cut < 0 ? '' : text.slice(cut + 1));
+    owner.setProp(pair, 0, json);
+    owner.setProp(pair, 1, rest);
+    json.dispose();
+    rest.dispose();
+    return pair;
+  };
+
+  const stringAnswer = (text: string): QuickJSHandle => context.newString(text);
 
   const clearTimers = () => {
     for (const timer of timers) clearTimeout(timer);
@@ -128,23 +146,27 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
       }),
       owner.newFunction('__quiver_list', () => owner.newString(listed)),
       owner.newFunction('__quiver_call', (name, args) =>
-        deferred((call) =>
-          port.postMessage({
-            kind: 'call',
-            call,
-            name: owner.getString(name),
-            args: owner.getString(args),
-          } satisfies FromThread),
+        deferred(
+          (call) =>
+            port.postMessage({
+              kind: 'call',
+              call,
+              name: owner.getString(name),
+              args: owner.getString(args),
+            } satisfies FromThread),
+          callAnswer,
         ),
       ),
       owner.newFunction('__quiver_search', (query, limit) =>
-        deferred((call) =>
-          port.postMessage({
-            kind: 'search',
-            call,
-            query: owner.getString(query),
-            limit: owner.getNumber(limit),
-          } satisfies FromThread),
+        deferred(
+          (call) =>
+            port.postMessage({
+              kind: 'search',
+              call,
+              query: owner.getString(query),
+              limit: owner.getNumber(limit),
+            } satisfies FromThread),
+          stringAnswer,
         ),
       ),
       owner.newFunction('__quiver_timer', (ms) => {
@@ -156,7 +178,7 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
             waiting.delete(call);
           }, delay);
           timers.add(timer);
-        });
+        }, stringAnswer);
       }),
     ];
     for (const fn of bridge) {

@@ -22,7 +22,11 @@ export interface SandboxLimits {
 
 /** What the script's `tools` object reaches: strings in, strings out, nothing else crosses. */
 export interface SandboxHost {
-  /** A JSON `{ ok, value }` or `{ ok: false, code, error }` for one inner call. */
+  /**
+   * One inner call's answer: a JSON `{ ok: true, value?, textAt? }` or `{ ok: false, code, error }`
+   * on the first line, then the tool's text as it is. `textAt` puts the text in the script's
+   * value: `"value"` as the value itself, `"field"` as its `text` property.
+   */
   call(name: string, argsJson: string): Promise<string>;
   /** A JSON array of `{ name, description, parameters }`. */
   search(query: string, limit: number): Promise<string>;

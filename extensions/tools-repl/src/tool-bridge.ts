@@ -4,8 +4,8 @@ import { scriptIdentifier } from './tool-names.js';
 
 /**
  * The sandbox's side of the tools capability. Only strings cross: arguments arrive as JSON
- * text written inside the sandbox, results leave as JSON text, so no host object is ever
- * reachable from a script. A call resolves to the tool's structured value when it has one
+ * text written inside the sandbox, results leave as JSON text (and the tool's own text after it),
+ * so no host object is ever reachable from a script. A call resolves to the tool's structured value when it has one
  * (its text otherwise); the text always travels along for `{ text: true }`.
  */
 export function bridgeTo(tools: ToolsHandle, signal: AbortSignal): SandboxHost {
@@ -26,12 +26,10 @@ export function bridgeTo(tools: ToolsHandle, signal: AbortSignal): SandboxHost {
       // A camel-cased name of a tool whose server connected during this call.
       if (!result.ok && result.code === 'not_available' && aliased(tools, name) !== target)
         result = await tools.call(aliased(tools, name), args, { signal });
-      if (result.ok)
-        return JSON.stringify({
-          ok: true,
-          value: scriptValue(result.structured, result.value),
-          text: result.value,
-        });
+      // The tool's text follows the JSON on its own, never inside it: it is often most of the
+      // answer (a file's lines), and JSON-encoding it twice and parsing it in the sandbox cost more
+      // than the rest of the inner call.
+      if (result.ok) return `${JSON.stringify(okMeta(result.structured))}\n${result.value}`;
       return JSON.stringify({
         ok: false,
         code: result.code,
@@ -62,11 +60,12 @@ function withAlias(tool: InnerToolInfo): InnerToolInfo & { alias: string } {
 /**
  * What a script gets from a successful call: the structured value, with the display text as
  * `text` when the value is an object without one (many tools keep the content itself, a file's
- * lines or a command's output, in the text and only facts about it in the structured part).
+ * lines or a command's output, in the text and only facts about it in the structured part); the
+ * text itself when there is no structured value. `textAt` says where the sandbox puts the text.
  */
-function scriptValue(structured: unknown, text: string): unknown {
-  if (structured === undefined || structured === null) return text;
+function okMeta(structured: unknown): { ok: true; value?: unknown; textAt?: 'value' | 'field' } {
+  if (structured === undefined || structured === null) return { ok: true, textAt: 'value' };
   if (typeof structured === 'object' && !Array.isArray(structured) && !Object.hasOwn(structured, 'text'))
-    return { ...structured, text };
-  return structured;
+    return { ok: true, value: structured, textAt: 'field' };
+  return { ok: true, value: structured };
 }
