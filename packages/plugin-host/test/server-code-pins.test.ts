@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { QuiverError } from '@quiver/types';
@@ -79,6 +79,21 @@ describe('the code a trusted stdio server runs from the workspace', () => {
     write('lib/shared.py', "VALUE = 'trusted'\n");
     const shadow = write('json/__init__.py', 'raise SystemExit(3)\n');
     expect(check()).toContain(`${path.dirname(shadow)} appeared`);
+  });
+
+  it('pins the installed packages of a virtual environment in the workspace whose interpreter it runs', () => {
+    // The layout `python3 -m venv .venv` makes: an interpreter linked out of the workspace, lib/ inside it.
+    write('.venv/pyvenv.cfg', 'home = /usr/bin\ninclude-system-site-packages = false\n');
+    mkdirSync(path.join(workspace, '.venv/bin'), { recursive: true });
+    symlinkSync(process.execPath, path.join(workspace, '.venv/bin/python'));
+    const installed = write('.venv/lib/python3.11/site-packages/mcp_kit/__init__.py', "NAME = 'trusted'\n");
+    write('server.py', 'import mcp_kit\n');
+    const check = trustServer({ command: '.venv/bin/python', args: ['server.py'] });
+    expect(check()).toBeUndefined();
+    write('.venv/lib/python3.11/site-packages/mcp_kit/__pycache__/__init__.cpython-311.pyc', 'cache');
+    expect(check()).toBeUndefined();
+    write('.venv/lib/python3.11/site-packages/mcp_kit/__init__.py', "NAME = 'edited'\n");
+    expect(check()).toContain(`${installed} changed`);
   });
 
   it('pins a script named in an option value, such as node --import=./hook.mjs', () => {

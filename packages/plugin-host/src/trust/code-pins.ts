@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { QuiverConfig } from '../config/config-schema.js';
 import { candidateMarker, pluginCandidates } from '../plugins/plugin-resolver.js';
-import { describeChange, type FilePins, firstChange, pinFile } from './file-pins.js';
+import { describeChange, type FilePins, firstChange, pinFile, pinTree } from './file-pins.js';
 import { newWalk, pinPackage, pinScript } from './package-pins.js';
 import { pinPythonMain } from './python-pins.js';
 import { trustedWorkspaceFiles } from './trusted-workspace-files.js';
@@ -138,6 +138,7 @@ export function pinServer(
   // An executable outside the workspace is pinned by location: no tool of the model writes there.
   if (location !== null && isInside(realPath(location), options.workspace))
     pinScript(walk, location, options.workspace);
+  if (location !== null && isInside(location, options.workspace)) pinVirtualEnvironment(walk, location);
   const args = Array.isArray(config.args) ? config.args.filter((arg) => typeof arg === 'string') : [];
   const python = PYTHON_COMMAND.test(path.basename(command));
   (args as string[]).forEach((arg, index) => {
@@ -153,6 +154,19 @@ export function pinServer(
     if (isInside(target, options.workspace)) pinScript(walk, target, options.workspace);
   });
   return { location, files: walk.files };
+}
+
+/**
+ * A Python virtual environment in the workspace whose interpreter a server runs
+ * (`.venv/bin/python`, a link out of the workspace): its `pyvenv.cfg` and every installed file
+ * under `lib/`, which Python imports from before anything else a script does not bring itself.
+ */
+function pinVirtualEnvironment(walk: ReturnType<typeof newWalk>, executable: string): void {
+  const environment = path.dirname(path.dirname(executable));
+  const configuration = path.join(environment, 'pyvenv.cfg');
+  if (!isFile(configuration)) return;
+  walk.files[configuration] = pinFile(configuration, walk.cache[configuration]);
+  pinTree(path.join(environment, 'lib'), walk.files, walk.cache);
 }
 
 function isStdioServer(config: Readonly<Record<string, unknown>>): boolean {
