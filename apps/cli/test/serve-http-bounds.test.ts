@@ -102,6 +102,30 @@ describe('quiver serve --http bounds what slow clients can hold', () => {
     expect((await rawInitialize(url)).status).toBe(200);
   }, 30_000);
 
+  it('closes connections that send nothing at --header-timeout, so idle sockets cannot hold every slot', async () => {
+    const { url } = await serve(['--max-connections', '10', '--header-timeout', '2']);
+    const { hostname, port } = new URL(url);
+    const idle = Array.from({ length: 15 }, () => {
+      const socket = connect(Number(port), hostname);
+      socket.on('error', () => undefined);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString();
+      });
+      const client: DrippingClient = {
+        socket,
+        received: () => received,
+        closed: new Promise<void>((resolve) => socket.once('close', () => resolve())),
+      };
+      clients.push(client);
+      return client;
+    });
+    // Each is answered 408 naming the option at the timeout (Node's own check closed them up to an interval later, without a word).
+    await allClosed(idle, 6_000);
+    expect(idle.find((client) => client.received() !== '')?.received()).toContain('--header-timeout');
+    expect((await rawInitialize(url)).status).toBe(200);
+  }, 20_000);
+
   it('answers 429 to a request past --max-session-connections of one MCP session', async () => {
     const { url } = await serve(['--max-session-connections', '2', '--body-timeout', '2']);
     const { sessionId } = await rawInitialize(url);

@@ -69,7 +69,8 @@ export function serverTimeouts(limits: ConnectionLimits): ServerOptions {
 type Refuse = (response: ServerResponse, status: number, message: string) => void;
 
 /**
- * Bounds what clients can hold open: connections over `maxConnections` are answered 503 as soon
+ * Bounds what clients can hold open: a connection that has not sent its first request's headers
+ * within `headerTimeoutMs` is answered 408 and closed (whether it sent anything or not), connections over `maxConnections` are answered 503 as soon
  * as their headers arrive (and closed at once past twice the cap), a request whose body has not
  * arrived within `bodyTimeoutMs` is answered 408 and its connection closed, and an MCP session
  * may have `maxSessionConnections` requests under way. Node's default would keep a client that
@@ -80,6 +81,7 @@ export class ConnectionGuard {
   readonly #refuse: Refuse;
   readonly #over = new WeakSet<Socket>();
   readonly #perSession = new Map<string, number>();
+  readonly #waitingForHeaders = new WeakMap<Socket, NodeJS.Timeout>();
   #open = 0;
 
   constructor(server: Server, limits: ConnectionLimits, refuse: Refuse) {
@@ -92,14 +94,45 @@ export class ConnectionGuard {
       }
       if (this.#open >= limits.maxConnections) this.#over.add(socket);
       this.#open += 1;
+      this.#awaitHeaders(socket);
       socket.once('close', () => {
         this.#open -= 1;
+        clearTimeout(this.#waitingForHeaders.get(socket));
       });
     });
   }
 
+  /**
+   * A connection must complete its first request's headers within `headerTimeoutMs` of opening,
+   * sent bytes or not. Node checks its own headersTimeout only every connectionsCheckingInterval,
+   * so an idle socket would hold its slot up to that much longer; this closes it at the timeout.
+   * Later requests on a kept-alive connection are bounded by Node's keepAliveTimeout and headersTimeout.
+   */
+  #awaitHeaders(socket: Socket): void {
+    const timer = setTimeout(() => {
+      this.#waitingForHeaders.delete(socket);
+      if (socket.destroyed) return;
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        error: {
+          code: -32000,
+          message: `Request timeout: no complete request headers within ${this.#limits.headerTimeoutMs / 1000} s of connecting (--header-timeout).`,
+        },
+        id: null,
+      });
+      socket.end(
+        `HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      setTimeout(() => socket.destroy(), 1000).unref();
+    }, this.#limits.headerTimeoutMs);
+    timer.unref();
+    this.#waitingForHeaders.set(socket, timer);
+  }
+
   /** False when the request was answered here (over a limit); otherwise its limits are watched. */
   admit(request: IncomingMessage, response: ServerResponse): boolean {
+    clearTimeout(this.#waitingForHeaders.get(request.socket));
+    this.#waitingForHeaders.delete(request.socket);
     if (this.#over.has(request.socket)) {
       this.#close(
         response,
