@@ -107,6 +107,41 @@ describe('quiver serve --http with serve.auth', () => {
     });
   }
 
+  it('records who called in the session log: quiver log names each signed-in caller of a session', async () => {
+    const alice = await signIn('alice', '2025-11-25');
+    await alice.callTool({ name: 'count_slowly', arguments: { steps: 1 } });
+    const bob = await signIn('bob', '2026-07-28');
+    await bob.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
+
+    type Summary = { personalityId?: string; caller?: string; calls: number };
+    const logged = async () => {
+      const listed = await quiver(['--trust-project', 'log', '--json', '--limit', '200'], { cwd: dir });
+      expect(listed.code, listed.stderr).toBe(0);
+      return JSON.parse(listed.stdout).sessions as Summary[];
+    };
+    // The serve writes its log behind its calls: at most a few hundred milliseconds later.
+    let sessions = await logged();
+    for (
+      let attempt = 0;
+      attempt < 20 && !sessions.some((s) => s.caller === 'bob' && s.calls > 0);
+      attempt += 1
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      sessions = await logged();
+    }
+    const called = sessions.filter((session) => session.calls > 0);
+    expect(called.filter((session) => session.caller === 'alice').map((s) => s.personalityId)).toContain(
+      'dev',
+    );
+    expect(called.filter((session) => session.caller === 'bob').map((s) => s.personalityId)).toContain(
+      'reader',
+    );
+    expect(sessions.some((session) => session.caller === 'mallory')).toBe(false);
+    const text = await quiver(['--trust-project', 'log', '--limit', '200'], { cwd: dir });
+    expect(text.stdout).toMatch(/reader main {2}caller bob {2}1 calls/);
+    expect(text.stdout).toMatch(/dev main {2}caller alice {2}1 calls/);
+  });
+
   it('publishes its protected resource metadata and refuses requests without a valid token for it', async () => {
     const metadataUrl = new URL('/.well-known/oauth-protected-resource/mcp', serve.url);
     const metadata = (await (await fetch(metadataUrl)).json()) as Record<string, unknown>;

@@ -130,6 +130,11 @@ export interface SessionOptions {
    * servers that connect later remain reachable.
    */
   stableToolList?: boolean;
+  /**
+   * Who called: the signed-in caller (a token's subject) of an authenticated server. Recorded
+   * with the session in the event log and with the grants its person saves.
+   */
+  caller?: string;
 }
 
 export type PoolToolSource = 'builtin' | 'mcp' | 'external';
@@ -215,7 +220,7 @@ export interface SessionEventLog {
   recoverOrphans(sessionId: string): string[] | Promise<string[]>;
   close(): void;
   /** Records who a session is for (personality, agent); called when an executor starts. */
-  beginSession?(session: { id: string; personalityId?: string; agent?: string }): void;
+  beginSession?(session: { id: string; personalityId?: string; agent?: string; caller?: string }): void;
   /** Records the session's end; called when its executor is disposed. */
   endSession?(sessionId: string): void;
 }

@@ -113,6 +113,8 @@ describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL s
     const url = await server().freshDatabase('log');
     const writer = await replica(url);
     const reader = await replica(url);
+    // Opened by a signed-in caller; an executor that names none later keeps who called.
+    writer.beginSession({ id: 'shared', caller: 'alice@example.test' });
     const harness = await createHarness({ tools: [echoTool], sharedLog: writer, sessionId: 'shared' });
     harnesses.push(harness);
     await harness.run([{ id: 'call-1', name: 'echo', args: { text: 'hello' } }], { turn: 1 });
@@ -124,7 +126,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the session log on PostgreSQL s
     expect(calls[0]?.args).toEqual({ text: 'hello' });
     // The summary's token count reads the completion's resultTokens out of PostgreSQL's JSON text.
     const [summary] = await reader.recentSessions();
-    expect(summary).toMatchObject({ id: 'shared', calls: 1 });
+    expect(summary).toMatchObject({ id: 'shared', calls: 1, caller: 'alice@example.test' });
     expect(summary?.resultTokens).toBeGreaterThan(0);
     expect(summary?.definitionTokens).toBeUndefined();
   });

@@ -1,4 +1,4 @@
-import { describeCallArguments as describeArguments, type QuiverEvent } from '@quiver/types';
+import { describeCallArguments as describeArguments, type QuiverEvent, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
@@ -144,7 +144,7 @@ export function registerLogCommand(program: Command): void {
               .filter(Boolean)
               .join(', ');
             printLine(
-              `${color.bold(session.id)}  ${time(session.lastActivityAt)}  ${session.personalityId ?? ''} ${session.agent ?? ''}  ${session.calls} calls${flags ? `, ${flags}` : ''}`,
+              `${color.bold(session.id)}  ${time(session.lastActivityAt)}  ${session.personalityId ?? ''} ${session.agent ?? ''}${session.caller === undefined ? '' : `  caller ${visibleText(session.caller)}`}  ${session.calls} calls${flags ? `, ${flags}` : ''}`,
             );
           }
           return;

@@ -175,7 +175,9 @@ export function registerServeCommand(program: Command): void {
       let personConsole: RunningConsole | undefined;
       const transport = address ? 'serve (http)' : 'serve (stdio)';
       const openConnection = (resume?: { sessionId: string }, caller?: Caller) => {
-        const signedIn = caller ? { ...sessionOptions, personality: caller.personality } : sessionOptions;
+        const signedIn = caller
+          ? { ...sessionOptions, personality: caller.personality, caller: caller.subject }
+          : sessionOptions;
         const session = resume ? { ...signedIn, sessionId: resume.sessionId } : signedIn;
         if (caller)
           log(

@@ -396,6 +396,10 @@ export const sessionSummary = z.object({
   open: z.boolean().describe('Open on this connection.'),
   personalityId: z.string().optional(),
   agent: z.string().optional(),
+  caller: z
+    .string()
+    .optional()
+    .describe("The signed-in caller (a token's subject) of an authenticated quiver serve."),
   startedAt: z.number(),
   endedAt: z.number().optional(),
   calls: z.number(),

@@ -50,11 +50,13 @@ export interface CallExecutorOptions {
    * Inner calls (a repl script's) use it for a tool their call's pool does not offer yet.
    */
   awaitTools?: (names?: readonly string[]) => Promise<ToolPool | undefined>;
+  /** The signed-in caller the session runs for (`SessionOptions.caller`), recorded in the log. */
+  caller?: string;
 }
 
 /** A session's log writer; its warnings (a busy log, calls a killed process left) go to the session's bus. */
 export function openSessionLogWriter(
-  options: Pick<CallExecutorOptions, 'sessionId' | 'deps' | 'events' | 'agent'> & {
+  options: Pick<CallExecutorOptions, 'sessionId' | 'deps' | 'events' | 'agent' | 'caller'> & {
     log: SessionEventLog;
     /** Said once when the session closes if its log lost events (the host's logger: stderr). */
     reportLoss?: (message: string) => void;
@@ -72,6 +74,7 @@ export function openSessionLogWriter(
       id: options.sessionId,
       personalityId: options.deps.policy.personalityId,
       agent: options.agent.name ?? options.agent.kind,
+      ...(options.caller === undefined ? {} : { caller: options.caller }),
     },
     onProblem: warn,
     onRecovered: (callIds) =>

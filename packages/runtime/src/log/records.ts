@@ -22,6 +22,8 @@ export interface SessionRecordInput {
   id: string;
   personalityId?: string;
   agent?: string;
+  /** Who called: the signed-in caller (a token's subject) of an authenticated `quiver serve`. */
+  caller?: string;
   /** ms since epoch; default now. */
   startedAt?: number;
 }
@@ -30,6 +32,8 @@ export interface SessionSummary {
   id: string;
   personalityId: string | undefined;
   agent: string | undefined;
+  /** The signed-in caller the session ran for (a token's subject); undefined when nobody signed in. */
+  caller: string | undefined;
   startedAt: number;
   endedAt: number | undefined;
   calls: number;

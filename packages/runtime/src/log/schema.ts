@@ -4,7 +4,8 @@ import type { PortableMigrations } from '@quiver/types';
  * The session log's schema on either backend. Index + 1 is the version each script produces
  * (`PRAGMA user_version` on SQLite, `quiver_schema_versions` 'session-log' on PostgreSQL).
  * Append only; never edit a shipped step. PostgreSQL started with the replica that runs each
- * call; SQLite gains the column in its second version.
+ * call; SQLite gains the column in its second version. Version 3 records who called (the
+ * signed-in caller of `quiver serve --http`).
  */
 export const SESSION_LOG_MIGRATIONS: PortableMigrations = {
   sqlite: [
@@ -41,6 +42,7 @@ export const SESSION_LOG_MIGRATIONS: PortableMigrations = {
      );
      CREATE INDEX events_by_session ON events (session_id, seq);`,
     'ALTER TABLE calls ADD COLUMN replica TEXT',
+    'ALTER TABLE sessions ADD COLUMN caller TEXT',
   ],
   postgres: [
     `CREATE TABLE sessions (
@@ -77,5 +79,6 @@ export const SESSION_LOG_MIGRATIONS: PortableMigrations = {
      );
      CREATE INDEX events_by_session ON events (session_id, seq);`,
     '-- Version 2 is where SQLite caught up with the replica column PostgreSQL started with.',
+    'ALTER TABLE sessions ADD COLUMN caller TEXT',
   ],
 };

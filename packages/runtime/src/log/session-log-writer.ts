@@ -10,7 +10,7 @@ const LONGEST_RETRY_MS = 200;
 
 export interface SessionLogWriterOptions {
   log: SessionEventLog;
-  session: { id: string; personalityId?: string; agent?: string };
+  session: { id: string; personalityId?: string; agent?: string; caller?: string };
   /** A write that failed for good; the session turns it into a `session.warning`. */
   onProblem(code: 'log_busy' | 'log_write_failed', message: string): void;
   /** Calls of an earlier process of this session that orphan recovery marked interrupted. */

@@ -5,10 +5,17 @@ import type { SessionRecordInput } from './records.js';
 /** Who a session is for; a session started again is open again. */
 export function sessionStartStatement(session: SessionRecordInput): EventRowStatement {
   return [
-    `INSERT INTO sessions (id, personality, agent, started_at) VALUES (?, ?, ?, ?)
+    `INSERT INTO sessions (id, personality, agent, caller, started_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET personality = coalesce(excluded.personality, sessions.personality),
-         agent = coalesce(excluded.agent, sessions.agent), ended_at = NULL`,
-    [session.id, session.personalityId ?? null, session.agent ?? null, session.startedAt ?? Date.now()],
+         agent = coalesce(excluded.agent, sessions.agent),
+         caller = coalesce(excluded.caller, sessions.caller), ended_at = NULL`,
+    [
+      session.id,
+      session.personalityId ?? null,
+      session.agent ?? null,
+      session.caller ?? null,
+      session.startedAt ?? Date.now(),
+    ],
   ];
 }
 

@@ -53,6 +53,7 @@ interface SessionRow {
   id: string;
   personality: string | null;
   agent: string | null;
+  caller: string | null;
   started_at: number;
   ended_at: number | null;
   calls: number;
@@ -185,7 +186,7 @@ export class SharedSessionEventLog implements SessionEventLog {
     await this.whenWritten();
     const json = this.#store.expressions.jsonField;
     const rows = await this.#store.all<SessionRow>(
-      `SELECT s.id, s.personality, s.agent, s.started_at, s.ended_at,
+      `SELECT s.id, s.personality, s.agent, s.caller, s.started_at, s.ended_at,
          count(c.call_id) AS calls,
          coalesce(sum(CASE WHEN c.status = 'error' THEN 1 ELSE 0 END), 0) AS failed,
          coalesce(sum(CASE WHEN c.status = 'interrupted' THEN 1 ELSE 0 END), 0) AS interrupted,
@@ -199,7 +200,7 @@ export class SharedSessionEventLog implements SessionEventLog {
             WHERE e.session_id = s.id AND e.type = 'session.tools_updated'
             ORDER BY e.seq DESC LIMIT 1) AS definition_tokens
        FROM sessions s LEFT JOIN calls c ON c.session_id = s.id
-       GROUP BY s.id, s.personality, s.agent, s.started_at, s.ended_at
+       GROUP BY s.id, s.personality, s.agent, s.caller, s.started_at, s.ended_at
        ORDER BY CASE WHEN max(coalesce(c.completed_at, c.started_at)) > s.started_at
                   THEN max(coalesce(c.completed_at, c.started_at)) ELSE s.started_at END DESC
        LIMIT ?`,
@@ -209,6 +210,7 @@ export class SharedSessionEventLog implements SessionEventLog {
       id: row.id,
       personalityId: row.personality ?? undefined,
       agent: row.agent ?? undefined,
+      caller: row.caller ?? undefined,
       startedAt: Number(row.started_at),
       endedAt: number(row.ended_at),
       calls: Number(row.calls),

@@ -296,6 +296,7 @@ export class Session implements SessionLike {
       resolver: this.#options.permissionResolver,
       log: this.#deps.eventLog,
       awaitTools: (names) => this.#awaitTools(names),
+      ...(this.#options.caller === undefined ? {} : { caller: this.#options.caller }),
     });
   }
 
@@ -322,6 +323,8 @@ export class Session implements SessionLike {
         model: this.#options.model,
         permissionResolver: this.#options.permissionResolver,
         ...rest,
+        // A sub-agent runs for whoever called its parent.
+        ...(this.#options.caller === undefined ? {} : { caller: this.#options.caller }),
         // The child's own tools join the parent's; a name both define is the child's.
         externalTools: mergeExternalTools(this.#externalTools, externalTools ?? []),
       },
