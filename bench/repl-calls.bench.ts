@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolResult } from '@quiver/types';
 import { createQuiver, type Quiver } from '@quiver/wiring';
-import { median, round } from './measure.js';
+import { median, quantile, round } from './measure.js';
 
 /**
  * What scripting tool calls costs against calling the tools directly, in the same run: an inner
@@ -13,17 +13,31 @@ import { median, round } from './measure.js';
  * one inner call. Targets: inner call ≤ 1.3× direct, first script ≤ 10× an inner call.
  */
 
-const CALLS = 200;
-const ROUNDS = 5;
+const CALLS = 100;
+/** Rounds alternate which way goes first; each round gives one ratio, and the median ratio is reported. */
+const ROUNDS = 21;
+const FIRST_SCRIPT_ROUNDS = 11;
 
 const textOf = (result: ToolResult | undefined) => (result?.ok ? result.value : `${result?.error}`);
 
 async function timed(work: () => Promise<ToolResult | undefined>): Promise<number> {
+  return (await timedBoth(work)).ms;
+}
+
+/** CPU time of the whole process (every thread: the sandbox's and the log writer's too), in ms. */
+function cpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+async function timedBoth(work: () => Promise<ToolResult | undefined>): Promise<{ ms: number; cpu: number }> {
+  const cpu = cpuMs();
   const started = performance.now();
   const result = await work();
   const elapsed = performance.now() - started;
+  const used = cpuMs() - cpu;
   if (!result?.ok) throw new Error(`a measured call failed: ${textOf(result)}`);
-  return elapsed;
+  return { ms: elapsed, cpu: used };
 }
 
 async function measure(quiver: Quiver) {
@@ -31,23 +45,52 @@ async function measure(quiver: Quiver) {
   const scripted = quiver.createSession({ personality: 'scripted' });
   const repl = (code: string) => async () => (await scripted.execute([{ name: 'repl', args: { code } }]))[0];
   const read = async () => (await direct.execute([{ name: 'read_file', args: { path: 'a.txt' } }]))[0];
+  const directRound = async () => {
+    const cpu = cpuMs();
+    const started = performance.now();
+    for (let i = 0; i < CALLS; i++) await read();
+    return { ms: (performance.now() - started) / CALLS, cpu: (cpuMs() - cpu) / CALLS };
+  };
+  // An inner call: a loop of reads less the same loop awaiting nothing, run back to back.
+  const innerRound = async () => {
+    const empty = await timedBoth(repl(`for (let i = 0; i < ${CALLS}; i++) await null`));
+    const loop = await timedBoth(
+      repl(`for (let i = 0; i < ${CALLS}; i++) await tools.read_file({ path: 'a.txt' })`),
+    );
+    return { ms: (loop.ms - empty.ms) / CALLS, cpu: (loop.cpu - empty.cpu) / CALLS };
+  };
   try {
     // Warm both ways up (thread, sandbox, pipeline, file cache).
-    for (let i = 0; i < 20; i++) await read();
-    await timed(repl(`for (let i = 0; i < ${CALLS}; i++) await tools.read_file({ path: 'a.txt' })`));
+    for (let i = 0; i < 2; i++) {
+      await directRound();
+      await innerRound();
+    }
     const directMs: number[] = [];
     const innerMs: number[] = [];
+    const ratios: number[] = [];
+    const cpuRatios: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const started = performance.now();
-      for (let i = 0; i < CALLS; i++) await read();
-      directMs.push((performance.now() - started) / CALLS);
-      const empty = await timed(repl(`for (let i = 0; i < ${CALLS}; i++) await null`));
-      const loop = await timed(
-        repl(`for (let i = 0; i < ${CALLS}; i++) await tools.read_file({ path: 'a.txt' })`),
-      );
-      innerMs.push((loop - empty) / CALLS);
+      let directOne: { ms: number; cpu: number };
+      let innerOne: { ms: number; cpu: number };
+      if (round % 2 === 0) {
+        directOne = await directRound();
+        innerOne = await innerRound();
+      } else {
+        innerOne = await innerRound();
+        directOne = await directRound();
+      }
+      directMs.push(directOne.ms);
+      innerMs.push(innerOne.ms);
+      ratios.push(innerOne.ms / directOne.ms);
+      cpuRatios.push(innerOne.cpu / directOne.cpu);
     }
-    return { direct: median(directMs), inner: median(innerMs) };
+    return {
+      direct: median(directMs),
+      inner: median(innerMs),
+      ratio: median(ratios),
+      cpuRatio: median(cpuRatios),
+      spread: [quantile(ratios, 0.25), quantile(ratios, 0.75)] as const,
+    };
   } finally {
     await direct.close();
     await scripted.close();
@@ -78,7 +121,7 @@ async function firstScripts(quiver: Quiver) {
   const cold = await first();
   const warm: number[] = [];
   const direct: number[] = [];
-  for (let round = 0; round < ROUNDS * 2; round++) {
+  for (let round = 0; round < FIRST_SCRIPT_ROUNDS; round++) {
     warm.push(await first());
     direct.push(await firstDirect());
   }
@@ -108,7 +151,7 @@ export async function run(): Promise<void> {
         {
           what: 'inner call from a script',
           ms: round(calls.inner, 3),
-          ratio: round(calls.inner / calls.direct),
+          ratio: round(calls.ratio),
         },
         {
           what: 'first script of a session, warm thread',
@@ -127,7 +170,7 @@ export async function run(): Promise<void> {
         },
       ]);
       console.log(
-        `inner call / direct execute: ${round(calls.inner / calls.direct)}× (target ≤ 1.3×); first script on a warm thread / inner call: ${round(starts.warm / calls.inner, 1)}× (target ≤ 10×; a session's first direct call alone: ${round(starts.firstDirect / calls.inner, 1)}×); first script of the process: ${Math.round(starts.cold)} ms`,
+        `inner call / direct execute: ${round(calls.ratio)}× (median of ${ROUNDS} rounds' ratios, middle half ${round(calls.spread[0])}–${round(calls.spread[1])}×; target ≤ 1.3×; CPU time of all threads: ${round(calls.cpuRatio)}×); first script on a warm thread / inner call: ${round(starts.warm / calls.inner, 1)}× (target ≤ 10×; a session's first direct call alone: ${round(starts.firstDirect / calls.inner, 1)}×); first script of the process: ${Math.round(starts.cold)} ms`,
       );
     } finally {
       await quiver.close();
