@@ -66,4 +66,15 @@ describe('quiver and a plugin that failed to load', () => {
       'Plugin "acme-missing", enabled by this personality, failed to load, so its tools are missing: acme-missing: [plugin_not_found]',
     );
   });
+
+  it('names a plugin named by path that failed before its id was known', async () => {
+    const ws = dirs.make();
+    write(path.join(ws, 'quiver.yaml'), 'plugins:\n  - ./plugins/acme.mjs\n');
+    write(path.join(ws, 'personalities/default.yaml'), 'plugins: [acme]\n');
+
+    const call = await quiver(['--trust-project', 'call', 'acme_hello'], { cwd: ws });
+    expect(call.code).toBe(1);
+    expect(call.stderr).toContain('"./plugins/acme.mjs"');
+    expect(call.stderr).toContain('[plugin_not_found]');
+  });
 });
