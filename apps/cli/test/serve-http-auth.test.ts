@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import {
   Client,
@@ -82,6 +83,30 @@ async function signIn(clientId: string, revision: (typeof REVISIONS)[number]): P
   return client;
 }
 
+/** What the serve's console page gets first: its sessions as the page lists them. */
+async function consoleSnapshot(): Promise<{ sessions: Array<{ caller?: string; personality: string }> }> {
+  const listed = await quiver(['console', '--json'], { cwd: dir });
+  // Other tests' servers may have consoles too: this serve's is the one of its workspace.
+  const consoles = JSON.parse(listed.stdout) as Array<{ url: string; workspace: string }>;
+  const url = new URL(consoles.find((entry) => entry.workspace === realpathSync(dir))?.url as string);
+  const stop = new AbortController();
+  const events = await fetch(new URL('/api/events', url), {
+    headers: { authorization: `Bearer ${url.hash.replace('#token=', '')}` },
+    signal: stop.signal,
+  });
+  let buffer = '';
+  try {
+    for await (const chunk of events.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += Buffer.from(chunk).toString('utf8');
+      const snapshot = /^event: snapshot\ndata: (.*)$/m.exec(buffer);
+      if (snapshot && buffer.includes('\n\n', snapshot.index)) return JSON.parse(snapshot[1] as string);
+    }
+  } finally {
+    stop.abort();
+  }
+  throw new Error(`The console closed its event stream before its snapshot: ${buffer}`);
+}
+
 describe('quiver serve --http with serve.auth', () => {
   for (const revision of REVISIONS) {
     it(`gives two callers their own personalities and refuses a third, on ${revision}`, async () => {
@@ -107,7 +132,7 @@ describe('quiver serve --http with serve.auth', () => {
     });
   }
 
-  it('records who called in the session log: quiver log names each signed-in caller of a session', async () => {
+  it('records who called: quiver log and the console name each signed-in caller of a session', async () => {
     const alice = await signIn('alice', '2025-11-25');
     await alice.callTool({ name: 'count_slowly', arguments: { steps: 1 } });
     const bob = await signIn('bob', '2026-07-28');
@@ -137,6 +162,11 @@ describe('quiver serve --http with serve.auth', () => {
       'reader',
     );
     expect(sessions.some((session) => session.caller === 'mallory')).toBe(false);
+    const console = await consoleSnapshot();
+    const callers = new Map(console.sessions.map((session) => [session.caller, session.personality]));
+    expect(callers.get('alice')).toBe('dev');
+    expect(callers.get('bob')).toBe('reader');
+    expect(callers.has('mallory')).toBe(false);
     const text = await quiver(['--trust-project', 'log', '--limit', '200'], { cwd: dir });
     expect(text.stdout).toMatch(/reader main {2}caller bob {2}1 calls/);
     expect(text.stdout).toMatch(/dev main {2}caller alice {2}1 calls/);

@@ -29,6 +29,7 @@ interface Session {
   id: string;
   transport: string;
   client?: string;
+  caller?: string;
   personality: string;
   agent: string;
   trust?: string;
@@ -200,7 +201,7 @@ function renderSessions(): void {
     list.append(
       element(
         'li',
-        `${session.transport} · ${session.client ?? 'client not known yet'} · personality ${session.personality} · ${session.agent} · project ${session.trust ?? 'trust not known'} · ${state} · ${session.id}`,
+        `${session.transport} · ${session.client ?? 'client not known yet'}${session.caller === undefined ? '' : ` · caller ${session.caller}`} · personality ${session.personality} · ${session.agent} · project ${session.trust ?? 'trust not known'} · ${state} · ${session.id}`,
       ),
     );
   }

@@ -13,6 +13,8 @@ export interface ConsoleSession {
   id: string;
   transport: string;
   client?: string;
+  /** The signed-in caller (a token's subject) of an authenticated serve. */
+  caller?: string;
   personality: string;
   agent: string;
   trust?: string;

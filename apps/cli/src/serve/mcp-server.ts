@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { type CallToolResult, type InputRequiredResult, Server } from '@modelcontextprotocol/server';
 import type { Session, SessionOptions } from '@quiver/runtime';
-import { fail } from '@quiver/types';
+import { fail, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import type { ConsoleHub } from '../console/console-hub.js';
 import { ConsolePermissionResolver } from '../console/console-resolver.js';
@@ -144,6 +144,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         options.console.hub.watchSession(session, {
           transport: options.console.transport,
           ...(client ? { client: `${client.name} ${client.version}` } : {}),
+          ...(session.options.caller === undefined ? {} : { caller: visibleText(session.options.caller) }),
           personality: session.options.personality ?? quiver.defaultPersonality,
           agent: session.agent.kind,
           trust: quiver.trust.state,
