@@ -128,6 +128,40 @@ describe('repl scripts off the event loop', () => {
     }
   });
 
+  it("gives a script a tool's structured value with its text, the text alone on request, and a ToolError with the code", async () => {
+    const session = quiver.createSession();
+    try {
+      const [answered] = await session.execute([
+        {
+          name: 'repl',
+          args: {
+            code: `const value = await tools.read_file({ path: 'notes.txt' });
+const text = await tools.call('read_file', { path: 'notes.txt' }, { text: true });
+let failure;
+try { await tools.read_file({ path: 'missing.txt' }); } catch (error) { failure = { name: error.name, code: error.code }; }
+({ kind: typeof value, keys: Object.keys(value), sameText: value.text === text, lines: text.split('\\n').length, failure })`,
+          },
+        },
+      ]);
+      const answer = JSON.parse(textOf(answered)) as {
+        kind: string;
+        keys: string[];
+        sameText: boolean;
+        lines: number;
+        failure: { name: string; code: string };
+      };
+      expect(answer.kind).toBe('object');
+      expect(answer.keys.length).toBeGreaterThan(1);
+      expect(answer.keys.at(-1)).toBe('text');
+      expect(answer.sameText).toBe(true);
+      expect(answer.lines).toBeGreaterThanOrEqual(2);
+      expect(answer.failure.name).toBe('ToolError');
+      expect(answer.failure.code).toMatch(/^[a-z_]+$/);
+    } finally {
+      await session.close();
+    }
+  });
+
   it('loops over kanban tickets by their structured ids, not by parsing display text', async () => {
     const session = quiver.createSession();
     try {
