@@ -123,6 +123,10 @@ describeWithSystemTools(['script'])('a trusted plugin and its dependencies', () 
 
     appendFileSync(helper, 'export const planted = 1;\n');
     await expectRefused(workspace, env, `${helper} changed`);
+    // Every command that launches says so, not only `quiver plugins`.
+    const tools = await quiver(['tools'], { cwd: workspace, env });
+    expect(tools.stderr).toContain(`plugin acme not loaded: Plugin "acme" was not loaded: ${helper} changed`);
+    expect(tools.stderr).toContain('`quiver trust` reviews it');
 
     await trust(workspace, env);
     await expectLoads(workspace, env);

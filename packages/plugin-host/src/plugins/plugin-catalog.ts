@@ -157,8 +157,13 @@ export class PluginCatalog {
     return [...this.#failed];
   }
 
+  /** A plugin that failed before it loaded (not found, refused for a changed pin): kept and said at launch. */
   recordFailure(failure: Omit<FailedPluginInfo, 'tools'> & { tools?: string[] }): void {
     this.#failed.push({ ...failure, tools: failure.tools ?? [] });
+    this.logger.warn(
+      `plugin ${failure.plugin} not loaded: ${failure.message}${failure.fix ? ` ${failure.fix}` : ''}`,
+      { code: failure.code },
+    );
   }
 
   has(pluginId: string): boolean {
