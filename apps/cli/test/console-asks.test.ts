@@ -246,6 +246,19 @@ describe('asks the client cannot show', () => {
     );
     const run = await quiver(['console'], { cwd: dirs.make(), env: { XDG_RUNTIME_DIR: runtime } });
     expect(run.stderr).toContain('No running `quiver serve` or `quiver rpc` has a console for you');
+    expect(run.code).toBe(1);
     expect(() => readFileSync(record)).toThrow();
+  });
+
+  it('with no console running, exits 1 (not the usage code) and says how to start one', async () => {
+    const runtime = dirs.make();
+    const run = await quiver(['console'], { cwd: dirs.make(), env: { XDG_RUNTIME_DIR: runtime } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error [no_console]');
+    expect(run.stderr).toContain('`quiver serve`');
+    expect(run.stderr).toContain('`quiver rpc`');
+    const json = await quiver(['console', '--json'], { cwd: dirs.make(), env: { XDG_RUNTIME_DIR: runtime } });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stderr.trim()).error.code).toBe('no_console');
   });
 });

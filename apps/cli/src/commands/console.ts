@@ -130,12 +130,16 @@ export function registerConsoleCommand(program: Command): void {
           throw new CliError(
             `No running console belongs to process ${pid}.`,
             'Run `quiver console` without --pid to list the running ones.',
+            EXIT.toolFailed,
+            'no_console',
           );
       }
       if (records.length === 0)
         throw new CliError(
           `No running \`quiver serve\` or \`quiver rpc\` has a console for you (looked in ${consoleDirectory()}).`,
-          'Start one (or let your MCP client start `quiver serve`), then run `quiver console` again; a server started with --no-console has none.',
+          'Start one with `quiver serve` (or `quiver serve --http`, or let your MCP client start it) or `quiver rpc` in your project, then run `quiver console` again; a server started with --no-console has none.',
+          EXIT.toolFailed,
+          'no_console',
         );
       const live = [];
       for (const record of records) if (await answers(record)) live.push(record);
@@ -143,6 +147,8 @@ export function registerConsoleCommand(program: Command): void {
         throw new CliError(
           `The console${records.length === 1 ? '' : 's'} of process ${records.map((record) => record.pid).join(', ')} did not answer.`,
           'Restart the server; its console starts with it.',
+          EXIT.toolFailed,
+          'no_console',
         );
       if (options.json) {
         printJson(
