@@ -67,7 +67,12 @@ afterEach(async () => {
 });
 
 /** A client that signs in with the client credentials grant, finding the server through the 401. */
-async function signIn(clientId: string, revision: (typeof REVISIONS)[number]): Promise<Client> {
+async function signIn(
+  clientId: string,
+  revision: (typeof REVISIONS)[number],
+  /** The person's answer to Quiver's permission asks, given through the client. */
+  answer?: 'once' | 'session' | 'project',
+): Promise<Client> {
   const registered = CLIENTS.find((client) => client.clientId === clientId)!;
   const authProvider = new ClientCredentialsProvider({
     clientId,
@@ -76,8 +81,16 @@ async function signIn(clientId: string, revision: (typeof REVISIONS)[number]): P
   });
   const client = new Client(
     { name: `${clientId}-client`, version: '1.0.0' },
-    revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: revision } } } : {},
+    {
+      ...(revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: revision } } } : {}),
+      ...(answer ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
   );
+  if (answer)
+    client.setRequestHandler('elicitation/create', () => ({
+      action: 'accept',
+      content: { decision: answer },
+    }));
   await client.connect(new StreamableHTTPClientTransport(new URL(serve.url), { authProvider }));
   opened.push(client);
   return client;
@@ -170,6 +183,19 @@ describe('quiver serve --http with serve.auth', () => {
     const text = await quiver(['--trust-project', 'log', '--limit', '200'], { cwd: dir });
     expect(text.stdout).toMatch(/reader main {2}caller bob {2}1 calls/);
     expect(text.stdout).toMatch(/dev main {2}caller alice {2}1 calls/);
+  });
+
+  it('saves an "always allow" with the caller whose session asked for it: quiver permissions list names them', async () => {
+    const alice = await signIn('alice', '2025-11-25', 'project');
+    expect(
+      textOf(await alice.callTool({ name: 'terminal', arguments: { command: 'touch by-alice' } })),
+    ).not.toContain('not_permitted');
+    const listed = await quiver(['--trust-project', 'permissions', 'list', '--json'], { cwd: dir });
+    expect(listed.code, listed.stderr).toBe(0);
+    const grants = JSON.parse(listed.stdout).grants as Array<{ rule: string; caller?: string }>;
+    expect(grants).toEqual([expect.objectContaining({ rule: 'terminal(touch by-alice:*)', caller: 'alice' })]);
+    const text = await quiver(['--trust-project', 'permissions', 'list'], { cwd: dir });
+    expect(text.stdout).toContain('grant terminal(touch by-alice:*)  asked for by caller alice');
   });
 
   it('publishes its protected resource metadata and refuses requests without a valid token for it', async () => {

@@ -18,7 +18,7 @@ export { parsePathSpecifier } from './path-specifier.js';
 export type { PermissionEngineOptions, PermissionRequest } from './permission-engine.js';
 export { PermissionEngine } from './permission-engine.js';
 export type { ProjectGrantStoreOptions } from './project-grant-store.js';
-export { PROJECT_GRANT_MIGRATIONS, ProjectGrantStore } from './project-grant-store.js';
+export { PROJECT_GRANT_MIGRATIONS, ProjectGrantStore, type SavedGrant } from './project-grant-store.js';
 export type { ProjectGrants } from './project-grants.js';
 export type { HostProtectedPathsInput, ProtectedPath } from './protected-paths.js';
 export { consoleRuntimeDirectory, protectedPathList, WORKSPACE_PROTECTED_PATHS } from './protected-paths.js';

@@ -244,8 +244,11 @@ export class PermissionEngine {
     if (this.#kindErrors.has(toolName)) throw this.#kindErrors.get(toolName);
   }
 
-  /** Adds `rule` to the allow layer: for the next decision only, this session, or the project (saved). */
-  grant(rule: string, scope: GrantScope): void | Promise<void> {
+  /**
+   * Adds `rule` to the allow layer: for the next decision only, this session, or the project
+   * (saved, with the signed-in `caller` whose session asked for it, when there is one).
+   */
+  grant(rule: string, scope: GrantScope, caller?: string): void | Promise<void> {
     const parsed = checkPermissionRule(rule, 'allow', this.#toolKinds);
     const files = this.#pendingPins.get(parsed.source) ?? this.#pendingPins.get(rule) ?? [];
     if (scope !== 'once' && files.length > 0) this.#sessionPins.pin(files);
@@ -253,7 +256,7 @@ export class PermissionEngine {
     else if (scope === 'session') this.#sessionGrants.add(parsed.source);
     else if (this.#projectGrants) {
       const pinned = files.length > 0 ? this.#filePins?.pin(files) : undefined;
-      const saved = this.#projectGrants.add(parsed.source);
+      const saved = this.#projectGrants.add(parsed.source, caller);
       if (pinned instanceof Promise || saved instanceof Promise)
         return Promise.all([pinned, saved]).then(() => undefined);
       return;

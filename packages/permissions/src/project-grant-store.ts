@@ -5,7 +5,7 @@ import { parsePermissionRule } from './rule.js';
 /**
  * The grant table on either backend; index + 1 is the schema version. SQLite's first version
  * predates the project column (a file holds one project's grants): its second one adds it, the
- * rows kept under the project ''.
+ * rows kept under the project ''. Version 3 records the signed-in caller whose session asked.
  */
 export const PROJECT_GRANT_MIGRATIONS: PortableMigrations = {
   sqlite: [
@@ -20,6 +20,7 @@ export const PROJECT_GRANT_MIGRATIONS: PortableMigrations = {
        SELECT '', rule, granted_at FROM permission_grants;
      DROP TABLE permission_grants;
      ALTER TABLE permission_grants_by_project RENAME TO permission_grants;`,
+    'ALTER TABLE permission_grants ADD COLUMN caller TEXT',
   ],
   postgres: [
     `CREATE TABLE permission_grants (
@@ -28,8 +29,16 @@ export const PROJECT_GRANT_MIGRATIONS: PortableMigrations = {
        granted_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
        PRIMARY KEY (project, rule)
      )`,
+    '-- Version 2 is where SQLite caught up with the project column PostgreSQL started with.',
+    'ALTER TABLE permission_grants ADD COLUMN caller TEXT',
   ],
 };
+
+/** A saved grant and the signed-in caller whose session asked for it. */
+export interface SavedGrant {
+  rule: string;
+  caller?: string;
+}
 
 export interface ProjectGrantStoreOptions {
   /** A store migrated with `PROJECT_GRANT_MIGRATIONS` (the host opens it on its backend). */
@@ -57,13 +66,13 @@ export class ProjectGrantStore implements ProjectGrants {
     this.#onClose = options.onClose;
   }
 
-  async add(rule: string): Promise<void> {
+  async add(rule: string, caller?: string): Promise<void> {
     const source = parsePermissionRule(rule).source;
     // A transaction: PostgreSQL re-runs it on a new connection when the old one is lost before COMMIT.
     await this.#store.transaction((tx) =>
       tx.run(
-        'INSERT INTO permission_grants (project, rule, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-        [this.#project, source, new Date().toISOString()],
+        'INSERT INTO permission_grants (project, rule, granted_at, caller) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        [this.#project, source, new Date().toISOString(), caller ?? null],
       ),
     );
   }
@@ -82,6 +91,17 @@ export class ProjectGrantStore implements ProjectGrants {
       [this.#project],
     );
     return rows.map((row) => row.rule);
+  }
+
+  /** The saved grants with who asked for each (the signed-in caller of a serve, when there was one). */
+  async saved(): Promise<SavedGrant[]> {
+    const rows = await this.#store.all<{ rule: string; caller: string | null }>(
+      'SELECT rule, caller FROM permission_grants WHERE project = ? ORDER BY granted_at, rule',
+      [this.#project],
+    );
+    return rows.map((row) =>
+      row.caller === null ? { rule: row.rule } : { rule: row.rule, caller: row.caller },
+    );
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,8 @@
  * single-host path keeps its synchronous reads.
  */
 export interface ProjectGrants {
-  add(rule: string): void | Promise<void>;
+  /** Saves `rule`; `caller`: the signed-in caller whose session asked for it (kept with the first save). */
+  add(rule: string, caller?: string): void | Promise<void>;
   remove(rule: string): boolean | Promise<boolean>;
   list(): readonly string[] | Promise<readonly string[]>;
   close(): void | Promise<void>;

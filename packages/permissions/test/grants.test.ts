@@ -41,7 +41,7 @@ describe('grants', () => {
     await openSqliteGrants(dataDir).close();
     const database = new Database(path.join(dataDir, 'permissions.db'), { readonly: true });
     expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(database.pragma('user_version', { simple: true })).toBe(2);
+    expect(database.pragma('user_version', { simple: true })).toBe(3);
     database.close();
   });
 

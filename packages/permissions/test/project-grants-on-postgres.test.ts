@@ -36,8 +36,14 @@ describeWithSystemTools(['postgres', 'initdb'])('project grants on PostgreSQL sh
     const first = await replica(url);
     const second = await replica(url);
     expect((await second.decide(deploy)).behavior).toBe('ask');
-    await first.grant('deploy', 'project');
+    await first.grant('deploy', 'project', 'alice');
     expect(await second.decide(deploy)).toMatchObject({ behavior: 'allow' });
+    // Who asked for it is kept with it, for every replica to show.
+    const pool = await connectPostgres({ url });
+    pools.push(pool);
+    expect(await (await openGrants(pool, '/srv/project')).saved()).toEqual([
+      { rule: 'deploy', caller: 'alice' },
+    ]);
   });
 
   it('keeps the grants of one project away from another project on the same database', async () => {

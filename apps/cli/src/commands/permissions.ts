@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ProjectGrants } from '@quiver/permissions';
+import type { ProjectGrantStore } from '@quiver/permissions';
+import { visibleText } from '@quiver/types';
 import type { Command } from 'commander';
 import { openQuiver } from '../context.js';
 import { globalOptions } from '../global-options.js';
@@ -86,6 +87,8 @@ async function listRules(command: Command): Promise<RuleEntry[]> {
 interface GrantEntry {
   scope: 'project';
   rule: string;
+  /** The signed-in caller (of an authenticated serve) whose session asked for it. */
+  caller?: string;
   /** Where it is kept: the project's permissions.db, or the PostgreSQL database replicas share. */
   store: string;
 }
@@ -97,7 +100,7 @@ interface GrantEntry {
 async function withProjectGrants<T>(
   command: Command,
   create: boolean,
-  use: (grants: ProjectGrants, store: string) => Promise<T>,
+  use: (grants: ProjectGrantStore, store: string) => Promise<T>,
 ): Promise<T | undefined> {
   const quiver = await openQuiver(globalOptions(command), {}, { quiet: true });
   try {
@@ -120,7 +123,7 @@ async function withProjectGrants<T>(
 
 async function listGrants(command: Command): Promise<GrantEntry[]> {
   const grants = await withProjectGrants(command, false, async (store, where) =>
-    (await store.list()).map((rule): GrantEntry => ({ scope: 'project', rule, store: where })),
+    (await store.saved()).map((grant): GrantEntry => ({ scope: 'project', ...grant, store: where })),
   );
   return grants ?? [];
 }
@@ -167,7 +170,9 @@ export function registerPermissionsCommand(program: Command): void {
       }
       printLine('Saved for this project at a prompt ("always allow"):');
       for (const grant of grants)
-        printLine(`${color.green('grant')} ${grant.rule}  ${color.dim(`[project grant] ${grant.store}`)}`);
+        printLine(
+          `${color.green('grant')} ${grant.rule}${grant.caller === undefined ? '' : `  asked for by caller ${visibleText(grant.caller)}`}  ${color.dim(`[project grant] ${grant.store}`)}`,
+        );
       printLine(color.dim('`quiver permissions remove grant RULE` takes one back.'));
     });
   permissions

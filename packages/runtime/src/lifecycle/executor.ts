@@ -127,6 +127,7 @@ class LifecycleExecutor implements CallExecutor {
     this.#permissions = sessionPermissionEngine(deps, {
       rules: options.permissions,
       parentDenies: options.parentDenies,
+      ...(options.caller === undefined ? {} : { caller: options.caller }),
     });
     this.#pipeline = {
       sessionId: options.sessionId,

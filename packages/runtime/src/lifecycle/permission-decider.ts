@@ -24,6 +24,8 @@ export interface SessionPermissionEngine extends PermissionDecider {
 export interface SessionPermissionRules {
   rules: PermissionRules;
   parentDenies: readonly string[];
+  /** The signed-in caller the session runs for; a grant it saves for the project records them. */
+  caller?: string;
 }
 
 /**

@@ -127,7 +127,7 @@ export class PersonalityPermissionEngine implements SharedPermissionEngine {
     return {
       decide: (request) => engine.decide(request),
       decideNow: (request) => engine.decideNow(request),
-      grant: (rule, scope) => engine.grant(rule, scope),
+      grant: (rule, scope) => engine.grant(rule, scope, session.caller),
       // The grant store belongs to the personality: a session ending leaves it open for the others.
       close: () => {},
     };
