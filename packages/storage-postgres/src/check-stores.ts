@@ -1,5 +1,6 @@
 import { connectPostgres } from './connect-postgres.js';
 import { redactPostgresUrl } from './postgres-url.js';
+import { IDENTITY_TABLE } from './store-identity.js';
 
 /** One store's health (the shape of storage-sqlite's `StoreStatus`). */
 export interface PostgresStoreStatus {
@@ -104,6 +105,7 @@ export async function checkPostgresStores({
         fix: 'Restore the table from the database backup: Quiver does not create again a table of a store it has migrated.',
       });
     }
+    statuses.push(...(await vanishedStores(pool, shown, home, tables.rows, versions)));
     return statuses;
   } catch (error) {
     return [{ store: shown, status: 'unavailable', problem: (error as Error).message }];
@@ -123,4 +125,44 @@ async function migratedConcerns(
     `SELECT component, version FROM "${schema}".quiver_schema_versions WHERE version > 0`,
   );
   return new Map(rows.rows.map((row) => [row.component, Number(row.version)]));
+}
+
+/**
+ * Stores recorded in the identity table whose tables are gone: a plugin store's schema dropped,
+ * or a host concern no longer migrated in its schema. Opening them is refused; this says so first.
+ */
+async function vanishedStores(
+  pool: Awaited<ReturnType<typeof connectPostgres>>,
+  shown: string,
+  home: string,
+  tables: ReadonlyArray<{ schema: string; table: string }>,
+  versions: ReadonlyMap<string, number>,
+): Promise<PostgresStoreStatus[]> {
+  const exists = await pool.query<{ table: string | null }>(
+    `SELECT to_regclass('${IDENTITY_TABLE}')::text AS table`,
+  );
+  if (!exists.rows[0]?.table) return [];
+  const records = await pool.query<{ store: string; created_at: string }>(
+    `SELECT store, created_at FROM ${IDENTITY_TABLE} ORDER BY store`,
+  );
+  const schemas = new Set(tables.map((row) => row.schema));
+  const statuses: PostgresStoreStatus[] = [];
+  for (const { store, created_at: createdAt } of records.rows) {
+    let where: string | undefined;
+    if (store.startsWith('store:')) {
+      const schema = store.slice('store:'.length);
+      if (!schemas.has(schema)) where = `schema ${schema}`;
+    } else if (store.startsWith(`host:${home}.`)) {
+      const concern = store.slice(`host:${home}.`.length);
+      if (!versions.has(concern)) where = `the ${concern} tables of schema ${home}`;
+    }
+    if (where === undefined) continue;
+    statuses.push({
+      store: `${shown} ${where}`,
+      status: 'damaged',
+      problem: `The store in ${where} of ${shown} held data (recorded on ${createdAt} in ${IDENTITY_TABLE}), but its tables are gone; Quiver refuses to re-create it empty.`,
+      fix: `Restore it from the database backup. To start a new, empty store instead: DELETE FROM ${IDENTITY_TABLE} WHERE store = '${store}';`,
+    });
+  }
+  return statuses;
 }

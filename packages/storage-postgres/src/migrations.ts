@@ -17,6 +17,14 @@ export async function applyPostgresMigrations(
   return applyVersionedMigrations(
     pool,
     {
+      async identity(client) {
+        const where = await client.query<{ schema: string | null }>('SELECT current_schema() AS schema');
+        const schema = where.rows[0]?.schema ?? 'public';
+        return {
+          key: `host:${schema}.${component}`,
+          describe: `The PostgreSQL tables of ${component} (schema ${schema})`,
+        };
+      },
       lockKey: MIGRATION_LOCK_KEY,
       async prepare(client) {
         await client.query(

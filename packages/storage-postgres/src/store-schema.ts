@@ -46,6 +46,10 @@ export async function migrateStoreSchema(
   return applyVersionedMigrations(
     pool,
     {
+      identity: async () => ({
+        key: `store:${schema}`,
+        describe: `The PostgreSQL store ${name} (schema ${schema})`,
+      }),
       lockKey: lockKey(schema),
       async prepare(client) {
         await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);

@@ -1,9 +1,18 @@
 import type { QuiverError } from '@quiver/types';
 import type pg from 'pg';
 import { isConnectionLoss, reconnectDelay, sleep, storageUnavailable } from './connection-faults.js';
+import {
+  ensureIdentityTable,
+  recordedAt,
+  recordIdentity,
+  type StoreIdentity,
+  storeTablesGone,
+} from './store-identity.js';
 
 /** Where one versioned schema keeps its version, which lock serializes it, and how it names failures. */
 export interface VersionedSchema {
+  /** Which store this is: one recorded at a version above 0 and found at 0 again is damaged. */
+  identity(client: pg.PoolClient): Promise<StoreIdentity>;
   /** The advisory lock key (a 64-bit integer, as a number or in decimal) held while migrating. */
   lockKey: number | string;
   /** Creates what holds the version, inside the migration's transaction. */
@@ -38,10 +47,16 @@ export async function applyVersionedMigrations(
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [schema.lockKey]);
+      await ensureIdentityTable(client);
+      const identity = await schema.identity(client);
+      const createdAt = await recordedAt(client, identity);
       await schema.prepare(client);
       const current = await schema.readVersion(client);
+      if (current === 0 && createdAt !== undefined && known > 0)
+        throw await storeTablesGone(client, identity, createdAt);
       if (current > known) throw schema.newerThanKnown(current, known);
       if (current === known) {
+        if (createdAt === undefined && current > 0) await recordIdentity(client, identity);
         await client.query('COMMIT');
         return current;
       }
@@ -51,6 +66,7 @@ export async function applyVersionedMigrations(
         throw isConnectionLoss(error) ? error : schema.migrationFailed(current + 1, error);
       }
       await schema.writeVersion(client, current + 1);
+      if (createdAt === undefined) await recordIdentity(client, identity);
       await client.query('COMMIT');
     } catch (error) {
       // A connection that cannot even roll back is not handed to the next caller.
