@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
@@ -85,6 +93,22 @@ describe('storage faults say what broke, and nothing is lost silently', () => {
     await run('mv', [board, `${board}.damaged`]);
     const fresh = await quiver(dir, ['call', 'kanban_create', '--args', '{"title":"fresh"}']);
     expect(fresh.stdout, fresh.stderr).toContain('Created #1 fresh');
+  }, 60_000);
+
+  it('reports a kanban board overwritten by another Quiver store (the grants) as damaged, not as a board to migrate', async () => {
+    const dir = kanbanWorkspace();
+    const created = await quiver(dir, ['call', 'kanban_create', '--args', '{"title":"kept"}']);
+    expect(created.stdout, created.stderr).toContain('Created #1');
+    const board = path.join(dir, '.quiver/storage/project/kanban.db');
+    for (const suffix of ['-wal', '-shm']) rmSync(`${board}${suffix}`, { force: true });
+    copyFileSync(path.join(dir, '.quiver/permissions.db'), board);
+
+    const after = await quiver(dir, ['call', 'kanban_create', '--args', '{"title":"after"}']);
+    const output = after.stdout + after.stderr;
+    expect(output).not.toContain('Created #');
+    expect(output).toContain('storage_damaged');
+    expect(output).toContain(`${board} holds another database`);
+    expect(output).toContain(`mv "${board}" "${board}.damaged"`);
   }, 60_000);
 
   it('keeps serving tools with a corrupt sessions.db and permissions.db, saying which file broke and how to fix it', async () => {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -19,6 +20,11 @@ export const STORE_RECORD_FILE = 'stores.json';
 export interface StoreRecordEntry {
   /** When Quiver first found the store holding its schema (ISO 8601). */
   createdAt: string;
+  /**
+   * The store's own id, kept in the file too (`PRAGMA application_id`): another store's file
+   * copied over this one (a different schema, other data) carries another id.
+   */
+  applicationId?: number;
 }
 
 interface StoreRecordFile {
@@ -66,12 +72,70 @@ export function recordStore(path: string): void {
   const directory = dirname(path);
   const stores = readStoreRecords(directory);
   const name = basename(path);
-  if (stores[name] !== undefined) return;
-  stores[name] = { createdAt: new Date().toISOString() };
+  const entry = stores[name];
+  if (entry?.applicationId !== undefined && entry.applicationId === applicationIdInHeader(path)) return;
+  const applicationId = claimApplicationId(path);
+  if (entry?.applicationId === applicationId) return;
+  stores[name] = { createdAt: entry?.createdAt ?? new Date().toISOString(), applicationId };
   const file = recordPathOf(path);
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify({ version: 1, stores } satisfies StoreRecordFile, null, 2)}\n`);
   renameSync(temporary, file);
+}
+
+/**
+ * The store's application_id, given a random one first when it has none. The write transaction
+ * makes two processes opening a new store at once agree on one id. (No checkpoint is forced: it
+ * would move a schema still in the WAL into the file, and the last connection to close does it.)
+ */
+function claimApplicationId(path: string): number {
+  const database = new Database(path, { fileMustExist: true, timeout: 5_000 });
+  try {
+    const read = () => Number(database.pragma('application_id', { simple: true }));
+    const current = read();
+    if (current !== 0) return current;
+    return database
+      .transaction(() => {
+        const again = read();
+        if (again !== 0) return again;
+        const id = randomInt(1, 2 ** 31 - 1);
+        database.pragma(`application_id = ${id}`);
+        return id;
+      })
+      .immediate();
+  } finally {
+    database.close();
+  }
+}
+
+/** Where the header keeps `PRAGMA application_id` (a big-endian signed 32-bit integer). */
+const APPLICATION_ID_OFFSET = 68;
+
+/** The application_id in the file's header (which may lag the WAL), or undefined when it has no header. */
+function applicationIdInHeader(path: string): number | undefined {
+  try {
+    const header = headerOf(path);
+    return header.length < 100 ? undefined : header.readInt32BE(APPLICATION_ID_OFFSET);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The application_id SQLite reports (the WAL included), when the header disagrees with `expected`. */
+function applicationIdOf(path: string, expected: number): number | undefined {
+  const inHeader = applicationIdInHeader(path);
+  if (inHeader === expected) return inHeader;
+  try {
+    const database = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return Number(database.pragma('application_id', { simple: true }));
+    } finally {
+      database.close();
+    }
+  } catch {
+    // Not a database at all: the open reports it as damaged.
+    return expected;
+  }
 }
 
 /** Size of the file at `path`, or undefined when there is none. */
@@ -132,7 +196,7 @@ export function assertStoreNotEmptied(path: string): void {
   if (record === undefined) return;
   const size = sizeOf(path);
   const schemaless = size !== undefined && size > 0 && holdsNoSchema(path);
-  if (size !== undefined && size > 0 && !schemaless) return;
+  if (size !== undefined && size > 0 && !schemaless) return assertSameStore(path, record);
   if (existsSync(asidePath(path))) return;
   const state =
     size === undefined
@@ -154,6 +218,21 @@ export function assertStoreNotEmptied(path: string): void {
         state: size === undefined ? 'missing' : schemaless ? 'schemaless' : 'empty',
         createdAt: record.createdAt,
       },
+    },
+  );
+}
+
+/** Refuses a file that holds another store than the one recorded: copied or swapped over it. */
+function assertSameStore(path: string, record: StoreRecordEntry): void {
+  if (record.applicationId === undefined) return;
+  const found = applicationIdOf(path, record.applicationId);
+  if (found === record.applicationId) return;
+  throw new QuiverError(
+    'storage_damaged',
+    `The store ${path} holds another database than the one Quiver created there on ${record.createdAt} (its SQLite application_id is ${found}, ${recordPathOf(path)} records ${record.applicationId}): another store's file was copied or moved over it; it is not used as this store.`,
+    {
+      fix: `Restore ${path} from a backup if you have one. If you put this file there on purpose, delete the "${basename(path)}" entry of ${recordPathOf(path)}. To start a new, empty store instead: ${moveAsideFix(path)}`,
+      details: { path, state: 'another-store', createdAt: record.createdAt },
     },
   );
 }

@@ -70,6 +70,35 @@ describe('stores that held data', () => {
     ]);
   });
 
+  it('refuses a store overwritten by another Quiver store with a schema of its own, and takes it once a person moved it aside', () => {
+    const dir = dataDir();
+    const path = join(dir, 'notes.db');
+    const other = join(dir, 'tickets.db');
+    withNote(path);
+    const tickets = openDatabase(other, [
+      'CREATE TABLE tickets (id INTEGER PRIMARY KEY, title TEXT NOT NULL)',
+    ]);
+    tickets.prepare('INSERT INTO tickets (title) VALUES (?)').run('someone else');
+    tickets.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    copyFileSync(other, path);
+    const error = failureOf(() => openDatabase(path, MIGRATIONS));
+    expect(isQuiverError(error) && error.code).toBe('storage_damaged');
+    expect((error as Error).message).toContain(`${path} holds another database`);
+    expect((error as { fix: string }).fix).toContain(`mv "${path}" "${path}.damaged"`);
+    expect(checkSqliteStores(dir)).toContainEqual(
+      expect.objectContaining({ store: path, status: 'damaged' }),
+    );
+    // The fix as written: moved aside, a new, empty store, which is then this store.
+    rmSync(`${path}-wal`, { force: true });
+    copyFileSync(path, `${path}.damaged`);
+    rmSync(path);
+    const fresh = openDatabase(path, MIGRATIONS);
+    expect(fresh.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 0 });
+    fresh.close();
+    openDatabase(path, MIGRATIONS).close();
+  });
+
   it('refuses a store whose write-ahead log, which held its schema and rows, was lost', () => {
     const path = join(dataDir(), 'notes.db');
     const copy = `${path}.before-checkpoint`;
