@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -261,4 +262,50 @@ describe('asks the client cannot show', () => {
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stderr.trim()).error.code).toBe('no_console');
   });
+});
+
+describe('the trust page', () => {
+  it('shows what quiver trust shows, trusts only that (by its hash), and refuses when the configuration changed in between', async () => {
+    const { dir, env } = await serve();
+    const page = await openPage(dir, env);
+    cleanups.push(page.close);
+    const configFile = path.join(dir, 'quiver.yaml');
+    const shown = (await page.api('/api/trust')).body.trust;
+    expect(shown.state).not.toBe('trusted');
+    expect(shown.cannotTrust).toBeUndefined();
+    expect(shown.files).toContainEqual({
+      path: configFile,
+      sha256: createHash('sha256').update(readFileSync(configFile)).digest('hex'),
+    });
+    expect(shown.code).toContainEqual(
+      expect.objectContaining({
+        kind: 'plugin',
+        name: './workbench',
+        location: expect.stringContaining('workbench'),
+      }),
+    );
+    const before = JSON.parse((await quiver(['trust', '--json'], { cwd: dir, env })).stdout);
+    expect(shown.description.length).toBeGreaterThan(0);
+    expect(before.state).toBe(shown.state);
+
+    // The configuration changes between showing and answering: nothing is trusted.
+    const personality = path.join(dir, 'personalities/dev.yaml');
+    write(personality, readFileSync(personality, 'utf8').replace('log_steps]', 'log_steps, terminal]'));
+    const refused = await page.api('/api/trust', { hash: shown.hash });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.error).toContain('changed since the page showed it');
+    expect(JSON.parse((await quiver(['trust', '--json'], { cwd: dir, env })).stdout).state).not.toBe(
+      'trusted',
+    );
+    expect((await page.api('/api/trust', {})).status).toBe(409);
+
+    // The page shows the new configuration; trusting it records exactly that.
+    const again = (await page.api('/api/trust')).body.trust;
+    expect(again.hash).not.toBe(shown.hash);
+    expect(JSON.stringify(again.description)).toContain('terminal');
+    expect((await page.api('/api/trust', { hash: again.hash })).status).toBe(200);
+    const after = JSON.parse((await quiver(['trust', '--json'], { cwd: dir, env })).stdout);
+    expect(after.state).toBe('trusted');
+    expect((await page.api('/api/trust')).body.trust.state).toBe('trusted');
+  }, 60_000);
 });

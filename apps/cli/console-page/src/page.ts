@@ -271,6 +271,94 @@ async function refreshReviews(token: string): Promise<void> {
   }
 }
 
+interface TrustView {
+  workspace: string;
+  configFile: string | null;
+  state: string;
+  recordFile: string | null;
+  description: string[];
+  files: Array<{ path: string; sha256: string }>;
+  code: Array<{ kind: string; name: string; location: string | null; files: number }>;
+  changes: Array<{ kind: string; where: string; description: string }>;
+  warnings: string[];
+  cannotTrust?: string;
+  hash: string;
+}
+
+async function refreshTrust(token: string, refused?: string): Promise<void> {
+  const response = await fetch('/api/trust', { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) return;
+  const { trust } = (await response.json()) as { trust: TrustView };
+  const container = byId('trust');
+  const waiting = trust.state !== 'trusted' && trust.cannotTrust === undefined;
+  // What the person is reading stays as it is until what would be trusted changes.
+  if (refused === undefined && container.dataset.hash === trust.hash) return;
+  container.dataset.hash = trust.hash;
+  container.replaceChildren();
+  byId('trust-section').hidden = !waiting && refused === undefined;
+  if (refused !== undefined) container.append(element('p', `Not trusted: ${refused}`, 'error'));
+  if (!waiting) {
+    if (refused !== undefined) container.append(element('p', `Project ${trust.state}.`, 'quiet'));
+    return;
+  }
+  container.append(
+    element('h3', `Project configuration of ${trust.workspace}`),
+    element('p', `state: ${trust.state}${trust.recordFile ? ` · record: ${trust.recordFile}` : ''}`, 'quiet'),
+  );
+  const files = element('ul', undefined, 'trust-files');
+  for (const file of trust.files) files.append(element('li', `${file.path} · sha256 ${file.sha256}`));
+  container.append(element('h4', 'Configuration files'), files);
+  const described = element('pre');
+  described.textContent = trust.description.join('\n');
+  container.append(described);
+  if (trust.code.length > 0) {
+    const code = element('ul', undefined, 'trust-code');
+    for (const entry of trust.code)
+      code.append(
+        element(
+          'li',
+          `${entry.kind} ${entry.name}: ${entry.location === null ? 'not found (nothing installed may take its place)' : `${entry.location} (${entry.files} file${entry.files === 1 ? '' : 's'})`}`,
+        ),
+      );
+    container.append(
+      element('h4', 'Code it runs, pinned by content (a later change is refused at launch)'),
+      code,
+    );
+  }
+  if (trust.changes.length > 0) {
+    const changes = element('ul');
+    for (const change of trust.changes)
+      changes.append(
+        element(
+          'li',
+          `${change.kind} ${change.where} ${change.description}`,
+          change.kind === 'widening' ? 'removed' : '',
+        ),
+      );
+    container.append(element('h4', 'Changes since it was last trusted'), changes);
+  }
+  for (const warning of trust.warnings)
+    container.append(element('p', `warning: left out, it does not load: ${warning}`, 'error'));
+  const button = element('button', 'Trust this configuration');
+  button.dataset.trust = trust.hash;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    const answer = await fetch('/api/trust', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ hash: trust.hash }),
+    });
+    if (answer.ok) {
+      container.replaceChildren(element('p', `Trusted ${trust.workspace}.`, 'trusted'));
+      container.dataset.hash = '';
+      return;
+    }
+    const { error } = (await answer.json().catch(() => ({ error: answer.statusText }))) as { error: string };
+    void refreshTrust(token, error);
+  });
+  container.append(button);
+}
+
 function apply(message: Message, token: string): void {
   switch (message.type) {
     case 'session':
@@ -292,6 +380,7 @@ function apply(message: Message, token: string): void {
     case 'servers':
       renderServers(message.servers);
       void refreshReviews(token);
+      void refreshTrust(token);
       break;
   }
 }
@@ -334,6 +423,7 @@ async function follow(token: string): Promise<void> {
         renderAsks(token);
         renderServers(snapshot.servers);
         void refreshReviews(token);
+        void refreshTrust(token);
       } else apply(parsed as Message, token);
     }
   }

@@ -1,10 +1,5 @@
-import type {
-  CodePins,
-  describeProjectConfiguration as describe,
-  ProjectConfiguration,
-  ProjectInspection,
-  TrustStorage,
-} from '@quiver/plugin-host';
+import type { CodePins, ProjectInspection, TrustStorage } from '@quiver/plugin-host';
+import type { CreateQuiverOptions } from '@quiver/wiring';
 import type { Command } from 'commander';
 import { loadPluginHost, quiverOptions } from '../context.js';
 import { globalOptions } from '../global-options.js';
@@ -28,54 +23,74 @@ export function registerTrustCommand(program: Command): void {
     .option('--json', 'print what would be trusted as JSON and change nothing')
     .action(async (options: TrustOptions, command: Command) => {
       if (!options.json) refuseInsideQuiverTools('quiver trust');
-      const host = await loadPluginHost();
-      const { describeProjectConfiguration, baselineConfiguration } = host;
-      const { openQuiverProjectTrust, DEFAULT_PERSONALITY } = await import('@quiver/wiring');
-      // Compared with the record (never with --trust-project), so that the summary shows what changed since.
-      const { inspection, trustStorage } = await openQuiverProjectTrust({
+      const review = await openTrustReview({
         ...quiverOptions({ ...globalOptions(command), trustProject: false }, options),
         env: launchEnvironment() as NodeJS.ProcessEnv,
       });
       try {
-        // Pinned before the question: what the person is shown is what gets recorded.
-        const code = host.pinTrustedCode(inspection.configuration.config, {
-          workspace: inspection.workspace,
-          configFile: inspection.configFile,
-          cache: trustStorage.record()?.code,
-        });
-        await reviewAndTrust(inspection, trustStorage, options, {
-          describeProjectConfiguration,
-          baseline: baselineConfiguration({ default: DEFAULT_PERSONALITY }),
-          code,
-          pinnedFileCount: host.pinnedFileCount,
-        });
+        await reviewAndTrust(review, options);
       } finally {
-        await trustStorage.close();
+        await review.trustStorage.close();
       }
     });
 }
 
-async function reviewAndTrust(
-  inspection: ProjectInspection,
-  trustStorage: TrustStorage,
-  options: TrustOptions,
-  {
-    describeProjectConfiguration,
-    baseline,
-    code,
-    pinnedFileCount,
-  }: {
-    describeProjectConfiguration: typeof describe;
-    baseline: ProjectConfiguration;
-    code: CodePins;
-    pinnedFileCount: (pin: CodePins['plugins'][string]) => number;
-  },
-): Promise<void> {
+/** What `quiver trust` (and the console's trust page) shows a person, with what trusting records. */
+export interface TrustReview {
+  inspection: ProjectInspection;
+  trustStorage: TrustStorage;
+  /** Pinned before anyone is shown anything: what the person is shown is what gets recorded. */
+  code: CodePins;
+  pinned: Array<{ kind: string; name: string; location: string | null; files: number }>;
+  /** The configuration in words, as `describeProjectConfiguration` gives it. */
+  description: string[];
+}
+
+/**
+ * The project configuration these options load, compared with the record (never with
+ * --trust-project), and the code it would pin. Close `trustStorage` when done.
+ */
+export async function openTrustReview(createOptions: CreateQuiverOptions): Promise<TrustReview> {
+  const host = await loadPluginHost();
+  const { openQuiverProjectTrust, DEFAULT_PERSONALITY } = await import('@quiver/wiring');
+  const { inspection, trustStorage } = await openQuiverProjectTrust({
+    ...createOptions,
+    trustProject: false,
+  });
+  try {
+    const code = host.pinTrustedCode(inspection.configuration.config, {
+      workspace: inspection.workspace,
+      configFile: inspection.configFile,
+      cache: trustStorage.record()?.code,
+    });
+    const pinned = [
+      ...Object.entries(code.plugins).map(([ref, pin]) => ({ kind: 'plugin', name: ref, pin })),
+      ...Object.entries(code.servers).map(([name, pin]) => ({ kind: 'server', name, pin })),
+    ].map(({ kind, name, pin }) => ({
+      kind,
+      name,
+      location: pin.location,
+      files: host.pinnedFileCount(pin),
+    }));
+    const description = host.describeProjectConfiguration(
+      inspection.configuration,
+      host.baselineConfiguration({ default: DEFAULT_PERSONALITY }),
+      inspection.personalitySources,
+    );
+    return { inspection, trustStorage, code, pinned, description };
+  } catch (error) {
+    await trustStorage.close();
+    throw error;
+  }
+}
+
+/** Where trust cannot be recorded, why (a record inside the workspace a repository could ship). */
+export const TRUST_RECORD_INSIDE_WORKSPACE =
+  'Trust cannot be recorded: the trust directory is inside the workspace, where a repository could ship its own records.';
+
+async function reviewAndTrust(review: TrustReview, options: TrustOptions): Promise<void> {
+  const { inspection, trustStorage, code, pinned } = review;
   const trust = inspection.trust!;
-  const pinned = [
-    ...Object.entries(code.plugins).map(([ref, pin]) => ({ kind: 'plugin', name: ref, pin })),
-    ...Object.entries(code.servers).map(([name, pin]) => ({ kind: 'server', name, pin })),
-  ].map(({ kind, name, pin }) => ({ kind, name, location: pin.location, files: pinnedFileCount(pin) }));
   if (options.json) {
     printJson({
       workspace: inspection.workspace,
@@ -95,12 +110,7 @@ async function reviewAndTrust(
   }
   printLine(color.bold(`Project configuration of ${inspection.workspace}`));
   if (inspection.configFile) printLine(`Config file: ${inspection.configFile}`);
-  for (const line of describeProjectConfiguration(
-    inspection.configuration,
-    baseline,
-    inspection.personalitySources,
-  ))
-    printLine(line);
+  for (const line of review.description) printLine(line);
   for (const error of inspection.errors)
     printLine(color.yellow(`warning: left out, it does not load: ${error.message.split('\n')[0]}`));
   if (pinned.length > 0) {
@@ -120,7 +130,7 @@ async function reviewAndTrust(
   }
   if (trust.recordFile === undefined) {
     throw new CliError(
-      'Trust cannot be recorded: the trust directory is inside the workspace, where a repository could ship its own records.',
+      TRUST_RECORD_INSIDE_WORKSPACE,
       'Point XDG_DATA_HOME (or HOME) at a directory outside the workspace, or launch with --trust-project.',
     );
   }

@@ -19,6 +19,9 @@ export interface ConsoleServerOptions {
   /** Changed MCP tool definitions waiting for review, and the approval of one the page showed. */
   reviews(): Promise<unknown[]>;
   approveReview(body: unknown): Promise<string | undefined>;
+  /** What `quiver trust` shows of the project, and trusting what the page showed (by its hash). */
+  trust(): Promise<unknown>;
+  trustAnswer(body: unknown): Promise<string | undefined>;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -209,6 +212,15 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     }
     if (url.pathname === '/api/reviews' && request.method === 'POST') {
       const error = await options.approveReview(await readBody(request));
+      send(response, error === undefined ? 200 : 409, error === undefined ? { ok: true } : { error });
+      return;
+    }
+    if (url.pathname === '/api/trust' && request.method === 'GET') {
+      send(response, 200, { trust: await options.trust() });
+      return;
+    }
+    if (url.pathname === '/api/trust' && request.method === 'POST') {
+      const error = await options.trustAnswer(await readBody(request));
       send(response, error === undefined ? 200 : 409, error === undefined ? { ok: true } : { error });
       return;
     }

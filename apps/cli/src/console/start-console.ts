@@ -6,6 +6,7 @@ import { ConsoleHub } from './console-hub.js';
 import { startConsoleServer } from './console-server.js';
 import { approveDefinition, definitionReviews } from './definition-reviews.js';
 import { newConsoleToken, writeConsoleRecord } from './runtime-records.js';
+import { trustFromPage, trustPage } from './trust-page.js';
 
 /** How long an ask waits for a console page's answer unless `--console-ask-timeout` says otherwise. */
 export const DEFAULT_CONSOLE_ASK_TIMEOUT_S = 300;
@@ -47,6 +48,8 @@ export async function startConsole(options: {
     history: (query, limit) => recentCalls(options.quiver(), query, limit),
     reviews: () => definitionReviews(options.quiver()),
     approveReview: (body) => approveDefinition(options.quiver(), body),
+    trust: () => trustPage(options.quiver()),
+    trustAnswer: (body) => trustFromPage(options.quiver(), body),
   });
   const quiver = options.quiver();
   const removeRecord = writeConsoleRecord({
