@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
@@ -6,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { describeWithSystemTools, findSystemTool } from '@quiver/test-utils';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { quiver, tempDir } from './helpers.js';
+import { quiver, tempDir, write } from './helpers.js';
 import { connectStdio, type ServeWorkspace, serveWorkspace, textOf } from './serve-fixtures.js';
 
 /** Where the screenshots go: printed, so a person can look at what the page showed. */
@@ -177,5 +178,38 @@ describeWithSystemTools(['chromium'])('the console page, in Debian chromium', ()
     expect(await ask({ ...bearer, host: `127.0.0.1:${port}`, origin: 'http://attacker.example' })).toBe(403);
     expect(await ask({ host: `127.0.0.1:${port}` })).toBe(401);
     expect(await ask({ host: `127.0.0.1:${port}`, authorization: 'Bearer wrong' }, '/api/events')).toBe(401);
+  });
+
+  it('shows the project waiting for trust as quiver trust does, refuses an answer to a changed one, and trusts what it shows', async () => {
+    const section = await page.waitForSelector('#trust-section:not([hidden]) button[data-trust]', {
+      timeout: 10_000,
+    });
+    expect(section).not.toBeNull();
+    const configFile = path.join(workspace.dir, 'quiver.yaml');
+    const shown = await page.$eval('#trust', (box) => box.textContent ?? '');
+    expect(shown).toContain(
+      `${configFile} · sha256 ${createHash('sha256').update(readFileSync(configFile)).digest('hex')}`,
+    );
+    expect(shown).toContain('plugin ./workbench: ');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'trust.png'), fullPage: true });
+    // Changed after the page showed it: the answer is refused and the page shows the new one.
+    const personality = path.join(workspace.dir, 'personalities/dev.yaml');
+    write(personality, readFileSync(personality, 'utf8').replace('log_steps]', 'log_steps, list_*]'));
+    await page.click('#trust button[data-trust]');
+    await page.waitForFunction(
+      "(document.querySelector('#trust')?.textContent ?? '').includes('Not trusted: the configuration changed')",
+      { timeout: 10_000 },
+    );
+    const trust = () => quiver(['trust', '--json'], { cwd: workspace.dir, env: env() });
+    expect(JSON.parse((await trust()).stdout).state).not.toBe('trusted');
+    expect(await page.$eval('#trust', (box) => box.textContent ?? '')).toContain('list_*');
+    await page.click('#trust button[data-trust]');
+    await page.waitForFunction(
+      "(document.querySelector('#trust')?.textContent ?? '').startsWith('Trusted ')",
+      {
+        timeout: 10_000,
+      },
+    );
+    expect(JSON.parse((await trust()).stdout).state).toBe('trusted');
   });
 });
