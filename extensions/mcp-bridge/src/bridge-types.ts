@@ -26,6 +26,11 @@ export interface McpServerStatus {
   exit?: { code: number | null; signal: NodeJS.Signals | null };
   /** For a server that is down: the last lines it wrote to stderr before it failed. */
   stderrTail?: string[];
+  /**
+   * The MCP revision spoken with the server, once connected: 2026-07-28 with a Streamable HTTP
+   * server that offers it, else what the 2025 handshake agreed on.
+   */
+  protocolVersion?: string;
   /** What the server told its clients at initialization about using it (cleaned text), once connected. */
   instructions?: string;
   /** For an `invalid` server: the key of its entry that is wrong, and the keys allowed there. */

@@ -32,8 +32,14 @@ export interface OpenClientOptions {
   signal: AbortSignal;
 }
 
-function newClient(Client: ClientClass, options: OpenClientOptions): Client {
-  const client = new Client({ name: 'quiver-mcp-bridge', version: options.clientVersion });
+function newClient(Client: ClientClass, options: OpenClientOptions, negotiate = false): Client {
+  // Over Streamable HTTP the SDK asks the server which revisions it offers (server/discover on
+  // the connection itself) and speaks 2026-07-28 to a server that offers it, the 2025 handshake
+  // to any other. Over stdio its probe would need a second start of the server's process.
+  const client = new Client(
+    { name: 'quiver-mcp-bridge', version: options.clientVersion },
+    negotiate ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
   options.prepare(client);
   options.onCreated(client);
   return client;
@@ -65,7 +71,7 @@ async function openHttp(config: HttpServerConfig, options: OpenClientOptions): P
     router.attach(transport);
     return { client, transport: 'sse', router };
   }
-  const client = newClient(Client, options);
+  const client = newClient(Client, options, true);
   try {
     const transport = new StreamableHTTPClientTransport(url, {
       requestInit,

@@ -65,6 +65,7 @@ export class ServerConnection {
   private client: Client | undefined;
   private router: CallRouter | undefined;
   private transport: TransportKind | undefined;
+  private protocolVersion: string | undefined;
   private lastError: string | undefined;
   private generation = 0;
   private stderrTail = '';
@@ -167,6 +168,9 @@ export class ServerConnection {
       tools: this.tools.names(),
       attempt: this.reconnection.attempt,
       lastError: this.lastError,
+      ...(this.state === 'connected' && this.protocolVersion
+        ? { protocolVersion: this.protocolVersion }
+        : {}),
       ...(this.state === 'down' && this.failureExit ? { exit: this.failureExit } : {}),
       ...(this.state === 'down' && this.failureStderr.length > 0 ? { stderrTail: this.failureStderr } : {}),
     };
@@ -262,6 +266,7 @@ export class ServerConnection {
       this.client = opened.client;
       this.router = opened.router;
       this.transport = opened.transport;
+      this.protocolVersion = opened.client.getNegotiatedProtocolVersion();
       opened.client.onclose = () => this.handleClose(generation);
       opened.client.onerror = (error) => {
         // The transport closes right after this error, which would otherwise read as a crash.

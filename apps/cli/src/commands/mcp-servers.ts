@@ -92,6 +92,8 @@ interface ServerReport extends DefinedServer {
   tools: number;
   /** Changed tool definitions waiting for `quiver mcp review`. */
   pendingReview: number;
+  /** The MCP revision spoken with a connected server. */
+  protocolVersion?: string;
 }
 
 /** Every defined server with its state: the default personality's servers are started to see. */
@@ -142,6 +144,7 @@ async function serverReports(command: Command, names?: readonly string[]): Promi
         ...(problem ? { problem } : {}),
         tools: inEffect ? (status?.tools.length ?? 0) : 0,
         pendingReview: pending.filter((change) => change.server === entry.server).length,
+        ...(inEffect && status?.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
       };
     });
   } finally {
