@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDirs, write } from './helpers.js';
-import { type RawChannel, rawChannel, rssMiB } from './stdio-channel.js';
+import { type JsonRpcReply, type RawChannel, rawChannel, rssMiB } from './stdio-channel.js';
 
 const frame = (body: string) => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 const request = (id: number | string, method: string, params: unknown) =>
@@ -122,4 +122,45 @@ describe('quiver rpc bounds what it reads and what it buffers', () => {
     expect(child.exitCode).toBeNull();
     expect(peak - start, `RSS went from ${start.toFixed(0)} to ${peak.toFixed(0)} MiB`).toBeLessThan(80);
   }, 30_000);
+  it('answers a request past --max-in-flight with an error naming the limit, and still takes the answers to its permission asks', async () => {
+    const dir = dirs.make();
+    write(path.join(dir, 'quiver.yaml'), 'defaultPersonality: agent\n');
+    write(path.join(dir, 'personalities/agent.yaml'), 'id: agent\nplugins: [tools-code]\n');
+    const channel = rawChannel(dir, ['rpc', '--max-in-flight', '2', '--no-console'], 'content-length');
+    channels.push(channel);
+    await channel.send(
+      request(1, 'initialize', {
+        protocolVersion: '1',
+        client: { name: 'raw' },
+        capabilities: { permissions: true },
+      }),
+    );
+    await channel.reply((reply) => reply.id === 1);
+    await channel.send(request(2, 'session.create', { sessionId: 'limited' }));
+    await channel.reply((reply) => reply.id === 2);
+    const execute = (id: number) =>
+      request(id, 'session.execute', {
+        sessionId: 'limited',
+        calls: [{ id: `w${id}`, name: 'write_file', args: { path: `note-${id}.txt`, content: 'x' } }],
+      });
+    // Two calls wait on the client's answer to a permission ask.
+    await channel.send(execute(10) + execute(11));
+    const isAsk = (reply: JsonRpcReply) => (reply as { method?: string }).method === 'permission.requested';
+    await vi.waitFor(() => expect(channel.replies.filter(isAsk)).toHaveLength(2), { timeout: 30_000 });
+    await channel.send(request(12, 'session.list', {}));
+    const refused = await channel.reply((reply) => reply.id === 12);
+    expect(refused.error?.message).toMatch(/2 of at most 2.*--max-in-flight/);
+    for (const ask of channel.replies.filter(isAsk))
+      await channel.send(
+        frame(JSON.stringify({ jsonrpc: '2.0', id: ask.id, result: { behavior: 'allow', scope: 'once' } })),
+      );
+    for (const id of [10, 11]) {
+      const done = await channel.reply((reply) => reply.id === id);
+      expect((done.result as { results: Array<{ ok: boolean }> }).results[0]?.ok, JSON.stringify(done)).toBe(
+        true,
+      );
+    }
+    await channel.send(request(13, 'session.list', {}));
+    expect((await channel.reply((reply) => reply.id === 13)).error).toBeUndefined();
+  }, 60_000);
 });

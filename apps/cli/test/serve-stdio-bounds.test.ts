@@ -1,7 +1,15 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDirs, write } from './helpers.js';
-import { paddedRequest, type RawChannel, rawChannel, rssMiB } from './stdio-channel.js';
+import { type JsonRpcReply, paddedRequest, type RawChannel, rawChannel, rssMiB } from './stdio-channel.js';
+
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -112,4 +120,42 @@ describe('quiver serve over stdio bounds what it reads and what it buffers', () 
       `RSS went from ${start.toFixed(0)} to ${peak.toFixed(0)} MiB (${sent} requests sent)`,
     ).toBeLessThan(80);
   }, 30_000);
+  it('answers a request past --max-in-flight with an error naming the limit, and still takes the answers to its own questions', async () => {
+    const dir = dirs.make();
+    write(path.join(dir, 'quiver.yaml'), 'defaultPersonality: dev\n');
+    write(path.join(dir, 'personalities/dev.yaml'), 'id: dev\nplugins: [tools-code]\n');
+    const channel = rawChannel(dir, ['serve', '--max-in-flight', '2'], 'lines');
+    channels.push(channel);
+    const asking = JSON.parse(INITIALIZE) as { params: { capabilities: object } };
+    asking.params.capabilities = { elicitation: {} };
+    await channel.send(`${JSON.stringify(asking)}\n`);
+    await channel.reply((reply) => reply.id === 1);
+    await channel.send(`${INITIALIZED}\n`);
+    const writeCall = (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'write_file', arguments: { path: `note-${id}.txt`, content: 'x' } },
+      });
+    // Two calls wait on a person: the server asks the client (elicitation/create) for each.
+    await channel.send(`${writeCall(10)}\n${writeCall(11)}\n`);
+    const isAsk = (reply: JsonRpcReply) => (reply as { method?: string }).method === 'elicitation/create';
+    await channel.reply(isAsk, 30_000);
+    await until(() => channel.replies.filter(isAsk).length === 2);
+    await channel.send(`${JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'ping' })}\n`);
+    const refused = await channel.reply((reply) => reply.id === 12);
+    expect(refused.error?.message).toMatch(/2 of at most 2.*--max-in-flight/);
+    // The answers to the server's own questions pass the limit, and the calls finish.
+    for (const ask of channel.replies.filter(isAsk))
+      await channel.send(
+        `${JSON.stringify({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { decision: 'once' } } })}\n`,
+      );
+    for (const id of [10, 11]) {
+      const done = await channel.reply((reply) => reply.id === id);
+      expect((done.result as { isError?: boolean }).isError, JSON.stringify(done)).toBeFalsy();
+    }
+    await channel.send(`${JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'ping' })}\n`);
+    expect((await channel.reply((reply) => reply.id === 13)).result).toEqual({});
+  }, 60_000);
 });

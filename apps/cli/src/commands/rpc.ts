@@ -6,10 +6,12 @@ import type { GlobalOptions } from '../global-options.js';
 import { CliError, EXIT, printError } from '../output.js';
 import { BoundedMessageReader, BoundedMessageWriter } from '../rpc/framing.js';
 import { serveRpc } from '../rpc/rpc-server.js';
+import { InFlightRequests, parseMaxInFlight } from '../stdio/in-flight-requests.js';
 import { parseMessageSize } from '../stdio/message-size.js';
 
 interface RpcOptions {
   maxMessageSize?: string;
+  maxInFlight?: string;
   console?: boolean;
   consoleAskTimeout?: string;
 }
@@ -24,6 +26,10 @@ export function registerRpcCommand(program: Command): void {
       '--max-message-size <size>',
       'largest message read, e.g. 64MiB; a larger one is skipped and answered with an error (default 16MiB)',
     )
+    .option(
+      '--max-in-flight <count>',
+      "most of the client's requests under way at once; more are answered with an error (default 64)",
+    )
     .option('--no-console', 'do not start the local console (`quiver console` opens it)')
     .option(
       '--console-ask-timeout <seconds>',
@@ -31,6 +37,7 @@ export function registerRpcCommand(program: Command): void {
     )
     .action(async (options: RpcOptions, command: Command) => {
       const maxMessageBytes = parseMessageSize(options.maxMessageSize);
+      const inFlight = new InFlightRequests(parseMaxInFlight(options.maxInFlight));
       let askTimeoutMs: number;
       try {
         askTimeoutMs = parseConsoleAskTimeout(options.consoleAskTimeout);
@@ -47,9 +54,10 @@ export function registerRpcCommand(program: Command): void {
         options.console === false
           ? undefined
           : await startConsole({ kind: 'rpc', quiver: () => quiver, askTimeoutMs });
-      const writer = new BoundedMessageWriter(process.stdout);
+      const writer = new BoundedMessageWriter(process.stdout, inFlight);
       const reader = new BoundedMessageReader({
         maxMessageBytes,
+        inFlight,
         reply: (message) => void writer.write(message).catch(() => {}),
         log,
       });

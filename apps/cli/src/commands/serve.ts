@@ -17,6 +17,7 @@ import { createServeConnection, type ServeConnection } from '../serve/mcp-server
 import { STATE_KEY_VARIABLE, servePermissionRounds } from '../serve/permission-rounds.js';
 import { serveStdio } from '../serve/stdio.js';
 import { listTools } from '../serve/tool-listing.js';
+import { parseMaxInFlight } from '../stdio/in-flight-requests.js';
 import { parseMessageSize } from '../stdio/message-size.js';
 
 interface ServeOptions {
@@ -29,6 +30,7 @@ interface ServeOptions {
   sessionIdleTimeout?: string;
   maxSessions?: string;
   maxMessageSize?: string;
+  maxInFlight?: string;
   headerTimeout?: string;
   bodyTimeout?: string;
   maxConnections?: string;
@@ -103,6 +105,10 @@ export function registerServeCommand(program: Command): void {
       '--max-message-size <size>',
       'over stdio: largest message read, e.g. 64MiB; a larger one is skipped and answered with an error (default 16MiB)',
     )
+    .option(
+      '--max-in-flight <count>',
+      "over stdio: most of the client's requests under way at once; more are answered with an error (default 64)",
+    )
     .option('--json', 'print the start summary as one JSON line')
     .option('--no-console', 'do not start the local console (`quiver console` opens it)')
     .option(
@@ -114,6 +120,7 @@ export function registerServeCommand(program: Command): void {
       const limits = parseSessionLimits(options);
       const connectionLimits = parseConnectionLimits(options);
       const maxMessageBytes = parseMessageSize(options.maxMessageSize);
+      const maxInFlight = parseMaxInFlight(options.maxInFlight);
       let askTimeoutMs: number;
       try {
         askTimeoutMs = parseConsoleAskTimeout(options.consoleAskTimeout);
@@ -135,6 +142,12 @@ export function registerServeCommand(program: Command): void {
         throw new CliError(
           '--max-message-size applies to stdio only: over --http a request body may be at most 4 MiB, answered 413 when larger.',
           'Leave --max-message-size out with --http.',
+          EXIT.usage,
+        );
+      if (address && options.maxInFlight !== undefined)
+        throw new CliError(
+          '--max-in-flight applies to stdio only: over --http the requests under way per MCP session are bounded by --max-session-connections.',
+          'Leave --max-in-flight out with --http, or use --max-session-connections.',
           EXIT.usage,
         );
       if (address && !options.allowRemote && !isLoopbackHost(address.host)) {
@@ -246,7 +259,7 @@ export function registerServeCommand(program: Command): void {
         } else {
           // stdout carries the protocol; stray console output from plugins must not corrupt it.
           console.log = console.info = console.debug = console.error;
-          const server = await serveStdio(openConnection(), maxMessageBytes);
+          const server = await serveStdio(openConnection(), maxMessageBytes, maxInFlight);
           announce({ ...summary, transport: 'stdio' }, options.json === true, process.stderr);
           await Promise.race([untilSignal(), server.closed]);
           await server.close();

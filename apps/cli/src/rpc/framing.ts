@@ -9,6 +9,7 @@ import {
   type MessageWriter,
 } from 'vscode-jsonrpc/node';
 import { ContentLengthFramer, type FrameItem } from '../stdio/content-length-framer.js';
+import type { InFlightRequests } from '../stdio/in-flight-requests.js';
 import { jsonNestsDeeperThan, tooDeepMessage } from '../stdio/json-depth.js';
 import { ID_PREFIX_BYTES, leadingRequestId } from '../stdio/leading-request-id.js';
 import { formatBytes } from '../stdio/message-size.js';
@@ -21,16 +22,20 @@ import { PacedInput } from '../stdio/paced-input.js';
  */
 export class BoundedMessageWriter extends AbstractMessageWriter implements MessageWriter {
   readonly #output: Writable;
+  readonly #inFlight: InFlightRequests | undefined;
   #drain: Promise<void> | undefined;
 
-  constructor(output: Writable = process.stdout) {
+  /** `inFlight`: the reader's count of the client's requests under way, which each response ends. */
+  constructor(output: Writable = process.stdout, inFlight?: InFlightRequests) {
     super();
     this.#output = output;
+    this.#inFlight = inFlight;
     output.on('error', (error: Error) => this.fireError(error));
     output.on('close', () => this.fireClose());
   }
 
   write(message: Message): Promise<void> {
+    this.#inFlight?.settled(message);
     const body = Buffer.from(JSON.stringify(message), 'utf8');
     const framed = Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
     if (this.#output.write(framed)) return Promise.resolve();
@@ -51,13 +56,15 @@ export class BoundedMessageWriter extends AbstractMessageWriter implements Messa
  * only while the client drains stdout. What cannot be a message is answered, never dropped in
  * silence: a body over the limit with -32600 (to its request id when its first bytes name one),
  * a body that is not JSON or bytes that are not a frame with -32700 (the latter also on stderr),
- * a JSON body that is no JSON-RPC 2.0 message with -32600; reading goes on after each.
+ * a JSON body that is no JSON-RPC 2.0 message with -32600, a request past the in-flight limit
+ * with -32000; reading goes on after each.
  */
 export class BoundedMessageReader extends AbstractMessageReader implements MessageReader {
   readonly #maxMessageBytes: number;
   readonly #reply: (message: Message) => void;
   readonly #log: (message: string) => void;
   readonly #input: PacedInput<FrameItem>;
+  readonly #inFlight: InFlightRequests | undefined;
   #callback: DataCallback | undefined;
 
   constructor(options: {
@@ -67,9 +74,12 @@ export class BoundedMessageReader extends AbstractMessageReader implements Messa
     /** Sends an error response through the connection's writer. */
     reply: (message: Message) => void;
     log: (message: string) => void;
+    /** The client's requests under way, bounded: a request past the limit is answered with an error. */
+    inFlight?: InFlightRequests;
   }) {
     super();
     this.#maxMessageBytes = options.maxMessageBytes;
+    this.#inFlight = options.inFlight;
     this.#reply = options.reply;
     this.#log = options.log;
     this.#input = new PacedInput({
@@ -131,6 +141,16 @@ export class BoundedMessageReader extends AbstractMessageReader implements Messa
         Array.isArray(value)
           ? 'Invalid Request: quiver rpc takes one JSON-RPC message per frame, not a batch.'
           : 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message ({"jsonrpc":"2.0", ...}).',
+      );
+      return;
+    }
+    const refused = this.#inFlight?.admit(value);
+    if (refused) {
+      this.#error(
+        (value as unknown as { id: string | number }).id,
+        refused.code,
+        refused.message,
+        refused.data,
       );
       return;
     }

@@ -5,6 +5,7 @@ import {
   serializeMessage,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { InFlightRequests } from '../stdio/in-flight-requests.js';
 import { jsonNestsDeeperThan, tooDeepMessage } from '../stdio/json-depth.js';
 import { ID_PREFIX_BYTES, leadingRequestId } from '../stdio/leading-request-id.js';
 import { LineFramer, type LineItem } from '../stdio/line-framer.js';
@@ -16,8 +17,8 @@ type RequestId = string | number | null;
 /**
  * MCP over stdin/stdout, bounded: a line over `maxMessageBytes` is skipped to its newline and
  * answered with -32600 (to its request id when its first bytes name one), a line that is not
- * JSON with -32700, a line that is JSON but no JSON-RPC message with -32600; the connection goes
- * on in every case. Reading pauses while the client has not drained stdout (see PacedInput).
+ * JSON with -32700, a line that is JSON but no JSON-RPC message with -32600, a request past
+ * `maxInFlight` under way with -32000 (see InFlightRequests); the connection goes on in every case. Reading pauses while the client has not drained stdout (see PacedInput).
  * The SDK's StdioServerTransport instead closes the connection on a line over 10 MB, answers
  * nothing to a line that does not parse, and reads on however much output the client left unread.
  */
@@ -29,12 +30,20 @@ export class BoundedStdioServerTransport implements Transport {
   readonly #output: Writable;
   readonly #maxMessageBytes: number;
   readonly #input: PacedInput<LineItem>;
+  readonly #inFlight: InFlightRequests;
   #closed = false;
 
-  constructor(options: { input?: Readable; output?: Writable; maxMessageBytes: number }) {
+  constructor(options: {
+    input?: Readable;
+    output?: Writable;
+    maxMessageBytes: number;
+    /** The client's requests under way at once; more are answered with an error. */
+    maxInFlight: number;
+  }) {
     const input = options.input ?? process.stdin;
     this.#output = options.output ?? process.stdout;
     this.#maxMessageBytes = options.maxMessageBytes;
+    this.#inFlight = new InFlightRequests(options.maxInFlight);
     this.#input = new PacedInput({
       input,
       output: this.#output,
@@ -58,6 +67,7 @@ export class BoundedStdioServerTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('the stdio connection is closed'));
+    this.#inFlight.settled(message);
     return new Promise((resolve, reject) => {
       const written = this.#output.write(serializeMessage(message), (error) => {
         if (error) reject(error);
@@ -124,6 +134,11 @@ export class BoundedStdioServerTransport implements Transport {
           ? 'Invalid Request: batches are not part of MCP over stdio; send one JSON-RPC message per line.'
           : 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 request, notification or response.',
       );
+      return;
+    }
+    const refused = this.#inFlight.admit(message);
+    if (refused) {
+      this.#reject((message as { id: RequestId }).id, refused.code, refused.message, refused.data);
       return;
     }
     this.onmessage?.(message);

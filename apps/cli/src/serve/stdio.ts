@@ -7,10 +7,14 @@ export interface RunningStdioServer {
   close(): Promise<void>;
 }
 
-/** Serves one connection over this process's stdin/stdout, reading messages of at most `maxMessageBytes`. */
+/**
+ * Serves one connection over this process's stdin/stdout, reading messages of at most
+ * `maxMessageBytes`, with at most `maxInFlight` of the client's requests under way.
+ */
 export async function serveStdio(
   connection: ServeConnection,
   maxMessageBytes: number,
+  maxInFlight: number,
 ): Promise<RunningStdioServer> {
   const closed = new Promise<void>((resolve) => {
     connection.server.onclose = () => resolve();
@@ -18,6 +22,6 @@ export async function serveStdio(
   // The bridged servers take a while to start: open what the first call needs meanwhile.
   connection.prepareCalls();
   await connection.declareRelayedCapabilities();
-  await connection.server.connect(new BoundedStdioServerTransport({ maxMessageBytes }));
+  await connection.server.connect(new BoundedStdioServerTransport({ maxMessageBytes, maxInFlight }));
   return { closed, close: () => connection.close() };
 }
