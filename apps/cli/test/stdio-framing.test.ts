@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContentLengthFramer, type FrameItem } from '../src/stdio/content-length-framer.js';
+import { parseMaxInFlight } from '../src/stdio/in-flight-requests.js';
 import { jsonNestsDeeperThan } from '../src/stdio/json-depth.js';
 import { leadingRequestId } from '../src/stdio/leading-request-id.js';
 import { LineFramer, type LineItem } from '../src/stdio/line-framer.js';
@@ -108,5 +109,12 @@ describe('reading bounded messages from a byte stream', () => {
     expect(parseMessageSize('2048')).toBe(2048);
     expect(() => parseMessageSize('10')).toThrow(/from 1KiB to 1GiB/);
     expect(() => parseMessageSize('lots')).toThrow(/--max-message-size/);
+  });
+
+  it('reads --max-in-flight as a whole number and refuses anything else, saying what to pass', () => {
+    expect(parseMaxInFlight(undefined)).toBe(64);
+    expect(parseMaxInFlight('8')).toBe(8);
+    for (const bad of ['0', '-1', '2.5', 'many'])
+      expect(() => parseMaxInFlight(bad)).toThrow(/--max-in-flight must be a whole number from 1/);
   });
 });
