@@ -329,7 +329,7 @@ describe('SqliteSessionEventLog', () => {
     const db = new Database(`${dataDir}/sessions.db`, { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(db.pragma('user_version', { simple: true })).toBe(3);
     } finally {
       db.close();
     }
