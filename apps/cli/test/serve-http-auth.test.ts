@@ -193,7 +193,9 @@ describe('quiver serve --http with serve.auth', () => {
     const listed = await quiver(['--trust-project', 'permissions', 'list', '--json'], { cwd: dir });
     expect(listed.code, listed.stderr).toBe(0);
     const grants = JSON.parse(listed.stdout).grants as Array<{ rule: string; caller?: string }>;
-    expect(grants).toEqual([expect.objectContaining({ rule: 'terminal(touch by-alice:*)', caller: 'alice' })]);
+    expect(grants).toEqual([
+      expect.objectContaining({ rule: 'terminal(touch by-alice:*)', caller: 'alice' }),
+    ]);
     const text = await quiver(['--trust-project', 'permissions', 'list'], { cwd: dir });
     expect(text.stdout).toContain('grant terminal(touch by-alice:*)  asked for by caller alice');
   });
