@@ -196,7 +196,10 @@ export function assertStoreNotEmptied(path: string): void {
   if (record === undefined) return;
   const size = sizeOf(path);
   const schemaless = size !== undefined && size > 0 && holdsNoSchema(path);
-  if (size !== undefined && size > 0 && !schemaless) return assertSameStore(path, record);
+  if (size !== undefined && size > 0 && !schemaless) {
+    assertSameStore(path, record);
+    return;
+  }
   if (existsSync(asidePath(path))) return;
   const state =
     size === undefined
