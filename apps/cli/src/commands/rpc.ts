@@ -3,7 +3,7 @@ import { createMessageConnection } from 'vscode-jsonrpc/node';
 import { parseConsoleAskTimeout, type RunningConsole, startConsole } from '../console/start-console.js';
 import { openQuiver } from '../context.js';
 import type { GlobalOptions } from '../global-options.js';
-import { CliError, EXIT, printError } from '../output.js';
+import { printError } from '../output.js';
 import { BoundedMessageReader, BoundedMessageWriter } from '../rpc/framing.js';
 import { serveRpc } from '../rpc/rpc-server.js';
 import { InFlightRequests, parseMaxInFlight } from '../stdio/in-flight-requests.js';
@@ -38,16 +38,7 @@ export function registerRpcCommand(program: Command): void {
     .action(async (options: RpcOptions, command: Command) => {
       const maxMessageBytes = parseMessageSize(options.maxMessageSize);
       const inFlight = new InFlightRequests(parseMaxInFlight(options.maxInFlight));
-      let askTimeoutMs: number;
-      try {
-        askTimeoutMs = parseConsoleAskTimeout(options.consoleAskTimeout);
-      } catch (error) {
-        throw new CliError(
-          (error as Error).message,
-          'Give whole seconds, e.g. --console-ask-timeout 120.',
-          EXIT.usage,
-        );
-      }
+      const askTimeoutMs = parseConsoleAskTimeout(options.consoleAskTimeout);
       const quiver = await openQuiver(command.optsWithGlobals<GlobalOptions>());
       const log = (message: string) => printError(`quiver rpc: ${message}`);
       const personConsole: RunningConsole | undefined =

@@ -121,16 +121,7 @@ export function registerServeCommand(program: Command): void {
       const connectionLimits = parseConnectionLimits(options);
       const maxMessageBytes = parseMessageSize(options.maxMessageSize);
       const maxInFlight = parseMaxInFlight(options.maxInFlight);
-      let askTimeoutMs: number;
-      try {
-        askTimeoutMs = parseConsoleAskTimeout(options.consoleAskTimeout);
-      } catch (error) {
-        throw new CliError(
-          (error as Error).message,
-          'Give whole seconds, e.g. --console-ask-timeout 120.',
-          EXIT.usage,
-        );
-      }
+      const askTimeoutMs = parseConsoleAskTimeout(options.consoleAskTimeout);
       const httpOnly = HTTP_ONLY.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
       if (!address && httpOnly.length > 0)
         throw new CliError(

@@ -2,6 +2,7 @@ import { describeCallArguments, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import { pendingDefinitionChanges } from '../commands/pending-definition-changes.js';
 import { mcpServerStatus } from '../mcp-server-problems.js';
+import { CliError, EXIT } from '../output.js';
 import { ConsoleHub } from './console-hub.js';
 import { startConsoleServer } from './console-server.js';
 import { approveDefinition, definitionReviews } from './definition-reviews.js';
@@ -22,8 +23,10 @@ export function parseConsoleAskTimeout(value: string | undefined): number {
   if (value === undefined) return DEFAULT_CONSOLE_ASK_TIMEOUT_S * 1000;
   const seconds = Number(value);
   if (!Number.isInteger(seconds) || seconds < 1 || seconds > 86_400)
-    throw new Error(
-      `--console-ask-timeout must be a whole number of seconds from 1 to 86400, not ${JSON.stringify(value)}; e.g. --console-ask-timeout 120`,
+    throw new CliError(
+      `--console-ask-timeout must be a whole number of seconds from 1 to 86400, not ${JSON.stringify(value)}.`,
+      'Give whole seconds, e.g. --console-ask-timeout 120.',
+      EXIT.usage,
     );
   return seconds * 1000;
 }
