@@ -57,11 +57,19 @@ export function parseConnectionLimits(options: {
   return limits;
 }
 
-/** Node's own request timeouts, as a backstop of the body timer below; checked often enough to matter. */
+/** How much later than the guard Node's own deadlines fall. */
+const NODE_BACKSTOP_MS = 1000;
+
+/**
+ * Node's own request timeouts, as a backstop of the guard's timers below; checked often enough to
+ * matter. Node's headers deadline is a second later than the guard's, so a first request's headers
+ * are always refused by the guard (408 naming --header-timeout), never by Node racing it with a bare
+ * 408; Node's applies to later requests on a kept-alive connection.
+ */
 export function serverTimeouts(limits: ConnectionLimits): ServerOptions {
   return {
-    headersTimeout: limits.headerTimeoutMs,
-    requestTimeout: limits.headerTimeoutMs + limits.bodyTimeoutMs,
+    headersTimeout: limits.headerTimeoutMs + NODE_BACKSTOP_MS,
+    requestTimeout: limits.headerTimeoutMs + limits.bodyTimeoutMs + NODE_BACKSTOP_MS,
     connectionsCheckingInterval: Math.max(250, Math.min(limits.headerTimeoutMs / 2, 5000)),
   };
 }
