@@ -65,16 +65,17 @@ async function allClosed(clients: DrippingClient[], ms: number): Promise<void> {
 const status = (client: DrippingClient) => Number(/^HTTP\/1\.1 (\d{3})/.exec(client.received())?.[1]);
 
 /**
- * A new client's initialize status once the closed connections' slots are free: the server frees a
- * slot when it sees the socket close, a moment after the client does, so a 503 is retried for 3 s.
+ * A new client's initialize answer once the closed connections' slots are free: the server frees a
+ * slot when it sees the socket close, a moment after the client does (later on a loaded machine), so
+ * a 503 is retried for 5 s.
  */
-async function initializeOnceFreed(url: string): Promise<number> {
-  let answer = (await rawInitialize(url)).status;
-  for (const started = Date.now(); answer === 503 && Date.now() - started < 3_000; ) {
+async function initializeOnceFreed(url: string): Promise<string> {
+  let answer = await rawInitialize(url);
+  for (const started = Date.now(); answer.status === 503 && Date.now() - started < 5_000; ) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    answer = (await rawInitialize(url)).status;
+    answer = await rawInitialize(url);
   }
-  return answer;
+  return `${answer.status} ${answer.body.slice(0, 300)}`;
 }
 
 describe('quiver serve --http bounds what slow clients can hold', () => {
@@ -112,7 +113,7 @@ describe('quiver serve --http bounds what slow clients can hold', () => {
     expect(dripping.find((client) => status(client) === 503)?.received()).toContain('--max-connections');
     expect(dripping.find((client) => status(client) === 408)?.received()).toContain('--body-timeout');
     // The server took no harm: a new client still opens a session.
-    expect(await initializeOnceFreed(url)).toBe(200);
+    expect(await initializeOnceFreed(url)).toMatch(/^200 /);
   }, 30_000);
 
   it('closes connections that send nothing at --header-timeout, so idle sockets cannot hold every slot', async () => {
@@ -140,7 +141,7 @@ describe('quiver serve --http bounds what slow clients can hold', () => {
       answers.some((received) => received.includes('--header-timeout')),
       answers.join('\n---\n'),
     ).toBe(true);
-    expect(await initializeOnceFreed(url)).toBe(200);
+    expect(await initializeOnceFreed(url)).toMatch(/^200 /);
   }, 20_000);
 
   it('answers 429 to a request past --max-session-connections of one MCP session', async () => {
