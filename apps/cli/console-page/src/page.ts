@@ -113,9 +113,17 @@ async function secret(): Promise<string | undefined> {
 
 function renderAsks(token: string): void {
   const container = byId('asks');
-  container.replaceChildren();
+  // Boxes already shown stay as they are (a message being typed, the buttons under the pointer):
+  // only answered asks leave and new ones join at the end.
+  const shown = new Set<string>();
+  for (const box of [...container.children] as HTMLElement[]) {
+    const id = box.dataset.askId;
+    if (id === undefined || !asks.has(id)) box.remove();
+    else shown.add(id);
+  }
   byId('no-asks').hidden = asks.size > 0;
   for (const ask of asks.values()) {
+    if (shown.has(ask.id)) continue;
     const box = element('div', undefined, 'ask');
     box.dataset.askId = ask.id;
     box.append(element('h3', ask.headline));
