@@ -114,13 +114,13 @@ describeWithSystemTools(['chromium'])('the console page, in Debian chromium', ()
     await page.type('.ask textarea', 'leave the fox red, edit docs/ instead');
     // Another ask arriving while the person types keeps what they typed and where the buttons are.
     const second = call('edit_file', { path: 'README.md', old_string: 'red fox', new_string: 'green fox' });
-    await page.waitForFunction(() => document.querySelectorAll('.ask').length === 2);
+    await page.waitForFunction("document.querySelectorAll('.ask').length === 2", { timeout: 10_000 });
     await page.click('.ask button[data-choice="deny"]');
     const result = await pending;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('leave the fox red, edit docs/ instead');
     expect(readFileSync(path.join(workspace.dir, 'README.md'), 'utf8')).toContain('quick red fox');
-    await page.waitForFunction(() => document.querySelectorAll('.ask').length === 1);
+    await page.waitForFunction("document.querySelectorAll('.ask').length === 1", { timeout: 10_000 });
     expect(await page.$eval('.ask pre', (pre) => pre.textContent)).toContain('green fox');
     await page.click('.ask button[data-choice="deny"]');
     expect(textOf(await second)).toContain('denied by the person');
