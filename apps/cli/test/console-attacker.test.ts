@@ -93,7 +93,7 @@ async function attack(running: Running): Promise<string[]> {
 describe("the console's secret, attacked with the model's tools", () => {
   it('stays out of reach with the sandbox off and the terminal allowed outright', async () => {
     const running = await serveWithConsole(
-      "extends: default\nsandbox: off\npermissions:\n  allow: { add: [terminal, read_file, grep, 'terminal(curl:*)', 'terminal(cat:*)', 'terminal(node:*)', 'terminal(env:*)', 'terminal(env -u QUIVER_TERMINAL_RUN node run-quiver.mjs console --json)'] }\n",
+      "extends: default\nsandbox: off\npermissions:\n  allow: { add: [terminal, read_file, grep, 'terminal(curl:*)', 'terminal(cat:*)', 'terminal(node:*)', 'terminal(env:*)', 'terminal(env -u QUIVER_TERMINAL_RUN node run-quiver.mjs console --json)', 'terminal(env -u QUIVER_TERMINAL_RUN node run-quiver.mjs permissions add allow write_file --scope personality)'] }\n",
     );
     const outputs = await attack(running);
     const said = (command: string) => outputs.find((line) => line.startsWith(`${command} =>`)) ?? '';
@@ -117,6 +117,15 @@ describe("the console's secret, attacked with the model's tools", () => {
     });
     expect(textOf(escaped)).not.toContain(running.record.token);
     expect(textOf(escaped)).toContain('runs inside a Quiver server with a console');
+    // So does any command that widens what Quiver may do: the same ancestry, not only the marker.
+    const personalityFile = path.join(running.workspace, 'personalities/attacker.yaml');
+    const before = readFileSync(personalityFile, 'utf8');
+    const widened = await running.client.callTool({
+      name: 'terminal',
+      arguments: { command: 'env -u QUIVER_TERMINAL_RUN node run-quiver.mjs permissions add allow write_file --scope personality' },
+    });
+    expect(textOf(widened)).toContain('person_only_command');
+    expect(readFileSync(personalityFile, 'utf8')).toBe(before);
   });
 
   itWithSystemTools(['bwrap'])(

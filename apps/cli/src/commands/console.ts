@@ -1,55 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { consoleRuntimeDirectory } from '@quiver/permissions';
 import type { Command } from 'commander';
 import { type ConsoleRecord, consoleDirectory, runningConsoles } from '../console/runtime-records.js';
-import { ranByQuiverTools } from '../interactive/person-terminal.js';
+import { consoleServerAncestor, markedByQuiverTools } from '../interactive/person-terminal.js';
 import { CliError, EXIT, printJson, printLine } from '../output.js';
 
 interface ConsoleOptions {
   pid?: string;
   open?: boolean;
   json?: boolean;
-}
-
-/** This process's ancestors (Linux: from /proc; elsewhere none are known). */
-function ancestorPids(): Set<number> {
-  const ancestors = new Set<number>();
-  let pid = process.ppid;
-  while (pid > 1 && !ancestors.has(pid)) {
-    ancestors.add(pid);
-    try {
-      // The parent is the 4th field after the command name, which may itself hold spaces and parentheses.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    } catch {
-      break;
-    }
-  }
-  return ancestors;
-}
-
-/**
- * The ancestor of this process that runs a console, by the record it wrote in the runtime
- * directory of its own environment (a tool command's environment may name another, or none).
- */
-function consoleAncestor(): number | undefined {
-  for (const pid of ancestorPids()) {
-    let environment: Record<string, string>;
-    try {
-      environment = Object.fromEntries(
-        readFileSync(`/proc/${pid}/environ`, 'utf8')
-          .split('\0')
-          .filter((entry) => entry.includes('='))
-          .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
-      );
-    } catch {
-      continue;
-    }
-    if (existsSync(path.join(consoleRuntimeDirectory(environment), `${pid}.json`))) return pid;
-  }
-  return undefined;
 }
 
 /** The address a person opens: the secret in the fragment, which a browser never sends. */
@@ -99,7 +57,7 @@ export function registerConsoleCommand(program: Command): void {
     .option('--json', 'print the running consoles as JSON')
     .action(async (options: ConsoleOptions) => {
       // The address carries the secret that makes an answer a person's: a command of the model's must not get it.
-      if (ranByQuiverTools())
+      if (markedByQuiverTools())
         throw new CliError(
           "`quiver console` hands out the secret with which a person answers Quiver's permission asks, and it was run by a command of Quiver's terminal tool; it printed nothing.",
           'Run `quiver console` yourself, in your own terminal.',
@@ -108,7 +66,7 @@ export function registerConsoleCommand(program: Command): void {
         );
       // A command of the model's runs below the server whose tools started it, whatever it did to
       // its environment (`env -u`, `env -i`) or terminal.
-      const above = consoleAncestor();
+      const above = consoleServerAncestor();
       if (above !== undefined)
         throw new CliError(
           `\`quiver console\` runs inside a Quiver server with a console (pid ${above}), as a command of its tools does; it printed nothing.`,
