@@ -122,7 +122,10 @@ describe("the console's secret, attacked with the model's tools", () => {
     const before = readFileSync(personalityFile, 'utf8');
     const widened = await running.client.callTool({
       name: 'terminal',
-      arguments: { command: 'env -u QUIVER_TERMINAL_RUN node run-quiver.mjs permissions add allow write_file --scope personality' },
+      arguments: {
+        command:
+          'env -u QUIVER_TERMINAL_RUN node run-quiver.mjs permissions add allow write_file --scope personality',
+      },
     });
     expect(textOf(widened)).toContain('person_only_command');
     expect(readFileSync(personalityFile, 'utf8')).toBe(before);
