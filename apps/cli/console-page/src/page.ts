@@ -1,41 +1,15 @@
 // The console page: plain DOM, every text set as textContent (what the server sends is already
 // escaped by Quiver's renderer; the page never parses it as markup).
 
-interface Ask {
-  id: string;
-  callId: string;
-  toolName: string;
-  lines: string[];
-  headline: string;
-  alwaysRule?: string;
-  choices: Array<{ value: string; label: string }>;
-  expiresAt: number;
-}
-interface Call {
-  callId: string;
-  sessionId: string;
-  toolName: string;
-  arguments: string;
-  status: string;
-  decision?: { behavior: string; scope?: string; rule?: string; reason: string };
-  progress?: { progress: number; total?: number; message?: string };
-  startedAt: number;
-  durationMs?: number;
-  resultChars?: number;
-  resultTokens?: number;
-  error?: string;
-}
-interface Session {
-  id: string;
-  transport: string;
-  client?: string;
-  caller?: string;
-  personality: string;
-  agent: string;
-  trust?: string;
-  startedAt: number;
-  closedAt?: number;
-}
+import type {
+  ConsoleAsk as Ask,
+  ConsoleCall as Call,
+  ConsoleMessage,
+  ConsoleReview as Review,
+  ConsoleSession as Session,
+  ConsoleTrust as TrustView,
+} from '../../src/console/wire.js';
+
 interface Server {
   server: string;
   state: string;
@@ -43,20 +17,7 @@ interface Server {
   pinnedTools?: number;
   pendingReview?: string[];
 }
-interface Review {
-  server: string;
-  tool: string;
-  hash: string;
-  pinnedAt: string;
-  changedAt: string;
-  diff: string[];
-}
-type Message =
-  | { type: 'session'; session: Session }
-  | { type: 'call'; call: Call }
-  | { type: 'ask'; ask: Ask }
-  | { type: 'ask_done'; id: string; outcome: string }
-  | { type: 'servers'; servers: Server[] };
+type Message = Exclude<ConsoleMessage, { type: 'servers' }> | { type: 'servers'; servers: Server[] };
 
 const TOKEN_KEY = 'quiver-console-token';
 const asks = new Map<string, Ask>();
@@ -277,20 +238,6 @@ async function refreshReviews(token: string): Promise<void> {
     box.append(pre, approve);
     container.append(box);
   }
-}
-
-interface TrustView {
-  workspace: string;
-  configFile: string | null;
-  state: string;
-  recordFile: string | null;
-  description: string[];
-  files: Array<{ path: string; sha256: string }>;
-  code: Array<{ kind: string; name: string; location: string | null; files: number }>;
-  changes: Array<{ kind: string; where: string; description: string }>;
-  warnings: string[];
-  cannotTrust?: string;
-  hash: string;
 }
 
 async function refreshTrust(token: string, refused?: string): Promise<void> {

@@ -7,76 +7,21 @@ import {
   renderPermissionQuestion,
   visibleText,
 } from '@quiver/types';
+import type { ConsoleAsk, ConsoleCall, ConsoleMessage, ConsoleSession, ConsoleSnapshot } from './wire.js';
 
-/** A session as the page lists it. */
-export interface ConsoleSession {
-  id: string;
-  transport: string;
-  client?: string;
-  /** The signed-in caller (a token's subject) of an authenticated serve. */
-  caller?: string;
-  personality: string;
-  agent: string;
-  trust?: string;
-  startedAt: number;
-  closedAt?: number;
-}
-
-/** A call as the page shows it, every text escaped by the one renderer's rules. */
-export interface ConsoleCall {
-  callId: string;
-  sessionId: string;
-  toolName: string;
-  arguments: string;
-  mcpServer?: string;
-  status: 'asking' | 'running' | 'ok' | 'error' | 'denied';
-  decision?: { behavior: string; scope?: string; rule?: string; reason: string };
-  progress?: { progress: number; total?: number; message?: string };
-  startedAt: number;
-  durationMs?: number;
-  resultChars?: number;
-  resultTokens?: number;
-  error?: string;
-}
-
-/** A permission ask waiting for the person: the renderer's question, as every prompt shows it. */
-export interface ConsoleAsk {
-  id: string;
-  callId: string;
-  sessionId?: string;
-  toolName: string;
-  /** `renderPermissionQuestion(prompt).text`, line by line. */
-  lines: string[];
-  headline: string;
-  alwaysRule?: string;
-  diff?: string[];
-  choices: ReadonlyArray<{ value: string; label: string }>;
-  expiresAt: number;
-}
-
-export type ConsoleMessage =
-  | { type: 'session'; session: ConsoleSession }
-  | { type: 'call'; call: ConsoleCall }
-  | { type: 'ask'; ask: ConsoleAsk }
-  | { type: 'ask_done'; id: string; outcome: string }
-  | { type: 'servers'; servers: unknown[] };
-
-export interface ConsoleSnapshot {
-  sessions: ConsoleSession[];
-  calls: ConsoleCall[];
-  asks: ConsoleAsk[];
-  servers: unknown[];
-}
+export type {
+  ConsoleAnswer,
+  ConsoleAsk,
+  ConsoleCall,
+  ConsoleMessage,
+  ConsoleSession,
+  ConsoleSnapshot,
+} from './wire.js';
 
 interface PendingAsk {
   ask: ConsoleAsk;
   settle(answer: PermissionAnswer, outcome: string): void;
 }
-
-/** What the page may answer. */
-export type ConsoleAnswer =
-  | { decision: 'once' | 'session' | 'project' }
-  | { decision: 'deny'; message?: string };
 
 const MAX_CALLS = 300;
 

@@ -2,17 +2,9 @@ import { visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import { lineDiff } from '../commands/definition-diff.js';
 import { pendingDefinitionChanges } from '../commands/pending-definition-changes.js';
+import type { ConsoleReview } from './wire.js';
 
-/** A changed MCP tool definition as the page shows it: every line of the change, escaped. */
-export interface ConsoleReview {
-  server: string;
-  tool: string;
-  /** What an approval pins: the page sends it back, so only the definition it showed is approved. */
-  hash: string;
-  pinnedAt: string;
-  changedAt: string;
-  diff: string[];
-}
+export type { ConsoleReview } from './wire.js';
 
 /** The pin file's changes waiting for review, as `quiver mcp review` reads them. */
 export async function definitionReviews(quiver: Quiver): Promise<ConsoleReview[]> {

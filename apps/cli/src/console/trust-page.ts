@@ -4,28 +4,9 @@ import { visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import { openTrustReview, TRUST_RECORD_INSIDE_WORKSPACE, type TrustReview } from '../commands/trust.js';
 import { launchEnvironment } from '../launch/launch-environment.js';
+import type { ConsoleTrust } from './wire.js';
 
-/** What the console's trust page shows: what `quiver trust` shows a person, and the hash it is bound to. */
-export interface ConsoleTrust {
-  workspace: string;
-  configFile: string | null;
-  /** `trusted`, or why the project waits (untrusted, changed…), as the trust record stands. */
-  state: string;
-  /** The record's file, when trust is kept in files; null where it cannot be recorded. */
-  recordFile: string | null;
-  /** The configuration in words, as `quiver trust` prints it. */
-  description: string[];
-  /** Each configuration file and its SHA-256, as the page showed them. */
-  files: Array<{ path: string; sha256: string }>;
-  /** Plugins and stdio servers with the code the record pins (where it resolved, how many files). */
-  code: Array<{ kind: string; name: string; location: string | null; files: number }>;
-  changes: Array<{ kind: string; where: string; description: string }>;
-  warnings: string[];
-  /** Why the page cannot trust it (nothing to trust, or nowhere to record it); absent when it can. */
-  cannotTrust?: string;
-  /** What a "Trust" answer sends back: the hash of everything above and of the code pinned. */
-  hash: string;
-}
+export type { ConsoleTrust } from './wire.js';
 
 /** The project this console's server loaded, as `quiver trust` would show it (compared with the record). */
 async function openReview(quiver: Quiver): Promise<TrustReview> {
