@@ -50,6 +50,16 @@ describe('recovery of a fixture server that crashes, hangs and changes its tools
   // A slow first reconnection leaves time to observe the server while it is down.
   const slowReconnect = { reconnect: { initialDelayMs: 1_000, maxDelayMs: 1_000 } };
 
+  it('skips lines of a server that are no JSON-RPC message and goes on answering over the same connection', async () => {
+    const { harness, state } = await startFixture();
+    const junk = await harness.call('mcp__fixture__junk_lines', {});
+    expect(successText(junk.result)).toBe('answered after the junk');
+    const echoed = await harness.call('mcp__fixture__echo', { text: 'still here' });
+    expect(successText(echoed.result)).toBe('still here');
+    expect(harness.bridge.status()[0]?.state).toBe('connected');
+    expect(await lines(join(state, 'starts.log'))).toHaveLength(1);
+  });
+
   it('keeps the tools of a crashed server listed, answers not_available, then works again after reconnecting', async () => {
     const { harness, state } = await startFixture({}, {}, slowReconnect);
     const before = harness.toolNames();
