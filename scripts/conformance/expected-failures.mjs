@@ -18,26 +18,8 @@ export const EXPECTED_SERVER_FAILURES = {};
  * suite 0.2.0-alpha.12, and the tasks extension's scenarios run one by one).
  */
 export const EXPECTED_NEXT_SERVER_FAILURES = {
-  'input-required-result-basic-elicitation':
-    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
-  'input-required-result-basic-list-roots':
-    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
-  'input-required-result-basic-sampling':
-    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
-  'input-required-result-capability-check':
-    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
-  'input-required-result-multi-round':
-    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
-  'input-required-result-multiple-input-requests':
-    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
   'input-required-result-non-tool-request':
-    'the fixture server offers no test_input_required_result_prompt prompt (a prompt that asks its caller for input)',
-  'input-required-result-request-state':
-    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
-  'input-required-result-result-type':
-    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
-  'input-required-result-tampered-state':
-    "the suite's test_input_required_result_* tools ask their caller for input themselves; the conformance fixture plugin does not offer them (a Quiver plugin tool has no way to ask its caller; Quiver's own permission asks do come back as input-required, tested in apps/cli)",
+    'the fixture server offers no test_input_required_result_prompt prompt: a relayed prompts/get does not yet carry the bridged server\'s question back as input-required',
   'server-stateless':
     "the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_missing_capability, which needs a client capability the request did not declare)",
   'tasks-capability-negotiation':

@@ -163,4 +163,175 @@ export function registerAskingTools(ctx: PluginContext): void {
         },
       }),
   );
+  registerInputRequiredTools(asking);
+}
+
+type Asking = (
+  name: string,
+  description: string,
+  ask: (args: Record<string, unknown>, relay: ClientRelayHandle, context: ToolContext) => Promise<ToolResult>,
+) => void;
+
+const nameQuestion = {
+  message: 'What is your name?',
+  requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+};
+
+/**
+ * The 2026-07-28 suite's tools that ask their caller (SEP-2322), written as any plugin tool asks:
+ * through `client_relay`, with the input key the suite expects. A refusal that says the question
+ * went back to the caller (`inputRequired`) ends the call; serve answers with the question and
+ * runs the call again with the caller's answer.
+ */
+function registerInputRequiredTools(asking: Asking): void {
+  const ask = (relay: ClientRelayHandle, context: ToolContext, toolName: string) => ({
+    elicit: (key: string, params: Record<string, unknown>) =>
+      relay.elicit({ callId: context.callId, toolName, key, params }, context.signal),
+    sample: (key: string, text: string, maxTokens: number) =>
+      relay.sample(
+        {
+          callId: context.callId,
+          toolName,
+          key,
+          params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens },
+        },
+        context.signal,
+      ),
+    roots: (key: string) =>
+      relay.listRoots
+        ? relay.listRoots({ callId: context.callId, toolName, key, params: {} }, context.signal)
+        : Promise.resolve({ action: 'refused' as const, reason: 'the caller cannot list roots' }),
+  });
+  const refusal = (outcome: { action: string; reason?: string }) =>
+    fail('not_available', outcome.reason ?? `the caller answered ${outcome.action}`);
+  const elicitOnce = (
+    name: string,
+    key: string,
+    params: Record<string, unknown>,
+    done: (content: string) => string,
+  ) =>
+    asking(
+      name,
+      `Asks its caller one question (${key}) and answers with what it was told`,
+      async (_args, relay, context) => {
+        const answer = await ask(relay, context, name).elicit(key, params);
+        if (answer.action !== 'accept') return refusal(answer);
+        return ok(done(JSON.stringify(answer.content ?? {})));
+      },
+    );
+  // The stateless scenario checks that a call that asks answers with a result, never a request.
+  elicitOnce('test_streaming_elicitation', 'user_name', nameQuestion, (content) => `Hello, ${content}!`);
+  elicitOnce(
+    'test_input_required_result_elicitation',
+    'user_name',
+    nameQuestion,
+    (content) => `Hello, ${content}!`,
+  );
+  elicitOnce(
+    'test_input_required_result_request_state',
+    'confirm',
+    {
+      message: 'Please confirm',
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    },
+    (content) => `Confirmed: ${content}`,
+  );
+  elicitOnce(
+    'test_input_required_result_tampered_state',
+    'confirm',
+    {
+      message: 'Please confirm',
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    },
+    (content) => `Confirmed: ${content}`,
+  );
+  asking(
+    'test_input_required_result_sampling',
+    "Asks its caller's model one question",
+    async (_args, relay, context) => {
+      const answer = await ask(relay, context, 'test_input_required_result_sampling').sample(
+        'capital_question',
+        'What is the capital of France?',
+        100,
+      );
+      if (answer.action !== 'completed') return refusal(answer);
+      const content = answer.result.content as { text?: string } | undefined;
+      return ok(`The model answered: ${content?.text ?? JSON.stringify(answer.result)}`);
+    },
+  );
+  asking(
+    'test_input_required_result_list_roots',
+    "Lists its caller's roots",
+    async (_args, relay, context) => {
+      const answer = await ask(relay, context, 'test_input_required_result_list_roots').roots('client_roots');
+      if (answer.action !== 'listed') return refusal(answer);
+      return ok(`Roots: ${answer.roots.map((root) => root.uri).join(', ')}`);
+    },
+  );
+  asking(
+    'test_input_required_result_multiple_inputs',
+    'Asks its caller a question, its model and its roots at once',
+    async (_args, relay, context) => {
+      const asks = ask(relay, context, 'test_input_required_result_multiple_inputs');
+      const [name, greeting, roots] = await Promise.all([
+        asks.elicit('user_name', nameQuestion),
+        asks.sample('greeting', 'Generate a greeting', 50),
+        asks.roots('client_roots'),
+      ]);
+      if (name.action !== 'accept') return refusal(name);
+      if (greeting.action !== 'completed') return refusal(greeting);
+      if (roots.action !== 'listed') return refusal(roots);
+      const text = (greeting.result.content as { text?: string } | undefined)?.text ?? '';
+      return ok(
+        `${text} ${JSON.stringify(name.content ?? {})}; roots: ${roots.roots.map((r) => r.uri).join(', ')}`,
+      );
+    },
+  );
+  asking(
+    'test_input_required_result_multi_round',
+    'Asks its caller two questions, the second after the first is answered',
+    async (_args, relay, context) => {
+      const asks = ask(relay, context, 'test_input_required_result_multi_round');
+      const name = await asks.elicit('step1', {
+        message: 'Step 1: What is your name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      });
+      if (name.action !== 'accept') return refusal(name);
+      const color = await asks.elicit('step2', {
+        message: 'Step 2: What is your favorite color?',
+        requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] },
+      });
+      if (color.action !== 'accept') return refusal(color);
+      return ok(`${JSON.stringify(name.content)} likes ${JSON.stringify(color.content)}`);
+    },
+  );
+  asking(
+    'test_input_required_result_capabilities',
+    'Asks its caller a question and its model, each only when the caller can answer it',
+    async (_args, relay, context) => {
+      const asks = ask(relay, context, 'test_input_required_result_capabilities');
+      const [question, sampled] = await Promise.all([
+        asks.elicit('user_name', nameQuestion),
+        asks.sample('greeting', 'Generate a greeting', 50),
+      ]);
+      return ok(`elicitation: ${question.action}; sampling: ${sampled.action}`);
+    },
+  );
+  asking(
+    'test_missing_capability',
+    "Needs its caller's model: fails with client_capability_missing when the caller has none",
+    async (_args, relay, context) => {
+      const answer = await ask(relay, context, 'test_missing_capability').sample(
+        'completion',
+        'Say hello',
+        20,
+      );
+      if (answer.action === 'completed') return ok('The caller sampled.');
+      if (answer.missingCapability)
+        return fail('client_capability_missing', answer.reason, {
+          requiredCapabilities: { [answer.missingCapability]: {} },
+        });
+      return refusal(answer);
+    },
+  );
 }

@@ -19,6 +19,12 @@ export interface RelayedRequest {
   toolName: string;
   /** The request's params as the server sent them (`elicitation/create`, `sampling/createMessage`). */
   params: Readonly<Record<string, unknown>>;
+  /**
+   * The name this request takes among the `inputRequests` of an MCP `input-required` result,
+   * when the caller is answered that way (revision 2026-07-28). Unique within one call; a name
+   * already taken, or none, gets one made from the asker and the kind.
+   */
+  key?: string;
 }
 
 /** The person's answer (as MCP's `ElicitResult`), or why nobody could be asked. */
@@ -26,12 +32,29 @@ export type ElicitationOutcome =
   | { action: 'accept'; content?: Record<string, string | number | boolean | string[]> }
   | { action: 'decline' }
   | { action: 'cancel' }
-  | { action: 'refused'; reason: string };
+  | RelayRefusal;
+
+/**
+ * Why the caller could not be asked. `missingCapability` names the MCP client capability the
+ * caller did not declare (a tool that cannot work without it fails with `client_capability_missing`,
+ * which serve answers as MCP's MissingRequiredClientCapabilityError); `inputRequired` says the
+ * question went back to the caller in an `input-required` result and the call runs again with the
+ * answer, so the tool should stop.
+ */
+export interface RelayRefusal {
+  action: 'refused';
+  reason: string;
+  missingCapability?: ClientRelayKind;
+  inputRequired?: true;
+}
 
 /** The client's `CreateMessageResult`, or why no model could be asked. */
-export type SamplingOutcome =
-  | { action: 'completed'; result: Record<string, unknown> }
-  | { action: 'refused'; reason: string };
+export type SamplingOutcome = { action: 'completed'; result: Record<string, unknown> } | RelayRefusal;
+
+/** The caller's roots (MCP's `ListRootsResult.roots`), or why they could not be listed. */
+export type RootsOutcome =
+  | { action: 'listed'; roots: ReadonlyArray<{ uri: string; name?: string }> }
+  | RelayRefusal;
 
 /**
  * Whoever started the session (a terminal, the MCP client of `quiver serve`), as the host
@@ -40,4 +63,6 @@ export type SamplingOutcome =
 export interface ClientRelayHandle {
   elicit(request: RelayedRequest, signal: AbortSignal): Promise<ElicitationOutcome>;
   sample(request: RelayedRequest, signal: AbortSignal): Promise<SamplingOutcome>;
+  /** The caller's roots (`roots/list`); absent when the caller has none to give (a terminal). */
+  listRoots?(request: RelayedRequest, signal: AbortSignal): Promise<RootsOutcome>;
 }

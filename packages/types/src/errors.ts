@@ -20,6 +20,8 @@ export const ERROR_CODES = {
     'The connection to the storage database was lost or could not be made; the statements in flight failed and may be retried.',
   storage_damaged:
     'A store (a SQLite file or its identity record) is unreadable, damaged, or empty after it held data.',
+  client_capability_missing:
+    'The tool needs its caller to answer something (elicitation, sampling, roots) the caller did not declare it can.',
   // host and configuration
   plugin_api_version: 'The plugin declares an apiVersion this host does not support.',
   plugin_duplicate_tool: 'Two plugins register a tool with the same name.',
@@ -57,7 +59,8 @@ export type ToolErrorCode =
   | 'limit_exceeded'
   | 'interrupted'
   | 'storage_unavailable'
-  | 'storage_damaged';
+  | 'storage_damaged'
+  | 'client_capability_missing';
 
 export interface QuiverErrorOptions {
   /** How the user fixes it, in one sentence. Shown after the message. */

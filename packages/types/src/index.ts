@@ -29,6 +29,8 @@ export type {
   ClientRelayKind,
   ElicitationOutcome,
   RelayedRequest,
+  RelayRefusal,
+  RootsOutcome,
   SamplingOutcome,
 } from './client-relay.js';
 export { CLIENT_RELAY_KINDS } from './client-relay.js';

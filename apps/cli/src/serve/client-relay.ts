@@ -9,19 +9,31 @@ import {
   type ClientRelayHandle,
   type ElicitationOutcome,
   type RelayedRequest,
+  type RelayRefusal,
+  type RootsOutcome,
   relayedAsker,
   renderRelayedQuestion,
   type SamplingOutcome,
   visibleText,
 } from '@quiver/types';
 import { supportsFormElicitation } from './permission-elicitation.js';
+import type { PermissionRound, RelayedInputKind } from './permission-rounds.js';
 import { personAnswerOptions } from './person-answer.js';
 
 /** What serve can send to its client within the MCP request of one tools/call. */
 export interface RequestChannel {
   elicitInput(params: ElicitRequestFormParams, options?: RequestOptions): Promise<ElicitResult>;
   requestSampling(params: CreateMessageRequest['params'], options?: RequestOptions): Promise<unknown>;
+  listRoots?(options?: RequestOptions): Promise<{ roots: Array<{ uri: string; name?: string }> }>;
+  /**
+   * A 2026-07-28 request, which has no server-to-client requests: a question is kept for the
+   * call's input-required result and answered from the client's next request (permission-rounds.ts).
+   */
+  round?: PermissionRound;
 }
+
+const INPUT_REQUIRED =
+  'the question went back to the MCP client in an input-required result; the call runs again with its answer';
 
 /**
  * Relays a bridged server's questions and sampling requests to serve's own MCP client, within
@@ -44,6 +56,7 @@ export class ServeClientRelay implements ClientRelayHandle {
       return {
         action: 'refused',
         reason: 'the MCP client of this session does not support form elicitation',
+        missingCapability: 'elicitation',
       };
     if (request.params.mode !== undefined && request.params.mode !== 'form')
       return {
@@ -57,15 +70,21 @@ export class ServeClientRelay implements ClientRelayHandle {
     const question = renderRelayedQuestion(request);
     if (!question.ok) return { action: 'refused', reason: question.reason };
     // Only what Quiver rendered: any other parameter of the server's would reach the client raw.
-    const result = await channel.elicitInput(
-      {
-        mode: 'form',
-        message: question.message,
-        requestedSchema: question.requestedSchema as ElicitRequestFormParams['requestedSchema'],
-        _meta: { ...serversMeta(request.params._meta), ...relayedFrom(request) },
-      },
-      personAnswerOptions(signal),
-    );
+    const form: ElicitRequestFormParams = {
+      mode: 'form',
+      message: question.message,
+      requestedSchema: question.requestedSchema as ElicitRequestFormParams['requestedSchema'],
+      _meta: { ...serversMeta(request.params._meta), ...relayedFrom(request) },
+    };
+    if (channel.round) {
+      const answered = fromRound(channel.round, 'elicitation', request, form);
+      if (!answered.ok) return answered.refusal;
+      const result = answered.answer as ElicitResult;
+      return result.action === 'accept'
+        ? { action: 'accept', ...(result.content ? { content: result.content } : {}) }
+        : { action: result.action };
+    }
+    const result = await channel.elicitInput(form, personAnswerOptions(signal));
     if (result.action === 'accept')
       return { action: 'accept', ...(result.content ? { content: result.content } : {}) };
     return { action: result.action };
@@ -73,18 +92,48 @@ export class ServeClientRelay implements ClientRelayHandle {
 
   async sample(request: RelayedRequest, signal: AbortSignal): Promise<SamplingOutcome> {
     if (this.clientCapabilities()?.sampling === undefined)
-      return { action: 'refused', reason: 'the MCP client of this session does not support sampling' };
+      return {
+        action: 'refused',
+        reason: 'the MCP client of this session does not support sampling',
+        missingCapability: 'sampling',
+      };
     const channel = this.#channel(request);
     if (channel === undefined) return this.#noRequest();
-    const result = await channel.requestSampling(labelledSampling(request), personAnswerOptions(signal));
+    const params = labelledSampling(request);
+    if (channel.round) {
+      const answered = fromRound(channel.round, 'sampling', request, params);
+      if (!answered.ok) return answered.refusal;
+      return { action: 'completed', result: answered.answer as Record<string, unknown> };
+    }
+    const result = await channel.requestSampling(params, personAnswerOptions(signal));
     return { action: 'completed', result: result as Record<string, unknown> };
+  }
+
+  async listRoots(request: RelayedRequest, signal: AbortSignal): Promise<RootsOutcome> {
+    if (this.clientCapabilities()?.roots === undefined)
+      return {
+        action: 'refused',
+        reason: 'the MCP client of this session does not support roots',
+        missingCapability: 'roots',
+      };
+    const channel = this.#channel(request);
+    if (channel === undefined) return this.#noRequest();
+    if (channel.round) {
+      const answered = fromRound(channel.round, 'roots', request, {});
+      if (!answered.ok) return answered.refusal;
+      return { action: 'listed', roots: (answered.answer as { roots: RootsList }).roots };
+    }
+    if (!channel.listRoots)
+      return { action: 'refused', reason: 'this MCP connection cannot send roots/list to its client' };
+    const result = await channel.listRoots(personAnswerOptions(signal));
+    return { action: 'listed', roots: result.roots };
   }
 
   #channel(request: RelayedRequest): RequestChannel | undefined {
     return this.#channels.get(request.callId);
   }
 
-  #noRequest(): { action: 'refused'; reason: string } {
+  #noRequest(): RelayRefusal {
     return {
       action: 'refused',
       reason: 'no request of the MCP client is waiting for this call, so it cannot be asked',
@@ -135,4 +184,19 @@ export function labelledSampling(request: RelayedRequest): CreateMessageRequest[
     systemPrompt,
     _meta: { ...serversMeta(params._meta), ...relayedFrom(request) },
   };
+}
+
+type RootsList = Array<{ uri: string; name?: string }>;
+
+/** The answer a 2026-07-28 retry brought for exactly this question, or the question kept for the result. */
+function fromRound(
+  round: PermissionRound,
+  kind: RelayedInputKind,
+  request: RelayedRequest,
+  params: Record<string, unknown>,
+): { ok: true; answer: unknown } | { ok: false; refusal: RelayRefusal } {
+  const asker = relayedAsker(request);
+  const answered = round.relay(kind, asker, params, request.key);
+  if (answered) return { ok: true, answer: answered.answer };
+  return { ok: false, refusal: { action: 'refused', reason: INPUT_REQUIRED, inputRequired: true } };
 }

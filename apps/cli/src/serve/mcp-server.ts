@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { type CallToolResult, type InputRequiredResult, Server } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  MissingRequiredClientCapabilityError,
+  Server,
+} from '@modelcontextprotocol/server';
 import type { Session, SessionOptions } from '@quiver/runtime';
 import { fail, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
@@ -198,7 +204,13 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         callId,
         round?.elicit ?? ((params, requestOptions) => ctx.mcpReq.elicitInput(params, requestOptions)),
       );
-      const unbindRelay = clientRelay.bind(callId, ctx.mcpReq);
+      const unbindRelay = clientRelay.bind(callId, {
+        elicitInput: (params, requestOptions) => ctx.mcpReq.elicitInput(params, requestOptions),
+        requestSampling: (params, requestOptions) => ctx.mcpReq.requestSampling(params, requestOptions),
+        listRoots: (requestOptions) =>
+          server.listRoots(undefined, { ...requestOptions, relatedRequestId: ctx.mcpReq.id }),
+        ...(round ? { round } : {}),
+      });
       const untrackLogs = current.toolLogs.track(callId, (params) =>
         ctx.mcpReq.notify({ method: 'notifications/message', params }),
       );
@@ -208,6 +220,8 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         });
         const question = await round?.inputRequired(ctx);
         if (question) return question;
+        if (round && result && !result.ok && result.code === 'client_capability_missing')
+          throw missingCapabilityError(result);
         return server.projectCallToolResult(
           toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`), target),
           undefined,
@@ -263,6 +277,21 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         .catch((error: unknown) => log(`closing the MCP server failed: ${messageOf(error)}`));
     },
   };
+}
+
+/**
+ * A 2026-07-28 call whose tool could not go on without a capability its client did not declare:
+ * MCP's MissingRequiredClientCapabilityError (-32021, HTTP 400) naming it. A 2025 session gets the
+ * tool's failure as an isError result instead, as it always has.
+ */
+function missingCapabilityError(result: { error: string; structured?: unknown }): Error {
+  const required = (result.structured as { requiredCapabilities?: unknown } | undefined)
+    ?.requiredCapabilities;
+  const requiredCapabilities =
+    required && typeof required === 'object' && !Array.isArray(required)
+      ? (required as ClientCapabilities)
+      : {};
+  return new MissingRequiredClientCapabilityError({ requiredCapabilities }, result.error);
 }
 
 export function messageOf(error: unknown): string {

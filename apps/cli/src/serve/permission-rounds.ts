@@ -3,6 +3,7 @@ import {
   createRequestStateCodec,
   type ElicitRequestFormParams,
   type ElicitResult,
+  type InputRequest,
   type InputRequiredResult,
   inputRequired,
   ProtocolError,
@@ -36,15 +37,20 @@ export function servePermissionRounds(): PermissionRounds {
 /** The key of Quiver's permission question among a result's `inputRequests`. */
 export const PERMISSION_INPUT = 'quiver_permission';
 
+/** What a caller is asked for on a tool's (or a bridged server's) behalf. */
+export type RelayedInputKind = 'elicitation' | 'sampling' | 'roots';
+
 /** What a permission round carries to the next request, signed so the client cannot change it. */
 interface PermissionRoundState {
   tool: string;
   /** sha256 of the call's arguments as sent: the retry must be the same call. */
   args: string;
-  /** Questions answered in earlier rounds (sha256 of the form) with their answers. */
-  answered: Array<{ question: string; answer: ElicitResult }>;
-  /** The question the previous round asked, answered by this request's input response. */
+  /** Questions answered in earlier rounds (sha256 of the question) with their answers. */
+  answered: Array<{ question: string; answer: unknown }>;
+  /** The permission question the previous round asked, answered by `quiver_permission`; '' when none. */
   pending: string;
+  /** Relayed questions the previous round asked, each answered by the input response of its key. */
+  relayed?: Array<{ key: string; kind: RelayedInputKind; question: string }>;
 }
 
 /**
@@ -74,7 +80,7 @@ export class PermissionRounds {
   begin(tool: string, args: unknown, ctx: ServerContext): PermissionRound {
     const argsDigest = digest(JSON.stringify(args ?? {}));
     const state = ctx.mcpReq.requestState<PermissionRoundState>();
-    const answered = new Map<string, ElicitResult>();
+    const answered = new Map<string, unknown>();
     if (state !== undefined) {
       if (state.tool !== tool || state.args !== argsDigest)
         throw new ProtocolError(
@@ -84,7 +90,11 @@ export class PermissionRounds {
       for (const { question, answer } of state.answered) answered.set(question, answer);
       const answer = elicitResultOf(ctx.mcpReq.inputResponses?.[PERMISSION_INPUT]);
       // A missing or malformed answer is not an error: the question is asked again.
-      if (answer) answered.set(state.pending, answer);
+      if (answer && state.pending !== '') answered.set(state.pending, answer);
+      for (const { key, kind, question } of state.relayed ?? []) {
+        const relayed = relayedAnswerOf(kind, ctx.mcpReq.inputResponses?.[key]);
+        if (relayed !== undefined) answered.set(question, relayed);
+      }
     }
     return new PermissionRound(this.#codec, tool, argsDigest, answered);
   }
@@ -92,38 +102,94 @@ export class PermissionRounds {
 
 export class PermissionRound {
   #asked: { form: ElicitRequestFormParams; question: string } | undefined;
+  readonly #relayed = new Map<string, { kind: RelayedInputKind; question: string; request: InputRequest }>();
 
   constructor(
     private readonly codec: RequestStateCodec<PermissionRoundState>,
     private readonly tool: string,
     private readonly args: string,
-    private readonly answered: Map<string, ElicitResult>,
+    private readonly answered: Map<string, unknown>,
   ) {}
 
   /** The channel the permission resolver asks through: an earlier answer, or the question is kept and the call denied for now. */
   readonly elicit: ElicitForm = async (form) => {
     const question = digest(JSON.stringify(form));
     const answer = this.answered.get(question);
-    if (answer) return answer;
+    if (answer) return answer as ElicitResult;
     this.#asked ??= { form, question };
     return { action: 'cancel' };
   };
 
+  /**
+   * A question relayed to the caller (a tool's own, or a bridged server's, already rendered as
+   * the person will see it): the answer an earlier round brought for exactly this question, or
+   * undefined after keeping it for this round's input-required result. `asker` names who asks,
+   * so the same words from another asker are another question.
+   */
+  relay(
+    kind: RelayedInputKind,
+    asker: string,
+    params: Record<string, unknown>,
+    key: string | undefined,
+  ): { answer: unknown } | undefined {
+    const question = digest(JSON.stringify([kind, asker, params]));
+    if (this.answered.has(question)) return { answer: this.answered.get(question) };
+    for (const pending of this.#relayed.values()) if (pending.question === question) return undefined;
+    this.#relayed.set(this.#freeKey(key ?? kind), { kind, question, request: inputRequestOf(kind, params) });
+    return undefined;
+  }
+
+  /** True once the call asked something the caller answers in its next request. */
+  get asking(): boolean {
+    return this.#asked !== undefined || this.#relayed.size > 0;
+  }
+
   /** The input-required result when the call asked a question nobody answered yet. */
   async inputRequired(ctx: ServerContext): Promise<InputRequiredResult | undefined> {
-    if (!this.#asked) return undefined;
+    if (!this.asking) return undefined;
     const requestState = await this.codec.mint(
       {
         tool: this.tool,
         args: this.args,
         answered: [...this.answered].map(([question, answer]) => ({ question, answer })),
-        pending: this.#asked.question,
+        pending: this.#asked?.question ?? '',
+        relayed: [...this.#relayed].map(([key, { kind, question }]) => ({ key, kind, question })),
       },
       ctx,
     );
-    const { mode: _mode, ...form } = this.#asked.form;
-    return inputRequired({ inputRequests: { [PERMISSION_INPUT]: inputRequired.elicit(form) }, requestState });
+    const inputRequests: Record<string, InputRequest> = {};
+    if (this.#asked) {
+      const { mode: _mode, ...form } = this.#asked.form;
+      inputRequests[PERMISSION_INPUT] = inputRequired.elicit(form);
+    }
+    for (const [key, { request }] of this.#relayed) inputRequests[key] = request;
+    return inputRequired({ inputRequests, requestState });
   }
+
+  #freeKey(wanted: string): string {
+    const taken = (key: string) => key === PERMISSION_INPUT || this.#relayed.has(key);
+    if (!taken(wanted)) return wanted;
+    let n = 2;
+    while (taken(`${wanted}_${n}`)) n++;
+    return `${wanted}_${n}`;
+  }
+}
+
+function inputRequestOf(kind: RelayedInputKind, params: Record<string, unknown>): InputRequest {
+  if (kind === 'roots') return inputRequired.listRoots();
+  if (kind === 'sampling')
+    return inputRequired.createMessage(params as Parameters<typeof inputRequired.createMessage>[0]);
+  const { mode: _mode, ...form } = params;
+  return inputRequired.elicit(form as Parameters<typeof inputRequired.elicit>[0]);
+}
+
+/** A relayed question's answer as the caller sent it, or undefined when it is not one (asked again). */
+function relayedAnswerOf(kind: RelayedInputKind, value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (kind === 'elicitation') return elicitResultOf(value);
+  if (kind === 'roots') return Array.isArray((value as { roots?: unknown }).roots) ? value : undefined;
+  const content = (value as { content?: unknown }).content;
+  return content && typeof content === 'object' ? value : undefined;
 }
 
 function digest(text: string): string {
