@@ -43,10 +43,11 @@ export const SANDBOX_PRELUDE = String.raw`
   g.clearTimeout = cancel;
   g.clearInterval = cancel;
 
-  // An answer is the JSON of the outcome and, apart from it, the tool's text.
-  const answer = (pair, asText) => {
-    const result = JSON.parse(pair[0]);
-    const text = pair[1];
+  // An answer is one string: the JSON of the outcome on its first line, the tool's text after it.
+  const answer = (whole, asText) => {
+    const cut = whole.indexOf('\n');
+    const result = JSON.parse(cut < 0 ? whole : whole.slice(0, cut));
+    const text = cut < 0 ? '' : whole.slice(cut + 1);
     if (result.ok) {
       if (asText) return text;
       if (result.textAt === 'value') return text;

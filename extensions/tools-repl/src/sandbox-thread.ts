@@ -12,6 +12,13 @@ export interface SandboxThreadData {
   stackBytes: number;
   outputChars: number;
   prelude: string;
+  /**
+   * Inner calls' answers: the session's side posts `[call, text]` here and then bumps `wake[0]`,
+   * so a thread waiting on its script's tools takes them at once (`Atomics.wait`), not through
+   * its event loop.
+   */
+  answers: MessagePort;
+  wake: SharedArrayBuffer;
 }
 
 /** From the session's side to the thread. */
@@ -27,7 +34,6 @@ export type ToThread =
       /** The tools listed to the script, as JSON. */
       listed: string;
     }
-  | { kind: 'answer'; call: number; text: string }
   | { kind: 'reset' };
 
 /** What a finished run reports. */
@@ -55,7 +61,12 @@ export type FromThread =
  * uses nothing but its parameters and the globals of a Node worker: keep it self-contained.
  * A CPU-bound script blocks this thread only; the session's side stops it by ending the thread.
  */
-export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data: SandboxThreadData): void {
+export function sandboxThread(
+  module: QuickJSWASMModule,
+  port: MessagePort,
+  data: SandboxThreadData,
+  receive: (port: MessagePort) => { message: unknown } | undefined,
+): void {
   let runtime: QuickJSRuntime;
   let context: QuickJSContext;
   let generation = 0;
@@ -69,6 +80,15 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
   const waiting = new Map<number, (text: string) => void>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let onJobError: ((error: QuickJSHandle) => void) | undefined;
+  const wake = new Int32Array(data.wake);
+  /** Inner calls and searches the session's side has not answered yet. */
+  let outstanding = 0;
+  /** When each pending timer is due, by its call. */
+  const timerDue = new Map<number, number>();
+  /** The running script's promise, while it runs. */
+  let running: QuickJSHandle | undefined;
+  let blocking = false;
+  let jobFailed = false;
 
   const append = (text: string) => {
     const room = data.outputChars - printed.length;
@@ -83,10 +103,64 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
     const jobs = runtime.executePendingJobs();
     if (!jobs.error) {
       jobs.dispose();
+      block();
       return;
     }
+    jobFailed = true;
     if (onJobError) onJobError(jobs.error);
     else jobs.error.dispose();
+  };
+
+  const answer = (call: number, text: string) => {
+    const settle = waiting.get(call);
+    if (settle === undefined) return;
+    waiting.delete(call);
+    outstanding -= 1;
+    settle(text);
+  };
+
+  const drain = (): boolean => {
+    let any = false;
+    for (let got = receive(data.answers); got !== undefined; got = receive(data.answers)) {
+      const [call, text] = got.message as [number, string];
+      any = true;
+      answer(call, text);
+    }
+    return any;
+  };
+
+  const stillRunning = (): boolean => {
+    if (running === undefined) return false;
+    const state = context.getPromiseState(running);
+    if (state.type === 'pending') return true;
+    if (state.type === 'fulfilled') state.value.dispose();
+    else state.error.dispose();
+    return false;
+  };
+
+  /**
+   * While the script waits on its tools and nothing else (no job to run, no timer due), the
+   * thread waits for their answers right here: an answer is taken the moment it is posted, with
+   * no turn of the event loop. Timers and the deadline bound the wait; past them the event loop
+   * takes over again (answers then arrive through `data.answers`' listener).
+   */
+  const block = () => {
+    if (blocking) return;
+    blocking = true;
+    try {
+      while (outstanding > 0 && !jobFailed && stillRunning()) {
+        let until = deadline;
+        for (const due of timerDue.values()) if (due < until) until = due;
+        const left = until - Date.now();
+        if (left <= 0) return;
+        const seen = Atomics.load(wake, 0);
+        if (drain()) continue;
+        if (Atomics.wait(wake, 0, seen, left) === 'timed-out') return;
+        drain();
+      }
+    } finally {
+      blocking = false;
+    }
   };
 
   /**
@@ -109,30 +183,18 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
     return made.handle;
   };
 
-  /** An inner call's answer as `[json, text]`: its JSON line and the tool's text after it. */
-  const callAnswer = (text: string): QuickJSHandle => {
-    const owner = context;
-    const cut = text.indexOf('\n');
-    const pair = owner.newArray();
-    const json = owner.newString(cut < 0 ? text : text.slice(0, cut));
-    const rest = owner.newString(cut < 0 ? '' : text.slice(cut + 1));
-    owner.setProp(pair, 0, json);
-    owner.setProp(pair, 1, rest);
-    json.dispose();
-    rest.dispose();
-    return pair;
-  };
-
   const stringAnswer = (text: string): QuickJSHandle => context.newString(text);
 
   const clearTimers = () => {
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
+    timerDue.clear();
   };
 
   const build = () => {
     generation += 1;
     waiting.clear();
+    outstanding = 0;
     clearTimers();
     runtime = module.newRuntime();
     runtime.setMemoryLimit(data.memoryBytes);
@@ -146,38 +208,39 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
       }),
       owner.newFunction('__quiver_list', () => owner.newString(listed)),
       owner.newFunction('__quiver_call', (name, args) =>
-        deferred(
-          (call) =>
-            port.postMessage({
-              kind: 'call',
-              call,
-              name: owner.getString(name),
-              args: owner.getString(args),
-            } satisfies FromThread),
-          callAnswer,
-        ),
+        deferred((call) => {
+          outstanding += 1;
+          port.postMessage({
+            kind: 'call',
+            call,
+            name: owner.getString(name),
+            args: owner.getString(args),
+          } satisfies FromThread);
+        }, stringAnswer),
       ),
       owner.newFunction('__quiver_search', (query, limit) =>
-        deferred(
-          (call) =>
-            port.postMessage({
-              kind: 'search',
-              call,
-              query: owner.getString(query),
-              limit: owner.getNumber(limit),
-            } satisfies FromThread),
-          stringAnswer,
-        ),
+        deferred((call) => {
+          outstanding += 1;
+          port.postMessage({
+            kind: 'search',
+            call,
+            query: owner.getString(query),
+            limit: owner.getNumber(limit),
+          } satisfies FromThread);
+        }, stringAnswer),
       ),
       owner.newFunction('__quiver_timer', (ms) => {
         const delay = Math.max(0, Number(owner.getNumber(ms)) || 0);
         return deferred((call) => {
           const timer = setTimeout(() => {
             timers.delete(timer);
-            waiting.get(call)?.('');
+            timerDue.delete(call);
+            const settle = waiting.get(call);
             waiting.delete(call);
+            settle?.('');
           }, delay);
           timers.add(timer);
+          timerDue.set(call, Date.now() + delay);
         }, stringAnswer);
       }),
     ];
@@ -195,6 +258,7 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
   const teardown = () => {
     generation += 1;
     waiting.clear();
+    outstanding = 0;
     clearTimers();
     try {
       context.dispose();
@@ -260,7 +324,8 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
     if (evaluated.error) return errorOutcome(evaluated.error);
     const promise = evaluated.value;
     const settled = owner.resolvePromise(promise);
-    promise.dispose();
+    running = promise;
+    jobFailed = false;
     const jobFailure = new Promise<{ jobError: QuickJSHandle }>((resolve) => {
       onJobError = (jobError) => resolve({ jobError });
     });
@@ -270,6 +335,8 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
       timer = setTimeout(() => resolve({ late: true }), Math.max(message.deadline - Date.now(), 0));
     });
     const outcome = await Promise.race([settled.then((result) => ({ result })), jobFailure, late]);
+    running = undefined;
+    if (promise.alive) promise.dispose();
     clearTimeout(timer);
     onJobError = undefined;
     clearTimers();
@@ -287,13 +354,8 @@ export function sandboxThread(module: QuickJSWASMModule, port: MessagePort, data
   };
 
   build();
+  data.answers.on('message', ([call, text]: [number, string]) => answer(call, text));
   port.on('message', (message: ToThread) => {
-    if (message.kind === 'answer') {
-      const settle = waiting.get(message.call);
-      waiting.delete(message.call);
-      settle?.(message.text);
-      return;
-    }
     if (message.kind === 'reset') {
       rebuild();
       return;

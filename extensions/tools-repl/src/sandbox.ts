@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { SANDBOX_PRELUDE } from './prelude.js';
 import {
   type FromThread,
@@ -185,7 +185,7 @@ export class ReplSandbox {
             : request.host.search(message.query, message.limit);
         void answer
           .catch((error: unknown) => JSON.stringify({ ok: false, code: 'internal', error: String(error) }))
-          .then((text) => thread.post({ kind: 'answer', call: message.call, text }));
+          .then((text) => thread.answer(message.call, text));
       };
       thread.post({
         kind: 'run',
@@ -232,18 +232,25 @@ type ThreadMessage = Exclude<FromThread, { kind: 'ready' }> | { kind: 'lost'; er
 /** One worker thread running `sandboxThread`, and who listens to it now. */
 class SandboxThread {
   readonly #worker: Worker;
+  readonly #answers: MessagePort;
+  readonly #wake: Int32Array;
   listener: ((message: ThreadMessage) => void) | undefined;
   readonly ready: Promise<void>;
   #ended = false;
 
   constructor(limits: SandboxLimits) {
     const require = createRequire(import.meta.url);
-    const data: SandboxThreadData = { ...limits, prelude: SANDBOX_PRELUDE };
+    const channel = new MessageChannel();
+    this.#answers = channel.port1;
+    this.#answers.unref();
+    const wake = new SharedArrayBuffer(4);
+    this.#wake = new Int32Array(wake);
+    const data: SandboxThreadData = { ...limits, prelude: SANDBOX_PRELUDE, answers: channel.port2, wake };
     const source = [
       "const { parentPort, workerData } = require('node:worker_threads');",
       'import(workerData.core)',
       '  .then((core) => core.newQuickJSWASMModuleFromVariant(import(workerData.variant)))',
-      `  .then((module) => (${sandboxThread.toString()})(module, parentPort, workerData.data));`,
+      `  .then((module) => (${sandboxThread.toString()})(module, parentPort, workerData.data, require('node:worker_threads').receiveMessageOnPort));`,
     ].join('\n');
     this.#worker = new Worker(source, {
       eval: true,
@@ -252,6 +259,7 @@ class SandboxThread {
         variant: pathToFileURL(require.resolve('@jitl/quickjs-wasmfile-release-sync')).href,
         data,
       },
+      transferList: [channel.port2],
       // Nothing of the host's environment is needed in the thread.
       env: {},
       stdout: true,
@@ -272,6 +280,13 @@ class SandboxThread {
       if (!this.#ended) this.listener?.({ kind: 'lost', error: `exit code ${code}` });
       this.#ended = true;
     });
+  }
+
+  /** An inner call's answer, taken by the thread at once if it is waiting for it. */
+  answer(call: number, text: string): void {
+    this.#answers.postMessage([call, text]);
+    Atomics.add(this.#wake, 0, 1);
+    Atomics.notify(this.#wake, 0);
   }
 
   post(message: ToThread): void {

@@ -162,6 +162,73 @@ const viaPrototype = tools.constructor.constructor('return globalThis')();
     expect(waited).toMatchObject({ ok: false, error: 'the call was aborted', stateLost: true });
   });
 
+  it('keeps timers on time and parallel tool calls parallel while the script waits on a slow tool', async () => {
+    const box = await sandbox();
+    const started: number[] = [];
+    const host: SandboxHost = {
+      async call(_name, argsJson) {
+        started.push(Date.now());
+        const { ms } = JSON.parse(argsJson) as { ms: number };
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        return `${JSON.stringify({ ok: true, textAt: 'value' })}\nslept ${ms}`;
+      },
+      async search() {
+        return '[]';
+      },
+      list: () => '[]',
+    };
+    const began = Date.now();
+    const outcome = await box.run({
+      code: [
+        'const marks = [];',
+        'const t0 = Date.now();',
+        'setTimeout(() => marks.push(["timer", Date.now() - t0]), 50);',
+        'const slept = await Promise.all([tools.nap({ ms: 400 }), tools.nap({ ms: 400 })]);',
+        'marks.push(["tools", Date.now() - t0]);',
+        '({ slept, marks })',
+      ].join('\n'),
+      host,
+      deadline: Date.now() + 5_000,
+      signal: new AbortController().signal,
+    });
+    expect(outcome).toMatchObject({ ok: true, data: { slept: ['slept 400', 'slept 400'] } });
+    const marks = (outcome.ok ? outcome.data : undefined) as { marks: Array<[string, number]> };
+    // The timer fired while both calls were still running, not after their answers.
+    expect(marks.marks[0]?.[0]).toBe('timer');
+    expect(marks.marks[0]?.[1]).toBeLessThan(350);
+    // Both calls started together: the second did not wait for the first's answer.
+    expect(started).toHaveLength(2);
+    expect(Math.abs((started[1] ?? 0) - (started[0] ?? 0))).toBeLessThan(200);
+    expect(Date.now() - began).toBeLessThan(1_500);
+  });
+
+  it('ends a script waiting on a tool within 100 ms of the abort', async () => {
+    const box = await sandbox();
+    const controller = new AbortController();
+    const host: SandboxHost = {
+      call: () => new Promise<string>(() => {}),
+      async search() {
+        return '[]';
+      },
+      list: () => '[]',
+    };
+    let abortedAt = 0;
+    setTimeout(() => {
+      abortedAt = Date.now();
+      controller.abort();
+    }, 200);
+    const waited = await box.run({
+      code: 'await tools.never({})',
+      host,
+      deadline: Date.now() + 10_000,
+      signal: controller.signal,
+    });
+    expect(waited).toMatchObject({ ok: false, reason: 'aborted', stateLost: true });
+    expect(Date.now() - abortedAt).toBeLessThan(100);
+    // A new thread takes over: the sandbox still runs scripts.
+    expect(await run(box, '6 * 7')).toMatchObject({ ok: true, value: '42' });
+  });
+
   it('keeps printed output to its limit and counts what it dropped', async () => {
     const box = await sandbox({ memoryBytes: 32 * 1024 * 1024, stackBytes: 192 * 1024, outputChars: 50 });
     const printed = await run(box, 'for (let i = 0; i < 100; i++) console.log("line", i); "done"');
