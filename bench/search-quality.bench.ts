@@ -9,7 +9,7 @@ import { createPlainBm25 } from './search-plain-bm25.js';
 /**
  * Tool search quality on the 598 real catalog tools: recall@1, recall@5 and MRR@10 over the
  * committed query set, its held-out set, and the requests taken from public GitHub threads (a
- * tuning half and a held-out half, bench/data), for each searcher; then the mean time
+ * tuning half and a held-out half, twice: a first and a second collection, bench/data), for each searcher; then the mean time
  * per query at 1,000 and 10,000 tools, as a ratio to searchTools before tuning
  * (bench/frozen-search), measured in the same run.
  * `--misses` also prints the requests of the tuning sets a searcher did not answer in its top 5.
@@ -95,6 +95,8 @@ export async function run(): Promise<void> {
     { label: 'GitHub requests, tuning', queries: loadQuerySet('tool-search-questions-tuning.json') },
     { label: 'GitHub requests, held-out', queries: loadQuerySet('tool-search-questions-held-out.json') },
     { label: 'fresh requests, held-out', queries: loadQuerySet('tool-search-fresh-held-out.json') },
+    { label: 'GitHub requests 2, tuning', queries: loadQuerySet('tool-search-questions2-tuning.json') },
+    { label: 'GitHub requests 2, held-out', queries: loadQuerySet('tool-search-questions2-held-out.json') },
   ];
   for (const { queries } of sets)
     for (const { relevant } of queries)
@@ -113,7 +115,7 @@ export async function run(): Promise<void> {
         'recall@5': percent(quality.recallAt5),
         'MRR@10': quality.mrrAt10.toFixed(3),
       });
-      if (label === 'committed' || label === 'GitHub requests, tuning')
+      if (label === 'committed' || label.endsWith(', tuning'))
         missesBySearcher.push([`${searcher.name} (${label})`, quality.misses]);
     }
   }
