@@ -21,7 +21,7 @@ export const EXPECTED_NEXT_SERVER_FAILURES = {
   'input-required-result-non-tool-request':
     'the fixture server offers no test_input_required_result_prompt prompt: a relayed prompts/get does not yet carry the bridged server\'s question back as input-required',
   'server-stateless':
-    "the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (test_missing_capability, which needs a client capability the request did not declare)",
+    "the conformance fixture plugin offers test_missing_capability (answered -32021) and test_streaming_elicitation, but not test_logging_tool, test_trigger_tool_change or subscriptions/listen, whose checks the scenario also scores",
   'tasks-capability-negotiation':
     "the tasks extension (io.modelcontextprotocol/tasks) is not offered: long calls run inside the request; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (greet, slow_compute, failing_job, confirm_delete, test_tool_with_task)",
   'tasks-dispatch-and-envelope':
