@@ -22,22 +22,8 @@ export const EXPECTED_NEXT_SERVER_FAILURES = {
     'the fixture server offers no test_input_required_result_prompt prompt: a relayed prompts/get does not yet carry the bridged server\'s question back as input-required',
   'server-stateless':
     "the conformance fixture plugin offers test_missing_capability (answered -32021) and test_streaming_elicitation, but not test_logging_tool, test_trigger_tool_change or subscriptions/listen, whose checks the scenario also scores",
-  'tasks-capability-negotiation':
-    "the tasks extension (io.modelcontextprotocol/tasks) is not offered: long calls run inside the request; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (greet, slow_compute, failing_job, confirm_delete, test_tool_with_task)",
-  'tasks-dispatch-and-envelope':
-    "the tasks extension (io.modelcontextprotocol/tasks) is not offered: long calls run inside the request; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (greet, slow_compute, failing_job, confirm_delete, test_tool_with_task)",
-  'tasks-lifecycle':
-    "the tasks extension (io.modelcontextprotocol/tasks) is not offered: long calls run inside the request; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (greet, slow_compute, failing_job, confirm_delete, test_tool_with_task)",
   'tasks-mrtr-composition':
-    "the tasks extension (io.modelcontextprotocol/tasks) is not offered: long calls run inside the request; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (greet, slow_compute, failing_job, confirm_delete, test_tool_with_task)",
+    'test_tool_with_task (input-required rounds, then a task on the final round) is not offered yet: serve answers a call that asks inside its request, and a call that became a task cannot ask its caller (tasks/update delivers nothing)',
   'tasks-mrtr-input':
-    "the tasks extension (io.modelcontextprotocol/tasks) is not offered: long calls run inside the request; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (greet, slow_compute, failing_job, confirm_delete, test_tool_with_task)",
-  'tasks-request-headers':
-    "the tasks extension (io.modelcontextprotocol/tasks) is not offered: long calls run inside the request; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (greet, slow_compute, failing_job, confirm_delete, test_tool_with_task)",
-  'tasks-request-state-removal':
-    "the tasks extension (io.modelcontextprotocol/tasks) is not offered: long calls run inside the request; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (greet, slow_compute, failing_job, confirm_delete, test_tool_with_task)",
-  'tasks-required-task-error':
-    "the tasks extension (io.modelcontextprotocol/tasks) is not offered: long calls run inside the request; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (greet, slow_compute, failing_job, confirm_delete, test_tool_with_task)",
-  'tasks-wire-fields':
-    "the tasks extension (io.modelcontextprotocol/tasks) is not offered: long calls run inside the request; the conformance fixture plugin does not offer the suite's 2026-07-28 test tools (greet, slow_compute, failing_job, confirm_delete, test_tool_with_task)",
+    'a task never waits for input in Quiver (no input_required status, tasks/update delivers nothing): confirm_delete asks inside its request with an input-required result instead of parking a task; multi_input is not offered',
 };

@@ -2,6 +2,7 @@ import { definePlugin, fail, ok, type ToolContext, type ToolResult } from '@quiv
 
 import { z } from 'zod';
 import { registerAskingTools } from './conformance-asking-tools.js';
+import { registerTaskTools } from './conformance-task-tools.js';
 
 // The tools the official MCP conformance suite's server scenarios call, with the content its
 // reference "everything" server returns, as a Quiver plugin that `quiver serve` offers.
@@ -116,6 +117,7 @@ export const conformanceFixturePlugin = definePlugin({
       fail('execution_failed', 'This tool intentionally returns an error for testing'),
     );
     registerAskingTools(ctx);
+    registerTaskTools(ctx);
     // The schema as the suite writes it: a plugin may publish its own JSON Schema beside the zod one.
     ctx.registerTool({
       name: 'json_schema_2020_12_tool',

@@ -104,6 +104,13 @@ export interface Tool<I extends z.ZodType = z.ZodType> {
   parametersJsonSchema?: Record<string, unknown>;
   /** JSON Schema of `structured` in the tool's results (MCP `outputSchema`). */
   outputSchema?: Record<string, unknown>;
+  /**
+   * How `quiver serve` may run the tool for an MCP client that speaks the tasks extension:
+   * `optional` (the default) becomes a task the client polls when still running after a moment,
+   * `required` always runs as a task (clients without the extension are refused), `forbidden`
+   * always answers inside the request.
+   */
+  taskSupport?: 'forbidden' | 'optional' | 'required';
   isEnabled?(): boolean;
   /**
    * Whether the tool can run. Assembly passes what it knows of the session it assembles for

@@ -11,7 +11,14 @@ import type { ToolListing } from './tool-listing.js';
 
 /** The call a `tools/call` request makes, or a tool error to answer without running anything. */
 export type CallTarget =
-  | { run: true; name: string; args: Record<string, unknown>; declaresOutputSchema: boolean }
+  | {
+      run: true;
+      name: string;
+      args: Record<string, unknown>;
+      declaresOutputSchema: boolean;
+      /** How the tool may run for a client of the tasks extension (undefined: optional). */
+      taskSupport?: 'forbidden' | 'optional' | 'required';
+    }
   | { run: false; error: string };
 
 /**
@@ -44,8 +51,14 @@ export function resolveCallTarget(
 }
 
 function target(name: string, args: Record<string, unknown>, pool: ToolPool): CallTarget {
-  const tool = pool.executables.get(name)?.tool as { outputSchema?: unknown } | undefined;
-  return { run: true, name, args, declaresOutputSchema: tool?.outputSchema !== undefined };
+  const tool = pool.executables.get(name)?.tool;
+  return {
+    run: true,
+    name,
+    args,
+    declaresOutputSchema: tool?.outputSchema !== undefined,
+    ...(tool?.taskSupport === undefined ? {} : { taskSupport: tool.taskSupport }),
+  };
 }
 
 /** The pool tool a name refers to: itself, a declared alias or a compatibility name (`Read`). MCP names are case-sensitive. */

@@ -23,6 +23,8 @@ import { ProgressForwarding } from './progress-forwarding.js';
 import { declareRelayedCapabilities } from './relayed-capabilities.js';
 import { relayResourceSubscriptions } from './resource-subscription-relay.js';
 import { ServerLogForwarding } from './server-log-forwarding.js';
+import { dispatchToolCall, registerTaskRequests, TaskServer } from './task-calls.js';
+import { serveTasks, TASKS_EXTENSION } from './tasks.js';
 import { ToolListingCache } from './tool-listing.js';
 import { ToolLogForwarding } from './tool-log-forwarding.js';
 
@@ -67,10 +69,10 @@ export interface ServeConnection {
 export function createServeConnection(options: ServeConnectionOptions): ServeConnection {
   const { log } = options;
   const rounds = options.permissionRounds ?? servePermissionRounds();
-  const server = new Server(
+  const server: Server = new TaskServer(
     { name: 'quiver', version: serverVersion() },
     {
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: { tools: { listChanged: true }, logging: {}, extensions: { [TASKS_EXTENSION]: {} } },
       requestState: { verify: rounds.verify },
     },
   );
@@ -177,10 +179,13 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
   };
 
   server.setRequestHandler('tools/list', () => ({ tools: listing.get(current.session).tools }));
+  const tasks = serveTasks();
+  registerTaskRequests(server, tasks, () => current.session.options.caller ?? '');
 
   server.setRequestHandler(
     'tools/call',
     async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      // A CreateTaskResult is let through by TaskServer; the SDK's handler type does not know it.
       const { name, arguments: args = {} } = request.params;
       // A 2026-07-28 request carries its client's capabilities: adopt them as initialize would.
       const round = ctx.mcpReq.envelope ? rounds.begin(name, args, ctx) : undefined;
@@ -215,17 +220,28 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         ctx.mcpReq.notify({ method: 'notifications/message', params }),
       );
       try {
-        const [result] = await session.execute([{ id: callId, name: target.name, args: target.args }], {
-          signal: ctx.mcpReq.signal,
-        });
-        const question = await round?.inputRequired(ctx);
-        if (question) return question;
-        if (round && result && !result.ok && result.code === 'client_capability_missing')
-          throw missingCapabilityError(result);
-        return server.projectCallToolResult(
-          toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`), target),
-          undefined,
-        );
+        return (await dispatchToolCall(tasks, {
+          envelope: ctx.mcpReq.envelope,
+          taskSupport: target.taskSupport,
+          owner: session.options.caller ?? '',
+          sessionId: session.id,
+          callId,
+          requestSignal: ctx.mcpReq.signal,
+          execute: async (signal) =>
+            (
+              await session.execute([{ id: callId, name: target.name, args: target.args }], { signal })
+            )[0],
+          answer: async (result) => {
+            const question = await round?.inputRequired(ctx);
+            if (question) return question;
+            if (round && result && !result.ok && result.code === 'client_capability_missing')
+              throw missingCapabilityError(result);
+            return server.projectCallToolResult(
+              toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`), target),
+              undefined,
+            );
+          },
+        })) as CallToolResult;
       } finally {
         await untrack?.();
         untrackLogs();

@@ -3,6 +3,7 @@ import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { ServeConnection } from './mcp-server.js';
 import { type JsonBody, MAX_BODY_BYTES, readJsonBody } from './shared-session-records.js';
+import { serveTasks } from './tasks.js';
 
 /** What a stateless (2026-07-28) request is answered by, and how 2025-11-25 requests go on. */
 export interface StatelessRequests {
@@ -35,8 +36,10 @@ export function statelessRequests(
     async ({ authInfo }) => {
       const connection = openConnection(authInfo);
       connection.server.onclose = () => {
-        connection
-          .close()
+        // A call that became a task outlives its request; its session closes when it ends.
+        serveTasks()
+          .endedIn(connection.session.id)
+          .then(() => connection.close())
           .catch((error: unknown) => log(`closing a stateless request's session failed: ${String(error)}`));
       };
       await connection.declareRelayedCapabilities();

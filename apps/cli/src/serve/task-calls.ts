@@ -1,0 +1,177 @@
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  isInputRequiredResult,
+  type JSONRPCRequest,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Result,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { ToolResult } from '@quiver/types';
+import { z } from 'zod';
+import { declaresTasks, type ServeTasks, TASK_AFTER_MS, TASKS_EXTENSION } from './tasks.js';
+
+/** How a tool may run for a client of the tasks extension (`Tool.taskSupport`, default optional). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** One tools/call as the task dispatcher runs it. */
+export interface TaskCall {
+  /** `ctx.mcpReq.envelope`: present on 2026-07-28 requests, which may negotiate tasks. */
+  envelope: unknown;
+  taskSupport: TaskSupport | undefined;
+  /** The signed-in caller ('' without serve.auth): only they can read or cancel the task. */
+  owner: string;
+  /** The Quiver session the call runs in: it stays open until the task's call has ended. */
+  sessionId: string;
+  /** The call's id in the session log; the task id ends with it. */
+  callId: string;
+  requestSignal: AbortSignal;
+  /** Runs the call through the session's lifecycle under `signal`. */
+  execute(signal: AbortSignal): Promise<ToolResult | undefined>;
+  /** The MCP answer for the call's result (a question, or the tool result). */
+  answer(result: ToolResult | undefined): Promise<CallToolResult | InputRequiredResult>;
+}
+
+export type TaskCallAnswer = CallToolResult | InputRequiredResult | Record<string, unknown>;
+
+/**
+ * Failures of the server rather than of the tool (its storage, its process): a task reports them
+ * as `failed` with a JSON-RPC error; every other failure is the tool's, `completed` with isError.
+ */
+const SERVER_FAILURES: ReadonlySet<string> = new Set([
+  'storage_unavailable',
+  'storage_damaged',
+  'interrupted',
+]);
+
+const MISSING_TASKS = {
+  requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+};
+
+/**
+ * Runs a tools/call inside its request, or, for a client that declared the tasks extension, as
+ * a task when the call is still running after TASK_AFTER_MS (a `required` tool at once): the
+ * request is answered with a CreateTaskResult and the call goes on under the task's own signal,
+ * which `tasks/cancel` aborts. A client without the extension gets the call inside its request,
+ * except for a `required` tool on 2026-07-28, refused with -32021.
+ */
+export async function dispatchToolCall(tasks: ServeTasks, call: TaskCall): Promise<TaskCallAnswer> {
+  const support = call.taskSupport ?? 'optional';
+  const negotiated = call.envelope !== undefined && declaresTasks(call.envelope);
+  if (!negotiated || support === 'forbidden') {
+    if (support === 'required' && call.envelope !== undefined)
+      throw new MissingRequiredClientCapabilityError(
+        MISSING_TASKS,
+        `This tool runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities.`,
+      );
+    return call.answer(await call.execute(call.requestSignal));
+  }
+  if (support === 'required') {
+    const refusal = tasks.refusal(call.owner);
+    if (refusal) throw refusal;
+  }
+  const controller = new AbortController();
+  const forwardAbort = () => controller.abort(call.requestSignal.reason);
+  if (call.requestSignal.aborted) forwardAbort();
+  else call.requestSignal.addEventListener('abort', forwardAbort, { once: true });
+  try {
+    const execution = call.execute(controller.signal);
+    if (support === 'optional') {
+      const early = await Promise.race([
+        execution.then((result) => ({ result })),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), TASK_AFTER_MS).unref()),
+      ]);
+      // A fast call is answered inside its request; so is a slow one past the caller's task limit.
+      if (early !== undefined || tasks.refusal(call.owner))
+        return call.answer(early ? early.result : await execution);
+    }
+    const created = tasks.create(
+      { owner: call.owner, sessionId: call.sessionId, callId: call.callId },
+      controller,
+      execution.then(async (result) => {
+        if (result && !result.ok && SERVER_FAILURES.has(result.code))
+          return { error: { code: ProtocolErrorCode.InternalError, message: result.error } };
+        const answer = await call.answer(result);
+        if (isInputRequiredResult(answer))
+          return {
+            error: {
+              code: ProtocolErrorCode.InternalError,
+              message:
+                'The call asked its caller for input after it became a task, which Quiver cannot carry in a task yet; call it again without the tasks extension to answer.',
+            },
+          };
+        return { result: answer as CallToolResult };
+      }),
+    );
+    return created;
+  } finally {
+    call.requestSignal.removeEventListener('abort', forwardAbort);
+  }
+}
+
+// tasks/update's inputResponses are lifted out of params by the SDK (ctx.mcpReq.inputResponses).
+const TaskIdParams = z.looseObject({ taskId: z.string() });
+
+/**
+ * tasks/get, tasks/update and tasks/cancel of the tasks extension, on 2026-07-28 requests that
+ * declare it (-32021 otherwise); 2025-11-25 sessions have no tasks (-32601). tasks/result and
+ * tasks/list, removed by the extension, stay unknown methods.
+ */
+export function registerTaskRequests(server: Server, tasks: ServeTasks, owner: () => string): void {
+  const gate = (ctx: ServerContext) => {
+    if (ctx.mcpReq.envelope === undefined)
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        'Tasks are served on protocol revision 2026-07-28 only; this session speaks 2025-11-25, where tool calls run inside their request.',
+      );
+    if (!declaresTasks(ctx.mcpReq.envelope))
+      throw new MissingRequiredClientCapabilityError(
+        MISSING_TASKS,
+        `${ctx.mcpReq.method} needs the ${TASKS_EXTENSION} extension in the request's client capabilities.`,
+      );
+  };
+  server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params, ctx) => {
+    gate(ctx);
+    return tasks.get(owner(), params.taskId);
+  });
+  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, (params, ctx) => {
+    gate(ctx);
+    return tasks.cancel(owner(), params.taskId);
+  });
+  server.setRequestHandler('tasks/update', { params: TaskIdParams }, (params, ctx) => {
+    gate(ctx);
+    return tasks.update(owner(), params.taskId);
+  });
+}
+
+/**
+ * The SDK's server, letting a tools/call answer be a CreateTaskResult: the SDK validates a
+ * tools/call result as a tool result (and would add an empty `content`), so a task result is
+ * set aside while the SDK's checks run on a placeholder, then sent as it is.
+ */
+export class TaskServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    if (method !== 'tools/call') return super._wrapHandler(method, handler);
+    const created = new Map<unknown, Result>();
+    const wrapped = super._wrapHandler(method, async (request, ctx) => {
+      const result = await handler(request, ctx);
+      if ((result as { resultType?: unknown }).resultType !== 'task') return result;
+      created.set(ctx.mcpReq.id, result);
+      return { content: [] };
+    });
+    return async (request, ctx) => {
+      try {
+        const result = await wrapped(request, ctx);
+        return (created.get(ctx.mcpReq.id) as Result | undefined) ?? result;
+      } finally {
+        created.delete(ctx.mcpReq.id);
+      }
+    };
+  }
+}

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/server';
+
+/** The MCP tasks extension (SEP-2663), negotiated per request under `capabilities.extensions`. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** How long a call runs inside its request before it becomes a task the client polls. */
+export const TASK_AFTER_MS = 500;
+/** How long a finished task's result is kept for `tasks/get` (also the `ttlMs` sent). */
+export const TASK_TTL_MS = 10 * 60_000;
+/** Tasks one caller may have running at once. */
+export const MAX_LIVE_TASKS = 16;
+/** Finished tasks kept per caller; the oldest goes first. */
+export const MAX_KEPT_TASKS = 256;
+/** The polling interval suggested to clients. */
+export const TASK_POLL_INTERVAL_MS = 1000;
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+interface TaskRecord {
+  taskId: string;
+  /** The signed-in caller who created it ('' without serve.auth). */
+  owner: string;
+  /** The Quiver session whose log records the call. */
+  sessionId: string;
+  status: TaskStatus;
+  createdAt: string;
+  lastUpdatedAt: string;
+  statusMessage?: string;
+  result?: CallToolResult;
+  error?: { code: number; message: string; data?: unknown };
+  controller: AbortController;
+  /** Settles when the call behind the task has ended (whatever the task's status says). */
+  ended: Promise<void>;
+  expiry?: NodeJS.Timeout;
+}
+
+/** The flat `CreateTaskResult` / `DetailedTask` fields every task answer carries. */
+function envelope(task: TaskRecord) {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: TASK_TTL_MS,
+    pollIntervalMs: TASK_POLL_INTERVAL_MS,
+    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
+  };
+}
+
+/**
+ * The tasks of this process: in memory, owned by the caller that created them, bounded by
+ * MAX_LIVE_TASKS running and MAX_KEPT_TASKS finished per caller, each finished one kept for
+ * TASK_TTL_MS. Task ids carry this process's id, so another replica can say the task is not its.
+ */
+export class ServeTasks {
+  readonly #replica = randomUUID().slice(0, 8);
+  readonly #tasks = new Map<string, TaskRecord>();
+
+  /**
+   * Tracks a running call as a task of `owner` (check `refusal` first). `tasks/cancel` aborts
+   * `controller`; `call` settles the task.
+   */
+  create(
+    { owner, sessionId, callId }: { owner: string; sessionId: string; callId: string },
+    controller: AbortController,
+    call: Promise<{ result: CallToolResult } | { error: { code: number; message: string } }>,
+  ): ReturnType<typeof envelope> & { resultType: 'task' } {
+    const now = new Date().toISOString();
+    const task: TaskRecord = {
+      taskId: `${this.#replica}-${callId}`,
+      owner,
+      sessionId,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      controller,
+      ended: Promise.resolve(),
+    };
+    task.ended = call.then(
+      (outcome) => this.#settle(task, outcome),
+      (error: unknown) =>
+        this.#settle(task, {
+          error: { code: ProtocolErrorCode.InternalError, message: `the call failed: ${messageOf(error)}` },
+        }),
+    );
+    this.#tasks.set(task.taskId, task);
+    this.#trimKept(owner);
+    return { resultType: 'task', ...envelope(task) };
+  }
+
+  /** The refusal for a caller at MAX_LIVE_TASKS, or undefined when another task may start. */
+  refusal(owner: string): ProtocolError | undefined {
+    const live = [...this.#tasks.values()].filter(
+      (task) => task.owner === owner && (task.status === 'working' || task.status === 'input_required'),
+    ).length;
+    if (live < MAX_LIVE_TASKS) return undefined;
+    return new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
+      `${owner ? `Caller ${owner}` : 'This server'} has ${live} tasks running, the most one caller may have (${MAX_LIVE_TASKS}); wait for one to finish (tasks/get) or cancel one (tasks/cancel), then call again.`,
+      { maxLiveTasks: MAX_LIVE_TASKS },
+    );
+  }
+
+  /** `tasks/get`: the task with its result or error once finished. */
+  get(owner: string, taskId: unknown) {
+    const task = this.#find(owner, taskId);
+    return {
+      ...envelope(task),
+      ...(task.status === 'completed' && task.result ? { result: task.result } : {}),
+      ...(task.status === 'failed' && task.error ? { error: task.error } : {}),
+    };
+  }
+
+  /** `tasks/cancel`: aborts the call's signal; the task reads `cancelled` from now on. */
+  cancel(owner: string, taskId: unknown): Record<string, never> {
+    const task = this.#find(owner, taskId);
+    if (task.status === 'working' || task.status === 'input_required') {
+      task.status = 'cancelled';
+      task.statusMessage = 'cancelled by the client (tasks/cancel)';
+      task.lastUpdatedAt = new Date().toISOString();
+      task.controller.abort(new Error('cancelled by the client (tasks/cancel)'));
+      this.#expireLater(task);
+    }
+    return {};
+  }
+
+  /** `tasks/update`: Quiver's tasks never wait for input, so there is nothing to deliver. */
+  update(owner: string, taskId: unknown): Record<string, never> {
+    this.#find(owner, taskId);
+    return {};
+  }
+
+  /** Resolves once every call running as a task in the session has ended. */
+  async endedIn(sessionId: string): Promise<void> {
+    await Promise.all(
+      [...this.#tasks.values()].filter((task) => task.sessionId === sessionId).map((task) => task.ended),
+    );
+  }
+
+  /** Cancels every running task (at shutdown). */
+  cancelAll(reason: string): void {
+    for (const task of this.#tasks.values()) {
+      clearTimeout(task.expiry);
+      if (task.status === 'working' || task.status === 'input_required')
+        task.controller.abort(new Error(reason));
+    }
+  }
+
+  #find(owner: string, taskId: unknown): TaskRecord {
+    if (typeof taskId !== 'string' || taskId.length === 0)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'params.taskId must be the taskId a tools/call returned.',
+      );
+    const task = this.#tasks.get(taskId);
+    // Another caller's task is answered as unknown: its existence is not theirs to learn.
+    if (task && task.owner === owner) return task;
+    if (!taskId.startsWith(`${this.#replica}-`) && /^[0-9a-f]{8}-/.test(taskId))
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown task ${JSON.stringify(taskId)}: it was not created by this server process (replica ${this.#replica}). Tasks are kept in memory by the replica that runs them; route tasks/* requests by their Mcp-Name header (the task id) to the replica that created the task.`,
+      );
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Unknown task ${JSON.stringify(taskId)}: no task of yours has this id (finished tasks are kept for ${TASK_TTL_MS / 60_000} minutes).`,
+    );
+  }
+
+  #settle(
+    task: TaskRecord,
+    outcome: { result: CallToolResult } | { error: { code: number; message: string } },
+  ) {
+    if (task.status !== 'working' && task.status !== 'input_required') return;
+    if ('result' in outcome) {
+      task.status = 'completed';
+      task.result = outcome.result;
+    } else {
+      task.status = 'failed';
+      task.error = outcome.error;
+    }
+    task.lastUpdatedAt = new Date().toISOString();
+    this.#expireLater(task);
+  }
+
+  #expireLater(task: TaskRecord) {
+    clearTimeout(task.expiry);
+    task.expiry = setTimeout(() => this.#tasks.delete(task.taskId), TASK_TTL_MS);
+    task.expiry.unref();
+  }
+
+  #trimKept(owner: string) {
+    const finished = [...this.#tasks.values()].filter(
+      (task) => task.owner === owner && task.status !== 'working' && task.status !== 'input_required',
+    );
+    for (const task of finished.slice(0, Math.max(0, finished.length - MAX_KEPT_TASKS))) {
+      clearTimeout(task.expiry);
+      this.#tasks.delete(task.taskId);
+    }
+  }
+}
+
+let processTasks: ServeTasks | undefined;
+
+/** The tasks of this process, shared by every connection and request. */
+export function serveTasks(): ServeTasks {
+  processTasks ??= new ServeTasks();
+  return processTasks;
+}
+
+/** Whether a 2026-07-28 request declared the tasks extension in its `_meta` client capabilities. */
+export function declaresTasks(envelope: unknown): boolean {
+  const capabilities = (envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+    | { extensions?: Record<string, unknown> }
+    | undefined;
+  return capabilities?.extensions?.[TASKS_EXTENSION] !== undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
