@@ -19,6 +19,16 @@ import { build } from 'esbuild';
 
 const MARK = '// bundled by scripts/bundle-dist.mjs\n';
 
+/**
+ * Dependencies copied into the bundle instead of imported. Each is a library that keeps no state
+ * another module could share (yaml tells its nodes apart by `Symbol.for` keys, which every copy
+ * shares), is never handed to or taken from a plugin, and is spread over many small CommonJS files
+ * (yaml 72, commander 6, picomatch 5) that Node would otherwise resolve, stat and read one by one
+ * at every start. zod, tsyringe, reflect-metadata, the MCP SDK and every `@quiver/*` package stay
+ * imports: plugins share them with the host, or they are native, wasm or loaded lazily.
+ */
+const INLINE = new Set(['yaml', 'commander', 'picomatch', 'ignore', 'canonicalize', 'stemmer']);
+
 /** Source files (relative to dist) that worker threads run from their text. */
 const RUN_FROM_SOURCE_TEXT = new Set(['log/log-writer-thread.js', 'log/event-rows.js', 'sandbox-thread.js']);
 
@@ -60,6 +70,24 @@ const keepModuleUrls = {
   },
 };
 
+const externalPackages = {
+  name: 'external-packages-but-inlined',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+      // A package copied in resolves its own imports as it would have (builtins stay imports).
+      if (INLINE.has(name) || args.resolveDir.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+// CommonJS copied into an ES module calls require() for Node's builtins: such an output gets one,
+// put on its first line so that the source map's lines still hold.
+const requireLine =
+  "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url); ";
+
 const result = await build({
   entryPoints: entries.map((entry) => path.join(dist, entry)),
   outdir: dist,
@@ -68,24 +96,32 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
   chunkNames: 'chunk-[hash]',
   keepNames: true,
   sourcemap: true,
   banner: { js: MARK.trimEnd() },
-  plugins: [keepSeparate, keepModuleUrls],
+  plugins: [keepSeparate, externalPackages, keepModuleUrls],
   write: false,
   logLevel: 'warning',
 });
 
 for (const output of result.outputFiles) {
   // esbuild rewrites a free `require` into its own helper, which a thread's copy would lack.
-  if (output.path.endsWith('.js') && output.text.includes('__require(')) {
+  if (output.path.endsWith('.js') && /(?<!function )__require\((?!"(node:)?[a-z_]+"\))/.test(output.text)) {
     console.error(`bundle-dist: ${path.relative(dist, output.path)} calls require() outside createRequire`);
     process.exit(1);
   }
 }
-for (const output of result.outputFiles) writeFileSync(output.path, output.contents);
+for (const output of result.outputFiles) {
+  // The helper that calls it (`__require`) lives in whichever chunk esbuild put it in.
+  if (output.path.endsWith('.js') && /\bvar __require = /.test(output.text)) {
+    if (/^(const|let|var|function) require\b/m.test(output.text)) {
+      console.error(`bundle-dist: ${path.relative(dist, output.path)} has its own top-level require`);
+      process.exit(1);
+    }
+    writeFileSync(output.path, requireLine + output.text);
+  } else writeFileSync(output.path, output.contents);
+}
 // Chunks are named by their content: those of an earlier bundle that this one no longer has go.
 const written = new Set(result.outputFiles.map((output) => path.basename(output.path)));
 for (const name of readdirSync(dist))
