@@ -1,0 +1,176 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { type AuthorizationServer, startAuthorizationServer } from '@quiver/test-utils/authorization-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quiver, REPO, write } from './helpers.js';
+import { serveWorkspace } from './serve-fixtures.js';
+import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
+
+const REVISION = '2026-07-28';
+const TASKS = 'io.modelcontextprotocol/tasks';
+const FIXTURE_PLUGIN = path.join(REPO, 'packages/test-utils/dist/conformance-fixture-plugin.js');
+const CLIENTS = [
+  { clientId: 'alice', clientSecret: 'alice-secret', claims: { groups: ['developers'] } },
+  { clientId: 'bob', clientSecret: 'bob-secret', claims: { groups: ['developers'] } },
+];
+
+let authorization: AuthorizationServer;
+let serve: RunningHttpServe;
+let dir: string;
+const cleanups: Array<() => Promise<void> | void> = [];
+
+beforeAll(async () => {
+  authorization = await startAuthorizationServer(CLIENTS);
+  const workspace = serveWorkspace();
+  dir = workspace.dir;
+  write(
+    path.join(dir, 'quiver.yaml'),
+    [
+      'plugins:',
+      '  - ./workbench',
+      `  - ${JSON.stringify(FIXTURE_PLUGIN)}`,
+      'defaultPersonality: dev',
+      'serve:',
+      '  auth:',
+      `    issuer: ${authorization.issuer}`,
+      `    jwksUri: ${authorization.jwksUri}`,
+      '    claim: groups',
+      '    personalities:',
+      '      developers: dev',
+      '',
+    ].join('\n'),
+  );
+  write(
+    path.join(dir, 'personalities/dev.yaml'),
+    'id: dev\nplugins: [tools-terminal, conformance-fixture]\npermissions:\n  allow: ["terminal(sleep:*)", "terminal(touch:*)", slow_compute, failing_job]\n',
+  );
+  serve = await startHttpServe(dir);
+  cleanups.push(
+    workspace.cleanup,
+    () => serve.stop(),
+    () => authorization.close(),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A 2026-07-28 request of a client that declares the tasks extension, signed in as `caller`. */
+async function request(
+  caller: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
+  const name = typeof params.name === 'string' ? params.name : params.taskId;
+  const response = await fetch(serve.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${await authorization.tokenFor(caller, serve.url)}`,
+      'mcp-protocol-version': REVISION,
+      'mcp-method': method,
+      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': REVISION,
+          'io.modelcontextprotocol/clientInfo': { name: 'tasks-test', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
+  return JSON.parse(data ?? text);
+}
+
+async function untilSettled(caller: string, taskId: string): Promise<Record<string, any>> {
+  for (;;) {
+    const { result, error } = await request(caller, 'tasks/get', { taskId });
+    if (!result) throw new Error(`tasks/get failed: ${JSON.stringify(error)}`);
+    if (result.status !== 'working') return result;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('quiver serve --http running long calls as tasks (2026-07-28)', () => {
+  it('runs a slow command as a task its caller polls to completion, which another caller cannot read', async () => {
+    const created = await request('alice', 'tools/call', {
+      name: 'terminal',
+      arguments: { command: 'sleep 1.5 && touch finished.txt' },
+    });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = String(created.result?.taskId);
+
+    const foreign = await request('bob', 'tasks/get', { taskId });
+    expect(foreign.error?.code).toBe(-32602);
+    expect(foreign.error?.message).toContain('no task of yours');
+    expect((await request('bob', 'tasks/cancel', { taskId })).error?.code).toBe(-32602);
+
+    const settled = await untilSettled('alice', taskId);
+    expect(settled.status).toBe('completed');
+    expect(settled.result.isError).not.toBe(true);
+    expect(existsSync(path.join(dir, 'finished.txt'))).toBe(true);
+  });
+
+  it('stops the command when its caller cancels the task, and the session log says it was aborted', async () => {
+    const created = await request('alice', 'tools/call', {
+      name: 'terminal',
+      arguments: { command: 'sleep 2 && touch cancelled.txt' },
+    });
+    const taskId = String(created.result?.taskId);
+    expect(created.result?.status).toBe('working');
+    expect((await request('alice', 'tasks/cancel', { taskId })).result).toMatchObject({
+      resultType: 'complete',
+    });
+    expect((await untilSettled('alice', taskId)).status).toBe('cancelled');
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(existsSync(path.join(dir, 'cancelled.txt'))).toBe(false);
+
+    // The call is logged in the session of the request that started it, under the task's call id.
+    const callId = taskId.slice(taskId.indexOf('-') + 1);
+    const listed = JSON.parse((await quiver(['--trust-project', 'log', '--json'], { cwd: dir })).stdout) as {
+      sessions: Array<{ id: string; caller?: string; calls: number }>;
+    };
+    const logs = await Promise.all(
+      listed.sessions
+        .filter((session) => session.caller === 'alice' && session.calls > 0)
+        .map(
+          async (session) =>
+            (await quiver(['--trust-project', 'log', '--session', session.id, '--json'], { cwd: dir }))
+              .stdout,
+        ),
+    );
+    const logged = logs.find((text) => text.includes(callId));
+    expect(logged, `no session log holds call ${callId}`).toBeDefined();
+    expect(logged).toContain('cancelled by the client (tasks/cancel)');
+  });
+
+  it('refuses a task past the live tasks one caller may have, saying the limit and how to free one', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        request('bob', 'tools/call', { name: 'slow_compute', arguments: { seconds: 60 } }),
+      ),
+    );
+    expect(created.map((answer) => answer.result?.resultType)).toEqual(Array(16).fill('task'));
+    const running = created.map((answer) => String(answer.result?.taskId));
+    const refused = await request('bob', 'tools/call', { name: 'failing_job', arguments: {} });
+    expect(refused.error?.message).toContain('16 tasks running');
+    expect(refused.error?.message).toContain('tasks/cancel');
+    // Another caller's limit is their own.
+    const alice = await request('alice', 'tools/call', { name: 'failing_job', arguments: {} });
+    expect(alice.result?.resultType).toBe('task');
+    for (const taskId of running) await request('bob', 'tasks/cancel', { taskId });
+    expect(
+      (await request('bob', 'tools/call', { name: 'failing_job', arguments: {} })).result?.resultType,
+    ).toBe('task');
+  });
+});
