@@ -51,6 +51,37 @@ describe('tool search', () => {
     expect(names(searchTools('send to a channel', tools, 1))).toEqual(['mcp__chat__send']);
   });
 
+  it('reads parameters given as alternatives or as references into the schema definitions', () => {
+    const blocks = {
+      ...definition('mcp__notes__append_children', 'Appends children.'),
+      parameters: {
+        type: 'object',
+        properties: {
+          children: { type: 'array', items: { anyOf: [{ $ref: '#/$defs/block' }, { type: 'string' }] } },
+        },
+        $defs: {
+          block: { oneOf: [{ $ref: '#/$defs/paragraph' }, { $ref: '#/$defs/self' }] },
+          paragraph: {
+            type: 'object',
+            properties: { paragraph: { type: 'object' }, type: { enum: ['paragraph'] } },
+          },
+          // A definition that refers to itself is read once.
+          self: { type: 'object', properties: { nested: { $ref: '#/$defs/self' } } },
+        },
+      },
+    };
+    const other = definition('mcp__notes__append_log', 'Appends a line of text to a log.');
+    expect(names(searchTools('add a paragraph', [other, blocks], 1))).toEqual([
+      'mcp__notes__append_children',
+    ]);
+    // A reference that leads nowhere is skipped, not an error.
+    const broken = {
+      ...blocks,
+      parameters: { type: 'object', properties: { x: { $ref: '#/$defs/missing' } } },
+    };
+    expect(names(searchTools('append', [broken], 1))).toEqual(['mcp__notes__append_children']);
+  });
+
   it('ranks a tool whose name matches above tools that only mention the words', () => {
     const tools = [
       definition(

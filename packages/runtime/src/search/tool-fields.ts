@@ -30,16 +30,46 @@ export function toolFields(tool: ToolDefinitionLite): ToolFields {
 }
 
 // Parameters say what a tool acts on (`repo`, `channel`, `podName`) and action enums what it
-// can do (`run_pipeline`); their text is capped so huge schemas do not dominate indexing.
+// can do (`run_pipeline`); their text is capped so huge schemas do not dominate indexing. A
+// parameter given as alternatives (`anyOf`, `oneOf`, `allOf`) or as a reference into the schema's
+// own definitions (`$ref: #/$defs/…`) is read through them, each definition once: Notion's block
+// children name `paragraph` and `heading_1` only in the definitions their items point to.
 function parameterText(schema: Record<string, unknown>): string {
   const parts: string[] = [];
   let length = 0;
-  const visit = (node: unknown, depth: number) => {
-    if (depth > 1 || typeof node !== 'object' || node === null || length > MAX_PARAMETER_TEXT) return;
+  const seen = new Set<unknown>();
+  const resolve = (node: unknown): unknown => {
+    const ref = (node as { $ref?: unknown } | null)?.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) return node;
+    let target: unknown = schema;
+    for (const key of ref.slice(2).split('/'))
+      target =
+        typeof target === 'object' && target !== null ? (target as Record<string, unknown>)[key] : undefined;
+    return target;
+  };
+  const visit = (raw: unknown, depth: number) => {
+    const node = resolve(raw);
+    if (
+      depth > 1 ||
+      typeof node !== 'object' ||
+      node === null ||
+      length > MAX_PARAMETER_TEXT ||
+      seen.has(node)
+    )
+      return;
+    seen.add(node);
+    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+      const alternatives = (node as Record<string, unknown>)[key];
+      if (Array.isArray(alternatives)) for (const alternative of alternatives) visit(alternative, depth);
+    }
     const properties = (node as { properties?: unknown }).properties;
     if (typeof properties !== 'object' || properties === null) return;
     for (const [key, value] of Object.entries(properties as Record<string, unknown>)) {
-      const property = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+      const resolved = resolve(value);
+      const property = (typeof resolved === 'object' && resolved !== null ? resolved : {}) as Record<
+        string,
+        unknown
+      >;
       const text = [
         key,
         typeof property.description === 'string' ? property.description : '',
