@@ -75,9 +75,12 @@ const externalPackages = {
   setup(esbuild) {
     esbuild.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('node:')) return { path: args.path, external: true };
-      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+      const name = args.path.startsWith('@')
+        ? args.path.split('/').slice(0, 2).join('/')
+        : args.path.split('/')[0];
       // A package copied in resolves its own imports as it would have (builtins stay imports).
-      if (INLINE.has(name) || args.resolveDir.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      if (INLINE.has(name) || args.resolveDir.includes(`${path.sep}node_modules${path.sep}`))
+        return undefined;
       return { path: args.path, external: true };
     });
   },

@@ -48,10 +48,13 @@ export function registerToolsCommand(program: Command): void {
           ...(options.customAgent ? { customAgent: options.customAgent } : {}),
           ...(options.model ? { model: options.model } : {}),
         });
+        // The bubblewrap probe behind the sandbox notice (a child process) runs while the session
+        // gets ready; it never rejects.
+        const sandboxNoticeReady = quiver.sandboxNotice();
         // The listing includes each enabled MCP server that connects within its connect timeout.
         await session.ready();
         const pool = session.pool();
-        const sandboxNotice = await quiver.sandboxNotice();
+        const sandboxNotice = await sandboxNoticeReady;
         // A server whose entry is broken, or which failed to start, leaves its tools out: say so, and fail.
         const problems = await mcpServerProblems(
           quiver,
