@@ -22,8 +22,6 @@ export const EXPECTED_NEXT_SERVER_FAILURES = {
     'the fixture server offers no test_input_required_result_prompt prompt: a relayed prompts/get does not yet carry the bridged server\'s question back as input-required',
   'server-stateless':
     "the conformance fixture plugin offers test_missing_capability (answered -32021) and test_streaming_elicitation, but not test_logging_tool, test_trigger_tool_change or subscriptions/listen, whose checks the scenario also scores",
-  'tasks-mrtr-composition':
-    'test_tool_with_task (input-required rounds, then a task on the final round) is not offered yet: serve answers a call that asks inside its request, and a call that became a task cannot ask its caller (tasks/update delivers nothing)',
   'tasks-mrtr-input':
     'a task never waits for input in Quiver (no input_required status, tasks/update delivers nothing): confirm_delete asks inside its request with an input-required result instead of parking a task; multi_input is not offered',
 };

@@ -110,4 +110,34 @@ export function registerTaskTools(ctx: PluginContext): void {
       );
     },
   );
+  tool(
+    'test_tool_with_task',
+    'Asks its caller for a name (input-required rounds), then greets it as a task',
+    'required',
+    z.object({}),
+    async (_args, context) => {
+      const relay = context.capabilities.client_relay;
+      if (!relay) return fail('not_available', 'this session has no client to ask');
+      const answer = await relay.elicit(
+        {
+          callId: context.callId,
+          toolName: 'test_tool_with_task',
+          key: 'user_name',
+          params: {
+            mode: 'form',
+            message: 'What is your name?',
+            requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          },
+        },
+        context.signal,
+      );
+      if (answer.action !== 'accept')
+        return fail(
+          'not_available',
+          'reason' in answer ? answer.reason : `the caller answered ${answer.action}`,
+        );
+      await sleep(300, context.signal);
+      return ok(`Hello, ${String(answer.content?.name)}!`);
+    },
+  );
 }

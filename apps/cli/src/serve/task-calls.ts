@@ -53,7 +53,8 @@ const MISSING_TASKS = {
 
 /**
  * Runs a tools/call inside its request, or, for a client that declared the tasks extension, as
- * a task when the call is still running after TASK_AFTER_MS (a `required` tool at once): the
+ * a task when the call is still running after TASK_AFTER_MS (a `required` tool always, unless
+ * it finished asking its caller for input, answered as input-required): the
  * request is answered with a CreateTaskResult and the call goes on under the task's own signal,
  * which `tasks/cancel` aborts. A client without the extension gets the call inside its request,
  * except for a `required` tool on 2026-07-28, refused with -32021.
@@ -79,22 +80,24 @@ export async function dispatchToolCall(tasks: ServeTasks, call: TaskCall): Promi
   else call.requestSignal.addEventListener('abort', forwardAbort, { once: true });
   try {
     const execution = call.execute(controller.signal);
-    if (support === 'optional') {
-      const early = await Promise.race([
-        execution.then((result) => ({ result })),
-        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), TASK_AFTER_MS).unref()),
-      ]);
+    const early = await Promise.race([
+      execution.then((result) => ({ result })),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), TASK_AFTER_MS).unref()),
+    ]);
+    if (support === 'optional' && (early !== undefined || tasks.refusal(call.owner)))
       // A fast call is answered inside its request; so is a slow one past the caller's task limit.
-      if (early !== undefined || tasks.refusal(call.owner))
-        return call.answer(early ? early.result : await execution);
-    }
-    const created = tasks.create(
+      return call.answer(early ? early.result : await execution);
+    // A required tool that asks its caller first answers those rounds inside the request
+    // (input-required); the round that goes on becomes the task.
+    const answered = early === undefined ? undefined : await call.answer(early.result);
+    if (answered && isInputRequiredResult(answered)) return answered;
+    return tasks.create(
       { owner: call.owner, sessionId: call.sessionId, callId: call.callId },
       controller,
       execution.then(async (result) => {
         if (result && !result.ok && SERVER_FAILURES.has(result.code))
           return { error: { code: ProtocolErrorCode.InternalError, message: result.error } };
-        const answer = await call.answer(result);
+        const answer = answered ?? (await call.answer(result));
         if (isInputRequiredResult(answer))
           return {
             error: {
@@ -106,7 +109,6 @@ export async function dispatchToolCall(tasks: ServeTasks, call: TaskCall): Promi
         return { result: answer as CallToolResult };
       }),
     );
-    return created;
   } finally {
     call.requestSignal.removeEventListener('abort', forwardAbort);
   }
