@@ -19,9 +19,7 @@ export const EXPECTED_SERVER_FAILURES = {};
  */
 export const EXPECTED_NEXT_SERVER_FAILURES = {
   'input-required-result-non-tool-request':
-    'the fixture server offers no test_input_required_result_prompt prompt: a relayed prompts/get does not yet carry the bridged server\'s question back as input-required',
+    "the fixture server offers no test_input_required_result_prompt prompt: a relayed prompts/get does not yet carry the bridged server's question back as input-required",
   'server-stateless':
-    "the conformance fixture plugin offers test_missing_capability (answered -32021) and test_streaming_elicitation, but not test_logging_tool, test_trigger_tool_change or subscriptions/listen, whose checks the scenario also scores",
-  'tasks-mrtr-input':
-    'a task never waits for input in Quiver (no input_required status, tasks/update delivers nothing): confirm_delete asks inside its request with an input-required result instead of parking a task; multi_input is not offered',
+    'the conformance fixture plugin offers test_missing_capability (answered -32021) and test_streaming_elicitation, but not test_logging_tool, test_trigger_tool_change or subscriptions/listen, whose checks the scenario also scores',
 };

@@ -28,7 +28,7 @@ function fixtureWorkspace() {
   writeFileSync(
     path.join(dir, 'personalities/conformance.yaml'),
     // The suite asks for its prompts by their own names, not as mcp__fixture__<prompt>.
-    'id: conformance\nplugins: [conformance-fixture, mcp-bridge]\nmcpServers:\n  fixture: { promptNames: own }\npermissions:\n  allow: [test_*, json_schema_2020_12_tool, greet, slow_compute, failing_job, protocol_error_job, confirm_delete, test_tool_with_task]\n',
+    'id: conformance\nplugins: [conformance-fixture, mcp-bridge]\nmcpServers:\n  fixture: { promptNames: own }\npermissions:\n  allow: [test_*, json_schema_2020_12_tool, greet, slow_compute, failing_job, protocol_error_job, confirm_delete, test_tool_with_task, multi_input]\n',
   );
   return { root, workspace: dir, dataHome: path.join(root, 'data') };
 }

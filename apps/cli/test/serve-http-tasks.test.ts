@@ -42,7 +42,7 @@ beforeAll(async () => {
   );
   write(
     path.join(dir, 'personalities/dev.yaml'),
-    'id: dev\nplugins: [tools-terminal, conformance-fixture]\npermissions:\n  allow: ["terminal(sleep:*)", "terminal(touch:*)", slow_compute, failing_job]\n',
+    'id: dev\nplugins: [tools-terminal, conformance-fixture]\npermissions:\n  allow: ["terminal(sleep:*)", "terminal(touch:*)", slow_compute, failing_job, confirm_delete]\n',
   );
   serve = await startHttpServe(dir);
   cleanups.push(
@@ -82,7 +82,10 @@ async function request(
         _meta: {
           'io.modelcontextprotocol/protocolVersion': REVISION,
           'io.modelcontextprotocol/clientInfo': { name: 'tasks-test', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+          'io.modelcontextprotocol/clientCapabilities': {
+            elicitation: { form: {} },
+            extensions: { [TASKS]: {} },
+          },
         },
       },
     }),
@@ -96,7 +99,7 @@ async function untilSettled(caller: string, taskId: string): Promise<Record<stri
   for (;;) {
     const { result, error } = await request(caller, 'tasks/get', { taskId });
     if (!result) throw new Error(`tasks/get failed: ${JSON.stringify(error)}`);
-    if (result.status !== 'working') return result;
+    if (result.status !== 'working' && result.status !== 'input_required') return result;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -152,6 +155,36 @@ describe('quiver serve --http running long calls as tasks (2026-07-28)', () => {
     const logged = logs.find((text) => text.includes(callId));
     expect(logged, `no session log holds call ${callId}`).toBeDefined();
     expect(logged).toContain('cancelled by the client (tasks/cancel)');
+  });
+
+  it('holds a question the task asks until its caller answers it with tasks/update', async () => {
+    const created = await request('alice', 'tools/call', {
+      name: 'confirm_delete',
+      arguments: { filename: 'notes.txt' },
+    });
+    const taskId = String(created.result?.taskId);
+    let waiting: Record<string, any> | undefined;
+    for (let polls = 0; polls < 50 && waiting?.status !== 'input_required'; polls += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      waiting = (await request('alice', 'tasks/get', { taskId })).result;
+    }
+    expect(waiting?.status).toBe('input_required');
+    const [key, question] = Object.entries(waiting?.inputRequests ?? {})[0] as [string, Record<string, any>];
+    expect(question.method).toBe('elicitation/create');
+    expect(JSON.stringify(question.params)).toContain('notes.txt');
+
+    const answer = { [key]: { action: 'accept', content: { confirm: true } } };
+    expect((await request('bob', 'tasks/update', { taskId, inputResponses: answer })).error?.code).toBe(
+      -32602,
+    );
+    expect((await request('alice', 'tasks/update', { taskId, inputResponses: answer })).result).toMatchObject(
+      {
+        resultType: 'complete',
+      },
+    );
+    const settled = await untilSettled('alice', taskId);
+    expect(settled.status).toBe('completed');
+    expect(settled.result.content[0].text).toContain('Deleted notes.txt');
   });
 
   it('refuses a task past the live tasks one caller may have, saying the limit and how to free one', async () => {

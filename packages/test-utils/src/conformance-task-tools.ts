@@ -80,12 +80,15 @@ export function registerTaskTools(ctx: PluginContext): void {
   );
   tool(
     'confirm_delete',
-    'Asks its caller to confirm deleting `filename` (deletes nothing)',
+    'Asks its caller to confirm deleting `filename` after a moment, as a task (deletes nothing)',
     'optional',
     z.object({ filename: z.string() }),
     async (args, context) => {
       const relay = context.capabilities.client_relay;
       if (!relay) return fail('not_available', 'this session has no client to ask');
+      // Looking the file up takes a moment: by then the call is a task, which waits for the answer.
+      if ((await sleep(800, context.signal)) === 'aborted')
+        return fail('aborted', 'confirm_delete was cancelled');
       const answer = await relay.elicit(
         {
           callId: context.callId,
@@ -138,6 +141,42 @@ export function registerTaskTools(ctx: PluginContext): void {
         );
       await sleep(300, context.signal);
       return ok(`Hello, ${String(answer.content?.name)}!`);
+    },
+  );
+  tool(
+    'multi_input',
+    'Asks its caller two questions at once after a moment, as a task',
+    'optional',
+    z.object({}),
+    async (_args, context) => {
+      const relay = context.capabilities.client_relay;
+      if (!relay) return fail('not_available', 'this session has no client to ask');
+      if ((await sleep(800, context.signal)) === 'aborted')
+        return fail('aborted', 'multi_input was cancelled');
+      const question = (key: string) =>
+        relay.elicit(
+          {
+            callId: context.callId,
+            toolName: 'multi_input',
+            key,
+            params: {
+              mode: 'form',
+              message: `Answer ${key}`,
+              requestedSchema: {
+                type: 'object',
+                properties: { name: { type: 'string' } },
+                required: ['name'],
+              },
+            },
+          },
+          context.signal,
+        );
+      const answers = await Promise.all([question('first'), question('second')]);
+      const refused = answers.find((answer) => answer.action === 'refused');
+      if (refused && 'reason' in refused) return fail('not_available', refused.reason);
+      return ok(
+        `Answers: ${answers.map((answer) => JSON.stringify('content' in answer ? answer.content : {})).join(', ')}`,
+      );
     },
   );
 }

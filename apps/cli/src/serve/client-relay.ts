@@ -48,7 +48,10 @@ export class ServeClientRelay implements ClientRelayHandle {
   /** Binds a call id to the request it runs in, while the call runs. */
   bind(callId: string, channel: RequestChannel): () => void {
     this.#channels.set(callId, channel);
-    return () => this.#channels.delete(callId);
+    // A call that became a task is bound again (to its task): the request's unbinding leaves that.
+    return () => {
+      if (this.#channels.get(callId) === channel) this.#channels.delete(callId);
+    };
   }
 
   async elicit(request: RelayedRequest, signal: AbortSignal): Promise<ElicitationOutcome> {

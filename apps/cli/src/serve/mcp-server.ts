@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import {
   type CallToolResult,
   type ClientCapabilities,
+  type ElicitResult,
   type InputRequiredResult,
   MissingRequiredClientCapabilityError,
   Server,
@@ -219,6 +220,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       const untrackLogs = current.toolLogs.track(callId, (params) =>
         ctx.mcpReq.notify({ method: 'notifications/message', params }),
       );
+      let unbindTaskRelay: (() => void) | undefined;
       try {
         return (await dispatchToolCall(tasks, {
           envelope: ctx.mcpReq.envelope,
@@ -227,10 +229,28 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
           sessionId: session.id,
           callId,
           requestSignal: ctx.mcpReq.signal,
-          execute: async (signal) =>
-            (
-              await session.execute([{ id: callId, name: target.name, args: target.args }], { signal })
-            )[0],
+          execute: async (signal) => {
+            try {
+              return (
+                await session.execute([{ id: callId, name: target.name, args: target.args }], { signal })
+              )[0];
+            } finally {
+              unbindTaskRelay?.();
+            }
+          },
+          // Once the call is a task, what it asks its caller waits in the task for tasks/update.
+          askThroughTask: (ask) => {
+            unbindTaskRelay = clientRelay.bind(callId, {
+              elicitInput: (params, options) =>
+                ask({ method: 'elicitation/create', params }, options?.signal) as Promise<ElicitResult>,
+              requestSampling: (params, options) =>
+                ask({ method: 'sampling/createMessage', params }, options?.signal),
+              listRoots: (options) =>
+                ask({ method: 'roots/list', params: {} }, options?.signal) as Promise<{
+                  roots: Array<{ uri: string; name?: string }>;
+                }>,
+            });
+          },
           answer: async (result) => {
             const question = await round?.inputRequired(ctx);
             if (question) return question;

@@ -31,6 +31,16 @@ export interface TaskCall {
   requestSignal: AbortSignal;
   /** Runs the call through the session's lifecycle under `signal`. */
   execute(signal: AbortSignal): Promise<ToolResult | undefined>;
+  /**
+   * Sends the call's questions to its task from now on (they wait for `tasks/update`) instead of
+   * to the request that started it, which is answered.
+   */
+  askThroughTask(
+    ask: (
+      request: { method: string; params: Record<string, unknown> },
+      signal?: AbortSignal,
+    ) => Promise<unknown>,
+  ): void;
   /** The MCP answer for the call's result (a question, or the tool result). */
   answer(result: ToolResult | undefined): Promise<CallToolResult | InputRequiredResult>;
 }
@@ -91,7 +101,7 @@ export async function dispatchToolCall(tasks: ServeTasks, call: TaskCall): Promi
     // (input-required); the round that goes on becomes the task.
     const answered = early === undefined ? undefined : await call.answer(early.result);
     if (answered && isInputRequiredResult(answered)) return answered;
-    return tasks.create(
+    const created = tasks.create(
       { owner: call.owner, sessionId: call.sessionId, callId: call.callId },
       controller,
       execution.then(async (result) => {
@@ -103,12 +113,14 @@ export async function dispatchToolCall(tasks: ServeTasks, call: TaskCall): Promi
             error: {
               code: ProtocolErrorCode.InternalError,
               message:
-                'The call asked its caller for input after it became a task, which Quiver cannot carry in a task yet; call it again without the tasks extension to answer.',
+                'The call needed an answer that can only be given in its request (a permission question); call it again without the tasks extension to answer it.',
             },
           };
         return { result: answer as CallToolResult };
       }),
     );
+    call.askThroughTask((request, signal) => tasks.ask(created.taskId, request, signal));
+    return created;
   } finally {
     call.requestSignal.removeEventListener('abort', forwardAbort);
   }
@@ -145,7 +157,7 @@ export function registerTaskRequests(server: Server, tasks: ServeTasks, owner: (
   });
   server.setRequestHandler('tasks/update', { params: TaskIdParams }, (params, ctx) => {
     gate(ctx);
-    return tasks.update(owner(), params.taskId);
+    return tasks.update(owner(), params.taskId, ctx.mcpReq.inputResponses);
   });
 }
 

@@ -17,6 +17,8 @@ export const TASK_TTL_MS = 10 * 60_000;
 export const MAX_LIVE_TASKS = 16;
 /** Finished tasks kept per caller; the oldest goes first. */
 export const MAX_KEPT_TASKS = 256;
+/** Questions one task may have waiting for its caller at once. */
+export const MAX_TASK_INPUTS = 16;
 /** The polling interval suggested to clients. */
 export const TASK_POLL_INTERVAL_MS = 1000;
 
@@ -34,10 +36,19 @@ interface TaskRecord {
   statusMessage?: string;
   result?: CallToolResult;
   error?: { code: number; message: string; data?: unknown };
+  /** Questions waiting for the client's `tasks/update`, by the key the client answers under. */
+  inputs: Map<string, PendingInput>;
+  nextInput: number;
   controller: AbortController;
   /** Settles when the call behind the task has ended (whatever the task's status says). */
   ended: Promise<void>;
   expiry?: NodeJS.Timeout;
+}
+
+/** A question a task's call asked its caller, waiting for an answer through `tasks/update`. */
+interface PendingInput {
+  request: { method: string; params: Record<string, unknown> };
+  answer(response: unknown): void;
 }
 
 /** The flat `CreateTaskResult` / `DetailedTask` fields every task answer carries. */
@@ -79,6 +90,8 @@ export class ServeTasks {
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,
+      inputs: new Map(),
+      nextInput: 1,
       controller,
       ended: Promise.resolve(),
     };
@@ -112,6 +125,11 @@ export class ServeTasks {
     const task = this.#find(owner, taskId);
     return {
       ...envelope(task),
+      ...(task.status === 'input_required'
+        ? {
+            inputRequests: Object.fromEntries([...task.inputs].map(([key, input]) => [key, input.request])),
+          }
+        : {}),
       ...(task.status === 'completed' && task.result ? { result: task.result } : {}),
       ...(task.status === 'failed' && task.error ? { error: task.error } : {}),
     };
@@ -130,10 +148,62 @@ export class ServeTasks {
     return {};
   }
 
-  /** `tasks/update`: Quiver's tasks never wait for input, so there is nothing to deliver. */
-  update(owner: string, taskId: unknown): Record<string, never> {
-    this.#find(owner, taskId);
+  /**
+   * `tasks/update`: answers the task's waiting questions the responses name (others are left
+   * waiting; keys it does not know are ignored). The task works again once none is left.
+   */
+  update(
+    owner: string,
+    taskId: unknown,
+    responses: Record<string, unknown> | undefined,
+  ): Record<string, never> {
+    const task = this.#find(owner, taskId);
+    for (const [key, response] of Object.entries(responses ?? {})) {
+      const input = task.inputs.get(key);
+      if (!input) continue;
+      task.inputs.delete(key);
+      input.answer(response);
+    }
+    if (task.status === 'input_required' && task.inputs.size === 0) this.#touch(task, 'working');
     return {};
+  }
+
+  /**
+   * A question the task's call asks its caller: the task reads `input_required` with it among
+   * `inputRequests` until `tasks/update` answers it; cancelling the task (or the call's signal)
+   * gives up waiting.
+   */
+  ask(taskId: string, request: PendingInput['request'], signal?: AbortSignal): Promise<unknown> {
+    const task = this.#tasks.get(taskId);
+    if (!task || (task.status !== 'working' && task.status !== 'input_required'))
+      return Promise.reject(new Error('the task is no longer running'));
+    if (task.inputs.size >= MAX_TASK_INPUTS)
+      return Promise.reject(
+        new Error(`the task already waits for ${MAX_TASK_INPUTS} answers, the most one task may ask at once`),
+      );
+    const key = `input_${task.nextInput++}`;
+    return new Promise((resolve, reject) => {
+      const stop = [signal, task.controller.signal].filter((each): each is AbortSignal => each !== undefined);
+      const giveUp = () => {
+        task.inputs.delete(key);
+        reject(new Error('the task stopped waiting for its caller: it was cancelled'));
+      };
+      if (stop.some((each) => each.aborted)) return giveUp();
+      for (const each of stop) each.addEventListener('abort', giveUp, { once: true });
+      task.inputs.set(key, {
+        request,
+        answer: (response) => {
+          for (const each of stop) each.removeEventListener('abort', giveUp);
+          resolve(response);
+        },
+      });
+      this.#touch(task, 'input_required');
+    });
+  }
+
+  #touch(task: TaskRecord, status: TaskStatus) {
+    task.status = status;
+    task.lastUpdatedAt = new Date().toISOString();
   }
 
   /** Resolves once every call running as a task in the session has ended. */
@@ -177,6 +247,7 @@ export class ServeTasks {
     outcome: { result: CallToolResult } | { error: { code: number; message: string } },
   ) {
     if (task.status !== 'working' && task.status !== 'input_required') return;
+    task.inputs.clear();
     if ('result' in outcome) {
       task.status = 'completed';
       task.result = outcome.result;
