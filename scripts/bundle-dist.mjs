@@ -79,8 +79,10 @@ const externalPackages = {
         ? args.path.split('/').slice(0, 2).join('/')
         : args.path.split('/')[0];
       // A package copied in resolves its own imports as it would have (builtins stay imports).
-      if (INLINE.has(name) || args.resolveDir.includes(`${path.sep}node_modules${path.sep}`))
-        return undefined;
+      if (args.resolveDir.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      // A dynamic import() of copied-in CommonJS would see only its default export (esbuild's split
+      // chunks export nothing else): those stay imports, resolved by Node as before.
+      if (INLINE.has(name) && args.kind !== 'dynamic-import') return undefined;
       return { path: args.path, external: true };
     });
   },
