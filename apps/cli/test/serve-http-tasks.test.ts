@@ -61,14 +61,15 @@ async function request(
   caller: string,
   method: string,
   params: Record<string, unknown>,
+  url = serve.url,
 ): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
   const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const response = await fetch(serve.url, {
+  const response = await fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${await authorization.tokenFor(caller, serve.url)}`,
+      authorization: `Bearer ${await authorization.tokenFor(caller, url)}`,
       'mcp-protocol-version': REVISION,
       'mcp-method': method,
       ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
@@ -155,6 +156,21 @@ describe('quiver serve --http running long calls as tasks (2026-07-28)', () => {
     const logged = logs.find((text) => text.includes(callId));
     expect(logged, `no session log holds call ${callId}`).toBeDefined();
     expect(logged).toContain('cancelled by the client (tasks/cancel)');
+  });
+
+  it('says on another replica that the task lives on the replica that created it', async () => {
+    const created = await request('alice', 'tools/call', { name: 'slow_compute', arguments: { seconds: 5 } });
+    const taskId = String(created.result?.taskId);
+    const other = await startHttpServe(dir);
+    try {
+      const elsewhere = await request('alice', 'tasks/get', { taskId }, other.url);
+      expect(elsewhere.error?.code).toBe(-32602);
+      expect(elsewhere.error?.message).toContain('not created by this server process');
+      expect(elsewhere.error?.message).toContain('Mcp-Name');
+    } finally {
+      await other.stop();
+      await request('alice', 'tasks/cancel', { taskId });
+    }
   });
 
   it('holds a question the task asks until its caller answers it with tasks/update', async () => {
