@@ -68,7 +68,8 @@ export class PermissionRounds {
     this.#codec = createRequestStateCodec<PermissionRoundState>({
       key: key ?? randomBytes(32),
       ttlSeconds: 3600,
-      bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+      // The caller is the token's subject: people signed in through one OAuth client share its client id.
+      bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}\0${subjectOf(ctx)}`,
     });
   }
 
@@ -190,6 +191,12 @@ function relayedAnswerOf(kind: RelayedInputKind, value: unknown): unknown {
   if (kind === 'roots') return Array.isArray((value as { roots?: unknown }).roots) ? value : undefined;
   const content = (value as { content?: unknown }).content;
   return content && typeof content === 'object' ? value : undefined;
+}
+
+/** The signed-in caller's `sub` claim ('' without serve.auth or without the claim). */
+function subjectOf(ctx: ServerContext): string {
+  const payload = ctx.http?.authInfo?.extra?.payload as { sub?: unknown } | undefined;
+  return typeof payload?.sub === 'string' ? payload.sub : '';
 }
 
 function digest(text: string): string {

@@ -101,6 +101,13 @@ export async function dispatchToolCall(tasks: ServeTasks, call: TaskCall): Promi
     // (input-required); the round that goes on becomes the task.
     const answered = early === undefined ? undefined : await call.answer(early.result);
     if (answered && isInputRequiredResult(answered)) return answered;
+    // Calls started together all passed the check above while they ran: count again now.
+    const refusal = tasks.refusal(call.owner);
+    if (refusal) {
+      controller.abort(refusal);
+      await execution.catch(() => undefined);
+      throw refusal;
+    }
     const created = tasks.create(
       { owner: call.owner, sessionId: call.sessionId, callId: call.callId },
       controller,

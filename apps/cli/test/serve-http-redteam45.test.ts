@@ -1,0 +1,170 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { type AuthorizationServer, startAuthorizationServer } from '@quiver/test-utils/authorization-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, write } from './helpers.js';
+import { serveWorkspace } from './serve-fixtures.js';
+import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
+
+// Attacks from outside on serve's 2026-07-28 input-required state and tasks, by signed-in callers.
+
+const REVISION = '2026-07-28';
+const TASKS = 'io.modelcontextprotocol/tasks';
+const FIXTURE_PLUGIN = path.join(REPO, 'packages/test-utils/dist/conformance-fixture-plugin.js');
+// carol and dave sign in through the same OAuth client (one app, two people): distinct callers.
+const CLIENTS = [
+  {
+    clientId: 'carol',
+    clientSecret: 'carol-secret',
+    claims: { groups: ['developers'], client_id: 'shared-app' },
+  },
+  {
+    clientId: 'dave',
+    clientSecret: 'dave-secret',
+    claims: { groups: ['developers'], client_id: 'shared-app' },
+  },
+  { clientId: 'erin', clientSecret: 'erin-secret', claims: { groups: ['developers'] } },
+];
+
+let authorization: AuthorizationServer;
+let serve: RunningHttpServe;
+let dir: string;
+const cleanups: Array<() => Promise<void> | void> = [];
+
+beforeAll(async () => {
+  authorization = await startAuthorizationServer(CLIENTS);
+  const workspace = serveWorkspace();
+  dir = workspace.dir;
+  write(
+    path.join(dir, 'quiver.yaml'),
+    [
+      'plugins:',
+      '  - ./workbench',
+      `  - ${JSON.stringify(FIXTURE_PLUGIN)}`,
+      'defaultPersonality: dev',
+      'serve:',
+      '  auth:',
+      `    issuer: ${authorization.issuer}`,
+      `    jwksUri: ${authorization.jwksUri}`,
+      '    claim: groups',
+      '    personalities:',
+      '      developers: dev',
+      '',
+    ].join('\n'),
+  );
+  // terminal is asked about each time; the fixture's task tools run without asking.
+  write(
+    path.join(dir, 'personalities/dev.yaml'),
+    'id: dev\nplugins: [tools-terminal, conformance-fixture]\npermissions:\n  allow: [failing_job, slow_compute]\n',
+  );
+  serve = await startHttpServe(dir);
+  cleanups.push(
+    workspace.cleanup,
+    () => serve.stop(),
+    () => authorization.close(),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** One 2026-07-28 request signed in as `caller`, declaring form elicitation and (with `tasks`) the tasks extension. */
+async function request(
+  caller: string,
+  method: string,
+  params: Record<string, unknown>,
+  tasks = true,
+): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
+  const name = typeof params.name === 'string' ? params.name : params.taskId;
+  const response = await fetch(serve.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${await authorization.tokenFor(caller, serve.url)}`,
+      'mcp-protocol-version': REVISION,
+      'mcp-method': method,
+      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': REVISION,
+          'io.modelcontextprotocol/clientInfo': { name: 'redteam', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {
+            elicitation: { form: {} },
+            ...(tasks ? { extensions: { [TASKS]: {} } } : {}),
+          },
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
+  return JSON.parse(data ?? text);
+}
+
+const YES = { quiver_permission: { action: 'accept', content: { decision: 'once' } } };
+
+describe('attacks on quiver serve --http 2026-07-28 state and tasks', () => {
+  it("refuses one caller's input-required state replayed by another caller signed in through the same OAuth client", async () => {
+    const call = { name: 'terminal', arguments: { command: 'touch replayed' } };
+    const asked = await request('carol', 'tools/call', call, false);
+    expect(asked.result?.resultType).toBe('input_required');
+    const requestState = String(asked.result?.requestState);
+
+    const replayed = await request(
+      'dave',
+      'tools/call',
+      { ...call, requestState, inputResponses: YES },
+      false,
+    );
+    expect(replayed.error?.code).toBe(-32602);
+    expect(existsSync(path.join(dir, 'replayed'))).toBe(false);
+
+    // Its own caller's answer is taken.
+    const answered = await request(
+      'carol',
+      'tools/call',
+      { ...call, requestState, inputResponses: YES },
+      false,
+    );
+    expect(answered.result?.isError).toBeFalsy();
+    expect(existsSync(path.join(dir, 'replayed'))).toBe(true);
+  });
+
+  it('keeps a caller at 16 live tasks when it starts 20 tasks at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => request('erin', 'tools/call', { name: 'failing_job', arguments: {} })),
+    );
+    const tasks = answers.filter((answer) => answer.result?.resultType === 'task');
+    const refused = answers.filter((answer) => answer.error?.message.includes('16 tasks running'));
+    expect(tasks).toHaveLength(16);
+    expect(refused).toHaveLength(4);
+    for (const task of tasks) await request('erin', 'tasks/cancel', { taskId: task.result?.taskId });
+  });
+
+  it('asks the permission question of a slow command in the request, then runs it as a task once approved', async () => {
+    const call = { name: 'terminal', arguments: { command: 'sleep 1 && touch tasked' } };
+    const asked = await request('erin', 'tools/call', call);
+    expect(asked.result?.resultType).toBe('input_required');
+    expect(asked.result?.inputRequests.quiver_permission.params.message).toContain('touch tasked');
+    const requestState = String(asked.result?.requestState);
+
+    const started = await request('erin', 'tools/call', { ...call, requestState, inputResponses: YES });
+    expect(started.result?.resultType).toBe('task');
+    const taskId = String(started.result?.taskId);
+    let task: Record<string, any> | undefined;
+    for (let polls = 0; polls < 50 && (!task || task.status === 'working'); polls += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      task = (await request('erin', 'tasks/get', { taskId })).result;
+    }
+    expect(task?.status).toBe('completed');
+    expect(existsSync(path.join(dir, 'tasked'))).toBe(true);
+  });
+});
