@@ -5,7 +5,7 @@
 // and has no compile cache.
 //
 // What does not change: every bare import (`@quiver/*`, zod, the MCP SDK, native and wasm
-// packages) stays an import, resolved from this package's directory as before, so each package
+// packages) but a few stateless libraries of many small files (INLINE below) stays an import, resolved from this package's directory as before, so each package
 // is still one module instance (plugins share `@quiver/types` with the host) and native or wasm
 // files are found where pnpm and npm put them. Dynamic imports stay lazy (split into chunks).
 // Bundles and chunks live directly in `dist`, and each module's `import.meta.url` is rewritten to
