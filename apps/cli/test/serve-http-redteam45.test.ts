@@ -55,7 +55,7 @@ beforeAll(async () => {
   // terminal is asked about each time; the fixture's task tools run without asking.
   write(
     path.join(dir, 'personalities/dev.yaml'),
-    'id: dev\nplugins: [tools-terminal, conformance-fixture]\npermissions:\n  allow: [failing_job, slow_compute]\n',
+    'id: dev\nplugins: [tools-terminal, conformance-fixture]\npermissions:\n  allow: [failing_job, slow_compute, confirm_delete, test_input_required_result_elicitation]\n',
   );
   serve = await startHttpServe(dir);
   cleanups.push(
@@ -147,6 +147,59 @@ describe('attacks on quiver serve --http 2026-07-28 state and tasks', () => {
     expect(tasks).toHaveLength(16);
     expect(refused).toHaveLength(4);
     for (const task of tasks) await request('erin', 'tasks/cancel', { taskId: task.result?.taskId });
+  });
+
+  it("refuses an answer that does not fit the question's schema, as a 2025-11-25 client's would be", async () => {
+    const call = { name: 'test_input_required_result_elicitation', arguments: {} };
+    const asked = await request('erin', 'tools/call', call, false);
+    expect(asked.result?.resultType).toBe('input_required');
+    const [key] = Object.keys(asked.result?.inputRequests ?? {});
+    const requestState = String(asked.result?.requestState);
+
+    const offSchema = { [String(key)]: { action: 'accept', content: { name: 42, role: 'admin' } } };
+    const refused = await request(
+      'erin',
+      'tools/call',
+      { ...call, requestState, inputResponses: offSchema },
+      false,
+    );
+    expect(refused.result?.isError).toBe(true);
+    expect(JSON.stringify(refused.result?.content)).toContain('does not match the question');
+    expect(JSON.stringify(refused.result?.content)).not.toContain('admin');
+
+    const fitting = { [String(key)]: { action: 'accept', content: { name: 'Erin' } } };
+    const answered = await request(
+      'erin',
+      'tools/call',
+      { ...call, requestState, inputResponses: fitting },
+      false,
+    );
+    expect(answered.result?.isError).toBeFalsy();
+    expect(JSON.stringify(answered.result?.content)).toContain('Erin');
+  });
+
+  it("refuses a task's tasks/update answer that does not fit the question's schema", async () => {
+    const created = await request('erin', 'tools/call', {
+      name: 'confirm_delete',
+      arguments: { filename: 'a.txt' },
+    });
+    const taskId = String(created.result?.taskId);
+    let waiting: Record<string, any> | undefined;
+    for (let polls = 0; polls < 50 && waiting?.status !== 'input_required'; polls += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      waiting = (await request('erin', 'tasks/get', { taskId })).result;
+    }
+    const [key] = Object.keys(waiting?.inputRequests ?? {});
+    const offSchema = { [String(key)]: { action: 'accept', content: { confirm: 'yes', also: 'rm -rf' } } };
+    await request('erin', 'tasks/update', { taskId, inputResponses: offSchema });
+    let task: Record<string, any> | undefined;
+    for (let polls = 0; polls < 50 && (!task || task.status === 'working'); polls += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      task = (await request('erin', 'tasks/get', { taskId })).result;
+    }
+    expect(task?.status).toBe('completed');
+    expect(task?.result.isError).toBe(true);
+    expect(JSON.stringify(task?.result.content)).toContain('does not match the question');
   });
 
   it('asks the permission question of a slow command in the request, then runs it as a task once approved', async () => {

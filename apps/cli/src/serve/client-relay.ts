@@ -5,6 +5,7 @@ import type {
   ElicitResult,
   RequestOptions,
 } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import {
   type ClientRelayHandle,
   type ElicitationOutcome,
@@ -83,11 +84,17 @@ export class ServeClientRelay implements ClientRelayHandle {
       const answered = fromRound(channel.round, 'elicitation', request, form);
       if (!answered.ok) return answered.refusal;
       const result = answered.answer as ElicitResult;
+      // As the SDK checks a 2025-11-25 client's answer: content the form did not ask for never reaches the asker.
+      const misfit = result.action === 'accept' ? fitsForm(form, result.content) : undefined;
+      if (misfit) return { action: 'refused', reason: misfit };
       return result.action === 'accept'
         ? { action: 'accept', ...(result.content ? { content: result.content } : {}) }
         : { action: result.action };
     }
     const result = await channel.elicitInput(form, personAnswerOptions(signal));
+    // A task's answer comes through tasks/update, which the SDK does not check against the form.
+    const misfit = result.action === 'accept' ? fitsForm(form, result.content) : undefined;
+    if (misfit) return { action: 'refused', reason: misfit };
     if (result.action === 'accept')
       return { action: 'accept', ...(result.content ? { content: result.content } : {}) };
     return { action: result.action };
@@ -190,6 +197,17 @@ export function labelledSampling(request: RelayedRequest): CreateMessageRequest[
 }
 
 type RootsList = Array<{ uri: string; name?: string }>;
+
+let validator: AjvJsonSchemaValidator | undefined;
+
+/** Why accepted content does not match the form's requestedSchema, or undefined when it does. */
+function fitsForm(form: ElicitRequestFormParams, content: unknown): string | undefined {
+  validator ??= new AjvJsonSchemaValidator();
+  const checked = validator.getValidator(form.requestedSchema)(content ?? {});
+  return checked.valid
+    ? undefined
+    : `the caller's answer does not match the question's schema (${checked.errorMessage ?? 'invalid'}): answer with the fields the question asked for`;
+}
 
 /** The answer a 2026-07-28 retry brought for exactly this question, or the question kept for the result. */
 function fromRound(
