@@ -202,6 +202,42 @@ describe('attacks on quiver serve --http 2026-07-28 state and tasks', () => {
     expect(JSON.stringify(task?.result.content)).toContain('does not match the question');
   });
 
+  it("refuses another caller's token on a 2025-11-25 session, and lists nobody's tasks", async () => {
+    const post = async (caller: string, body: unknown, session?: string) =>
+      fetch(serve.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${await authorization.tokenFor(caller, serve.url)}`,
+          ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const opened = await post('carol', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'carol', version: '1' },
+      },
+    });
+    const session = opened.headers.get('mcp-session-id') ?? '';
+    await opened.text();
+    expect(session).not.toBe('');
+    await (await post('carol', { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+    const hijack = await post('dave', { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, session);
+    expect(hijack.status).toBe(403);
+    expect(await hijack.text()).toContain('opened by another caller');
+    const own = await post('carol', { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, session);
+    expect(own.status).toBe(200);
+    await own.text();
+
+    expect((await request('erin', 'tasks/list', {})).error?.code).toBe(-32601);
+  });
+
   it('asks the permission question of a slow command in the request, then runs it as a task once approved', async () => {
     const call = { name: 'terminal', arguments: { command: 'sleep 1 && touch tasked' } };
     const asked = await request('erin', 'tools/call', call);
