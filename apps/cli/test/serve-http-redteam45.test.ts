@@ -190,6 +190,13 @@ describe('attacks on quiver serve --http 2026-07-28 state and tasks', () => {
       waiting = (await request('erin', 'tasks/get', { taskId })).result;
     }
     const [key] = Object.keys(waiting?.inputRequests ?? {});
+    const malformed = await request('erin', 'tasks/update', {
+      taskId,
+      inputResponses: { [String(key)]: { action: 'agree' } },
+    });
+    expect(malformed.error?.code).toBe(-32602);
+    expect(malformed.error?.message).toContain('not a valid ElicitResult');
+    expect((await request('erin', 'tasks/get', { taskId })).result?.status).toBe('input_required');
     const offSchema = { [String(key)]: { action: 'accept', content: { confirm: 'yes', also: 'rm -rf' } } };
     await request('erin', 'tasks/update', { taskId, inputResponses: offSchema });
     let task: Record<string, any> | undefined;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
+  isSpecType,
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
@@ -50,6 +51,13 @@ interface PendingInput {
   request: { method: string; params: Record<string, unknown> };
   answer(response: unknown): void;
 }
+
+/** The result type that answers each kind of question a task asks. */
+const ANSWER_TYPES: Record<string, 'ElicitResult' | 'CreateMessageResult' | 'ListRootsResult'> = {
+  'elicitation/create': 'ElicitResult',
+  'sampling/createMessage': 'CreateMessageResult',
+  'roots/list': 'ListRootsResult',
+};
 
 /** The flat `CreateTaskResult` / `DetailedTask` fields every task answer carries. */
 function envelope(task: TaskRecord) {
@@ -161,6 +169,13 @@ export class ServeTasks {
     for (const [key, response] of Object.entries(responses ?? {})) {
       const input = task.inputs.get(key);
       if (!input) continue;
+      const expected = ANSWER_TYPES[input.request.method];
+      // As a 2025-11-25 client's answer is checked by the SDK: the question stays waiting.
+      if (expected && !isSpecType[expected](response))
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `inputResponses.${key} is not a valid ${expected} (the answer to ${input.request.method}); send one: the question is still waiting.`,
+        );
       task.inputs.delete(key);
       input.answer(response);
     }
