@@ -228,15 +228,6 @@ export class ServeTasks {
     );
   }
 
-  /** Cancels every running task (at shutdown). */
-  cancelAll(reason: string): void {
-    for (const task of this.#tasks.values()) {
-      clearTimeout(task.expiry);
-      if (task.status === 'working' || task.status === 'input_required')
-        task.controller.abort(new Error(reason));
-    }
-  }
-
   #find(owner: string, taskId: unknown): TaskRecord {
     if (typeof taskId !== 'string' || taskId.length === 0)
       throw new ProtocolError(
