@@ -20,6 +20,4 @@ export const EXPECTED_SERVER_FAILURES = {};
 export const EXPECTED_NEXT_SERVER_FAILURES = {
   'input-required-result-non-tool-request':
     "the fixture server offers no test_input_required_result_prompt prompt: a relayed prompts/get does not yet carry the bridged server's question back as input-required",
-  'server-stateless':
-    'the conformance fixture plugin offers test_missing_capability (answered -32021) and test_streaming_elicitation, but not test_logging_tool, test_trigger_tool_change or subscriptions/listen, whose checks the scenario also scores',
 };

@@ -97,6 +97,37 @@ export const conformanceFixturePlugin = definePlugin({
         return ok('Tool with logging executed successfully');
       },
     );
+    // Revision 2026-07-28's name for it: a stateless request gets its log messages only when its
+    // `_meta` names a log level.
+    tool(
+      'test_logging_tool',
+      'Tests tool that emits log messages during execution',
+      async (_args, context) => {
+        for (const line of ['Logging tool started', 'Logging tool working', 'Logging tool finished']) {
+          context.emit({ type: 'log', level: 'info', message: line });
+          await pause(20, context.signal);
+        }
+        return ok('Logging tool executed successfully');
+      },
+    );
+    // Each call adds test_added_tool, or removes it when it is there: the tool list really changes,
+    // so serve announces it (notifications/tools/list_changed, on subscriptions/listen streams).
+    let removeAdded: (() => void) | undefined;
+    tool(
+      'test_trigger_tool_change',
+      'Adds test_added_tool, or removes it when present',
+      async (_args, context) => {
+        if (removeAdded) {
+          removeAdded();
+          removeAdded = undefined;
+        } else {
+          removeAdded = tool('test_added_tool', 'A tool test_trigger_tool_change added', () => ok('added'));
+        }
+        // The session reassembles its tools on the next turn of the event loop and announces the change.
+        await pause(50, context.signal);
+        return ok(removeAdded ? 'test_added_tool added' : 'test_added_tool removed');
+      },
+    );
     tool(
       'test_tool_with_progress',
       'Tests tool that reports progress notifications',

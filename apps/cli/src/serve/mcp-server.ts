@@ -27,7 +27,7 @@ import { ServerLogForwarding } from './server-log-forwarding.js';
 import { dispatchToolCall, registerTaskRequests, TaskServer } from './task-calls.js';
 import { serveTasks, TASKS_EXTENSION } from './tasks.js';
 import { ToolListingCache } from './tool-listing.js';
-import { ToolLogForwarding } from './tool-log-forwarding.js';
+import { requestedLogLevel, ToolLogForwarding } from './tool-log-forwarding.js';
 
 // Read at call time, not import time, and without importing program.ts (which imports us).
 const serverVersion = () =>
@@ -60,6 +60,12 @@ export interface ServeConnection {
   prepareCalls(): void;
   /** Moves the connection to a reloaded configuration: a new session, then tools/list_changed. */
   switchTo(quiver: Quiver): Promise<void>;
+  /**
+   * Called whenever the connection announces that its tool list changed (besides
+   * tools/list_changed to its own client): a stateless (2026-07-28) request has no client to
+   * send it to, so its `subscriptions/listen` streams are told instead.
+   */
+  onToolsChanged?: () => void;
   close(): Promise<void>;
 }
 
@@ -87,6 +93,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
 
   const announceToolsChanged = () => {
     if (closed) return;
+    connection.onToolsChanged?.();
     server
       .sendToolListChanged()
       .catch((error: unknown) => log(`could not send tools/list_changed: ${messageOf(error)}`));
@@ -217,8 +224,11 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
           server.listRoots(undefined, { ...requestOptions, relatedRequestId: ctx.mcpReq.id }),
         ...(round ? { round } : {}),
       });
-      const untrackLogs = current.toolLogs.track(callId, (params) =>
-        ctx.mcpReq.notify({ method: 'notifications/message', params }),
+      // A 2026-07-28 request names the level it wants log messages from; without one it gets none.
+      const untrackLogs = current.toolLogs.track(
+        callId,
+        (params) => ctx.mcpReq.notify({ method: 'notifications/message', params }),
+        ctx.mcpReq.envelope ? requestedLogLevel(ctx.mcpReq.envelope) : undefined,
       );
       let unbindTaskRelay: (() => void) | undefined;
       try {
@@ -279,7 +289,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       .catch((error: unknown) => log(`closing the session failed: ${messageOf(error)}`));
   };
 
-  return {
+  const connection: ServeConnection = {
     server,
     get session() {
       return current.session;
@@ -313,6 +323,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         .catch((error: unknown) => log(`closing the MCP server failed: ${messageOf(error)}`));
     },
   };
+  return connection;
 }
 
 /**

@@ -35,6 +35,9 @@ export function statelessRequests(
   const handler = createMcpHandler(
     async ({ authInfo }) => {
       const connection = openConnection(authInfo);
+      // A tool list that changes while a request runs (a plugin registering a tool, a bridged
+      // server's list changing) is announced on the open subscriptions/listen streams.
+      connection.onToolsChanged = () => handler.notify.toolsChanged();
       connection.server.onclose = () => {
         // A call that became a task outlives its request; its session closes when it ends.
         serveTasks()

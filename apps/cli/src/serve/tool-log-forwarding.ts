@@ -1,4 +1,4 @@
-import type { LoggingLevel } from '@modelcontextprotocol/server';
+import { LOG_LEVEL_META_KEY, type LoggingLevel } from '@modelcontextprotocol/server';
 import { type EventBus, LOG_LEVELS, type QuiverEvent } from '@quiver/types';
 
 const SEVERITY: readonly LoggingLevel[] = LOG_LEVELS;
@@ -15,7 +15,10 @@ type SendLog = (params: { level: LoggingLevel; logger: string; data: string }) =
  * waiting for. Bridged servers' messages are another matter (see ServerLogForwarding).
  */
 export class ToolLogForwarding {
-  readonly #calls = new Map<string, { send: SendLog; sent: number; dropped: number }>();
+  readonly #calls = new Map<
+    string,
+    { send: SendLog; minimum: LoggingLevel | null | undefined; sent: number; dropped: number }
+  >();
   readonly #unsubscribe: () => void;
   readonly #minimum: () => LoggingLevel | undefined;
 
@@ -24,13 +27,17 @@ export class ToolLogForwarding {
     this.#unsubscribe = events.subscribe((event) => this.#forward(event));
   }
 
-  /** Forwards the call's log messages until the returned function is called. */
-  track(callId: string, send: SendLog): () => void {
-    this.#calls.set(callId, { send, sent: 0, dropped: 0 });
+  /**
+   * Forwards the call's log messages until the returned function is called. `minimum` is the
+   * level a 2026-07-28 request asked for in its `_meta` (`null`: it asked for none, so none are
+   * sent); undefined falls back to the connection's `logging/setLevel`.
+   */
+  track(callId: string, send: SendLog, minimum?: LoggingLevel | null): () => void {
+    this.#calls.set(callId, { send, minimum, sent: 0, dropped: 0 });
     return () => {
       const call = this.#calls.get(callId);
       this.#calls.delete(callId);
-      if (call && call.dropped > 0)
+      if (call && call.dropped > 0 && call.minimum !== null)
         void call
           .send({
             level: 'warning',
@@ -49,8 +56,9 @@ export class ToolLogForwarding {
   #forward(event: QuiverEvent): void {
     if (event.type !== 'tool.execution_log') return;
     const call = this.#calls.get(event.callId);
-    if (!call) return;
-    if (SEVERITY.indexOf(event.level) < SEVERITY.indexOf(this.#minimum() ?? 'info')) return;
+    if (!call || call.minimum === null) return;
+    const minimum = call.minimum ?? this.#minimum() ?? 'info';
+    if (SEVERITY.indexOf(event.level) < SEVERITY.indexOf(minimum)) return;
     if (call.sent >= MESSAGES_PER_CALL) {
       call.dropped += 1;
       return;
@@ -58,4 +66,15 @@ export class ToolLogForwarding {
     call.sent += 1;
     void call.send({ level: event.level, logger: event.toolName, data: event.message }).catch(() => {});
   }
+}
+
+/**
+ * The level a 2026-07-28 request asks log messages from (`_meta["io.modelcontextprotocol/logLevel"]`),
+ * or null when it names none: such a request gets no log messages.
+ */
+export function requestedLogLevel(envelope: object): LoggingLevel | null {
+  const level = (envelope as Record<string, unknown>)[LOG_LEVEL_META_KEY];
+  return typeof level === 'string' && (SEVERITY as readonly string[]).includes(level)
+    ? (level as LoggingLevel)
+    : null;
 }
