@@ -113,21 +113,15 @@ export const conformanceFixturePlugin = definePlugin({
     // Each call adds test_added_tool, or removes it when it is there: the tool list really changes,
     // so serve announces it (notifications/tools/list_changed, on subscriptions/listen streams).
     let removeAdded: (() => void) | undefined;
-    tool(
-      'test_trigger_tool_change',
-      'Adds test_added_tool, or removes it when present',
-      async (_args, context) => {
-        if (removeAdded) {
-          removeAdded();
-          removeAdded = undefined;
-        } else {
-          removeAdded = tool('test_added_tool', 'A tool test_trigger_tool_change added', () => ok('added'));
-        }
-        // The session reassembles its tools on the next turn of the event loop and announces the change.
-        await pause(50, context.signal);
-        return ok(removeAdded ? 'test_added_tool added' : 'test_added_tool removed');
-      },
-    );
+    tool('test_trigger_tool_change', 'Adds test_added_tool, or removes it when present', () => {
+      if (removeAdded) {
+        removeAdded();
+        removeAdded = undefined;
+      } else {
+        removeAdded = tool('test_added_tool', 'A tool test_trigger_tool_change added', () => ok('added'));
+      }
+      return ok(removeAdded ? 'test_added_tool added' : 'test_added_tool removed');
+    });
     tool(
       'test_tool_with_progress',
       'Tests tool that reports progress notifications',

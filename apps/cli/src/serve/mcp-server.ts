@@ -133,20 +133,25 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     // The session reassembles lazily; a registry change (a plugin registering a tool later) is
     // only seen once someone asks for the pool, so ask now and let a changed signature announce it.
     let refreshScheduled = false;
-    const refreshPool = () => {
+    const reassemble = () => {
+      if (closed || current.session !== session) return;
+      try {
+        session.pool();
+      } catch (error) {
+        log(`the tools could not be reassembled: ${messageOf(error)}`);
+      }
+    };
+    // `now`: a stateless request's connection closes with its answer, so it looks before answering.
+    const refreshPool = (now = false) => {
+      if (now) return reassemble();
       if (refreshScheduled || closed) return;
       refreshScheduled = true;
       setImmediate(() => {
         refreshScheduled = false;
-        if (closed || current.session !== session) return;
-        try {
-          session.pool();
-        } catch (error) {
-          log(`the tools could not be reassembled: ${messageOf(error)}`);
-        }
+        reassemble();
       });
     };
-    cleanups.push(quiver.host.registry.onChange(refreshPool));
+    cleanups.push(quiver.host.registry.onChange(() => refreshPool()));
     // A server's tools changing or connecting; the registry change usually says it first.
     cleanups.push(
       quiver.host.events.subscribe((event) => {
@@ -277,7 +282,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         untrackLogs();
         unbind();
         unbindRelay();
-        refreshPool();
+        refreshPool(ctx.mcpReq.envelope !== undefined);
       }
     },
   );
