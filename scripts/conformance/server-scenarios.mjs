@@ -21,7 +21,8 @@ function fixtureWorkspace() {
     [
       `plugins:\n  - ${JSON.stringify(FIXTURE_PLUGIN)}`,
       // The suite's resources and prompts: a plugin cannot offer them, a bridged server can.
-      `mcpServers:\n  fixture:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FIXTURE_SERVER)}]`,
+      // Its test_input_required_result_prompt asks its client (the bridge), which asks serve's caller.
+      `mcpServers:\n  fixture:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FIXTURE_SERVER)}]\n    allow: [elicitation]`,
       'defaultPersonality: conformance\n',
     ].join('\n'),
   );

@@ -34,8 +34,16 @@ export interface ServerClientRelayOptions {
   publish: (event: ClientRelayEvent) => void;
 }
 
+/**
+ * Who a bridged server's question goes to: a running tool call's context, or the like for a
+ * request that is no tool call (a relayed prompts/get).
+ */
+export type RelayAsker = Pick<ToolContext, 'callId' | 'sessionId' | 'signal'> & {
+  capabilities: { client_relay?: ClientRelayHandle | undefined };
+};
+
 interface RunningCall {
-  ctx: ToolContext;
+  ctx: RelayAsker;
   toolName: string;
 }
 
@@ -97,8 +105,11 @@ export class ServerClientRelay {
     if (allow.includes('roots')) client.setRequestHandler('roots/list', () => this.listRoots());
   }
 
-  /** Runs a call of the server, known as running (so questions can reach its session) until it settles. */
-  during<T>(ctx: ToolContext, toolName: string, run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a call of the server (a tool call, or a request such as prompts/get: `toolName` names
+   * it), known as running (so questions can reach its session) until it settles.
+   */
+  during<T>(ctx: RelayAsker, toolName: string, run: () => Promise<T>): Promise<T> {
     const callId = ctx.callId;
     this.running.set(callId, { ctx, toolName });
     // Without an async frame of its own: this wraps every bridged call.

@@ -10,7 +10,7 @@ export type {
 } from './bridge-types.js';
 export { toToolResult } from './call-result.js';
 export { childEnvironment } from './child-environment.js';
-export type { ClientRelayEvent } from './client-relay.js';
+export type { ClientRelayEvent, RelayAsker } from './client-relay.js';
 export type { HttpServerConfig, McpServerConfig, McpServerConfigInput, StdioServerConfig } from './config.js';
 export {
   type InvalidMcpServer,

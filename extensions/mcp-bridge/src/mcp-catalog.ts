@@ -9,6 +9,7 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/client';
 import type { McpServerStatus } from './bridge-types.js';
+import type { RelayAsker } from './client-relay.js';
 import type { ResourceSubscriptions, ResourceUpdateListener } from './resource-subscriptions.js';
 
 export type McpResource = ListResourcesResult['resources'][number] & { server: string };
@@ -35,6 +36,8 @@ export interface CatalogServer {
   timeoutMs: number;
   /** The server's resource subscriptions, shared by everyone who relays them. */
   subscriptions: ResourceSubscriptions;
+  /** Where the server's questions (elicitation, sampling) go while a request of it runs. */
+  relay?: { during<T>(asker: RelayAsker, requestName: string, run: () => Promise<T>): Promise<T> };
 }
 
 export interface CatalogListing<T> {
@@ -47,6 +50,11 @@ export interface CatalogRequestOptions {
   signal?: AbortSignal;
   /** The servers this caller may see (those its personality enables); default every one. */
   servers?: readonly string[];
+  /**
+   * Who the server's questions during this request go to (getPrompt): without it a prompt that
+   * asks its client is refused, as no tool call is running to say whom to ask.
+   */
+  asker?: RelayAsker;
 }
 
 /** A request naming a server this bridge does not have. */
@@ -168,10 +176,9 @@ export class McpCatalog {
     options: CatalogRequestOptions = {},
   ): Promise<GetPromptResult> {
     const { entry, client } = this.connected(server, options);
-    return client.getPrompt(
-      { name, ...(args ? { arguments: args } : {}) },
-      this.requestOptions(entry, options),
-    );
+    const get = () =>
+      client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, this.requestOptions(entry, options));
+    return options.asker && entry.relay ? entry.relay.during(options.asker, `prompt ${name}`, get) : get();
   }
 
   private visible(options: CatalogRequestOptions): CatalogServer[] {

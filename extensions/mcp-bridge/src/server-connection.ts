@@ -157,6 +157,7 @@ export class ServerConnection {
       reason: unavailable?.ok === false ? unavailable.error : undefined,
       timeoutMs: this.options.config.callTimeoutMs,
       subscriptions: this.subscriptions,
+      relay: this.options.relay,
     };
   }
 

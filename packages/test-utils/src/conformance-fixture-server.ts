@@ -174,5 +174,26 @@ server.registerPrompt(
     ],
   }),
 );
+// A prompt that asks its client first: Quiver relays the question to its own caller (an
+// input-required result on 2026-07-28) and gives the answer back to this server.
+server.registerPrompt(
+  'test_input_required_result_prompt',
+  { title: 'Prompt Asking For Context', description: 'A prompt that asks its client for context first' },
+  async () => {
+    const answer = await server.server.elicitInput({
+      mode: 'form',
+      message: 'What context should the prompt use?',
+      requestedSchema: {
+        type: 'object',
+        properties: { context: { type: 'string' } },
+        required: ['context'],
+      },
+    });
+    const context = answer.action === 'accept' ? String(answer.content?.context ?? '') : '(none given)';
+    return {
+      messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${context}` } }],
+    };
+  },
+);
 
 await server.connect(new StdioServerTransport());

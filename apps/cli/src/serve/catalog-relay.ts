@@ -1,5 +1,6 @@
 import {
   type GetPromptResult,
+  type InputRequiredResult,
   type ListPromptsResult,
   type ListResourcesResult,
   type ListResourceTemplatesResult,
@@ -8,13 +9,29 @@ import {
   type ReadResourceResult,
   ResourceNotFoundError,
   type Server,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import { MCP_SERVER_META_KEY } from '@quiver/runtime';
+import type { ClientRelayHandle } from '@quiver/types';
 import { type CatalogSource, messageOf, relayScope } from './relay-scope.js';
 import { relayedPrompts, resolvePrompt } from './relayed-prompts.js';
 import { resourceOwner } from './resource-owner.js';
 
 export type { CatalogSource } from './relay-scope.js';
+
+/** How one prompts/get request lets the bridged server ask its caller (bound by mcp-server.ts). */
+export interface PromptAsking {
+  /** Who the bridge's relay asks: serve's relay, bound to this request's call id. */
+  asker: {
+    callId: string;
+    sessionId: string;
+    signal: AbortSignal;
+    capabilities: { client_relay: ClientRelayHandle };
+  };
+  /** A 2026-07-28 request's input-required result when the server asked something not answered yet. */
+  inputRequired(): Promise<InputRequiredResult | undefined>;
+  end(): void;
+}
 
 /**
  * Relays the resources, resource templates and prompts of the bridged MCP servers that the
@@ -23,7 +40,12 @@ export type { CatalogSource } from './relay-scope.js';
  * the personality says `promptNames: own`. Declares the `resources` and `prompts` capabilities;
  * call before connecting.
  */
-export function relayMcpCatalog(server: Server, source: CatalogSource, log: (message: string) => void): void {
+export function relayMcpCatalog(
+  server: Server,
+  source: CatalogSource,
+  log: (message: string) => void,
+  askDuring?: (ctx: ServerContext, prompt: string, args: unknown) => PromptAsking,
+): void {
   server.registerCapabilities({ resources: {}, prompts: {} });
 
   const reportUnavailable = (what: string, unavailable: Array<{ server: string; reason: string }>) => {
@@ -89,17 +111,29 @@ export function relayMcpCatalog(server: Server, source: CatalogSource, log: (mes
     };
   });
 
+  // A prompt whose server asks its caller (elicitation, sampling) reaches the caller as a tool's
+  // question would: a 2025-11-25 client is asked within the request, a 2026-07-28 client gets an
+  // input-required result and sends prompts/get again with its answers.
   server.setRequestHandler('prompts/get', async (request, ctx): Promise<GetPromptResult> => {
     const { name, arguments: args } = request.params;
     const scope = relayScope(source, ctx.mcpReq.signal);
     const { catalog, server: owner, original } = await resolvePrompt(scope, name);
+    const asking = askDuring?.(ctx, name, args ?? {});
     try {
-      return await catalog.getPrompt(owner, original, args, scope.options);
+      const result = await catalog.getPrompt(owner, original, args, {
+        ...scope.options,
+        ...(asking ? { asker: asking.asker } : {}),
+      });
+      return ((await asking?.inputRequired()) ?? result) as GetPromptResult;
     } catch (error) {
+      const question = await asking?.inputRequired();
+      if (question) return question as unknown as GetPromptResult;
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `MCP server "${owner}" could not give the prompt "${original}": ${messageOf(error)}`,
       );
+    } finally {
+      asking?.end();
     }
   });
 }

@@ -175,7 +175,33 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     return { quiver, session, progress, toolLogs, refreshPool, cleanups };
   };
   let current = bind(options.quiver);
-  relayMcpCatalog(server, () => current, log);
+  relayMcpCatalog(
+    server,
+    () => current,
+    log,
+    (ctx, prompt, args) => {
+      // The round's state names the prompt: an answer counts only for a retry of the same prompt.
+      const round = ctx.mcpReq.envelope ? rounds.begin(`prompt ${prompt}`, args, ctx) : undefined;
+      const callId = `mcp-${randomUUID()}`;
+      const end = clientRelay.bind(callId, {
+        elicitInput: (params, requestOptions) => ctx.mcpReq.elicitInput(params, requestOptions),
+        requestSampling: (params, requestOptions) => ctx.mcpReq.requestSampling(params, requestOptions),
+        listRoots: (requestOptions) =>
+          server.listRoots(undefined, { ...requestOptions, relatedRequestId: ctx.mcpReq.id }),
+        ...(round ? { round } : {}),
+      });
+      return {
+        asker: {
+          callId,
+          sessionId: current.session.id,
+          signal: ctx.mcpReq.signal,
+          capabilities: { client_relay: clientRelay },
+        },
+        inputRequired: async () => round?.inputRequired(ctx),
+        end,
+      };
+    },
+  );
   const subscriptions = relayResourceSubscriptions(server, () => current, log);
 
   server.oninitialized = () => {
