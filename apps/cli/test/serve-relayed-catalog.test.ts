@@ -111,6 +111,7 @@ describe('a bridged server relayed by quiver serve, with its prompts under their
 
   it('lists the prompts under their own names and gives one asked for by that name', async () => {
     expect(await untilPromptsListed(client)).toEqual([
+      'test_input_required_result_prompt',
       'test_prompt_with_arguments',
       'test_prompt_with_embedded_resource',
       'test_prompt_with_image',
