@@ -136,6 +136,8 @@ describe('quiver serve --http relaying a prompt whose server asks its client', (
       inputResponses,
     });
     expect(misused.error?.code).toBe(-32602);
-    expect(misused.error?.message).toContain('requestState belongs to another call');
+    expect(misused.error?.message).toMatch(
+      /requestState belongs to another request \(prompt .*same prompt and arguments/,
+    );
   });
 });

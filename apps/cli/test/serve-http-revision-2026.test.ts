@@ -193,7 +193,7 @@ describe('a permission ask of quiver serve --http on revision 2026-07-28', () =>
       inputResponses: yes,
     });
     expect(other.error.code).toBe(-32602);
-    expect(other.error.message).toContain('another call');
+    expect(other.error.message).toContain('belongs to another request (the tool');
     const unanswered = await rawCall(serve.url, { ...call, requestState: state });
     expect(unanswered.result.resultType).toBe('input_required');
     expect(existsSync(path.join(dir, 'asked'))).toBe(false);

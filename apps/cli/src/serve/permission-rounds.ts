@@ -86,7 +86,7 @@ export class PermissionRounds {
       if (state.tool !== tool || state.args !== argsDigest)
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
-          `requestState belongs to another call (of ${state.tool}): send it back only with the same tool and arguments it was returned for.`,
+          `requestState belongs to another request (${state.tool.startsWith('prompt ') ? state.tool : `the tool ${state.tool}`}): send it back only with the same ${state.tool.startsWith('prompt ') ? 'prompt' : 'tool'} and arguments it was returned for.`,
         );
       for (const { question, answer } of state.answered) answered.set(question, answer);
       const answer = elicitResultOf(ctx.mcpReq.inputResponses?.[PERMISSION_INPUT]);
