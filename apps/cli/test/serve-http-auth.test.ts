@@ -10,7 +10,12 @@ import { type AuthorizationServer, startAuthorizationServer } from '@quiver/test
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { quiver, write } from './helpers.js';
 import { serveWorkspace, textOf } from './serve-fixtures.js';
-import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
+import {
+  type RunningHttpServe,
+  type SignedInServe,
+  startHttpServe,
+  startSignedInServe,
+} from './serve-http-fixtures.js';
 
 const REVISIONS = ['2025-11-25', '2026-07-28'] as const;
 const CLIENTS = [
@@ -19,46 +24,26 @@ const CLIENTS = [
   { clientId: 'mallory', clientSecret: 'mallory-secret', claims: { groups: ['guests'] } },
 ];
 
+let running: SignedInServe;
 let authorization: AuthorizationServer;
 let serve: RunningHttpServe;
 let dir: string;
 const cleanups: Array<() => Promise<void> | void> = [];
 
 beforeAll(async () => {
-  authorization = await startAuthorizationServer(CLIENTS);
-  const workspace = serveWorkspace();
-  dir = workspace.dir;
-  write(
-    path.join(dir, 'quiver.yaml'),
-    [
-      'plugins:',
-      '  - ./workbench',
-      'defaultPersonality: dev',
-      'serve:',
-      '  auth:',
-      `    issuer: ${authorization.issuer}`,
-      `    jwksUri: ${authorization.jwksUri}`,
-      '    claim: groups',
-      '    personalities:',
-      '      developers: dev',
-      '      readers: reader',
-      '',
-    ].join('\n'),
-  );
-  write(
-    path.join(dir, 'personalities/reader.yaml'),
-    'id: reader\nplugins: [tools-code]\npermissions:\n  allow: [read_file]\n',
-  );
-  serve = await startHttpServe(dir);
-  cleanups.push(
-    workspace.cleanup,
-    () => serve.stop(),
-    () => authorization.close(),
-  );
+  running = await startSignedInServe({
+    clients: CLIENTS,
+    personalities: { developers: 'dev', readers: 'reader' },
+    files: {
+      'personalities/reader.yaml': 'id: reader\nplugins: [tools-code]\npermissions:\n  allow: [read_file]\n',
+    },
+  });
+  ({ authorization, serve, dir } = running);
 }, 60_000);
 
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await running?.close();
 });
 
 const opened: Client[] = [];

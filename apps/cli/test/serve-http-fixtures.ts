@@ -1,6 +1,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { BIN } from './helpers.js';
-import { serveEnv } from './serve-fixtures.js';
+import path from 'node:path';
+import {
+  type AuthorizationServer,
+  type RegisteredClient,
+  startAuthorizationServer,
+} from '@quiver/test-utils/authorization-server';
+import { BIN, write } from './helpers.js';
+import { serveEnv, serveWorkspace } from './serve-fixtures.js';
 
 export interface RunningHttpServe {
   child: ChildProcessWithoutNullStreams;
@@ -109,4 +115,119 @@ export async function openEventStream(
   // Read in the background so the stream stays open; the abort ends it.
   void response.body?.pipeTo(new WritableStream()).catch(() => {});
   return { status: response.status, close: () => abort.abort() };
+}
+
+/** A `quiver serve --http` whose callers sign in: `serve.auth` against a local authorization server. */
+export interface SignedInServe {
+  authorization: AuthorizationServer;
+  serve: RunningHttpServe;
+  dir: string;
+  /** Stops the server and the authorization server and removes the workspace. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an authorization server for `clients` and `quiver serve --http` in a serve workspace
+ * whose `serve.auth` maps the `groups` claim to personalities (`group → personality id`), with
+ * the workbench plugin, `plugins` besides, and `files` (path in the workspace → content).
+ */
+export async function startSignedInServe(options: {
+  clients: RegisteredClient[];
+  personalities: Record<string, string>;
+  plugins?: string[];
+  files?: Record<string, string>;
+}): Promise<SignedInServe> {
+  const authorization = await startAuthorizationServer(options.clients);
+  const workspace = serveWorkspace();
+  const dir = workspace.dir;
+  write(
+    path.join(dir, 'quiver.yaml'),
+    [
+      'plugins:',
+      '  - ./workbench',
+      ...(options.plugins ?? []).map((plugin) => `  - ${JSON.stringify(plugin)}`),
+      'defaultPersonality: dev',
+      'serve:',
+      '  auth:',
+      `    issuer: ${authorization.issuer}`,
+      `    jwksUri: ${authorization.jwksUri}`,
+      '    claim: groups',
+      '    personalities:',
+      ...Object.entries(options.personalities).map(
+        ([group, personality]) => `      ${group}: ${personality}`,
+      ),
+      '',
+    ].join('\n'),
+  );
+  for (const [file, content] of Object.entries(options.files ?? {})) write(path.join(dir, file), content);
+  let serve: RunningHttpServe;
+  try {
+    serve = await startHttpServe(dir);
+  } catch (error) {
+    await authorization.close();
+    workspace.cleanup();
+    throw error;
+  }
+  return {
+    authorization,
+    serve,
+    dir,
+    async close() {
+      await serve.stop();
+      await authorization.close();
+      workspace.cleanup();
+    },
+  };
+}
+
+export const REVISION_2026 = '2026-07-28';
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+export interface JsonRpcAnswer {
+  result?: Record<string, any>;
+  error?: { code: number; message: string };
+}
+
+/**
+ * One stateless 2026-07-28 request signed in as `caller`, with the headers the revision requires
+ * (`Mcp-Method`, `Mcp-Name` from the tool name or task id), declaring form elicitation and, unless
+ * `tasks` is false, the tasks extension. Answers the JSON-RPC message, from JSON or an SSE stream.
+ */
+export async function request2026(
+  target: Pick<SignedInServe, 'authorization'> & { url: string },
+  caller: string,
+  method: string,
+  params: Record<string, unknown>,
+  options: { clientName: string; tasks?: boolean },
+): Promise<JsonRpcAnswer> {
+  const name = typeof params.name === 'string' ? params.name : params.taskId;
+  const response = await fetch(target.url, {
+    method: 'POST',
+    headers: {
+      ...JSON_HEADERS,
+      authorization: `Bearer ${await target.authorization.tokenFor(caller, target.url)}`,
+      'mcp-protocol-version': REVISION_2026,
+      'mcp-method': method,
+      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': REVISION_2026,
+          'io.modelcontextprotocol/clientInfo': { name: options.clientName, version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {
+            elicitation: { form: {} },
+            ...(options.tasks === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
+          },
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
+  return JSON.parse(data ?? text);
 }

@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type AuthorizationServer, startAuthorizationServer } from '@quiver/test-utils/authorization-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, write } from './helpers.js';
-import { serveWorkspace } from './serve-fixtures.js';
-import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
+import { REPO } from './helpers.js';
+import {
+  type RunningHttpServe,
+  request2026,
+  type SignedInServe,
+  startSignedInServe,
+} from './serve-http-fixtures.js';
 
 // Attacks from outside on serve's 2026-07-28 input-required state and tasks, by signed-in callers.
 
-const REVISION = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
 const FIXTURE_PLUGIN = path.join(REPO, 'packages/test-utils/dist/conformance-fixture-plugin.js');
 // carol and dave sign in through the same OAuth client (one app, two people): distinct callers.
 const CLIENTS = [
@@ -26,87 +27,34 @@ const CLIENTS = [
   { clientId: 'erin', clientSecret: 'erin-secret', claims: { groups: ['developers'] } },
 ];
 
-let authorization: AuthorizationServer;
+let running: SignedInServe;
 let serve: RunningHttpServe;
 let dir: string;
-const cleanups: Array<() => Promise<void> | void> = [];
 
 beforeAll(async () => {
-  authorization = await startAuthorizationServer(CLIENTS);
-  const workspace = serveWorkspace();
-  dir = workspace.dir;
-  write(
-    path.join(dir, 'quiver.yaml'),
-    [
-      'plugins:',
-      '  - ./workbench',
-      `  - ${JSON.stringify(FIXTURE_PLUGIN)}`,
-      'defaultPersonality: dev',
-      'serve:',
-      '  auth:',
-      `    issuer: ${authorization.issuer}`,
-      `    jwksUri: ${authorization.jwksUri}`,
-      '    claim: groups',
-      '    personalities:',
-      '      developers: dev',
-      '',
-    ].join('\n'),
-  );
-  // terminal is asked about each time; the fixture's task tools run without asking.
-  write(
-    path.join(dir, 'personalities/dev.yaml'),
-    'id: dev\nplugins: [tools-terminal, conformance-fixture]\npermissions:\n  allow: [failing_job, slow_compute, confirm_delete, test_input_required_result_elicitation]\n',
-  );
-  serve = await startHttpServe(dir);
-  cleanups.push(
-    workspace.cleanup,
-    () => serve.stop(),
-    () => authorization.close(),
-  );
+  running = await startSignedInServe({
+    clients: CLIENTS,
+    personalities: { developers: 'dev' },
+    plugins: [FIXTURE_PLUGIN],
+    files: {
+      // terminal is asked about each time; the fixture's task tools run without asking.
+      'personalities/dev.yaml':
+        'id: dev\nplugins: [tools-terminal, conformance-fixture]\npermissions:\n  allow: [failing_job, slow_compute, confirm_delete, test_input_required_result_elicitation]\n',
+    },
+  });
+  ({ serve, dir } = running);
 }, 60_000);
 
 afterAll(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await running?.close();
 });
 
 /** One 2026-07-28 request signed in as `caller`, declaring form elicitation and (with `tasks`) the tasks extension. */
-async function request(
-  caller: string,
-  method: string,
-  params: Record<string, unknown>,
-  tasks = true,
-): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const response = await fetch(serve.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${await authorization.tokenFor(caller, serve.url)}`,
-      'mcp-protocol-version': REVISION,
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': REVISION,
-          'io.modelcontextprotocol/clientInfo': { name: 'redteam', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {
-            elicitation: { form: {} },
-            ...(tasks ? { extensions: { [TASKS]: {} } } : {}),
-          },
-        },
-      },
-    }),
+function request(caller: string, method: string, params: Record<string, unknown>, tasks = true) {
+  return request2026({ url: serve.url, authorization: running.authorization }, caller, method, params, {
+    clientName: 'redteam',
+    tasks,
   });
-  const text = await response.text();
-  const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
-  return JSON.parse(data ?? text);
 }
 
 const YES = { quiver_permission: { action: 'accept', content: { decision: 'once' } } };
@@ -216,7 +164,7 @@ describe('attacks on quiver serve --http 2026-07-28 state and tasks', () => {
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${await authorization.tokenFor(caller, serve.url)}`,
+          authorization: `Bearer ${await running.authorization.tokenFor(caller, serve.url)}`,
           ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
         },
         body: JSON.stringify(body),

@@ -1,99 +1,47 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type AuthorizationServer, startAuthorizationServer } from '@quiver/test-utils/authorization-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quiver, REPO, write } from './helpers.js';
-import { serveWorkspace } from './serve-fixtures.js';
-import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
+import { quiver, REPO } from './helpers.js';
+import {
+  type RunningHttpServe,
+  request2026,
+  type SignedInServe,
+  startHttpServe,
+  startSignedInServe,
+} from './serve-http-fixtures.js';
 
-const REVISION = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
 const FIXTURE_PLUGIN = path.join(REPO, 'packages/test-utils/dist/conformance-fixture-plugin.js');
 const CLIENTS = [
   { clientId: 'alice', clientSecret: 'alice-secret', claims: { groups: ['developers'] } },
   { clientId: 'bob', clientSecret: 'bob-secret', claims: { groups: ['developers'] } },
 ];
 
-let authorization: AuthorizationServer;
+let running: SignedInServe;
 let serve: RunningHttpServe;
 let dir: string;
-const cleanups: Array<() => Promise<void> | void> = [];
 
 beforeAll(async () => {
-  authorization = await startAuthorizationServer(CLIENTS);
-  const workspace = serveWorkspace();
-  dir = workspace.dir;
-  write(
-    path.join(dir, 'quiver.yaml'),
-    [
-      'plugins:',
-      '  - ./workbench',
-      `  - ${JSON.stringify(FIXTURE_PLUGIN)}`,
-      'defaultPersonality: dev',
-      'serve:',
-      '  auth:',
-      `    issuer: ${authorization.issuer}`,
-      `    jwksUri: ${authorization.jwksUri}`,
-      '    claim: groups',
-      '    personalities:',
-      '      developers: dev',
-      '',
-    ].join('\n'),
-  );
-  write(
-    path.join(dir, 'personalities/dev.yaml'),
-    'id: dev\nplugins: [tools-terminal, conformance-fixture]\npermissions:\n  allow: ["terminal(sleep:*)", "terminal(touch:*)", slow_compute, failing_job, confirm_delete]\n',
-  );
-  serve = await startHttpServe(dir);
-  cleanups.push(
-    workspace.cleanup,
-    () => serve.stop(),
-    () => authorization.close(),
-  );
+  running = await startSignedInServe({
+    clients: CLIENTS,
+    personalities: { developers: 'dev' },
+    plugins: [FIXTURE_PLUGIN],
+    files: {
+      'personalities/dev.yaml':
+        'id: dev\nplugins: [tools-terminal, conformance-fixture]\npermissions:\n  allow: ["terminal(sleep:*)", "terminal(touch:*)", slow_compute, failing_job, confirm_delete]\n',
+    },
+  });
+  ({ serve, dir } = running);
 }, 60_000);
 
 afterAll(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await running?.close();
 });
 
 /** A 2026-07-28 request of a client that declares the tasks extension, signed in as `caller`. */
-async function request(
-  caller: string,
-  method: string,
-  params: Record<string, unknown>,
-  url = serve.url,
-): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${await authorization.tokenFor(caller, url)}`,
-      'mcp-protocol-version': REVISION,
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': REVISION,
-          'io.modelcontextprotocol/clientInfo': { name: 'tasks-test', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {
-            elicitation: { form: {} },
-            extensions: { [TASKS]: {} },
-          },
-        },
-      },
-    }),
+function request(caller: string, method: string, params: Record<string, unknown>, url = serve.url) {
+  return request2026({ url, authorization: running.authorization }, caller, method, params, {
+    clientName: 'tasks-test',
   });
-  const text = await response.text();
-  const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
-  return JSON.parse(data ?? text);
 }
 
 async function untilSettled(caller: string, taskId: string): Promise<Record<string, any>> {
