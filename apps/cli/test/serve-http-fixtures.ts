@@ -231,3 +231,12 @@ export async function request2026(
   const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
   return JSON.parse(data ?? text);
 }
+
+/**
+ * `state` with one significant character changed: the second-to-last (a base64url string's last
+ * character may carry only unused bits), always to a different character.
+ */
+export function tamperedState(state: string): string {
+  const at = state.length - 2;
+  return `${state.slice(0, at)}${state[at] === 'A' ? 'B' : 'A'}${state.slice(at + 1)}`;
+}

@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { REPO, tempDir, write } from './helpers.js';
 import { relayServerYaml, textOf, untilListed } from './serve-fixtures.js';
-import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
+import { type RunningHttpServe, startHttpServe, tamperedState } from './serve-http-fixtures.js';
 
 const REVISION = '2026-07-28';
 
@@ -137,7 +137,7 @@ describe("a bridged server's question during a call of quiver serve --http", () 
     );
     expect(textOf(answered.body.result)).toBe('hello Grace');
 
-    const tampered = `${state.slice(0, -2)}${state.endsWith('A') ? 'B' : 'A'}${state.slice(-1)}`;
+    const tampered = tamperedState(state);
     const forged = await rawCall(
       serve.url,
       { ...call, requestState: tampered, inputResponses: answer },

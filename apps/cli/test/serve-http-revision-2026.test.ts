@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describeWithSystemTools, usePostgresServer } from '@quiver/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { serveWorkspace, textOf } from './serve-fixtures.js';
-import { type RunningHttpServe, startHttpServe } from './serve-http-fixtures.js';
+import { type RunningHttpServe, startHttpServe, tamperedState } from './serve-http-fixtures.js';
 
 const REVISION = '2026-07-28';
 const URL_VARIABLE = 'QUIVER_TEST_REVISION_DATABASE_URL';
@@ -183,7 +183,7 @@ describe('a permission ask of quiver serve --http on revision 2026-07-28', () =>
     const state = first.result.requestState as string;
     const yes = { quiver_permission: { action: 'accept', content: { decision: 'once' } } };
 
-    const tampered = `${state.slice(0, -2)}${state.endsWith('A') ? 'B' : 'A'}${state.slice(-1)}`;
+    const tampered = tamperedState(state);
     const forged = await rawCall(serve.url, { ...call, requestState: tampered, inputResponses: yes });
     expect(forged.error.code).toBe(-32602);
     const other = await rawCall(serve.url, {
