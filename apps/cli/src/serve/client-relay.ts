@@ -80,19 +80,14 @@ export class ServeClientRelay implements ClientRelayHandle {
       requestedSchema: question.requestedSchema as ElicitRequestFormParams['requestedSchema'],
       _meta: { ...serversMeta(request.params._meta), ...relayedFrom(request) },
     };
+    let result: ElicitResult;
     if (channel.round) {
       const answered = fromRound(channel.round, 'elicitation', request, form);
       if (!answered.ok) return answered.refusal;
-      const result = answered.answer as ElicitResult;
-      // As the SDK checks a 2025-11-25 client's answer: content the form did not ask for never reaches the asker.
-      const misfit = result.action === 'accept' ? fitsForm(form, result.content) : undefined;
-      if (misfit) return { action: 'refused', reason: misfit };
-      return result.action === 'accept'
-        ? { action: 'accept', ...(result.content ? { content: result.content } : {}) }
-        : { action: result.action };
-    }
-    const result = await channel.elicitInput(form, personAnswerOptions(signal));
-    // A task's answer comes through tasks/update, which the SDK does not check against the form.
+      result = answered.answer as ElicitResult;
+    } else result = await channel.elicitInput(form, personAnswerOptions(signal));
+    // As the SDK checks a 2025-11-25 client's answer (a 2026-07-28 retry's and a task's
+    // tasks/update answers it does not): content the form did not ask for never reaches the asker.
     const misfit = result.action === 'accept' ? fitsForm(form, result.content) : undefined;
     if (misfit) return { action: 'refused', reason: misfit };
     if (result.action === 'accept')

@@ -7,6 +7,7 @@ import {
   type InputRequiredResult,
   MissingRequiredClientCapabilityError,
   Server,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Session, SessionOptions } from '@quiver/runtime';
 import { fail, visibleText } from '@quiver/types';
@@ -15,11 +16,11 @@ import type { ConsoleHub } from '../console/console-hub.js';
 import { ConsolePermissionResolver } from '../console/console-resolver.js';
 import { resolveCallTarget } from './call-target.js';
 import { relayMcpCatalog } from './catalog-relay.js';
-import { ServeClientRelay } from './client-relay.js';
+import { type RequestChannel, ServeClientRelay } from './client-relay.js';
 import { toCallToolResult } from './content.js';
 import { DefinitionReview } from './definition-review.js';
 import { ElicitationPermissionResolver, supportsFormElicitation } from './permission-elicitation.js';
-import { type PermissionRounds, servePermissionRounds } from './permission-rounds.js';
+import { type PermissionRound, type PermissionRounds, servePermissionRounds } from './permission-rounds.js';
 import { ProgressForwarding } from './progress-forwarding.js';
 import { declareRelayedCapabilities } from './relayed-capabilities.js';
 import { relayResourceSubscriptions } from './resource-subscription-relay.js';
@@ -85,6 +86,17 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
   );
   const resolver = new ElicitationPermissionResolver();
   const clientRelay = new ServeClientRelay(() => server.getClientCapabilities());
+  /**
+   * What a call's (or a relayed prompt's) questions go through: requests to the client within the
+   * MCP request on 2025-11-25; on 2026-07-28 the request's round, answered by its retry.
+   */
+  const requestChannel = (ctx: ServerContext, round: PermissionRound | undefined): RequestChannel => ({
+    elicitInput: (params, requestOptions) => ctx.mcpReq.elicitInput(params, requestOptions),
+    requestSampling: (params, requestOptions) => ctx.mcpReq.requestSampling(params, requestOptions),
+    listRoots: (requestOptions) =>
+      server.listRoots(undefined, { ...requestOptions, relatedRequestId: ctx.mcpReq.id }),
+    ...(round ? { round } : {}),
+  });
   const listing = new ToolListingCache();
   const review = new DefinitionReview({ elicit: (params, opts) => server.elicitInput(params, opts), log });
   const serverLogs = new ServerLogForwarding(server, log);
@@ -183,13 +195,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       // The round's state names the prompt: an answer counts only for a retry of the same prompt.
       const round = ctx.mcpReq.envelope ? rounds.begin(`prompt ${prompt}`, args, ctx) : undefined;
       const callId = `mcp-${randomUUID()}`;
-      const end = clientRelay.bind(callId, {
-        elicitInput: (params, requestOptions) => ctx.mcpReq.elicitInput(params, requestOptions),
-        requestSampling: (params, requestOptions) => ctx.mcpReq.requestSampling(params, requestOptions),
-        listRoots: (requestOptions) =>
-          server.listRoots(undefined, { ...requestOptions, relatedRequestId: ctx.mcpReq.id }),
-        ...(round ? { round } : {}),
-      });
+      const end = clientRelay.bind(callId, requestChannel(ctx, round));
       return {
         asker: {
           callId,
@@ -248,13 +254,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         callId,
         round?.elicit ?? ((params, requestOptions) => ctx.mcpReq.elicitInput(params, requestOptions)),
       );
-      const unbindRelay = clientRelay.bind(callId, {
-        elicitInput: (params, requestOptions) => ctx.mcpReq.elicitInput(params, requestOptions),
-        requestSampling: (params, requestOptions) => ctx.mcpReq.requestSampling(params, requestOptions),
-        listRoots: (requestOptions) =>
-          server.listRoots(undefined, { ...requestOptions, relatedRequestId: ctx.mcpReq.id }),
-        ...(round ? { round } : {}),
-      });
+      const unbindRelay = clientRelay.bind(callId, requestChannel(ctx, round));
       // A 2026-07-28 request names the level it wants log messages from; without one it gets none.
       const untrackLogs = current.toolLogs.track(
         callId,

@@ -6,6 +6,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
+import { messageOf } from './relay-scope.js';
 
 /** The MCP tasks extension (SEP-2663), negotiated per request under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -60,6 +61,11 @@ const ANSWER_TYPES: Record<string, 'ElicitResult' | 'CreateMessageResult' | 'Lis
 };
 
 /** The flat `CreateTaskResult` / `DetailedTask` fields every task answer carries. */
+/** Whether the call behind the task still runs (working, or waiting for its caller's answers). */
+function isLive(task: TaskRecord): boolean {
+  return task.status === 'working' || task.status === 'input_required';
+}
+
 function envelope(task: TaskRecord) {
   return {
     taskId: task.taskId,
@@ -117,9 +123,7 @@ export class ServeTasks {
 
   /** The refusal for a caller at MAX_LIVE_TASKS, or undefined when another task may start. */
   refusal(owner: string): ProtocolError | undefined {
-    const live = [...this.#tasks.values()].filter(
-      (task) => task.owner === owner && (task.status === 'working' || task.status === 'input_required'),
-    ).length;
+    const live = [...this.#tasks.values()].filter((task) => task.owner === owner && isLive(task)).length;
     if (live < MAX_LIVE_TASKS) return undefined;
     return new ProtocolError(
       ProtocolErrorCode.InvalidRequest,
@@ -146,7 +150,7 @@ export class ServeTasks {
   /** `tasks/cancel`: aborts the call's signal; the task reads `cancelled` from now on. */
   cancel(owner: string, taskId: unknown): Record<string, never> {
     const task = this.#find(owner, taskId);
-    if (task.status === 'working' || task.status === 'input_required') {
+    if (isLive(task)) {
       task.status = 'cancelled';
       task.statusMessage = 'cancelled by the client (tasks/cancel)';
       task.lastUpdatedAt = new Date().toISOString();
@@ -190,8 +194,7 @@ export class ServeTasks {
    */
   ask(taskId: string, request: PendingInput['request'], signal?: AbortSignal): Promise<unknown> {
     const task = this.#tasks.get(taskId);
-    if (!task || (task.status !== 'working' && task.status !== 'input_required'))
-      return Promise.reject(new Error('the task is no longer running'));
+    if (!task || !isLive(task)) return Promise.reject(new Error('the task is no longer running'));
     if (task.inputs.size >= MAX_TASK_INPUTS)
       return Promise.reject(
         new Error(`the task already waits for ${MAX_TASK_INPUTS} answers, the most one task may ask at once`),
@@ -252,7 +255,7 @@ export class ServeTasks {
     task: TaskRecord,
     outcome: { result: CallToolResult } | { error: { code: number; message: string } },
   ) {
-    if (task.status !== 'working' && task.status !== 'input_required') return;
+    if (!isLive(task)) return;
     task.inputs.clear();
     if ('result' in outcome) {
       task.status = 'completed';
@@ -272,9 +275,7 @@ export class ServeTasks {
   }
 
   #trimKept(owner: string) {
-    const finished = [...this.#tasks.values()].filter(
-      (task) => task.owner === owner && task.status !== 'working' && task.status !== 'input_required',
-    );
+    const finished = [...this.#tasks.values()].filter((task) => task.owner === owner && !isLive(task));
     for (const task of finished.slice(0, Math.max(0, finished.length - MAX_KEPT_TASKS))) {
       clearTimeout(task.expiry);
       this.#tasks.delete(task.taskId);
@@ -296,8 +297,4 @@ export function declaresTasks(envelope: unknown): boolean {
     | { extensions?: Record<string, unknown> }
     | undefined;
   return capabilities?.extensions?.[TASKS_EXTENSION] !== undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
