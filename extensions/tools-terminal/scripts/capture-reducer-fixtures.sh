@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -362,6 +362,7 @@ describe('cart', () => {
 JS
   capture mocha-fail "$js" "npx mocha --version" "npx mocha"
   capture mocha-pass "$js" "npx mocha --version" "npx mocha --grep 'adds an item'"
+  capture mocha-json "$js" "npx mocha --version" "npx mocha --reporter json"
   printf "import js from '@eslint/js';\nexport default [js.configs.recommended, { languageOptions: { globals: { console: 'readonly' } }, rules: { 'no-unused-vars': 'error', eqeqeq: 'warn' } }];\n" >eslint.config.mjs
   for n in $(seq 1 40); do
     printf 'export function handler%s(request, unused%s) {\n  if (request.id == %s) console.log(undefinedLogger);\n  const value = 1;\n  return request;\n}\n' "$n" "$n" "$n" >"src/handler-$n.js"
@@ -378,6 +379,7 @@ JS
   done
   printf "const missing = require('./does-not-exist');\ntest('never runs', () => { expect(missing).toBeDefined(); });\n" >suite/broken.test.js
   capture jest-many-failures "$js" "npx jest --version" "npx jest suite"
+  capture jest-json "$js" "npx jest --version" "npx jest --json suite"
   vit="$work/vitest-project"
   mkdir -p "$vit"
   printf "import { describe, expect, it } from 'vitest';\nimport { missing } from './not-here.js';\nit('uses missing', () => { expect(missing).toBe(1); });\n" >"$vit/broken-import.test.js"
@@ -434,4 +436,81 @@ if wants records; then
   capture git-log-patch "$patches" "git --version" "git log -p"
 
   capture find-usr "$work" "find --version" "find /usr -maxdepth 3"
+fi
+
+# Outputs of kinds the reducers were not written against (2026-11-28): commit logs with stats and
+# graphs, a conflicted status, blame, clone progress with carriage returns, search hits across
+# many files, directory listings, verbose and coloured test reporters, TAP, chained Python
+# tracebacks, gcc across several files, strace. The facts were written from the output before
+# the reducer saw it.
+if wants unseen; then
+  hist="$work/history"
+  mkdir -p "$hist" && cd "$hist" && git init -q -b main .
+  day=10
+  for package in content-disposition:0.5.2 content-disposition:0.5.4 content-disposition:1.0.1 content-disposition:2.0.1 \
+    mime-types:2.1.18 mime-types:2.1.35 mime-types:3.0.2 path-to-regexp:0.1.13 path-to-regexp:3.3.0 path-to-regexp:8.4.2 \
+    range-parser:1.2.0 range-parser:1.2.1 range-parser:1.3.0 string-width:4.2.3 string-width:7.2.0 string-width:8.3.0; do
+    day=$((day + 1))
+    export GIT_AUTHOR_DATE="2026-10-${day}T09:00:00Z" GIT_COMMITTER_DATE="2026-10-${day}T09:00:00Z"
+    rm -rf "${package%%:*}" && cp -r "$(pnpm_package "${package%%:*}" "${package#*:}")" "${package%%:*}"
+    git add -A && git commit -qm "Vendor ${package%%:*} ${package#*:}"
+  done
+  capture git-log-stat "$hist" "git --version" "git log --stat"
+  capture git-log-patch-many "$hist" "git --version" "git log -p -- ':!*.md'"
+  capture git-diff-numstat "$hist" "git --version" "git diff --numstat HEAD~12"
+  capture git-diff-span "$hist" "git --version" "git diff HEAD~12 -- ':!*.md' ':!LICENSE'"
+  capture git-log-color "$hist" "git --version" "git log --color=always --stat -n 6"
+  git checkout -q -b feature HEAD~4
+  printf 'module.exports = "feature";\n' >feature.js && git add feature.js && git commit -qm "Add the feature flag"
+  git checkout -q main && git merge -q --no-ff -m "Merge branch feature" feature 2>/dev/null
+  git checkout -q -b hotfix HEAD~2 && printf 'hotfix\n' >HOTFIX && git add HOTFIX && git commit -qm "Hotfix the parser" && git checkout -q main
+  capture git-log-graph "$hist" "git --version" "git log --oneline --graph --all"
+  capture git-branch-vv "$hist" "git --version" "git branch -vv -a"
+  capture git-blame "$hist" "git --version" "git blame -- mime-types/index.js"
+  capture git-clone-progress "$work" "git --version" "git clone --progress --no-local $hist clone-target"
+  git checkout -q -b left && printf 'left\n' >>range-parser/index.js && git commit -qam "Left edit"
+  git checkout -q main && printf 'right\n' >>range-parser/index.js && git commit -qam "Right edit"
+  git merge -q left >/dev/null 2>&1
+  git mv string-width/readme.md string-width/README.markdown 2>/dev/null
+  rm mime-types/HISTORY.md && printf 'changed\n' >>path-to-regexp/package.json && printf 'new\n' >notes.txt && mkdir -p scratch && printf 'x\n' >scratch/a.tmp
+  capture git-status-conflict "$hist" "git --version" "git status"
+
+  capture rg-many-files "$monorepo/packages/types" "rg --version" "rg -n 'export (interface|type) ' src"
+  capture grep-recursive "$monorepo/packages/permissions" "grep --version" "grep -rn 'throw new' src"
+  capture grep-color "$monorepo/packages/permissions" "grep --version" "grep -rn --color=always 'QuiverError(' src"
+  capture ls-la-usr-bin "$work" "ls --version" "ls -la /usr/bin"
+  capture ls-color "$work" "ls --version" "ls -la --color=always /etc"
+  capture du-usr-share "$work" "du --version" "du -h --max-depth=1 /usr/share | sort -h"
+  capture find-share-dirs "$work" "find --version" "find /usr/share -maxdepth 2 -type d"
+
+  vit="$work/vitest-verbose"
+  mkdir -p "$vit"
+  for area in cart checkout invoice ledger refund shipping; do
+    printf "import { describe, expect, it } from 'vitest';\ndescribe('%s', () => {\n  it('adds a line', () => { expect(1 + 1).toBe(2); });\n  it('rounds the total', () => { expect(Math.round(2.675 * 100) / 100).toBe(2.68); });\n  it('rejects a negative amount', () => { expect(() => { if (-1 < 0) throw new RangeError('amount must be positive: -1'); }).not.toThrow(); });\n  it('formats the currency', () => { expect((12).toFixed(2)).toBe('12.00'); });\n});\n" "$area" >"$vit/$area.test.js"
+  done
+  capture vitest-verbose-color "$vit" "$monorepo_bin/vitest --version" "FORCE_COLOR=1 $monorepo_bin/vitest run --reporter=verbose --color"
+  capture vitest-json-report "$vit" "$monorepo_bin/vitest --version" "$monorepo_bin/vitest run --reporter=json"
+
+  nt="$work/node-tap"
+  mkdir -p "$nt"
+  printf "const test = require('node:test');\nconst assert = require('node:assert');\ntest('parses a header', () => assert.strictEqual('a=1'.split('=')[1], '1'));\ntest('parses an empty header', () => assert.deepStrictEqual(''.split(';'), []));\ntest('keeps the order', () => assert.deepStrictEqual([3,1,2].sort(), [1,2,3]));\ntest('times out', { timeout: 50 }, () => new Promise((resolve) => setTimeout(resolve, 500)));\n" >"$nt/header.test.js"
+  capture node-test-tap "$nt" "node --version" "node --test --test-reporter=tap"
+
+  py="$work/python-project"
+  mkdir -p "$py"
+  printf "import json\n\nclass ConfigError(Exception):\n    pass\n\ndef read(path):\n    with open(path) as handle:\n        return json.load(handle)\n\ndef load(path):\n    try:\n        return read(path)\n    except FileNotFoundError as error:\n        raise ConfigError(f'cannot load settings from {path}') from error\n\nif __name__ == '__main__':\n    load('settings/production.json')\n" >"$py/app.py"
+  capture python-chained-traceback "$py" "python3 --version" "python3 app.py"
+  printf "import unittest\n\nclass Cart(unittest.TestCase):\n    def test_total(self):\n        self.assertEqual(sum([1, 2, 3]), 6)\n    def test_discount(self):\n        self.assertAlmostEqual(100 * 0.15, 15.5)\n    def test_empty(self):\n        self.assertEqual([].pop(), None)\n    def test_names(self):\n        self.assertIn('pear', ['apple', 'plum'])\n\nif __name__ == '__main__':\n    unittest.main()\n" >"$py/test_cart.py"
+  capture python-unittest-verbose "$py" "python3 --version" "python3 -m unittest -v test_cart"
+
+  cc="$work/c-project"
+  mkdir -p "$cc"
+  printf 'int parse(const char *s) { int n = 0; while (*s) n = n * 10 + (*s++ - 48); return n }\n' >"$cc/parse.c"
+  printf '#include <string.h>\nint width(const char *s) { int unused; return strlen(s); }\nint height(void) { return missing_height; }\n' >"$cc/layout.c"
+  printf 'struct point { int x; };\nint norm(struct point p) { return p.y; }\n' >"$cc/geometry.c"
+  printf 'int main(void) { return 0; }\n' >"$cc/main.c"
+  printf 'CFLAGS = -Wall -Wextra\nOBJS = parse.o layout.o geometry.o main.o\napp: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\n%%.o: %%.c\n\t$(CC) $(CFLAGS) -c $< -o $@\n' >"$cc/Makefile"
+  capture make-keep-going "$cc" "make --version" "make -k"
+
+  capture strace-execve "$work" "strace -V" "strace -f -e trace=execve,openat -o /dev/stdout bash -c 'ls /etc >/dev/null; cat /etc/hostname >/dev/null'"
 fi

@@ -11,7 +11,7 @@ import { reduceRecordOutput } from './reducers/records.js';
 import {
   DEFAULT_REDUCER_BUDGET,
   type Recognizer,
-  stripAnsi,
+  terminalText,
   WINDOW_CUT_LINE,
 } from './reducers/reducer-input.js';
 import { reduceTestOutput } from './reducers/test-runners.js';
@@ -50,8 +50,8 @@ function missingPart(lines: readonly string[]): string | undefined {
 }
 
 function recognize(input: OutputToReduce): { reduced: string; specific: boolean } | undefined {
-  const clean = stripAnsi(input.output).replace(/\r\n/g, '\n');
-  const lines = clean.split('\n').map((line) => line.replace(/^.*\r(?=.)/, ''));
+  const clean = terminalText(input.output);
+  const lines = clean.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const partial = missingPart(lines);
   // The window cuts at a byte, not a line: the line after its marker is the end of a line cut in two.
@@ -81,8 +81,9 @@ function recognize(input: OutputToReduce): { reduced: string; specific: boolean 
  * when nothing recognizes it or the reduction would not be shorter.
  */
 export function reduceTerminalOutput(input: OutputToReduce): string {
+  const clean = terminalText(input.output);
   const recognized = recognize(input);
-  return recognized && recognized.reduced.length < input.output.length ? recognized.reduced : input.output;
+  return recognized && recognized.reduced.length < clean.length ? recognized.reduced : clean;
 }
 
 /**

@@ -122,7 +122,10 @@ function numstat(patch: string): { files: number; added: number; removed: number
 describe('git diff totals', () => {
   const patches = fixtureNames().filter((name) => {
     const fixture = loadFixture(name);
-    return /^git (diff|show)\b/.test(fixture.command) && !/--stat/.test(fixture.command);
+    return (
+      /^git (diff|show)\b/.test(fixture.command) &&
+      !/--(stat|numstat|name-only|name-status)/.test(fixture.command)
+    );
   });
 
   itWithSystemTools(['git'])('equal git apply --numstat of the same patch, for every captured diff', () => {

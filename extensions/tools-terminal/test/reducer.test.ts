@@ -273,3 +273,20 @@ describe('terminalReducer', () => {
     });
   });
 });
+
+describe('what a terminal would show', () => {
+  it('keeps only the last state of a line a progress display rewrote, and CRLF lines whole', () => {
+    const progress = Array.from({ length: 200 }, (_, index) => `Downloading model: ${index / 2}%`).join('\r');
+    const output = `step 1 of 2\r\n${progress}\rDownloading model: 100%, done.\r\nready\r\n`;
+    const reduced = reduceTerminalOutput({ command: 'python3 fetch.py', output, exitCode: 0 });
+    expect(reduced).toBe('step 1 of 2\nDownloading model: 100%, done.\nready\n');
+  });
+
+  it('drops colour codes even when nothing else recognizes the output', () => {
+    const output =
+      '\u001b[35m\u001b[Ksrc/a.ts\u001b[m\u001b[K:\u001b[32m\u001b[K3\u001b[m\u001b[K:  throw new Error()\n';
+    expect(reduceTerminalOutput({ command: 'grep -rn --color=always throw src', output, exitCode: 0 })).toBe(
+      'src/a.ts:3:  throw new Error()\n',
+    );
+  });
+});

@@ -9,7 +9,8 @@ const HEADLINE = /^(?:(?:error|warning)(?:\[\w+\])?: |[A-Z]{1,4}\d{3,4} (?:\[\*\
 const ARROW_LOCATION = /^\s*--> (\S+:\d+:\d+)/;
 const KEPT = [
   /^# \S+$/, // go: the package the errors below belong to
-  /^make(?:\[\d+\])?: \*\*\* /,
+  // make's own verdicts (`*** [target] Error 1`, `Target 'app' not remade because of errors.`), not its directory moves.
+  /^g?make(?:\[\d+\])?: (?!Entering directory|Leaving directory)/,
   /undefined reference to|multiple definition of|ld returned \d+ exit status|^\/\S*ld: /,
   /^Found \d+ errors?|^Success: no issues found|^\[\*\] \d+ fixable/,
   /^(?:Some errors have detailed explanations|For more information about an error)/,

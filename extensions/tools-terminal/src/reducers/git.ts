@@ -112,7 +112,8 @@ function commitsOf(lines: readonly string[]): LoggedCommit[] {
   for (const line of lines) {
     const commit = /^commit ([0-9a-f]{7,40})/.exec(line);
     if (commit) {
-      current = { hash: (commit[1] as string).slice(0, 10), author: '', lines: [] };
+      // The hash as printed: a reader may search for it, or paste it, whole.
+      current = { hash: commit[1] as string, author: '', lines: [] };
       commits.push(current);
     } else if (current && current.author === '' && line.startsWith('Author:')) {
       current.author = line
@@ -169,8 +170,10 @@ function reduceLog(lines: readonly string[], budget: number, partial?: string): 
   if (commits.length === 0) return undefined;
   const shown: string[] = [];
   let used = 0;
+  // Every commit is a record whose key (hash and subject) is kept past the budget, up to four
+  // budgets' worth; a longer log says how many older commits it leaves out.
   for (const commit of commits) {
-    if (shown.length > 0 && used + commit.length + 1 > budget) break;
+    if (shown.length > 0 && used + commit.length + 1 > budget * 4) break;
     shown.push(commit);
     used += commit.length + 1;
   }

@@ -14,6 +14,7 @@ const PATH_LISTING =
 const ERROR_LINE = /^[\w.-]+: .*(?:denied|No such file|not found|error|Error|loop)/;
 const MIN_PATHS = 50;
 const MAX_ERRORS_SHOWN = 20;
+/** Top-level entries named whatever the budget; more while twice the budget lasts. */
 const MAX_OTHERS_NAMED = 20;
 
 function looksLikePath(line: string): boolean {
@@ -96,7 +97,13 @@ export const reducePathList: Recognizer = (input: RecognizerInput) => {
     if (heading.length + wider.reduce((sum, line) => sum + line.length + 1, 0) > input.budget / 2) break;
     groupLines = wider;
   }
-  const otherLines = others.length > 0 ? [`other entries: ${listWithLimit(others, MAX_OTHERS_NAMED)}`] : [];
+  // Each top-level entry is a record's key: all are named while twice the budget lasts.
+  let othersNamed = 0;
+  for (let length = 0; othersNamed < others.length; othersNamed++) {
+    length += (others[othersNamed] as string).length + 2;
+    if (othersNamed >= MAX_OTHERS_NAMED && length > input.budget * 2) break;
+  }
+  const otherLines = others.length > 0 ? [`other entries: ${listWithLimit(others, othersNamed)}`] : [];
   let used = [heading, ...groupLines, ...otherLines].reduce((sum, line) => sum + line.length + 1, 0);
   const errorLines = errors.slice(0, MAX_ERRORS_SHOWN);
   if (errors.length > MAX_ERRORS_SHOWN)

@@ -29,6 +29,27 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI_PATTERN, '');
 }
 
+/**
+ * What a terminal would show of an output: colour and cursor codes removed, CRLF line ends made
+ * LF, and each line that a progress display rewrote with carriage returns reduced to its final
+ * state (the last part after a `\r` that is not blank: `Receiving objects: 100% (128/128), done.`,
+ * not the hundred states before it).
+ */
+export function terminalText(text: string): string {
+  const plain = stripAnsi(text).replace(/\r+\n/g, '\n');
+  if (!plain.includes('\r')) return plain;
+  return plain
+    .split('\n')
+    .map((line) => {
+      if (!line.includes('\r')) return line;
+      const states = line.split('\r');
+      for (let index = states.length - 1; index >= 0; index--)
+        if ((states[index] as string).trim() !== '') return (states[index] as string).trimEnd();
+      return '';
+    })
+    .join('\n');
+}
+
 /** "a, b, c … and 12 more" */
 export function listWithLimit(items: readonly string[], limit: number, separator = ', '): string {
   if (items.length <= limit) return items.join(separator);

@@ -1,8 +1,13 @@
 import { goTest } from './go-test.js';
+import { jsonTestReport } from './json-report.js';
 import { mocha } from './mocha.js';
 import { pytest, unittest } from './pytest.js';
 import type { Recognizer, RecognizerInput } from './reducer-input.js';
 import { blocks, firstErrorLines, isCodeFrame, type TestReport } from './test-report.js';
+
+/** A line that says where a failure happened: `❯ cart.test.js:5:130`, `at Object.toBe (suite/a.test.js:2:45)`, `location: '…:4:1'`, `File "a.py", line 7`. */
+const LOCATION_LINE =
+  /^(?:❯ |location: )\S*:\d+|^at (?:.* \()?[^\s()]+:\d+(?::\d+)?\)?$|^File "[^"]+", line \d+/;
 
 // Past this, a flood of failures (one broken import) would crowd out everything else.
 const LISTED_FAILURES = 300;
@@ -105,7 +110,7 @@ function cargoTest(input: RecognizerInput): TestReport | undefined {
   };
 }
 
-const RUNNERS = [vitest, jest, mocha, cargoTest, pytest, unittest, goTest, nodeTest];
+const RUNNERS = [jsonTestReport, vitest, jest, mocha, cargoTest, pytest, unittest, goTest, nodeTest];
 
 function failingRun(report: TestReport, budget: number): string {
   const count = report.failures.length;
@@ -126,8 +131,12 @@ function failingRun(report: TestReport, budget: number): string {
     lines.push(`✗ ${name}${times > 1 ? ` (${times}×)` : ''}`);
     const detailLines = details.map((line) => `  ${line}`);
     const size = detailLines.reduce((sum, line) => sum + line.length + 1, 0);
-    // The first line is the error itself; the rest (values, location) only while the budget lasts.
-    const shown = size <= left ? detailLines : detailLines.slice(0, 1);
+    // The first line is the error itself and a location says where: both are kept; the rest
+    // (values, diffs) only while the budget lasts.
+    const shown =
+      size <= left
+        ? detailLines
+        : detailLines.filter((line, index) => index === 0 || LOCATION_LINE.test(line.trim()));
     lines.push(...shown);
     left -= shown.reduce((sum, line) => sum + line.length + 1, 0);
   }
