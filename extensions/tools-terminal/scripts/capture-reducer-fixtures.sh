@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -513,4 +513,62 @@ if wants unseen; then
   capture make-keep-going "$cc" "make --version" "make -k"
 
   capture strace-execve "$work" "strace -V" "strace -f -e trace=execve,openat -o /dev/stdout bash -c 'ls /etc >/dev/null; cat /etc/hostname >/dev/null'"
+fi
+
+# A second batch, captured and measured before any reducer change made for it: bundler and
+# linter diagnostics with code frames, a monorepo runner's prefixed output, counts with a total
+# line, a frequency table, an uncaught Node error, ESLint's JSON, a merge's combined diff,
+# renames and a binary file in a diff, pytest's verbose parametrized failures, pretty JSON.
+if wants unseen2; then
+  bundle="$work/bundle-project"
+  mkdir -p "$bundle/src"
+  printf "import { missing } from './not-there';\nimport left from 'left-pad-nowhere';\nexport const total = (a: number) => a +;\n" >"$bundle/src/app.ts"
+  printf "export const ok = 1;\nconst broken = {\n" >"$bundle/src/config.ts"
+  capture esbuild-errors "$bundle" "$monorepo_bin/esbuild --version" "$monorepo_bin/esbuild src/app.ts src/config.ts --bundle --outdir=dist"
+  lint="$work/lint-project"
+  mkdir -p "$lint/src"
+  for n in $(seq 1 8); do
+    printf "export function handler%s(input: any) {\n  var unused%s = 1;\n  if (input == null) { return; }\n  return input.value!;\n}\n" "$n" "$n" >"$lint/src/handler-$n.ts"
+  done
+  printf '{ "linter": { "enabled": true, "rules": { "recommended": true } } }\n' >"$lint/biome.json"
+  capture biome-check-errors "$lint" "$monorepo_bin/biome --version" "$monorepo_bin/biome check src"
+  mono="$work/mono"
+  mkdir -p "$mono/packages/a/src" "$mono/packages/b/src" "$mono/packages/c/src"
+  printf '{ "name": "mono", "private": true, "scripts": { "build": "pnpm -r --no-bail build" } }\n' >"$mono/package.json"
+  printf 'packages:\n  - "packages/*"\n' >"$mono/pnpm-workspace.yaml"
+  for pkg in a b c; do
+    printf '{ "name": "@mono/%s", "version": "1.0.0", "scripts": { "build": "%s --noEmit --strict src/index.ts" } }\n' "$pkg" "$monorepo_bin/tsc" >"$mono/packages/$pkg/package.json"
+  done
+  printf "export const a: number = 'one';\n" >"$mono/packages/a/src/index.ts"
+  printf "export const b = 2;\n" >"$mono/packages/b/src/index.ts"
+  printf "export function c(x) { return x.length; }\nexport const d: string = 4;\n" >"$mono/packages/c/src/index.ts"
+  capture pnpm-recursive-build "$mono" "npx -y pnpm@10.34.9 --version" "npx -y pnpm@10.34.9 -r --no-bail build"
+  capture wc-lines-total "$monorepo/packages" "wc --version" "wc -l */src/*.ts */src/*/*.ts"
+  capture uniq-count-table "$monorepo" "sort --version" "git log --format=%s -n 400 | cut -d: -f1 | sort | uniq -c | sort -rn"
+  crash="$work/crash"
+  mkdir -p "$crash"
+  printf "function parseConfig(text) { return JSON.parse(text); }\nfunction load(path) { return parseConfig(require('node:fs').readFileSync(path, 'utf8')); }\nfunction start() { return load(__dirname + '/config.json'); }\nstart();\n" >"$crash/server.js"
+  printf '{ "port": 8080, "host": "localhost", }\n' >"$crash/config.json"
+  capture node-uncaught-error "$crash" "node --version" "node server.js"
+  eslj="$work/eslint-json"
+  mkdir -p "$eslj/src"
+  printf "import js from '@eslint/js';\nexport default [js.configs.recommended, { rules: { 'no-unused-vars': 'error', eqeqeq: 'error' } }];\n" >"$eslj/eslint.config.mjs"
+  for n in $(seq 1 6); do printf 'export function f%s(a, b) {\n  if (a == b) return undefinedName%s;\n}\n' "$n" "$n" >"$eslj/src/f-$n.js"; done
+  printf '{ "name": "eslint-json", "private": true, "type": "module" }\n' >"$eslj/package.json"
+  (cd "$eslj" && npm install --no-audit --no-fund eslint@9 @eslint/js@9 >/dev/null 2>&1)
+  capture eslint-json "$eslj" "npx eslint --version" "npx eslint -f json src"
+  merge="$work/merge"
+  mkdir -p "$merge" && cd "$merge" && git init -q -b main .
+  printf 'one\ntwo\nthree\n' >list.txt && printf 'alpha\n' >greek.txt && git add -A && git commit -qm "Start"
+  git checkout -q -b side && printf 'one\ntwo\nthree\nfour\n' >list.txt && git commit -qam "Add four"
+  git checkout -q main && printf 'zero\none\ntwo\nthree\n' >list.txt && git commit -qam "Add zero"
+  git merge -q side >/dev/null 2>&1; printf 'zero\none\ntwo\nthree and a half\nfour\n' >list.txt && git commit -qam "Merge side, with a fix" >/dev/null
+  git mv greek.txt letters.txt && head -c 3000 /bin/true >tool.bin && git add -A && git commit -qm "Rename and add a binary"
+  capture git-show-merge "$merge" "git --version" "git show HEAD~1"
+  capture git-diff-rename-binary "$merge" "git --version" "git diff HEAD~1"
+  pyt="$work/pytest-param"
+  mkdir -p "$pyt"
+  printf "import pytest\n\n@pytest.mark.parametrize('amount,expected', [(1, 1.2), (2, 2.4), (3, 3.7), (4, 4.8), (5, 6.1)])\ndef test_tax(amount, expected):\n    assert round(amount * 1.2, 2) == expected\n\ndef test_currency():\n    assert '%%.2f' %% 3 == '3.0'\n" >"$pyt/test_tax.py"
+  capture pytest-verbose-param "$pyt" "python3 -m pytest --version" "python3 -m pytest -v -p no:cacheprovider"
+  capture json-pretty-lockfile "$monorepo" "python3 --version" "python3 -m json.tool packages/types/package.json"
 fi

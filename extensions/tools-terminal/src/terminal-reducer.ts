@@ -1,7 +1,9 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { ReducerInput, ToolResult, ToolResultReducer } from '@quiver/types';
+import { reduceCountTable } from './reducers/counts.js';
 import { reduceDiagnosticsOutput } from './reducers/diagnostics.js';
 import { reduceEslintOutput } from './reducers/eslint.js';
+import { reduceFramedDiagnostics } from './reducers/framed-diagnostics.js';
 import { reduceGenericOutput } from './reducers/generic.js';
 import { reduceGitOutput } from './reducers/git.js';
 import { reduceInstallOutput } from './reducers/installs.js';
@@ -26,8 +28,10 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceTestOutput,
   reduceTypescriptOutput,
   reduceEslintOutput,
+  reduceFramedDiagnostics,
   reduceDiagnosticsOutput,
   reducePathList,
+  reduceCountTable,
   reduceRecordOutput,
   reduceGenericOutput,
 ];
@@ -47,6 +51,25 @@ function missingPart(lines: readonly string[]): string | undefined {
     if (cut) return `${cut[1]} bytes from the middle of the output were not read`;
   }
   return undefined;
+}
+
+/**
+ * The verdict of a tool that ran the recognized one (make, `pnpm -r`, npm and yarn scripts,
+ * turbo): which target or package failed. Kept under any specific summary that left it out.
+ */
+const WRAPPER_VERDICT =
+  /^g?make(?:\[\d+\])?: \*\*\* |ERR_PNPM_[A-Z_]+|^Summary: \d+ fails?, \d+ pass|^npm (?:ERR!|error) (?:code |Lifecycle |command failed)|\bELIFECYCLE\b|^error Command failed with exit code \d+|^\s*Failed:\s+\S+#\S+|^\s*ERROR\s+run failed:|^ERROR: command finished with error/;
+const MAX_WRAPPER_LINES = 8;
+
+function withWrapperVerdict(reduced: string, lines: readonly string[]): string {
+  const missing: string[] = [];
+  for (const line of lines) {
+    if (missing.length >= MAX_WRAPPER_LINES) break;
+    const trimmed = line.trim();
+    if (WRAPPER_VERDICT.test(line) && !reduced.includes(trimmed) && !missing.includes(trimmed))
+      missing.push(trimmed);
+  }
+  return missing.length === 0 ? reduced : `${reduced}\n${missing.join('\n')}`;
 }
 
 function recognize(input: OutputToReduce): { reduced: string; specific: boolean } | undefined {
@@ -71,7 +94,7 @@ function recognize(input: OutputToReduce): { reduced: string; specific: boolean 
     // A summary made from part of the output says so before any count it gives.
     const note =
       specific && partial !== undefined ? `[partial: ${partial}; counts below cover the rest]\n` : '';
-    return { reduced: `${note}${reduced}`, specific };
+    return { reduced: `${note}${specific ? withWrapperVerdict(reduced, lines) : reduced}`, specific };
   }
   return undefined;
 }
