@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -571,4 +571,20 @@ if wants unseen2; then
   printf "import pytest\n\n@pytest.mark.parametrize('amount,expected', [(1, 1.2), (2, 2.4), (3, 3.7), (4, 4.8), (5, 6.1)])\ndef test_tax(amount, expected):\n    assert round(amount * 1.2, 2) == expected\n\ndef test_currency():\n    assert '%%.2f' %% 3 == '3.0'\n" >"$pyt/test_tax.py"
   capture pytest-verbose-param "$pyt" "python3 -m pytest --version" "python3 -m pytest -v -p no:cacheprovider"
   capture json-pretty-lockfile "$monorepo" "python3 --version" "python3 -m json.tool packages/types/package.json"
+fi
+
+# A third batch on the kinds the issue named (a vitest run with console output, an unhandled error and a snapshot mismatch, `git log -p --stat`
+# of this repository's own history, a tsc run with code frames), measured before any change.
+if wants unseen3; then
+  capture git-log-patch-stat-repo "$monorepo" "git --version" "git log -p --stat -4 4cea419 -- apps/cli/src/serve"
+  vu="$work/vitest-unhandled"
+  mkdir -p "$vu"
+  printf "import { expect, it } from 'vitest';\nit('renders the invoice', () => {\n  console.log('rendering invoice 42');\n  expect({ id: 42, total: 99.5, lines: ['tea', 'cake'] }).toMatchInlineSnapshot(\`\n    {\n      \"id\": 42,\n      \"lines\": [\n        \"tea\",\n      ],\n      \"total\": 99,\n    }\n  \`);\n});\nit('schedules the reminder', () => {\n  setTimeout(() => { throw new Error('reminder queue is closed'); }, 0);\n  expect(1).toBe(1);\n});\nit('keeps the totals', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 20));\n  expect([1, 2].length).toBe(2);\n});\n" >"$vu/invoice.test.js"
+  capture vitest-unhandled-snapshot "$vu" "$monorepo_bin/vitest --version" "$monorepo_bin/vitest run --reporter=default"
+  tp="$work/tsc-pretty-many"
+  mkdir -p "$tp/src"
+  for n in $(seq 1 25); do
+    printf "interface Item%s { name: string; price: number }\nexport function price%s(item: Item%s): number {\n  return item.price * item.quantity;\n}\nexport const first%s: Item%s = { name: 'tea', price: '3' };\n" "$n" "$n" "$n" "$n" "$n" >"$tp/src/item-$n.ts"
+  done
+  capture tsc-pretty-many "$tp" "$monorepo_bin/tsc --version" "$monorepo_bin/tsc --noEmit --strict --pretty src/*.ts"
 fi

@@ -142,8 +142,10 @@ function reduceLogWithChanges(commits: readonly LoggedCommit[], budget: number, 
     const files = patchFiles(commit.lines);
     const stat = commit.lines.find((line) => /^ \d+ files? changed/.test(line))?.trim();
     const cut = commit.lines.some((line) => WINDOW_CUT_LINE.test(line)) ? partial : undefined;
+    // git's own summary line, as printed, when `--stat` gave one; else the totals of the patch.
     const change =
-      files.length > 0 ? patchTotals(files, cut, `git show --stat ${commit.hash} counts them`) : stat;
+      stat ??
+      (files.length > 0 ? patchTotals(files, cut, `git show --stat ${commit.hash} counts them`) : undefined);
     return { key: `${commitLine(commit)}${change ? ` — ${change}` : ''}`, files };
   });
   let used = keys.reduce((sum, { key }) => sum + key.length + 1, 0);

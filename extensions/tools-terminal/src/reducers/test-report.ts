@@ -42,7 +42,14 @@ export function firstErrorLines(
     kept.push(trimmed);
     if (kept.length >= ERROR_LINES_PER_FAILURE) break;
   }
+  // Where it failed matters more than the sixth line of a diff: a first frame past the cut is added.
+  if (stackFrames === 0) {
+    const frame = lines.map((line) => line.trim()).find((line) => FRAME_WITH_LOCATION.test(line));
+    if (frame !== undefined) kept.push(frame);
+  }
   return kept;
 }
+
+const FRAME_WITH_LOCATION = /^(?:at |❯ )\S.*:\d+(?::\d+)?\)?$/;
 
 export const isCodeFrame = (line: string) => /^(?:>?\s*\d+\s*\||\|)/.test(line) || /^[\s^~]+$/.test(line);

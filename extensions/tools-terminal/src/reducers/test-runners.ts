@@ -12,21 +12,34 @@ const LOCATION_LINE =
 // Past this, a flood of failures (one broken import) would crowd out everything else.
 const LISTED_FAILURES = 300;
 
+/** vitest's summary rows; `Snapshots` and `Errors` appear when snapshots failed or errors went unhandled. */
+const VITEST_SUMMARY = /^\s*(?:Test Files|Tests|Snapshots|Errors|Type Errors)\s{2,}\d+/;
+/** vitest's banner over an error no test caught: it fails the run as a failing test does. */
+const VITEST_UNHANDLED = /^⎯+ (?:Uncaught Exception|Unhandled Rejection|Unhandled Error) ⎯+$/;
+
 function vitest(input: RecognizerInput): TestReport | undefined {
-  const summary = input.lines
-    .filter((line) => /^\s*(?:Test Files|Tests)\s{2,}\d+/.test(line))
-    .map((line) => line.trim());
+  const summary = input.lines.filter((line) => VITEST_SUMMARY.test(line)).map((line) => line.trim());
   if (summary.length === 0 && !/\bvitest\b/.test(input.command)) return undefined;
   if (summary.length === 0 && !input.lines.some((line) => /^\s*FAIL\s/.test(line))) return undefined;
   const failures = blocks(
     input.lines,
     (line) => /^\s*FAIL\s+\S/.test(line),
-    (line) => /^⎯{3,}/.test(line) || /^\s*(?:Test Files|Tests)\s{2,}\d+/.test(line),
+    (line) => /^⎯{3,}/.test(line) || VITEST_SUMMARY.test(line),
   ).map(([header, ...rest]) => ({
     name: (header as string).trim().replace(/^FAIL\s+/, ''),
     details: firstErrorLines(rest, (line) => isCodeFrame(line) || /^[-+] (?:Expected|Received)/.test(line)),
   }));
-  return { runner: 'vitest', failures, summary };
+  const unhandled = blocks(
+    input.lines,
+    (line) => VITEST_UNHANDLED.test(line),
+    (line) => /^⎯{3,}$/.test(line) || VITEST_SUMMARY.test(line) || /^This error originated in /.test(line),
+  ).map(([banner, ...rest]) => {
+    // Not a failing test (the count says how many tests failed), but it fails the run: the error and where.
+    const [error, ...where] = firstErrorLines(rest, (line) => isCodeFrame(line));
+    const at = where.find((line) => /^❯ /.test(line));
+    return `${(banner as string).replace(/⎯/g, '').trim()}: ${error ?? ''}${at ? ` ${at}` : ''}`;
+  });
+  return { runner: 'vitest', failures, summary: [...unhandled, ...summary] };
 }
 
 function jest(input: RecognizerInput): TestReport | undefined {
