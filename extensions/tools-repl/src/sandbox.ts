@@ -129,7 +129,11 @@ export class ReplSandbox {
         fresh: false,
       };
     if (request.signal.aborted) return aborted(false);
+    const asked = Date.now();
     const thread = await this.#started();
+    // The time limit counts the script's run, not the wait for a thread to start (a cold thread on
+    // a loaded machine can take seconds to compile QuickJS).
+    const deadline = request.deadline + (Date.now() - asked);
     const run = ++this.#runs;
     thread.busy();
     return new Promise<RunOutcome>((resolve) => {
@@ -160,7 +164,7 @@ export class ReplSandbox {
             stateLost: true,
             fresh: false,
           }),
-        Math.max(request.deadline - Date.now(), 0) + GRACE_MS,
+        Math.max(deadline - Date.now(), 0) + GRACE_MS,
       );
       thread.listener = (message) => {
         if (message.kind === 'done') {
@@ -194,7 +198,7 @@ export class ReplSandbox {
           ? `${prepared.declarations}__quiver_run(${prepared.source})`
           : `${prepared.declarations}${prepared.source}`,
         async: prepared.async,
-        deadline: request.deadline,
+        deadline,
         listed: request.host.list(),
       });
     });
