@@ -160,8 +160,8 @@ function reduceSpilledOutput(
   if (typeof spillFile !== 'string') return undefined;
   try {
     const output = spilledOutput(spillFile, capped, windowText, rawBytes);
-    const recognized = recognize({ command, output, exitCode });
-    return recognized?.specific ? recognized.reduced : undefined;
+    // The generic cut of the whole output too: its repeated lines counted, its middle's failures found.
+    return recognize({ command, output, exitCode })?.reduced;
   } catch {
     return undefined;
   }

@@ -1,9 +1,15 @@
-import type { Recognizer, RecognizerInput } from './reducer-input.js';
+import { type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
 
 export const GENERIC_THRESHOLD_BYTES = 8 * 1024;
 const HEAD_LINES = 60;
 const TAIL_LINES = 60;
 const MAX_LINE_CHARS = 500;
+/** A run of the same line this long or longer is shown once, with how many times it repeats. */
+const MIN_RUN = 3;
+/** Lines from the cut middle that say something failed; past this many only their count is given. */
+const MAX_MIDDLE_PROBLEMS = 40;
+const PROBLEM_LINE =
+  /\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b/i;
 
 function clipLine(line: string): string {
   return line.length <= MAX_LINE_CHARS
@@ -11,18 +17,60 @@ function clipLine(line: string): string {
     : `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more chars]`;
 }
 
-/** Anything over 8 KB: the first and last lines, very long lines clipped, a marker saying what was cut. */
+interface Shown {
+  text: string;
+  /** How many printed lines it stands for. */
+  lines: number;
+}
+
+/** Each run of identical lines (a polling loop, a health check, a retry) as one line and its count. */
+function collapseRuns(lines: readonly string[]): Shown[] {
+  const shown: Shown[] = [];
+  for (let index = 0; index < lines.length; ) {
+    const line = lines[index] as string;
+    let end = index + 1;
+    while (end < lines.length && lines[end] === line) end++;
+    const run = end - index;
+    if (run >= MIN_RUN)
+      shown.push({ text: `${clipLine(line)}  [× ${run.toLocaleString('en-US')}]`, lines: run });
+    else for (let copy = 0; copy < run; copy++) shown.push({ text: clipLine(line), lines: 1 });
+    index = end;
+  }
+  return shown;
+}
+
+const printedLines = (shown: readonly Shown[]) => shown.reduce((sum, entry) => sum + entry.lines, 0);
+const plural = (count: number, noun: string) =>
+  `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+
+/**
+ * Anything over 8 KB that nothing else recognized: repeated lines once with their count, then the
+ * first and last lines, with the cut middle's lines reporting a failure kept between them (a
+ * log's error is rarely in its first or last 60 lines), very long lines clipped.
+ */
 export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   if (input.output.length <= GENERIC_THRESHOLD_BYTES) return undefined;
-  const lines = input.lines;
-  if (lines.length <= HEAD_LINES + TAIL_LINES) {
-    const clipped = lines.map(clipLine).join('\n');
+  const shown = collapseRuns(input.lines);
+  if (shown.length <= HEAD_LINES + TAIL_LINES) {
+    const clipped = shown.map((entry) => entry.text).join('\n');
     return clipped.length < input.output.length ? clipped : undefined;
   }
-  const cut = lines.length - HEAD_LINES - TAIL_LINES;
+  const middle = shown.slice(HEAD_LINES, shown.length - TAIL_LINES);
+  // A marker saying part of the output was not read stays where it was.
+  const problems = middle.filter(
+    (entry) => PROBLEM_LINE.test(entry.text) || WINDOW_CUT_LINE.test(entry.text),
+  );
+  const kept = problems.slice(0, MAX_MIDDLE_PROBLEMS);
+  const cut = printedLines(middle) - printedLines(kept);
+  const marker =
+    kept.length === 0
+      ? `[… ${plural(cut, 'line')} cut from the middle …]`
+      : `[… ${plural(cut, 'line')} cut from the middle; kept from it: ${plural(kept.length, 'line')} reporting a failure${problems.length > kept.length ? ` (of ${problems.length.toLocaleString('en-US')})` : ''} …]`;
   return [
-    ...lines.slice(0, HEAD_LINES).map(clipLine),
-    `[… ${cut.toLocaleString('en-US')} lines cut from the middle …]`,
-    ...lines.slice(lines.length - TAIL_LINES).map(clipLine),
+    ...shown.slice(0, HEAD_LINES).map((entry) => entry.text),
+    marker,
+    ...kept.map((entry) => entry.text),
+    ...(kept.length > 0 ? ['[… end of the kept lines …]'] : []),
+    ...shown.slice(shown.length - TAIL_LINES).map((entry) => entry.text),
   ].join('\n');
 };
