@@ -97,6 +97,7 @@ export async function run(): Promise<void> {
     { label: 'fresh requests, held-out', queries: loadQuerySet('tool-search-fresh-held-out.json') },
     { label: 'GitHub requests 2, tuning', queries: loadQuerySet('tool-search-questions2-tuning.json') },
     { label: 'GitHub requests 2, held-out', queries: loadQuerySet('tool-search-questions2-held-out.json') },
+    { label: 'GitHub requests 3, blind', queries: loadQuerySet('tool-search-questions3-blind.json') },
   ];
   for (const { queries } of sets)
     for (const { relevant } of queries)
