@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -587,4 +587,16 @@ if wants unseen3; then
     printf "interface Item%s { name: string; price: number }\nexport function price%s(item: Item%s): number {\n  return item.price * item.quantity;\n}\nexport const first%s: Item%s = { name: 'tea', price: '3' };\n" "$n" "$n" "$n" "$n" "$n" >"$tp/src/item-$n.ts"
   done
   capture tsc-pretty-many "$tp" "$monorepo_bin/tsc --version" "$monorepo_bin/tsc --noEmit --strict --pretty src/*.ts"
+fi
+
+# Outputs no reducer knows: a wait-for-the-database loop that gives up, and a service log with one
+# failure deep in thousands of identical health checks.
+if wants logs; then
+  pg_bin=/usr/lib/postgresql/15/bin
+  capture pg-wait-loop "$work" "$pg_bin/psql --version" \
+    "for i in \$(seq 1 1500); do $pg_bin/pg_isready -h 127.0.0.1 -p 9; done; $pg_bin/psql -h 127.0.0.1 -p 9 -c 'select 1'"
+  svc="$work/service"
+  mkdir -p "$svc"
+  printf "for (let i = 0; i < 5000; i++) console.log('GET /health 200 1ms');\nfor (let i = 0; i < 300; i++) console.log('GET /orders/' + i + ' 200 ' + (i %% 7) + 'ms');\nconsole.error('ERROR orders: connection refused (db.internal:5432) at pool.js:88');\nfor (let i = 0; i < 3000; i++) console.log('GET /health 200 1ms');\nconsole.log('shutting down after SIGTERM');\n" >"$svc/service.js"
+  capture service-log-repeated "$svc" "node --version" "node service.js"
 fi

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolResult } from '@quiver/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reduceTerminalOutput, terminalReducer, terminalTool } from '../src/index.js';
+import { reduceTerminalOutput, terminalReducer, terminalResultFromRaw, terminalTool } from '../src/index.js';
 import { createContext, createWorkspace, type TestWorkspace } from './context.js';
 import { fixtureNames, loadFacts, loadFixture } from './fixtures.js';
 
@@ -44,6 +44,21 @@ describe('an output no recognizer knows', () => {
       '[… 8,482 lines cut from the middle; kept from it: 1 line reporting a failure …]',
     );
     expect(reduced.length).toBeLessThan(8_000);
+  });
+
+  it('says a run may be longer when it reaches where the window cut the output and nothing was spilled', () => {
+    const fixture = loadFixture('service-log-repeated');
+    const result = terminalResultFromRaw(fixture);
+    const reduced = textOf(
+      terminalReducer.reduce(result, { toolName: 'terminal', args: { command: fixture.command } }),
+    );
+    expect(reduced).toMatch(/bytes cut from the middle; full output not kept/);
+    expect(reduced).toMatch(/^GET \/health 200 1ms {2}\[× at least [\d,]+\]$/m);
+    expect(reduced).not.toMatch(/^GET \/health 200 1ms {2}\[× [\d,]+\]$/m);
+    // With the whole output (the capture), the run before the failure is exact and the failure kept.
+    const whole = reduceTerminalOutput(fixture);
+    expect(whole).toContain('GET /health 200 1ms  [× 5,000]');
+    expect(whole).toContain('ERROR orders: connection refused (db.internal:5432) at pool.js:88');
   });
 
   it('returns a short output with a repeated line as printed', () => {

@@ -31,8 +31,12 @@ function collapseRuns(lines: readonly string[]): Shown[] {
     let end = index + 1;
     while (end < lines.length && lines[end] === line) end++;
     const run = end - index;
-    if (run >= MIN_RUN)
-      shown.push({ text: `${clipLine(line)}  [× ${run.toLocaleString('en-US')}]`, lines: run });
+    // Next to where the window cut the output, the run may go on in the part not read.
+    const nearCut = [lines[index - 1], lines[end], lines[end + 1]].some(
+      (neighbour) => neighbour !== undefined && WINDOW_CUT_LINE.test(neighbour),
+    );
+    const times = `${nearCut ? 'at least ' : ''}${run.toLocaleString('en-US')}`;
+    if (run >= MIN_RUN) shown.push({ text: `${clipLine(line)}  [× ${times}]`, lines: run });
     else for (let copy = 0; copy < run; copy++) shown.push({ text: clipLine(line), lines: 1 });
     index = end;
   }
