@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import {
   type JSONRPCMessage,
+  type JSONRPCRequest,
   parseJSONRPCMessage,
   serializeMessage,
   type Transport,
@@ -26,6 +27,12 @@ export class BoundedStdioServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * Where a request goes once this transport has parsed it as a JSON-RPC message, when the server
+   * that connected it sets one (TaskServer): the parse is strict, so a message with both `method`
+   * and `id` can only be a request, and the SDK need not try it against each message type again.
+   */
+  onrequest?: (request: JSONRPCRequest) => void;
 
   readonly #output: Writable;
   readonly #maxMessageBytes: number;
@@ -141,7 +148,8 @@ export class BoundedStdioServerTransport implements Transport {
       this.#reject((message as { id: RequestId }).id, refused.code, refused.message, refused.data);
       return;
     }
-    this.onmessage?.(message);
+    if (this.onrequest && 'method' in message && 'id' in message) this.onrequest(message);
+    else this.onmessage?.(message);
   }
 
   #reject(id: RequestId, code: number, message: string, data?: unknown): void {

@@ -9,9 +9,11 @@ import {
   type Result,
   Server,
   type ServerContext,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import type { ToolResult } from '@quiver/types';
 import { z } from 'zod';
+import { BoundedStdioServerTransport } from './bounded-stdio.js';
 import { declaresTasks, type ServeTasks, TASK_AFTER_MS, TASKS_EXTENSION } from './tasks.js';
 
 /** How a tool may run for a client of the tasks extension (`Tool.taskSupport`, default optional). */
@@ -174,6 +176,19 @@ export function registerTaskRequests(server: Server, tasks: ServeTasks, owner: (
  * set aside while the SDK's checks run on a placeholder, then sent as it is.
  */
 export class TaskServer extends Server {
+  /**
+   * Over serve's own stdio transport, a request the transport has already parsed goes straight to
+   * the SDK's request dispatch (the same method its message router calls for a request), skipping
+   * the router's three failing-or-repeated schema checks (~10 µs a call). Every other message, and
+   * every transport but that one, takes the SDK's route; an SDK without that method keeps it too.
+   */
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    const dispatch = (this as unknown as { _onrequest?: unknown })._onrequest;
+    if (transport instanceof BoundedStdioServerTransport && typeof dispatch === 'function')
+      transport.onrequest = (request) => dispatch.call(this, request, undefined);
+  }
+
   protected override _wrapHandler(
     method: string,
     handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
