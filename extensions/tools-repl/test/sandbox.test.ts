@@ -143,7 +143,11 @@ const viaPrototype = tools.constructor.constructor('return globalThis')();
   });
 
   it('stops a memory bomb at the memory limit, and the next run works', async () => {
-    const box = await warmSandbox({ memoryBytes: 16 * 1024 * 1024, stackBytes: 192 * 1024, outputChars: 1_000 });
+    const box = await warmSandbox({
+      memoryBytes: 16 * 1024 * 1024,
+      stackBytes: 192 * 1024,
+      outputChars: 1_000,
+    });
     const bombed = await run(
       box,
       'const hoard = []; while (true) hoard.push({ index: hoard.length, text: "x".repeat(64) + hoard.length });',
