@@ -26,8 +26,9 @@ if (launch.role === 'failed') {
   // Output to a pipe is written asynchronously: a reader slower than us (a loaded machine, a
   // large `--json`) must get all of it before the exit below can cut it short.
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-  // Plugins may hold handles (MCP children, timers) after the command is done.
-  setTimeout(() => process.exit(code), 50).unref();
+  // The command is done and its output written: end now. Plugins may still hold handles (an MCP
+  // child's pipe, a port, a timer) that would keep the process alive or make it linger.
+  process.exit(code);
 }
 
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
