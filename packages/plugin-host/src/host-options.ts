@@ -80,6 +80,11 @@ export interface CreateHostOptions {
    * run without a log (told so once) and no saved grant applies.
    */
   sqlite?: SqliteBackend | (() => Promise<SqliteBackend>);
+  /**
+   * Where the SQLite session log commits sessions' events: `thread` (default) on a writer thread
+   * of its own; `calling-thread` where they are made, for a process that runs one call and ends.
+   */
+  sessionLogWriter?: 'thread' | 'calling-thread';
 }
 
 export interface PluginConfigContext {

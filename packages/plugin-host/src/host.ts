@@ -100,6 +100,7 @@ export class QuiverHost {
       ...(options.profiles ? { profiles: options.profiles } : {}),
       ...(sharedStorage ? { sharedStorage } : {}),
       ...(sqlite ? { sqlite } : {}),
+      ...(options.sessionLogWriter ? { sessionLogWriter: options.sessionLogWriter } : {}),
       trustStorage,
       ...(codeTrust ? { codeTrust } : {}),
       filePins,

@@ -26,6 +26,8 @@ export interface HostOptions {
   profiles?: ModelProfile[];
   /** The SQLite driver of `sessions.db` and `permissions.db` (see `CreateHostOptions.sqlite`). */
   sqlite?: SqliteBackend;
+  /** Where the SQLite session log commits (see `CreateHostOptions.sessionLogWriter`). */
+  sessionLogWriter?: 'thread' | 'calling-thread';
   /** Grants and the session log on PostgreSQL, when quiver.yaml says `storage: { kind: postgres }`. */
   sharedStorage?: SharedStorage;
   /** The trust record and pinned MCP tool definitions: files of the user's, or PostgreSQL with sharedStorage. */

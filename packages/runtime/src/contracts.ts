@@ -210,9 +210,10 @@ export interface SessionEventLog {
   /**
    * A channel to a writer thread of the log's own, which sessions use when present (`appendAll`
    * otherwise): writes are handed over without waiting for their commit, and the failures of
-   * this channel's writes are reported to `onFailure`.
+   * this channel's writes are reported to `onFailure`. Undefined when this log writes on the
+   * calling thread (as without the method).
    */
-  openWriteBehind?(onFailure: WriteBehindFailure): WriteBehindChannel;
+  openWriteBehind?(onFailure: WriteBehindFailure): WriteBehindChannel | undefined;
   /**
    * Marks calls that started and never completed as interrupted; returns their ids. A log shared
    * by several replicas answers with a promise and spares the calls of live replicas.

@@ -49,10 +49,13 @@ async function holdLog(path: string): Promise<ChildProcessWithoutNullStreams> {
   return holder;
 }
 
-describe('a session log another process holds', () => {
+describe.each([
+  'thread',
+  'calling-thread',
+] as const)('a session log another process holds (writer: %s)', (writer) => {
   it('runs the calls, keeps the event loop free and degrades to a warning instead of throwing', async () => {
     const dataDir = await tempDir('quiver-busy-log-');
-    const log = new SqliteSessionEventLog({ dataDir, sqlite: sqliteBackend });
+    const log = new SqliteSessionEventLog({ dataDir, sqlite: sqliteBackend, writer });
     const holder = await holdLog(join(dataDir, 'sessions.db'));
     const registry = newRegistry();
     registry.register(builtInTool('echo'), { pluginId: 'code' });
@@ -87,8 +90,9 @@ describe('a session log another process holds', () => {
     await once(holder, 'exit');
     await session.execute([{ id: 'c2', name: 'echo', args: { value: 'after' } }]);
     await session.close();
-    // The session's own records gave up; the call's events waited on the log's writer thread,
-    // which outlasts a lock released within its patience.
+    // The session's own records gave up; the call's events waited (on the log's writer thread,
+    // or in the session writer's retries on the calling thread) and outlast a lock released
+    // within the patience.
     const calls = await log.sessionCalls('busy-session');
     expect(calls.map((call) => [call.callId, call.status])).toEqual([
       ['c1', 'ok'],
@@ -99,7 +103,7 @@ describe('a session log another process holds', () => {
 
   it('writes everything once the other process lets go within the patience', async () => {
     const dataDir = await tempDir('quiver-busy-log-');
-    const log = new SqliteSessionEventLog({ dataDir, sqlite: sqliteBackend });
+    const log = new SqliteSessionEventLog({ dataDir, sqlite: sqliteBackend, writer });
     const holder = await holdLog(join(dataDir, 'sessions.db'));
     const registry = newRegistry();
     registry.register(builtInTool('echo'), { pluginId: 'code' });

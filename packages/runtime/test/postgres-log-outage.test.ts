@@ -43,6 +43,7 @@ describeWithSystemTools(['postgres', 'initdb'])('the PostgreSQL session log acro
     const channel = log.openWriteBehind((error, _busy, lost) =>
       failures.push({ message: error.message, lost }),
     );
+    if (channel === undefined) throw new Error('the PostgreSQL log always hands writes over');
 
     channel.write(events('s', ['before']));
     await log.flushed();

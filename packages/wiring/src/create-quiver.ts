@@ -78,6 +78,14 @@ export interface CreateQuiverOptions {
    * also keeps the code pinned then: nothing that changed since starts.
    */
   trustProject?: boolean | ProjectConfiguration | TrustedLaunch;
+  /**
+   * Where the session log (SQLite) commits sessions' events: `thread` (default), a writer thread
+   * of its own, so that no commit runs on the thread that runs the calls; `calling-thread`, each
+   * write committed where it is made: for a process that runs one call and ends (`quiver call`
+   * does), which starting a second thread only slows down. Either way a session's `close()`
+   * resolves once its events are committed.
+   */
+  sessionLogWriter?: 'thread' | 'calling-thread';
 }
 
 export const FIRST_PARTY_PLUGINS: BuiltinPlugin[] = [
@@ -240,6 +248,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
     ...(options.env ? { environment: options.env } : {}),
     postgres: loadPostgresBackend,
     sqlite: () => sqlite.load(),
+    ...(options.sessionLogWriter ? { sessionLogWriter: options.sessionLogWriter } : {}),
   };
   // The bridge gets the (trusted) `mcpServers` table and starts a server only when a session under
   // a personality that enables it first needs it.

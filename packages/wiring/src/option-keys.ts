@@ -16,6 +16,7 @@ export const OPTION_KEYS = {
   env: true,
   discoverConfig: true,
   trustProject: true,
+  sessionLogWriter: true,
 } as const;
 
 /** A misspelt option (`configFile`, `trustProjects`) would be ignored without a word: refuse it. */

@@ -39,7 +39,11 @@ export function registerRpcCommand(program: Command): void {
       const maxMessageBytes = parseMessageSize(options.maxMessageSize);
       const inFlight = new InFlightRequests(parseMaxInFlight(options.maxInFlight));
       const askTimeoutMs = parseConsoleAskTimeout(options.consoleAskTimeout);
-      const quiver = await openQuiver(command.optsWithGlobals<GlobalOptions>());
+      const quiver = await openQuiver(
+        command.optsWithGlobals<GlobalOptions>(),
+        {},
+        { sessionLogWriter: 'thread' },
+      );
       const log = (message: string) => printError(`quiver rpc: ${message}`);
       const personConsole: RunningConsole | undefined =
         options.console === false

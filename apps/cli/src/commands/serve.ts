@@ -158,7 +158,7 @@ export function registerServeCommand(program: Command): void {
         );
       }
       const global = command.optsWithGlobals<GlobalOptions>();
-      let quiver = await openQuiver(global, options);
+      let quiver = await openQuiver(global, options, { sessionLogWriter: 'thread' });
       const auth = await resolveServeAuth(quiver);
       if (address && !isLoopbackHost(address.host) && !auth && !options.insecureNoAuth) {
         await quiver.close();
@@ -209,6 +209,7 @@ export function registerServeCommand(program: Command): void {
         reopen: () =>
           openQuiver({ ...global, trustProject: false }, options, {
             quiet: true,
+            sessionLogWriter: 'thread',
             ...(launch ? { trustProject: launch } : {}),
           }),
         check: (next) => void summarize(next, sessionOptions, options.personality),

@@ -18,7 +18,11 @@ export class HostToolRegistry extends DefaultToolRegistry {
 @injectable()
 export class HostSessionEventLog extends SqliteSessionEventLog {
   constructor(@inject(TOKENS.hostOptions) options: HostOptions) {
-    super({ dataDir: options.dataDir, ...(options.sqlite ? { sqlite: options.sqlite } : {}) });
+    super({
+      dataDir: options.dataDir,
+      ...(options.sqlite ? { sqlite: options.sqlite } : {}),
+      ...(options.sessionLogWriter ? { writer: options.sessionLogWriter } : {}),
+    });
   }
 }
 

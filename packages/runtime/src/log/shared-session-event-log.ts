@@ -135,7 +135,7 @@ export class SharedSessionEventLog implements SessionEventLog {
     if (events.length > 0) this.#enqueue(events, (tx) => this.#writeRows(tx, events));
   }
 
-  openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel {
+  openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel | undefined {
     this.#failures.add(onFailure);
     return {
       write: (events) => this.#enqueue(events, (tx) => this.#writeRows(tx, events)),

@@ -25,6 +25,13 @@ export interface SqliteSessionEventLogOptions {
   /** The log lives at `<dataDir>/sessions.db`. */
   dataDir: string;
   /**
+   * Where sessions' events are committed: `thread` (default), a writer thread of the log's own,
+   * so that no commit runs on the thread that runs the calls; `calling-thread`, each write
+   * committed where it is made, for a process that runs one call and ends (`quiver call`),
+   * which a second thread would only slow down.
+   */
+  writer?: 'thread' | 'calling-thread';
+  /**
    * The SQLite driver (`sqliteBackend` of `@quiver/storage-sqlite`; `@quiver/wiring` passes it).
    * Without it the log cannot be opened: sessions run and are told so once.
    */
@@ -66,6 +73,7 @@ export class SqliteSessionEventLog extends SharedSessionEventLog {
   readonly #appendEvents: (events: readonly QuiverEvent[]) => void;
   readonly #statements = new Map<string, SqlStatement>();
   #behind: BackgroundLogWriter | undefined;
+  readonly #writesBehind: boolean;
 
   /**
    * A log that cannot be opened does not stop the host: sessions run, each says once that the
@@ -78,6 +86,7 @@ export class SqliteSessionEventLog extends SharedSessionEventLog {
     this.#sqlite = options.sqlite;
     this.#opened = opened.connection;
     this.#unusable = opened.unusable;
+    this.#writesBehind = options.writer !== 'calling-thread';
     const sqlite = options.sqlite;
     if (opened.connection === undefined || sqlite === undefined) {
       this.#appendEvents = () => {
@@ -124,8 +133,9 @@ export class SqliteSessionEventLog extends SharedSessionEventLog {
    * A session's channel to the writer thread (started on the first write): writes are handed
    * over and committed there, all or none each, in the order they were handed over.
    */
-  override openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel {
+  override openWriteBehind(onFailure: WriteBehindFailure): WriteBehindChannel | undefined {
     if (!this.#db.open) throw new Error('The session log is closed.');
+    if (!this.#writesBehind) return undefined;
     this.#behind ??= new BackgroundLogWriter({
       path: this.path,
       patienceMs: LOG_BUSY_PATIENCE_MS,
