@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -599,4 +599,31 @@ if wants logs; then
   mkdir -p "$svc"
   printf "for (let i = 0; i < 5000; i++) console.log('GET /health 200 1ms');\nfor (let i = 0; i < 300; i++) console.log('GET /orders/' + i + ' 200 ' + (i %% 7) + 'ms');\nconsole.error('ERROR orders: connection refused (db.internal:5432) at pool.js:88');\nfor (let i = 0; i < 3000; i++) console.log('GET /health 200 1ms');\nconsole.log('shutting down after SIGTERM');\n" >"$svc/service.js"
   capture service-log-repeated "$svc" "node --version" "node service.js"
+fi
+
+# Binary output a model asks for by mistake (`cat` of a database, an image, an archive, a program),
+# measured before any change: the terminal decodes it as UTF-8, NUL bytes and replacement characters.
+# (Outputs with no readable text, gzip streams and UTF-16 text, are made by test/reducer-binary.test.ts.)
+if wants binary; then
+  bin="$work/binary"
+  mkdir -p "$bin/src"
+  python3 -c "
+import sqlite3
+db = sqlite3.connect('$bin/orders.db')
+db.execute('CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT UNIQUE)')
+db.execute('CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), total_cents INTEGER, placed_at TEXT)')
+db.execute('CREATE INDEX orders_by_customer ON orders(customer_id)')
+for i in range(1, 40):
+    db.execute('INSERT INTO customers (name, email) VALUES (?, ?)', ('customer %d' % i, 'c%d@example.com' % i))
+    db.execute('INSERT INTO orders (customer_id, total_cents, placed_at) VALUES (?, ?, ?)', (i, i * 137, '2026-11-%02d' % (i % 28 + 1)))
+db.commit()
+"
+  capture binary-cat-sqlite "$bin" "sqlite3 --version 2>/dev/null || python3 --version" "cat orders.db"
+  capture binary-head-elf "$bin" "head --version" "head -c 12288 /usr/bin/git"
+  png="$(find "$monorepo/node_modules/.pnpm" -name '*.png' -size -12k -size +2k 2>/dev/null | sort | head -n 1)"
+  cp "$png" "$bin/logo.png"
+  capture binary-cat-png "$bin" "cat --version" "cat logo.png"
+  printf 'export function add(a, b) {\n  return a + b;\n}\n' >"$bin/src/add.js"
+  printf '# calculator\nAdds numbers.\n' >"$bin/src/README.md"
+  capture binary-tar-stdout "$bin" "tar --version" "tar --sort=name --mtime=2026-11-20 --owner=0 --group=0 -cf - src"
 fi

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { ReducerInput, ToolResult, ToolResultReducer } from '@quiver/types';
+import { looksBinary, nulSeparatedAsLines, reduceBinaryOutput } from './reducers/binary.js';
 import { reduceCountTable } from './reducers/counts.js';
 import { reduceDiagnosticsOutput } from './reducers/diagnostics.js';
 import { reduceEslintOutput } from './reducers/eslint.js';
@@ -42,6 +43,8 @@ interface OutputToReduce {
   exitCode: number | null;
   /** Characters the reduced output aims at; facts are kept beyond it. */
   budget?: number;
+  /** Bytes the command printed, when known (the output may be decoded or cut). */
+  bytes?: number;
 }
 
 /** What was not read, when the terminal's window cut the middle of the output. */
@@ -73,7 +76,18 @@ function withWrapperVerdict(reduced: string, lines: readonly string[]): string {
 }
 
 function recognize(input: OutputToReduce): { reduced: string; specific: boolean } | undefined {
-  const clean = terminalText(input.output);
+  // Binary output is judged as printed: a terminal's rewriting of lines at carriage returns means nothing in it.
+  if (looksBinary(input.output)) {
+    const partial = missingPart(input.output.split('\n'));
+    const reduced = reduceBinaryOutput({
+      output: input.output,
+      budget: input.budget ?? DEFAULT_REDUCER_BUDGET,
+      ...(input.bytes === undefined ? {} : { bytes: input.bytes }),
+      ...(partial === undefined ? {} : { partial }),
+    });
+    if (reduced !== undefined) return { reduced, specific: true };
+  }
+  const clean = terminalText(nulSeparatedAsLines(input.output));
   const lines = clean.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const partial = missingPart(lines);
@@ -104,7 +118,8 @@ function recognize(input: OutputToReduce): { reduced: string; specific: boolean 
  * when nothing recognizes it or the reduction would not be shorter.
  */
 export function reduceTerminalOutput(input: OutputToReduce): string {
-  const clean = terminalText(input.output);
+  // What a terminal would show of binary output is not what it holds: carriage returns in it are bytes.
+  const clean = looksBinary(input.output) ? input.output : terminalText(nulSeparatedAsLines(input.output));
   const recognized = recognize(input);
   return recognized && recognized.reduced.length < clean.length ? recognized.reduced : clean;
 }
@@ -161,7 +176,7 @@ function reduceSpilledOutput(
   try {
     const output = spilledOutput(spillFile, capped, windowText, rawBytes);
     // The generic cut of the whole output too: its repeated lines counted, its middle's failures found.
-    return recognize({ command, output, exitCode })?.reduced;
+    return recognize({ command, output, exitCode, bytes: rawBytes })?.reduced;
   } catch {
     return undefined;
   }
@@ -213,12 +228,15 @@ export const terminalReducer: ToolResultReducer = {
         command,
         exitCode,
       ),
-      reduceTerminalOutput({ command, output: parts.output, exitCode }),
+      reduceTerminalOutput({ command, output: parts.output, exitCode, bytes: rawBytes }),
     ]
       .filter((output): output is string => output !== undefined)
       .map((output) => `${parts.header}\n${output}`)
       .find((candidate) => candidate.length < text.length && Buffer.byteLength(candidate) <= rawBytes);
     if (reduced !== undefined) return withText(result, reduced);
+    // NUL-separated records (`find -print0`) are sent one a line, at the same length.
+    if (parts.output.includes('\u0000') && !looksBinary(parts.output))
+      return withText(result, `${parts.header}\n${nulSeparatedAsLines(parts.output)}`);
     // An empty output is shown as a placeholder, which the command did not print either.
     const printed = rawBytes === 0 ? '' : parts.output;
     const complete = Buffer.byteLength(printed) === rawBytes;
