@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -626,4 +626,24 @@ db.commit()
   printf 'export function add(a, b) {\n  return a + b;\n}\n' >"$bin/src/add.js"
   printf '# calculator\nAdds numbers.\n' >"$bin/src/README.md"
   capture binary-tar-stdout "$bin" "tar --version" "tar --sort=name --mtime=2026-11-20 --owner=0 --group=0 -cf - src"
+fi
+
+# A fourth batch from toolchains the reducers were not written for (javac's errors, clippy's lints, a
+# Java stack overflow), measured before any change.
+if wants unseen4; then
+  jc="$work/javac-many"
+  mkdir -p "$jc/src"
+  for n in $(seq 1 30); do
+    printf 'package shop;\nimport java.util.List;\npublic class Item%s {\n  private int price = "%s";\n  public String name() { return price; }\n  public void add(List<String> xs) { xs.add(42); undefinedCall(); }\n}\n' "$n" "$n" >"$jc/src/Item$n.java"
+  done
+  capture javac-many-errors "$jc" "javac -version" "javac -d out src/*.java"
+  so="$work/java-overflow"
+  mkdir -p "$so"
+  printf 'public class Deep {\n  static int walk(int[] nodes, int i) { return nodes.length + walk(nodes, i + 1); }\n  public static void main(String[] args) { System.out.println("walking the tree"); walk(new int[10], 0); }\n}\n' >"$so/Deep.java"
+  capture java-stack-overflow "$so" "java -version" "java Deep.java"
+  cl="$work/clippy-lints"
+  mkdir -p "$cl/src"
+  printf '[package]\nname = "ledger"\nversion = "0.1.0"\nedition = "2021"\n' >"$cl/Cargo.toml"
+  printf 'fn total(items: &Vec<i64>) -> i64 { let mut sum = 0; for i in 0..items.len() { sum = sum + items[i]; } return sum; }\nfn check(flag: bool) -> bool { if flag == true { return true } else { return false } }\nfn main() { let v = vec![1, 2, 3]; let x = total(&v); let y = x.clone(); if check(y > 3) == false { println!("{}", y) } let s = String::from("a"); let t = s.clone(); println!("{}", t.len() == 0); }\n' >"$cl/src/main.rs"
+  capture cargo-clippy-lints "$cl" "cargo clippy --version" "cargo clippy --offline"
 fi

@@ -4,6 +4,21 @@ import { expectSmallerKeeping } from './expect-reduced.js';
 import { loadFixture } from './fixtures.js';
 
 describe('compiler and checker reduction', () => {
+  it("lists javac's errors once each with every place, the symbol not found, and javac's own count", () => {
+    const reduced = expectSmallerKeeping('javac-many-errors', [
+      'incompatible types: String cannot be converted to int (25×): src/Item1.java:4, src/Item10.java:4',
+      'cannot find symbol (method undefinedCall()) (25×)',
+      'only showing the first 100 errors, of 120 total',
+    ]);
+    expect(reduced).not.toContain('^');
+  });
+
+  it('knows a compiler it does not name by its `file:line: error:` lines (a build script running javac)', () => {
+    const fixture = loadFixture('javac-many-errors');
+    const named = reduceTerminalOutput(fixture);
+    expect(reduceTerminalOutput({ ...fixture, command: './build.sh' })).toBe(named);
+  });
+
   it('puts each rust error and warning on one line with its location, without code frames and help', () => {
     const reduced = expectSmallerKeeping('cargo-build-errors', [
       'src/lib.rs:6:69: error[E0277]: cannot add `&str` to `i64`',

@@ -1,7 +1,12 @@
 import { commandWords, type Recognizer, type RecognizerInput } from './reducer-input.js';
 
 const COMPILER_COMMAND =
-  /(?:^|\s|;|\/)(?:cargo|rustc|go|gcc|g\+\+|cc|c\+\+|clang|clang\+\+|make|gmake|cmake|ninja|mypy|ruff|flake8|pyright)(?:\s|$)/;
+  /(?:^|\s|;|\/)(?:cargo|rustc|go|gcc|g\+\+|cc|c\+\+|clang|clang\+\+|make|gmake|cmake|ninja|mypy|ruff|flake8|pyright|javac|kotlinc|scalac|swiftc|mvn|mvnw|gradle|gradlew|zig|nvcc|gfortran|ghc)(?:\s|$)/;
+// A compiler the list above does not name is known by its output: several `file:line[:col]: error:` lines.
+const COMPILER_LINE = /^[^\s:][^:]*:\d+(?::\d+)?: (?:fatal )?(?:error|warning)\b/;
+const COMPILER_LINES_FROM = 3;
+// javac and kotlinc name what was not found on an indented line after `cannot find symbol`.
+const SYMBOL_DETAIL = /^\s+symbol:\s+(.*\S)\s*$/;
 // `file:line[:col]: message`, as gcc, clang, go, mypy, ruff and flake8 print it; go vet prefixes `vet: `.
 const LOCATED = /^(?:vet: )?([^\s:][^:]*:\d+(?::\d+)?):? ((?!note:)\s*\S.*)$/;
 // A headline whose location follows on a ` --> file:line:col` line: rustc, and ruff's full format.
@@ -14,6 +19,8 @@ const KEPT = [
   /undefined reference to|multiple definition of|ld returned \d+ exit status|^\/\S*ld: /,
   /^Found \d+ errors?|^Success: no issues found|^\[\*\] \d+ fixable/,
   /^(?:Some errors have detailed explanations|For more information about an error)/,
+  // javac's count, and that it stopped listing: `100 errors`, `only showing the first 100 errors, of 120 total`.
+  /^\d+ (?:errors?|warnings?)$|^only showing the first \d+/,
   /^\s+Finished /,
   // make runs anything: a test runner's verdict under it is kept rather than cut as noise.
   /\bFAIL(?:ED)?\b|^panic: |^(?:Error|ERROR)\b/,
@@ -63,11 +70,24 @@ function groupRepeats(entries: readonly (Located | string)[]): string[] {
  * the build tool's verdict, and no code frames, notes or help text. Diagnostics that differ only
  * by a quoted name are listed once with all their places.
  */
+function printsCompilerLines(lines: readonly string[]): boolean {
+  let found = 0;
+  for (const line of lines) if (COMPILER_LINE.test(line) && ++found >= COMPILER_LINES_FROM) return true;
+  return false;
+}
+
 export const reduceDiagnosticsOutput: Recognizer = (input: RecognizerInput) => {
-  if (!COMPILER_COMMAND.test(commandWords(input.command))) return undefined;
+  if (!COMPILER_COMMAND.test(commandWords(input.command)) && !printsCompilerLines(input.lines))
+    return undefined;
   const entries: (Located | string)[] = [];
   let headline: string | undefined;
   for (const line of input.lines) {
+    const symbol = SYMBOL_DETAIL.exec(line);
+    const previous = entries.at(-1);
+    if (symbol && previous !== undefined && typeof previous !== 'string') {
+      previous.message = `${previous.message} (${symbol[1]})`;
+      continue;
+    }
     const located = /^\s/.test(line) || / note: /.test(line) ? null : LOCATED.exec(line);
     const arrow = ARROW_LOCATION.exec(line);
     if (HEADLINE.test(line)) {
