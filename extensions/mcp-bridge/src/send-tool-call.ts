@@ -119,11 +119,60 @@ function sendDirect(
   } catch (error) {
     return Promise.reject(error);
   }
-  const sent = client.request({ method: 'tools/call', params }, clientSdk().specTypeSchemas.CallToolResult, {
+  const sent = client.request({ method: 'tools/call', params }, callToolResultSchema(), {
     signal: options.signal,
     timeout: options.timeout,
   }) as Promise<CallToolResult>;
   return check === undefined ? sent : sent.then((result) => checked(definition, check, result));
+}
+
+type ResultSchema = ReturnType<typeof clientSdk>['specTypeSchemas']['CallToolResult'];
+type Validate = (value: unknown) => ReturnType<ResultSchema['~standard']['validate']>;
+let resultSchema: { '~standard': ResultSchema['~standard'] } | undefined;
+
+/**
+ * The SDK's `CallToolResult` check with a short way through for the result most calls get: only
+ * text content (each item `{ type: 'text', text }`), and `isError` and `structuredContent` when
+ * present, of the right types. Such a result is what the SDK's parse would give back (a copy of
+ * it), so it is passed on as is; anything else (other content types, annotations, `_meta`,
+ * unknown keys, no `content`, a malformed result) goes through the SDK's full parse, and what a
+ * malformed result is told is unchanged.
+ */
+export function callToolResultSchema(): { '~standard': ResultSchema['~standard'] } {
+  if (resultSchema !== undefined) return resultSchema;
+  const standard = clientSdk().specTypeSchemas.CallToolResult['~standard'];
+  const full = standard.validate as Validate;
+  const validate: Validate = (value) =>
+    isPlainTextResult(value) ? { value: value as CallToolResult } : full(value);
+  resultSchema = { '~standard': { ...standard, validate } as ResultSchema['~standard'] };
+  return resultSchema;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function isPlainTextResult(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  let content = false;
+  for (const key in value) {
+    const field = value[key];
+    if (key === 'content') {
+      if (!Array.isArray(field)) return false;
+      for (const item of field) {
+        if (!isPlainObject(item) || item.type !== 'text' || typeof item.text !== 'string') return false;
+        for (const itemKey in item) if (itemKey !== 'type' && itemKey !== 'text') return false;
+      }
+      content = true;
+    } else if (key === 'isError') {
+      if (typeof field !== 'boolean') return false;
+    } else if (key === 'structuredContent') {
+      if (!isPlainObject(field)) return false;
+    } else return false;
+  }
+  return content;
 }
 
 function checked(definition: McpToolDefinition, check: Check, result: CallToolResult): CallToolResult {
