@@ -204,9 +204,13 @@ class LifecycleExecutor implements CallExecutor {
     const turn = options.turn ?? 0;
     const turnSignal = this.#turns.enter(turn);
     const external = options.signal;
-    const onExternalAbort = () => this.abort(reasonOf(external?.reason), turn);
-    if (external?.aborted) onExternalAbort();
-    else external?.addEventListener('abort', onExternalAbort, { once: true });
+    // Made only for a caller's signal: a call without one makes no closure for it.
+    const onExternalAbort =
+      external === undefined ? undefined : () => this.abort(reasonOf(external.reason), turn);
+    if (onExternalAbort !== undefined) {
+      if (external?.aborted) onExternalAbort();
+      else external?.addEventListener('abort', onExternalAbort, { once: true });
+    }
     try {
       return await runCallBatch(
         Array.isArray(calls) ? calls : [],
@@ -226,7 +230,7 @@ class LifecycleExecutor implements CallExecutor {
         this.#pipeline,
       );
     } finally {
-      external?.removeEventListener('abort', onExternalAbort);
+      if (onExternalAbort !== undefined) external?.removeEventListener('abort', onExternalAbort);
       turnSignal.leave();
       // The end of a batch is the end of the model's turn for these calls: its events become durable.
       this.#log?.flush();

@@ -10,6 +10,8 @@ interface Turn {
   controller: AbortController;
   batches: number;
   watchers: Set<() => void>;
+  /** What each batch of the turn gets: made once per turn, not per batch. */
+  entry: TurnEntry;
 }
 
 /**
@@ -26,39 +28,47 @@ export class TurnSignals {
   #latest: number | undefined;
 
   enter(turn: number): TurnEntry {
-    let entry = this.#turns.get(turn);
-    if (entry === undefined) {
-      const created: Turn = { controller: new AbortController(), batches: 0, watchers: new Set() };
-      created.controller.signal.addEventListener(
-        'abort',
-        () => {
-          for (const watcher of [...created.watchers]) watcher();
-          created.watchers.clear();
-        },
-        { once: true },
-      );
-      entry = created;
-      this.#turns.set(turn, entry);
-    }
+    let current = this.#turns.get(turn);
+    if (current === undefined) current = this.#open(turn);
     if (turn !== this.#latest) {
       const previous = this.#latest === undefined ? undefined : this.#turns.get(this.#latest);
       if (previous?.batches === 0) this.#turns.delete(this.#latest as number);
       this.#latest = turn;
     }
-    entry.batches += 1;
-    const current = entry;
-    return {
-      signal: current.controller.signal,
-      watch: (listener) => {
-        current.watchers.add(listener);
-        return () => current.watchers.delete(listener);
-      },
-      leave: () => {
-        current.batches -= 1;
-        if (current.batches === 0 && turn !== this.#latest && this.#turns.get(turn) === current)
-          this.#turns.delete(turn);
+    current.batches += 1;
+    return current.entry;
+  }
+
+  #open(turn: number): Turn {
+    const controller = new AbortController();
+    const watchers = new Set<() => void>();
+    const created: Turn = {
+      controller,
+      batches: 0,
+      watchers,
+      entry: {
+        signal: controller.signal,
+        watch(listener) {
+          watchers.add(listener);
+          return () => watchers.delete(listener);
+        },
+        leave: () => {
+          created.batches -= 1;
+          if (created.batches === 0 && turn !== this.#latest && this.#turns.get(turn) === created)
+            this.#turns.delete(turn);
+        },
       },
     };
+    controller.signal.addEventListener(
+      'abort',
+      () => {
+        for (const watcher of [...watchers]) watcher();
+        watchers.clear();
+      },
+      { once: true },
+    );
+    this.#turns.set(turn, created);
+    return created;
   }
 
   abort(reason: string, turn?: number): void {
