@@ -13,6 +13,7 @@ import { createPlainBm25 } from './search-plain-bm25.js';
  * per query at 1,000 and 10,000 tools, as a ratio to searchTools before tuning
  * (bench/frozen-search), measured in the same run.
  * `--misses` also prints the requests of the tuning sets a searcher did not answer in its top 5.
+ * `QUIVER_SEARCH_SETS=tuning` (or `held-out`) limits the run to those sets (see SHOWN_SETS).
  */
 
 type Search = (query: string, limit: number) => readonly ToolDefinitionLite[];
@@ -33,6 +34,26 @@ const SEARCHERS: Searcher[] = [
   },
   { name: 'searchTools', prepare: (tools) => (query, limit) => searchTools(query, tools, limit, 'keyword') },
 ];
+
+/**
+ * Which sets a run prints: `QUIVER_SEARCH_SETS=tuning` only the sets ranking changes may be decided
+ * on (the committed set and every `, tuning` half), `held-out` only the others (held-out halves and
+ * blind sets), unset or `all` every set. Working on the ranking runs with `tuning`; `held-out` is run
+ * once per kept change, and its figures are reported whatever they say.
+ */
+const SHOWN_SETS = parseShownSets(process.env.QUIVER_SEARCH_SETS);
+
+function parseShownSets(value: string | undefined): 'tuning' | 'held-out' | 'all' {
+  if (value === undefined || value === '' || value === 'all') return 'all';
+  if (value === 'tuning' || value === 'held-out') return value;
+  throw new Error(`QUIVER_SEARCH_SETS must be "tuning", "held-out" or "all", not "${value}"`);
+}
+
+function setIsShown(label: string, shown: 'tuning' | 'held-out' | 'all'): boolean {
+  if (shown === 'all') return true;
+  const tuning = label === 'committed' || label.endsWith(', tuning');
+  return shown === 'tuning' ? tuning : !tuning;
+}
 
 /** Pool sizes the time per query is measured at (the catalog repeated under renamed servers). */
 const LATENCY_SIZES = [1_000, 10_000] as const;
@@ -98,7 +119,9 @@ export async function run(): Promise<void> {
     { label: 'GitHub requests 2, tuning', queries: loadQuerySet('tool-search-questions2-tuning.json') },
     { label: 'GitHub requests 2, held-out', queries: loadQuerySet('tool-search-questions2-held-out.json') },
     { label: 'GitHub requests 3, blind', queries: loadQuerySet('tool-search-questions3-blind.json') },
-  ];
+    { label: 'user requests 4, tuning', queries: loadQuerySet('tool-search-questions4-tuning.json') },
+    { label: 'user requests 4, held-out', queries: loadQuerySet('tool-search-questions4-held-out.json') },
+  ].filter(({ label }) => setIsShown(label, SHOWN_SETS));
   for (const { queries } of sets)
     for (const { relevant } of queries)
       for (const id of relevant) if (!nameOf.has(id)) throw new Error(`query set names unknown tool ${id}`);
@@ -121,9 +144,9 @@ export async function run(): Promise<void> {
     }
   }
   console.table(rows);
-  if (process.argv.includes('--quality-only')) return;
   if (process.argv.includes('--misses'))
     for (const [name, misses] of missesBySearcher) console.log(`\n${name} misses:\n  ${misses.join('\n  ')}`);
+  if (process.argv.includes('--quality-only')) return;
 
   const allQueries = sets.flatMap(({ queries }) => queries.map(({ query }) => query));
   const timings: Record<string, string | number>[] = [];

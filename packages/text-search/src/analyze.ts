@@ -1,15 +1,16 @@
+import { expandAbbreviations } from './abbreviations.js';
 import { compoundWords, splitWords } from './split-words.js';
 import { stemWord } from './stem.js';
 import { isRequestFiller, isStopWord } from './stop-words.js';
 import { conceptPhrases, wordnetSynonyms } from './synonyms.js';
 
 /** Bump when the analysis changes, so stored indexes built with an older one are rebuilt. */
-export const TEXT_ANALYZER_VERSION = 1;
+export const TEXT_ANALYZER_VERSION = 2;
 
 /** The stems of a text's meaningful words, in order, without compounds or concept tokens. */
 export function contentStems(text: string): string[] {
   const stems: string[] = [];
-  for (const word of splitWords(text)) if (isContent(word)) stems.push(stemWord(word));
+  for (const word of expandAbbreviations(splitWords(text))) if (isContent(word)) stems.push(stemWord(word));
   return stems;
 }
 
@@ -18,7 +19,7 @@ export function contentStems(text: string): string[] {
  * for each domain phrase it contains (`pull requests` and `PR` both add `xpullrequest`).
  */
 export function analyzeText(text: string): string[] {
-  const words = splitWords(text);
+  const words = expandAbbreviations(splitWords(text));
   const stems = new Array<string>(words.length);
   const terms: string[] = [];
   for (let index = 0; index < words.length; index += 1) {
@@ -53,7 +54,7 @@ export interface QueryAnalysisOptions {
 export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}): WeightedTerm[][] {
   const synonymWeight = options.synonymWeight ?? 0.3;
   const maxSynonyms = options.maxSynonyms ?? 4;
-  const words = splitWords(query);
+  const words = expandAbbreviations(splitWords(query));
   const stems = words.map(stemWord);
   const groups: WeightedTerm[][] = [];
   const seen = new Set<string>();

@@ -50,6 +50,20 @@ describe('text analysis', () => {
     expect(concept('delete_directory')).toEqual(expect.arrayContaining(['xdelete', 'xdirectory']));
   });
 
+  it('reads a short form and its long form as the same words, in texts and in queries', () => {
+    // A tool named pg_locks and a request about locks in postgres share their words.
+    expect(contentStems('pg_locks')).toEqual(contentStems('postgres locks'));
+    expect(contentStems('send a DM')).toEqual(contentStems('send a direct message'));
+    expect(contentStems('lat, lng of an address')).toEqual(contentStems('latitude, longitude of an address'));
+    const queryTerms = analyzeQuery('who holds locks in psql')
+      .flat()
+      .map(({ term }) => term);
+    expect(queryTerms).toContain(stemWord('postgres'));
+    expect(analyzeText('k8s pods')).toEqual(analyzeText('kubernetes pods'));
+    // Words that only begin like a short form keep their own meaning.
+    expect(contentStems('environmental pgadmin')).toEqual(['environment', 'pgadmin']);
+  });
+
   it('adds WordNet synonyms to each query word with a lower weight', () => {
     expect(wordnetSynonyms(stemWord('delete'))).toContain(stemWord('erase'));
     const [group] = analyzeQuery('erase');
