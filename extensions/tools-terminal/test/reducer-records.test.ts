@@ -35,6 +35,25 @@ async function runReduced(
 }
 
 describe('records kept by the reducers', () => {
+  it('keeps every row key of a long table and, within the budget, whole rows (ps: what each process runs)', async () => {
+    // 300 processes of this test's own, listed by ps with their command lines, then stopped.
+    const command =
+      'for i in $(seq 100 399); do sleep 6$i & done; ps -o pid,ppid,stat,rss,etime,args --ppid $$; kill $(jobs -p) 2>/dev/null; true';
+    const { ctx } = await createContext(workspace);
+    const result = await Promise.resolve(terminalTool.execute({ command }, ctx));
+    const raw = textOf(result);
+    const reduced = textOf(terminalReducer.reduce(result, { toolName: 'terminal', args: { command } }));
+    const pids = [...raw.matchAll(/^\s*(\d+) .*\ssleep 6\d+$/gm)].map((match) => match[1] as string);
+    expect(pids.length).toBe(300);
+    expect(reduced).toMatch(/30\d rows; PID of each/);
+    for (const pid of pids) expect(reduced).toMatch(new RegExp(`(^|\\s)${pid}(\\s|$)`, 'm'));
+    // Rows in full from the start and the end: the command each process runs.
+    expect(reduced).toMatch(/rows in full \(the first \d+ and the last \d+\)/);
+    expect(reduced).toMatch(/^\s*\d+ .*\ssleep 6100$/m);
+    expect(reduced).toMatch(/^\s*\d+ .*\ssleep 6399$/m);
+    expect(reduced.length).toBeLessThan(raw.length / 2);
+  });
+
   it('lists every top-level directory of a long find, with its exact count', async () => {
     const sizes = Array.from({ length: 24 }, (_, index) => 20 + index * 7);
     for (const [index, size] of sizes.entries()) {

@@ -19,6 +19,9 @@ interface Row {
   index: number;
 }
 
+/** A line of two or more column names. */
+const HEADER = /^\s*[A-Za-z%#][\w%#.-]*(?:\s+[A-Za-z%#][\w%#.-]*)+\s*$/;
+
 /** What follows a process id in `strace -f` (a call, a resumed call, a signal, an exit): not a count. */
 const TRACE_EVENT = /^(?:[a-z_][a-z0-9_]*\(|<\.\.\. |\+\+\+ |--- )/;
 
@@ -32,6 +35,9 @@ function rowOf(line: string, index: number): Row | undefined {
 export const reduceCountTable: Recognizer = (input: RecognizerInput) => {
   if (input.output.length <= input.budget) return undefined;
   const lines = input.lines.filter((line) => line.trim() !== '' && !WINDOW_CUT_LINE.test(line));
+  // A table whose first line names its columns (`ps`'s `PID STAT COMMAND`) numbers things, not counts them.
+  if (lines.length > 0 && rowOf(lines[0] as string, 0) === undefined && HEADER.test(lines[0] as string))
+    return undefined;
   const rows = lines.map(rowOf).filter((row): row is Row => row !== undefined);
   if (rows.length < MIN_ROWS || rows.length < lines.length * MIN_ROW_SHARE) return undefined;
   // `wc` and `du -c` end with a `total` row; `du` without -c ends with the directory itself.

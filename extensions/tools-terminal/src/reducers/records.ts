@@ -145,12 +145,19 @@ function fields(line: string): string[] {
 /** A header line, then rows with at least as many fields: the header and every row's first distinct column. */
 function reduceTable(input: RecognizerInput, lines: readonly string[]): string | undefined {
   let best: { header: number; width: number } | undefined;
-  for (let header = 0; header < Math.min(10, lines.length); header++) {
-    const width = fields(lines[header] as string).length;
-    if (width < 2 || (best && width <= best.width)) continue;
-    const rest = lines.slice(header + 1).filter((line) => line.trim() !== '' && !SEPARATOR.test(line));
-    const rows = rest.filter((line) => fields(line).length >= width);
-    if (rows.length >= MIN_RECORDS && rows.length >= rest.length * 0.9) best = { header, width };
+  // A line of column names (no field a number: `PID PPID STAT COMMAND`) is the header before any
+  // wider data row (whose last column, a command line, splits into more fields).
+  for (const namesOnly of [true, false]) {
+    for (let header = 0; header < Math.min(10, lines.length); header++) {
+      const names = fields(lines[header] as string);
+      const width = names.length;
+      if (width < 2 || (best && width <= best.width)) continue;
+      if (namesOnly && names.some((name) => /^[\d.,:%-]+$/.test(name))) continue;
+      const rest = lines.slice(header + 1).filter((line) => line.trim() !== '' && !SEPARATOR.test(line));
+      const rows = rest.filter((line) => fields(line).length >= width);
+      if (rows.length >= MIN_RECORDS && rows.length >= rest.length * 0.9) best = { header, width };
+    }
+    if (best) break;
   }
   if (!best) return undefined;
   const { header, width } = best;
@@ -167,14 +174,47 @@ function reduceTable(input: RecognizerInput, lines: readonly string[]): string |
     const preamble = lines.slice(0, header + 1).map(clip);
     const shown = withinBudget(values, input.budget, ' ');
     const hidden = values.length - shown.length;
-    return [
-      ...preamble,
+    const keyed = [
       `${counted(rows.length, 'row', input.partial)}; ${columns[column]} of each${hidden > 0 ? ` (the first ${shown.length.toLocaleString('en-US')})` : ''}:`,
       `${shown.join(' ')}${hidden > 0 ? ` … and ${hidden.toLocaleString('en-US')} more` : ''}`,
-      ...(others.length > 0 ? [`other lines (${others.length}):`, ...others.slice(0, 20).map(clip)] : []),
-    ].join('\n');
+    ];
+    const other =
+      others.length > 0 ? [`other lines (${others.length}):`, ...others.slice(0, 20).map(clip)] : [];
+    // What the budget leaves after every row's key: whole rows (the other columns: a process's
+    // command, a package's version), from the first and the last.
+    const used = [...preamble, ...keyed, ...other].join('\n').length;
+    return [...preamble, ...keyed, ...wholeRows(rows, input.budget - used), ...other].join('\n');
   }
   return undefined;
+}
+
+/** Whole rows (clipped) from the start and the end of a table, within `room` characters. */
+function wholeRows(rows: readonly string[], room: number): string[] {
+  const head: string[] = [];
+  const tail: string[] = [];
+  let spent = 0;
+  for (let i = 0, j = rows.length - 1; i <= j; ) {
+    const fromHead = head.length <= tail.length * 3;
+    const next = clip((fromHead ? rows[i] : rows[j]) as string);
+    if (spent + next.length + 1 > room) break;
+    if (fromHead) {
+      head.push(next);
+      i++;
+    } else {
+      tail.unshift(next);
+      j--;
+    }
+    spent += next.length + 1;
+  }
+  if (head.length + tail.length < 2) return [];
+  const hidden = rows.length - head.length - tail.length;
+  if (hidden === 0) return ['rows in full:', ...head, ...tail];
+  return [
+    `rows in full (the first ${head.length} and the last ${tail.length}):`,
+    ...head,
+    `[… ${plural(hidden, 'row')} …]`,
+    ...tail,
+  ];
 }
 
 export const reduceRecordOutput: Recognizer = (input: RecognizerInput) => {
