@@ -15,7 +15,9 @@ export interface SandboxThreadData {
   /**
    * Inner calls' answers: the session's side posts `[call, text]` here and then bumps `wake[0]`,
    * so a thread waiting on its script's tools takes them at once (`Atomics.wait`), not through
-   * its event loop.
+   * its event loop. `wake[1]` is 1 while the thread sleeps in that wait: only then does the
+   * session's side pay for waking it (`Atomics.notify`); otherwise the thread finds the answer
+   * on `answers` before it goes to sleep.
    */
   answers: MessagePort;
   wake: SharedArrayBuffer;
@@ -52,9 +54,13 @@ export type ThreadOutcome =
 /** From the thread to the session's side. */
 export type FromThread =
   | { kind: 'ready' }
-  | { kind: 'call'; call: number; name: string; args: string }
-  | { kind: 'search'; call: number; query: string; limit: number }
-  | { kind: 'done'; run: number; outcome: ThreadOutcome; fresh: boolean };
+  | { kind: 'done'; run: number; outcome: ThreadOutcome; fresh: boolean }
+  /**
+   * The tool calls and searches a script made since the thread last went idle, in one message:
+   * four strings each, `"c"` (call), its number, the tool's name and its arguments as JSON, or
+   * `"s"` (search), its number, the query and the limit.
+   */
+  | string[];
 
 /**
  * The body of a sandbox thread. It runs from its source text (`toString()`) in a worker, so it
@@ -89,6 +95,21 @@ export function sandboxThread(
   let running: QuickJSHandle | undefined;
   let blocking = false;
   let jobFailed = false;
+  /** Requests made by the script and not yet posted: they leave together when the thread goes idle. */
+  let requests: string[] = [];
+
+  /**
+   * Posts the script's requests in one message. Called whenever the thread stops running script
+   * code (before it sleeps on its tools, and before it returns to its event loop), so that calls
+   * a script starts together (`Promise.all`) cost one wake-up of the session's side, and that
+   * side is woken once the thread has done its part, not while it still runs.
+   */
+  const flush = () => {
+    if (requests.length === 0) return;
+    const batch = requests;
+    requests = [];
+    port.postMessage(batch satisfies FromThread);
+  };
 
   const append = (text: string) => {
     const room = data.outputChars - printed.length;
@@ -107,6 +128,7 @@ export function sandboxThread(
       return;
     }
     jobFailed = true;
+    flush();
     if (onJobError) onJobError(jobs.error);
     else jobs.error.dispose();
   };
@@ -149,17 +171,27 @@ export function sandboxThread(
     blocking = true;
     try {
       while (outstanding > 0 && !jobFailed && stillRunning()) {
+        flush();
         let until = deadline;
         for (const due of timerDue.values()) if (due < until) until = due;
         const left = until - Date.now();
         if (left <= 0) return;
+        // Say "asleep" before looking for answers: an answer posted after the look sees the flag
+        // and notifies; one posted before it is found by the look (no wake-up lost).
+        Atomics.store(wake, 1, 1);
         const seen = Atomics.load(wake, 0);
-        if (drain()) continue;
-        if (Atomics.wait(wake, 0, seen, left) === 'timed-out') return;
+        if (drain()) {
+          Atomics.store(wake, 1, 0);
+          continue;
+        }
+        const woke = Atomics.wait(wake, 0, seen, left);
+        Atomics.store(wake, 1, 0);
+        if (woke === 'timed-out') return;
         drain();
       }
     } finally {
       blocking = false;
+      flush();
     }
   };
 
@@ -210,23 +242,13 @@ export function sandboxThread(
       owner.newFunction('__quiver_call', (name, args) =>
         deferred((call) => {
           outstanding += 1;
-          port.postMessage({
-            kind: 'call',
-            call,
-            name: owner.getString(name),
-            args: owner.getString(args),
-          } satisfies FromThread);
+          requests.push('c', String(call), owner.getString(name), owner.getString(args));
         }, stringAnswer),
       ),
       owner.newFunction('__quiver_search', (query, limit) =>
         deferred((call) => {
           outstanding += 1;
-          port.postMessage({
-            kind: 'search',
-            call,
-            query: owner.getString(query),
-            limit: owner.getNumber(limit),
-          } satisfies FromThread);
+          requests.push('s', String(call), owner.getString(query), String(owner.getNumber(limit)));
         }, stringAnswer),
       ),
       owner.newFunction('__quiver_timer', (ms) => {
@@ -257,6 +279,7 @@ export function sandboxThread(
 
   const teardown = () => {
     generation += 1;
+    requests = [];
     waiting.clear();
     outstanding = 0;
     clearTimers();

@@ -166,30 +166,37 @@ export class ReplSandbox {
           }),
         Math.max(deadline - Date.now(), 0) + GRACE_MS,
       );
+      const failed = (error: unknown) =>
+        JSON.stringify({ ok: false, code: 'internal', error: String(error) });
       thread.listener = (message) => {
+        if (Array.isArray(message)) {
+          // Four strings a request: kind, number, name or query, arguments or limit.
+          for (let at = 0; at + 3 < message.length; at += 4) {
+            const call = Number(message[at + 1]);
+            const asked =
+              message[at] === 'c'
+                ? request.host.call(message[at + 2] as string, message[at + 3] as string)
+                : request.host.search(message[at + 2] as string, Number(message[at + 3]));
+            void asked.then(
+              (text) => thread.answer(call, text),
+              (error: unknown) => thread.answer(call, failed(error)),
+            );
+          }
+          return;
+        }
         if (message.kind === 'done') {
           if (message.run === run) finish(fromThread(message.outcome, message.fresh));
           return;
         }
-        if (message.kind === 'lost') {
-          lose({
-            ok: false,
-            reason: 'error',
-            error: `the sandbox thread ended: ${message.error}`,
-            printed: '',
-            droppedChars: 0,
-            stateLost: true,
-            fresh: false,
-          });
-          return;
-        }
-        const answer =
-          message.kind === 'call'
-            ? request.host.call(message.name, message.args)
-            : request.host.search(message.query, message.limit);
-        void answer
-          .catch((error: unknown) => JSON.stringify({ ok: false, code: 'internal', error: String(error) }))
-          .then((text) => thread.answer(message.call, text));
+        lose({
+          ok: false,
+          reason: 'error',
+          error: `the sandbox thread ended: ${message.error}`,
+          printed: '',
+          droppedChars: 0,
+          stateLost: true,
+          fresh: false,
+        });
       };
       thread.post({
         kind: 'run',
@@ -247,7 +254,7 @@ class SandboxThread {
     const channel = new MessageChannel();
     this.#answers = channel.port1;
     this.#answers.unref();
-    const wake = new SharedArrayBuffer(4);
+    const wake = new SharedArrayBuffer(8);
     this.#wake = new Int32Array(wake);
     const data: SandboxThreadData = { ...limits, prelude: SANDBOX_PRELUDE, answers: channel.port2, wake };
     const source = [
@@ -277,7 +284,7 @@ class SandboxThread {
       this.#worker.once('error', reject);
     });
     this.#worker.on('message', (message: FromThread) => {
-      if (message.kind !== 'ready') this.listener?.(message);
+      if (Array.isArray(message) || message.kind !== 'ready') this.listener?.(message);
     });
     this.#worker.on('error', (error) => this.listener?.({ kind: 'lost', error: String(error) }));
     this.#worker.on('exit', (code) => {
@@ -286,11 +293,14 @@ class SandboxThread {
     });
   }
 
-  /** An inner call's answer, taken by the thread at once if it is waiting for it. */
+  /**
+   * An inner call's answer, taken by the thread at once if it is waiting for it. The thread is
+   * woken only when it sleeps (`wake[1]`); awake, it finds the answer before it sleeps.
+   */
   answer(call: number, text: string): void {
     this.#answers.postMessage([call, text]);
     Atomics.add(this.#wake, 0, 1);
-    Atomics.notify(this.#wake, 0);
+    if (Atomics.load(this.#wake, 1) === 1) Atomics.notify(this.#wake, 0);
   }
 
   post(message: ToThread): void {

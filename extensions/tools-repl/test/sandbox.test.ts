@@ -217,6 +217,44 @@ const viaPrototype = tools.constructor.constructor('return globalThis')();
     expect(Date.now() - began).toBeLessThan(1_500);
   });
 
+  it('loses no answer however it races the thread going to sleep (3,000 calls, one at a time and together)', async () => {
+    const box = await warmSandbox();
+    // Answers come at once (often before the thread has gone to sleep), after a turn of the event
+    // loop, or after a timer: each lands on a different side of the thread's "asleep" flag.
+    let calls = 0;
+    const host: SandboxHost = {
+      call(_name, argsJson) {
+        calls += 1;
+        const { n } = JSON.parse(argsJson) as { n: number };
+        const text = `${JSON.stringify({ ok: true, value: n * 2 })}\n`;
+        if (n % 3 === 0) return Promise.resolve(text);
+        if (n % 3 === 1) return new Promise((resolve) => setImmediate(() => resolve(text)));
+        return new Promise((resolve) => setTimeout(() => resolve(text), n % 2));
+      },
+      async search() {
+        return '[]';
+      },
+      list: () => '[]',
+    };
+    const outcome = await box.run({
+      code: [
+        'let sum = 0;',
+        'for (let n = 0; n < 1500; n++) sum += await tools.double({ n });',
+        'for (let k = 0; k < 75; k++) {',
+        '  const got = await Promise.all(Array.from({ length: 20 }, (_, i) => tools.double({ n: k * 20 + i })));',
+        '  sum += got.reduce((a, b) => a + b, 0);',
+        '}',
+        'sum',
+      ].join('\n'),
+      host,
+      // A lost wake-up would leave the script asleep until this deadline and fail it.
+      deadline: Date.now() + 60_000,
+      signal: new AbortController().signal,
+    });
+    expect(outcome).toMatchObject({ ok: true, value: String(2 * 2 * ((1499 * 1500) / 2)) });
+    expect(calls).toBe(3_000);
+  });
+
   it('ends a script waiting on a tool within 100 ms of the abort', async () => {
     const box = await warmSandbox();
     const controller = new AbortController();
