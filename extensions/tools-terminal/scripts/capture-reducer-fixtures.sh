@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -646,4 +646,11 @@ if wants unseen4; then
   printf '[package]\nname = "ledger"\nversion = "0.1.0"\nedition = "2021"\n' >"$cl/Cargo.toml"
   printf 'fn total(items: &Vec<i64>) -> i64 { let mut sum = 0; for i in 0..items.len() { sum = sum + items[i]; } return sum; }\nfn check(flag: bool) -> bool { if flag == true { return true } else { return false } }\nfn main() { let v = vec![1, 2, 3]; let x = total(&v); let y = x.clone(); if check(y > 3) == false { println!("{}", y) } let s = String::from("a"); let t = s.clone(); println!("{}", t.len() == 0); }\n' >"$cl/src/main.rs"
   capture cargo-clippy-lints "$cl" "cargo clippy --version" "cargo clippy --offline"
+fi
+
+# One JSON document too long for the budget, pretty and on one line: a registry's answer about a
+# package (`npm view --json`) and a data file printed by jq; measured before any change.
+if wants json; then
+  capture npm-view-json "$monorepo" "npm --version" "npm view zod --json"
+  capture jq-compact-queries "$monorepo" "jq --version" "jq -c . bench/data/tool-search-queries.json"
 fi

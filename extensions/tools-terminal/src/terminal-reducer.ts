@@ -8,6 +8,7 @@ import { reduceFramedDiagnostics } from './reducers/framed-diagnostics.js';
 import { reduceGenericOutput } from './reducers/generic.js';
 import { reduceGitOutput } from './reducers/git.js';
 import { reduceInstallOutput } from './reducers/installs.js';
+import { reduceJsonValue } from './reducers/json-value.js';
 import { reduceNpmLsOutput } from './reducers/npm-ls.js';
 import { reducePathList } from './reducers/paths.js';
 import { reduceRecordOutput } from './reducers/records.js';
@@ -31,6 +32,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceEslintOutput,
   reduceFramedDiagnostics,
   reduceDiagnosticsOutput,
+  reduceJsonValue,
   reducePathList,
   reduceCountTable,
   reduceRecordOutput,

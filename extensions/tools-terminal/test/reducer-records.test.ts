@@ -38,7 +38,7 @@ describe('records kept by the reducers', () => {
   it('keeps every row key of a long table and, within the budget, whole rows (ps: what each process runs)', async () => {
     // 300 processes of this test's own, listed by ps with their command lines, then stopped.
     const command =
-      'for i in $(seq 100 399); do sleep 6$i & done; ps -o pid,ppid,stat,rss,etime,args --ppid $$; kill $(jobs -p) 2>/dev/null; true';
+      'for i in $(seq 100 399); do sleep 6$i & done; sleep 1; ps -o pid,ppid,stat,rss,etime,args --ppid $$; kill $(jobs -p) 2>/dev/null; true';
     const { ctx } = await createContext(workspace);
     const result = await Promise.resolve(terminalTool.execute({ command }, ctx));
     const raw = textOf(result);
