@@ -44,6 +44,12 @@ export interface QueryAnalysisOptions {
   synonymWeight?: number;
   /** WordNet synonyms per word, the closest first (default 4). */
   maxSynonyms?: number;
+  /**
+   * Put the concept term of a one-word phrase ("make" → the create concept) in that word's group,
+   * as another alternative of the word, instead of a group of its own that adds to the word's
+   * match (default false; phrases of several words always get a group of their own).
+   */
+  conceptsInWordGroup?: boolean;
 }
 
 /**
@@ -57,12 +63,14 @@ export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}):
   const words = expandAbbreviations(splitWords(query));
   const stems = words.map(stemWord);
   const groups: WeightedTerm[][] = [];
+  const groupOfStem = new Map<string, WeightedTerm[]>();
   const seen = new Set<string>();
   for (const [index, stem] of stems.entries()) {
     const word = words[index] as string;
     if (!isContent(word) || isRequestFiller(word) || seen.has(stem)) continue;
     seen.add(stem);
     const group = [{ term: stem, weight: 1 }];
+    groupOfStem.set(stem, group);
     if (synonymWeight > 0)
       for (const synonym of wordnetSynonyms(stem).slice(0, maxSynonyms))
         group.push({ term: synonym, weight: synonymWeight });
@@ -73,11 +81,24 @@ export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}):
     seen.add(compound);
     groups.push([{ term: compound, weight: 1 }]);
   }
-  for (const concept of conceptsIn(stems)) {
-    if (seen.has(concept)) continue;
-    seen.add(concept);
-    groups.push([{ term: concept, weight: 1 }]);
-  }
+  if (options.conceptsInWordGroup) {
+    for (const { concept, stems: phrase, start } of conceptSpans(stems)) {
+      const own = phrase.length === 1 ? groupOfStem.get(stems[start] as string) : undefined;
+      if (seen.has(concept)) continue;
+      if (own) {
+        seen.add(concept);
+        own.push({ term: concept, weight: 1 });
+        continue;
+      }
+      seen.add(concept);
+      groups.push([{ term: concept, weight: 1 }]);
+    }
+  } else
+    for (const concept of conceptsIn(stems)) {
+      if (seen.has(concept)) continue;
+      seen.add(concept);
+      groups.push([{ term: concept, weight: 1 }]);
+    }
   // A query of stop words only ("show me all") still searches for its words.
   if (groups.length === 0) for (const stem of new Set(stems)) groups.push([{ term: stem, weight: 1 }]);
   return groups;
@@ -90,6 +111,20 @@ function isContent(word: string): boolean {
     return code >= 48 && code <= 57;
   }
   return !isStopWord(word);
+}
+
+function conceptSpans(
+  stems: readonly string[],
+): { concept: string; stems: readonly string[]; start: number }[] {
+  const phrases = conceptPhrases();
+  const found: { concept: string; stems: readonly string[]; start: number }[] = [];
+  for (let index = 0; index < stems.length; index += 1) {
+    for (const phrase of phrases.get(stems[index] as string) ?? []) {
+      if (phrase.stems.every((stem, offset) => stems[index + offset] === stem))
+        found.push({ concept: phrase.concept, stems: phrase.stems, start: index });
+    }
+  }
+  return found;
 }
 
 function conceptsIn(stems: readonly string[]): string[] {

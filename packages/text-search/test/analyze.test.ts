@@ -64,6 +64,21 @@ describe('text analysis', () => {
     expect(contentStems('environmental pgadmin')).toEqual(['environment', 'pgadmin']);
   });
 
+  it('can put a one-word concept in the group of its word, so the concept never adds to the word', () => {
+    const terms = (groups: { term: string }[][]) => groups.map((group) => group.map(({ term }) => term));
+    const apart = terms(analyzeQuery('make a folder', { synonymWeight: 0 }));
+    expect(apart).toEqual([['make'], ['folder'], ['xcreate'], ['xdirectory']]);
+    const joined = terms(analyzeQuery('make a folder', { synonymWeight: 0, conceptsInWordGroup: true }));
+    expect(joined).toEqual([
+      ['make', 'xcreate'],
+      ['folder', 'xdirectory'],
+    ]);
+    // A concept two words share joins the first only; a phrase of several words keeps its own group.
+    expect(
+      terms(analyzeQuery('make new pull request', { synonymWeight: 0, conceptsInWordGroup: true })),
+    ).toEqual([['make', 'xcreate'], ['new'], ['pull'], ['request'], ['xpullrequest']]);
+  });
+
   it('adds WordNet synonyms to each query word with a lower weight', () => {
     expect(wordnetSynonyms(stemWord('delete'))).toContain(stemWord('erase'));
     const [group] = analyzeQuery('erase');
