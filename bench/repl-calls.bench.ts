@@ -13,9 +13,16 @@ import { median, quantile, round } from './measure.js';
  * one inner call. Targets: inner call ≤ 1.3× direct, first script ≤ 10× an inner call.
  */
 
-const CALLS = 100;
-/** Rounds alternate which way goes first; each round gives one ratio, and the median ratio is reported. */
-const ROUNDS = 21;
+/**
+ * Calls each way per round. A round of 200 (about 0.3 s) spans many scheduler slices, so one slice
+ * lost to another process moves its ratio less than in a round of 100.
+ */
+const CALLS = 200;
+/**
+ * Rounds alternate which way goes first; each round gives one ratio, and the median ratio is
+ * reported with its middle half and its 10th–90th percentiles. `REPL_BENCH_ROUNDS` sets more.
+ */
+const ROUNDS = Math.max(Number(process.env.REPL_BENCH_ROUNDS) || 31, 3);
 const FIRST_SCRIPT_ROUNDS = 11;
 
 const textOf = (result: ToolResult | undefined) => (result?.ok ? result.value : `${result?.error}`);
@@ -90,6 +97,8 @@ async function measure(quiver: Quiver) {
       ratio: median(ratios),
       cpuRatio: median(cpuRatios),
       spread: [quantile(ratios, 0.25), quantile(ratios, 0.75)] as const,
+      wide: [quantile(ratios, 0.1), quantile(ratios, 0.9)] as const,
+      cpuSpread: [quantile(cpuRatios, 0.25), quantile(cpuRatios, 0.75)] as const,
     };
   } finally {
     await direct.close();
@@ -170,7 +179,7 @@ export async function run(): Promise<void> {
         },
       ]);
       console.log(
-        `inner call / direct execute: ${round(calls.ratio)}× (median of ${ROUNDS} rounds' ratios, middle half ${round(calls.spread[0])}–${round(calls.spread[1])}×; target ≤ 1.3×; CPU time of all threads: ${round(calls.cpuRatio)}×); first script on a warm thread / inner call: ${round(starts.warm / calls.inner, 1)}× (target ≤ 10×; a session's first direct call alone: ${round(starts.firstDirect / calls.inner, 1)}×); first script of the process: ${Math.round(starts.cold)} ms`,
+        `inner call / direct execute: ${round(calls.ratio)}× (median of ${ROUNDS} rounds' ratios, middle half ${round(calls.spread[0])}–${round(calls.spread[1])}×, 10th–90th percentile ${round(calls.wide[0])}–${round(calls.wide[1])}×; target ≤ 1.3×; CPU time of all threads: ${round(calls.cpuRatio)}×, middle half ${round(calls.cpuSpread[0])}–${round(calls.cpuSpread[1])}×); first script on a warm thread / inner call: ${round(starts.warm / calls.inner, 1)}× (target ≤ 10×; a session's first direct call alone: ${round(starts.firstDirect / calls.inner, 1)}×); first script of the process: ${Math.round(starts.cold)} ms`,
       );
     } finally {
       await quiver.close();
