@@ -28,7 +28,6 @@ export function backstopFor(
   call: CallAbort,
 ): Backstop | undefined {
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs < 0) return undefined;
-  const timeoutError = () => new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError');
   if (tool.mcp !== undefined) {
     const maxMs = tool.timeouts?.maxMs;
     const limit = typeof maxMs === 'number' && maxMs > timeoutMs ? maxMs : timeoutMs;
@@ -37,7 +36,7 @@ export function backstopFor(
       start() {
         timer = setTimeout(() => {
           call.timedOut = true;
-          call.abort(timeoutError());
+          call.abort(timeoutError(timeoutMs));
         }, limit);
       },
       progress() {
@@ -52,7 +51,7 @@ export function backstopFor(
   let hard: ReturnType<typeof setTimeout> | undefined;
   return {
     start() {
-      soft = setTimeout(() => call.expire(timeoutError()), timeoutMs);
+      soft = setTimeout(() => call.expire(timeoutError(timeoutMs)), timeoutMs);
       hard = setTimeout(() => {
         call.timedOut = true;
         call.settle?.();
@@ -64,4 +63,9 @@ export function backstopFor(
       clearTimeout(hard);
     },
   };
+}
+
+/** Made when a deadline passes, not per call. */
+function timeoutError(timeoutMs: number): DOMException {
+  return new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError');
 }
