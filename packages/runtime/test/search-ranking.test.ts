@@ -43,6 +43,23 @@ describe('tool search ranking', () => {
     );
   });
 
+  it('reads a question about which things there are as asking for a list', () => {
+    const chat = [
+      definition(
+        'mcp__chat__get_channel_history',
+        'Read the messages of a chat channel: the channel history.',
+      ),
+      definition('mcp__chat__post_message', 'Post a message to a chat channel.'),
+      definition('mcp__chat__list_channels', 'List the channels of the workspace.'),
+    ];
+    expect(names(searchTools('which chat channels are there', chat, 1))).toEqual([
+      'mcp__chat__list_channels',
+    ]);
+    expect(names(searchTools('what channels do we have', chat, 1))).toEqual(['mcp__chat__list_channels']);
+    // Without the question, the channel's own words decide.
+    expect(names(searchTools('chat channel history', chat, 1))).toEqual(['mcp__chat__get_channel_history']);
+  });
+
   it('does not take the words every MCP server name has as naming a server', () => {
     expect(names(searchTools('list databases on the mcp server', tools, 1))).toEqual([
       'mcp__cloud-sql__list_databases',

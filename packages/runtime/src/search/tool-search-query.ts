@@ -1,4 +1,4 @@
-import { analyzeQuery } from '@quiver/text-search';
+import { analyzeQuery, analyzeText, isConceptTerm } from '@quiver/text-search';
 
 /** The tools an indexed term occurs in, with its BM25F weight in each. */
 export interface Postings {
@@ -54,6 +54,12 @@ const RELATED_WEIGHT = 0.5;
 const MIN_RELATED_TOOLS = 2;
 const MIN_RELATED_SHARE = 0.3;
 const MAX_RELATED = 3;
+/**
+ * A request asked as a question about which things there are ("which slack channels are there",
+ * "what programs are running") asks for a list: it also matches the list concept, as a word would.
+ */
+const ASKS_WHICH = /^\s*(which|what)\b/i;
+const LIST_CONCEPT = analyzeText('list').find((term) => isConceptTerm(term));
 /** Agents repeat queries; a plan is reused until this many others were made. */
 const MAX_CACHED_PLANS = 256;
 
@@ -109,6 +115,13 @@ export class QueryPlanner {
       }
       if (alternatives.length > 0) groups.push(alternatives);
     }
+    const list = LIST_CONCEPT === undefined ? undefined : postings.get(LIST_CONCEPT);
+    if (
+      list &&
+      ASKS_WHICH.test(query) &&
+      !groups.some((group) => group.some((alternative) => alternative.postings === list))
+    )
+      groups.push([{ postings: list, factor: list.idf, namesWord: false }]);
     return {
       groups,
       namedServers: this.namedServers(words),
