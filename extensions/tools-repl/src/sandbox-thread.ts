@@ -97,14 +97,30 @@ export function sandboxThread(
   let jobFailed = false;
   /** Requests made by the script and not yet posted: they leave together when the thread goes idle. */
   let requests: string[] = [];
+  /** Whether a request has left since the thread last stopped running script code. */
+  let sentThisTurn = false;
 
   /**
-   * Posts the script's requests in one message. Called whenever the thread stops running script
-   * code (before it sleeps on its tools, and before it returns to its event loop), so that calls
-   * a script starts together (`Promise.all`) cost one wake-up of the session's side, and that
-   * side is woken once the thread has done its part, not while it still runs.
+   * A script's request: the first of a turn leaves at once (the session's side starts on it while
+   * the script runs on to its next `await`); the others of the same turn (`Promise.all`) wait for
+   * `flush` and leave together, one wake-up of the session's side for all of them.
+   */
+  const request = (kind: 'c' | 's', call: number, name: string, argument: string) => {
+    if (sentThisTurn) {
+      requests.push(kind, String(call), name, argument);
+      return;
+    }
+    sentThisTurn = true;
+    port.postMessage([kind, String(call), name, argument] satisfies FromThread);
+  };
+
+  /**
+   * Posts the requests the script made since the first of its turn, in one message. Called
+   * whenever the thread stops running script code (before it sleeps on its tools, and before it
+   * returns to its event loop).
    */
   const flush = () => {
+    sentThisTurn = false;
     if (requests.length === 0) return;
     const batch = requests;
     requests = [];
@@ -242,13 +258,13 @@ export function sandboxThread(
       owner.newFunction('__quiver_call', (name, args) =>
         deferred((call) => {
           outstanding += 1;
-          requests.push('c', String(call), owner.getString(name), owner.getString(args));
+          request('c', call, owner.getString(name), owner.getString(args));
         }, stringAnswer),
       ),
       owner.newFunction('__quiver_search', (query, limit) =>
         deferred((call) => {
           outstanding += 1;
-          requests.push('s', String(call), owner.getString(query), String(owner.getNumber(limit)));
+          request('s', call, owner.getString(query), String(owner.getNumber(limit)));
         }, stringAnswer),
       ),
       owner.newFunction('__quiver_timer', (ms) => {
@@ -280,6 +296,7 @@ export function sandboxThread(
   const teardown = () => {
     generation += 1;
     requests = [];
+    sentThisTurn = false;
     waiting.clear();
     outstanding = 0;
     clearTimers();
