@@ -11,6 +11,27 @@ const MAX_MIDDLE_PROBLEMS = 40;
 const PROBLEM_LINE =
   /\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b/i;
 
+/** Outline lines kept from the cut middle of a file printed whole: past this many only their count is given. */
+const MAX_MIDDLE_OUTLINE = 150;
+/**
+ * A document's or a source file's outline: Markdown headings, and definitions at the start of a
+ * line or one indent in (functions, classes, methods, types) in the common languages.
+ */
+const OUTLINE_LINE = new RegExp(
+  [
+    /^#{1,6} \S/,
+    /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|interface|enum|type|namespace|module)\s+[\w$]/,
+    /^(?:pub(?:\([\w:]+\))?\s+)?(?:async\s+)?(?:fn|struct|enum|trait|impl|mod)\b/,
+    /^(?:func|def|class)\s+\S/,
+    /^ {2,4}(?:async\s+def|def|fn|pub fn)\s+\w/,
+    /^ {2,4}(?:(?:public|private|protected|static|async|get|set|override|readonly)\s+)*[A-Za-z_$#][\w$]*\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^{]+)?\{\s*$/,
+    /^(?:const|let|var)\s+[\w$]+\s*=\s*(?:async\s*)?(?:function|\([^)]*\)\s*=>)/,
+    /^exports\.[\w$]+\s*=|^module\.exports\s*=/,
+  ]
+    .map((pattern) => pattern.source)
+    .join('|'),
+);
+
 function clipLine(line: string): string {
   return line.length <= MAX_LINE_CHARS
     ? line
@@ -64,12 +85,28 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   const problems = middle.filter(
     (entry) => PROBLEM_LINE.test(entry.text) || WINDOW_CUT_LINE.test(entry.text),
   );
-  const kept = problems.slice(0, MAX_MIDDLE_PROBLEMS);
+  const keptProblems = new Set(problems.slice(0, MAX_MIDDLE_PROBLEMS));
+  const outline = middle.filter((entry) => !keptProblems.has(entry) && OUTLINE_LINE.test(entry.text));
+  const keptOutline = new Set(outline.slice(0, MAX_MIDDLE_OUTLINE));
+  // In the order printed: a failure under the heading or the function it belongs to.
+  const kept = middle.filter((entry) => keptProblems.has(entry) || keptOutline.has(entry));
   const cut = printedLines(middle) - printedLines(kept);
+  const what = [
+    ...(keptProblems.size > 0
+      ? [
+          `${plural(keptProblems.size, 'line')} reporting a failure${problems.length > keptProblems.size ? ` (of ${problems.length.toLocaleString('en-US')})` : ''}`,
+        ]
+      : []),
+    ...(keptOutline.size > 0
+      ? [
+          `${plural(keptOutline.size, 'outline line')} (headings, definitions)${outline.length > keptOutline.size ? ` (of ${outline.length.toLocaleString('en-US')})` : ''}`,
+        ]
+      : []),
+  ];
   const marker =
     kept.length === 0
       ? `[… ${plural(cut, 'line')} cut from the middle …]`
-      : `[… ${plural(cut, 'line')} cut from the middle; kept from it: ${plural(kept.length, 'line')} reporting a failure${problems.length > kept.length ? ` (of ${problems.length.toLocaleString('en-US')})` : ''} …]`;
+      : `[… ${plural(cut, 'line')} cut from the middle; kept from it: ${what.join(' and ')} …]`;
   return [
     ...shown.slice(0, HEAD_LINES).map((entry) => entry.text),
     marker,

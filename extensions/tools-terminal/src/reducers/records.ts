@@ -53,6 +53,10 @@ function reduceSections(input: RecognizerInput, lines: readonly string[]): strin
     }
   }
   if (sections.length < 3) return undefined;
+  // `ls -R` heads each section with a directory (`./src/api:`, `/usr/share/doc:`); prose whose
+  // paragraphs end with a colon (a document printed whole) is not a listing.
+  const directories = sections.filter((section) => /\/|^\./.test(section.header)).length;
+  if (directories < sections.length / 2) return undefined;
   const records = sections.reduce((sum, section) => sum + section.records, 0);
   const heading = `${counted(sections.length, 'section', input.partial)}, ${counted(records, 'record', input.partial)}:`;
   const shown = withinBudget(
