@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -659,4 +659,20 @@ fi
 if wants files; then
   capture cat-source-file "$(pnpm_package commander 14.0.3)" "cat --version" "cat lib/command.js"
   capture cat-markdown-doc "$monorepo" "cat --version" "cat docs/concepts.md"
+fi
+
+# Tables that are not whitespace-aligned or have no header line: a CSV file and Debian's package
+# list, measured before any change.
+if wants tables; then
+  tb="$work/tables"
+  mkdir -p "$tb"
+  python3 -c "
+import csv
+w = csv.writer(open('$tb/orders.csv', 'w', newline=''), lineterminator='\n')
+w.writerow(['id', 'customer', 'total', 'placed_at'])
+for i in range(3000):
+    w.writerow([i, 'customer %d' % (i % 97), '%.2f' % ((i * 37 % 1000) / 10), '2026-11-%02d' % (i % 28 + 1)])
+"
+  capture cat-csv-orders "$tb" "cat --version" "cat orders.csv"
+  capture apt-list-installed "$tb" "apt --version" "apt list --installed 2>/dev/null"
 fi

@@ -147,39 +147,96 @@ function fields(line: string): string[] {
 }
 
 /** A header line, then rows with at least as many fields: the header and every row's first distinct column. */
+/** Delimited text (CSV, TSV): nearly every line has as many tabs or commas as the first. */
+function splitterOf(lines: readonly string[]): (line: string) => string[] {
+  const content = lines.filter((line) => line.trim() !== '');
+  const first = content[0];
+  if (first === undefined) return fields;
+  for (const delimiter of ['\t', ',']) {
+    const count = first.split(delimiter).length - 1;
+    if (count < 1) continue;
+    const same = content.filter((line) => line.split(delimiter).length - 1 === count).length;
+    if (same >= content.length * 0.9) return (line) => line.split(delimiter).map((field) => field.trim());
+  }
+  return fields;
+}
+
+/** Keys that count up one by one (`0 1 2 … 2999`) as ranges (`0–2999`): the same keys, shorter. */
+function integerRuns(values: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < values.length; ) {
+    const start = values[index] as string;
+    let end = index;
+    if (/^\d{1,15}$/.test(start))
+      while (
+        end + 1 < values.length &&
+        /^\d{1,15}$/.test(values[end + 1] as string) &&
+        Number(values[end + 1]) === Number(values[end]) + 1
+      )
+        end++;
+    out.push(end - index >= 2 ? `${start}–${values[end]}` : start);
+    if (end - index === 1) out.push(values[end] as string);
+    index = end + 1;
+  }
+  return out;
+}
+
+/** How many keys a list of keys and ranges stands for. */
+function keysIn(shown: readonly string[]): number {
+  return shown.reduce((sum, item) => {
+    const range = /^(\d+)–(\d+)$/.exec(item);
+    return sum + (range ? Number(range[2]) - Number(range[1]) + 1 : 1);
+  }, 0);
+}
+
+/**
+ * A table: a header line of column names (or none: rows from the first line that has the table's
+ * width), then rows with at least as many fields. Every row's first distinct column, then whole
+ * rows from the start and the end within the budget.
+ */
 function reduceTable(input: RecognizerInput, lines: readonly string[]): string | undefined {
-  let best: { header: number; width: number } | undefined;
+  const split = splitterOf(lines);
+  let best: { header: number; width: number; named: boolean } | undefined;
   // A line of column names (no field a number: `PID PPID STAT COMMAND`) is the header before any
   // wider data row (whose last column, a command line, splits into more fields).
-  for (const namesOnly of [true, false]) {
+  for (const named of [true, false]) {
     for (let header = 0; header < Math.min(10, lines.length); header++) {
-      const names = fields(lines[header] as string);
+      const names = split(lines[header] as string);
       const width = names.length;
       if (width < 2 || (best && width <= best.width)) continue;
-      if (namesOnly && names.some((name) => /^[\d.,:%-]+$/.test(name))) continue;
-      const rest = lines.slice(header + 1).filter((line) => line.trim() !== '' && !SEPARATOR.test(line));
-      const rows = rest.filter((line) => fields(line).length >= width);
-      if (rows.length >= MIN_RECORDS && rows.length >= rest.length * 0.9) best = { header, width };
+      if (named && names.some((name) => name === '' || /^[\d.,:%-]+$/.test(name))) continue;
+      const rest = lines
+        .slice(header + (named ? 1 : 0))
+        .filter((line) => line.trim() !== '' && !SEPARATOR.test(line));
+      const rows = rest.filter((line) => split(line).length >= width);
+      if (rows.length >= MIN_RECORDS && rows.length >= rest.length * 0.9) best = { header, width, named };
     }
     if (best) break;
   }
   if (!best) return undefined;
-  const { header, width } = best;
-  const rows = lines
-    .slice(header + 1)
-    .filter((line) => !SEPARATOR.test(line) && fields(line).length >= width);
-  const others = lines
-    .slice(header + 1)
-    .filter((line) => line.trim() !== '' && !SEPARATOR.test(line) && fields(line).length < width);
-  const columns = fields(lines[header] as string);
+  const { header, width, named } = best;
+  // Without a line of names, the line found is the first row; what precedes it is a preamble (`Listing...`).
+  const body = lines.slice(named ? header + 1 : header);
+  const rows = body.filter((line) => !SEPARATOR.test(line) && split(line).length >= width);
+  const others = body.filter(
+    (line) => line.trim() !== '' && !SEPARATOR.test(line) && split(line).length < width,
+  );
+  const columns = named ? split(lines[header] as string) : [];
   for (let column = 0; column < width - 1; column++) {
-    const values = rows.map((row) => fields(row)[column] as string);
+    const values = rows.map((row) => split(row)[column] as string);
     if (new Set(values).size < values.length * 0.95) continue;
-    const preamble = lines.slice(0, header + 1).map(clip);
-    const shown = withinBudget(values, input.budget, ' ');
-    const hidden = values.length - shown.length;
+    const preamble = lines.slice(0, named ? header + 1 : header).map(clip);
+    // When not every key fits, part of the budget stays for whole rows from the start and the end.
+    const keys = integerRuns(values);
+    const shown = withinBudget(
+      keys,
+      keys.join(' ').length <= input.budget ? input.budget : input.budget * 0.7,
+      ' ',
+    );
+    const hidden = values.length - keysIn(shown);
+    const label = named ? columns[column] : `column ${column + 1}`;
     const keyed = [
-      `${counted(rows.length, 'row', input.partial)}; ${columns[column]} of each${hidden > 0 ? ` (the first ${shown.length.toLocaleString('en-US')})` : ''}:`,
+      `${counted(rows.length, 'row', input.partial)}; ${label} of each${hidden > 0 ? ` (the first ${keysIn(shown).toLocaleString('en-US')})` : ''}:`,
       `${shown.join(' ')}${hidden > 0 ? ` … and ${hidden.toLocaleString('en-US')} more` : ''}`,
     ];
     const other =
@@ -216,7 +273,7 @@ function wholeRows(rows: readonly string[], room: number): string[] {
   return [
     `rows in full (the first ${head.length} and the last ${tail.length}):`,
     ...head,
-    `[… ${plural(hidden, 'row')} …]`,
+    `[… ${hidden.toLocaleString('en-US')} more, by key above …]`,
     ...tail,
   ];
 }
