@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -675,4 +675,19 @@ for i in range(3000):
 "
   capture cat-csv-orders "$tb" "cat --version" "cat orders.csv"
   capture apt-list-installed "$tb" "apt --version" "apt list --installed 2>/dev/null"
+fi
+
+# Web pages fetched with curl (served from Debian's documentation by a local HTTP server, since the
+# machines reach no other site), measured before any change.
+if wants html; then
+  site="$work/site"
+  mkdir -p "$site"
+  cp /usr/share/doc/libjs-underscore/index.html "$site/underscore.html"
+  cp /usr/share/doc/python3/python-policy.html "$site/python-policy.html"
+  (cd "$site" && exec python3 -m http.server 8765 --bind 127.0.0.1 >/dev/null 2>&1) &
+  server=$!
+  for _ in $(seq 1 50); do curl -s -o /dev/null http://127.0.0.1:8765/ && break; sleep 0.1; done
+  capture curl-html-page "$site" "curl --version" "curl -s http://127.0.0.1:8765/python-policy.html"
+  capture curl-include-html "$site" "curl --version" "curl -si http://127.0.0.1:8765/underscore.html"
+  kill "$server"
 fi

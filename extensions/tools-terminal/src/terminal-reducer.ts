@@ -7,6 +7,7 @@ import { reduceEslintOutput } from './reducers/eslint.js';
 import { reduceFramedDiagnostics } from './reducers/framed-diagnostics.js';
 import { reduceGenericOutput } from './reducers/generic.js';
 import { reduceGitOutput } from './reducers/git.js';
+import { reduceHtmlPage } from './reducers/html.js';
 import { reduceInstallOutput } from './reducers/installs.js';
 import { reduceJsonValue } from './reducers/json-value.js';
 import { reduceNpmLsOutput } from './reducers/npm-ls.js';
@@ -32,6 +33,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceEslintOutput,
   reduceFramedDiagnostics,
   reduceDiagnosticsOutput,
+  reduceHtmlPage,
   reduceJsonValue,
   reducePathList,
   reduceCountTable,
