@@ -91,6 +91,11 @@ function pairedRatio(measured: number[], baseline: number[]): { ratio: number; s
   };
 }
 
+/** The median of the rounds' differences, in µs: what one side adds to a call over the other. */
+function addedMicros(measured: number[], baseline: number[]): number {
+  return Math.round(median(measured.map((value, index) => value - (baseline[index] as number))) * 1000);
+}
+
 const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
 
 /** Runs each side `rounds` times, in an order that rotates every round; per-side samples. */
@@ -306,7 +311,7 @@ async function inProcessSession(): Promise<void> {
       baseline: ms(median(perRound.raw)),
       ratio: paired.ratio,
       target: 1.1,
-      note: `median of ${SESSION_ROUNDS} rounds' ratios, ${paired.spread}; the session's first call ${ms(coldSession)}`,
+      note: `median of ${SESSION_ROUNDS} rounds' ratios, ${paired.spread}; the session adds ${addedMicros(perRound.session, perRound.raw)} µs a call; the session's first call ${ms(coldSession)}`,
     });
   } finally {
     await session.close();
