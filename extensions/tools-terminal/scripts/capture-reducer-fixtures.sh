@@ -659,6 +659,7 @@ fi
 if wants files; then
   capture cat-source-file "$(pnpm_package commander 14.0.3)" "cat --version" "cat lib/command.js"
   capture cat-markdown-doc "$monorepo" "cat --version" "cat docs/concepts.md"
+  capture cat-yaml-lockfile "$monorepo" "cat --version" "cat pnpm-lock.yaml"
 fi
 
 # Tables that are not whitespace-aligned or have no header line: a CSV file and Debian's package

@@ -32,6 +32,11 @@ const OUTLINE_LINE = new RegExp(
     .join('|'),
 );
 
+/** YAML's keys at the top two levels (`services:`, `  web:`), for an output that is YAML. */
+const YAML_KEY = /^(?: {2})?[^\s#'"-][^:#]*:(?:\s|$)/;
+const YAML_COMMAND = /\.ya?ml\b|-o\s*ya?ml\b|--output[= ]ya?ml\b/;
+const YAML_START = /^(?:---\s*$|%YAML |apiVersion: |lockfileVersion: )/;
+
 function clipLine(line: string): string {
   return line.length <= MAX_LINE_CHARS
     ? line
@@ -86,8 +91,15 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     (entry) => PROBLEM_LINE.test(entry.text) || WINDOW_CUT_LINE.test(entry.text),
   );
   const keptProblems = new Set(problems.slice(0, MAX_MIDDLE_PROBLEMS));
-  const outline = middle.filter((entry) => !keptProblems.has(entry) && OUTLINE_LINE.test(entry.text));
-  const keptOutline = new Set(outline.slice(0, MAX_MIDDLE_OUTLINE));
+  const yaml = YAML_COMMAND.test(input.command) || YAML_START.test(input.lines[0] ?? '');
+  const outline = middle.filter(
+    (entry) =>
+      !keptProblems.has(entry) && (OUTLINE_LINE.test(entry.text) || (yaml && YAML_KEY.test(entry.text))),
+  );
+  // Top-level entries first (a document's keys, a file's definitions), then nested ones while room is left.
+  const topLevel = outline.filter((entry) => !/^\s/.test(entry.text));
+  const nested = outline.filter((entry) => /^\s/.test(entry.text));
+  const keptOutline = new Set([...topLevel, ...nested].slice(0, MAX_MIDDLE_OUTLINE));
   // In the order printed: a failure under the heading or the function it belongs to.
   const kept = middle.filter((entry) => keptProblems.has(entry) || keptOutline.has(entry));
   const cut = printedLines(middle) - printedLines(kept);
@@ -99,7 +111,7 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
       : []),
     ...(keptOutline.size > 0
       ? [
-          `${plural(keptOutline.size, 'outline line')} (headings, definitions)${outline.length > keptOutline.size ? ` (of ${outline.length.toLocaleString('en-US')})` : ''}`,
+          `${plural(keptOutline.size, 'outline line')} (headings, definitions, keys)${outline.length > keptOutline.size ? ` (of ${outline.length.toLocaleString('en-US')})` : ''}`,
         ]
       : []),
   ];
