@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -691,4 +691,20 @@ if wants html; then
   capture curl-html-page "$site" "curl --version" "curl -s http://127.0.0.1:8765/python-policy.html"
   capture curl-include-html "$site" "curl --version" "curl -si http://127.0.0.1:8765/underscore.html"
   kill "$server"
+fi
+
+# A query's result in psql's aligned format, from a throwaway PostgreSQL cluster (run as the
+# postgres user when this script runs as root, as initdb requires), measured before any change.
+if wants sql; then
+  pg_bin=/usr/lib/postgresql/15/bin
+  # Outside the work directory (mode 700): the postgres user must reach it. A fixed path, so the captured command is stable.
+  pgdir=/tmp/quiver-fixtures-pg
+  rm -rf "$pgdir" && mkdir -p "$pgdir" && chmod 755 "$pgdir"
+  as_pg() { if [ "$(id -u)" = 0 ]; then chown -R postgres "$pgdir"; su postgres -s /bin/bash -c "$1"; else bash -c "$1"; fi; }
+  as_pg "$pg_bin/initdb -D $pgdir/data -U postgres -A trust >/dev/null && $pg_bin/pg_ctl -D $pgdir/data -o \"-p 54329 -k $pgdir -c listen_addresses=''\" -l $pgdir/log -w start >/dev/null"
+  PATH="$pg_bin:$PATH"
+  psql -h "$pgdir" -p 54329 -U postgres -q -c "create table orders as select g as id, 'customer ' || (g % 97) as customer, round((g * 37 % 1000) / 10.0, 2) as total, date '2026-11-01' + (g % 28) as placed_at from generate_series(1, 400) g"
+  capture psql-select-table "$pgdir" "psql --version" "psql -h $pgdir -p 54329 -U postgres -c 'select * from orders order by id'"
+  as_pg "$pg_bin/pg_ctl -D $pgdir/data -m fast stop >/dev/null"
+  rm -rf "$pgdir"
 fi

@@ -20,7 +20,7 @@ interface Row {
 }
 
 /** A line of two or more column names. */
-const HEADER = /^\s*[A-Za-z%#][\w%#.-]*(?:\s+[A-Za-z%#][\w%#.-]*)+\s*$/;
+const HEADER = /^\s*[A-Za-z%#][\w%#.-]*(?:\s*\|?\s+\|?\s*[A-Za-z%#][\w%#.-]*)+\s*\|?\s*$/;
 
 /** What follows a process id in `strace -f` (a call, a resumed call, a signal, an exit): not a count. */
 const TRACE_EVENT = /^(?:[a-z_][a-z0-9_]*\(|<\.\.\. |\+\+\+ |--- )/;

@@ -147,12 +147,12 @@ function fields(line: string): string[] {
 }
 
 /** A header line, then rows with at least as many fields: the header and every row's first distinct column. */
-/** Delimited text (CSV, TSV): nearly every line has as many tabs or commas as the first. */
+/** Delimited text (TSV, psql's `|` tables, CSV): nearly every line has as many tabs, bars or commas as the first. */
 function splitterOf(lines: readonly string[]): (line: string) => string[] {
   const content = lines.filter((line) => line.trim() !== '');
   const first = content[0];
   if (first === undefined) return fields;
-  for (const delimiter of ['\t', ',']) {
+  for (const delimiter of ['\t', '|', ',']) {
     const count = first.split(delimiter).length - 1;
     if (count < 1) continue;
     const same = content.filter((line) => line.split(delimiter).length - 1 === count).length;
