@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -707,4 +707,18 @@ if wants sql; then
   capture psql-select-table "$pgdir" "psql --version" "psql -h $pgdir -p 54329 -U postgres -c 'select * from orders order by id'"
   as_pg "$pg_bin/pg_ctl -D $pgdir/data -m fast stop >/dev/null"
   rm -rf "$pgdir"
+fi
+
+# A coverage report under a passing test run (jest --coverage over 40 modules), measured before any change.
+if wants coverage; then
+  cov="$work/coverage-project"
+  mkdir -p "$cov/src" "$cov/test" && cd "$cov" && npm init -y >/dev/null
+  npm install --no-audit --no-fund jest@29 >/dev/null 2>&1
+  for n in $(seq 1 40); do
+    printf 'exports.price%s = (item) => {\n  if (item.free) return 0;\n  if (item.discount) {\n    return item.price * (1 - item.discount);\n  }\n  return item.price;\n};\nexports.label%s = (item) => (item.name ? item.name.toUpperCase() : "unnamed");\n' "$n" "$n" >"$cov/src/pricing-$n.js"
+    if [ $((n % 3)) -ne 0 ]; then
+      printf "const m = require('../src/pricing-%s');\ntest('prices item %s', () => { expect(m.price%s({ price: 10 })).toBe(10); });\n" "$n" "$n" "$n" >"$cov/test/pricing-$n.test.js"
+    fi
+  done
+  capture jest-coverage-table "$cov" "npx jest --version" "npx jest --coverage --collectCoverageFrom='src/**/*.js'"
 fi

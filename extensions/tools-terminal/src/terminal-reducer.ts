@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { ReducerInput, ToolResult, ToolResultReducer } from '@quiver/types';
 import { looksBinary, nulSeparatedAsLines, reduceBinaryOutput } from './reducers/binary.js';
 import { reduceCountTable } from './reducers/counts.js';
+import { coverageSummary } from './reducers/coverage.js';
 import { reduceDiagnosticsOutput } from './reducers/diagnostics.js';
 import { reduceEslintOutput } from './reducers/eslint.js';
 import { reduceFramedDiagnostics } from './reducers/framed-diagnostics.js';
@@ -79,6 +80,13 @@ function withWrapperVerdict(reduced: string, lines: readonly string[]): string {
   return missing.length === 0 ? reduced : `${reduced}\n${missing.join('\n')}`;
 }
 
+/** A test run's coverage table, kept (totals and least covered files) under a summary that left it out. */
+function withCoverage(reduced: string, lines: readonly string[], budget: number): string {
+  if (/^\s*All files\s*\|/m.test(reduced)) return reduced;
+  const coverage = coverageSummary(lines, Math.max(1_000, budget - reduced.length));
+  return coverage === undefined ? reduced : `${reduced}\n${coverage.join('\n')}`;
+}
+
 function recognize(input: OutputToReduce): { reduced: string; specific: boolean } | undefined {
   // Binary output is judged as printed: a terminal's rewriting of lines at carriage returns means nothing in it.
   if (looksBinary(input.output)) {
@@ -112,7 +120,11 @@ function recognize(input: OutputToReduce): { reduced: string; specific: boolean 
     // A summary made from part of the output says so before any count it gives.
     const note =
       specific && partial !== undefined ? `[partial: ${partial}; counts below cover the rest]\n` : '';
-    return { reduced: `${note}${specific ? withWrapperVerdict(reduced, lines) : reduced}`, specific };
+    const verdict = specific ? withWrapperVerdict(reduced, lines) : reduced;
+    return {
+      reduced: `${note}${withCoverage(verdict, lines, input.budget ?? DEFAULT_REDUCER_BUDGET)}`,
+      specific,
+    };
   }
   return undefined;
 }
