@@ -13,26 +13,38 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
+/**
+ * Starts server-everything over HTTP and waits until it listens. A free port can be taken by
+ * another process before the server binds it (a loaded machine runs many tests at once): then it
+ * starts again on another one, unless the test asked for that port.
+ */
 async function startHttpEverything(
   mode: 'sse' | 'streamableHttp',
   reusePort?: number,
 ): Promise<{ port: number; child: ChildProcess }> {
-  const port = reusePort ?? (await freePort());
-  const child = spawn(process.execPath, [everythingServer, mode], {
-    env: { ...childEnvironment({}), PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/port/i.test(output)) resolve();
+  for (let attempt = 1; ; attempt++) {
+    const port = reusePort ?? (await freePort());
+    const child = spawn(process.execPath, [everythingServer, mode], {
+      env: { ...childEnvironment({}), PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
-    child.once('exit', (code) =>
-      reject(new Error(`server-everything ${mode} exited with ${code}: ${output}`)),
-    );
-  });
-  return { port, child };
+    const started = await new Promise<boolean>((resolve, reject) => {
+      let output = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        // "listening on port N" (Streamable HTTP), "running on port N" (SSE); not "Port N is already in use".
+        if (/(?:listening|running) on port \d+/i.test(output)) resolve(true);
+        else if (/already in use/i.test(output)) resolve(false);
+      });
+      child.once('exit', (code) =>
+        reject(new Error(`server-everything ${mode} exited with ${code}: ${output}`)),
+      );
+    });
+    if (started) return { port, child };
+    child.kill();
+    if (reusePort !== undefined || attempt >= 3)
+      throw new Error(`port ${port} is in use: server-everything could not start`);
+  }
 }
 
 describe('HTTP servers', () => {
