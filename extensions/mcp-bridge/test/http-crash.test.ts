@@ -22,7 +22,9 @@ async function startStreamableHttp(port: number): Promise<ChildProcess> {
     let output = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (/port/i.test(output)) resolve();
+      // "listening on port N", not "Port N is already in use".
+      if (/listening on port \d+/i.test(output)) resolve();
+      else if (/already in use/i.test(output)) reject(new Error(`port ${port} is taken: ${output}`));
     });
     child.once('exit', (code) => reject(new Error(`server-everything exited with ${code}: ${output}`)));
   });
