@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -721,4 +721,39 @@ if wants coverage; then
     fi
   done
   capture jest-coverage-table "$cov" "npx jest --version" "npx jest --coverage --collectCoverageFrom='src/**/*.js'"
+fi
+
+# Service logs with a stack trace deep in their middle (Python's logging.exception, a Node.js error
+# logged with its stack), measured before any change.
+if wants traces; then
+  tr="$work/traces"
+  mkdir -p "$tr"
+  cat >"$tr/svc.py" <<'PY'
+import logging, sys
+logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+log = logging.getLogger("orders")
+def parse(row):
+    return int(row["qty"]) * float(row["price"])
+def total(rows):
+    return sum(parse(r) for r in rows)
+for i in range(3000):
+    log.info("processed order %d in %d ms", i, i % 17)
+try:
+    total([{"qty": "2", "price": "3.5"}, {"qty": "two", "price": "1"}])
+except Exception:
+    log.exception("batch 42 failed")
+for i in range(3000, 6000):
+    log.info("processed order %d in %d ms", i, i % 17)
+print("shutting down")
+PY
+  capture python-log-traceback "$tr" "python3 --version" "python3 svc.py"
+  cat >"$tr/worker.js" <<'JS'
+function chargeCard(order) { return order.card.number.slice(-4); }
+function settle(orders) { return orders.map(chargeCard); }
+for (let i = 0; i < 3000; i++) console.log(`job ${i}: settled in ${i % 13} ms`);
+try { settle([{ card: { number: '4242' } }, { id: 17 }]); } catch (error) { console.error('job 3000 failed:', error); }
+for (let i = 3001; i < 6000; i++) console.log(`job ${i}: settled in ${i % 13} ms`);
+console.log('worker stopped');
+JS
+  capture node-log-stack "$tr" "node --version" "node worker.js"
 fi

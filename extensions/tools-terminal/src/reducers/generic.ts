@@ -8,8 +8,15 @@ const MAX_LINE_CHARS = 500;
 const MIN_RUN = 3;
 /** Lines from the cut middle that say something failed; past this many only their count is given. */
 const MAX_MIDDLE_PROBLEMS = 40;
+/** Lines of a stack trace after its first line: Python's frames and source lines, JavaScript's and Java's `at` lines. */
+const TRACE_LINE =
+  /^\s+(?:File "|at |\.\.\. \d+ more)|^\s{4,}\S|^\s+\^+\s*$|^Caused by: |^During handling of the above exception/;
+/** The line that ends a Python traceback: the exception and its message. */
+const EXCEPTION_LINE = /^[\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b(?::|$)/;
+/** Lines of one trace kept at most. */
+const MAX_TRACE_LINES = 40;
 const PROBLEM_LINE =
-  /\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b/i;
+  /^[\w.]*(?:Error|Exception)\b: |\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b/i;
 
 /** Outline lines kept from the cut middle of a file printed whole: past this many only their count is given. */
 const MAX_MIDDLE_OUTLINE = 150;
@@ -91,6 +98,19 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     (entry) => PROBLEM_LINE.test(entry.text) || WINDOW_CUT_LINE.test(entry.text),
   );
   const keptProblems = new Set(problems.slice(0, MAX_MIDDLE_PROBLEMS));
+  // A failure's stack trace goes with it: the frames after `Traceback …`, an `Error:` or an
+  // exception line, to the exception that ends a Python traceback.
+  for (const problem of [...keptProblems]) {
+    let index = middle.indexOf(problem) + 1;
+    for (let taken = 0; index < middle.length && taken < MAX_TRACE_LINES; index++, taken++) {
+      const entry = middle[index] as Shown;
+      if (TRACE_LINE.test(entry.text)) keptProblems.add(entry);
+      else {
+        if (EXCEPTION_LINE.test(entry.text)) keptProblems.add(entry);
+        break;
+      }
+    }
+  }
   const yaml = YAML_COMMAND.test(input.command) || YAML_START.test(input.lines[0] ?? '');
   const outline = middle.filter(
     (entry) =>
@@ -106,7 +126,7 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   const what = [
     ...(keptProblems.size > 0
       ? [
-          `${plural(keptProblems.size, 'line')} reporting a failure${problems.length > keptProblems.size ? ` (of ${problems.length.toLocaleString('en-US')})` : ''}`,
+          `${plural(Math.min(problems.length, MAX_MIDDLE_PROBLEMS), 'line')} reporting a failure${problems.length > MAX_MIDDLE_PROBLEMS ? ` (of ${problems.length.toLocaleString('en-US')})` : ''}${keptProblems.size > Math.min(problems.length, MAX_MIDDLE_PROBLEMS) ? ' with their stack traces' : ''}`,
         ]
       : []),
     ...(keptOutline.size > 0

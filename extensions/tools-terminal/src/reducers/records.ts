@@ -14,6 +14,8 @@ const TIMESTAMP =
   /^\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)\]?/;
 const SEPARATOR = /^[-=+|\s]+$/;
 const SECTION_HEADER = /^\S.*:$/;
+const FAILURE =
+  /\b(?:FATAL|CRITICAL|ERROR|FAIL(?:ED|URE)?)\b|^Traceback \(|^\w+(?:Error|Exception): |^\s+at \S+ \(/;
 const LEVEL = /\b(FATAL|CRITICAL|ERROR|ERR|WARN(?:ING)?|FAIL(?:ED|URE)?)\b/i;
 
 function clip(line: string): string {
@@ -215,6 +217,9 @@ function reduceTable(input: RecognizerInput, lines: readonly string[]): string |
   }
   if (!best) return undefined;
   const { header, width, named } = best;
+  // Without a line of column names, lines of the same shape may be a log, not a table: one that
+  // reports a failure is left to the reducers that keep failure lines whole.
+  if (!named && lines.some((line) => FAILURE.test(line))) return undefined;
   // Without a line of names, the line found is the first row; what precedes it is a preamble (`Listing...`).
   const body = lines.slice(named ? header + 1 : header);
   const rows = body.filter((line) => !SEPARATOR.test(line) && split(line).length >= width);
