@@ -87,7 +87,11 @@ function withCoverage(reduced: string, lines: readonly string[], budget: number)
   return coverage === undefined ? reduced : `${reduced}\n${coverage.join('\n')}`;
 }
 
-function recognize(input: OutputToReduce): { reduced: string; specific: boolean } | undefined {
+function recognize(
+  input: OutputToReduce,
+  /** What a terminal shows of the output, when the caller has it already. */
+  shown?: string,
+): { reduced: string; specific: boolean } | undefined {
   // Binary output is judged as printed: a terminal's rewriting of lines at carriage returns means nothing in it.
   if (looksBinary(input.output)) {
     const partial = missingPart(input.output.split('\n'));
@@ -99,7 +103,7 @@ function recognize(input: OutputToReduce): { reduced: string; specific: boolean 
     });
     if (reduced !== undefined) return { reduced, specific: true };
   }
-  const clean = terminalText(nulSeparatedAsLines(input.output));
+  const clean = shown ?? terminalText(nulSeparatedAsLines(input.output));
   const lines = clean.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const partial = missingPart(lines);
@@ -135,8 +139,9 @@ function recognize(input: OutputToReduce): { reduced: string; specific: boolean 
  */
 export function reduceTerminalOutput(input: OutputToReduce): string {
   // What a terminal would show of binary output is not what it holds: carriage returns in it are bytes.
-  const clean = looksBinary(input.output) ? input.output : terminalText(nulSeparatedAsLines(input.output));
-  const recognized = recognize(input);
+  const binary = looksBinary(input.output);
+  const clean = binary ? input.output : terminalText(nulSeparatedAsLines(input.output));
+  const recognized = recognize(input, binary ? undefined : clean);
   return recognized && recognized.reduced.length < clean.length ? recognized.reduced : clean;
 }
 
