@@ -16,6 +16,7 @@ describe('compiler and checker reduction', () => {
   it('knows a compiler it does not name by its `file:line: error:` lines (a build script running javac)', () => {
     const fixture = loadFixture('javac-many-errors');
     const named = reduceTerminalOutput(fixture);
+    expect(named).toContain('cannot find symbol (method undefinedCall()) (25×)');
     expect(reduceTerminalOutput({ ...fixture, command: './build.sh' })).toBe(named);
   });
 

@@ -19,8 +19,19 @@ export const OPTION_KEYS = {
   sessionLogWriter: true,
 } as const;
 
+const SESSION_LOG_WRITERS = ['thread', 'calling-thread'];
+
 /** A misspelt option (`configFile`, `trustProjects`) would be ignored without a word: refuse it. */
 export function checkCreateQuiverOptions(options: object): void {
+  const writer = (options as { sessionLogWriter?: unknown }).sessionLogWriter;
+  if (writer !== undefined && !SESSION_LOG_WRITERS.includes(writer as string))
+    throw new QuiverError(
+      'usage',
+      `createQuiver: sessionLogWriter must be "thread" or "calling-thread", not ${JSON.stringify(writer)}.`,
+      {
+        fix: 'Leave it out for the writer thread (a host serving many calls), or pass "calling-thread" for a process that runs a call or two and ends.',
+      },
+    );
   const known = Object.keys(OPTION_KEYS);
   const unknown = Object.keys(options).filter((key) => !known.includes(key));
   const first = unknown[0];

@@ -66,4 +66,13 @@ describe('options an embedder gets wrong', () => {
     expect(error?.message).toContain('unknown option "configPth"');
     expect(error?.fix).toContain('Did you mean "configPath"');
   });
+
+  it('refuses a sessionLogWriter it does not know, naming the two it takes', async () => {
+    const error = await createQuiver({ workspace, sessionLogWriter: 'inline' } as never).then(
+      () => undefined,
+      (caught: QuiverError) => caught,
+    );
+    expect(error?.code).toBe('usage');
+    expect(error?.message).toContain('sessionLogWriter must be "thread" or "calling-thread", not "inline"');
+  });
 });

@@ -1,4 +1,4 @@
-import { type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
+import { plural, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
 
 export const GENERIC_THRESHOLD_BYTES = 8 * 1024;
 const HEAD_LINES = 60;
@@ -77,8 +77,6 @@ function collapseRuns(lines: readonly string[]): Shown[] {
 }
 
 const printedLines = (shown: readonly Shown[]) => shown.reduce((sum, entry) => sum + entry.lines, 0);
-const plural = (count: number, noun: string) =>
-  `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 
 /**
  * Anything over 8 KB that nothing else recognized: repeated lines once with their count, then the

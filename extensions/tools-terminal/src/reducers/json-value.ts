@@ -1,4 +1,4 @@
-import type { Recognizer, RecognizerInput } from './reducer-input.js';
+import { plural, type Recognizer, type RecognizerInput } from './reducer-input.js';
 
 /**
  * One JSON document too long for the budget (`curl` of an API, `npm view --json`, `kubectl get -o
@@ -52,10 +52,6 @@ function oneLine(value: Json): string {
 function short(value: Json, limit = SHORT_VALUE): string {
   const text = oneLine(value);
   return text.length <= limit ? text : `${text.slice(0, limit)}…`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** A field of a record by its dotted path (`metadata.name`, as Kubernetes names its objects). */

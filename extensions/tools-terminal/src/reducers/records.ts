@@ -1,5 +1,5 @@
 import { GENERIC_THRESHOLD_BYTES } from './generic.js';
-import { counted, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
+import { counted, plural, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
 
 /**
  * Outputs no specific reducer knows, made of repeated records: every record's key line is kept
@@ -20,10 +20,6 @@ const LEVEL = /\b(FATAL|CRITICAL|ERROR|ERR|WARN(?:ING)?|FAIL(?:ED|URE)?)\b/i;
 
 function clip(line: string): string {
   return line.length <= MAX_KEY_CHARS ? line : `${line.slice(0, MAX_KEY_CHARS)}…`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** The first items whose joined length stays within `budget` (at least one). */

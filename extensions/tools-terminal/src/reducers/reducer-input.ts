@@ -70,7 +70,12 @@ export function commandWords(command: string): string {
 export const WINDOW_CUT_LINE = /^\[… ([\d,]+) bytes cut from the middle; .*…\]$/;
 
 /** `16 files` when the output is whole; `at least 16 files` when part of it was not read. */
+/** `1 file`, `1,204 files`. */
+export function plural(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 export function counted(count: number, noun: string, partial: string | undefined): string {
-  const phrase = `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+  const phrase = plural(count, noun);
   return partial === undefined ? phrase : `at least ${phrase}`;
 }
