@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -756,4 +756,103 @@ for (let i = 3001; i < 6000; i++) console.log(`job ${i}: settled in ${i % 13} ms
 console.log('worker stopped');
 JS
   capture node-log-stack "$tr" "node --version" "node worker.js"
+fi
+
+# Outputs of kinds no earlier section has: hex dumps, certificates, column tables, process trees,
+# CMake builds, compiler warnings, npm outdated, bundler reports,
+# JSON-lines logs and search results, plain unified diffs, verbose HTTP, SQL dumps, apt plans.
+if wants unseen5; then
+  u5="$work/unseen5"
+  mkdir -p "$u5"
+  head -c 4096 /usr/bin/env >"$u5/prog.bin"
+  capture xxd-binary "$u5" "xxd --version" "xxd prog.bin"
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$u5/key.pem" -out "$u5/cert.pem" -days 397 \
+    -subj "/C=DE/O=Example Shop GmbH/CN=shop.example.com" \
+    -addext "subjectAltName=DNS:shop.example.com,DNS:www.shop.example.com,DNS:api.shop.example.com,DNS:admin.shop.example.com,IP:10.0.0.7" 2>/dev/null
+  capture openssl-x509-text "$u5" "openssl version" "openssl x509 -in cert.pem -text -noout"
+  sqlite3 "$u5/shop.db" "create table customers(id integer primary key, name text, city text, balance real); with recursive n(i) as (select 1 union all select i+1 from n where i < 600) insert into customers select i, 'customer ' || i, case i % 5 when 0 then 'Berlin' when 1 then 'Lisbon' when 2 then 'Oslo' when 3 then 'Austin' else 'Kyoto' end, round(i * 13.7 % 5000, 2) from n;"
+  capture sqlite3-column-table "$u5" "sqlite3 --version" "sqlite3 -header -column shop.db 'select * from customers order by id'"
+  capture pstree-processes "$u5" "pstree --version" "bash -c 'for i in \$(seq 1 40); do sleep 30 & done; pstree -pa \$\$; kill \$(jobs -p)'"
+  mkdir -p "$u5/cm/src"
+  cat >"$u5/cm/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.16)
+project(inventory C)
+add_library(stock src/stock.c src/prices.c)
+add_executable(inventory src/main.c)
+target_link_libraries(inventory stock)
+CMAKE
+  cat >"$u5/cm/src/stock.h" <<'C'
+struct item { const char *sku; int qty; };
+int reserve(struct item *it, int n);
+double price_of(const char *sku);
+C
+  cat >"$u5/cm/src/stock.c" <<'C'
+#include "stock.h"
+int reserve(struct item *it, int n) { if (it->qty < n) return -1; it->qty -= n; return it->qty; }
+C
+  cat >"$u5/cm/src/prices.c" <<'C'
+#include "stock.h"
+#include <string.h>
+double price_of(const char *sku) { if (strcmp(sku, "A1") == 0) return 3.5; return undefined_price(sku) * discount; }
+C
+  cat >"$u5/cm/src/main.c" <<'C'
+#include <stdio.h>
+#include "stock.h"
+int main(void) { struct item it = { "A1", 4 }; printf("%d %f\n", reserve(&it, 2), price_of(it.sku)); return 0; }
+C
+  capture cmake-build-errors "$u5/cm" "cmake --version" "cmake -S . -B build >/dev/null 2>&1; cmake --build build -- -k"
+  cat >"$u5/warn.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+static int unused_helper(int x) { return x * 2; }
+int count(const char *s) { int n; for (int i = 0; i < strlen(s); i++) if (s[i] == 'a') n++; return n; }
+int pick(int k) { switch (k) { case 1: return 10; case 2: k++; case 3: return 30; } }
+void copy(char *dst, const char *src) { char buf[8]; sprintf(buf, "%s-%s", src, src); strcpy(dst, buf); }
+int main(int argc, char **argv) { unsigned u = 3; if (argc < u) printf("%d\n", argv); return pick(argc) + count(argv[0]); }
+C
+  capture gcc-warnings-wall "$u5" "gcc --version" "gcc -Wall -Wextra -O2 -c warn.c -o warn.o"
+  mkdir -p "$u5/audit"
+  (cd "$u5/audit" && npm init -y >/dev/null && npm install --no-audit --no-fund --ignore-scripts lodash@4.17.15 minimist@0.0.8 node-fetch@2.6.0 axios@0.21.0 express@4.16.0 jsonwebtoken@8.5.1 >/dev/null 2>&1)
+  capture npm-outdated-table "$u5/audit" "npm --version" "npm outdated"
+  mkdir -p "$u5/site/src/pages"
+  for page in home cart checkout account orders search help; do
+    printf 'export default function %s() { return "%s page: " + "%s".repeat(%d); }\n' "$page" "$page" "$page" "$(( ${#page} * 400 ))" >"$u5/site/src/pages/$page.js"
+  done
+  printf '%s\n' "const pages = import.meta.glob('./pages/*.js');" "for (const [path, load] of Object.entries(pages)) load().then((m) => console.log(path, m.default()));" >"$u5/site/src/main.js"
+  printf '%s\n' '<!doctype html><html><head><title>shop</title></head><body><script type="module" src="/src/main.js"></script></body></html>' >"$u5/site/index.html"
+  capture vite-build-chunks "$u5/site" "$monorepo_bin/vite --version" "$monorepo_bin/vite build --logLevel info"
+  capture rg-json-matches "$monorepo/packages/runtime/src" "rg --version" "rg --json 'createHash|randomUUID' ."
+  cp -r "$monorepo/packages/permissions/src" "$u5/perm-old"
+  cp -r "$monorepo/packages/permissions/src" "$u5/perm-new"
+  (cd "$u5/perm-new" && for f in $(find . -name '*.ts' | sort | awk 'NR % 3 == 0'); do sed -i 's/return /return  /; s/const /let /' "$f"; done; rm -f "$(find . -name '*.ts' | sort | head -n 1)"; echo 'export const added = 1;' >new-file.ts)
+  capture diff-ru-dirs "$u5" "diff --version" "diff -ru perm-old perm-new"
+  mkdir -p "$u5/www" && for i in $(seq 1 30); do echo "file $i" >"$u5/www/report-$i.txt"; done
+  capture curl-verbose-listing "$u5" "curl --version" "python3 -m http.server 8765 --bind 127.0.0.1 --directory www >/dev/null 2>&1 & server=\$!; for i in \$(seq 1 50); do curl -s -o /dev/null http://127.0.0.1:8765/ && break; sleep 0.1; done; curl -v http://127.0.0.1:8765/; kill \$server"
+  mkdir -p "$u5/svc"
+  (cd "$u5/svc" && npm init -y >/dev/null && npm install --no-audit --no-fund pino@9 >/dev/null 2>&1)
+  cat >"$u5/svc/server.js" <<'JS'
+const pino = require('pino');
+const log = pino({ base: { service: 'checkout' }, timestamp: () => `,"time":"2026-11-20T10:00:${'00'}Z"` });
+for (let i = 0; i < 2500; i++) log.info({ order: i, ms: i % 23 }, 'order placed');
+try { JSON.parse('{"cart": [1, 2,'); } catch (err) { log.error({ err, order: 2500 }, 'cart could not be read'); }
+log.warn({ queue: 'payments', depth: 912 }, 'payment queue backing up');
+for (let i = 2501; i < 5000; i++) log.info({ order: i, ms: i % 23 }, 'order placed');
+log.fatal({ signal: 'SIGTERM' }, 'shutting down with 3 orders in flight');
+JS
+  capture pino-json-log "$u5/svc" "node -e \"console.log('pino ' + require('pino/package.json').version)\"" "node server.js"
+  prettier="node $(pnpm_package prettier 2.8.8)/bin-prettier.js"
+  capture prettier-check-files "$monorepo/packages/runtime" "$prettier --version" "$prettier --check 'src/**/*.ts'"
+  capture stat-many-files "$monorepo/packages/core/src" "stat --version" "stat *.ts"
+  capture strace-summary "$u5" "strace -V" "strace -f -c -o /dev/stdout node -e 'require(\"fs\").readdirSync(\"/usr/lib\")' "
+  pg_bin=/usr/lib/postgresql/15/bin
+  pgdir=/tmp/quiver-fixtures-pg5
+  rm -rf "$pgdir" && mkdir -p "$pgdir" && chmod 755 "$pgdir"
+  as_pg() { if [ "$(id -u)" = 0 ]; then chown -R postgres "$pgdir"; su postgres -s /bin/bash -c "$1"; else bash -c "$1"; fi; }
+  as_pg "$pg_bin/initdb -D $pgdir/data -U postgres -A trust >/dev/null && $pg_bin/pg_ctl -D $pgdir/data -o \"-p 54330 -k $pgdir -c listen_addresses=''\" -l $pgdir/log -w start >/dev/null"
+  "$pg_bin/psql" -h "$pgdir" -p 54330 -U postgres -q -c "create table customers(id serial primary key, email text unique not null, created date); create table orders(id serial primary key, customer_id int references customers(id), total numeric(10,2)); create index orders_customer on orders(customer_id); create view big_orders as select * from orders where total > 500; insert into customers(email, created) select 'c' || g || '@example.com', date '2026-01-01' + g % 300 from generate_series(1, 1500) g; insert into orders(customer_id, total) select 1 + g % 1500, (g * 37 % 100000) / 100.0 from generate_series(1, 3000) g;"
+  capture pg-dump-schema-data "$pgdir" "$pg_bin/pg_dump --version" "$pg_bin/pg_dump -h $pgdir -p 54330 -U postgres postgres"
+  as_pg "$pg_bin/pg_ctl -D $pgdir/data -m fast stop >/dev/null"
+  rm -rf "$pgdir"
+  capture apt-get-simulate "$u5" "apt-get --version" "apt-get install -s --no-install-recommends texlive-latex-base"
+  capture top-batch "$u5" "top -v" "COLUMNS=120 top -b -n 1 -w 120"
 fi
