@@ -8,8 +8,10 @@ import { reduceEslintOutput } from './reducers/eslint.js';
 import { reduceFramedDiagnostics } from './reducers/framed-diagnostics.js';
 import { reduceGenericOutput } from './reducers/generic.js';
 import { reduceGitOutput } from './reducers/git.js';
+import { reducePatchOutput } from './reducers/git-diff.js';
 import { reduceHtmlPage } from './reducers/html.js';
 import { reduceInstallOutput } from './reducers/installs.js';
+import { reduceJsonLines } from './reducers/json-lines.js';
 import { reduceJsonValue } from './reducers/json-value.js';
 import { reduceNpmLsOutput } from './reducers/npm-ls.js';
 import { reducePathList } from './reducers/paths.js';
@@ -34,7 +36,9 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceEslintOutput,
   reduceFramedDiagnostics,
   reduceDiagnosticsOutput,
+  reducePatchOutput,
   reduceHtmlPage,
+  reduceJsonLines,
   reduceJsonValue,
   reducePathList,
   reduceCountTable,

@@ -1,4 +1,4 @@
-import { counted, WINDOW_CUT_LINE } from './reducer-input.js';
+import { counted, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
 
 const MAX_HUNK_LINE_CHARS = 300;
 const MAX_PREAMBLE_LINES = 12;
@@ -12,6 +12,24 @@ export interface FilePatch {
   added: number;
   removed: number;
   hunks: string[][];
+  /** How a hunk listing names the file: `diff --git path`, or the `diff -u …` / `+++ path` line. */
+  label: string;
+  /** Lines between patches that are not part of one (`Only in dir: name`, `Binary files … differ`). */
+  notes: string[];
+}
+
+/** Where a non-git file patch starts: `--- old`, then `+++ new`, then a hunk header. */
+function isPlainPatchStart(lines: readonly string[], index: number): boolean {
+  return (
+    (lines[index] as string).startsWith('--- ') &&
+    (lines[index + 1] ?? '').startsWith('+++ ') &&
+    /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/.test(lines[index + 2] ?? '')
+  );
+}
+
+/** A `---`/`+++` line's path, without the timestamp `diff -u` puts after a tab. */
+function plainPath(line: string): string {
+  return line.slice(4).split('\t')[0]?.trim() ?? '';
 }
 
 function pathsOf(diffLine: string): { before: string; after: string } {
@@ -20,7 +38,13 @@ function pathsOf(diffLine: string): { before: string; after: string } {
 }
 
 function parseFile(lines: readonly string[]): FilePatch {
-  const { before, after } = pathsOf(lines[0] as string);
+  const git = (lines[0] as string).startsWith('diff --git ');
+  let { before, after } = pathsOf(lines[0] as string);
+  if (!git) {
+    const minus = lines.findIndex((line) => line.startsWith('--- '));
+    before = plainPath(lines[minus] ?? '');
+    after = plainPath(lines[minus + 1] ?? '');
+  }
   const file: FilePatch = {
     path: after,
     partial: false,
@@ -29,15 +53,30 @@ function parseFile(lines: readonly string[]): FilePatch {
     added: 0,
     removed: 0,
     hunks: [],
+    label: git
+      ? `diff --git ${after}`
+      : (lines[0] as string).startsWith('--- ')
+        ? `+++ ${after}`
+        : (lines[0] as string),
+    notes: [],
   };
+  if (!git && before === '/dev/null') file.status = 'A';
+  else if (!git && after === '/dev/null') {
+    file.status = 'D';
+    file.path = before;
+  }
   let renamedFrom = before;
   let hunk: string[] | undefined;
+  let headerDone = false;
   for (const line of lines.slice(1)) {
     if (WINDOW_CUT_LINE.test(line)) {
       file.partial = true;
       hunk = undefined;
       continue;
     }
+    // Inside a hunk every line is context, an addition, a removal or `\ No newline…`; anything
+    // else (`Only in dir: name` from `diff -r`) ends it.
+    if (hunk && line !== '' && !/^[ +\-\\]/.test(line) && !line.startsWith('@@')) hunk = undefined;
     if (hunk) {
       if (line.startsWith('@@')) {
         hunk = [line];
@@ -49,7 +88,12 @@ function parseFile(lines: readonly string[]): FilePatch {
       hunk.push(line);
       continue;
     }
+    if (!git && headerDone && line.trim() !== '' && !line.startsWith('@@')) {
+      file.notes.push(line);
+      continue;
+    }
     if (line.startsWith('@@')) {
+      headerDone = true;
       hunk = [line];
       file.hunks.push(hunk);
     } else if (line.startsWith('new file mode')) file.status = 'A';
@@ -63,7 +107,7 @@ function parseFile(lines: readonly string[]): FilePatch {
     } else if (line.startsWith('Binary files ') || line === 'GIT binary patch') file.binary = true;
   }
   if (file.status === 'R' || file.status === 'C') file.path = `${renamedFrom} → ${after}`;
-  else if (file.status === 'D') file.path = before;
+  else if (git && file.status === 'D') file.path = before;
   return file;
 }
 
@@ -76,9 +120,28 @@ export function summaryLine(file: FilePatch): string {
   return `${file.status} ${file.path} (${counts}${file.partial ? ' in the part read' : ''})`;
 }
 
-/** The files of a patch, each from its `diff --git` line to the next. */
+/**
+ * Where each file's patch starts: its `diff --git` line; in a patch not made by git (`diff -ru`,
+ * `svn diff`, a `.patch` file), its `--- old` line, or the `diff …`/`Index:` line just before it.
+ */
+function patchStarts(lines: readonly string[]): number[] {
+  const starts: number[] = [];
+  const git = lines.some((line) => line.startsWith('diff --git '));
+  for (const [index, line] of lines.entries()) {
+    if (git) {
+      if (line.startsWith('diff --git ')) starts.push(index);
+    } else if (isPlainPatchStart(lines, index)) {
+      const above = lines[index - 1] ?? '';
+      const header = /^(?:diff |Index: )/.test(above) || /^={20,}$/.test(above);
+      starts.push(header && !/^={20,}$/.test(above) ? index - 1 : index);
+    }
+  }
+  return starts;
+}
+
+/** The files of a patch, each from its first line to the next file's. */
 export function patchFiles(lines: readonly string[]): FilePatch[] {
-  const starts = lines.flatMap((line, index) => (line.startsWith('diff --git ') ? [index] : []));
+  const starts = patchStarts(lines);
   return starts.map((start, index) => parseFile(lines.slice(start, starts[index + 1])));
 }
 
@@ -109,7 +172,7 @@ function hunksWithin(files: readonly FilePatch[], budget: number): { lines: stri
   let used = 0;
   let hidden = 0;
   for (const file of files) {
-    const header = `diff --git ${file.path}`;
+    const header = file.label;
     let shownHere = 0;
     for (const hunk of file.hunks) {
       const text = hunk.map(clip);
@@ -134,21 +197,42 @@ export function reduceGitPatch(
   budget: number,
   partial?: string,
 ): string | undefined {
-  const first = lines.findIndex((line) => line.startsWith('diff --git '));
-  if (first < 0) return undefined;
+  const files = patchFiles(lines);
+  if (files.length === 0) return undefined;
+  const git = files[0]?.label.startsWith('diff --git ') === true;
+  const first = patchStarts(lines)[0] as number;
   const preamble = lines
     .slice(0, first)
     .filter((line) => line.trim().length > 0 && !WINDOW_CUT_LINE.test(line))
     .slice(0, MAX_PREAMBLE_LINES);
-  const files = patchFiles(lines);
-  const summary = [...preamble, `${patchTotals(files, partial)}:`, ...files.map(summaryLine)];
+  const totals = git
+    ? patchTotals(files, partial)
+    : patchTotals(files, partial, 'the files cut are not counted');
+  // `diff -r`'s `Only in dir: name` and `Files … differ` lines name files too: each kept as printed.
+  const summary = [...preamble, `${totals}:`, ...files.flatMap((file) => [summaryLine(file), ...file.notes])];
   const used = summary.reduce((sum, line) => sum + line.length + 1, 0);
   const { lines: hunks, hidden } = hunksWithin(files, budget - used);
+  const how = git ? '; git diff -- <path> shows one' : '';
   const note =
     hidden > 0
-      ? [
-          `[hunks of ${hidden} file${hidden === 1 ? '' : 's'} not shown, in part or whole; git diff -- <path> shows one]`,
-        ]
+      ? [`[hunks of ${hidden} file${hidden === 1 ? '' : 's'} not shown, in part or whole${how}]`]
       : [];
   return [...summary, '', ...hunks, ...note].join('\n');
 }
+
+/** Share of an output's non-empty lines a patch must make up to be read as one, whatever the command. */
+const MIN_PATCH_SHARE = 0.6;
+
+/**
+ * A unified diff printed by any command (`diff -ru`, `svn diff`, `cat fix.patch`, `gh pr diff`):
+ * read as `git diff` is, when most of the output is the patch.
+ */
+export const reducePatchOutput: Recognizer = (input: RecognizerInput) => {
+  if (input.output.length <= input.budget) return undefined;
+  const starts = patchStarts(input.lines);
+  if (starts.length === 0) return undefined;
+  const nonEmpty = input.lines.filter((line) => line.trim() !== '').length;
+  const inPatch = input.lines.slice(starts[0]).filter((line) => line.trim() !== '').length;
+  if (inPatch < nonEmpty * MIN_PATCH_SHARE) return undefined;
+  return reduceGitPatch(input.lines, input.budget, input.partial);
+};
