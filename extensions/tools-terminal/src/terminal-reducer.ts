@@ -9,6 +9,7 @@ import { reduceFramedDiagnostics } from './reducers/framed-diagnostics.js';
 import { reduceGenericOutput } from './reducers/generic.js';
 import { reduceGitOutput } from './reducers/git.js';
 import { reducePatchOutput } from './reducers/git-diff.js';
+import { reduceHexDump } from './reducers/hexdump.js';
 import { reduceHtmlPage } from './reducers/html.js';
 import { reduceInstallOutput } from './reducers/installs.js';
 import { reduceJsonLines } from './reducers/json-lines.js';
@@ -37,6 +38,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceFramedDiagnostics,
   reduceDiagnosticsOutput,
   reducePatchOutput,
+  reduceHexDump,
   reduceHtmlPage,
   reduceJsonLines,
   reduceJsonValue,

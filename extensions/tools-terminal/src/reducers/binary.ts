@@ -79,7 +79,7 @@ function utf16Text(output: string): string | undefined {
 }
 
 /** What the first bytes say the output is, as `file` would (the common kinds a workspace holds). */
-function kindOf(output: string): string | undefined {
+export function kindOf(output: string): string | undefined {
   const head = output.slice(0, 600);
   if (head.startsWith('\u007fELF')) return 'an ELF executable or library';
   if (head.startsWith('SQLite format 3\u0000')) return 'an SQLite database';
@@ -111,7 +111,7 @@ function kindOf(output: string): string | undefined {
 }
 
 /** The runs of printable characters, in order, as `strings -n 8` finds them. */
-function textRuns(output: string): string[] {
+export function textRuns(output: string): string[] {
   const runs: string[] = [];
   const pattern = /[\t\x20-\x7e]{8,}/g;
   for (const match of output.matchAll(pattern)) {
@@ -121,7 +121,7 @@ function textRuns(output: string): string[] {
   return runs;
 }
 
-function cutRun(run: string): string {
+export function cutRun(run: string): string {
   return run.length <= MAX_RUN_SHOWN ? run : `${run.slice(0, MAX_RUN_SHOWN)}…`;
 }
 

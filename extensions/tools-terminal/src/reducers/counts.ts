@@ -19,8 +19,11 @@ interface Row {
   index: number;
 }
 
-/** A line of two or more column names. */
-const HEADER = /^\s*[A-Za-z%#][\w%#.-]*(?:\s*\|?\s+\|?\s*[A-Za-z%#][\w%#.-]*)+\s*\|?\s*$/;
+/** A line of two or more column names (`PID USER %CPU TIME+ COMMAND`). */
+const HEADER = /^\s*[A-Za-z%#][\w%#.+-]*(?:\s*\|?\s+\|?\s*[A-Za-z%#][\w%#.+-]*)+\s*\|?\s*$/;
+
+/** A label made of numbers and separators only. */
+const NUMBERS_ONLY = /^[\d.,:/+-]+(?:\s+[\d.,:/+-]+)*$/;
 
 /** What follows a process id in `strace -f` (a call, a resumed call, a signal, an exit): not a count. */
 const TRACE_EVENT = /^(?:[a-z_][a-z0-9_]*\(|<\.\.\. |\+\+\+ |--- )/;
@@ -35,11 +38,16 @@ function rowOf(line: string, index: number): Row | undefined {
 export const reduceCountTable: Recognizer = (input: RecognizerInput) => {
   if (input.output.length <= input.budget) return undefined;
   const lines = input.lines.filter((line) => line.trim() !== '' && !WINDOW_CUT_LINE.test(line));
-  // A table whose first line names its columns (`ps`'s `PID STAT COMMAND`) numbers things, not counts them.
-  if (lines.length > 0 && rowOf(lines[0] as string, 0) === undefined && HEADER.test(lines[0] as string))
-    return undefined;
   const rows = lines.map(rowOf).filter((row): row is Row => row !== undefined);
   if (rows.length < MIN_ROWS || rows.length < lines.length * MIN_ROW_SHARE) return undefined;
+  // A table whose rows are headed by column names (`ps`'s `PID STAT COMMAND`, `top`'s under its
+  // summary lines) numbers things, not counts them.
+  const firstRow = (rows[0] as Row).index;
+  if (firstRow > 0 && HEADER.test(lines[firstRow - 1] as string)) return undefined;
+  // Rows of numbers only (`3000 1 110.00`) or of several tab-separated columns (a SQL dump's COPY
+  // block, a TSV file) are records of a data table, not counts.
+  if (rows.filter((row) => NUMBERS_ONLY.test(row.label) || row.label.includes('\t')).length > rows.length / 2)
+    return undefined;
   // `wc` and `du -c` end with a `total` row; `du` without -c ends with the directory itself.
   const totals = rows.filter((row) => /^total$/i.test(row.label));
   const others = rows.filter((row) => !totals.includes(row));

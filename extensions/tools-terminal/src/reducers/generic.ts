@@ -22,7 +22,8 @@ const PROBLEM_LINE =
 const MAX_MIDDLE_OUTLINE = 150;
 /**
  * A document's or a source file's outline: Markdown headings, and definitions at the start of a
- * line or one indent in (functions, classes, methods, types) in the common languages.
+ * line or one indent in (functions, classes, methods, types) in the common languages, and SQL's
+ * CREATE/ALTER/COPY statements.
  */
 const OUTLINE_LINE = new RegExp(
   [
@@ -34,6 +35,9 @@ const OUTLINE_LINE = new RegExp(
     /^ {2,4}(?:(?:public|private|protected|static|async|get|set|override|readonly)\s+)*[A-Za-z_$#][\w$]*\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^{]+)?\{\s*$/,
     /^(?:const|let|var)\s+[\w$]+\s*=\s*(?:async\s*)?(?:function|\([^)]*\)\s*=>)/,
     /^exports\.[\w$]+\s*=|^module\.exports\s*=/,
+    // SQL's statements that define things (a dump, a migration): not its rows.
+    /^(?:CREATE|ALTER|DROP|COPY|GRANT|REVOKE|COMMENT ON)\s+\S/,
+    /^(?:create|alter|drop)\s+(?:table|view|index|unique|sequence|function|procedure|trigger|type|schema|extension|materialized)\b/,
   ]
     .map((pattern) => pattern.source)
     .join('|'),
