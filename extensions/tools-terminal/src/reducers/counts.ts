@@ -42,8 +42,9 @@ export const reduceCountTable: Recognizer = (input: RecognizerInput) => {
   if (rows.length < MIN_ROWS || rows.length < lines.length * MIN_ROW_SHARE) return undefined;
   // A table whose rows are headed by column names (`ps`'s `PID STAT COMMAND`, `top`'s under its
   // summary lines) numbers things, not counts them.
-  const firstRow = (rows[0] as Row).index;
-  if (firstRow > 0 && HEADER.test(lines[firstRow - 1] as string)) return undefined;
+  let above = (rows[0] as Row).index - 1;
+  while (above >= 0 && /^[-=+|\s]+$/.test(lines[above] as string)) above--;
+  if (above >= 0 && HEADER.test(lines[above] as string)) return undefined;
   // Rows of numbers only (`3000 1 110.00`) or of several tab-separated columns (a SQL dump's COPY
   // block, a TSV file) are records of a data table, not counts.
   if (rows.filter((row) => NUMBERS_ONLY.test(row.label) || row.label.includes('\t')).length > rows.length / 2)

@@ -3,9 +3,10 @@ import { counted, plural, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE
 
 /**
  * Outputs no specific reducer knows, made of repeated records: every record's key line is kept
- * before any detail is dropped. Three shapes: sections (`ls -laR`: a `dir:` line, then its
+ * before any detail is dropped. Four shapes: sections (`ls -laR`: a `dir:` line, then its
  * entries), timestamped log records (a line starting with a time, continuation lines after it),
- * and tables (a header, then one row a record: `dpkg -l`, `pip list`, `ps`).
+ * blocks of `Label: value` lines (`stat`, `apt show`), and tables (a header, then one row a record:
+ * `dpkg -l`, `pip list`, `ps`).
  */
 
 const MAX_KEY_CHARS = 160;
@@ -137,6 +138,56 @@ function reduceLogRecords(input: RecognizerInput, lines: readonly string[]): str
   }
   const hidden = keys.length - head.length - tail.length;
   out.push(...head, ...(hidden > 0 ? [`[… ${plural(hidden, 'record')} not shown …]`] : []), ...tail);
+  return out.join('\n');
+}
+
+/** A `Label: value` line (`  File: a.ts`, `Package: zlib1g`, `Name: web-7f9c`). */
+const LABELLED = /^\s*([A-Za-z][\w .()/-]{0,40}?):(?:\s|$)/;
+const MIN_BLOCKS = 10;
+const SQL_DEFINITION = /^(?:CREATE|ALTER)\s+(?:TABLE|VIEW|INDEX|UNIQUE INDEX|SEQUENCE|MATERIALIZED VIEW)\b/;
+const SQL_DATA = /^COPY\s.+\sFROM stdin;$|^INSERT INTO\s/;
+
+/**
+ * Records of several `Label: value` lines each, every one opened by the same label (`stat`'s
+ * `File:`, `apt show`'s `Package:`, `pip show`'s `Name:`, `kubectl describe`'s `Name:`): the
+ * opening line of every record, then whole records from the start and the end within the budget.
+ */
+function reduceBlocks(input: RecognizerInput, lines: readonly string[]): string | undefined {
+  const content = lines.filter((line) => line.trim() !== '');
+  const label = LABELLED.exec(content[0] ?? '')?.[1];
+  if (label === undefined) return undefined;
+  const starts: number[] = [];
+  let labelled = 0;
+  for (const [index, line] of lines.entries()) {
+    const match = LABELLED.exec(line);
+    if (match) labelled++;
+    if (match?.[1] === label) starts.push(index);
+  }
+  if (starts.length < MIN_BLOCKS || labelled < content.length / 2) return undefined;
+  // Records of one line each are a table, not blocks.
+  if (content.length < starts.length * 2) return undefined;
+  const blocks = starts.map((start, index) =>
+    lines.slice(start, starts[index + 1]).filter((line) => line.trim() !== ''),
+  );
+  const preamble = lines.slice(0, starts[0]).filter((line) => line.trim() !== '');
+  const heading = `${counted(blocks.length, 'record', input.partial)} of ${plural(Math.round(content.length / blocks.length), 'line')} or so, each opened by its \`${label}:\` line:`;
+  const keys = blocks.map((block) => clip((block[0] as string).trim()));
+  // Every key line is kept past the budget, up to twice its worth; the rest are counted.
+  const shownKeys = withinBudget(keys, input.budget * 2, '\n');
+  const out = [...preamble.slice(0, 5), heading, ...shownKeys];
+  if (shownKeys.length < keys.length)
+    out.push(`[… ${plural(keys.length - shownKeys.length, 'more record')} not shown]`);
+  let used = out.join('\n').length;
+  const whole: string[][] = [];
+  for (const block of [blocks[0], blocks.at(-1)]) {
+    if (block === undefined || whole.includes(block)) continue;
+    const size = block.reduce((sum, line) => sum + Math.min(line.length, MAX_KEY_CHARS) + 1, 0);
+    if (used + size > input.budget && whole.length > 0) break;
+    whole.push(block);
+    used += size;
+  }
+  out.push(`${whole.length === 1 ? 'the first record' : 'the first and the last record'} in full:`);
+  for (const block of whole) out.push(...block.map(clip));
   return out.join('\n');
 }
 
@@ -282,5 +333,14 @@ function wholeRows(rows: readonly string[], room: number): string[] {
 export const reduceRecordOutput: Recognizer = (input: RecognizerInput) => {
   if (input.output.length <= GENERIC_THRESHOLD_BYTES) return undefined;
   const lines = contentLines(input);
-  return reduceSections(input, lines) ?? reduceLogRecords(input, lines) ?? reduceTable(input, lines);
+  // A SQL dump's data rows sit between the statements that define them: the generic reducer keeps
+  // those statements from the middle it cuts, where a table summary would keep only the rows.
+  if (lines.some((line) => SQL_DEFINITION.test(line)) && lines.some((line) => SQL_DATA.test(line)))
+    return undefined;
+  return (
+    reduceSections(input, lines) ??
+    reduceBlocks(input, lines) ??
+    reduceLogRecords(input, lines) ??
+    reduceTable(input, lines)
+  );
 };

@@ -1,0 +1,123 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ToolResult } from '@quiver/types';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { terminalReducer, terminalTool } from '../src/index.js';
+import { createContext, createWorkspace, type TestWorkspace } from './context.js';
+
+const textOf = (result: ToolResult) => (result.ok ? result.value : result.error) ?? '';
+
+let workspace: TestWorkspace;
+beforeEach(async () => {
+  workspace = await createWorkspace();
+});
+afterEach(async () => {
+  await workspace.cleanup();
+});
+
+/** Runs the command with the real terminal tool and returns what the model would be sent. */
+async function reducedOutput(command: string): Promise<{ raw: string; reduced: string }> {
+  const { ctx } = await createContext(workspace);
+  const result = await Promise.resolve(terminalTool.execute({ command }, ctx));
+  const reduced = textOf(terminalReducer.reduce(result, { toolName: 'terminal', args: { command } }));
+  return { raw: textOf(result), reduced };
+}
+
+async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(workspace.root, dir, name)), { recursive: true });
+    await writeFile(path.join(workspace.root, dir, name), text);
+  }
+}
+
+describe('outputs read by their shape, whatever the command', () => {
+  it('reads `diff -ru` as a patch: every changed file with exact counts, and the files only one side has', async () => {
+    const source = (index: number, changed: boolean) =>
+      Array.from({ length: 80 }, (_, line) =>
+        changed && line % 20 === 3 ? `const value${line} = ${index} + 1;` : `const value${line} = ${index};`,
+      ).join('\n');
+    const before: Record<string, string> = {};
+    const after: Record<string, string> = {};
+    for (let index = 0; index < 30; index++) {
+      before[`src/module-${index}.ts`] = source(index, false);
+      after[`src/module-${index}.ts`] = source(index, index % 2 === 0);
+    }
+    before['src/retired.ts'] = 'export {};\n';
+    after['src/added.ts'] = 'export {};\n';
+    await writeFiles('old', before);
+    await writeFiles('new', after);
+    const { raw, reduced } = await reducedOutput('diff -ru old new');
+    // 15 changed files, 4 changed lines each: +60 −60 exactly, counted from the whole patch.
+    expect(reduced).toContain('15 files changed, +60 −60');
+    for (let index = 0; index < 30; index += 2)
+      expect(reduced).toContain(`new/src/module-${index}.ts (+4 −4)`);
+    expect(reduced).toContain('Only in old/src: retired.ts');
+    expect(reduced).toContain('Only in new/src: added.ts');
+    expect(reduced.length).toBeLessThan(raw.length / 2);
+  });
+
+  it('summarises a JSON-lines log by level and message, keeping every error record', async () => {
+    const script = [
+      'const log = (level, msg, extra = {}) => console.log(JSON.stringify({ level, time: 1764000000000, msg, ...extra }));',
+      "for (let i = 0; i < 1500; i++) log(30, 'request served', { path: '/orders/' + i, ms: i % 40 });",
+      "log(50, 'payment provider timed out', { err: { type: 'TimeoutError', message: 'no answer in 30000 ms' }, order: 1500 });",
+      "for (let i = 1501; i < 3000; i++) log(30, 'request served', { path: '/orders/' + i, ms: i % 40 });",
+    ].join('\n');
+    await writeFile(path.join(workspace.root, 'service.js'), script);
+    const { reduced } = await reducedOutput('node service.js');
+    expect(reduced).toContain('3,000 JSON records');
+    expect(reduced).toContain('by level: info 2,999, error 1');
+    expect(reduced).toContain('"request served" 2,999');
+    expect(reduced).toMatch(
+      /"msg":"payment provider timed out","err":\{"type":"TimeoutError","message":"no answer in 30000 ms"\}/,
+    );
+  });
+
+  it('summarises a hex dump by size, kind and the text in it, not by its offsets', async () => {
+    const { reduced } = await reducedOutput(
+      `head -c 4096 ${JSON.stringify(process.execPath)} | od -A x -t x1z -v`,
+    );
+    expect(reduced).toMatch(
+      /hex dump of 4,096 bytes \(offsets 0–ff0, 256 rows\): an ELF executable or library/,
+    );
+    expect(reduced).toMatch(/ld-linux[^\n]*\.so/);
+    expect(reduced).toContain('first and last rows:');
+    expect(reduced).not.toMatch(/of each:/);
+  });
+
+  it("keeps every record's opening line of `stat` over many files", async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 120; index++) files[`report-${index}.csv`] = 'a,b\n';
+    await writeFiles('reports', files);
+    const { reduced } = await reducedOutput('cd reports && stat *.csv');
+    expect(reduced).toMatch(/^120 records of 8 lines or so, each opened by its `File:` line:/m);
+    for (let index = 0; index < 120; index++) expect(reduced).toContain(`File: report-${index}.csv`);
+  });
+
+  it("keeps a SQL dump's statements from around its data rows", async () => {
+    const rows = Array.from(
+      { length: 4000 },
+      (_, index) => `${index}\t${index % 97}\t${(index * 7) % 1000}.50`,
+    );
+    const dump = [
+      '-- a dump',
+      ...Array.from({ length: 70 }, (_, index) => `SET option_${index} = on;`),
+      'CREATE TABLE public.invoices (',
+      '    id integer NOT NULL,',
+      '    customer integer,',
+      '    total numeric(10,2)',
+      ');',
+      'COPY public.invoices (id, customer, total) FROM stdin;',
+      ...rows,
+      '\\.',
+      'CREATE INDEX invoices_customer ON public.invoices USING btree (customer);',
+      ...Array.from({ length: 70 }, (_, index) => `-- trailer ${index}`),
+    ].join('\n');
+    await writeFile(path.join(workspace.root, 'dump.sql'), dump);
+    const { reduced } = await reducedOutput('cat dump.sql');
+    expect(reduced).toContain('CREATE TABLE public.invoices (');
+    expect(reduced).toContain('COPY public.invoices (id, customer, total) FROM stdin;');
+    expect(reduced).toContain('CREATE INDEX invoices_customer');
+    expect(reduced).not.toContain('largest first');
+  });
+});
