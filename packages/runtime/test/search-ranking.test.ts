@@ -81,6 +81,28 @@ describe('tool search ranking', () => {
     expect(names(searchTools('stars', kitchen, 5))).toEqual(['mcp__kitchen__recipe_rate']);
   });
 
+  it('ranks a tool with several of the request words above one that only shares a rare word', () => {
+    const chat = [
+      definition('mcp__chat__thread_answer', 'Send a reply to a message in a thread.'),
+      definition('mcp__notes__spellcheck', 'Checks the spelling of a word such as kerfuffle.'),
+      // Send, reply and thread are common in this pool; kerfuffle is in one tool only.
+      ...Array.from({ length: 28 }, (_, index) =>
+        definition(
+          `mcp__chat__tool_${index}`,
+          [
+            `Send a message to channel ${index}.`,
+            `Read the reply to message ${index}.`,
+            `Open thread ${index}.`,
+          ][index % 3] as string,
+        ),
+      ),
+    ];
+    expect(names(searchTools('send a reply in the thread about the kerfuffle', chat, 2))).toEqual([
+      'mcp__chat__thread_answer',
+      'mcp__notes__spellcheck',
+    ]);
+  });
+
   it('ranks the same without the words a spoken request is wrapped in', () => {
     const plain = names(searchTools('delete a file', catalogLike, 3));
     expect(plain[0]).toBe('mcp__files__delete_file');

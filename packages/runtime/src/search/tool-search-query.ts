@@ -60,6 +60,12 @@ const MAX_RELATED = 3;
  */
 const ASKS_WHICH = /^\s*(which|what)\b/i;
 const LIST_CONCEPT = analyzeText('list').find((term) => isConceptTerm(term));
+/**
+ * A term's weight is its idf flattened by this power: a word found in one or two tools (often by
+ * chance: a product name, a word of an example) outweighs the request's common words less, so a
+ * tool matching several of them is not outranked by one that shares a single rare word.
+ */
+const IDF_EXPONENT = 0.94;
 /** Agents repeat queries; a plan is reused until this many others were made. */
 const MAX_CACHED_PLANS = 256;
 
@@ -98,7 +104,7 @@ export class QueryPlanner {
       const alternatives: Alternative[] = [];
       const add = (term: string, weight: number, namesWord: boolean) => {
         const list = postings.get(term);
-        if (list) alternatives.push({ postings: list, factor: weight * list.idf, namesWord });
+        if (list) alternatives.push({ postings: list, factor: weight * termWeight(list), namesWord });
       };
       for (const { term, weight } of group) {
         if (weight !== 1) {
@@ -121,7 +127,7 @@ export class QueryPlanner {
       ASKS_WHICH.test(query) &&
       !groups.some((group) => group.some((alternative) => alternative.postings === list))
     )
-      groups.push([{ postings: list, factor: list.idf, namesWord: false }]);
+      groups.push([{ postings: list, factor: termWeight(list), namesWord: false }]);
     return {
       groups,
       namedServers: this.namedServers(words),
@@ -193,4 +199,9 @@ export class QueryPlanner {
       if (vocabulary[index] !== term) found.push(vocabulary[index] as string);
     return found;
   }
+}
+
+/** What a match on this term is worth before its weight in the tool: its idf, flattened. */
+function termWeight(postings: Postings): number {
+  return postings.idf ** IDF_EXPONENT;
 }
