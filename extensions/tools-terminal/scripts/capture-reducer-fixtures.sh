@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -855,4 +855,81 @@ JS
   rm -rf "$pgdir"
   capture apt-get-simulate "$u5" "apt-get --version" "apt-get install -s --no-install-recommends texlive-latex-base"
   capture top-batch "$u5" "top -v" "COLUMNS=120 top -b -n 1 -w 120"
+fi
+
+# Help texts and manuals, symbol tables and disassembly, archives, a SQL dump of INSERTs, a Python
+# profile, a Maven build offline, a large CMake build, pytest's collection, a reflog, open files.
+if wants unseen6; then
+  u6="$work/unseen6"
+  mkdir -p "$u6"
+  capture curl-help-all "$u6" "curl --version" "curl --help all"
+  capture man-page-git-log "$u6" "man --version" "MANWIDTH=100 man git-log | col -b"
+  libz="$(ls /usr/lib/x86_64-linux-gnu/libz.so.1* | head -n 1)"
+  capture nm-dynamic-symbols "$u6" "nm --version" "nm -D --defined-only $libz"
+  cat >"$u6/prog.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+static int checksum(const char *s) { int sum = 0; while (*s) sum = sum * 31 + *s++; return sum; }
+int parse_line(const char *line, char *key, char *value) { const char *eq = strchr(line, '='); if (!eq) return -1; memcpy(key, line, eq - line); key[eq - line] = 0; strcpy(value, eq + 1); return checksum(value); }
+int main(int argc, char **argv) { char k[64], v[64]; for (int i = 1; i < argc; i++) printf("%d\n", parse_line(argv[i], k, v)); return 0; }
+C
+  gcc -O1 -o "$u6/prog" "$u6/prog.c"
+  capture objdump-disassembly "$u6" "objdump --version" "objdump -d prog"
+  sqlite3 "$u6/shop.db" "create table products(id integer primary key, sku text unique, name text, price real); create index products_name on products(name); with recursive n(i) as (select 1 union all select i+1 from n where i < 800) insert into products select i, 'SKU-' || (10000 + i), 'product ' || i, round(i * 1.37, 2) from n; create table audit(at text, what text);"
+  capture sqlite3-dump-inserts "$u6" "sqlite3 --version" "sqlite3 shop.db .dump"
+  cat >"$u6/work.py" <<'PY'
+import cProfile, json, pstats, re
+def tokenize(text): return re.findall(r"\w+", text)
+def score(words): return sum(len(w) for w in words if w.isalpha())
+def load(n): return [json.dumps({"id": i, "text": "alpha beta gamma " * (i % 7)}) for i in range(n)]
+def run():
+    total = 0
+    for row in load(4000):
+        total += score(tokenize(json.loads(row)["text"]))
+    return total
+cProfile.run("run()", sort="cumulative")
+PY
+  capture python-cprofile "$u6" "python3 --version" "python3 work.py"
+  mkdir -p "$u6/mvn/src/main/java/shop"
+  cat >"$u6/mvn/pom.xml" <<'XML'
+<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+<groupId>shop</groupId><artifactId>inventory</artifactId><version>1.0.0</version>
+<properties><maven.compiler.release>17</maven.compiler.release></properties>
+<dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency></dependencies>
+</project>
+XML
+  echo 'package shop; public class Stock { public int reserve(int n) { return n; } }' >"$u6/mvn/src/main/java/shop/Stock.java"
+  capture mvn-offline-failure "$u6/mvn" "mvn --version" "mvn -o -B package"
+  mkdir -p "$u6/big/src"
+  {
+    echo 'cmake_minimum_required(VERSION 3.16)'
+    echo 'project(catalog C)'
+    echo 'file(GLOB SOURCES src/*.c)'
+    echo 'add_library(catalog ${SOURCES})'
+    echo 'target_compile_options(catalog PRIVATE -Wall -Wextra)'
+  } >"$u6/big/CMakeLists.txt"
+  for i in $(seq -w 1 90); do
+    if [ "$i" = 47 ]; then
+      printf 'int module_%s(int x) { return x + missing_table[x]; }\n' "$i" >"$u6/big/src/module_$i.c"
+    elif [ $((10#$i % 15)) = 0 ]; then
+      printf 'int module_%s(int x) { int unused; return x * %s; }\n' "$i" "$i" >"$u6/big/src/module_$i.c"
+    else
+      printf 'int module_%s(int x) { return x * %s; }\n' "$i" "$i" >"$u6/big/src/module_$i.c"
+    fi
+  done
+  capture cmake-build-many "$u6/big" "cmake --version" "cmake -S . -B build >/dev/null 2>&1; cmake --build build -- -k"
+  mkdir -p "$u6/py/tests"
+  for m in cart orders payments search users; do
+    {
+      echo 'import pytest'
+      for t in $(seq 1 12); do
+        echo "@pytest.mark.parametrize('n', [1, 2, 3])"
+        echo "def test_${m}_case_${t}(n): assert n > 0"
+      done
+    } >"$u6/py/tests/test_$m.py"
+  done
+  capture pytest-collect-only "$u6/py" "python3 -m pytest --version" "python3 -m pytest --collect-only -q -p no:cacheprovider"
+  capture git-reflog "$monorepo" "git --version" "git reflog show -n 400 --date=iso HEAD"
+  (cd "$u6" && mkdir -p site/assets && for i in $(seq 1 120); do echo "asset $i" >"site/assets/file-$i.txt"; done && TZ=UTC touch -d '2026-11-20 10:00' site/assets/* && zip -qr site.zip site)
+  capture unzip-list "$u6" "unzip -v | head -n 1" "unzip -l site.zip"
 fi
