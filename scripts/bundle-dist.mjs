@@ -14,6 +14,7 @@
 //
 // Usage (after tsc, from the package directory): node ../../scripts/bundle-dist.mjs [entry.js...]
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -28,6 +29,16 @@ const MARK = '// bundled by scripts/bundle-dist.mjs\n';
  * imports: plugins share them with the host, or they are native, wasm or loaded lazily.
  */
 const INLINE = new Set(['yaml', 'commander', 'picomatch', 'ignore', 'canonicalize', 'stemmer']);
+
+/**
+ * CommonJS dependencies that stay one shared instance (not copied in) but are loaded with
+ * `require()` rather than `import`. Node 20 imports a CommonJS module into an ES module by first
+ * parsing it, and every module it re-exports, with its CommonJS export lexer (a wasm module it
+ * compiles on first use); `require()` reads the same file into the same `require.cache` entry
+ * without that pass. An embedder or plugin that imports one of these gets this same instance.
+ * Measured on a cold `quiver call`: importing these three cost ~50 ms, requiring them ~20 ms.
+ */
+const REQUIRE = new Set(['tsyringe', 'reflect-metadata', 'better-sqlite3']);
 
 /** Source files (relative to dist) that worker threads run from their text. */
 const RUN_FROM_SOURCE_TEXT = new Set(['log/log-writer-thread.js', 'log/event-rows.js', 'sandbox-thread.js']);
@@ -70,6 +81,33 @@ const keepModuleUrls = {
   },
 };
 
+// `import x, { a } from 'tsyringe'` becomes a module that requires it: its default export is
+// `module.exports` and its named exports are the package's own (listed at build time, so a name the
+// package does not export fails the build as an import would fail at load), as Node gives them.
+const requireCommonJs = {
+  name: 'require-commonjs',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (!REQUIRE.has(args.path) || args.resolveDir.includes(`${path.sep}node_modules${path.sep}`))
+        return undefined;
+      return { path: args.path, namespace: 'require-commonjs' };
+    });
+    esbuild.onLoad({ filter: /.*/, namespace: 'require-commonjs' }, (args) => {
+      const loaded = createRequire(path.join(dist, 'index.js'))(args.path);
+      const names = Object.keys(loaded).filter(
+        (name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default',
+      );
+      const lines = [
+        "import { createRequire } from 'node:module';",
+        `const required = createRequire(import.meta.url)(${JSON.stringify(args.path)});`,
+        'export default required;',
+        ...names.map((name) => `export const ${name} = required.${name};`),
+      ];
+      return { contents: lines.join('\n'), loader: 'js', resolveDir: dist };
+    });
+  },
+};
+
 const externalPackages = {
   name: 'external-packages-but-inlined',
   setup(esbuild) {
@@ -105,7 +143,7 @@ const result = await build({
   keepNames: true,
   sourcemap: true,
   banner: { js: MARK.trimEnd() },
-  plugins: [keepSeparate, externalPackages, keepModuleUrls],
+  plugins: [keepSeparate, requireCommonJs, externalPackages, keepModuleUrls],
   write: false,
   logLevel: 'warning',
 });
