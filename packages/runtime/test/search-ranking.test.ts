@@ -103,6 +103,18 @@ describe('tool search ranking', () => {
     ]);
   });
 
+  it('looks for a request word no tool uses through its broader words', () => {
+    const places = [
+      definition('mcp__maps__search_places', 'Search for places near a location: restaurants, shops, parks.'),
+      definition('mcp__db__find_documents', 'Find documents in a collection by a filter.'),
+      definition('mcp__db__count_documents', 'Count the documents of a collection.'),
+    ];
+    // No tool says "cafe"; WordNet's broader words for it (restaurant, place) are in one.
+    expect(names(searchTools('cafes in Lisbon', places, 3))).toEqual(['mcp__maps__search_places']);
+    // A word the tools use is taken as it is.
+    expect(names(searchTools('find documents', places, 1))).toEqual(['mcp__db__find_documents']);
+  });
+
   it('ranks the same without the words a spoken request is wrapped in', () => {
     const plain = names(searchTools('delete a file', catalogLike, 3));
     expect(plain[0]).toBe('mcp__files__delete_file');

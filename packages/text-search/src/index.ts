@@ -5,4 +5,4 @@ export { DOMAIN_SYNONYM_GROUPS } from './domain-synonyms.js';
 export { splitWords } from './split-words.js';
 export { stemWord } from './stem.js';
 export { isStopWord } from './stop-words.js';
-export { isConceptTerm, wordnetSynonyms } from './synonyms.js';
+export { isConceptTerm, wordnetHypernyms, wordnetSynonyms } from './synonyms.js';

@@ -1,4 +1,5 @@
 import { DOMAIN_SYNONYM_GROUPS } from './domain-synonyms.js';
+import { WORDNET_HYPERNYMS } from './generated/wordnet-hypernyms.js';
 import { WORDNET_SYNONYMS } from './generated/wordnet-synonyms.js';
 import { stemWord } from './stem.js';
 
@@ -17,6 +18,25 @@ export function wordnetSynonyms(stem: string): readonly string[] {
     }
   }
   return wordnet.get(stem) ?? [];
+}
+
+let hypernyms: Map<string, readonly string[]> | undefined;
+
+/**
+ * Stems of the broader words WordNet gives for a common noun's first senses (`cafe` → restaurant,
+ * eating house, place; `ticket` → label), in WordNet's order; empty when it knows none. For a
+ * request word no text of the collection uses, these are the next best words to look for. The
+ * table is parsed on first use.
+ */
+export function wordnetHypernyms(stem: string): readonly string[] {
+  if (!hypernyms) {
+    hypernyms = new Map();
+    for (const entry of WORDNET_HYPERNYMS.split(';')) {
+      const colon = entry.indexOf(':');
+      hypernyms.set(entry.slice(0, colon), entry.slice(colon + 1).split(','));
+    }
+  }
+  return hypernyms.get(stem) ?? [];
 }
 
 /** A phrase of a domain group, as stems, and the concept token it stands for. */

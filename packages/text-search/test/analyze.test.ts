@@ -6,6 +6,7 @@ import {
   isConceptTerm,
   splitWords,
   stemWord,
+  wordnetHypernyms,
   wordnetSynonyms,
 } from '../src/index.js';
 
@@ -86,6 +87,13 @@ describe('text analysis', () => {
     expect(group?.slice(1).map(({ term }) => term)).toContain(stemWord('delete'));
     expect(group?.slice(1).every(({ weight }) => weight < 1)).toBe(true);
     expect(analyzeQuery('erase', { synonymWeight: 0 })[0]).toHaveLength(1);
+  });
+
+  it("gives a common noun's broader words from WordNet, and none for other words", () => {
+    expect(wordnetHypernyms(stemWord('cafe'))).toEqual(expect.arrayContaining(['restaur', 'place']));
+    expect(wordnetHypernyms(stemWord('ticket'))).toContain(stemWord('label'));
+    expect(wordnetHypernyms(stemWord('cafe'))).not.toContain(stemWord('cafe'));
+    expect(wordnetHypernyms('xyzzy')).toEqual([]);
   });
 
   it('drops the words a spoken request is wrapped in from queries, and keeps them in texts', () => {

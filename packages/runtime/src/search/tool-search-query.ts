@@ -1,4 +1,4 @@
-import { analyzeQuery, analyzeText, isConceptTerm } from '@quiver/text-search';
+import { analyzeQuery, analyzeText, isConceptTerm, wordnetHypernyms } from '@quiver/text-search';
 
 /** The tools an indexed term occurs in, with its BM25F weight in each. */
 export interface Postings {
@@ -55,6 +55,11 @@ const MIN_RELATED_TOOLS = 2;
 const MIN_RELATED_SHARE = 0.3;
 const MAX_RELATED = 3;
 /**
+ * A request word no tool's text uses ("cafes") is looked for through the broader words WordNet
+ * gives for it ("restaurant", "place"), at the weight of a synonym.
+ */
+const HYPERNYM_WEIGHT = 0.3;
+/**
  * A request asked as a question about which things there are ("which slack channels are there",
  * "what programs are running") asks for a list: it also matches the list concept, as a word would.
  */
@@ -106,6 +111,9 @@ export class QueryPlanner {
         const list = postings.get(term);
         if (list) alternatives.push({ postings: list, factor: weight * termWeight(list), namesWord });
       };
+      const own = group[0];
+      if (own !== undefined && own.weight === 1 && !postings.has(own.term))
+        for (const broader of wordnetHypernyms(own.term)) add(broader, HYPERNYM_WEIGHT, false);
       for (const { term, weight } of group) {
         if (weight !== 1) {
           add(term, weight, false);
