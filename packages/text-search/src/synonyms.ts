@@ -20,23 +20,27 @@ export function wordnetSynonyms(stem: string): readonly string[] {
   return wordnet.get(stem) ?? [];
 }
 
-let hypernyms: Map<string, readonly string[]> | undefined;
+const hypernymTable = `;${WORDNET_HYPERNYMS};`;
+const hypernymsFound = new Map<string, readonly string[]>();
 
 /**
  * Stems of the broader words WordNet gives for a common noun's first senses (`cafe` → restaurant,
  * eating house, place; `ticket` → label), in WordNet's order; empty when it knows none. For a
- * request word no text of the collection uses, these are the next best words to look for. The
- * table is parsed on first use.
+ * request word no text of the collection uses, these are the next best words to look for. Only
+ * the entries asked for are read from the table (it is looked up for a few unknown words at most).
  */
 export function wordnetHypernyms(stem: string): readonly string[] {
-  if (!hypernyms) {
-    hypernyms = new Map();
-    for (const entry of WORDNET_HYPERNYMS.split(';')) {
-      const colon = entry.indexOf(':');
-      hypernyms.set(entry.slice(0, colon), entry.slice(colon + 1).split(','));
-    }
+  let found = hypernymsFound.get(stem);
+  if (found === undefined) {
+    const start = /^[a-z]+$/.test(stem) ? hypernymTable.indexOf(`;${stem}:`) : -1;
+    found =
+      start < 0
+        ? []
+        : hypernymTable.slice(start + stem.length + 2, hypernymTable.indexOf(';', start + 1)).split(',');
+    if (hypernymsFound.size >= 10_000) hypernymsFound.clear();
+    hypernymsFound.set(stem, found);
   }
-  return hypernyms.get(stem) ?? [];
+  return found;
 }
 
 /** A phrase of a domain group, as stems, and the concept token it stands for. */
