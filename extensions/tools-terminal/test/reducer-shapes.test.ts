@@ -94,6 +94,22 @@ describe('outputs read by their shape, whatever the command', () => {
     for (let index = 0; index < 120; index++) expect(reduced).toContain(`File: report-${index}.csv`);
   });
 
+  it('keeps every hash of `git reflog`, whose long messages would leave room for only a few lines', async () => {
+    const commits = Array.from(
+      { length: 120 },
+      (_, index) =>
+        `git commit -q --allow-empty -m "change ${index}: a long subject that explains what the change does and why it failed before, at length"`,
+    ).join(' && ');
+    const setup = `git init -q repo && cd repo && git config user.email a@example.com && git config user.name A && ${commits}`;
+    const { raw } = await reducedOutput(`${setup} && git log --format=%h`);
+    const hashes = raw.split('\n').filter((line) => /^[0-9a-f]{7,}$/.test(line.trim()));
+    expect(hashes).toHaveLength(120);
+    const { reduced } = await reducedOutput('cd repo && git reflog');
+    expect(reduced).toMatch(/^120 lines; the hash of each:/m);
+    for (const hash of hashes) expect(reduced).toContain(hash.trim());
+    expect(reduced.length).toBeLessThan(5_000);
+  });
+
   it("keeps a SQL dump's statements from around its data rows", async () => {
     const rows = Array.from(
       { length: 4000 },

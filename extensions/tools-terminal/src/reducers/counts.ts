@@ -19,8 +19,8 @@ interface Row {
   index: number;
 }
 
-/** A line of two or more column names (`PID USER %CPU TIME+ COMMAND`). */
-const HEADER = /^\s*[A-Za-z%#][\w%#.+-]*(?:\s*\|?\s+\|?\s*[A-Za-z%#][\w%#.+-]*)+\s*\|?\s*$/;
+/** A line of two or more column names (`PID USER %CPU TIME+ COMMAND`, cProfile's `filename:lineno(function)`). */
+const HEADER = /^\s*[A-Za-z%#][\w%#.+:()/-]*(?:\s*\|?\s+\|?\s*[A-Za-z%#][\w%#.+:()/-]*)+\s*\|?\s*$/;
 
 /** A label made of numbers and separators only. */
 const NUMBERS_ONLY = /^[\d.,:/+-]+(?:\s+[\d.,:/+-]+)*$/;
@@ -42,9 +42,10 @@ export const reduceCountTable: Recognizer = (input: RecognizerInput) => {
   if (rows.length < MIN_ROWS || rows.length < lines.length * MIN_ROW_SHARE) return undefined;
   // A table whose rows are headed by column names (`ps`'s `PID STAT COMMAND`, `top`'s under its
   // summary lines) numbers things, not counts them.
-  let above = (rows[0] as Row).index - 1;
-  while (above >= 0 && /^[-=+|\s]+$/.test(lines[above] as string)) above--;
-  if (above >= 0 && HEADER.test(lines[above] as string)) return undefined;
+  // The header may follow a summary line that looks like a row (cProfile's `204073 function calls`).
+  const firstLines = lines.slice(0, (rows[Math.min(2, rows.length - 1)] as Row).index);
+  if (firstLines.some((line, index) => rowOf(line, index) === undefined && HEADER.test(line)))
+    return undefined;
   // Rows of numbers only (`3000 1 110.00`) or of several tab-separated columns (a SQL dump's COPY
   // block, a TSV file) are records of a data table, not counts.
   if (rows.filter((row) => NUMBERS_ONLY.test(row.label) || row.label.includes('\t')).length > rows.length / 2)

@@ -67,8 +67,8 @@ function groupRepeats(entries: readonly (Located | string)[]): string[] {
 /**
  * Compilers and checkers that print one located diagnostic per problem (cargo/rustc, go build and
  * vet, gcc and clang under make, mypy, ruff, flake8): every error and warning with its location,
- * the build tool's verdict, and no code frames, notes or help text. Diagnostics that differ only
- * by a quoted name are listed once with all their places.
+ * the build tool's verdict, and no code frames, notes or help text. Past the budget, diagnostics
+ * that differ only by a quoted name are listed once with all their places.
  */
 function printsCompilerLines(lines: readonly string[]): boolean {
   let found = 0;
@@ -105,5 +105,9 @@ export const reduceDiagnosticsOutput: Recognizer = (input: RecognizerInput) => {
     (entry) => typeof entry !== 'string' || HEADLINE.test(entry) || /^make/.test(entry),
   );
   if (diagnostics.length === 0) return undefined;
-  return groupRepeats(entries).join('\n');
+  // Each diagnostic as printed while they fit in the budget; grouped by message only past it.
+  const asPrinted = entries
+    .map((entry) => (typeof entry === 'string' ? entry : `${entry.location}: ${entry.message}`))
+    .join('\n');
+  return asPrinted.length <= input.budget ? asPrinted : groupRepeats(entries).join('\n');
 };

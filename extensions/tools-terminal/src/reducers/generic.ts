@@ -1,4 +1,10 @@
-import { plural, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
+import {
+  DEFAULT_REDUCER_BUDGET,
+  plural,
+  type Recognizer,
+  type RecognizerInput,
+  WINDOW_CUT_LINE,
+} from './reducer-input.js';
 
 export const GENERIC_THRESHOLD_BYTES = 8 * 1024;
 const HEAD_LINES = 60;
@@ -22,8 +28,8 @@ const PROBLEM_LINE =
 const MAX_MIDDLE_OUTLINE = 150;
 /**
  * A document's or a source file's outline: Markdown headings, and definitions at the start of a
- * line or one indent in (functions, classes, methods, types) in the common languages, and SQL's
- * CREATE/ALTER/COPY statements.
+ * line or one indent in (functions, classes, methods, types) in the common languages, a manual's
+ * sections and options, a disassembly's functions, and SQL's CREATE/ALTER/COPY statements.
  */
 const OUTLINE_LINE = new RegExp(
   [
@@ -35,6 +41,12 @@ const OUTLINE_LINE = new RegExp(
     /^ {2,4}(?:(?:public|private|protected|static|async|get|set|override|readonly)\s+)*[A-Za-z_$#][\w$]*\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^{]+)?\{\s*$/,
     /^(?:const|let|var)\s+[\w$]+\s*=\s*(?:async\s*)?(?:function|\([^)]*\)\s*=>)/,
     /^exports\.[\w$]+\s*=|^module\.exports\s*=/,
+    // A manual's section headings (`PRETTY FORMATS`), and the options a manual or a `--help` text
+    // defines (`       --since=<date>`, `  -o, --output <file>  Write to file`).
+    /^[A-Z][A-Z0-9]{2,}(?: [A-Z0-9]+)*$/,
+    /^\s{1,12}(?:-[A-Za-z0-9?], )?--[A-Za-z0-9][\w-]*|^\s{1,12}-[A-Za-z0-9](?:,|\s{2,}|$)/,
+    // A disassembly's functions (`objdump -d`: `0000000000001169 <parse_line>:`).
+    /^[0-9a-f]{8,16} <[^>]+>:$/,
     // SQL's statements that define things (a dump, a migration): not its rows.
     /^(?:CREATE|ALTER|DROP|COPY|GRANT|REVOKE|COMMENT ON)\s+\S/,
     /^(?:create|alter|drop)\s+(?:table|view|index|unique|sequence|function|procedure|trigger|type|schema|extension|materialized)\b/,
@@ -80,6 +92,23 @@ function collapseRuns(lines: readonly string[]): Shown[] {
   return shown;
 }
 
+/** Share of the budget each end of the output gets: 60 lines of 60 characters fit at the default budget. */
+const END_SHARE = 1;
+/** Lines kept at each end whatever their length. */
+const MIN_END_LINES = 8;
+
+/** How many of the first entries fit in `budget` characters: at least a few, at most `max`. */
+function linesWithin(entries: readonly Shown[], max: number, budget: number): number {
+  let used = 0;
+  let count = 0;
+  for (const entry of entries) {
+    if (count >= max || (count >= MIN_END_LINES && used + entry.text.length + 1 > budget)) break;
+    used += entry.text.length + 1;
+    count++;
+  }
+  return count;
+}
+
 const printedLines = (shown: readonly Shown[]) => shown.reduce((sum, entry) => sum + entry.lines, 0);
 
 /**
@@ -90,11 +119,16 @@ const printedLines = (shown: readonly Shown[]) => shown.reduce((sum, entry) => s
 export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   if (input.output.length <= GENERIC_THRESHOLD_BYTES) return undefined;
   const shown = collapseRuns(input.lines);
-  if (shown.length <= HEAD_LINES + TAIL_LINES) {
+  // Up to 60 lines at each end, fewer when the lines are long: each end gets a share of the budget.
+  // A small budget does not shrink them further: the ends are what this reducer knows to keep.
+  const endBudget = Math.max(input.budget, DEFAULT_REDUCER_BUDGET) * END_SHARE;
+  const headLines = linesWithin(shown, HEAD_LINES, endBudget);
+  const tailLines = linesWithin([...shown].reverse(), TAIL_LINES, endBudget);
+  if (shown.length <= headLines + tailLines) {
     const clipped = shown.map((entry) => entry.text).join('\n');
     return clipped.length < input.output.length ? clipped : undefined;
   }
-  const middle = shown.slice(HEAD_LINES, shown.length - TAIL_LINES);
+  const middle = shown.slice(headLines, shown.length - tailLines);
   // A marker saying part of the output was not read stays where it was.
   const problems = middle.filter(
     (entry) => PROBLEM_LINE.test(entry.text) || WINDOW_CUT_LINE.test(entry.text),
@@ -142,10 +176,10 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
       ? `[… ${plural(cut, 'line')} cut from the middle …]`
       : `[… ${plural(cut, 'line')} cut from the middle; kept from it: ${what.join(' and ')} …]`;
   return [
-    ...shown.slice(0, HEAD_LINES).map((entry) => entry.text),
+    ...shown.slice(0, headLines).map((entry) => entry.text),
     marker,
     ...kept.map((entry) => entry.text),
     ...(kept.length > 0 ? ['[… end of the kept lines …]'] : []),
-    ...shown.slice(shown.length - TAIL_LINES).map((entry) => entry.text),
+    ...shown.slice(shown.length - tailLines).map((entry) => entry.text),
   ].join('\n');
 };

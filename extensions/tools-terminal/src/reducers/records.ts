@@ -1,11 +1,18 @@
 import { GENERIC_THRESHOLD_BYTES } from './generic.js';
-import { counted, plural, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
+import {
+  counted,
+  DEFAULT_REDUCER_BUDGET,
+  plural,
+  type Recognizer,
+  type RecognizerInput,
+  WINDOW_CUT_LINE,
+} from './reducer-input.js';
 
 /**
  * Outputs no specific reducer knows, made of repeated records: every record's key line is kept
- * before any detail is dropped. Four shapes: sections (`ls -laR`: a `dir:` line, then its
+ * before any detail is dropped. Five shapes: sections (`ls -laR`: a `dir:` line, then its
  * entries), timestamped log records (a line starting with a time, continuation lines after it),
- * blocks of `Label: value` lines (`stat`, `apt show`), and tables (a header, then one row a record:
+ * blocks of `Label: value` lines (`stat`, `apt show`), lines opened by a hash (`git reflog`), and tables (a header, then one row a record:
  * `dpkg -l`, `pip list`, `ps`).
  */
 
@@ -191,6 +198,39 @@ function reduceBlocks(input: RecognizerInput, lines: readonly string[]): string 
   return out.join('\n');
 }
 
+/** A line's leading hash (`2bdbd47 HEAD@{…}: commit: …`, `a1b2c3d Fix the parser`). */
+const LEADING_HASH = /^([0-9a-f]{7,40})\b/;
+
+/**
+ * Lines each opened by a distinct hash (`git reflog`, `git log --oneline` or `--format='%h %s'`,
+ * `git cherry -v`): every hash, then whole lines from the start and the end within the budget.
+ */
+function reduceHashedLines(input: RecognizerInput, lines: readonly string[]): string | undefined {
+  const content = lines.filter((line) => line.trim() !== '');
+  const hashes = content.map((line) => LEADING_HASH.exec(line)?.[1]).filter((hash) => hash !== undefined);
+  if (hashes.length < MIN_RECORDS || hashes.length < content.length * 0.9) return undefined;
+  if (!hashes.some((hash) => /[a-f]/.test(hash)) || new Set(hashes).size < hashes.length * 0.95)
+    return undefined;
+  const rows = content.filter((line) => LEADING_HASH.test(line));
+  // The hashes are the records' keys: kept past a small budget, up to most of the default one.
+  const keys = withinBudget(hashes, Math.max(input.budget, DEFAULT_REDUCER_BUDGET) * 0.85, ' ');
+  const hidden = hashes.length - keys.length;
+  const keyed = [
+    `${counted(rows.length, 'line', input.partial)}; the hash of each${hidden > 0 ? ` (the first ${keys.length.toLocaleString('en-US')})` : ''}:`,
+    `${keys.join(' ')}${hidden > 0 ? ` … and ${hidden.toLocaleString('en-US')} more` : ''}`,
+  ];
+  const others = content
+    .filter((line) => !LEADING_HASH.test(line))
+    .slice(0, 10)
+    .map(clip);
+  const used = [...keyed, ...others].join('\n').length;
+  return [
+    ...keyed,
+    ...wholeRows(rows, Math.max(input.budget - used, 2 * (MAX_KEY_CHARS + 2))),
+    ...(others.length > 0 ? ['other lines:', ...others] : []),
+  ].join('\n');
+}
+
 function fields(line: string): string[] {
   return line.trim().split(/\s+/);
 }
@@ -208,6 +248,16 @@ function splitterOf(lines: readonly string[]): (line: string) => string[] {
     if (same >= content.length * 0.9) return (line) => line.split(delimiter).map((field) => field.trim());
   }
   return fields;
+}
+
+/** Hex addresses or offsets (`0000000000001169`, `1004:`, `0x7ffd`): nine in ten values, some with a letter or zero-padded. */
+function looksLikeAddresses(values: readonly string[]): boolean {
+  const hex = values.filter((value) => /^(?:0x)?[0-9a-f]{3,16}:?$/i.test(value));
+  if (hex.length < values.length * 0.9) return false;
+  return (
+    hex.some((value) => /[a-f]/i.test(value.replace(/^0x/i, ''))) ||
+    hex.every((value) => /^0{2,}/.test(value))
+  );
 }
 
 /** Keys that count up one by one (`0 1 2 … 2999`) as ranges (`0–2999`): the same keys, shorter. */
@@ -274,9 +324,19 @@ function reduceTable(input: RecognizerInput, lines: readonly string[]): string |
     (line) => line.trim() !== '' && !SEPARATOR.test(line) && split(line).length < width,
   );
   const columns = named ? split(lines[header] as string) : [];
-  for (let column = 0; column < width - 1; column++) {
+  // Options, one a line (`curl --help all`): left to the reducer that keeps a text's outline.
+  if (rows.filter((row) => /^\s*-/.test(row)).length > rows.length * 0.6) return undefined;
+  let addresses = false;
+  for (let column = 0; column < width; column++) {
     const values = rows.map((row) => split(row)[column] as string);
+    // The last column (a command line, a description) is a key only after address columns.
+    if (column === width - 1 && !addresses) break;
     if (new Set(values).size < values.length * 0.95) continue;
+    // Addresses and offsets (`objdump -d`, `nm`, a hex dump) tell rows apart but name nothing.
+    if (looksLikeAddresses(values)) {
+      addresses = true;
+      continue;
+    }
     const preamble = lines.slice(0, named ? header + 1 : header).map(clip);
     // When not every key fits, part of the budget stays for whole rows from the start and the end.
     const keys = integerRuns(values);
@@ -340,6 +400,7 @@ export const reduceRecordOutput: Recognizer = (input: RecognizerInput) => {
   return (
     reduceSections(input, lines) ??
     reduceBlocks(input, lines) ??
+    reduceHashedLines(input, lines) ??
     reduceLogRecords(input, lines) ??
     reduceTable(input, lines)
   );

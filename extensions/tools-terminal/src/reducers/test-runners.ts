@@ -171,6 +171,9 @@ export const reduceTestOutput: Recognizer = (input: RecognizerInput) => {
     if (!report) continue;
     const failed = input.exitCode !== 0;
     if (failed && report.failures.length === 0) return undefined;
+    // A passing run is shown by its summary; without one (`pytest --collect-only`, a list of the
+    // tests, a run cut short) there is nothing to say it passed, and the output is left as it is.
+    if (!failed && report.summary.length === 0) return undefined;
     if (!failed) return [`${report.runner}: passed`, ...report.summary.map((line) => line.trim())].join('\n');
     // The build tool that ran the tests (make) says which target failed.
     const wrapper = input.lines.filter((line) => /^make(?:\[\d+\])?: \*\*\* /.test(line));
