@@ -8,8 +8,9 @@ import { createPlainBm25 } from './search-plain-bm25.js';
 
 /**
  * Tool search quality on the 598 real catalog tools: recall@1, recall@5 and MRR@10 over the
- * committed query set, its held-out set, and the requests taken from public GitHub threads (a
- * tuning half and a held-out half, twice: a first and a second collection, bench/data), for each searcher; then the mean time
+ * committed query set, its held-out set, and the requests collected from sources we did not write
+ * (GitHub threads, issue titles, and questions from Q&A pages, forums and blog posts; each
+ * collection split into a tuning and a held-out half, bench/data), for each searcher; then the mean time
  * per query at 1,000 and 10,000 tools, as a ratio to searchTools before tuning
  * (bench/frozen-search), measured in the same run.
  * `--misses` also prints the requests of the tuning sets a searcher did not answer in its top 5.
