@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -932,4 +932,25 @@ XML
   capture git-reflog "$monorepo" "git --version" "git reflog show -n 400 --date=iso HEAD"
   (cd "$u6" && mkdir -p site/assets && for i in $(seq 1 120); do echo "asset $i" >"site/assets/file-$i.txt"; done && TZ=UTC touch -d '2026-11-20 10:00' site/assets/* && zip -qr site.zip site)
   capture unzip-list "$u6" "unzip -v | head -n 1" "unzip -l site.zip"
+fi
+
+# Package records, open files, Node's inspected objects, a bundle analysis, TOML and XML files,
+# pip's table, tsc's diagnostics of its own work, a cipher table.
+if wants unseen7; then
+  u7="$work/unseen7"
+  mkdir -p "$u7"
+  capture apt-cache-show "$u7" "apt-cache --version" "apt-cache show bash coreutils dash diffutils findutils grep gzip hostname libc-bin login ncurses-bin perl-base sed tar util-linux zlib1g libssl3 openssl curl git"
+  capture lsof-open-files "$u7" "lsof -v 2>&1 | sed -n 2p" "lsof -n -P -p 1"
+  capture node-inspect-object "$u7" "node --version" "node -e \"const os = require('os'); console.log({ platform: process.platform, versions: process.versions, config: process.config, release: process.release, features: process.features, constants: Object.fromEntries(Object.entries(os.constants.signals).slice(0, 40)) })\""
+  capture esbuild-analyze "$monorepo/packages/runtime" "$monorepo_bin/esbuild --version" "$monorepo_bin/esbuild src/index.ts --bundle --platform=node --format=esm --packages=external --outfile=/dev/null --analyze=verbose --log-level=info"
+  manifest="$(ls /root/.rustup/toolchains/*/lib/rustlib/multirust-channel-manifest.toml 2>/dev/null | head -n 1)"
+  if [ -n "$manifest" ]; then
+    cp "$manifest" "$u7/channel-manifest.toml"
+    capture cat-toml-manifest "$u7" "echo toml" "head -n 2500 channel-manifest.toml"
+  fi
+  cp /usr/share/mime/packages/freedesktop.org.xml "$u7/mime.xml"
+  capture cat-xml-mime "$u7" "echo shared-mime-info" "head -n 3000 mime.xml"
+  capture pip-list-table "$u7" "pip3 --version" "pip3 list 2>/dev/null"
+  capture tsc-extended-diagnostics "$monorepo/packages/core" "$monorepo_bin/tsc --version" "$monorepo_bin/tsc --noEmit -p . --extendedDiagnostics"
+  capture openssl-ciphers "$u7" "openssl version" "openssl ciphers -v ALL"
 fi
