@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolResult } from '@quiver/types';
@@ -15,12 +15,15 @@ import { median, quantile, round } from './measure.js';
 
 /**
  * Calls each way per round. A round of 200 (about 0.3 s) spans many scheduler slices, so one slice
- * lost to another process moves its ratio less than in a round of 100.
+ * lost to another process moves its ratio less than in a round of 100. (Rounds of 50, four times
+ * as many, were tried: the rounds' ratios spread wider and the median was no steadier from run to
+ * run.)
  */
 const CALLS = 200;
 /**
  * Rounds alternate which way goes first; each round gives one ratio, and the median ratio is
- * reported with its middle half and its 10th–90th percentiles. `REPL_BENCH_ROUNDS` sets more.
+ * reported with the mean of the middle half of the ratios (the interquartile mean), the middle
+ * half and the 10th–90th percentiles. `REPL_BENCH_ROUNDS` sets more.
  */
 const ROUNDS = Math.max(Number(process.env.REPL_BENCH_ROUNDS) || 31, 3);
 const FIRST_SCRIPT_ROUNDS = 11;
@@ -45,6 +48,13 @@ async function timedBoth(work: () => Promise<ToolResult | undefined>): Promise<{
   const used = cpuMs() - cpu;
   if (!result?.ok) throw new Error(`a measured call failed: ${textOf(result)}`);
   return { ms: elapsed, cpu: used };
+}
+
+/** The mean of the samples between the 25th and 75th percentiles: steadier than the median alone. */
+function interquartileMean(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.slice(Math.floor(sorted.length / 4), Math.ceil((sorted.length * 3) / 4));
+  return middle.reduce((sum, value) => sum + value, 0) / middle.length;
 }
 
 async function measure(quiver: Quiver) {
@@ -95,6 +105,7 @@ async function measure(quiver: Quiver) {
       direct: median(directMs),
       inner: median(innerMs),
       ratio: median(ratios),
+      middleMean: interquartileMean(ratios),
       cpuRatio: median(cpuRatios),
       spread: [quantile(ratios, 0.25), quantile(ratios, 0.75)] as const,
       wide: [quantile(ratios, 0.1), quantile(ratios, 0.9)] as const,
@@ -153,8 +164,10 @@ export async function run(): Promise<void> {
     );
     const quiver = await createQuiver({ workspace, trustProject: true });
     try {
+      const loadBefore = loadavg()[0] ?? 0;
       const starts = await firstScripts(quiver);
       const calls = await measure(quiver);
+      const loadAfter = loadavg()[0] ?? 0;
       console.table([
         { what: 'direct session.execute (read_file)', ms: round(calls.direct, 3), ratio: 1 },
         {
@@ -179,7 +192,7 @@ export async function run(): Promise<void> {
         },
       ]);
       console.log(
-        `inner call / direct execute: ${round(calls.ratio)}× (median of ${ROUNDS} rounds' ratios, middle half ${round(calls.spread[0])}–${round(calls.spread[1])}×, 10th–90th percentile ${round(calls.wide[0])}–${round(calls.wide[1])}×; target ≤ 1.3×; CPU time of all threads: ${round(calls.cpuRatio)}×, middle half ${round(calls.cpuSpread[0])}–${round(calls.cpuSpread[1])}×); first script on a warm thread / inner call: ${round(starts.warm / calls.inner, 1)}× (target ≤ 10×; a session's first direct call alone: ${round(starts.firstDirect / calls.inner, 1)}×); first script of the process: ${Math.round(starts.cold)} ms`,
+        `inner call / direct execute: ${round(calls.ratio)}× (median of ${ROUNDS} rounds' ratios of ${CALLS} calls each way, mean of the middle half ${round(calls.middleMean)}×, middle half ${round(calls.spread[0])}–${round(calls.spread[1])}×, 10th–90th percentile ${round(calls.wide[0])}–${round(calls.wide[1])}×; target ≤ 1.3×; CPU time of all threads: ${round(calls.cpuRatio)}×, middle half ${round(calls.cpuSpread[0])}–${round(calls.cpuSpread[1])}×); first script on a warm thread / inner call: ${round(starts.warm / calls.inner, 1)}× (target ≤ 10×; a session's first direct call alone: ${round(starts.firstDirect / calls.inner, 1)}×); first script of the process: ${Math.round(starts.cold)} ms; load average ${round(loadBefore, 1)} → ${round(loadAfter, 1)} on ${availableParallelism()} cores`,
       );
     } finally {
       await quiver.close();
