@@ -5,6 +5,7 @@ import type { WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
 import type { SqliteBackend } from '../storage/sqlite-backend.js';
 import { eventRowStatements } from './event-rows.js';
 import {
+  LOG_WAL_CHECKPOINT_PAGES,
   type LogCloseRequest,
   type LogThreadReport,
   type LogWriteBatch,
@@ -18,11 +19,13 @@ const IDLE_MS = 20;
 /**
  * How long a write waits on this side before it is posted: the writes of that time wake the
  * thread once and go into one transaction. Waking a thread per call (a client calling cheap tools
- * one after another) cost more than the call itself on a loaded machine.
+ * one after another) cost more than the call itself on a loaded machine; at 20 ms rather than 5
+ * a gateway's warm calls (~0.4 ms each) share a wake-up and a commit 4× as many to one
+ * (serve's CPU per bridged call −25 µs together with the writer's checkpoint size, A/B).
  */
-const HANDOVER_MS = 5;
+const HANDOVER_MS = 20;
 /** Writes that are posted without waiting for `HANDOVER_MS`: calls run back to back without yielding to timers. */
-const HANDOVER_WRITES = 32;
+const HANDOVER_WRITES = 128;
 
 type WaitAsync = (
   array: Int32Array,
@@ -71,6 +74,7 @@ export class BackgroundLogWriter {
       patienceMs: options.patienceMs,
       settled,
       idleMs: IDLE_MS,
+      walCheckpointPages: LOG_WAL_CHECKPOINT_PAGES,
     };
   }
 

@@ -6,6 +6,7 @@ import type { WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
 import type { SqliteBackend, SqliteConnection } from '../storage/sqlite-backend.js';
 import { BackgroundLogWriter } from './background-log-writer.js';
 import { type EventRowStatement, eventRowStatements } from './event-rows.js';
+import { LOG_WAL_CHECKPOINT_PAGES } from './log-writer-thread.js';
 import type { SessionRecordInput } from './records.js';
 import { SESSION_LOG_MIGRATIONS } from './schema.js';
 import { LOG_BUSY_PATIENCE_MS } from './session-log-writer.js';
@@ -200,6 +201,9 @@ function openLog(options: SqliteSessionEventLogOptions): OpenedLog {
         // Every lifecycle event is a commit; in WAL mode NORMAL survives a killed process (what orphan
         // recovery needs) without an fsync per event, which stalls tool calls on a busy disk.
         db.pragma('synchronous = NORMAL');
+        // As the writer thread's connection does: a commit here must not find the log past the
+        // default 1,000 pages and checkpoint on the thread that runs the calls.
+        db.pragma(`wal_autocheckpoint = ${LOG_WAL_CHECKPOINT_PAGES}`);
         // SQLite's busy handler sleeps on the event loop; a locked log answers at once instead and
         // the session's writer retries on a timer (SessionLogWriter).
         db.pragma('busy_timeout = 0');
