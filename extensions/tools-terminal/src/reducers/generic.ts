@@ -29,7 +29,8 @@ const MAX_MIDDLE_OUTLINE = 150;
 /**
  * A document's or a source file's outline: Markdown headings, and definitions at the start of a
  * line or one indent in (functions, classes, methods, types) in the common languages, a manual's
- * sections and options, a disassembly's functions, and SQL's CREATE/ALTER/COPY statements.
+ * sections and options, TOML/INI tables, XML elements with attributes near the top, a
+ * disassembly's functions, and SQL's CREATE/ALTER/COPY statements.
  */
 const OUTLINE_LINE = new RegExp(
   [
@@ -45,6 +46,10 @@ const OUTLINE_LINE = new RegExp(
     // defines (`       --since=<date>`, `  -o, --output <file>  Write to file`).
     /^[A-Z][A-Z0-9]{2,}(?: [A-Z0-9]+)*$/,
     /^\s{1,12}(?:-[A-Za-z0-9?], )?--[A-Za-z0-9][\w-]*|^\s{1,12}-[A-Za-z0-9](?:,|\s{2,}|$)/,
+    // A TOML or INI file's tables (`[pkg.cargo]`), and an XML file's elements near the top that
+    // carry attributes (`  <mime-type type="application/pdf">`).
+    /^\[[^\]\s][^\]]*\]\s*$/,
+    /^ {0,2}<[A-Za-z][\w:.-]*(?:\s+[\w:.-]+="[^"]*")+\s*\/?>\s*$/,
     // A disassembly's functions (`objdump -d`: `0000000000001169 <parse_line>:`).
     /^[0-9a-f]{8,16} <[^>]+>:$/,
     // SQL's statements that define things (a dump, a migration): not its rows.
@@ -153,9 +158,19 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
       !keptProblems.has(entry) && (OUTLINE_LINE.test(entry.text) || (yaml && YAML_KEY.test(entry.text))),
   );
   // Top-level entries first (a document's keys, a file's definitions), then nested ones while room is left.
-  const topLevel = outline.filter((entry) => !/^\s/.test(entry.text));
+  // Top-level entries first (a document's keys, a file's definitions), then nested ones while room
+  // is left; a TOML table two dots deep (`[pkg.cargo.target.x]`) only while the outline stays
+  // within the default budget's worth of characters (a manifest holds hundreds).
+  const deepTable = (text: string) => /^\[[^\]]*\.[^\]]*\.[^\]]*\]/.test(text);
+  const topLevel = outline.filter((entry) => !/^\s/.test(entry.text) && !deepTable(entry.text));
   const nested = outline.filter((entry) => /^\s/.test(entry.text));
-  const keptOutline = new Set([...topLevel, ...nested].slice(0, MAX_MIDDLE_OUTLINE));
+  let outlineChars = [...topLevel, ...nested].reduce((sum, entry) => sum + entry.text.length + 1, 0);
+  const deep = outline.filter((entry) => {
+    if (!deepTable(entry.text)) return false;
+    outlineChars += entry.text.length + 1;
+    return outlineChars <= Math.max(input.budget, DEFAULT_REDUCER_BUDGET);
+  });
+  const keptOutline = new Set([...topLevel, ...nested, ...deep].slice(0, MAX_MIDDLE_OUTLINE));
   // In the order printed: a failure under the heading or the function it belongs to.
   const kept = middle.filter((entry) => keptProblems.has(entry) || keptOutline.has(entry));
   const cut = printedLines(middle) - printedLines(kept);

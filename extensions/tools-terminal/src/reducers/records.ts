@@ -154,6 +154,30 @@ const MIN_BLOCKS = 10;
 const SQL_DEFINITION = /^(?:CREATE|ALTER)\s+(?:TABLE|VIEW|INDEX|UNIQUE INDEX|SEQUENCE|MATERIALIZED VIEW)\b/;
 const SQL_DATA = /^COPY\s.+\sFROM stdin;$|^INSERT INTO\s/;
 
+/** Among the labels most records have, the one whose values differ most between records. */
+function distinguishingLabel(blocks: readonly string[][], opening: string): string | undefined {
+  const values = new Map<string, Set<string>>();
+  const present = new Map<string, number>();
+  for (const block of blocks) {
+    const seen = new Set<string>();
+    for (const line of block.slice(1)) {
+      const name = LABELLED.exec(line)?.[1];
+      if (name === undefined || name === opening || seen.has(name)) continue;
+      seen.add(name);
+      present.set(name, (present.get(name) ?? 0) + 1);
+      const set = values.get(name) ?? new Set<string>();
+      set.add(`${block[0]}\u0000${line.trim()}`);
+      values.set(name, set);
+    }
+  }
+  let best: string | undefined;
+  for (const [name, count] of present) {
+    if (count < blocks.length * 0.8) continue;
+    if (best === undefined || (values.get(name)?.size ?? 0) > (values.get(best)?.size ?? 0)) best = name;
+  }
+  return best;
+}
+
 /**
  * Records of several `Label: value` lines each, every one opened by the same label (`stat`'s
  * `File:`, `apt show`'s `Package:`, `pip show`'s `Name:`, `kubectl describe`'s `Name:`): the
@@ -179,6 +203,16 @@ function reduceBlocks(input: RecognizerInput, lines: readonly string[]): string 
   const preamble = lines.slice(0, starts[0]).filter((line) => line.trim() !== '');
   const heading = `${counted(blocks.length, 'record', input.partial)} of ${plural(Math.round(content.length / blocks.length), 'line')} or so, each opened by its \`${label}:\` line:`;
   const keys = blocks.map((block) => clip((block[0] as string).trim()));
+  // The same opening line several times (`apt-cache show` lists each version of a package): the
+  // label that tells the records apart best (`Version:`) is added to each.
+  if (new Set(keys).size < keys.length) {
+    const second = distinguishingLabel(blocks, label);
+    if (second !== undefined)
+      for (const [index, block] of blocks.entries()) {
+        const line = block.find((candidate) => LABELLED.exec(candidate)?.[1] === second);
+        if (line !== undefined) keys[index] = clip(`${keys[index]} · ${line.trim()}`);
+      }
+  }
   // Every key line is kept past the budget, up to twice its worth; the rest are counted.
   const shownKeys = withinBudget(keys, input.budget * 2, '\n');
   const out = [...preamble.slice(0, 5), heading, ...shownKeys];
