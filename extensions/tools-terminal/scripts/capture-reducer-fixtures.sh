@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -953,4 +953,92 @@ if wants unseen7; then
   capture pip-list-table "$u7" "pip3 --version" "pip3 list 2>/dev/null"
   capture tsc-extended-diagnostics "$monorepo/packages/core" "$monorepo_bin/tsc --version" "$monorepo_bin/tsc --noEmit -p . --extendedDiagnostics"
   capture openssl-ciphers "$u7" "openssl version" "openssl ciphers -v ALL"
+fi
+
+# Git operations that stop half way (a merge with conflicts, a rejected push, a rebase stopped on
+# a conflict, a fetch of many branches) and test runners asked to list, not run (jest --listTests,
+# vitest list) or to skip (node --test with skip and todo, pytest -rA, mocha pending).
+if wants unseen8; then
+  u8="$work/unseen8"
+  mkdir -p "$u8"
+  (
+    cd "$u8" && git init -q -b main merge && cd merge
+    for i in $(seq -w 1 60); do printf 'export const setting%s = 1;\n' "$i" >"config-$i.ts"; done
+    for i in $(seq -w 1 40); do printf 'export const note%s = "a";\n' "$i" >"note-$i.md"; done
+    git add . && git commit -q -m "base"
+    git checkout -q -b feature
+    for i in $(seq -w 1 60); do printf 'export const setting%s = 2;\n' "$i" >"config-$i.ts"; done
+    for i in $(seq -w 1 40); do printf 'export const note%s = "b";\nextra\n' "$i" >"note-$i.md"; done
+    git commit -qam "feature values"
+    git checkout -q main
+    for i in $(seq -w 1 60); do if [ $((10#$i % 4)) = 0 ]; then printf 'export const setting%s = 3;\n' "$i" >"config-$i.ts"; fi; done
+    for i in $(seq -w 1 40); do printf 'export const note%s = "a";\n\nfooter\n' "$i" >"note-$i.md"; done
+    git commit -qam "main values"
+  )
+  capture git-merge-conflicts "$u8/merge" "git --version" "git merge feature"
+  (
+    cd "$u8" && git init -q --bare -b main remote.git && git clone -q remote.git one 2>/dev/null && cd one
+    echo one >a.txt && git add a.txt && git commit -qm one && git push -q origin main 2>/dev/null
+    cd .. && git clone -q remote.git two 2>/dev/null && cd two && echo two >b.txt && git add b.txt && git commit -qm two && git push -q origin main 2>/dev/null
+    cd ../one && echo three >c.txt && git add c.txt && git commit -qm three
+  )
+  capture git-push-rejected "$u8/one" "git --version" "git push origin main"
+  (
+    cd "$u8" && git init -q -b main rebase && cd rebase
+    for i in $(seq 1 30); do echo "line $i" >>story.txt; done
+    git add . && git commit -qm base && git checkout -q -b topic
+    for c in $(seq 1 12); do echo "topic $c" >>"topic-$c.txt"; sed -i "${c}s/.*/topic edit $c/" story.txt; git add . && git commit -qm "topic change $c"; done
+    git checkout -q main && sed -i '5s/.*/main edit/' story.txt && git commit -qam "main change"
+  )
+  capture git-rebase-conflict "$u8/rebase" "git --version" "git checkout -q topic && git rebase main"
+  (
+    cd "$u8" && git init -q --bare -b main hub.git && git clone -q hub.git pusher 2>/dev/null && cd pusher
+    echo base >base.txt && git add . && git commit -qm base && git push -q origin main 2>/dev/null
+    for b in $(seq 1 70); do git checkout -q -b "feature/ticket-$b" main && echo "$b" >"f$b.txt" && git add . && git commit -qm "ticket $b" && git push -q origin "feature/ticket-$b" 2>/dev/null; done
+    cd .. && git init -q -b main fetcher && cd fetcher && git remote add origin ../hub.git
+  )
+  capture git-fetch-branches "$u8/fetcher" "git --version" "git fetch origin"
+  js8="$u8/js"
+  mkdir -p "$js8/test"
+  (cd "$js8" && npm init -y >/dev/null && npm install --no-audit --no-fund mocha@11 jest@29 >/dev/null 2>&1)
+  for m in cart orders payments search users shipping; do
+    {
+      echo "describe('$m', () => {"
+      for t in $(seq 1 14); do echo "  test('$m case $t', () => { expect($t).toBe($t); });"; done
+      echo "});"
+    } >"$js8/test/$m.test.js"
+  done
+  capture jest-list-tests "$js8" "npx jest --version" "npx jest --listTests"
+  capture vitest-list "$js8" "$monorepo_bin/vitest --version" "$monorepo_bin/vitest list --globals"
+  {
+    echo "const { test } = require('node:test');"
+    echo "const assert = require('node:assert');"
+    for t in $(seq 1 40); do
+      if [ $((t % 9)) = 0 ]; then echo "test('report $t', { skip: 'needs the printer' }, () => {});"
+      elif [ $((t % 13)) = 0 ]; then echo "test('report $t', { todo: 'not written yet' }, () => {});"
+      elif [ "$t" = 22 ]; then echo "test('report $t', () => { assert.strictEqual(21 + 1, 23); });"
+      else echo "test('report $t', () => { assert.ok(true); });"; fi
+    done
+  } >"$js8/skips.test.js"
+  capture node-test-skip-todo "$js8" "node --version" "node --test skips.test.js"
+  {
+    for t in $(seq 1 30); do
+      if [ $((t % 7)) = 0 ]; then echo "it.skip('invoice $t', () => {});"
+      elif [ $((t % 11)) = 0 ]; then echo "it('invoice $t');"
+      else echo "it('invoice $t', () => {});"; fi
+    done
+  } >"$js8/pending.spec.js"
+  capture mocha-pending "$js8" "npx mocha --version" "npx mocha pending.spec.js"
+  mkdir -p "$u8/py"
+  {
+    echo 'import pytest, warnings'
+    for t in $(seq 1 50); do
+      if [ $((t % 8)) = 0 ]; then echo "@pytest.mark.skip(reason='flaky on CI')"; echo "def test_case_$t(): pass"
+      elif [ $((t % 12)) = 0 ]; then echo "@pytest.mark.xfail(reason='known bug 12')"; echo "def test_case_$t(): assert False"
+      elif [ "$t" = 29 ]; then echo "def test_case_$t(): assert 2 + 2 == 5"
+      elif [ $((t % 5)) = 0 ]; then echo "def test_case_$t():"; echo "    warnings.warn('old api', DeprecationWarning)"
+      else echo "def test_case_$t(): pass"; fi
+    done
+  } >"$u8/py/test_mixed.py"
+  capture pytest-ra-summary "$u8/py" "python3 -m pytest --version" "python3 -m pytest -rA -p no:cacheprovider test_mixed.py"
 fi

@@ -110,6 +110,43 @@ describe('outputs read by their shape, whatever the command', () => {
     expect(reduced.length).toBeLessThan(5_000);
   });
 
+  it('names the tests a run skipped or left to do, under its summary', async () => {
+    const tests = Array.from({ length: 30 }, (_, index) =>
+      index % 7 === 3
+        ? `test('invoice ${index}', { skip: 'needs the printer' }, () => {});`
+        : index % 11 === 5
+          ? `test('invoice ${index}', { todo: 'not written yet' }, () => {});`
+          : `test('invoice ${index}', () => {});`,
+    );
+    await writeFile(
+      path.join(workspace.root, 'invoices.test.js'),
+      ["const { test } = require('node:test');", ...tests].join('\n'),
+    );
+    const { reduced } = await reducedOutput('node --test --test-reporter=tap invoices.test.js');
+    expect(reduced).toMatch(/^node --test: passed$/m);
+    expect(reduced).toMatch(/^# skipped 4$/m);
+    expect(reduced).toMatch(/^# todo 3$/m);
+    for (const index of [3, 10, 17, 24])
+      expect(reduced).toContain(`invoice ${index} # SKIP needs the printer`);
+    for (const index of [5, 16, 27]) expect(reduced).toContain(`invoice ${index} # TODO not written yet`);
+  });
+
+  it('keeps every conflict of a long `git merge` from the middle it cuts', async () => {
+    const files = Array.from({ length: 150 }, (_, index) => `settings-${String(index).padStart(3, '0')}.ts`);
+    const write = (value: number) =>
+      files.map((file) => `echo 'export const value = ${value};' > ${file}`).join(' && ');
+    const setup = [
+      'git init -q -b main repo && cd repo && git config user.email a@example.com && git config user.name A',
+      `${write(1)} && git add . && git commit -qm base`,
+      `git checkout -q -b feature && ${write(2)} && git commit -qam feature`,
+      `git checkout -q main && ${write(3)} && git commit -qam main`,
+    ].join(' && ');
+    const { raw, reduced } = await reducedOutput(`${setup} && git merge feature`);
+    expect(raw.length).toBeGreaterThan(8 * 1024);
+    for (const file of files) expect(reduced).toContain(`Merge conflict in ${file}`);
+    expect(reduced).toContain('Automatic merge failed; fix conflicts and then commit the result.');
+  });
+
   it("keeps a SQL dump's statements from around its data rows", async () => {
     const rows = Array.from(
       { length: 4000 },

@@ -22,7 +22,7 @@ const EXCEPTION_LINE = /^[\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b(?::|
 /** Lines of one trace kept at most. */
 const MAX_TRACE_LINES = 40;
 const PROBLEM_LINE =
-  /^[\w.]*(?:Error|Exception)\b: |\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b/i;
+  /^[\w.]*(?:Error|Exception)\b: |\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to|conflict|rejected)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b/i;
 
 /** Outline lines kept from the cut middle of a file printed whole: past this many only their count is given. */
 const MAX_MIDDLE_OUTLINE = 150;

@@ -3,13 +3,14 @@ import {
   commandWords,
   counted,
   listWithLimit,
+  plural,
   type Recognizer,
   type RecognizerInput,
   WINDOW_CUT_LINE,
 } from './reducer-input.js';
 
 function gitSubcommand(command: string): string | undefined {
-  return /(?:^|\s|;)git\s+(?:-C\s+\S+\s+|-c\s+\S+\s+|--no-pager\s+)*(status|diff|log|show)\b/.exec(
+  return /(?:^|\s|;)git\s+(?:-C\s+\S+\s+|-c\s+\S+\s+|--no-pager\s+)*(status|diff|log|show|merge|pull|rebase|cherry-pick|revert)\b/.exec(
     commandWords(command),
   )?.[1];
 }
@@ -183,6 +184,26 @@ function reduceLog(lines: readonly string[], budget: number, partial?: string): 
   return [`${counted(commits.length, 'commit', partial)}:`, ...shown, ...more].join('\n');
 }
 
+const MERGING = new Set(['merge', 'pull', 'rebase', 'cherry-pick', 'revert']);
+const AUTO_MERGING = /^Auto-merging (.+)$/;
+/** Fewer `Auto-merging` lines than this are shown as printed. */
+const MIN_AUTO_MERGING = 10;
+
+/**
+ * `git merge`/`pull`/`rebase`/`cherry-pick`/`revert`: each `Auto-merging file` line says only that
+ * git looked at the file. With many of them, they become one count and every other line (each
+ * `CONFLICT`, the verdict, the hints) is kept as printed.
+ */
+function reduceMerge(lines: readonly string[]): string | undefined {
+  const merged = lines.filter((line) => AUTO_MERGING.test(line));
+  if (merged.length < MIN_AUTO_MERGING) return undefined;
+  const conflicts = lines.filter((line) => line.startsWith('CONFLICT ')).length;
+  return [
+    `[${plural(merged.length, 'file')} auto-merged${conflicts > 0 ? `, ${conflicts.toLocaleString('en-US')} with a conflict listed below` : ''}]`,
+    ...lines.filter((line) => !AUTO_MERGING.test(line)),
+  ].join('\n');
+}
+
 /**
  * `git status` (long and porcelain), `git diff`/`git show` (patches and `--stat`) and `git log`:
  * counts and names, every changed file of a patch, hunks and commits up to the budget.
@@ -190,6 +211,7 @@ function reduceLog(lines: readonly string[], budget: number, partial?: string): 
 export const reduceGitOutput: Recognizer = (input: RecognizerInput) => {
   const subcommand = gitSubcommand(input.command);
   if (subcommand === undefined) return undefined;
+  if (MERGING.has(subcommand)) return reduceMerge(input.lines);
   // `git diff --exit-code` and `--quiet` exit with 1 when there are differences.
   const succeeded = input.exitCode === 0 || (subcommand === 'diff' && input.exitCode === 1);
   if (!succeeded) return undefined;

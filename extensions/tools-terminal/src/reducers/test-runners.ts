@@ -3,6 +3,7 @@ import { jsonTestReport } from './json-report.js';
 import { mocha } from './mocha.js';
 import { pytest, unittest } from './pytest.js';
 import type { Recognizer, RecognizerInput } from './reducer-input.js';
+import { notRunAndWarnings } from './test-extras.js';
 import { blocks, firstErrorLines, isCodeFrame, type TestReport } from './test-report.js';
 
 /** A line that says where a failure happened: `❯ cart.test.js:5:130`, `at Object.toBe (suite/a.test.js:2:45)`, `location: '…:4:1'`, `File "a.py", line 7`. */
@@ -57,8 +58,12 @@ function jest(input: RecognizerInput): TestReport | undefined {
 }
 
 function nodeTest(input: RecognizerInput): TestReport | undefined {
-  const tapSummary = input.lines.filter((line) => /^# (?:tests|pass|fail|cancelled) \d+/.test(line));
-  const specSummary = input.lines.filter((line) => /^ℹ (?:tests|pass|fail|cancelled) \d+/.test(line));
+  const tapSummary = input.lines.filter((line) =>
+    /^# (?:tests|pass|fail|cancelled|skipped|todo) \d+/.test(line),
+  );
+  const specSummary = input.lines.filter((line) =>
+    /^ℹ (?:tests|pass|fail|cancelled|skipped|todo) \d+/.test(line),
+  );
   if (tapSummary.length > 0) {
     const failures = blocks(
       input.lines,
@@ -174,10 +179,13 @@ export const reduceTestOutput: Recognizer = (input: RecognizerInput) => {
     // A passing run is shown by its summary; without one (`pytest --collect-only`, a list of the
     // tests, a run cut short) there is nothing to say it passed, and the output is left as it is.
     if (!failed && report.summary.length === 0) return undefined;
-    if (!failed) return [`${report.runner}: passed`, ...report.summary.map((line) => line.trim())].join('\n');
+    const extras = notRunAndWarnings(report.runner, input.lines, input.budget / 3);
+    if (!failed)
+      return [`${report.runner}: passed`, ...report.summary.map((line) => line.trim()), ...extras].join('\n');
     // The build tool that ran the tests (make) says which target failed.
     const wrapper = input.lines.filter((line) => /^make(?:\[\d+\])?: \*\*\* /.test(line));
-    return failingRun({ ...report, summary: [...report.summary, ...wrapper] }, input.budget);
+    const run = failingRun({ ...report, summary: [...report.summary, ...wrapper] }, input.budget);
+    return extras.length > 0 ? `${run}\n${extras.join('\n')}` : run;
   }
   return undefined;
 };
