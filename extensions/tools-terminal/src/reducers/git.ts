@@ -3,7 +3,6 @@ import {
   commandWords,
   counted,
   listWithLimit,
-  plural,
   type Recognizer,
   type RecognizerInput,
   WINDOW_CUT_LINE,
@@ -194,12 +193,12 @@ const MIN_AUTO_MERGING = 10;
  * git looked at the file. With many of them, they become one count and every other line (each
  * `CONFLICT`, the verdict, the hints) is kept as printed.
  */
-function reduceMerge(lines: readonly string[]): string | undefined {
+function reduceMerge(lines: readonly string[], partial: string | undefined): string | undefined {
   const merged = lines.filter((line) => AUTO_MERGING.test(line));
   if (merged.length < MIN_AUTO_MERGING) return undefined;
   const conflicts = lines.filter((line) => line.startsWith('CONFLICT ')).length;
   return [
-    `[${plural(merged.length, 'file')} auto-merged${conflicts > 0 ? `, ${conflicts.toLocaleString('en-US')} with a conflict listed below` : ''}]`,
+    `[${counted(merged.length, 'file', partial)} auto-merged${conflicts > 0 ? `, ${conflicts.toLocaleString('en-US')} with a conflict listed below` : ''}]`,
     ...lines.filter((line) => !AUTO_MERGING.test(line)),
   ].join('\n');
 }
@@ -211,7 +210,7 @@ function reduceMerge(lines: readonly string[]): string | undefined {
 export const reduceGitOutput: Recognizer = (input: RecognizerInput) => {
   const subcommand = gitSubcommand(input.command);
   if (subcommand === undefined) return undefined;
-  if (MERGING.has(subcommand)) return reduceMerge(input.lines);
+  if (MERGING.has(subcommand)) return reduceMerge(input.lines, input.partial);
   // `git diff --exit-code` and `--quiet` exit with 1 when there are differences.
   const succeeded = input.exitCode === 0 || (subcommand === 'diff' && input.exitCode === 1);
   if (!succeeded) return undefined;
