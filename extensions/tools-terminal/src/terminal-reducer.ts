@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { ReducerInput, ToolResult, ToolResultReducer } from '@quiver/types';
+import { reduceAccessLog } from './reducers/access-log.js';
 import { looksBinary, nulSeparatedAsLines, reduceBinaryOutput } from './reducers/binary.js';
 import { reduceCountTable } from './reducers/counts.js';
 import { coverageSummary } from './reducers/coverage.js';
@@ -44,6 +45,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceJsonValue,
   reducePathList,
   reduceCountTable,
+  reduceAccessLog,
   reduceRecordOutput,
   reduceGenericOutput,
 ];

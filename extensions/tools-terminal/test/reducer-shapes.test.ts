@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { itWithSystemTools } from '@quiver/test-utils';
 import type { ToolResult } from '@quiver/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { terminalReducer, terminalTool } from '../src/index.js';
@@ -146,6 +147,38 @@ describe('outputs read by their shape, whatever the command', () => {
     for (const file of files) expect(reduced).toContain(`Merge conflict in ${file}`);
     expect(reduced).toContain('Automatic merge failed; fix conflicts and then commit the result.');
   });
+
+  itWithSystemTools(['python3'])(
+    "summarises a web server's access log by status and keeps every failed request",
+    async () => {
+      await writeFiles(
+        'site',
+        Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`page-${index}.html`, 'ok'])),
+      );
+      // python3's http.server logs one line a request; 400 requests, every 50th for a missing page.
+      const fetches = Array.from({ length: 400 }, (_, index) =>
+        index % 50 === 49 ? `/gone-${index}.html` : `/page-${index % 10}.html`,
+      );
+      const script = [
+        'const paths = process.argv.slice(2);',
+        "const base = 'http://127.0.0.1:' + process.env.PORT;",
+        'for (const path of paths) await fetch(base + path).then((response) => response.text());',
+      ].join('\n');
+      await writeFile(path.join(workspace.root, 'fetch.mjs'), script);
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      const command = [
+        `python3 -m http.server ${port} --bind 127.0.0.1 --directory site 2>&1 &`,
+        `for i in $(seq 1 50); do (echo > /dev/tcp/127.0.0.1/${port}) 2>/dev/null && break; sleep 0.1; done`,
+        `PORT=${port} ${JSON.stringify(process.execPath)} fetch.mjs ${fetches.join(' ')}`,
+        'kill %1; wait',
+      ].join('\n');
+      const { reduced } = await reducedOutput(command);
+      expect(reduced).toMatch(/^400 requests$/m);
+      expect(reduced).toContain('by status: 200 392, 404 8');
+      for (let index = 49; index < 400; index += 50)
+        expect(reduced).toMatch(new RegExp(`"GET /gone-${index}\\.html HTTP/1\\.[01]" 404`));
+    },
+  );
 
   it("keeps a SQL dump's statements from around its data rows", async () => {
     const rows = Array.from(
