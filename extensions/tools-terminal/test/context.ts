@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { SandboxMode, SessionState, ToolContext, ToolEmission } from '@quiver/types';
-import { createProcessBackend } from '../src/index.js';
+import type { SandboxMode, SessionState, ToolContext, ToolEmission, ToolResult } from '@quiver/types';
+import { afterEach, beforeEach } from 'vitest';
+import { createProcessBackend, terminalReducer, terminalTool } from '../src/index.js';
 
 export interface TestWorkspace {
   /** Real path of a fresh workspace root. */
@@ -97,4 +98,36 @@ export async function createContext(
   };
   if (options.timeoutMs !== undefined) ctx.timeoutMs = options.timeoutMs;
   return { ctx, emissions };
+}
+
+const resultText = (result: ToolResult) => (result.ok ? result.value : result.error) ?? '';
+
+/**
+ * A fresh workspace for each test of the file, and a command run with the real terminal tool:
+ * what it printed (`raw`) and what the model would be sent (`reduced`).
+ */
+export function terminalOutputs(): {
+  root(): string;
+  reducedOutput(command: string): Promise<{ raw: string; reduced: string }>;
+} {
+  let workspace: TestWorkspace | undefined;
+  beforeEach(async () => {
+    workspace = await createWorkspace();
+  });
+  afterEach(async () => {
+    await workspace?.cleanup();
+  });
+  const current = () => {
+    if (!workspace) throw new Error('terminalOutputs() is used outside a test');
+    return workspace;
+  };
+  return {
+    root: () => current().root,
+    async reducedOutput(command) {
+      const { ctx } = await createContext(current());
+      const result = await Promise.resolve(terminalTool.execute({ command }, ctx));
+      const reduced = resultText(terminalReducer.reduce(result, { toolName: 'terminal', args: { command } }));
+      return { raw: resultText(result), reduced };
+    },
+  };
 }

@@ -2,28 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { ToolResult } from '@quiver/types';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { terminalReducer, terminalTool } from '../src/index.js';
-import { createContext, createWorkspace, type TestWorkspace } from './context.js';
+import { describe, expect, it } from 'vitest';
+import { terminalOutputs } from './context.js';
 
-const textOf = (result: ToolResult) => (result.ok ? result.value : result.error) ?? '';
-
-let workspace: TestWorkspace;
-beforeEach(async () => {
-  workspace = await createWorkspace();
-});
-afterEach(async () => {
-  await workspace.cleanup();
-});
-
-/** Runs the command with the real terminal tool and returns what the model would be sent. */
-async function reducedOutput(command: string): Promise<{ raw: string; reduced: string }> {
-  const { ctx } = await createContext(workspace);
-  const result = await Promise.resolve(terminalTool.execute({ command }, ctx));
-  const reduced = textOf(terminalReducer.reduce(result, { toolName: 'terminal', args: { command } }));
-  return { raw: textOf(result), reduced };
-}
+const { root, reducedOutput } = terminalOutputs();
 
 const MANIFEST = JSON.stringify(
   {
@@ -40,7 +22,7 @@ describe('binary output', () => {
   it('is summarised by its kind and size, never sent as bytes that a JSON transport escapes one by one', async () => {
     // A manifest with a lock of hashes: gzip leaves most of it as it was, so the stream is kilobytes.
     const locked = `${MANIFEST}\n${Array.from({ length: 60 }, () => randomBytes(32).toString('hex')).join('\n')}`;
-    await writeFile(path.join(workspace.root, 'package.json.gz'), gzipSync(Buffer.from(locked)));
+    await writeFile(path.join(root(), 'package.json.gz'), gzipSync(Buffer.from(locked)));
     const { raw, reduced } = await reducedOutput('cat package.json.gz');
     expect(reduced).toContain('gzip-compressed data');
     expect(reduced).toMatch(/binary output, [\d,]+ bytes/);
@@ -59,7 +41,7 @@ describe('binary output', () => {
   it('shows UTF-16 text decoded, with the command that converts it', async () => {
     const rows = Array.from({ length: 60 }, (_, index) => `item ${index},${index * 3}`).join('\n');
     const text = `name,total\ntea,3\ncake,4.5\n${rows}\n`;
-    await writeFile(path.join(workspace.root, 'prices.csv'), Buffer.from(`\ufeff${text}`, 'utf16le'));
+    await writeFile(path.join(root(), 'prices.csv'), Buffer.from(`\ufeff${text}`, 'utf16le'));
     const { reduced } = await reducedOutput('cat prices.csv');
     expect(reduced).toContain('UTF-16 text');
     expect(reduced).toContain('iconv -f UTF-16 -t UTF-8');
@@ -68,7 +50,7 @@ describe('binary output', () => {
 
   it('leaves NUL-separated records as text, one a line (find -print0)', async () => {
     const names = ['alpha.txt', 'beta.txt', 'gamma.txt'];
-    for (const name of names) await writeFile(path.join(workspace.root, name), name);
+    for (const name of names) await writeFile(path.join(root(), name), name);
     const { reduced } = await reducedOutput("find . -name '*.txt' -print0 | sort -z");
     expect(reduced).not.toContain('binary output');
     expect(reduced).toContain('./alpha.txt\n./beta.txt\n./gamma.txt');
@@ -77,7 +59,7 @@ describe('binary output', () => {
 
   it('keeps text output with a stray NUL as text', async () => {
     const lines = Array.from({ length: 200 }, (_, index) => `line ${index}: all good`).join('\n');
-    await writeFile(path.join(workspace.root, 'log.txt'), `${lines}\n\u0000\nthe end\n`);
+    await writeFile(path.join(root(), 'log.txt'), `${lines}\n\u0000\nthe end\n`);
     const { reduced } = await reducedOutput('cat log.txt');
     expect(reduced).not.toContain('binary output');
     expect(reduced).toContain('the end');

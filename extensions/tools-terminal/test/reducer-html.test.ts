@@ -1,19 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ToolResult } from '@quiver/types';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { terminalReducer, terminalTool } from '../src/index.js';
-import { createContext, createWorkspace, type TestWorkspace } from './context.js';
+import { describe, expect, it } from 'vitest';
+import { terminalOutputs } from './context.js';
 
-const textOf = (result: ToolResult) => (result.ok ? result.value : result.error) ?? '';
-
-let workspace: TestWorkspace;
-beforeEach(async () => {
-  workspace = await createWorkspace();
-});
-afterEach(async () => {
-  await workspace.cleanup();
-});
+const { root, reducedOutput } = terminalOutputs();
 
 /** A page as sites ship them: one line of markup, a large script and style, entities in the text. */
 function page(): string {
@@ -29,11 +19,8 @@ function page(): string {
 
 describe('a web page printed to the terminal', () => {
   it('is its title, its outline and its text, without markup, scripts or styles', async () => {
-    await writeFile(path.join(workspace.root, 'guide.html'), page());
-    const { ctx } = await createContext(workspace);
-    const command = 'cat guide.html';
-    const result = await Promise.resolve(terminalTool.execute({ command }, ctx));
-    const reduced = textOf(terminalReducer.reduce(result, { toolName: 'terminal', args: { command } }));
+    await writeFile(path.join(root(), 'guide.html'), page());
+    const { raw, reduced } = await reducedOutput('cat guide.html');
     expect(reduced).toContain('"Orders service — operations guide"');
     expect(reduced).toContain('# Operations guide');
     for (let index = 0; index < 30; index++)
@@ -42,6 +29,6 @@ describe('a web page printed to the terminal', () => {
     expect(reduced).not.toContain('window.analytics');
     expect(reduced).not.toContain('padding:2px');
     expect(reduced).not.toContain('<section>');
-    expect(reduced.length).toBeLessThan(textOf(result).length / 4);
+    expect(reduced.length).toBeLessThan(raw.length / 4);
   });
 });

@@ -1,33 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { itWithSystemTools } from '@quiver/test-utils';
-import type { ToolResult } from '@quiver/types';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { terminalReducer, terminalTool } from '../src/index.js';
-import { createContext, createWorkspace, type TestWorkspace } from './context.js';
+import { describe, expect, it } from 'vitest';
+import { terminalOutputs } from './context.js';
 
-const textOf = (result: ToolResult) => (result.ok ? result.value : result.error) ?? '';
-
-let workspace: TestWorkspace;
-beforeEach(async () => {
-  workspace = await createWorkspace();
-});
-afterEach(async () => {
-  await workspace.cleanup();
-});
-
-/** Runs the command with the real terminal tool and returns what the model would be sent. */
-async function reducedOutput(command: string): Promise<{ raw: string; reduced: string }> {
-  const { ctx } = await createContext(workspace);
-  const result = await Promise.resolve(terminalTool.execute({ command }, ctx));
-  const reduced = textOf(terminalReducer.reduce(result, { toolName: 'terminal', args: { command } }));
-  return { raw: textOf(result), reduced };
-}
+const { root, reducedOutput } = terminalOutputs();
 
 async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
   for (const [name, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(workspace.root, dir, name)), { recursive: true });
-    await writeFile(path.join(workspace.root, dir, name), text);
+    await mkdir(path.dirname(path.join(root(), dir, name)), { recursive: true });
+    await writeFile(path.join(root(), dir, name), text);
   }
 }
 
@@ -64,7 +46,7 @@ describe('outputs read by their shape, whatever the command', () => {
       "log(50, 'payment provider timed out', { err: { type: 'TimeoutError', message: 'no answer in 30000 ms' }, order: 1500 });",
       "for (let i = 1501; i < 3000; i++) log(30, 'request served', { path: '/orders/' + i, ms: i % 40 });",
     ].join('\n');
-    await writeFile(path.join(workspace.root, 'service.js'), script);
+    await writeFile(path.join(root(), 'service.js'), script);
     const { reduced } = await reducedOutput('node service.js');
     expect(reduced).toContain('3,000 JSON records');
     expect(reduced).toContain('by level: info 2,999, error 1');
@@ -120,7 +102,7 @@ describe('outputs read by their shape, whatever the command', () => {
           : `test('invoice ${index}', () => {});`,
     );
     await writeFile(
-      path.join(workspace.root, 'invoices.test.js'),
+      path.join(root(), 'invoices.test.js'),
       ["const { test } = require('node:test');", ...tests].join('\n'),
     );
     const { reduced } = await reducedOutput('node --test --test-reporter=tap invoices.test.js');
@@ -164,7 +146,7 @@ describe('outputs read by their shape, whatever the command', () => {
         "const base = 'http://127.0.0.1:' + process.env.PORT;",
         'for (const path of paths) await fetch(base + path).then((response) => response.text());',
       ].join('\n');
-      await writeFile(path.join(workspace.root, 'fetch.mjs'), script);
+      await writeFile(path.join(root(), 'fetch.mjs'), script);
       const port = 20000 + Math.floor(Math.random() * 20000);
       const command = [
         `python3 -m http.server ${port} --bind 127.0.0.1 --directory site 2>&1 &`,
@@ -199,7 +181,7 @@ describe('outputs read by their shape, whatever the command', () => {
       'CREATE INDEX invoices_customer ON public.invoices USING btree (customer);',
       ...Array.from({ length: 70 }, (_, index) => `-- trailer ${index}`),
     ].join('\n');
-    await writeFile(path.join(workspace.root, 'dump.sql'), dump);
+    await writeFile(path.join(root(), 'dump.sql'), dump);
     const { reduced } = await reducedOutput('cat dump.sql');
     expect(reduced).toContain('CREATE TABLE public.invoices (');
     expect(reduced).toContain('COPY public.invoices (id, customer, total) FROM stdin;');

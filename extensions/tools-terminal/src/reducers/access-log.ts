@@ -1,4 +1,11 @@
-import { counted, plural, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
+import {
+  counted,
+  firstAndLast,
+  plural,
+  type Recognizer,
+  type RecognizerInput,
+  WINDOW_CUT_LINE,
+} from './reducer-input.js';
 
 /**
  * HTTP access logs: one request a line, as web servers and frameworks print them (the common and
@@ -106,25 +113,13 @@ export const reduceAccessLog: Recognizer = (input: RecognizerInput) => {
   if (nonProblems.length > 0) out.push('other lines:', ...nonProblems.map(clip));
   used = out.join('\n').length;
   const room = Math.max(2 * MAX_LINE, input.budget - used);
-  const head: string[] = [];
-  const tail: string[] = [];
-  let spent = 0;
-  for (let i = 0, j = requests.length - 1; i <= j; ) {
-    const fromHead = head.length <= tail.length;
-    const line = clip((requests[fromHead ? i : j] as Request).line);
-    if (head.length + tail.length >= 2 && spent + line.length + 1 > room) break;
-    if (fromHead) {
-      head.push(line);
-      i++;
-    } else {
-      tail.unshift(line);
-      j--;
-    }
-    spent += line.length + 1;
-  }
-  const hidden = requests.length - head.length - tail.length;
-  out.push('first and last requests:', ...head);
-  if (hidden > 0) out.push(`[… ${plural(hidden, 'request')} between not shown]`);
-  out.push(...tail);
+  out.push(
+    ...firstAndLast(
+      requests.map((request) => clip(request.line)),
+      room,
+      'first and last requests:',
+      'request',
+    ),
+  );
   return out.join('\n');
 };

@@ -1,5 +1,12 @@
 import { cutRun, kindOf, textRuns } from './binary.js';
-import { counted, plural, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
+import {
+  counted,
+  firstAndLast,
+  plural,
+  type Recognizer,
+  type RecognizerInput,
+  WINDOW_CUT_LINE,
+} from './reducer-input.js';
 
 /**
  * Hex dumps (`xxd`, `hexdump -C`, `od -A x -t x1z`): a view of binary bytes, one row of 16 a line.
@@ -87,26 +94,15 @@ export const reduceHexDump: Recognizer = (input: RecognizerInput) => {
   }
   // The first and last rows as printed, while the budget lasts.
   const room = Math.max(400, input.budget - used);
-  const head: string[] = [];
-  const tail: string[] = [];
-  let spent = 0;
-  for (let i = 0, j = rows.length - 1; i <= j; ) {
-    const fromHead = head.length <= tail.length * 2;
-    const line = (rows[fromHead ? i : j] as Row).line;
-    if (head.length + tail.length >= 2 && spent + line.length + 1 > room) break;
-    if (fromHead) {
-      head.push(line);
-      i++;
-    } else {
-      tail.unshift(line);
-      j--;
-    }
-    spent += line.length + 1;
-  }
-  const hidden = rows.length - head.length - tail.length;
-  out.push('first and last rows:', ...head);
-  if (hidden > 0) out.push(`[… ${plural(hidden, 'row')} between not shown]`);
-  out.push(...tail);
+  out.push(
+    ...firstAndLast(
+      rows.map((row) => row.line),
+      room,
+      'first and last rows:',
+      'row',
+      2,
+    ),
+  );
   if (others > 0) out.push(`[${plural(others, 'line')} that are not dump rows not shown]`);
   return out.join('\n');
 };

@@ -1,4 +1,11 @@
-import { counted, plural, type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
+import {
+  counted,
+  firstAndLast,
+  plural,
+  type Recognizer,
+  type RecognizerInput,
+  WINDOW_CUT_LINE,
+} from './reducer-input.js';
 
 /**
  * JSON lines: one JSON object a line, as structured loggers write them (pino, bunyan, winston's
@@ -190,25 +197,7 @@ export const reduceJsonLines: Recognizer = (input: RecognizerInput) => {
   }
   // First and last records as printed, alternating, while the budget lasts.
   const room = Math.max(MAX_SHOWN_CHARS * 2, input.budget - used);
-  const head: string[] = [];
-  const tail: string[] = [];
-  let spent = 0;
-  for (let i = 0, j = records.length - 1; i <= j; ) {
-    const fromHead = head.length <= tail.length;
-    const text = clip((records[fromHead ? i : j] as LogRecord).line, MAX_SHOWN_CHARS);
-    if (head.length + tail.length >= 2 && spent + text.length + 1 > room) break;
-    if (fromHead) {
-      head.push(text);
-      i++;
-    } else {
-      tail.unshift(text);
-      j--;
-    }
-    spent += text.length + 1;
-  }
-  const hidden = records.length - head.length - tail.length;
-  out.push('first and last records:', ...head);
-  if (hidden > 0) out.push(`[… ${plural(hidden, 'record')} between not shown]`);
-  out.push(...tail);
+  const shown = records.map((record) => clip(record.line, MAX_SHOWN_CHARS));
+  out.push(...firstAndLast(shown, room, 'first and last records:', 'record'));
   return out.join('\n');
 };

@@ -79,3 +79,35 @@ export function counted(count: number, noun: string, partial: string | undefined
   const phrase = plural(count, noun);
   return partial === undefined ? phrase : `at least ${phrase}`;
 }
+
+/**
+ * The first and last of `lines` as `label` and a marker for what lies between, taken alternately
+ * (`headPerTail` from the start for each one from the end) while they fit in `room` characters;
+ * at least one from each end.
+ */
+export function firstAndLast(
+  lines: readonly string[],
+  room: number,
+  label: string,
+  noun: string,
+  headPerTail = 1,
+): string[] {
+  const head: string[] = [];
+  const tail: string[] = [];
+  let spent = 0;
+  for (let i = 0, j = lines.length - 1; i <= j; ) {
+    const fromHead = head.length <= tail.length * headPerTail;
+    const line = lines[fromHead ? i : j] as string;
+    if (head.length + tail.length >= 2 && spent + line.length + 1 > room) break;
+    if (fromHead) {
+      head.push(line);
+      i++;
+    } else {
+      tail.unshift(line);
+      j--;
+    }
+    spent += line.length + 1;
+  }
+  const hidden = lines.length - head.length - tail.length;
+  return [label, ...head, ...(hidden > 0 ? [`[… ${plural(hidden, noun)} between not shown]`] : []), ...tail];
+}
