@@ -162,6 +162,20 @@ describe('outputs read by their shape, whatever the command', () => {
     },
   );
 
+  it('reads `tar -tv` of an archive as a listing of paths: every top-level directory with its count', async () => {
+    const files: Record<string, string> = {};
+    for (let module = 0; module < 30; module++)
+      for (let file = 0; file < 20; file++) files[`src/module-${module}/part-${file}.ts`] = 'export {};\n';
+    await writeFiles('project', files);
+    const { raw, reduced } = await reducedOutput('tar -czf project.tgz project && tar -tvzf project.tgz');
+    expect(raw.length).toBeGreaterThan(8 * 1024);
+    expect(reduced).toMatch(/^632 paths under project: 1 top-level directory$/m);
+    expect(reduced).toMatch(/^project\/src \(631\): /m);
+    expect(reduced.length).toBeLessThan(raw.length / 2);
+    const { reduced: names } = await reducedOutput('tar -tzf project.tgz');
+    expect(names).toMatch(/^632 paths under project: 1 top-level directory$/m);
+  });
+
   it("keeps a SQL dump's statements from around its data rows", async () => {
     const rows = Array.from(
       { length: 4000 },

@@ -9,7 +9,15 @@ import {
 
 /** Commands whose output is one path a line. */
 const PATH_LISTING =
-  /(?:^|\s|;)(?:find|fd|fdfind|locate|git\s+ls-files|rg\s+(?:.*\s)?--files|tree\s+-fi)(?:\s|$)/;
+  /(?:^|\s|;)(?:find|fd|fdfind|locate|git\s+ls-files|git\s+ls-tree\s+(?:.*\s)?--name-only|git\s+diff\s+(?:.*\s)?--name-only|rg\s+(?:.*\s)?--files|tree\s+-fi|tar\s+(?:-?[a-zA-Z]*t[a-zA-Z]*|--list)|unzip\s+-Z1|zipinfo\s+-1|jar\s+-?t\w*|dpkg(?:-query)?\s+(?:-L|--listfiles)|rpm\s+-ql)(?:\s|$)/;
+/** Whatever the command, lines that are all absolute or `./` paths are a listing. */
+const PATH_LINE = /^\.?\/\S*$/;
+/**
+ * A long listing's row (`tar -tv`, `find -ls`, `ls -lR`): permissions first, the path last after a
+ * time, or a date with a year (`-rw-r--r-- root/root 8709 2023-01-14 13:54 ./libelf1/copyright`).
+ */
+const LONG_ROW =
+  /^[-dlcbps][rwxsStT-]{9}[.+@]?\s.*?\s(?:\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?|[A-Z][a-z]{2}\s+\d{1,2}\s+\d{4})\s+(.+?)(?: -> .*)?$/;
 /** `find: '/proc/1/fd': Permission denied` and the like: kept whole. */
 const ERROR_LINE = /^[\w.-]+: .*(?:denied|No such file|not found|error|Error|loop)/;
 const MIN_PATHS = 50;
@@ -72,16 +80,32 @@ function groupLine(group: Group, childrenShown: number): string {
 }
 
 /**
- * `find`, `fd`, `git ls-files`, `rg --files`: how many paths, every top-level directory under the
+ * `find`, `fd`, `git ls-files`, `rg --files`, `tar -t`, `dpkg -L`, any output of paths one a line,
+ * and long listings of paths (`tar -tv`, `find -ls`): how many paths, every top-level directory under the
  * common root with its count (and its biggest subdirectories while the budget lasts), errors, and
  * the first paths. A top-level directory is never dropped for room.
  */
+/** The paths of a long listing whose rows name paths in directories, or undefined. */
+function longListingPaths(lines: readonly string[]): string[] | undefined {
+  const content = lines.filter((line) => line.trim() !== '' && !WINDOW_CUT_LINE.test(line));
+  const paths = content.map((line) => LONG_ROW.exec(line)?.[1]).filter((path) => path !== undefined);
+  if (paths.length < MIN_PATHS || paths.length < content.length * 0.9) return undefined;
+  // `ls -l` of one directory names files, not paths: the table reducer keeps its rows.
+  return paths.filter((path) => path.includes('/')).length >= paths.length / 2 ? paths : undefined;
+}
+
 export const reducePathList: Recognizer = (input: RecognizerInput) => {
-  if (!PATH_LISTING.test(commandWords(input.command))) return undefined;
+  const long = longListingPaths(input.lines);
+  const content = input.lines.filter((line) => line.trim() !== '' && !WINDOW_CUT_LINE.test(line));
+  const pathLines = content.filter((line) => PATH_LINE.test(line)).length;
+  const byContent = content.length >= MIN_PATHS && pathLines >= content.length * 0.95;
+  if (long === undefined && !byContent && !PATH_LISTING.test(commandWords(input.command))) return undefined;
   const errors = input.lines.filter((line) => ERROR_LINE.test(line));
-  const paths = input.lines.filter(
-    (line) => !WINDOW_CUT_LINE.test(line) && !ERROR_LINE.test(line) && looksLikePath(line),
-  );
+  const paths =
+    long ??
+    input.lines.filter(
+      (line) => !WINDOW_CUT_LINE.test(line) && !ERROR_LINE.test(line) && looksLikePath(line),
+    );
   if (paths.length < MIN_PATHS || paths.length < (input.lines.length - errors.length) * 0.9) return undefined;
   const root = commonRoot(paths);
   const groups = groupsUnder(root, paths);
