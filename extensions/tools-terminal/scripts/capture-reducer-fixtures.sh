@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -1041,4 +1041,274 @@ if wants unseen8; then
     done
   } >"$u8/py/test_mixed.py"
   capture pytest-ra-summary "$u8/py" "python3 -m pytest --version" "python3 -m pytest -rA -p no:cacheprovider test_mixed.py"
+fi
+
+# CLIs an agent meets on a JS/TS project, installed from the npm registry: bundlers failing on
+# missing modules (webpack, rollup, tsup's declaration build), typedoc and cspell/markdownlint/
+# stylelint over many files, madge/knip/depcheck findings, a turbo run with one failing package,
+# changeset status, npm pack/explain, license-checker, ava/uvu failures, c8 coverage, playwright's list.
+if wants npmtools; then
+  nt="$work/npmtools"
+  mkdir -p "$nt/tools" && (cd "$nt/tools" && npm init -y >/dev/null &&
+    npm install --no-audit --no-fund webpack@5 webpack-cli@6 rollup@4 typedoc@0.28 typescript@5 madge@8 \
+      depcheck@1 cspell@9 stylelint@16 stylelint-config-standard@39 markdownlint-cli@0.45 \
+      license-checker@25 ava@6 uvu@0.5 c8@10 @changesets/cli@2 tsup@8 knip@5 @playwright/test@1 turbo@2 >/dev/null 2>&1)
+  saved_path="$PATH"
+  export PATH="$nt/tools/node_modules/.bin:$PATH" TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+  areas=(cart orders payments search users shipping catalog inventory reviews coupons)
+
+  # webpack: 40 feature modules; two missing imports, a missing package, a missing export, a
+  # syntax error, and a large asset over the size hint.
+  web="$nt/web"
+  mkdir -p "$web/src/features" && printf '{"name":"shop-web","version":"1.0.0","type":"module"}\n' >"$web/package.json"
+  for i in $(seq -w 1 40); do
+    area="${areas[$((10#$i % 10))]}"
+    case "$i" in
+      08) printf "import { formatPrice } from '../helpers/currency';\nexport const feature%s = (x) => formatPrice(x);\n" "$i" ;;
+      17) printf "import { format } from 'date-fns';\nexport const feature%s = (d) => format(d, 'yyyy-MM-dd');\n" "$i" ;;
+      23) printf "import { totalFor } from './feature-22.js';\nexport const feature%s = (x) => totalFor(x);\n" "$i" ;;
+      29) printf "export const feature%s = (x) => {\n  return x +;\n};\n" "$i" ;;
+      34) printf "import schema from '../schemas/%s.json';\nexport const feature%s = () => schema;\n" "$area" "$i" ;;
+      36) printf "export const feature%s = () => '%s';\n" "$i" "$(head -c 300000 /dev/zero | tr '\0' 'x')" ;;
+      *) printf "// %s feature %s\nexport const feature%s = (x) => ({ area: '%s', value: x * %d });\n" "$area" "$i" "$i" "$area" "$((10#$i))" ;;
+    esac >"$web/src/features/feature-$i.js"
+  done
+  { for i in $(seq -w 1 40); do echo "import { feature$i } from './features/feature-$i.js';"; done
+    echo "export const features = [$(seq -w 1 40 | sed 's/^/feature/' | paste -sd, -)];"; } >"$web/src/index.js"
+  capture webpack-module-not-found "$web" "node -p \"'webpack ' + require('$nt/tools/node_modules/webpack/package.json').version\"" \
+    "webpack --mode production --entry ./src/index.js --output-path dist"
+
+  # rollup: an unresolved package, circular imports, `this` at the top level and a missing export.
+  lib="$nt/lib"
+  mkdir -p "$lib/src"
+  for i in $(seq -w 1 40); do
+    next=$(printf '%02d' $((10#$i + 1)))
+    case "$i" in
+      05|15|25) printf "import { step%s } from './step-%s.js';\nexport function step%s(x) { return x > 100 ? x : step%s(x + 1); }\n" "$next" "$next" "$i" "$next" ;;
+      06|16|26) prev=$(printf '%02d' $((10#$i - 1))); printf "import { step%s } from './step-%s.js';\nexport function step%s(x) { return x > 50 ? step%s(x) : x; }\n" "$prev" "$prev" "$i" "$prev" ;;
+      11|21|31) printf "import { chunk } from 'lodash-es';\nexport const step%s = (x) => chunk([x], 1);\n" "$i" ;;
+      12|32) printf "var self = this;\nexport const step%s = (x) => self ? x : -x;\n" "$i" ;;
+      37) printf "import { stepTotal } from './step-36.js';\nexport const step%s = (x) => stepTotal(x);\n" "$i" ;;
+      *) printf "export const step%s = (x) => x + %d;\n" "$i" "$((10#$i))" ;;
+    esac >"$lib/src/step-$i.js"
+  done
+  { for i in $(seq -w 1 40); do echo "export { step$i } from './step-$i.js';"; done; } >"$lib/src/index.js"
+  capture rollup-build-errors "$lib" "rollup --version" "rollup src/index.js --file dist/bundle.js --format es"
+
+  # A TypeScript library of 40 modules: typedoc, madge, knip and depcheck see it clean of type
+  # errors; tsup's declaration build then meets five.
+  ts="$nt/tslib"
+  mkdir -p "$ts/src"
+  cat >"$ts/package.json" <<'JSON'
+{ "name": "@shop/catalog", "version": "2.4.0", "type": "module", "main": "dist/index.js",
+  "dependencies": { "zod": "^3.23.0", "left-pad": "^1.3.0", "nanoid": "^5.0.0" },
+  "devDependencies": { "typescript": "^5.6.0", "moment": "^2.30.0" } }
+JSON
+  cat >"$ts/tsconfig.json" <<'JSON'
+{ "compilerOptions": { "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler", "strict": true,
+  "declaration": true, "skipLibCheck": true, "noEmit": true }, "include": ["src"] }
+JSON
+  for i in $(seq -w 1 40); do
+    area="${areas[$((10#$i % 10))]}"
+    next=$(printf '%02d' $((10#$i + 1)))
+    {
+      case "$i" in
+        04|13|22|31|38) echo "import { ${areas[$((10#$next % 10))]}Label$next } from './${areas[$((10#$next % 10))]}-$next';" ;;
+      esac
+      case "$i" in
+        05|14|23|32|39) prev=$(printf '%02d' $((10#$i - 1))); echo "import { ${areas[$((10#$prev % 10))]}Label$prev } from './${areas[$((10#$prev % 10))]}-$prev';" ;;
+      esac
+      [ "$i" = 19 ] && echo "import { z } from 'zod';"
+      [ "$i" = 27 ] && echo "import dayjs from 'dayjs';"
+      echo "export interface ${area^}Record$i { id: string; quantity: number; note?: string }"
+      if [ $((10#$i % 3)) = 0 ]; then
+        echo "/** Builds the $area label for record $i. @param record the record {@link Missing$i} */"
+      fi
+      echo "export function ${area}Label$i(record: ${area^}Record$i, prefix = '$area'): string {"
+      echo "  return \`\${prefix}-$i-\${record.id}\`;"
+      echo "}"
+      echo "export const ${area}Limit$i = $((10#$i * 7));"
+    } >"$ts/src/$area-$i.ts"
+  done
+  (cd "$ts/src" && for f in $(ls *.ts | grep -v -e '-0[7-9]' -e '-1[0]'); do echo "export * from './${f%.ts}';"; done) >"$ts/index.tmp" && mv "$ts/index.tmp" "$ts/src/index.ts"
+  capture typedoc-warnings "$ts" "typedoc --version | grep TypeDoc" "typedoc --emit none --skipErrorChecking --validation.notDocumented --entryPoints src/index.ts"
+  capture madge-circular "$ts" "madge --version" "madge --circular --extensions ts src"
+  capture knip-findings "$ts" "knip --version" "knip --no-progress"
+  capture depcheck-findings "$ts" "depcheck --version" "depcheck ."
+  for i in 09 18 26 33 40; do
+    area="${areas[$((10#$i % 10))]}"
+    case "$i" in
+      09) echo "export const ${area}Broken$i: number = 'nine';" ;;
+      18) echo "export function ${area}Sum$i(items) { return items.length; }" ;;
+      26) echo "export const ${area}Missing$i = ${area}Label$i({ id: 1, quantity: 2 });" ;;
+      33) echo "export const ${area}Field$i = ({} as ${area^}Record$i).sku;" ;;
+      40) echo "export const ${area}Call$i: string = ${area}Label$i();" ;;
+    esac >>"$ts/src/$area-$i.ts"
+  done
+  (cd "$ts" && npm install --no-audit --no-fund zod@3 >/dev/null 2>&1)
+  capture tsup-dts-errors "$ts" "tsup --version" "tsup src/index.ts --format esm,cjs --dts"
+
+  # Documentation: 40 pages; cspell meets misspellings, markdownlint style problems.
+  docs="$nt/docs"
+  mkdir -p "$docs/docs"
+  typos=(recieve seperate occured definately accomodate untill wich comming enviroment refered)
+  for i in $(seq -w 1 40); do
+    area="${areas[$((10#$i % 10))]}"
+    {
+      echo "# The ${area} guide, part $i"
+      echo
+      echo "This page explains how the ${area} service handles requests and what an operator configures."
+      if [ $((10#$i % 4)) != 1 ]; then
+        echo "When you ${typos[$((10#$i % 10))]} an order, the ${area} service will ${typos[$(((10#$i + 3) % 10))]} the payload."
+      fi
+      if [ $((10#$i % 7)) = 3 ]; then
+        echo "## Setup"
+        echo "Run the installer:"
+        echo '```'
+        echo "npm run setup-$area"
+        echo '```'
+        echo "* first item"
+        echo "+ second item   "
+        echo "This line is far too long for the documentation style that the project asked for because it keeps going on and on about $area."
+      fi
+      echo
+      echo "## Options"
+      echo
+      echo "- \`${area}Timeout\`: how long the service waits."
+      echo "- \`${area}Retries\`: how often it tries again."
+    } >"$docs/docs/${area}-guide-$i.md"
+  done
+  capture cspell-docs "$docs" "cspell --version" "cspell --no-progress 'docs/**/*.md'"
+  capture markdownlint-docs "$docs" "markdownlint --version" "markdownlint docs"
+
+  # Stylesheets: 40 files under the standard config, eight with problems.
+  css="$nt/css"
+  mkdir -p "$css/styles"
+  echo '{ "extends": "stylelint-config-standard" }' >"$css/.stylelintrc.json" && ln -s "$nt/tools/node_modules" "$css/node_modules"
+  for i in $(seq -w 1 40); do
+    area="${areas[$((10#$i % 10))]}"
+    {
+      echo ".${area}-panel-$i {"
+      echo "  display: flex;"
+      echo "  margin: 0 auto;"
+      echo "}"
+      if [ $((10#$i % 5)) = 2 ]; then
+        echo ""
+        echo ".${area}-title-$i {"
+        echo "  color: #FFFFFF;"
+        echo "  colr: red;"
+        echo "  margin: 0px;"
+        echo "}"
+        echo ".${area}Button$i { padding: 1px }"
+      fi
+    } >"$css/styles/${area}-$i.css"
+  done
+  capture stylelint-many-files "$css" "stylelint --version" "stylelint 'styles/**/*.css'"
+
+  # A small API project's licenses, and npm's view of a package many depend on.
+  api="$nt/api"
+  mkdir -p "$api" && (cd "$api" && npm init -y >/dev/null && npm install --no-audit --no-fund express@4 pg@8 jsonwebtoken@9 >/dev/null 2>&1)
+  capture license-checker-list "$api" "license-checker --version" "license-checker"
+  capture npm-explain-shared "$nt/tools" "npm --version" "npm explain semver"
+
+  # Test runners: ava and uvu with failures spread through 40 files, c8's coverage under a threshold.
+  t="$nt/tests"
+  mkdir -p "$t/test" "$t/uvu" "$t/src" "$t/node"
+  printf '{"name":"shop-tests","version":"1.0.0","type":"module"}\n' >"$t/package.json" && ln -s "$nt/tools/node_modules" "$t/node_modules"
+  for i in $(seq -w 1 40); do
+    area="${areas[$((10#$i % 10))]}"
+    {
+      echo "import test from 'ava';"
+      echo "test('$area totals $i', (t) => { t.is($((10#$i)) + 1, $((10#$i + 1))); });"
+      case "$i" in
+        07) echo "test('$area rounds prices $i', (t) => { t.is(Math.round(2.675 * 100) / 100, 2.68); });" ;;
+        15) echo "test('$area keeps order $i', (t) => { t.deepEqual(['b', 'a'].sort(), ['b', 'a']); });" ;;
+        22) echo "test('$area rejects empty $i', async (t) => { await t.throwsAsync(Promise.resolve(1)); });" ;;
+        30) echo "test('$area parses config $i', (t) => { JSON.parse('{bad json'); t.pass(); });" ;;
+        36) echo "test('$area finds user $i', (t) => { t.truthy(undefined, 'user 36 should exist'); });" ;;
+        *) echo "test('$area formats $i', (t) => { t.is(String($((10#$i))), '$((10#$i))'); });" ;;
+      esac
+    } >"$t/test/$area-$i.test.js"
+    {
+      echo "import { test } from 'uvu';"
+      echo "import * as assert from 'uvu/assert';"
+      echo "test('$area adds $i', () => { assert.is($((10#$i)) * 2, $((10#$i * 2))); });"
+      case "$i" in
+        05) echo "test('$area discount $i', () => { assert.is(0.1 + 0.2, 0.3); });" ;;
+        14) echo "test('$area shape $i', () => { assert.equal({ id: 14, tags: ['a'] }, { id: 14, tags: ['a', 'b'] }); });" ;;
+        25) echo "test('$area match $i', () => { assert.match('order-25', /^invoice-/); });" ;;
+        33) echo "test('$area throws $i', () => { assert.throws(() => 33); });" ;;
+        39) echo "test('$area lookup $i', () => { const m = new Map(); m.get('x').value; });" ;;
+        *) echo "test('$area names $i', () => { assert.type('$area', 'string'); });" ;;
+      esac
+      echo "test.run();"
+    } >"$t/uvu/$area-$i.js"
+    {
+      echo "export function ${area}Price$i(n, coupon) {"
+      echo "  if (coupon === 'HALF') return n / 2;"
+      echo "  if (coupon === 'FREE') return 0;"
+      echo "  if (n < 0) throw new Error('negative');"
+      echo "  return n * $((10#$i));"
+      echo "}"
+    } >"$t/src/$area-$i.js"
+    {
+      echo "import { test } from 'node:test';"
+      echo "import assert from 'node:assert';"
+      echo "import { ${area}Price$i } from '../src/$area-$i.js';"
+      echo "test('$area price $i', () => { assert.strictEqual(${area}Price$i(1), $((10#$i))); });"
+      [ $((10#$i % 3)) = 0 ] && echo "test('$area coupon $i', () => { assert.strictEqual(${area}Price$i(4, 'HALF'), 2); });"
+    } >"$t/node/$area-$i.test.js"
+  done
+  capture ava-fail "$t" "ava --version" "ava --no-worker-threads 'test/**/*.test.js'"
+  capture uvu-fail "$t" "uvu --version" "uvu uvu"
+  capture c8-coverage-threshold "$t" "c8 --version" "c8 --check-coverage --lines 90 --branches 80 node --test node/"
+
+  # A workspace of 14 packages: turbo builds them with one failing, changesets cover some.
+  mono="$nt/mono"
+  mkdir -p "$mono/.changeset"
+  printf '{"name":"shop-mono","private":true,"packageManager":"npm@%s","workspaces":["packages/*"]}\n' "$(npm --version)" >"$mono/package.json"
+  printf '{"tasks":{"build":{"dependsOn":["^build"],"outputs":["dist/**"]}}}\n' >"$mono/turbo.json"
+  printf '{"changelog":"@changesets/cli/changelog","commit":false,"access":"restricted","baseBranch":"main","updateInternalDependencies":"patch","ignore":[]}\n' >"$mono/.changeset/config.json"
+  for n in $(seq -w 1 14); do
+    p="$mono/packages/pkg-$n" area="${areas[$((10#$n % 10))]}"
+    mkdir -p "$p"
+    dep=""
+    [ $((10#$n)) -gt 1 ] && [ $((10#$n % 4)) = 0 ] && dep=", \"dependencies\": {\"@shop/pkg-01\": \"^1.1.0\"}"
+    printf '{"name":"@shop/pkg-%s","version":"1.%s.0","scripts":{"build":"node build.js"}%s}\n' "$n" "$((10#$n))" "$dep" >"$p/package.json"
+    if [ "$n" = 09 ]; then
+      cat >"$p/build.js" <<'JS'
+console.log('compiling 12 modules');
+console.error('src/refunds.ts(14,7): error TS2322: Type \'string\' is not assignable to type \'number\'.');
+console.error('src/refunds.ts(31,19): error TS2339: Property \'amount\' does not exist on type \'Refund\'.');
+process.exit(2);
+JS
+    else
+      printf "for (const f of ['index', 'model', 'service', 'routes', 'schema']) console.log('compiled src/%%s.ts -> dist/%%s.js', f, f);\nconsole.log('built %s in 0.%ss');\n" "$area" "$((10#$n))" >"$p/build.js"
+    fi
+  done
+  (cd "$mono" && npm install --no-audit --no-fund >/dev/null 2>&1 && git init -q -b main . && git add -A && git commit -qm base &&
+    git checkout -q -b release && for n in 02 03 05 06 08 09 11 12 14; do echo "// change" >>"packages/pkg-$n/build.js"; done &&
+    for n in 02 05 08 11; do printf -- '---\n"@shop/pkg-%s": minor\n---\n\nAdd the %s export for package %s\n' "$n" "${areas[$((10#$n % 10))]}" "$n" >".changeset/change-$n.md"; done &&
+    printf -- '---\n"@shop/pkg-03": major\n"@shop/pkg-06": patch\n---\n\nDrop the old pricing API\n' >.changeset/breaking.md && git add -A && git commit -qm changes)
+  capture turbo-run-fail "$mono" "turbo --version" "turbo run build --continue --output-logs=full"
+  capture changeset-status "$mono" "changeset --version" "changeset status --verbose"
+  capture npm-pack-dry-run "$mono/packages/pkg-01" "npm --version" \
+    "mkdir -p lib/{core,adapters,util} && for i in \$(seq 1 30); do echo \"export const a\$i = \$i;\" >lib/core/module-\$i.js; echo '// types' >lib/core/module-\$i.d.ts; done && for i in \$(seq 1 15); do echo x >lib/adapters/adapter-\$i.js; echo y >lib/util/util-\$i.js; done && echo '# pkg-01' >README.md && npm pack --dry-run"
+
+  # Playwright asked to list 40 spec files of tests without running them (no browser needed).
+  e2e="$nt/e2e"
+  mkdir -p "$e2e/tests" && ln -s "$nt/tools/node_modules" "$e2e/node_modules"
+  printf "import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: 'tests', projects: [{ name: 'chromium' }, { name: 'firefox' }] });\n" >"$e2e/playwright.config.mjs"
+  for i in $(seq -w 1 40); do
+    area="${areas[$((10#$i % 10))]}"
+    {
+      echo "import { test, expect } from '@playwright/test';"
+      echo "test.describe('$area page $i', () => {"
+      echo "  test('shows the $area list', async () => { expect(1).toBe(1); });"
+      echo "  test('opens a $area detail', async () => { expect(1).toBe(1); });"
+      echo "});"
+    } >"$e2e/tests/$area-$i.spec.mjs"
+  done
+  capture playwright-list "$e2e" "playwright --version" "playwright test --list"
+  export PATH="$saved_path"
 fi
