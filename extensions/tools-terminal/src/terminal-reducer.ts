@@ -24,6 +24,7 @@ import {
   terminalText,
   WINDOW_CUT_LINE,
 } from './reducers/reducer-input.js';
+import { reduceTaggedLines } from './reducers/tagged.js';
 import { reduceTestOutput } from './reducers/test-runners.js';
 import { reduceTypescriptOutput } from './reducers/tsc.js';
 import { splitTerminalText } from './terminal-result.js';
@@ -43,6 +44,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceHtmlPage,
   reduceJsonLines,
   reduceJsonValue,
+  reduceTaggedLines,
   reducePathList,
   reduceCountTable,
   reduceAccessLog,
@@ -74,18 +76,30 @@ function missingPart(lines: readonly string[]): string | undefined {
  * turbo): which target or package failed. Kept under any specific summary that left it out.
  */
 const WRAPPER_VERDICT =
-  /^g?make(?:\[\d+\])?: \*\*\* |ERR_PNPM_[A-Z_]+|^Summary: \d+ fails?, \d+ pass|^npm (?:ERR!|error) (?:code |Lifecycle |command failed)|\bELIFECYCLE\b|^error Command failed with exit code \d+|^\s*Failed:\s+\S+#\S+|^\s*ERROR\s+run failed:|^ERROR: command finished with error/;
-const MAX_WRAPPER_LINES = 8;
+  /^g?make(?:\[\d+\])?: \*\*\* |ERR_PNPM_[A-Z_]+|^Summary: \d+ fails?, \d+ pass|^npm (?:ERR!|error) (?:code |Lifecycle |command failed)|\bELIFECYCLE\b|^error Command failed with exit code \d+|^\s*Failed:\s+\S+#\S+|^\s*ERROR\s+run failed:|^ERROR: command finished with error|^\s*Tasks:\s+\d+ successful, \d+ total|#\S+:\s+ERROR\s+command |^(?:CLI|ESM|CJS|IIFE|DTS) (?:⚡️ )?Build (?:success|failed)|^Error: /;
+/** A wrapper's lesser lines (what it ran, what it warns of): kept after its verdicts while room is left. */
+const WRAPPER_NOTE =
+  /^\s*• Running \S+ in \d+ packages|^\s*WARNING\s+\S|^(?:CLI|ESM|CJS|IIFE|DTS) Build start/;
+const MAX_WRAPPER_LINES = 12;
 
+/**
+ * What a wrapper (make, pnpm -r, npm scripts, turbo, tsup) said of the run, kept under a specific
+ * summary that left it out: its verdicts first, then its notes, in the order printed.
+ */
 function withWrapperVerdict(reduced: string, lines: readonly string[]): string {
-  const missing: string[] = [];
-  for (const line of lines) {
-    if (missing.length >= MAX_WRAPPER_LINES) break;
-    const trimmed = line.trim();
-    if (WRAPPER_VERDICT.test(line) && !reduced.includes(trimmed) && !missing.includes(trimmed))
-      missing.push(trimmed);
-  }
-  return missing.length === 0 ? reduced : `${reduced}\n${missing.join('\n')}`;
+  const picked = new Set<number>();
+  const seen = new Set<string>();
+  for (const pattern of [WRAPPER_VERDICT, WRAPPER_NOTE])
+    for (const [index, line] of lines.entries()) {
+      if (picked.size >= MAX_WRAPPER_LINES) break;
+      const trimmed = line.trim();
+      if (!pattern.test(line) || reduced.includes(trimmed) || seen.has(trimmed)) continue;
+      picked.add(index);
+      seen.add(trimmed);
+    }
+  if (picked.size === 0) return reduced;
+  const missing = [...picked].sort((a, b) => a - b).map((index) => (lines[index] as string).trim());
+  return `${reduced}\n${missing.join('\n')}`;
 }
 
 /** A test run's coverage table, kept (totals and least covered files) under a summary that left it out. */

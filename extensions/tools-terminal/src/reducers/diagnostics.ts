@@ -5,6 +5,8 @@ const COMPILER_COMMAND =
 // A compiler the list above does not name is known by its output: several `file:line[:col]: error:` lines.
 const COMPILER_LINE = /^[^\s:][^:]*:\d+(?::\d+)?: (?:fatal )?(?:error|warning)\b/;
 const COMPILER_LINES_FROM = 3;
+// A linter's `file:line[:col] CODE message` (markdownlint's `docs/a.md:5 MD022/…`, flake8's `E501`, shellcheck's `SC2086`).
+const LINT_LINE = /^[^\s:][^:]*\.\w+:\d+(?::\d+)?:? [A-Z]{1,4}\d{2,4}\b/;
 // javac and kotlinc name what was not found on an indented line after `cannot find symbol`.
 const SYMBOL_DETAIL = /^\s+symbol:\s+(.*\S)\s*$/;
 // `file:line[:col]: message`, as gcc, clang, go, mypy, ruff and flake8 print it; go vet prefixes `vet: `.
@@ -72,7 +74,8 @@ function groupRepeats(entries: readonly (Located | string)[]): string[] {
  */
 function printsCompilerLines(lines: readonly string[]): boolean {
   let found = 0;
-  for (const line of lines) if (COMPILER_LINE.test(line) && ++found >= COMPILER_LINES_FROM) return true;
+  for (const line of lines)
+    if ((COMPILER_LINE.test(line) || LINT_LINE.test(line)) && ++found >= COMPILER_LINES_FROM) return true;
   return false;
 }
 

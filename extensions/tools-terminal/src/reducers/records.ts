@@ -265,6 +265,43 @@ function reduceHashedLines(input: RecognizerInput, lines: readonly string[]): st
   ].join('\n');
 }
 
+const TREE_ENTRY = /^[├└]─+ ?(\S.*)$/;
+const TREE_DETAIL = /^[│ ]\s+[├└]─+ ?(\S.*)$/;
+
+/**
+ * A tree of records one level deep (`license-checker`: `├─ express@4.22.3` with `│  ├─ licenses:
+ * MIT`, `│  ├─ path: …` under it): every entry with its first detail, the rest counted.
+ */
+function reduceTreeRecords(input: RecognizerInput, lines: readonly string[]): string | undefined {
+  const content = lines.filter((line) => line.trim() !== '');
+  const entries: { name: string; details: string[] }[] = [];
+  let inTree = 0;
+  for (const line of content) {
+    const entry = TREE_ENTRY.exec(line);
+    const detail = TREE_DETAIL.exec(line);
+    if (entry) entries.push({ name: entry[1] as string, details: [] });
+    else if (detail && entries.length > 0) entries.at(-1)?.details.push(detail[1] as string);
+    else continue;
+    inTree++;
+  }
+  if (entries.length < MIN_RECORDS || inTree < content.length * 0.8) return undefined;
+  const details = entries.reduce((sum, entry) => sum + entry.details.length, 0);
+  if (details < entries.length) return undefined;
+  const keys = entries.map((entry) =>
+    clip(entry.details[0] ? `${entry.name} · ${entry.details[0]}` : entry.name),
+  );
+  const shown = withinBudget(keys, Math.max(input.budget, DEFAULT_REDUCER_BUDGET) * 2, '\n');
+  const others = content.filter((line) => !TREE_ENTRY.test(line) && !TREE_DETAIL.test(line)).slice(0, 5);
+  return [
+    ...others.map(clip),
+    `${counted(entries.length, 'record', input.partial)}, each with the first of its ${plural(details, 'detail')}:`,
+    ...shown,
+    ...(shown.length < keys.length
+      ? [`[… ${plural(keys.length - shown.length, 'more record')} not shown]`]
+      : []),
+  ].join('\n');
+}
+
 function fields(line: string): string[] {
   return line.trim().split(/\s+/);
 }
@@ -435,6 +472,7 @@ export const reduceRecordOutput: Recognizer = (input: RecognizerInput) => {
     reduceSections(input, lines) ??
     reduceBlocks(input, lines) ??
     reduceHashedLines(input, lines) ??
+    reduceTreeRecords(input, lines) ??
     reduceLogRecords(input, lines) ??
     reduceTable(input, lines)
   );
