@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -1311,4 +1311,18 @@ JS
   done
   capture playwright-list "$e2e" "playwright --version" "playwright test --list"
   export PATH="$saved_path"
+fi
+
+# A web server's access log with failures spread through it, and archive listings of a tree.
+if wants unseen9; then
+  u9="$work/unseen9"
+  mkdir -p "$u9/www"
+  for i in $(seq 1 20); do echo "page $i" >"$u9/www/p$i.html"; done
+  capture http-server-access-log "$u9" "python3 --version" "python3 -m http.server 8799 --bind 127.0.0.1 --directory www 2>&1 & server=\$!; for i in \$(seq 1 50); do curl -s -o /dev/null http://127.0.0.1:8799/ && break; sleep 0.1; done; for i in \$(seq 1 1200); do if [ \$((i % 97)) = 0 ]; then curl -s -o /dev/null http://127.0.0.1:8799/missing-\$i.html; else curl -s -o /dev/null http://127.0.0.1:8799/p\$((i % 20 + 1)).html; fi; done; kill \$server; wait \$server 2>/dev/null; true"
+  sed -i -E 's/\[[0-9]{2}\/[A-Z][a-z]{2}\/[0-9]{4} [0-9:]{8}\]/[28\/Nov\/2026 13:58:19]/' "$fixtures/http-server-access-log.txt"
+  mkdir -p "$u9/project"
+  for m in $(seq 1 25); do mkdir -p "$u9/project/src/module-$m" "$u9/project/docs/guide-$m"; for f in $(seq 1 12); do echo "export const v$f = $m;" >"$u9/project/src/module-$m/part-$f.ts"; done; echo "# Guide $m" >"$u9/project/docs/guide-$m/README.md"; done
+  echo '{}' >"$u9/project/package.json"
+  (cd "$u9" && TZ=UTC find project -exec touch -d '2026-11-20 10:00' {} + && tar --owner=0 --group=0 --sort=name -czf project.tgz project)
+  capture tar-tv-listing "$u9" "tar --version" "TZ=UTC tar -tvzf project.tgz"
 fi
