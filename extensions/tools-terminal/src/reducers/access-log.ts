@@ -92,7 +92,7 @@ export const reduceAccessLog: Recognizer = (input: RecognizerInput) => {
     }
     if (shown < failed.length) {
       const paths = tally(failed.slice(shown).map((request) => `${request.status} ${request.path}`));
-      out.push(`[… ${plural(failed.length - shown, 'more')}: ${clip(paths)}]`);
+      out.push(`[… ${(failed.length - shown).toLocaleString('en-US')} more: ${clip(paths)}]`);
     }
   }
   // Lines that are not requests but report a problem, each message once with its count.
