@@ -1,7 +1,6 @@
 import {
   counted,
   firstAndLast,
-  plural,
   type Recognizer,
   type RecognizerInput,
   WINDOW_CUT_LINE,
