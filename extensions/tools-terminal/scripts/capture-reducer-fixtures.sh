@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -1325,4 +1325,51 @@ if wants unseen9; then
   echo '{}' >"$u9/project/package.json"
   (cd "$u9" && TZ=UTC find project -exec touch -d '2026-11-20 10:00' {} + && tar --owner=0 --group=0 --sort=name -czf project.tgz project)
   capture tar-tv-listing "$u9" "tar --version" "TZ=UTC tar -tvzf project.tgz"
+fi
+
+# Python and shell linters from Debian (pylint, flake8, black, coverage, shellcheck, yamllint) over
+# a project of 30 modules, 15 scripts and 20 YAML files with problems spread through them.
+# apt-get install pylint flake8 black python3-coverage shellcheck yamllint
+if wants unseen10; then
+  u10="$work/unseen10"
+  mkdir -p "$u10/shop" "$u10/tests" "$u10/scripts" "$u10/deploy"
+  for i in $(seq -w 1 30); do
+    {
+      echo "import os, sys"
+      echo "def price_$i(amount,discount = 0):"
+      echo "    total=amount*(1-discount)"
+      if [ $((10#$i % 7)) = 0 ]; then echo "    unused_value = 3"; fi
+      if [ $((10#$i % 9)) = 0 ]; then echo "    return totl"; else echo "    return total"; fi
+      echo "class Cart$i:"
+      echo "    def add(self, item): self.items.append(item)"
+      if [ $((10#$i % 5)) = 0 ]; then echo "    def very_long_method_name_that_goes_on(self, first_argument, second_argument, third_argument): return None"; fi
+    } >"$u10/shop/mod_$i.py"
+    printf 'import unittest\nfrom shop.mod_%s import price_%s\n\nclass PriceTest(unittest.TestCase):\n    def test_price(self):\n        self.assertEqual(price_%s(10), %s)\n' "$i" "$i" "$i" "$([ $((10#$i % 11)) = 0 ] && echo 11 || echo 10)" >"$u10/tests/test_mod_$i.py"
+  done
+  touch "$u10/shop/__init__.py"
+  capture pylint-project "$u10" "pylint --version" "pylint shop --score=y"
+  capture flake8-project "$u10" "flake8 --version" "flake8 shop"
+  capture black-check-project "$u10" "black --version" "black --check shop tests"
+  capture coverage-report-project "$u10" "python3-coverage --version" "touch tests/__init__.py; python3-coverage run --source=shop -m unittest discover -s tests -t . >/dev/null 2>&1; python3-coverage report -m"
+  for i in $(seq -w 1 15); do
+    {
+      echo '#!/bin/bash'
+      echo 'target=$1'
+      echo 'cp $target /tmp/backup-'"$i"
+      if [ $((10#$i % 4)) = 0 ]; then echo 'for f in $(ls *.log); do echo $f; done'; fi
+      if [ $((10#$i % 5)) = 0 ]; then echo 'cd /srv/app'; echo 'rm -rf $DIR/'; fi
+      echo 'echo "done `date`"'
+    } >"$u10/scripts/deploy-$i.sh"
+  done
+  capture shellcheck-scripts "$u10" "shellcheck --version | sed -n 2p" "shellcheck scripts/*.sh"
+  for i in $(seq -w 1 20); do
+    {
+      echo "service: api-$i"
+      echo "replicas: $i"
+      if [ $((10#$i % 6)) = 0 ]; then echo "ports:"; echo "   - 80"; else echo "ports:"; echo "  - 80"; fi
+      if [ $((10#$i % 8)) = 0 ]; then echo "env: {DEBUG: true, DEBUG: false}"; fi
+      echo "image: registry.example.com/api:$i   "
+    } >"$u10/deploy/api-$i.yaml"
+  done
+  capture yamllint-deploy "$u10" "yamllint --version" "yamllint deploy"
 fi
