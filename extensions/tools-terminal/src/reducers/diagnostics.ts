@@ -1,4 +1,9 @@
-import { commandWords, type Recognizer, type RecognizerInput } from './reducer-input.js';
+import {
+  commandWords,
+  DEFAULT_REDUCER_BUDGET,
+  type Recognizer,
+  type RecognizerInput,
+} from './reducer-input.js';
 
 const COMPILER_COMMAND =
   /(?:^|\s|;|\/)(?:cargo|rustc|go|gcc|g\+\+|cc|c\+\+|clang|clang\+\+|make|gmake|cmake|ninja|mypy|ruff|flake8|pyright|javac|kotlinc|scalac|swiftc|mvn|mvnw|gradle|gradlew|zig|nvcc|gfortran|ghc)(?:\s|$)/;
@@ -19,7 +24,7 @@ const KEPT = [
   // make's own verdicts (`*** [target] Error 1`, `Target 'app' not remade because of errors.`), not its directory moves.
   /^g?make(?:\[\d+\])?: (?!Entering directory|Leaving directory)/,
   /undefined reference to|multiple definition of|ld returned \d+ exit status|^\/\S*ld: /,
-  /^Found \d+ errors?|^Success: no issues found|^\[\*\] \d+ fixable/,
+  /^Found \d+ errors?|^Success: no issues found|^\[\*\] \d+ fixable|^Your code has been rated at /,
   /^(?:Some errors have detailed explanations|For more information about an error)/,
   // javac's count, and that it stopped listing: `100 errors`, `only showing the first 100 errors, of 120 total`.
   /^\d+ (?:errors?|warnings?)$|^only showing the first \d+/,
@@ -36,13 +41,75 @@ interface Located {
   message: string;
 }
 
-/** Located diagnostics with the same message up to quoted names become one line listing every place. */
-function groupRepeats(entries: readonly (Located | string)[]): string[] {
+/** The first diagnostic of each distinct message in a kind (`unused 'a'`, `unused 'b'`), at most three. */
+function firstOfEach(members: readonly Located[]): Located[] {
+  const seen = new Set<string>();
+  return members.filter((member) => !seen.has(member.message) && seen.add(member.message) && seen.size <= 3);
+}
+
+/** A kind of diagnostic this rare is listed as printed, when room is left, rather than grouped. */
+const RARE_KIND = 5;
+
+/**
+ * Located diagnostics with the same message up to quoted names become one line listing every
+ * place. While room is left under `limit`, a rare kind is listed as printed instead, and a common
+ * kind's first diagnostic is shown as printed above its line (what a reader may search for whole).
+ */
+function groupRepeats(entries: readonly (Located | string)[], limit: number): string[] {
   const groups = new Map<string, Located[]>();
   for (const entry of entries) {
     if (typeof entry === 'string') continue;
     const key = entry.message.replace(QUOTED, '…');
     groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  const asPrinted = (entry: Located) => `${entry.location}: ${entry.message}`;
+  // How many places each kind lists: all, unless the listing passes `limit` (then fewer, the
+  // commonest kinds first: a rare kind's places are what a reader looks for).
+  const shownPlaces = new Map<string, number>();
+  const groupLine = (key: string, members: readonly Located[]) => {
+    const first = members[0] as Located;
+    const same = members.every((member) => member.message === first.message);
+    const places = members.map((member) =>
+      same ? member.location : `${member.location} ${(member.message.match(QUOTED) ?? []).join(' ')}`,
+    );
+    const shown = shownPlaces.get(key) ?? places.length;
+    const listed =
+      shown < places.length
+        ? `${places.slice(0, shown).join(', ')}, … and ${places.length - shown} more`
+        : places.join(', ');
+    return `${same ? first.message : key} (${members.length}×): ${listed}`;
+  };
+  const grouped = [...groups].filter(([, members]) => members.length >= GROUP_FROM);
+  const size = (lines: readonly string[]) => lines.reduce((sum, line) => sum + line.length + 1, 0);
+  const total = () =>
+    size(entries.filter((entry): entry is string => typeof entry === 'string')) +
+    size(
+      [...groups].flatMap(([key, members]) =>
+        members.length >= GROUP_FROM ? [groupLine(key, members)] : members.map(asPrinted),
+      ),
+    );
+  const commonestFirst = [...grouped].sort((a, b) => b[1].length - a[1].length);
+  // Room is left for the rare kinds whole: the common kinds' places are cut to 60% of the limit.
+  for (const cap of [10, 5, 3]) {
+    if (total() <= limit * 0.6) break;
+    for (const [key, members] of commonestFirst) {
+      if (members.length <= cap * 2) continue;
+      shownPlaces.set(key, cap);
+      if (total() <= limit * 0.6) break;
+    }
+  }
+  let used = total();
+  const whole = new Set<string>();
+  const firstShown = new Set<string>();
+  for (const [key, members] of [...grouped].sort((a, b) => a[1].length - b[1].length)) {
+    const expanded = size(members.map(asPrinted)) - size([groupLine(key, members)]);
+    if (members.length <= RARE_KIND && used + expanded <= limit) {
+      whole.add(key);
+      used += expanded;
+    } else if (used + size(firstOfEach(members).map(asPrinted)) <= limit) {
+      firstShown.add(key);
+      used += size(firstOfEach(members).map(asPrinted));
+    }
   }
   const lines: string[] = [];
   const written = new Set<string>();
@@ -53,14 +120,11 @@ function groupRepeats(entries: readonly (Located | string)[]): string[] {
     }
     const key = entry.message.replace(QUOTED, '…');
     const members = groups.get(key) ?? [entry];
-    if (members.length < GROUP_FROM) lines.push(`${entry.location}: ${entry.message}`);
+    if (members.length < GROUP_FROM || whole.has(key)) lines.push(asPrinted(entry));
     else if (!written.has(key)) {
       written.add(key);
-      const same = members.every((member) => member.message === entry.message);
-      const places = members.map((member) =>
-        same ? member.location : `${member.location} ${(member.message.match(QUOTED) ?? []).join(' ')}`,
-      );
-      lines.push(`${same ? entry.message : key} (${members.length}×): ${places.join(', ')}`);
+      if (firstShown.has(key)) lines.push(...firstOfEach(members).map(asPrinted));
+      lines.push(groupLine(key, members));
     }
   }
   return lines;
@@ -68,9 +132,9 @@ function groupRepeats(entries: readonly (Located | string)[]): string[] {
 
 /**
  * Compilers and checkers that print one located diagnostic per problem (cargo/rustc, go build and
- * vet, gcc and clang under make, mypy, ruff, flake8): every error and warning with its location,
- * the build tool's verdict, and no code frames, notes or help text. Past the budget, diagnostics
- * that differ only by a quoted name are listed once with all their places.
+ * vet, gcc and clang under make, mypy, ruff, flake8, pylint): every error and warning with its location,
+ * the build tool's verdict, and no code frames, notes or help text. Past the budget, the commonest
+ * diagnostics that differ only by a quoted name are listed once with all their places.
  */
 function printsCompilerLines(lines: readonly string[]): boolean {
   let found = 0;
@@ -112,5 +176,9 @@ export const reduceDiagnosticsOutput: Recognizer = (input: RecognizerInput) => {
   const asPrinted = entries
     .map((entry) => (typeof entry === 'string' ? entry : `${entry.location}: ${entry.message}`))
     .join('\n');
-  return asPrinted.length <= input.budget ? asPrinted : groupRepeats(entries).join('\n');
+  // Past the budget: grouped, with room up to twice the default budget (under the terminal's
+  // window) for what reads better whole.
+  return asPrinted.length <= input.budget
+    ? asPrinted
+    : groupRepeats(entries, Math.max(input.budget, DEFAULT_REDUCER_BUDGET) * 2).join('\n');
 };
