@@ -331,19 +331,24 @@ function looksLikeAddresses(values: readonly string[]): boolean {
   );
 }
 
-/** Keys that count up one by one (`0 1 2 … 2999`) as ranges (`0–2999`): the same keys, shorter. */
+/** A key that is a number with the same text around it in each row (`12`, `#12`, `12:`, `v12`). */
+const NUMBERED_KEY = /^(\D{0,3}?)(\d{1,15})(\D{0,3})$/;
+
+/** Keys that count up one by one (`0 1 2 … 2999`, `#2 #3 … #581`) as ranges (`0–2999`): the same keys, shorter. */
 function integerRuns(values: readonly string[]): string[] {
   const out: string[] = [];
   for (let index = 0; index < values.length; ) {
     const start = values[index] as string;
+    const first = NUMBERED_KEY.exec(start);
     let end = index;
-    if (/^\d{1,15}$/.test(start))
-      while (
-        end + 1 < values.length &&
-        /^\d{1,15}$/.test(values[end + 1] as string) &&
-        Number(values[end + 1]) === Number(values[end]) + 1
-      )
+    if (first)
+      while (end + 1 < values.length) {
+        const next = NUMBERED_KEY.exec(values[end + 1] as string);
+        const current = NUMBERED_KEY.exec(values[end] as string);
+        if (!next || !current || next[1] !== first[1] || next[3] !== first[3]) break;
+        if (Number(next[2]) !== Number(current[2]) + 1) break;
         end++;
+      }
     out.push(end - index >= 2 ? `${start}–${values[end]}` : start);
     if (end - index === 1) out.push(values[end] as string);
     index = end + 1;
@@ -354,8 +359,9 @@ function integerRuns(values: readonly string[]): string[] {
 /** How many keys a list of keys and ranges stands for. */
 function keysIn(shown: readonly string[]): number {
   return shown.reduce((sum, item) => {
-    const range = /^(\d+)–(\d+)$/.exec(item);
-    return sum + (range ? Number(range[2]) - Number(range[1]) + 1 : 1);
+    const [from, to] = item.split('–');
+    const range = to === undefined ? undefined : [NUMBERED_KEY.exec(from as string), NUMBERED_KEY.exec(to)];
+    return sum + (range?.[0] && range[1] ? Number(range[1][2]) - Number(range[0][2]) + 1 : 1);
   }, 0);
 }
 
