@@ -138,7 +138,8 @@ function groupsLine(label: string, groups: readonly [string, number][], quote: b
     .map(
       ([name, count]) => `${quote ? JSON.stringify(clip(name, 80)) : name} ${count.toLocaleString('en-US')}`,
     );
-  const more = groups.length > MAX_GROUPS ? `, … ${plural(groups.length - MAX_GROUPS, 'more')}` : '';
+  const more =
+    groups.length > MAX_GROUPS ? `, … ${(groups.length - MAX_GROUPS).toLocaleString('en-US')} more` : '';
   return `${label}: ${shown.join(', ')}${more}`;
 }
 
@@ -192,7 +193,8 @@ export const reduceJsonLines: Recognizer = (input: RecognizerInput) => {
   if (others.length > 0) {
     out.push(`${plural(others.length, 'line')} not JSON:`);
     for (const line of others.slice(0, MAX_OTHER_LINES)) out.push(clip(line, MAX_SHOWN_CHARS));
-    if (others.length > MAX_OTHER_LINES) out.push(`[… ${plural(others.length - MAX_OTHER_LINES, 'more')}]`);
+    if (others.length > MAX_OTHER_LINES)
+      out.push(`[… ${(others.length - MAX_OTHER_LINES).toLocaleString('en-US')} more]`);
     used = out.join('\n').length;
   }
   // First and last records as printed, alternating, while the budget lasts.

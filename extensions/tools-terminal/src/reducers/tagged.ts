@@ -91,7 +91,7 @@ export const reduceTaggedLines: Recognizer = (input: RecognizerInput) => {
   const others = lines.filter((line) => !TAGGED.test(line));
   if (others.length > 0) {
     out.push(`${plural(others.length, 'other line')}:`, ...others.slice(0, 10).map((line) => clip(line)));
-    if (others.length > 10) out.push(`[… ${plural(others.length - 10, 'more')}]`);
+    if (others.length > 10) out.push(`[… ${(others.length - 10).toLocaleString('en-US')} more]`);
   }
   return out.join('\n');
 };

@@ -38,7 +38,7 @@ export function notRunAndWarnings(runner: string, lines: readonly string[], budg
       used += line.length + 1;
       shown++;
     }
-    if (shown < notRun.length) out.push(`… and ${plural(notRun.length - shown, 'more')}`);
+    if (shown < notRun.length) out.push(`… and ${(notRun.length - shown).toLocaleString('en-US')} more`);
   }
   const warnings = new Map<string, string[]>();
   for (const line of lines) {
