@@ -157,7 +157,6 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     (entry) =>
       !keptProblems.has(entry) && (OUTLINE_LINE.test(entry.text) || (yaml && YAML_KEY.test(entry.text))),
   );
-  // Top-level entries first (a document's keys, a file's definitions), then nested ones while room is left.
   // Top-level entries first (a document's keys, a file's definitions), then nested ones while room
   // is left; a TOML table two dots deep (`[pkg.cargo.target.x]`) only while the outline stays
   // within the default budget's worth of characters (a manifest holds hundreds).
