@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -1386,4 +1386,53 @@ int main(void) { char small[8]; printf("%d\n", depth(3000, small)); return 0; }
 C
   gcc -g -O0 -o "$u11/rec" "$u11/rec.c"
   capture gdb-deep-backtrace "$u11" "gdb --version" "gdb -q -batch -ex run -ex bt ./rec"
+fi
+
+# git in a repository of many branches and authors; Python's unittest with failures and errors;
+# make -j over many targets with one failing.
+if wants unseen12; then
+  u12="$work/unseen12"
+  mkdir -p "$u12"
+  (
+    cd "$u12" && git init -q -b main repo && cd repo
+    for i in $(seq 1 60); do
+      author=$(( i % 4 ))
+      GIT_AUTHOR_NAME="Dev $author" GIT_AUTHOR_EMAIL="dev$author@example.com" GIT_AUTHOR_DATE="2026-11-$(printf %02d $(( i % 28 + 1 )))T10:00:00Z" bash -c "echo 'line $i of the ledger' >> ledger.txt && git add ledger.txt && git commit -qm 'ledger: entry $i'"
+      if [ $(( i % 10 )) = 0 ]; then git branch "release/$i" && git tag -a "v0.$i.0" -m "release 0.$i: ledger entries up to $i"; fi
+    done
+    for b in 1 2 3 4 5 6; do git checkout -q -b "feature/$b" "release/$(( b * 10 ))" && echo "feature $b" >"f$b.txt" && git add . && git commit -qm "feature $b: start" && echo more >>"f$b.txt" && git commit -qam "feature $b: more"; done
+    git checkout -q main
+  )
+  capture git-log-graph-all "$u12/repo" "git --version" "git log --graph --oneline --all --decorate"
+  capture git-shortlog "$u12/repo" "git --version" "git shortlog -sne --all"
+  capture git-blame-ledger "$u12/repo" "git --version" "git blame ledger.txt"
+  capture git-tag-n "$u12/repo" "git --version" "git tag -n"
+  mkdir -p "$u12/py"
+  {
+    echo 'import unittest'
+    for c in Orders Payments Refunds; do
+      echo "class ${c}Test(unittest.TestCase):"
+      for t in $(seq 1 25); do
+        if [ "$c$t" = "Payments13" ]; then echo "    def test_case_$t(self): self.assertEqual(sum([1, 2]), 4)"
+        elif [ "$c$t" = "Refunds20" ]; then echo "    def test_case_$t(self): raise KeyError('refund-20')"
+        else echo "    def test_case_$t(self): self.assertTrue(True)"; fi
+      done
+    done
+    echo "if __name__ == '__main__': unittest.main()"
+  } >"$u12/py/test_shop.py"
+  capture unittest-verbose-mixed "$u12/py" "python3 --version" "python3 -m unittest -v test_shop"
+  mkdir -p "$u12/mk"
+  {
+    printf 'OBJS = %s\n' "$(for i in $(seq -w 1 40); do printf 'obj/m%s.o ' "$i"; done)"
+    printf 'all: $(OBJS)\n\tcc -o app $(OBJS)\n'
+    printf 'obj/%%.o: src/%%.c | obj\n\tcc -Wall -c $< -o $@\n'
+    printf 'obj:\n\tmkdir -p obj\n'
+  } >"$u12/mk/Makefile"
+  mkdir -p "$u12/mk/src"
+  for i in $(seq -w 1 40); do
+    if [ "$i" = 23 ]; then printf 'int m%s(void) { return undefined_counter + 1; }\n' "$i" >"$u12/mk/src/m$i.c"
+    else printf 'int m%s(void) { return %s; }\n' "$i" "$((10#$i))" >"$u12/mk/src/m$i.c"; fi
+  done
+  printf 'int main(void) { return 0; }\n' >>"$u12/mk/src/m01.c"
+  capture make-j-many-targets "$u12/mk" "make --version" "make -j4 -k"
 fi
