@@ -1,5 +1,6 @@
 import {
   counted,
+  countsOf,
   firstAndLast,
   type Recognizer,
   type RecognizerInput,
@@ -43,10 +44,7 @@ function clip(line: string): string {
 }
 
 function tally(values: readonly string[]): string {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1])
+  return countsOf(values)
     .map(([value, count]) => `${value} ${count.toLocaleString('en-US')}`)
     .join(', ');
 }

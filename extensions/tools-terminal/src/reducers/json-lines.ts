@@ -1,5 +1,6 @@
 import {
   counted,
+  countsOf,
   firstAndLast,
   plural,
   type Recognizer,
@@ -126,12 +127,6 @@ function leadingFirst(record: JsonObject): string {
   return JSON.stringify(ordered);
 }
 
-function tally(values: readonly (string | undefined)[]): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const value of values) if (value !== undefined) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1]);
-}
-
 function groupsLine(label: string, groups: readonly [string, number][], quote: boolean): string {
   const shown = groups
     .slice(0, MAX_GROUPS)
@@ -165,9 +160,9 @@ export const reduceJsonLines: Recognizer = (input: RecognizerInput) => {
     .filter((time): time is string | number => typeof time === 'string' || typeof time === 'number');
   const span = times.length > 0 ? ` from ${times[0]} to ${times.at(-1)}` : '';
   const out = [`${counted(records.length, 'JSON record', input.partial)}${span}`];
-  const levels = tally(records.map((record) => record.level));
+  const levels = countsOf(records.map((record) => record.level));
   if (levels.length > 0) out.push(groupsLine('by level', levels, false));
-  const messages = tally(records.map((record) => record.message));
+  const messages = countsOf(records.map((record) => record.message));
   if (messages.length > 0) out.push(groupsLine('by message', messages, true));
   const fields = new Set<string>();
   for (const record of records) for (const name of Object.keys(record.value)) fields.add(name);

@@ -111,3 +111,10 @@ export function firstAndLast(
   const hidden = lines.length - head.length - tail.length;
   return [label, ...head, ...(hidden > 0 ? [`[… ${plural(hidden, noun)} between not shown]`] : []), ...tail];
 }
+
+/** How often each value occurs, the commonest first (`undefined` is not counted). */
+export function countsOf(values: readonly (string | undefined)[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const value of values) if (value !== undefined) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]);
+}
