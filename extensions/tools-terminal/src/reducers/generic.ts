@@ -64,6 +64,29 @@ const OUTLINE_LINE = new RegExp(
 const YAML_KEY = /^(?: {2})?[^\s#'"-][^:#]*:(?:\s|$)/;
 const YAML_COMMAND = /\.ya?ml\b|-o\s*ya?ml\b|--output[= ]ya?ml\b/;
 const YAML_START = /^(?:---\s*$|%YAML |apiVersion: |lockfileVersion: )/;
+/** A line YAML could hold: blank, a comment, a list item, a key, or an indented continuation. */
+const YAML_SHAPED = /^(?:\s*$|\s*#|\s*- |\s*-$|[^\s:#][^:#]*:(?:\s|$)|\s+\S)/;
+
+/**
+ * Whether the output is YAML: it starts as a YAML document does, or a command naming a YAML file
+ * printed lines that are nearly all YAML-shaped (`cat deploy.yaml`, not `ansible-playbook
+ * site.yml`, whose task log only names one).
+ */
+function looksYaml(command: string, lines: readonly string[]): boolean {
+  if (YAML_START.test(lines[0] ?? '')) return true;
+  if (!YAML_COMMAND.test(command)) return false;
+  const sample = lines.slice(0, 400);
+  const shaped = sample.filter((line) => YAML_SHAPED.test(line)).length;
+  return shaped >= sample.length * 0.9;
+}
+
+/**
+ * A heading a tool prints above each step or section, ruled off to the right or on both sides
+ * (`TASK [Run migration] ******`, `===== 3 failed =====`, `--- FAIL: x ---`).
+ */
+const BANNER_LINE = /^\S.*\S\s+(?:\*{3,}|={3,}|-{3,}|#{3,})\s*$|^(?:={3,}|-{3,}|\*{3,}|#{3,})\s+\S.*\S\s+(?:={3,}|-{3,}|\*{3,}|#{3,})\s*$/;
+/** How far above a failure its banner heading is looked for. */
+const MAX_BANNER_DISTANCE = 30;
 
 function clipLine(line: string): string {
   return line.length <= MAX_LINE_CHARS
@@ -152,11 +175,28 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
       }
     }
   }
-  const yaml = YAML_COMMAND.test(input.command) || YAML_START.test(input.lines[0] ?? '');
-  const outline = middle.filter(
-    (entry) =>
-      !keptProblems.has(entry) && (OUTLINE_LINE.test(entry.text) || (yaml && YAML_KEY.test(entry.text))),
-  );
+  // The banner heading a failure was printed under (the step or section it belongs to).
+  for (const problem of problems.slice(0, MAX_MIDDLE_PROBLEMS)) {
+    const at = middle.indexOf(problem);
+    for (let index = at - 1; index >= 0 && index >= at - MAX_BANNER_DISTANCE; index--) {
+      const entry = middle[index] as Shown;
+      if (BANNER_LINE.test(entry.text)) {
+        keptProblems.add(entry);
+        break;
+      }
+    }
+  }
+  const yaml = looksYaml(input.command, input.lines);
+  // A line repeated word for word (`changed: [localhost]`, a nested `  dependencies:` key) tells
+  // nothing the first one did not: it is kept once.
+  const seenOutline = new Set<string>();
+  const outline = middle.filter((entry) => {
+    if (keptProblems.has(entry)) return false;
+    if (!OUTLINE_LINE.test(entry.text) && !(yaml && YAML_KEY.test(entry.text))) return false;
+    if (seenOutline.has(entry.text)) return false;
+    seenOutline.add(entry.text);
+    return true;
+  });
   // Top-level entries first (a document's keys, a file's definitions), then nested ones while room
   // is left; a TOML table two dots deep (`[pkg.cargo.target.x]`) only while the outline stays
   // within the default budget's worth of characters (a manifest holds hundreds).
