@@ -16,7 +16,10 @@ const MIN_RUN = 3;
 const MAX_MIDDLE_PROBLEMS = 40;
 /** Lines of a stack trace after its first line: Python's frames and source lines, JavaScript's and Java's `at` lines. */
 const TRACE_LINE =
-  /^\s+(?:File "|at |\.\.\. \d+ more)|^\s{4,}\S|^\s+\^+\s*$|^Caused by: |^During handling of the above exception/;
+  /^\s+(?:File "|at |\.\.\. \d+ more)|^\s+\^+\s*$|^Caused by: |^During handling of the above exception/;
+/** A line indented four or more: part of a trace only when deeper than the failure it follows. */
+const INDENTED_LINE = /^\s{4,}\S/;
+const indentOf = (text: string) => text.length - text.trimStart().length;
 /** The line that ends a Python traceback: the exception and its message. */
 const EXCEPTION_LINE = /^[\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b(?::|$)/;
 /** Lines of one trace kept at most. */
@@ -87,6 +90,8 @@ function looksYaml(command: string, lines: readonly string[]): boolean {
 const BANNER_LINE = /^\S.*\S\s+(?:\*{3,}|={3,}|-{3,}|#{3,})\s*$|^(?:={3,}|-{3,}|\*{3,}|#{3,})\s+\S.*\S\s+(?:={3,}|-{3,}|\*{3,}|#{3,})\s*$/;
 /** How far above a failure its banner heading is looked for. */
 const MAX_BANNER_DISTANCE = 30;
+/** How far above a failure the lines it is nested under are looked for. */
+const MAX_PARENT_DISTANCE = 200;
 
 function clipLine(line: string): string {
   return line.length <= MAX_LINE_CHARS
@@ -166,16 +171,21 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   // exception line, to the exception that ends a Python traceback.
   for (const problem of [...keptProblems]) {
     let index = middle.indexOf(problem) + 1;
+    // A sibling printed at the failure's own depth (the next test under `sums case 6 (FAILED - 1)`)
+    // is not part of its trace.
+    const depth = indentOf(problem.text);
     for (let taken = 0; index < middle.length && taken < MAX_TRACE_LINES; index++, taken++) {
       const entry = middle[index] as Shown;
-      if (TRACE_LINE.test(entry.text)) keptProblems.add(entry);
+      if (TRACE_LINE.test(entry.text) || (INDENTED_LINE.test(entry.text) && indentOf(entry.text) > depth))
+        keptProblems.add(entry);
       else {
         if (EXCEPTION_LINE.test(entry.text)) keptProblems.add(entry);
         break;
       }
     }
   }
-  // The banner heading a failure was printed under (the step or section it belongs to).
+  // What a failure was printed under: the banner heading of its step or section, and in a tree
+  // (a spec reporter's `describe` blocks) the lines above it indented less, up to the top level.
   for (const problem of problems.slice(0, MAX_MIDDLE_PROBLEMS)) {
     const at = middle.indexOf(problem);
     for (let index = at - 1; index >= 0 && index >= at - MAX_BANNER_DISTANCE; index--) {
@@ -184,6 +194,13 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
         keptProblems.add(entry);
         break;
       }
+    }
+    let depth = indentOf(problem.text);
+    for (let index = at - 1; depth > 0 && index >= 0 && index >= at - MAX_PARENT_DISTANCE; index--) {
+      const entry = middle[index] as Shown;
+      if (entry.text.trim() === '' || indentOf(entry.text) >= depth) continue;
+      keptProblems.add(entry);
+      depth = indentOf(entry.text);
     }
   }
   const yaml = looksYaml(input.command, input.lines);
@@ -216,7 +233,7 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   const what = [
     ...(keptProblems.size > 0
       ? [
-          `${plural(Math.min(problems.length, MAX_MIDDLE_PROBLEMS), 'line')} reporting a failure${problems.length > MAX_MIDDLE_PROBLEMS ? ` (of ${problems.length.toLocaleString('en-US')})` : ''}${keptProblems.size > Math.min(problems.length, MAX_MIDDLE_PROBLEMS) ? ' with their stack traces' : ''}`,
+          `${plural(Math.min(problems.length, MAX_MIDDLE_PROBLEMS), 'line')} reporting a failure${problems.length > MAX_MIDDLE_PROBLEMS ? ` (of ${problems.length.toLocaleString('en-US')})` : ''}${keptProblems.size > Math.min(problems.length, MAX_MIDDLE_PROBLEMS) ? ' with their stack traces and the headings they were printed under' : ''}`,
         ]
       : []),
     ...(keptOutline.size > 0
