@@ -365,6 +365,74 @@ function keysIn(shown: readonly string[]): number {
   }, 0);
 }
 
+/** Where each whitespace-separated field of a line starts and ends. */
+function spansOf(line: string): [number, number][] {
+  return [...line.matchAll(/\S+/g)].map((match) => [match.index, match.index + match[0].length]);
+}
+
+/**
+ * Whether the header's name for a column sits over that column's values (`  PID` over `    1`),
+ * not over another's: names with spaces in them (`First Load JS`) shift the fields a split finds.
+ * Delimited text (tabs, bars, commas) always lines up.
+ */
+function nameLinesUp(
+  header: string,
+  rows: readonly string[],
+  column: number,
+  split: (line: string) => string[],
+): boolean {
+  if (split !== fields) return true;
+  const name = spansOf(header)[column];
+  if (!name) return false;
+  const sample = rows.slice(0, 20);
+  const over = sample.filter((row) => {
+    const value = spansOf(row)[column];
+    return value !== undefined && value[0] < name[1] && name[0] < value[1];
+  });
+  return over.length >= sample.length / 2;
+}
+
+/** How far down a table's line of column names is looked for (a build log may precede it). */
+const MAX_HEADER_LINE = 30;
+/** A column of at most this many values is a category (a status, a kind, a marker). */
+const MAX_CATEGORIES = 8;
+
+/**
+ * The rows holding a value few rows share in a column of few values, next to one most rows share
+ * (a pod's `CrashLoopBackOff` among `Running`, a route's `ƒ` among `○`): what sets them apart is
+ * what the table is read for, so they are kept whole.
+ */
+function rareValueRows(rows: readonly string[], split: (line: string) => string[], width: number) {
+  // Each row's rarest value: the rarest rows are kept first when not all fit.
+  const rarity = new Map<string, number>();
+  const found: { value: string; count: number }[] = [];
+  for (let column = 0; column < width; column++) {
+    const counts = new Map<string, number>();
+    for (const row of rows) {
+      const value = split(row)[column] as string;
+      counts.set(value, (counts.get(value) ?? 0) + 1);
+    }
+    if (counts.size < 2 || counts.size > MAX_CATEGORIES) continue;
+    if (Math.max(...counts.values()) < rows.length * 0.5) continue;
+    const few = [...counts].filter(([, count]) => count <= Math.max(2, rows.length * 0.1));
+    const taken = few.reduce((sum, [, count]) => sum + count, 0);
+    if (few.length === 0 || taken > rows.length * 0.25) continue;
+    for (const [value, count] of few) {
+      found.push({ value, count });
+      for (const row of rows)
+        if (split(row)[column] === value) rarity.set(row, Math.min(rarity.get(row) ?? count, count));
+    }
+  }
+  const byRarity = [...rarity].sort((a, b) => a[1] - b[1]).map(([row]) => row);
+  // The values named in the heading: those several rows share first, at most four.
+  const named = [...found].sort((a, b) => b.count - a.count).slice(0, 4);
+  return {
+    byRarity,
+    inOrder: (kept: ReadonlySet<string>) => rows.map(clip).filter((row) => kept.has(row)),
+    values: `${named.map(({ value, count }) => `${value} ×${count}`).join(', ')}${found.length > named.length ? ', …' : ''}`,
+  };
+}
+
 /**
  * A table: a header line of column names (or none: rows from the first line that has the table's
  * width), then rows with at least as many fields. Every row's first distinct column, then whole
@@ -376,11 +444,14 @@ function reduceTable(input: RecognizerInput, lines: readonly string[]): string |
   // A line of column names (no field a number: `PID PPID STAT COMMAND`) is the header before any
   // wider data row (whose last column, a command line, splits into more fields).
   for (const named of [true, false]) {
-    for (let header = 0; header < Math.min(10, lines.length); header++) {
+    for (let header = 0; header < Math.min(MAX_HEADER_LINE, lines.length); header++) {
       const names = split(lines[header] as string);
       const width = names.length;
       if (width < 2 || (best && width <= best.width)) continue;
       if (named && names.some((name) => name === '' || /^[\d.,:%-]+$/.test(name))) continue;
+      // Past the first lines (a build log above the table), a line of names holds words only: no
+      // digit or path, which a row of the table would have.
+      if (named && header >= 10 && names.some((name) => /[\d/]/.test(name))) continue;
       const rest = lines
         .slice(header + (named ? 1 : 0))
         .filter((line) => line.trim() !== '' && !SEPARATOR.test(line));
@@ -423,7 +494,9 @@ function reduceTable(input: RecognizerInput, lines: readonly string[]): string |
       ' ',
     );
     const hidden = values.length - keysIn(shown);
-    const label = named ? columns[column] : `column ${column + 1}`;
+    // Names with spaces in them (`First Load JS`) do not line up with the fields: the column is
+    // then named by its place.
+    const label = named && nameLinesUp(lines[header] as string, rows, column, split) ? columns[column] : `column ${column + 1}`;
     const keyed = [
       `${counted(rows.length, 'row', input.partial)}; ${label} of each${hidden > 0 ? ` (the first ${keysIn(shown).toLocaleString('en-US')})` : ''}:`,
       `${shown.join(' ')}${hidden > 0 ? ` … and ${hidden.toLocaleString('en-US')} more` : ''}`,
@@ -432,8 +505,22 @@ function reduceTable(input: RecognizerInput, lines: readonly string[]): string |
       others.length > 0 ? [`other lines (${others.length}):`, ...others.slice(0, 20).map(clip)] : [];
     // What the budget leaves after every row's key: whole rows (the other columns: a process's
     // command, a package's version), from the first and the last.
+    const rare = rareValueRows(rows, split, width);
+    // Up to half the budget on top of it: whole rows from both ends keep what they had.
+    const rareKept = new Set(
+      rare.byRarity.length > 0 ? withinBudget(rare.byRarity.map(clip), input.budget / 2, '\n') : [],
+    );
+    const rareLines =
+      rareKept.size > 0
+        ? [
+            `rows with a value few rows have (${rare.values})${rareKept.size < rare.byRarity.length ? `, ${rareKept.size} of ${rare.byRarity.length}` : ''}:`,
+            ...rare.inOrder(rareKept),
+          ]
+        : [];
     const used = [...preamble, ...keyed, ...other].join('\n').length;
-    return [...preamble, ...keyed, ...wholeRows(rows, input.budget - used), ...other].join('\n');
+    return [...preamble, ...keyed, ...rareLines, ...wholeRows(rows, input.budget - used), ...other].join(
+      '\n',
+    );
   }
   return undefined;
 }
