@@ -33,6 +33,16 @@ describe('test run reduction', () => {
     ]);
   });
 
+  it('counts a jest failure once when jest lists it again under "Summary of all failing tests", under the file it failed in', () => {
+    const reduced = expectSmallerKeeping('jest-verbose-nested', [
+      'Tests:       5 failed, 445 passed, 450 total',
+    ]);
+    // The count agrees with jest's own: five tests failed, each printed twice.
+    expect(reduced).toMatch(/^jest: 5 failing tests$/m);
+    expect(reduced).not.toContain('(2×)');
+    expect(reduced).toMatch(/^FAIL suite\/module17\.test\.js\n✗ module17 › save › case 2$/m);
+  });
+
   it('reduces a passing jest run to its summary', () => {
     expectSmallerKeeping('jest-pass', ['Tests:       3 passed, 3 total']);
   });

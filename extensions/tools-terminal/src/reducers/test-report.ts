@@ -1,7 +1,8 @@
 /** What a test-run recognizer found: each failing test with its first error lines, and the summary. */
 export interface TestReport {
   runner: string;
-  failures: { name: string; details: string[] }[];
+  /** `file`: the test file a runner printed the failure under (jest's `FAIL suite/a.test.js`). */
+  failures: { name: string; details: string[]; file?: string }[];
   summary: string[];
 }
 

@@ -46,14 +46,33 @@ function vitest(input: RecognizerInput): TestReport | undefined {
 function jest(input: RecognizerInput): TestReport | undefined {
   const summary = input.lines.filter((line) => /^(?:Test Suites|Tests):\s+/.test(line));
   if (summary.length === 0) return undefined;
+  // With more than one suite failing, jest prints every failure again under `Summary of all
+  // failing tests`: read once, they are not failures twice.
+  const repeat = input.lines.findIndex((line) => /^Summary of all failing tests$/.test(line));
+  const lines = repeat >= 0 ? input.lines.slice(0, repeat) : input.lines;
+  // The file each failure was printed under.
+  const fileAt: (string | undefined)[] = [];
+  let file: string | undefined;
+  for (const line of lines) {
+    const header = /^FAIL (\S+)/.exec(line);
+    if (header) file = header[1];
+    else if (/^PASS /.test(line)) file = undefined;
+    fileAt.push(file);
+  }
+  const starts: number[] = [];
   const failures = blocks(
-    input.lines,
+    lines,
     (line) => /^\s*● /.test(line) && !/● Console/.test(line),
     (line) => /^(?:Test Suites:|PASS |FAIL )/.test(line),
-  ).map(([header, ...rest]) => ({
-    name: (header as string).trim().replace(/^● /, ''),
-    details: firstErrorLines(rest, (line) => isCodeFrame(line) || /^(?:Object|Array) \{$|^\}$/.test(line)),
-  }));
+  ).map(([header, ...rest]) => {
+    const at = lines.indexOf(header as string, (starts.at(-1) ?? -1) + 1);
+    starts.push(at);
+    return {
+      name: (header as string).trim().replace(/^● /, ''),
+      details: firstErrorLines(rest, (line) => isCodeFrame(line) || /^(?:Object|Array) \{$|^\}$/.test(line)),
+      file: fileAt[at],
+    };
+  });
   return { runner: 'jest', failures, summary };
 }
 
@@ -131,21 +150,26 @@ function cargoTest(input: RecognizerInput): TestReport | undefined {
 const RUNNERS = [jsonTestReport, vitest, jest, mocha, cargoTest, pytest, unittest, goTest, nodeTest];
 
 function failingRun(report: TestReport, budget: number): string {
-  const count = report.failures.length;
+  // The same test reported twice (a retry, a repeated listing) is one failing test.
+  const count = new Set(report.failures.map((failure) => failure.name)).size;
   const lines = [`${report.runner}: ${count} failing test${count === 1 ? '' : 's'}`];
   // Names and first error lines are what a developer acts on, so every one is listed.
-  const counted = new Map<string, { details: string[]; times: number }>();
+  const counted = new Map<string, { details: string[]; times: number; file?: string }>();
   for (const failure of report.failures) {
     const seen = counted.get(failure.name);
     if (seen) seen.times++;
-    else counted.set(failure.name, { details: failure.details, times: 1 });
+    else counted.set(failure.name, { details: failure.details, times: 1, file: failure.file });
   }
   const names = [...counted].slice(0, LISTED_FAILURES);
   let left =
     budget -
     names.reduce((sum, [name]) => sum + name.length + 4, 0) -
     report.summary.reduce((sum, line) => sum + line.length + 1, 0);
-  for (const [name, { details, times }] of names) {
+  let file: string | undefined;
+  for (const [name, { details, times, file: inFile }] of names) {
+    // Failures under the file they were printed under, as the runner printed it.
+    if (inFile !== undefined && inFile !== file) lines.push(`FAIL ${inFile}`);
+    file = inFile;
     lines.push(`✗ ${name}${times > 1 ? ` (${times}×)` : ''}`);
     const detailLines = details.map((line) => `  ${line}`);
     const size = detailLines.reduce((sum, line) => sum + line.length + 1, 0);
