@@ -38,7 +38,7 @@ describe('test run reduction', () => {
       'Tests:       5 failed, 445 passed, 450 total',
     ]);
     // The count agrees with jest's own: five tests failed, each printed twice.
-    expect(reduced).toMatch(/^jest: 5 failing tests$/m);
+    expect(reduced).toMatch(/^jest: 5 failures$/m);
     expect(reduced).not.toContain('(2×)');
     expect(reduced).toMatch(/^FAIL suite\/module17\.test\.js\n✗ module17 › save › case 2$/m);
   });
@@ -161,7 +161,7 @@ describe('test runs of other runners', () => {
 
   it('recognizes go test run by make and keeps the target that failed', () => {
     const reduced = expectSmallerKeeping('make-go-test-fail', [
-      'go test: 4 failing tests',
+      'go test: 4 failures',
       '✗ TestDiscount\n  store_test.go:13: Discount(200, 10) = 180, want 170',
       'make: *** [Makefile:2: test] Error 1',
     ]);
@@ -249,7 +249,7 @@ describe('terminalReducer', () => {
     expect(reduced).toMatchObject({ ok: false, code: 'execution_failed' });
     expect(reduced.structured).toEqual(result.structured);
     const text = reduced.ok ? reduced.value : reduced.error;
-    expect(text.startsWith('[exit code 1]\nvitest: 3 failing tests')).toBe(true);
+    expect(text.startsWith('[exit code 1]\nvitest: 3 failures')).toBe(true);
     expect(text.length).toBeLessThan((result.ok ? result.value : result.error).length);
   });
 

@@ -152,7 +152,9 @@ const RUNNERS = [jsonTestReport, vitest, jest, mocha, cargoTest, pytest, unittes
 function failingRun(report: TestReport, budget: number): string {
   // The same test reported twice (a retry, a repeated listing) is one failing test.
   const count = new Set(report.failures.map((failure) => failure.name)).size;
-  const lines = [`${report.runner}: ${count} failing test${count === 1 ? '' : 's'}`];
+  // "Failures", not "failing tests": the list also holds errors outside a test (pytest's setup
+  // errors, a jest suite that failed to run), which the runner's own summary counts apart.
+  const lines = [`${report.runner}: ${count} failure${count === 1 ? '' : 's'}`];
   // Names and first error lines are what a developer acts on, so every one is listed.
   const counted = new Map<string, { details: string[]; times: number; file?: string }>();
   for (const failure of report.failures) {
@@ -183,7 +185,7 @@ function failingRun(report: TestReport, budget: number): string {
     left -= shown.reduce((sum, line) => sum + line.length + 1, 0);
   }
   if (counted.size > LISTED_FAILURES)
-    lines.push(`… and ${counted.size - LISTED_FAILURES} more failing tests`);
+    lines.push(`… and ${counted.size - LISTED_FAILURES} more failures`);
   lines.push('', ...report.summary.map((line) => line.trim()));
   return lines.join('\n');
 }
