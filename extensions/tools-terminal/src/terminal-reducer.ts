@@ -23,6 +23,8 @@ import {
   type Recognizer,
   terminalText,
   WINDOW_CUT_LINE,
+  WRAPPER_NOTE,
+  WRAPPER_VERDICT,
 } from './reducers/reducer-input.js';
 import { reduceTaggedLines } from './reducers/tagged.js';
 import { reduceTestOutput } from './reducers/test-runners.js';
@@ -71,15 +73,6 @@ function missingPart(lines: readonly string[]): string | undefined {
   return undefined;
 }
 
-/**
- * The verdict of a tool that ran the recognized one (make, `pnpm -r`, npm and yarn scripts,
- * turbo): which target or package failed. Kept under any specific summary that left it out.
- */
-const WRAPPER_VERDICT =
-  /^g?make(?:\[\d+\])?: \*\*\* |ERR_PNPM_[A-Z_]+|^Summary: \d+ fails?, \d+ pass|^npm (?:ERR!|error) (?:code |Lifecycle |command failed)|\bELIFECYCLE\b|^error Command failed with exit code \d+|^\s*Failed:\s+\S+#\S+|^\s*ERROR\s+run failed:|^ERROR: command finished with error|^\s*Tasks:\s+\d+ successful, \d+ total|#\S+:\s+ERROR\s+command |^(?:CLI|ESM|CJS|IIFE|DTS) (?:⚡️ )?Build (?:success|failed)|^Error: /;
-/** A wrapper's lesser lines (what it ran, what it warns of): kept after its verdicts while room is left. */
-const WRAPPER_NOTE =
-  /^\s*• Running \S+ in \d+ packages|^\s*WARNING\s+\S|^(?:CLI|ESM|CJS|IIFE|DTS) Build start/;
 const MAX_WRAPPER_LINES = 12;
 
 /**

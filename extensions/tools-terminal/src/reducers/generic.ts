@@ -3,6 +3,7 @@ import {
   plural,
   type Recognizer,
   type RecognizerInput,
+  unprefixed,
   WINDOW_CUT_LINE,
 } from './reducer-input.js';
 
@@ -24,8 +25,8 @@ const indentOf = (text: string) => text.length - text.trimStart().length;
 const EXCEPTION_LINE = /^[\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b(?::|$)/;
 /** Lines of one trace kept at most. */
 const MAX_TRACE_LINES = 40;
-const PROBLEM_LINE =
-  /^[\w.]*(?:Error|Exception)\b: |\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to|conflict|rejected)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b/i;
+export const PROBLEM_LINE =
+  /^[\w.]*(?:Error|Exception)\b: |\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to|conflict|rejected)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b|\bexit(?:ed)? (?:with )?(?:code|status):? [1-9]|\bexit code [1-9]/i;
 
 /** Outline lines kept from the cut middle of a file printed whole: past this many only their count is given. */
 const MAX_MIDDLE_OUTLINE = 150;
@@ -173,13 +174,13 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     let index = middle.indexOf(problem) + 1;
     // A sibling printed at the failure's own depth (the next test under `sums case 6 (FAILED - 1)`)
     // is not part of its trace.
-    const depth = indentOf(problem.text);
+    const depth = indentOf(unprefixed(problem.text));
     for (let taken = 0; index < middle.length && taken < MAX_TRACE_LINES; index++, taken++) {
       const entry = middle[index] as Shown;
-      if (TRACE_LINE.test(entry.text) || (INDENTED_LINE.test(entry.text) && indentOf(entry.text) > depth))
-        keptProblems.add(entry);
+      const text = unprefixed(entry.text);
+      if (TRACE_LINE.test(text) || (INDENTED_LINE.test(text) && indentOf(text) > depth)) keptProblems.add(entry);
       else {
-        if (EXCEPTION_LINE.test(entry.text)) keptProblems.add(entry);
+        if (EXCEPTION_LINE.test(text)) keptProblems.add(entry);
         break;
       }
     }

@@ -118,3 +118,23 @@ export function countsOf(values: readonly (string | undefined)[]): [string, numb
   for (const value of values) if (value !== undefined) counts.set(value, (counts.get(value) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1]);
 }
+
+/**
+ * The verdict of a tool that ran the recognized one (make, `pnpm -r`, npm and yarn scripts,
+ * turbo): which target or package failed. Kept under any specific summary that left it out.
+ */
+export const WRAPPER_VERDICT =
+  /^g?make(?:\[\d+\])?: \*\*\* |ERR_PNPM_[A-Z_]+|^Summary: \d+ fails?, \d+ pass|^npm (?:ERR!|error) (?:code |Lifecycle |command failed)|\bELIFECYCLE\b|^error Command failed with exit code \d+|^\s*Failed:\s+\S+#\S+|^\s*ERROR\s+run failed:|^ERROR: command finished with error|^\s*Tasks:\s+\d+ successful, \d+ total|#\S+:\s+ERROR\s+command |^(?:CLI|ESM|CJS|IIFE|DTS) (?:⚡️ )?Build (?:success|failed)|^Error: /;
+/** A wrapper's lesser lines (what it ran, what it warns of): kept after its verdicts while room is left. */
+export const WRAPPER_NOTE =
+  /^\s*• Running \S+ in \d+ packages|^\s*WARNING\s+\S|^(?:CLI|ESM|CJS|IIFE|DTS) Build start/;
+/**
+ * The name a process runner puts before each line of the process it ran: `[web] ` (concurrently),
+ * `web-1  | ` (docker compose), `@shop/api:build: ` and `@shop/api#build: ` (turbo).
+ */
+export const PROCESS_PREFIX = /^(?:\[[\w.:@/-]{1,40}\] |[\w.-]{1,40}\s*\| |@?[\w./-]{1,60}[:#][\w:-]{1,40}: )/;
+
+/** A line without the process runner's name before it. */
+export function unprefixed(line: string): string {
+  return line.replace(PROCESS_PREFIX, '');
+}

@@ -1,7 +1,43 @@
-import type { Recognizer, RecognizerInput } from './reducer-input.js';
+import { PROBLEM_LINE } from './generic.js';
+import {
+  PROCESS_PREFIX,
+  type Recognizer,
+  type RecognizerInput,
+  unprefixed,
+  WRAPPER_NOTE,
+  WRAPPER_VERDICT,
+} from './reducer-input.js';
 
 const PLAIN = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/;
 const PRETTY = /^(.+?):(\d+):(\d+) - error (TS\d+): (.*)$/;
+
+/** Commands that run the TypeScript compiler (directly or through a script that names it). */
+const TSC_COMMAND = /\b(?:tsc|tsgo|vue-tsc|svelte-check|typecheck|type-check|tsc-watch)\b/;
+/** Share of an output's lines that must be diagnostics when the command does not name tsc. */
+const MIN_DIAGNOSTIC_SHARE = 0.2;
+
+const prefixOf = (line: string) => PROCESS_PREFIX.exec(line)?.[0] ?? '';
+
+/**
+ * Whether a few diagnostics sit in the log of other processes that failed too (`concurrently`
+ * running tsc --watch beside a server and a worker that crashed): that is not a tsc run, and the
+ * other failures matter as much, so the output is left to the reducers that keep them. A failure
+ * of the process that printed the diagnostics (npm's `Lifecycle script` error under turbo) or a
+ * wrapper's verdict does not count: the tsc summary keeps those.
+ */
+function failsElsewhere(lines: readonly string[], diagnostics: number): boolean {
+  const printed = lines.filter((line) => line.trim() !== '').length;
+  if (diagnostics >= printed * MIN_DIAGNOSTIC_SHARE) return false;
+  const diagnosticPrefixes = new Set(
+    lines.filter((line) => PLAIN.test(line) || PRETTY.test(line)).map(prefixOf),
+  );
+  return lines.some((line) => {
+    if (diagnosticPrefixes.has(prefixOf(line)) || PLAIN.test(line) || PRETTY.test(line)) return false;
+    const text = unprefixed(line);
+    const wrapper = [line, text].some((form) => WRAPPER_VERDICT.test(form) || WRAPPER_NOTE.test(form));
+    return PROBLEM_LINE.test(text) && !wrapper;
+  });
+}
 
 /**
  * TypeScript diagnostics, plain `file(line,col): error TSnnnn` or pretty `file:line:col - error
@@ -38,6 +74,7 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
     errorCount++;
   }
   if (groups.size === 0) return undefined;
+  if (!TSC_COMMAND.test(input.command) && failsElsewhere(input.lines, errorCount + otherErrors.length)) return undefined;
   const lines: string[] = [...new Set(otherErrors)];
   for (const group of groups.values()) {
     const [first, ...rest] = [...group.locations];
