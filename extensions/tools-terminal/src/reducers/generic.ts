@@ -88,7 +88,8 @@ function looksYaml(command: string, lines: readonly string[]): boolean {
  * A heading a tool prints above each step or section, ruled off to the right or on both sides
  * (`TASK [Run migration] ******`, `===== 3 failed =====`, `--- FAIL: x ---`).
  */
-const BANNER_LINE = /^\S.*\S\s+(?:\*{3,}|={3,}|-{3,}|#{3,})\s*$|^(?:={3,}|-{3,}|\*{3,}|#{3,})\s+\S.*\S\s+(?:={3,}|-{3,}|\*{3,}|#{3,})\s*$/;
+const BANNER_LINE =
+  /^\S.*\S\s+(?:\*{3,}|={3,}|-{3,}|#{3,})\s*$|^(?:={3,}|-{3,}|\*{3,}|#{3,})\s+\S.*\S\s+(?:={3,}|-{3,}|\*{3,}|#{3,})\s*$/;
 /** How far above a failure its banner heading is looked for. */
 const MAX_BANNER_DISTANCE = 30;
 /** How far above a failure the lines it is nested under are looked for. */
@@ -178,7 +179,8 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     for (let taken = 0; index < middle.length && taken < MAX_TRACE_LINES; index++, taken++) {
       const entry = middle[index] as Shown;
       const text = unprefixed(entry.text);
-      if (TRACE_LINE.test(text) || (INDENTED_LINE.test(text) && indentOf(text) > depth)) keptProblems.add(entry);
+      if (TRACE_LINE.test(text) || (INDENTED_LINE.test(text) && indentOf(text) > depth))
+        keptProblems.add(entry);
       else {
         if (EXCEPTION_LINE.test(text)) keptProblems.add(entry);
         break;

@@ -496,7 +496,10 @@ function reduceTable(input: RecognizerInput, lines: readonly string[]): string |
     const hidden = values.length - keysIn(shown);
     // Names with spaces in them (`First Load JS`) do not line up with the fields: the column is
     // then named by its place.
-    const label = named && nameLinesUp(lines[header] as string, rows, column, split) ? columns[column] : `column ${column + 1}`;
+    const label =
+      named && nameLinesUp(lines[header] as string, rows, column, split)
+        ? columns[column]
+        : `column ${column + 1}`;
     const keyed = [
       `${counted(rows.length, 'row', input.partial)}; ${label} of each${hidden > 0 ? ` (the first ${keysIn(shown).toLocaleString('en-US')})` : ''}:`,
       `${shown.join(' ')}${hidden > 0 ? ` … and ${hidden.toLocaleString('en-US')} more` : ''}`,

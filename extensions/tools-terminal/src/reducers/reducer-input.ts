@@ -132,7 +132,8 @@ export const WRAPPER_NOTE =
  * The name a process runner puts before each line of the process it ran: `[web] ` (concurrently),
  * `web-1  | ` (docker compose), `@shop/api:build: ` and `@shop/api#build: ` (turbo).
  */
-export const PROCESS_PREFIX = /^(?:\[[\w.:@/-]{1,40}\] |[\w.-]{1,40}\s*\| |@?[\w./-]{1,60}[:#][\w:-]{1,40}: )/;
+export const PROCESS_PREFIX =
+  /^(?:\[[\w.:@/-]{1,40}\] |[\w.-]{1,40}\s*\| |@?[\w./-]{1,60}[:#][\w:-]{1,40}: )/;
 
 /** A line without the process runner's name before it. */
 export function unprefixed(line: string): string {

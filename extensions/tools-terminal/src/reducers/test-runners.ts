@@ -184,8 +184,7 @@ function failingRun(report: TestReport, budget: number): string {
     lines.push(...shown);
     left -= shown.reduce((sum, line) => sum + line.length + 1, 0);
   }
-  if (counted.size > LISTED_FAILURES)
-    lines.push(`… and ${counted.size - LISTED_FAILURES} more failures`);
+  if (counted.size > LISTED_FAILURES) lines.push(`… and ${counted.size - LISTED_FAILURES} more failures`);
   lines.push('', ...report.summary.map((line) => line.trim()));
   return lines.join('\n');
 }

@@ -74,7 +74,8 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
     errorCount++;
   }
   if (groups.size === 0) return undefined;
-  if (!TSC_COMMAND.test(input.command) && failsElsewhere(input.lines, errorCount + otherErrors.length)) return undefined;
+  if (!TSC_COMMAND.test(input.command) && failsElsewhere(input.lines, errorCount + otherErrors.length))
+    return undefined;
   const lines: string[] = [...new Set(otherErrors)];
   for (const group of groups.values()) {
     const [first, ...rest] = [...group.locations];
