@@ -80,3 +80,51 @@ describe('line ends', () => {
     expect(lost).toEqual([]);
   });
 });
+
+describe("a process runner's log (concurrently, docker compose, turbo)", () => {
+  // One tool's lines in the log of several processes, as each tool prints them: none of them may
+  // make the whole log read as that tool's run and drop the other processes' failures.
+  const intruders: Record<string, string[]> = {
+    gcc: ['src/cart.c:14:7: error: incompatible types when assigning to type ‘int’'],
+    rustc: ['error[E0308]: mismatched types', '  --> src/main.rs:4:18'],
+    eslint: [
+      '/app/src/cart.js',
+      "  14:7  error  'x' is not defined  no-undef",
+      '✖ 1 problem (1 error, 0 warnings)',
+    ],
+    mypy: ['src/cart.py:14: error: Incompatible types in assignment  [assignment]'],
+    pytest: [
+      'FAILED tests/test_cart.py::test_total - assert 3 == 4',
+      '===== 1 failed, 20 passed in 0.3s =====',
+    ],
+    vitest: [
+      ' FAIL  src/cart.test.ts > total',
+      ' Test Files  1 failed (1)',
+      '      Tests  1 failed | 9 passed (10)',
+    ],
+    jest: ['Tests:       1 failed, 9 passed, 10 total'],
+    npm: ['npm ERR! code ELIFECYCLE', 'npm ERR! errno 1'],
+    python: ['Traceback (most recent call last):', '  File "a.py", line 1, in <module>', 'ValueError: bad'],
+    go: ['--- FAIL: TestTotal (0.00s)', 'FAIL\tshop/cart\t0.01s'],
+    cargo: ['test result: FAILED. 1 passed; 1 failed; 0 ignored'],
+  };
+  const base = loadFixture('concurrently-dev-stack');
+  const others = [
+    '[worker] job 121 failed: TimeoutError',
+    '[web] Error: connect ECONNREFUSED 127.0.0.1:5432',
+    '[worker] node worker.js exited with code 1',
+  ];
+  for (const [tool, lines] of Object.entries(intruders)) {
+    it(`keeps the other processes' failures and ${tool}'s own lines`, () => {
+      const printed = base.output.split('\n');
+      const output = [
+        ...printed.slice(0, 60),
+        ...lines.map((line) => `[build] ${line}`),
+        ...printed.slice(61),
+      ].join('\n');
+      const reduced = reduceTerminalOutput({ command: base.command, output, exitCode: 1 });
+      for (const line of others) expect(reduced).toContain(line);
+      for (const line of lines) expect(reduced).toContain(line.trim());
+    });
+  }
+});

@@ -17,7 +17,7 @@ const MIN_RUN = 3;
 const MAX_MIDDLE_PROBLEMS = 40;
 /** Lines of a stack trace after its first line: Python's frames and source lines, JavaScript's and Java's `at` lines. */
 const TRACE_LINE =
-  /^\s+(?:File "|at |\.\.\. \d+ more)|^\s+\^+\s*$|^Caused by: |^During handling of the above exception/;
+  /^\s+(?:File "|at |\.\.\. \d+ more|--> )|^\s+\^+\s*$|^Caused by: |^During handling of the above exception/;
 /** A line indented four or more: part of a trace only when deeper than the failure it follows. */
 const INDENTED_LINE = /^\s{4,}\S/;
 const indentOf = (text: string) => text.length - text.trimStart().length;
@@ -26,7 +26,7 @@ const EXCEPTION_LINE = /^[\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b(?::|
 /** Lines of one trace kept at most. */
 const MAX_TRACE_LINES = 40;
 export const PROBLEM_LINE =
-  /^[\w.]*(?:Error|Exception)\b: |\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to|conflict|rejected)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b|\bexit(?:ed)? (?:with )?(?:code|status):? [1-9]|\bexit code [1-9]/i;
+  /^[\w.]*(?:Error|Exception)\b: |\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to|conflict|rejected)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b|^--- FAIL: |\bERR!|\bexit(?:ed)? (?:with )?(?:code|status):? [1-9]|\bexit code [1-9]/i;
 
 /** Outline lines kept from the cut middle of a file printed whole: past this many only their count is given. */
 const MAX_MIDDLE_OUTLINE = 150;
@@ -166,7 +166,7 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   const middle = shown.slice(headLines, shown.length - tailLines);
   // A marker saying part of the output was not read stays where it was.
   const problems = middle.filter(
-    (entry) => PROBLEM_LINE.test(entry.text) || WINDOW_CUT_LINE.test(entry.text),
+    (entry) => PROBLEM_LINE.test(unprefixed(entry.text)) || WINDOW_CUT_LINE.test(entry.text),
   );
   const keptProblems = new Set(problems.slice(0, MAX_MIDDLE_PROBLEMS));
   // A failure's stack trace goes with it: the frames after `Traceback …`, an `Error:` or an
@@ -198,12 +198,16 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
         break;
       }
     }
-    let depth = indentOf(problem.text);
+    // In a process runner's log, only the same process's lines are its parents.
+    const prefix = problem.text.slice(0, problem.text.length - unprefixed(problem.text).length);
+    let depth = indentOf(unprefixed(problem.text));
     for (let index = at - 1; depth > 0 && index >= 0 && index >= at - MAX_PARENT_DISTANCE; index--) {
       const entry = middle[index] as Shown;
-      if (entry.text.trim() === '' || indentOf(entry.text) >= depth) continue;
+      const text = unprefixed(entry.text);
+      if (!entry.text.startsWith(prefix) || entry.text.length - text.length !== prefix.length) continue;
+      if (text.trim() === '' || indentOf(text) >= depth) continue;
       keptProblems.add(entry);
-      depth = indentOf(entry.text);
+      depth = indentOf(text);
     }
   }
   const yaml = looksYaml(input.command, input.lines);
