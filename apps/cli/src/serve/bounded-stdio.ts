@@ -12,6 +12,7 @@ import { ID_PREFIX_BYTES, leadingRequestId } from '../stdio/leading-request-id.j
 import { LineFramer, type LineItem } from '../stdio/line-framer.js';
 import { formatBytes } from '../stdio/message-size.js';
 import { PacedInput } from '../stdio/paced-input.js';
+import { isPlainToolsCall, type PlainToolsCall } from './lean-call.js';
 
 type RequestId = string | number | null;
 
@@ -33,6 +34,11 @@ export class BoundedStdioServerTransport implements Transport {
    * and `id` can only be a request, and the SDK need not try it against each message type again.
    */
   onrequest?: (request: JSONRPCRequest) => void;
+  /**
+   * Where a plain `tools/call` goes first (see isPlainToolsCall), when the server sets one: it
+   * returns false to leave the request to `onrequest` (the SDK's route), true when it answers it.
+   */
+  onplaincall?: (request: PlainToolsCall) => boolean;
 
   readonly #output: Writable;
   readonly #maxMessageBytes: number;
@@ -129,9 +135,11 @@ export class BoundedStdioServerTransport implements Transport {
       this.#reject(null, -32700, `Parse error: the line is not JSON (${(error as Error).message}).`);
       return;
     }
+    // A plain tools/call is a JSON-RPC request as it stands: the schema check would only copy it.
+    const plain = this.onplaincall !== undefined && isPlainToolsCall(value);
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(value);
+      message = plain ? (value as JSONRPCRequest) : parseJSONRPCMessage(value);
     } catch {
       const id = (value as { id?: unknown } | null)?.id;
       this.#reject(
@@ -148,6 +156,7 @@ export class BoundedStdioServerTransport implements Transport {
       this.#reject((message as { id: RequestId }).id, refused.code, refused.message, refused.data);
       return;
     }
+    if (plain && this.onplaincall?.(value as PlainToolsCall)) return;
     if (this.onrequest && 'method' in message && 'id' in message) this.onrequest(message);
     else this.onmessage?.(message);
   }

@@ -8,6 +8,7 @@ import {
   MissingRequiredClientCapabilityError,
   Server,
   type ServerContext,
+  type ServerNotification,
 } from '@modelcontextprotocol/server';
 import type { Session, SessionOptions } from '@quiver/runtime';
 import { fail, visibleText } from '@quiver/types';
@@ -77,7 +78,7 @@ export interface ServeConnection {
 export function createServeConnection(options: ServeConnectionOptions): ServeConnection {
   const { log } = options;
   const rounds = options.permissionRounds ?? servePermissionRounds();
-  const server: Server = new TaskServer(
+  const server = new TaskServer(
     { name: 'quiver', version: serverVersion() },
     {
       capabilities: { tools: { listChanged: true }, logging: {}, extensions: { [TASKS_EXTENSION]: {} } },
@@ -227,91 +228,132 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
   const tasks = serveTasks();
   registerTaskRequests(server, tasks, () => current.session.options.caller ?? '');
 
-  server.setRequestHandler(
-    'tools/call',
-    async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
-      // A CreateTaskResult is let through by TaskServer; the SDK's handler type does not know it.
-      const { name, arguments: args = {} } = request.params;
-      // A 2026-07-28 request carries its client's capabilities: adopt them as initialize would.
-      const round = ctx.mcpReq.envelope ? rounds.begin(name, args, ctx) : undefined;
-      if (round && !elicitation && supportsFormElicitation(server.getClientCapabilities()))
-        server.oninitialized?.();
-      const { session, progress, refreshPool } = current;
-      const target = resolveCallTarget(name, args, listing.get(session), session);
-      if (!target.run)
-        return { content: [{ type: 'text', text: `[input_invalid] ${target.error}` }], isError: true };
-      const callId = `mcp-${randomUUID()}`;
-      const progressToken = request.params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken;
-      const untrack =
-        progressToken === undefined
-          ? undefined
-          : progress.track(callId, (notice) =>
-              ctx.mcpReq
-                .notify({ method: 'notifications/progress', params: { progressToken, ...notice } })
-                .catch((error: unknown) => log(`could not send progress: ${messageOf(error)}`)),
-            );
-      const unbind = resolver.bind(
-        callId,
-        round?.elicit ?? ((params, requestOptions) => ctx.mcpReq.elicitInput(params, requestOptions)),
-      );
-      const unbindRelay = clientRelay.bind(callId, requestChannel(ctx, round));
-      // A 2026-07-28 request names the level it wants log messages from; without one it gets none.
-      const untrackLogs = current.toolLogs.track(
-        callId,
-        (params) => ctx.mcpReq.notify({ method: 'notifications/message', params }),
-        ctx.mcpReq.envelope ? requestedLogLevel(ctx.mcpReq.envelope) : undefined,
-      );
-      let unbindTaskRelay: (() => void) | undefined;
-      try {
-        return (await dispatchToolCall(tasks, {
-          envelope: ctx.mcpReq.envelope,
-          taskSupport: target.taskSupport,
-          owner: session.options.caller ?? '',
-          sessionId: session.id,
-          callId,
-          requestSignal: ctx.mcpReq.signal,
-          execute: async (signal) => {
-            try {
-              return (
-                await session.execute([{ id: callId, name: target.name, args: target.args }], { signal })
-              )[0];
-            } finally {
-              unbindTaskRelay?.();
-            }
-          },
-          // Once the call is a task, what it asks its caller waits in the task for tasks/update.
-          askThroughTask: (ask) => {
-            unbindTaskRelay = clientRelay.bind(callId, {
-              elicitInput: (params, options) =>
-                ask({ method: 'elicitation/create', params }, options?.signal) as Promise<ElicitResult>,
-              requestSampling: (params, options) =>
-                ask({ method: 'sampling/createMessage', params }, options?.signal),
-              listRoots: (options) =>
-                ask({ method: 'roots/list', params: {} }, options?.signal) as Promise<{
-                  roots: Array<{ uri: string; name?: string }>;
-                }>,
-            });
-          },
-          answer: async (result) => {
-            const question = await round?.inputRequired(ctx);
-            if (question) return question;
-            if (round && result && !result.ok && result.code === 'client_capability_missing')
-              throw missingCapabilityError(result);
-            return server.projectCallToolResult(
-              toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`), target),
-              undefined,
-            );
-          },
-        })) as CallToolResult;
-      } finally {
-        await untrack?.();
-        untrackLogs();
-        unbind();
-        unbindRelay();
-        refreshPool(ctx.mcpReq.envelope !== undefined);
-      }
+  /**
+   * One tools/call: `ctx` is the SDK's request context (undefined on the lean path of a plain
+   * call, which has no `_meta`: no progress token, no 2026-07-28 envelope, no task), `request`
+   * what the call's questions and notifications go through either way.
+   */
+  const callTool = async (
+    params: {
+      name: string;
+      arguments?: Record<string, unknown>;
+      _meta?: { progressToken?: string | number };
     },
+    request: CallRequest,
+    ctx: ServerContext | undefined,
+  ): Promise<CallToolResult | InputRequiredResult> => {
+    // A CreateTaskResult is let through by TaskServer; the SDK's handler type does not know it.
+    const { name, arguments: args = {} } = params;
+    const envelope = ctx?.mcpReq.envelope;
+    // A 2026-07-28 request carries its client's capabilities: adopt them as initialize would.
+    const round = ctx && envelope ? rounds.begin(name, args, ctx) : undefined;
+    if (round && !elicitation && supportsFormElicitation(server.getClientCapabilities()))
+      server.oninitialized?.();
+    const { session, progress, refreshPool } = current;
+    const target = resolveCallTarget(name, args, listing.get(session), session);
+    if (!target.run)
+      return { content: [{ type: 'text', text: `[input_invalid] ${target.error}` }], isError: true };
+    const callId = `mcp-${randomUUID()}`;
+    const progressToken = params._meta?.progressToken ?? ctx?.mcpReq._meta?.progressToken;
+    const untrack =
+      progressToken === undefined
+        ? undefined
+        : progress.track(callId, (notice) =>
+            request
+              .notify({ method: 'notifications/progress', params: { progressToken, ...notice } })
+              .catch((error: unknown) => log(`could not send progress: ${messageOf(error)}`)),
+          );
+    const unbind = resolver.bind(
+      callId,
+      round?.elicit ?? ((params, requestOptions) => request.channel.elicitInput(params, requestOptions)),
+    );
+    const unbindRelay = clientRelay.bind(callId, round ? { ...request.channel, round } : request.channel);
+    // A 2026-07-28 request names the level it wants log messages from; without one it gets none.
+    const untrackLogs = current.toolLogs.track(
+      callId,
+      (params) => request.notify({ method: 'notifications/message', params }),
+      envelope ? requestedLogLevel(envelope) : undefined,
+    );
+    let unbindTaskRelay: (() => void) | undefined;
+    try {
+      return (await dispatchToolCall(tasks, {
+        envelope,
+        taskSupport: target.taskSupport,
+        owner: session.options.caller ?? '',
+        sessionId: session.id,
+        callId,
+        requestSignal: request.signal,
+        execute: async (signal) => {
+          try {
+            return (
+              await session.execute([{ id: callId, name: target.name, args: target.args }], { signal })
+            )[0];
+          } finally {
+            unbindTaskRelay?.();
+          }
+        },
+        // Once the call is a task, what it asks its caller waits in the task for tasks/update.
+        askThroughTask: (ask) => {
+          unbindTaskRelay = clientRelay.bind(callId, {
+            elicitInput: (params, options) =>
+              ask({ method: 'elicitation/create', params }, options?.signal) as Promise<ElicitResult>,
+            requestSampling: (params, options) =>
+              ask({ method: 'sampling/createMessage', params }, options?.signal),
+            listRoots: (options) =>
+              ask({ method: 'roots/list', params: {} }, options?.signal) as Promise<{
+                roots: Array<{ uri: string; name?: string }>;
+              }>,
+          });
+        },
+        answer: async (result) => {
+          const question = ctx ? await round?.inputRequired(ctx) : undefined;
+          if (question) return question;
+          if (round && result && !result.ok && result.code === 'client_capability_missing')
+            throw missingCapabilityError(result);
+          return server.projectCallToolResult(
+            toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`), target),
+            undefined,
+          );
+        },
+      })) as CallToolResult;
+    } finally {
+      await untrack?.();
+      untrackLogs();
+      unbind();
+      unbindRelay();
+      refreshPool(envelope !== undefined);
+    }
+  };
+
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    callTool(
+      request.params,
+      {
+        signal: ctx.mcpReq.signal,
+        notify: (notification) => ctx.mcpReq.notify(notification),
+        channel: requestChannel(ctx, undefined),
+      },
+      ctx,
+    ),
   );
+  // A plain call (see lean-call.ts) on serve's stdio: the same call, its questions and
+  // notifications sent as the SDK's request context sends them on 2025-11-25.
+  server.plainCalls = (plain, signal) => {
+    const related = { relatedRequestId: plain.id };
+    return callTool(
+      plain.params,
+      {
+        signal,
+        notify: (notification) => server.notification(notification, related),
+        channel: {
+          elicitInput: (params, requestOptions) => server.elicitInput(params, requestOptions),
+          requestSampling: (params, requestOptions) => server.createMessage(params, requestOptions),
+          listRoots: (requestOptions) => server.listRoots(undefined, { ...requestOptions, ...related }),
+        },
+      },
+      undefined,
+    ) as Promise<CallToolResult>;
+  };
 
   const release = async (bound: typeof current) => {
     for (const cleanup of bound.cleanups.splice(0)) cleanup();
@@ -355,6 +397,13 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     },
   };
   return connection;
+}
+
+/** Where one tools/call's questions and notifications go: its MCP request's, on either path. */
+interface CallRequest {
+  signal: AbortSignal;
+  notify(notification: ServerNotification): Promise<void>;
+  channel: RequestChannel;
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   type CallToolResult,
   type InputRequiredResult,
   isInputRequiredResult,
+  type JSONRPCMessage,
   type JSONRPCRequest,
   MissingRequiredClientCapabilityError,
   ProtocolError,
@@ -14,6 +15,7 @@ import {
 import type { ToolResult } from '@quiver/types';
 import { z } from 'zod';
 import { BoundedStdioServerTransport } from './bounded-stdio.js';
+import { type PlainToolsCall, plainCallToolResult } from './lean-call.js';
 import { declaresTasks, type ServeTasks, TASK_AFTER_MS, TASKS_EXTENSION } from './tasks.js';
 
 /** How a tool may run for a client of the tasks extension (`Tool.taskSupport`, default optional). */
@@ -177,6 +179,13 @@ export function registerTaskRequests(server: Server, tasks: ServeTasks, owner: (
  */
 export class TaskServer extends Server {
   /**
+   * Runs a plain `tools/call` (see isPlainToolsCall) the way the registered tools/call handler
+   * does, under the request's signal; set by the connection. Without it every call takes the
+   * SDK's route.
+   */
+  plainCalls?: (request: PlainToolsCall, signal: AbortSignal) => Promise<CallToolResult>;
+
+  /**
    * Over serve's own stdio transport, a request the transport has already parsed goes straight to
    * the SDK's request dispatch (the same method its message router calls for a request), skipping
    * the router's three failing-or-repeated schema checks (~10 µs a call). Every other message, and
@@ -185,8 +194,69 @@ export class TaskServer extends Server {
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
     const dispatch = (this as unknown as { _onrequest?: unknown })._onrequest;
-    if (transport instanceof BoundedStdioServerTransport && typeof dispatch === 'function')
-      transport.onrequest = (request) => dispatch.call(this, request, undefined);
+    if (!(transport instanceof BoundedStdioServerTransport) || typeof dispatch !== 'function') return;
+    transport.onrequest = (request) => dispatch.call(this, request, undefined);
+    if (hasLeanInternals(this)) transport.onplaincall = (request) => this.#plainCall(request, transport);
+  }
+
+  /**
+   * The lean path of a plain `tools/call` on a 2025-11-25 connection: what the SDK does for it
+   * (its request cancellable by notifications/cancelled and by the connection closing, no answer
+   * once cancelled, the result checked against the revision's CallToolResult, thrown errors
+   * answered with their code, message and data) without its per-request context, schema copies
+   * of the request and extra promise turns. Declines (false: the SDK's route) before initialize,
+   * on another protocol revision, or without a runner.
+   */
+  #plainCall(request: PlainToolsCall, transport: Transport): boolean {
+    const run = this.plainCalls;
+    const sdk = this as unknown as LeanInternals;
+    if (run === undefined || sdk._negotiatedProtocolVersion === undefined) return false;
+    const codec = sdk._wireCodec();
+    if (codec.era !== LEAN_ERA) return false;
+    const { id } = request;
+    const controller = new AbortController();
+    sdk._requestHandlerAbortControllers.set(id, controller);
+    const send = (message: JSONRPCMessage) =>
+      controller.signal.aborted ? undefined : transport.send(message);
+    const sendError = (code: number, message: string, data?: unknown) =>
+      send({
+        jsonrpc: '2.0',
+        id,
+        error: { code: codec.encodeErrorCode(code), message, ...(data === undefined ? {} : { data }) },
+      });
+    run(request, controller.signal)
+      .then(
+        (result) => {
+          if (controller.signal.aborted) return;
+          let checked = plainCallToolResult(result);
+          if (checked === undefined) {
+            const validated = codec.validateResult('tools/call', result);
+            if (!validated.ok)
+              return sendError(
+                validated.reason === 'not-in-era'
+                  ? ProtocolErrorCode.InternalError
+                  : ProtocolErrorCode.InvalidParams,
+                validated.reason === 'not-in-era'
+                  ? 'No wire schema for tools/call in the resolved era'
+                  : `Invalid tools/call result: ${validated.message}`,
+              );
+            checked = validated.value as CallToolResult;
+          }
+          return send({ result: checked, jsonrpc: '2.0', id });
+        },
+        (error: { code?: unknown; message?: string; data?: unknown }) => {
+          const code = Number.isSafeInteger(error.code)
+            ? (error.code as number)
+            : ProtocolErrorCode.InternalError;
+          return sendError(code, error.message ?? 'Internal error', error.data);
+        },
+      )
+      .catch((error: unknown) => sdk._onerror(new Error(`Failed to send response: ${error}`)))
+      .finally(() => {
+        if (sdk._requestHandlerAbortControllers.get(id) === controller)
+          sdk._requestHandlerAbortControllers.delete(id);
+      });
+    return true;
   }
 
   protected override _wrapHandler(
@@ -210,4 +280,33 @@ export class TaskServer extends Server {
       }
     };
   }
+}
+
+/** The protocol revision whose tools/call the lean path answers (2026-07-28 requests carry `_meta`). */
+const LEAN_ERA = '2025-11-25';
+
+/** What the lean path uses of the SDK's Protocol: the same members its own request dispatch uses. */
+interface LeanInternals {
+  _negotiatedProtocolVersion: string | undefined;
+  _requestHandlerAbortControllers: Map<unknown, AbortController>;
+  _wireCodec(): {
+    era: string;
+    validateResult(
+      method: string,
+      raw: unknown,
+    ): { ok: true; value: unknown } | { ok: false; reason: string; message?: string };
+    encodeErrorCode(code: number): number;
+  };
+  _onerror(error: Error): void;
+}
+
+/** Whether this SDK has what the lean path uses; an SDK that changed them keeps every call on its route. */
+function hasLeanInternals(server: Server): boolean {
+  const sdk = server as unknown as Partial<Record<keyof LeanInternals, unknown>>;
+  return (
+    sdk._requestHandlerAbortControllers instanceof Map &&
+    typeof sdk._wireCodec === 'function' &&
+    typeof sdk._onerror === 'function' &&
+    'encodeErrorCode' in (sdk._wireCodec as () => object).call(server)
+  );
 }
