@@ -15,6 +15,7 @@ import { fail, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import type { ConsoleHub } from '../console/console-hub.js';
 import { ConsolePermissionResolver } from '../console/console-resolver.js';
+import { warmCallPath } from './call-path-warmup.js';
 import { resolveCallTarget } from './call-target.js';
 import { relayMcpCatalog } from './catalog-relay.js';
 import { type RequestChannel, ServeClientRelay } from './client-relay.js';
@@ -222,6 +223,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         client: `${client.name} ${client.version}`,
       });
     if (elicitation) review.enable();
+    warmCallPath(current.session);
   };
 
   server.setRequestHandler('tools/list', () => ({ tools: listing.get(current.session).tools }));
