@@ -7,7 +7,7 @@ import { coverageSummary } from './reducers/coverage.js';
 import { reduceDiagnosticsOutput } from './reducers/diagnostics.js';
 import { reduceEslintOutput } from './reducers/eslint.js';
 import { reduceFramedDiagnostics } from './reducers/framed-diagnostics.js';
-import { reduceGenericOutput } from './reducers/generic.js';
+import { PROBLEM_LINE, reduceGenericOutput } from './reducers/generic.js';
 import { reduceGitOutput } from './reducers/git.js';
 import { reducePatchOutput } from './reducers/git-diff.js';
 import { reduceHexDump } from './reducers/hexdump.js';
@@ -22,6 +22,8 @@ import {
   DEFAULT_REDUCER_BUDGET,
   type Recognizer,
   terminalText,
+  commandsIn,
+  unprefixed,
   WINDOW_CUT_LINE,
   WRAPPER_NOTE,
   WRAPPER_VERDICT,
@@ -102,10 +104,67 @@ function withCoverage(reduced: string, lines: readonly string[], budget: number)
   return coverage === undefined ? reduced : `${reduced}\n${coverage.join('\n')}`;
 }
 
+/** Lines shorter than this say too little to tell which command printed them. */
+const MIN_EVIDENCE_CHARS = 12;
+
+/**
+ * The output of the other commands of a compound command line, around what a recognizer read.
+ * The lines a reduction kept word for word show where the recognized command's output lies; what
+ * comes before its first such line and after its last was printed by the commands run before and
+ * after it (a lint run before the tests), and is reduced on its own instead of being dropped.
+ */
+function withOtherCommands(
+  reduced: string,
+  lines: readonly string[],
+  input: OutputToReduce,
+  /** The recognizers that read a part already: another command's output is not theirs. */
+  used: ReadonlySet<Recognizer>,
+): string {
+  if (commandsIn(input.command) < 2) return reduced;
+  // A line the reduction kept, or folded (`error TS2322 … (4×) at a.ts(2,3), …`): most of its
+  // words are in the reduction.
+  const words = (line: string) => line.match(/[\p{L}\p{N}][\p{L}\p{N}_]{3,}/gu) ?? [];
+  const reducedWords = new Set(words(reduced));
+  const evidence = (line: string) => {
+    // A summary ruled off on both sides (`===== 3 failed in 0.9s =====`) without its rulers.
+    const text = line.trim().replace(/^[=_*-]{3,}\s*|\s*[=_*-]{3,}$/g, '');
+    // A wrapper's verdict (`make: *** … Error 1`) is kept under any summary: it says nothing of
+    // which command printed the lines around it.
+    if (text.length < MIN_EVIDENCE_CHARS || WRAPPER_VERDICT.test(text)) return false;
+    const own = words(text);
+    // A line of few words (`E   AssertionError: -1 != 2`, `3 failed, 2 passed`, which any test
+    // runner could print) counts only when kept as printed.
+    if (own.length < 3) return reduced.includes(text.replace(/^[EF>]\s+/, ''));
+    return own.filter((word) => reducedWords.has(word)).length >= own.length * 0.75;
+  };
+  const first = lines.findIndex(evidence);
+  if (first < 0) return reduced;
+  const last = lines.findLastIndex(evidence);
+  // The exit code is the last command's: the part after is the last command's, and with `&&`
+  // between them the commands before it exited 0.
+  const chained = !/\|\||;|\n/.test(input.command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''"));
+  const around = (part: readonly string[], exitCode: number | null) => {
+    if (!part.some((line) => line.trim() !== '')) return undefined;
+    const output = part.join('\n');
+    const other = recognize({ ...input, output, exitCode, bytes: undefined }, output, used);
+    if (other?.specific || part.some((line) => PROBLEM_LINE.test(unprefixed(line))))
+      return (other && other.reduced.length < output.length ? other.reduced : output).trim();
+    // Lines no reducer knows and none reporting a failure (the same build's progress lines
+    // before its first error): counted, not shown.
+    const count = part.filter((line) => line.trim() !== '').length;
+    return `[… ${count.toLocaleString('en-US')} more line${count === 1 ? '' : 's'} of output, none reporting a failure …]`;
+  };
+  const before = around(lines.slice(0, first), chained ? 0 : null);
+  const after = around(lines.slice(last + 1), input.exitCode);
+  return [before, reduced, after].filter((part) => part !== undefined && part !== '').join('\n');
+}
+
 function recognize(
   input: OutputToReduce,
   /** What a terminal shows of the output, when the caller has it already. */
   shown?: string,
+  /** Recognizers not to try: they read another command's part of the output. */
+  used: ReadonlySet<Recognizer> = new Set(),
 ): { reduced: string; specific: boolean } | undefined {
   // Binary output is judged as printed: a terminal's rewriting of lines at carriage returns means nothing in it.
   if (looksBinary(input.output)) {
@@ -126,6 +185,7 @@ function recognize(
   const marker = lines.findIndex((line) => WINDOW_CUT_LINE.test(line));
   if (marker >= 0 && marker + 1 < lines.length) lines.splice(marker + 1, 1);
   for (const recognizer of RECOGNIZERS) {
+    if (used.has(recognizer)) continue;
     const reduced = recognizer({
       command: input.command,
       output: clean,
@@ -136,10 +196,11 @@ function recognize(
     });
     if (reduced === undefined) continue;
     const specific = recognizer !== reduceGenericOutput;
+    const whole = specific ? withOtherCommands(reduced, lines, input, new Set([...used, recognizer])) : reduced;
     // A summary made from part of the output says so before any count it gives.
     const note =
       specific && partial !== undefined ? `[partial: ${partial}; counts below cover the rest]\n` : '';
-    const verdict = specific ? withWrapperVerdict(reduced, lines) : reduced;
+    const verdict = specific ? withWrapperVerdict(whole, lines) : whole;
     return {
       reduced: `${note}${withCoverage(verdict, lines, input.budget ?? DEFAULT_REDUCER_BUDGET)}`,
       specific,

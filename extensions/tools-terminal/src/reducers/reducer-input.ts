@@ -139,3 +139,12 @@ export const PROCESS_PREFIX =
 export function unprefixed(line: string): string {
   return line.replace(PROCESS_PREFIX, '');
 }
+
+/** Commands run one after another (`npm run lint && npm test`, `cargo build; cargo test`), not counting `cd`, `export`, `set`. */
+export function commandsIn(command: string): number {
+  return command
+    .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''")
+    .split(/&&|\|\||;|\n/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && !/^(?:cd|export|set|source|\.)(?:\s|$)/.test(part)).length;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { reduceTerminalOutput } from '../src/index.js';
+import { loadFacts, loadFixture } from './fixtures.js';
+
+// Two real outputs one after the other, as a command line that runs both prints them (`npm ci &&
+// npm test`, `tsc; vitest run`): the reducer that recognizes one of them must not drop the other.
+// `&&` when the first succeeded, `;` when it failed (with `&&` the second would not have run).
+const SEQUENCES: [string, string][] = [
+  ['npm-install', 'vitest-fail'],
+  ['npm-install', 'jest-fail'],
+  ['npm-install', 'pytest-fail'],
+  ['pnpm-add', 'tsc-errors'],
+  ['git-status', 'tsc-errors'],
+  ['git-status', 'pytest-fail'],
+  ['tsc-errors', 'vitest-fail'],
+  ['tsc-errors', 'pytest-fail'],
+  ['eslint-few', 'vitest-fail'],
+  ['mypy-errors', 'pytest-fail'],
+  ['mypy-errors', 'tsc-errors'],
+  ['cargo-build-errors', 'go-test-fail'],
+  ['cargo-build-errors', 'pytest-fail'],
+  ['make-compile-error', 'python-chained-traceback'],
+  ['python-chained-traceback', 'pytest-fail'],
+  ['npm-install-eresolve', 'pytest-fail'],
+  ['npm-install-eresolve', 'jest-fail'],
+  ['vitest-fail', 'make-compile-error'],
+  ['vitest-fail', 'npm-install'],
+  ['jest-fail', 'make-compile-error'],
+];
+
+describe('the outputs of a compound command line', () => {
+  for (const [first, second] of SEQUENCES) {
+    it(`keeps the facts of ${first} and of ${second} printed after it`, () => {
+      const a = loadFixture(first);
+      const b = loadFixture(second);
+      const command = `${a.command} ${a.exitCode === 0 ? '&&' : ';'} ${b.command}`;
+      const reduced = reduceTerminalOutput({
+        command,
+        output: `${a.output.trimEnd()}\n${b.output}`,
+        exitCode: b.exitCode,
+      });
+      for (const fact of [...loadFacts(first), ...loadFacts(second)].filter((fact) => !fact.budgeted))
+        expect(reduced).toContain(fact.text);
+    });
+  }
+
+  it('reads a single command as before: its own output is not split', () => {
+    const fixture = loadFixture('cmake-build-many');
+    const alone = reduceTerminalOutput({ ...fixture, command: 'cmake --build build -- -k' });
+    // The same output under a command line that ran cmake twice only adds a count of the lines
+    // printed before the first error, which report no failure.
+    const twice = reduceTerminalOutput(fixture);
+    expect(twice).toContain('more lines of output, none reporting a failure');
+    expect(twice.replace(/^\[… .* …\]\n/, '')).toBe(alone);
+  });
+});
