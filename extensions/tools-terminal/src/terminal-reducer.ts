@@ -19,10 +19,10 @@ import { reduceNpmLsOutput } from './reducers/npm-ls.js';
 import { reducePathList } from './reducers/paths.js';
 import { reduceRecordOutput } from './reducers/records.js';
 import {
+  commandsIn,
   DEFAULT_REDUCER_BUDGET,
   type Recognizer,
   terminalText,
-  commandsIn,
   unprefixed,
   WINDOW_CUT_LINE,
   WRAPPER_NOTE,
@@ -196,7 +196,9 @@ function recognize(
     });
     if (reduced === undefined) continue;
     const specific = recognizer !== reduceGenericOutput;
-    const whole = specific ? withOtherCommands(reduced, lines, input, new Set([...used, recognizer])) : reduced;
+    const whole = specific
+      ? withOtherCommands(reduced, lines, input, new Set([...used, recognizer]))
+      : reduced;
     // A summary made from part of the output says so before any count it gives.
     const note =
       specific && partial !== undefined ? `[partial: ${partial}; counts below cover the rest]\n` : '';

@@ -212,7 +212,8 @@ export const reduceGitOutput: Recognizer = (input: RecognizerInput) => {
   if (subcommand === undefined) return undefined;
   if (MERGING.has(subcommand)) return reduceMerge(input.lines, input.partial);
   // `git diff --exit-code` and `--quiet` exit with 1 when there are differences.
-  const succeeded = input.exitCode === 0 || input.exitCode === null || (subcommand === 'diff' && input.exitCode === 1);
+  const succeeded =
+    input.exitCode === 0 || input.exitCode === null || (subcommand === 'diff' && input.exitCode === 1);
   if (!succeeded) return undefined;
   if (subcommand === 'status') {
     return /--porcelain|--short|(^|\s)-[a-zA-Z]*s/.test(input.command)
