@@ -7,7 +7,7 @@ import { coverageSummary } from './reducers/coverage.js';
 import { reduceDiagnosticsOutput } from './reducers/diagnostics.js';
 import { reduceEslintOutput } from './reducers/eslint.js';
 import { reduceFramedDiagnostics } from './reducers/framed-diagnostics.js';
-import { PROBLEM_LINE, reduceGenericOutput } from './reducers/generic.js';
+import { reduceGenericOutput } from './reducers/generic.js';
 import { reduceGitOutput } from './reducers/git.js';
 import { reducePatchOutput } from './reducers/git-diff.js';
 import { reduceHexDump } from './reducers/hexdump.js';
@@ -23,7 +23,6 @@ import {
   DEFAULT_REDUCER_BUDGET,
   type Recognizer,
   terminalText,
-  unprefixed,
   WINDOW_CUT_LINE,
   WRAPPER_NOTE,
   WRAPPER_VERDICT,
@@ -147,12 +146,8 @@ function withOtherCommands(
     if (!part.some((line) => line.trim() !== '')) return undefined;
     const output = part.join('\n');
     const other = recognize({ ...input, output, exitCode, bytes: undefined }, output, used);
-    if (other?.specific || part.some((line) => PROBLEM_LINE.test(unprefixed(line))))
-      return (other && other.reduced.length < output.length ? other.reduced : output).trim();
-    // Lines no reducer knows and none reporting a failure (the same build's progress lines
-    // before its first error): counted, not shown.
-    const count = part.filter((line) => line.trim() !== '').length;
-    return `[… ${count.toLocaleString('en-US')} more line${count === 1 ? '' : 's'} of output, none reporting a failure …]`;
+    // Reduced as it would be alone: whole when no reducer knows it and it is short.
+    return (other && other.reduced.length < output.length ? other.reduced : output).trim();
   };
   const before = around(lines.slice(0, first), chained ? 0 : null);
   const after = around(lines.slice(last + 1), input.exitCode);
