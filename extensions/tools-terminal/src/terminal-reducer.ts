@@ -134,7 +134,7 @@ function withOtherCommands(
     // A line of few words (`E   AssertionError: -1 != 2`, `3 failed, 2 passed`, which any test
     // runner could print) counts only when kept as printed.
     if (own.length < 3) return reduced.includes(text.replace(/^[EF>]\s+/, ''));
-    return own.filter((word) => reducedWords.has(word)).length >= own.length * 0.75;
+    return own.filter((word) => reducedWords.has(word)).length >= own.length * 0.8;
   };
   const first = lines.findIndex(evidence);
   if (first < 0) return reduced;
