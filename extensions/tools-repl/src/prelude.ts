@@ -6,8 +6,22 @@
 export const SANDBOX_PRELUDE = String.raw`
 (() => {
   const g = globalThis;
-  const print = g.__quiver_print, list = g.__quiver_list, call = g.__quiver_call, search = g.__quiver_search, timer = g.__quiver_timer;
-  for (const name of ['__quiver_print', '__quiver_list', '__quiver_call', '__quiver_search', '__quiver_timer']) delete g[name];
+  const names = ['__quiver_print', '__quiver_list', '__quiver_call', '__quiver_search', '__quiver_timer', '__quiver_bind'];
+  const [print, list, callHost, searchHost, timerHost, bind] = names.map((name) => g[name]);
+  for (const name of names) delete g[name];
+  // A bridge function starts a call and returns its number; its answer's text comes back
+  // through settle (the host holds it), which resolves the promise kept under that number.
+  const waiting = new Map();
+  bind((id, text) => {
+    const resolve = waiting.get(id);
+    if (resolve === undefined) return;
+    waiting.delete(id);
+    resolve(text);
+  });
+  const awaiting = (id) => new Promise((resolve) => { waiting.set(id, resolve); });
+  const call = (name, args) => awaiting(callHost(name, args));
+  const search = (query, limit) => awaiting(searchHost(query, limit));
+  const timer = (ms) => awaiting(timerHost(ms));
   const show = (value) => {
     if (typeof value === 'string') return value;
     if (value === undefined) return 'undefined';

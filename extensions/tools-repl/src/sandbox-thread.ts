@@ -86,6 +86,8 @@ export function sandboxThread(
   const waiting = new Map<number, (text: string) => void>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let onJobError: ((error: QuickJSHandle) => void) | undefined;
+  /** The prelude's `settle(call, text)`: resolves the sandbox promise of a call with its answer. */
+  let settle: QuickJSHandle | undefined;
   const wake = new Int32Array(data.wake);
   /** Inner calls and searches the session's side has not answered yet. */
   let outstanding = 0;
@@ -212,26 +214,29 @@ export function sandboxThread(
   };
 
   /**
-   * A promise in the sandbox settled from outside with what `make` builds of the answer's text;
-   * dropped if the sandbox was rebuilt meanwhile.
+   * The sandbox's own promises stand for the pending calls: a bridge function returns the call's
+   * number, the prelude keeps the promise's `resolve` under it, and the answer's text reaches it
+   * through one call of the prelude's `settle` (no QuickJS promise capability made and freed
+   * per call). Answers of a sandbox since rebuilt are dropped.
    */
-  const deferred = (start: (id: number) => void, make: (text: string) => QuickJSHandle) => {
-    const made = context.newPromise();
+  const pending = (start: (id: number) => void): QuickJSHandle => {
     const built = generation;
     const id = ++nextCall;
     waiting.set(id, (text) => {
-      if (built !== generation) return;
-      const value = make(text);
-      made.resolve(value);
+      if (built !== generation || settle === undefined) return;
+      const owner = context;
+      const number = owner.newNumber(id);
+      const value = owner.newString(text);
+      const settled = owner.callFunction(settle, owner.undefined, number, value);
+      number.dispose();
       value.dispose();
-      made.dispose();
+      if (settled.error) settled.error.dispose();
+      else settled.value.dispose();
       pumpJobs();
     });
     start(id);
-    return made.handle;
+    return context.newNumber(id);
   };
-
-  const stringAnswer = (text: string): QuickJSHandle => context.newString(text);
 
   const clearTimers = () => {
     for (const timer of timers) clearTimeout(timer);
@@ -256,30 +261,34 @@ export function sandboxThread(
       }),
       owner.newFunction('__quiver_list', () => owner.newString(listed)),
       owner.newFunction('__quiver_call', (name, args) =>
-        deferred((call) => {
+        pending((call) => {
           outstanding += 1;
           request('c', call, owner.getString(name), owner.getString(args));
-        }, stringAnswer),
+        }),
       ),
       owner.newFunction('__quiver_search', (query, limit) =>
-        deferred((call) => {
+        pending((call) => {
           outstanding += 1;
           request('s', call, owner.getString(query), String(owner.getNumber(limit)));
-        }, stringAnswer),
+        }),
       ),
       owner.newFunction('__quiver_timer', (ms) => {
         const delay = Math.max(0, Number(owner.getNumber(ms)) || 0);
-        return deferred((call) => {
+        return pending((call) => {
           const timer = setTimeout(() => {
             timers.delete(timer);
             timerDue.delete(call);
-            const settle = waiting.get(call);
+            const done = waiting.get(call);
             waiting.delete(call);
-            settle?.('');
+            done?.('');
           }, delay);
           timers.add(timer);
           timerDue.set(call, Date.now() + delay);
-        }, stringAnswer);
+        });
+      }),
+      owner.newFunction('__quiver_bind', (fn) => {
+        settle?.dispose();
+        settle = fn.dup();
       }),
     ];
     for (const fn of bridge) {
@@ -300,7 +309,10 @@ export function sandboxThread(
     waiting.clear();
     outstanding = 0;
     clearTimers();
+    const bound = settle;
+    settle = undefined;
     try {
+      bound?.dispose();
       context.dispose();
       runtime.dispose();
     } catch {
