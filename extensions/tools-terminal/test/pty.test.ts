@@ -89,7 +89,7 @@ describeWithSystemTools(['script'])('terminal_start with pty: true', () => {
       const ctx = await contextFor('off');
       const id = await startPty(
         ctx,
-        'trap \'echo "resized to $(stty size)"\' WINCH; read -p "name? " name; echo "hello $name"; stat -L -c "dev %d ino %i" /dev/stdin; until read -t 0.1 -r _; do :; done; echo "final $(stty size)"',
+        'trap \'echo "resized to $(stty size)"\' WINCH; read -p "name? " name; echo "hello $name"; stat -L -c "dev %d ino %i" /dev/stdin; until read -t 0; do sleep 0.1; done; read -r _; echo "final $(stty size)"',
       );
       expect(await readUntil(ctx, id, /name\? /)).toContain('name? ');
       await write(ctx, id, 'quiver\n');
@@ -100,6 +100,8 @@ describeWithSystemTools(['script'])('terminal_start with pty: true', () => {
       expect(listedTerminals()).toContainEqual(
         expect.objectContaining({ device: Number(device), inode: Number(inode) }),
       );
+      // The script waits for the line without `read -t`: a timeout firing as the line arrives
+      // would drop it (bash's read), which a loaded machine made happen.
       const resized = await terminalWriteTool.execute({ id, text: '', cols: 100, rows: 20 }, ctx);
       expect(resized).toMatchObject({ ok: true });
       // The program is told (SIGWINCH) and sees the new size.
