@@ -44,6 +44,24 @@ describe('the outputs of a compound command line', () => {
     });
   }
 
+  for (const sequence of [
+    ['npm-install', 'eslint-few', 'vitest-fail'],
+    ['git-status', 'tsc-errors', 'vitest-fail'],
+    ['pnpm-add', 'mypy-errors', 'pytest-fail'],
+    ['npm-install', 'vitest-pass', 'tsc-errors'],
+  ]) {
+    it(`keeps the facts of each of ${sequence.join(', ')} run one after another`, () => {
+      const fixtures = sequence.map(loadFixture);
+      const reduced = reduceTerminalOutput({
+        command: fixtures.map((fixture) => fixture.command).join(' ; '),
+        output: fixtures.map((fixture) => fixture.output.trimEnd()).join('\n'),
+        exitCode: fixtures.at(-1)?.exitCode ?? 1,
+      });
+      for (const fact of sequence.flatMap(loadFacts).filter((fact) => !fact.budgeted))
+        expect(reduced).toContain(fact.text);
+    });
+  }
+
   it('shows the lines printed before the first recognized line as they would be alone', () => {
     const fixture = loadFixture('cmake-build-many');
     const alone = reduceTerminalOutput({ ...fixture, command: 'cmake --build build -- -k' });
