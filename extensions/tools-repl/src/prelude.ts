@@ -11,15 +11,23 @@ export const SANDBOX_PRELUDE = String.raw`
   for (const name of names) delete g[name];
   // A bridge function starts a call and returns its number; its answer's text comes back
   // through settle (the host holds it), which resolves the promise kept under that number.
+  // decode, when a call has one, turns the text into the call's value (or throws its error)
+  // right here, so the script's await takes the value itself: no further promise step per call.
   const waiting = new Map();
   bind((id, text) => {
-    const resolve = waiting.get(id);
-    if (resolve === undefined) return;
+    const entry = waiting.get(id);
+    if (entry === undefined) return;
     waiting.delete(id);
-    resolve(text);
+    if (entry.decode === undefined) entry.resolve(text);
+    else {
+      try {
+        entry.resolve(entry.decode(text));
+      } catch (error) {
+        entry.reject(error);
+      }
+    }
   });
-  const awaiting = (id) => new Promise((resolve) => { waiting.set(id, resolve); });
-  const call = (name, args) => awaiting(callHost(name, args));
+  const awaiting = (id, decode) => new Promise((resolve, reject) => { waiting.set(id, { resolve, reject, decode }); });
   const search = (query, limit) => awaiting(searchHost(query, limit));
   const timer = (ms) => awaiting(timerHost(ms));
   const show = (value) => {
@@ -58,10 +66,14 @@ export const SANDBOX_PRELUDE = String.raw`
   g.clearInterval = cancel;
 
   // An answer is one string: the JSON of the outcome on its first line, the tool's text after it.
+  // A plain text result (the most common answer) has always the same first line.
+  const TEXT_ONLY = '{"ok":true,"textAt":"value"}';
   const answer = (whole, asText) => {
     const cut = whole.indexOf('\n');
-    const result = JSON.parse(cut < 0 ? whole : whole.slice(0, cut));
+    const head = cut < 0 ? whole : whole.slice(0, cut);
     const text = cut < 0 ? '' : whole.slice(cut + 1);
+    if (head === TEXT_ONLY) return text;
+    const result = JSON.parse(head);
     if (result.ok) {
       if (asText) return text;
       if (result.textAt === 'value') return text;
@@ -74,10 +86,18 @@ export const SANDBOX_PRELUDE = String.raw`
     if (result.structured !== undefined) error.structured = result.structured;
     throw error;
   };
-  const callTool = async (name, args, options) => {
-    if (typeof name !== 'string') throw new TypeError('tools.call(name, args): name must be a string');
-    const asText = options !== undefined && options !== null && options.text === true;
-    return answer(await call(name, JSON.stringify(args === undefined ? {} : args)), asText);
+  const asValue = (whole) => answer(whole, false);
+  const asText = (whole) => answer(whole, true);
+  const callTool = (name, args, options) => {
+    if (typeof name !== 'string') return Promise.reject(new TypeError('tools.call(name, args): name must be a string'));
+    const text = options !== undefined && options !== null && options.text === true;
+    let json;
+    try {
+      json = JSON.stringify(args === undefined ? {} : args);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return awaiting(callHost(name, json), text ? asText : asValue);
   };
   const own = Object.freeze({
     call: callTool,
