@@ -103,6 +103,20 @@ function withCoverage(reduced: string, lines: readonly string[], budget: number)
   return coverage === undefined ? reduced : `${reduced}\n${coverage.join('\n')}`;
 }
 
+/**
+ * Whether the output may hold several commands' output: a compound command line, or a script an
+ * npm-style runner announced as one (`> tsc --noEmit && vitest run`).
+ */
+function runsSeveral(command: string, lines: readonly string[]): boolean {
+  if (commandsIn(command) >= 2) return true;
+  return lines.some((line) => {
+    const script = /^> (.+)$/.exec(line);
+    return (
+      script !== null && !/^\S+@\S+ \S+$/.test(script[1] as string) && commandsIn(script[1] as string) >= 2
+    );
+  });
+}
+
 /** Lines shorter than this say too little to tell which command printed them. */
 const MIN_EVIDENCE_CHARS = 12;
 
@@ -119,7 +133,7 @@ function withOtherCommands(
   /** The recognizers that read a part already: another command's output is not theirs. */
   used: ReadonlySet<Recognizer>,
 ): string {
-  if (commandsIn(input.command) < 2) return reduced;
+  if (!runsSeveral(input.command, lines)) return reduced;
   // A line the reduction kept, or folded (`error TS2322 … (4×) at a.ts(2,3), …`): most of its
   // words are in the reduction.
   const words = (line: string) => line.match(/[\p{L}\p{N}][\p{L}\p{N}_]{3,}/gu) ?? [];

@@ -62,6 +62,20 @@ describe('the outputs of a compound command line', () => {
     });
   }
 
+  it('reads an npm script that runs several commands (announced as `> eslint . ; vitest run`) part by part', () => {
+    const lint = loadFixture('eslint-few');
+    const tests = loadFixture('vitest-fail');
+    const reduced = reduceTerminalOutput({
+      command: 'npm run check',
+      output: `\n> shop@1.0.0 check\n> eslint src ; vitest run\n\n${lint.output.trimEnd()}\n${tests.output}`,
+      exitCode: 1,
+    });
+    for (const fact of [...loadFacts('eslint-few'), ...loadFacts('vitest-fail')].filter(
+      (fact) => !fact.budgeted,
+    ))
+      expect(reduced).toContain(fact.text);
+  });
+
   it('shows the lines printed before the first recognized line as they would be alone', () => {
     const fixture = loadFixture('cmake-build-many');
     const alone = reduceTerminalOutput({ ...fixture, command: 'cmake --build build -- -k' });
