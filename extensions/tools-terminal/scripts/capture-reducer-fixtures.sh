@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -1435,4 +1435,174 @@ if wants unseen12; then
   done
   printf 'int main(void) { return 0; }\n' >>"$u12/mk/src/m01.c"
   capture make-j-many-targets "$u12/mk" "make --version" "make -j4 -k"
+fi
+
+if wants ops; then
+  # ruby-rspec, phpunit and ansible-core from Debian (apt-get install -y ruby-rspec phpunit ansible-core).
+  ops="$work/ops"
+  mkdir -p "$ops/rb/spec" "$ops/rb/lib"
+  for m in account address audit basket cart catalog checkout coupon currency customer discount export feed gift import inventory invoice ledger loyalty order payment price promo refund report review search shipping stock tax; do
+    cap="$(echo "${m:0:1}" | tr a-z A-Z)${m:1}"
+    printf 'class %s\n  def initialize(items = []) = @items = items\n  def total = @items.sum\n  def count = @items.size\nend\n' "$cap" >"$ops/rb/lib/$m.rb"
+    {
+      echo "require_relative '../lib/$m'"
+      echo "RSpec.describe $cap do"
+      for t in $(seq 1 10); do
+        if [ "$m$t" = "coupon5" ]; then echo "  it 'applies coupon rule $t' do expect($cap.new([1, 2]).total).to eq(4) end"
+        elif [ "$m$t" = "payment3" ]; then echo "  it 'charges card $t' do raise ArgumentError, 'card declined: 4000 0000 0000 0002' end"
+        elif [ "$m$t" = "shipping7" ]; then echo "  it 'ships parcel $t' do expect($cap.new([]).count).to be > 0 end"
+        elif [ "$m$t" = "tax2" ]; then echo "  it 'rounds tax $t' do pending('VAT rounding not decided'); expect(1).to eq(2) end"
+        else echo "  it 'handles case $t' do expect($cap.new([$t]).total).to eq($t) end"; fi
+      done
+      echo "end"
+    } >"$ops/rb/spec/${m}_spec.rb"
+  done
+  capture rspec-documentation-fail "$ops/rb" "rspec --version" "rspec --format documentation --no-color"
+  capture rspec-progress-fail "$ops/rb" "rspec --version" "rspec --no-color"
+
+  mkdir -p "$ops/php/tests"
+  for c in Account Address Audit Basket Cart Catalog Checkout Coupon Currency Customer Discount Export Feed Gift Import Inventory Invoice Ledger Loyalty Order Payment Price Promo Refund Report; do
+    {
+      echo '<?php'
+      echo 'use PHPUnit\Framework\TestCase;'
+      echo "final class ${c}Test extends TestCase {"
+      for t in $(seq 1 8); do
+        if [ "$c$t" = "Coupon4" ]; then echo "  public function testRule$t(): void { \$this->assertSame(4, array_sum([1, 2])); }"
+        elif [ "$c$t" = "Payment2" ]; then echo "  public function testCharge$t(): void { throw new RuntimeException('gateway timeout after 30s'); }"
+        elif [ "$c$t" = "Ledger7" ]; then echo "  public function testBalance$t(): void { \$this->assertEquals(['eur' => 10], ['eur' => 12]); }"
+        elif [ "$c$t" = "Refund6" ]; then echo "  public function testRefund$t(): void { \$this->markTestSkipped('refund API sandbox is down'); }"
+        else echo "  public function testCase$t(): void { \$this->assertTrue(true); }"; fi
+      done
+      echo '}'
+    } >"$ops/php/tests/${c}Test.php"
+  done
+  capture phpunit-fail "$ops/php" "phpunit --version" "phpunit --colors=never tests"
+  capture phpunit-testdox-fail "$ops/php" "phpunit --version" "phpunit --colors=never --testdox tests"
+
+  mkdir -p "$ops/ansible"
+  {
+    echo '- hosts: localhost'
+    echo '  connection: local'
+    echo '  gather_facts: false'
+    echo '  tasks:'
+    for t in $(seq 1 90); do
+      if [ "$t" = 12 ] || [ "$t" = 48 ]; then
+        printf '    - name: Check config file %s\n      ansible.builtin.stat:\n        path: /etc/quiver-%s.conf\n      register: conf_%s\n    - name: Require config %s\n      ansible.builtin.assert:\n        that: conf_%s.stat.exists\n        fail_msg: "config /etc/quiver-%s.conf is missing"\n      ignore_errors: true\n' "$t" "$t" "$t" "$t" "$t" "$t"
+      elif [ "$t" = 77 ]; then
+        printf '    - name: Run migration %s\n      ansible.builtin.command: /bin/false\n' "$t"
+      else
+        printf '    - name: Write setting %s\n      ansible.builtin.copy:\n        dest: %s/out/setting-%s.txt\n        content: "value %s\\n"\n' "$t" "$ops/ansible" "$t" "$t"
+      fi
+    done
+  } >"$ops/ansible/site.yml"
+  mkdir -p "$ops/ansible/out"
+  capture ansible-playbook-fail "$ops/ansible" "ansible-playbook --version" "ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=0 ansible-playbook -i localhost, site.yml"
+
+fi
+
+if wants ops2; then
+  # ruby-rspec from Debian, as in `ops`.
+  ops2="$work/ops2"
+  mkdir -p "$ops2/spec" "$ops2/lib"
+  for i in $(seq 1 70); do
+    printf 'class Model%s\n  def initialize(items = []) = @items = items\n  def total = @items.sum\nend\n' "$i" >"$ops2/lib/model$i.rb"
+    {
+      echo "require_relative '../lib/model$i'"
+      echo "RSpec.describe Model$i do"
+      echo "  describe '#total' do"
+      for t in $(seq 1 8); do
+        if [ $(( i * t % 97 )) = 5 ]; then echo "    it 'sums case $t' do expect(Model$i.new([1, 2]).total).to eq(4) end"
+        else echo "    it 'sums case $t' do expect(Model$i.new([$t]).total).to eq($t) end"; fi
+      done
+      echo "  end"
+      echo "end"
+    } >"$ops2/spec/model${i}_spec.rb"
+  done
+  capture rspec-documentation-many "$ops2" "rspec --version" "rspec --format documentation --no-color --order defined"
+fi
+
+if wants web; then
+  # Next.js 15 from the npm registry (npm install in the temp dir; its SWC binary comes in an npm package).
+  web="$work/web"
+  mkdir -p "$web/app"
+  (cd "$web" && printf '{ "name": "shop-web", "version": "0.1.0", "private": true }\n' >package.json &&
+    npm install --no-audit --no-fund --silent next@15.5 react@19 react-dom@19 typescript@5 @types/react @types/node >/dev/null 2>&1)
+  printf 'export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (<html lang="en"><body>{children}</body></html>);\n}\n' >"$web/app/layout.tsx"
+  printf 'export default function Home() { return <main>Home</main>; }\n' >"$web/app/page.tsx"
+  for section in account admin blog cart catalog checkout docs help orders shop; do
+    for page in $(seq 1 14); do
+      mkdir -p "$web/app/$section/page-$page"
+      printf 'export default function Page() { return <main><h1>%s %s</h1></main>; }\n' "$section" "$page" >"$web/app/$section/page-$page/page.tsx"
+    done
+    mkdir -p "$web/app/api/$section"
+    printf 'export async function GET() { return Response.json({ %s: [] }); }\n' "$section" >"$web/app/api/$section/route.ts"
+  done
+  mkdir -p "$web/app/blog/[slug]" "$web/app/docs/[...path]"
+  printf 'export default async function Post({ params }: { params: Promise<{ slug: string }> }) { const { slug } = await params; return <article>{slug}</article>; }\n' >"$web/app/blog/[slug]/page.tsx"
+  printf 'export default async function Doc({ params }: { params: Promise<{ path: string[] }> }) { const { path } = await params; return <article>{path.join("/")}</article>; }\n' >"$web/app/docs/[...path]/page.tsx"
+  printf 'const big = "%s";\nexport default function Page() { return <main>{big}</main>; }\n' "$(head -c 60000 /dev/zero | tr '\0' 'q')" >"$web/app/shop/page-7/page.tsx"
+  capture next-build-routes "$web" "npx next --version" "NEXT_TELEMETRY_DISABLED=1 npx next build"
+  printf 'type Order = { id: number; total: number };\nexport default function Page() {\n  const order: Order = { id: "A-17", total: 12 };\n  return <main>{order.id}</main>;\n}\n' >"$web/app/orders/page-9/page.tsx"
+  capture next-build-type-error "$web" "npx next --version" "NEXT_TELEMETRY_DISABLED=1 npx next build"
+fi
+
+if wants web2; then
+  # jest 29 from the npm registry; tsc from this repository.
+  web2="$work/web2"
+  mkdir -p "$web2/jest/suite" && cd "$web2/jest" && printf '{ "name": "shop-tests", "version": "1.0.0" }\n' >package.json &&
+    npm install --no-audit --no-fund --silent jest@29 >/dev/null 2>&1
+  for i in $(seq 1 30); do
+    {
+      echo "describe('module$i', () => {"
+      for group in parse render save; do
+        echo "  describe('$group', () => {"
+        for t in $(seq 1 5); do
+          if [ $(( (i * 7 + t) % 53 )) = 0 ] && [ "$group" = render ]; then echo "    test('case $t', () => { expect({ id: $i, total: $t }).toEqual({ id: $i, total: $(( t + 1 )) }); });"
+          elif [ "$i$group$t" = "17save2" ]; then echo "    test('case $t', () => { throw new TypeError('Cannot read properties of undefined (reading \"sku\")'); });"
+          else echo "    test('case $t', () => { expect($t).toBe($t); });"; fi
+        done
+        echo "  });"
+      done
+      echo "});"
+    } >"$web2/jest/suite/module$i.test.js"
+  done
+  capture jest-verbose-nested "$web2/jest" "npx jest --version" "npx jest --verbose --ci suite"
+  mono2="$web2/tsb"
+  mkdir -p "$mono2"
+  refs=""
+  for pkg in core util log config db auth api cli web worker mail jobs; do
+    mkdir -p "$mono2/$pkg/src"
+    printf '{ "compilerOptions": { "composite": true, "strict": true, "outDir": "dist", "rootDir": "src", "target": "ES2022", "module": "NodeNext" }, "include": ["src"] }\n' >"$mono2/$pkg/tsconfig.json"
+    for f in $(seq 1 4); do printf 'export function %s%s(value: number): number {\n  return value * %s;\n}\n' "$pkg" "$f" "$f" >"$mono2/$pkg/src/part$f.ts"; done
+    refs="$refs{ \"path\": \"./$pkg\" },"
+  done
+  printf 'export function dbRow(id: number): string {\n  return id;\n}\n' >"$mono2/db/src/row.ts"
+  printf 'export const retries: number = "three";\nexport function mailTo(address: string) { return address.toUpperCase(1); }\n' >"$mono2/mail/src/send.ts"
+  printf '{ "files": [], "references": [%s] }\n' "${refs%,}" >"$mono2/tsconfig.json"
+  capture tsc-build-verbose "$mono2" "$monorepo_bin/tsc --version" "$monorepo_bin/tsc --build --verbose --pretty false"
+fi
+
+if wants logs2; then
+  # concurrently 9 from the npm registry, running three node scripts as `npm run dev` would.
+  logs2="$work/logs2"
+  mkdir -p "$logs2" && cd "$logs2" && printf '{ "name": "dev-stack", "version": "1.0.0" }\n' >package.json &&
+    npm install --no-audit --no-fund --silent concurrently@9 >/dev/null 2>&1
+  cat >web.js <<'JS'
+for (let i = 1; i <= 150; i++) console.log(`GET /api/items/${i} 200 ${(i * 7) % 40 + 3}ms`);
+console.log('GET /api/orders/77 500 12ms');
+console.error('Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1611:16)');
+for (let i = 151; i <= 200; i++) console.log(`GET /api/items/${i} 200 ${(i * 7) % 40 + 3}ms`);
+JS
+  cat >worker.js <<'JS'
+for (let i = 1; i <= 120; i++) console.log(`job ${i} done in ${(i * 13) % 90 + 10}ms`);
+console.error('job 121 failed: TimeoutError: queue "emails" did not answer in 30000ms');
+process.exit(1);
+JS
+  cat >build.js <<'JS'
+for (let i = 1; i <= 60; i++) console.log(`[watch] compiled src/module${i}.ts`);
+console.log("[watch] src/cart.ts(14,7): error TS2322: Type 'string' is not assignable to type 'number'.");
+for (let i = 61; i <= 90; i++) console.log(`[watch] compiled src/module${i}.ts`);
+JS
+  capture concurrently-dev-stack "$logs2" "npx concurrently --version" \
+    "npx concurrently --no-color -n web,worker,build 'node web.js' 'node worker.js' 'node build.js'"
 fi
