@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -1605,4 +1605,200 @@ for (let i = 61; i <= 90; i++) console.log(`[watch] compiled src/module${i}.ts`)
 JS
   capture concurrently-dev-stack "$logs2" "npx concurrently --version" \
     "npx concurrently --no-color -n web,worker,build 'node web.js' 'node worker.js' 'node build.js'"
+fi
+
+# devtools: developer tools of kinds the corpus lacked: git bisect/stash/submodule/worktree/cherry/
+# format-patch/am/range-diff, a big dirty status, a cargo workspace (--offline, no crates), valgrind,
+# AddressSanitizer, javac -Xlint:all, jar tf, Java "Caused by:" chains, python -X importtime and
+# doctest, prove -v, /usr/bin/time -v, column -t and xargs -t. Tools used: git, cargo, gcc, valgrind,
+# javac, jar, java, python3, perl (prove), GNU time, util-linux column, findutils (all Debian).
+if wants devtools; then
+  dv="$work/devtools"
+  mkdir -p "$dv"
+  # A repository of 40 modules and 30 commits; commit 19 breaks module 23.
+  mkdir -p "$dv/bis/src" && cd "$dv/bis" && git init -q -b main .
+  for i in $(seq -w 1 40); do printf 'value_%s = %s\n' "$i" "$((10#$i))" >"src/mod_$i.py"; done
+  printf '#!/bin/sh\ngrep -q "value_23 = 23" src/mod_23.py\n' >check.sh && chmod +x check.sh
+  git add -A && git commit -qm "Add forty modules"
+  for n in $(seq 1 30); do
+    f="src/mod_$(printf %02d $(( (n % 40) + 1 )))".py
+    printf '# revision %s\n' "$n" >>"$f"
+    [ "$n" -eq 19 ] && sed -i 's/value_23 = 23/value_23 = 32/' src/mod_23.py
+    git add -A && git commit -qm "Tune module for release step $n"
+  done
+  capture git-bisect-run "$dv/bis" "git --version" \
+    "git bisect start HEAD HEAD~30 && git bisect run ./check.sh; git bisect log; git bisect reset"
+  cd "$dv/bis"
+  for i in 03 11 17 23 29 35; do printf 'debug_%s = True\n' "$i" >>"src/mod_$i.py"; done
+  git stash push -qm "WIP debug flags for checkout flow"
+  printf 'trace = 1\n' >>src/mod_07.py && git stash push -qm "WIP tracing in payments"
+  for i in 02 09 14 21 27 33 38; do printf 'cache_%s = {}\n' "$i" >>"src/mod_$i.py"; done
+  git stash push -qm "WIP cache experiment"
+  capture git-stash-list-show "$dv/bis" "git --version" "git stash list && git stash show -p stash@{2}"
+  # Submodules and worktrees.
+  for lib in auth billing search; do
+    mkdir -p "$dv/$lib" && (cd "$dv/$lib" && git init -q -b main . && printf '# %s\n' "$lib" >README.md &&
+      git add -A && git commit -qm "Start $lib" && printf 'v2\n' >>README.md && git commit -qam "Second $lib")
+  done
+  mkdir -p "$dv/app" && cd "$dv/app" && git init -q -b main . && printf 'app\n' >README.md && git add -A && git commit -qm "Start app"
+  for lib in auth billing search; do git -c protocol.file.allow=always submodule add -q "$dv/$lib" "libs/$lib" >/dev/null 2>&1; done
+  git commit -qm "Add submodules"
+  (cd libs/billing && git checkout -q HEAD~1)
+  git config -f .gitmodules submodule.libs/search.url "$dv/search-moved"
+  git submodule deinit -q -f libs/search >/dev/null 2>&1
+  capture git-submodule-status-update "$dv/app" "git --version" \
+    "git submodule status; git -c protocol.file.allow=always submodule update --init 2>&1; git submodule status"
+  cd "$dv/bis" && for b in hotfix-login:2 feature-export:4 release-2.4:5; do git worktree add -q -b "${b%:*}" "$dv/wt-${b%:*}" "HEAD~${b#*:}"; done
+  git worktree add -q --detach "$dv/wt-detached" HEAD~12 && rm -rf "$dv/wt-feature-export"
+  capture git-worktree-list "$dv/bis" "git --version" "git worktree list; git worktree prune -v"
+  # cherry -v, format-patch --stat, am with a conflict, range-diff.
+  cd "$dv/bis" && git checkout -q -b topic HEAD~10
+  for n in $(seq 1 14); do
+    f="src/mod_$(printf %02d $(( (n * 3) % 40 + 1 )))".py
+    printf 'feature_%s = "topic"\n' "$n" >>"$f" && git add -A && git commit -qm "Topic: add feature flag $n to $(basename "$f")"
+  done
+  git checkout -q main && for c in topic~9 topic~3; do git cherry-pick "$c" >/dev/null 2>&1 || git cherry-pick --abort; done
+  capture git-cherry-v "$dv/bis" "git --version" "git cherry -v main topic"
+  capture git-format-patch-stat "$dv/bis" "git --version" "git format-patch --stat -o $dv/patches main..topic"
+  git checkout -q -b amtarget main && printf 'feature_4 = "conflict"\n' >>src/mod_13.py && git commit -qam "Local change to module 13"
+  capture git-am-conflict "$dv/bis" "git --version" "git am --3way $dv/patches/*.patch; git am --show-current-patch=diff | head -n 20; git status --short"
+  git am --abort >/dev/null 2>&1
+  # topic-v2: the same series again with commit 6 dropped, commit 9 changed and a new last commit.
+  git checkout -q -b topic-v2 topic~14
+  for n in $(seq 1 14); do
+    [ "$n" -eq 6 ] && continue
+    f="src/mod_$(printf %02d $(( (n * 3) % 40 + 1 )))".py
+    v='"topic"'; [ "$n" -eq 9 ] && v='"topic-v2"  # reviewed'
+    printf 'feature_%s = %s\n' "$n" "$v" >>"$f" && git add -A && git commit -qm "Topic: add feature flag $n to $(basename "$f")"
+  done
+  printf 'feature_15 = "topic"\n' >>src/mod_05.py && git commit -qam "Topic: add feature flag 15 to mod_05.py"
+  git checkout -q main
+  capture git-range-diff "$dv/bis" "git --version" "git range-diff main topic topic-v2"
+  # A big dirty tree.
+  mkdir -p "$dv/big" && cd "$dv/big" && git init -q -b main .
+  for d in api web worker shared billing search admin mobile; do mkdir -p "$d/src" "$d/test"; for i in $(seq -w 1 30); do echo "x$i" >"$d/src/file_$i.ts"; echo "t$i" >"$d/test/file_$i.test.ts"; done; done
+  git add -A && git commit -qm "Base"
+  for d in api web worker shared billing search admin mobile; do for i in 03 07 12 18 24 27; do echo "y" >>"$d/src/file_$i.ts"; done; done
+  rm web/test/file_05.test.ts shared/src/file_29.ts; git mv api/src/file_01.ts api/src/client.ts
+  for i in $(seq -w 1 60); do echo new >"worker/src/job_$i.ts"; done; echo y >>web/src/file_09.ts && git add web/src/file_09.ts
+  mkdir -p scratch && for i in $(seq 1 40); do echo s >"scratch/notes_$i.md"; done
+  capture git-status-big-dirty "$dv/big" "git --version" "git status -uall"
+  # A cargo workspace: four crates, warnings, two failing tests.
+  mkdir -p "$dv/ws" && cd "$dv/ws"
+  printf '[workspace]\nmembers = ["core", "ledger", "report", "cli"]\nresolver = "2"\n' >Cargo.toml
+  for c in core ledger report cli; do
+    mkdir -p "$c/src"
+    dep=""; [ "$c" != core ] && dep='core = { path = "../core" }'
+    printf '[package]\nname = "%s"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n%s\n' "$c" "$dep" >"$c/Cargo.toml"
+    {
+      echo "pub fn unused_helper_$c(x: i32) -> i32 { let y = 3; x + 1 }"
+      for i in $(seq 1 12); do
+        echo "pub fn amount_$i(a: i64) -> i64 { a * $i }"
+      done
+      echo "#[cfg(test)] mod tests { use super::*;"
+      for i in $(seq 1 12); do
+        want=$(( 10 * i )); { [ "$c" = ledger ] && [ "$i" -eq 7 ]; } && want=71; { [ "$c" = report ] && [ "$i" -eq 4 ]; } && want=400
+        echo "  #[test] fn amount_${i}_scales() { assert_eq!(amount_$i(10), $want, \"amount_$i of 10\"); }"
+      done
+      echo "}"
+    } >"$c/src/lib.rs"
+  done
+  capture cargo-workspace-test-fail "$dv/ws" "cargo --version" "cargo test --offline --workspace --no-fail-fast"
+  # valgrind memcheck with leaks and AddressSanitizer.
+  mkdir -p "$dv/c" && cd "$dv/c"
+  cat >leaky.c <<'C'
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+struct order { char *sku; int qty; };
+static struct order *make_order(const char *sku, int qty) { struct order *o = malloc(sizeof *o); o->sku = strdup(sku); o->qty = qty; return o; }
+static int sum(int *v, int n) { int s = 0; for (int i = 0; i <= n; i++) s += v[i]; return s; }
+int main(void) {
+  for (int i = 0; i < 20; i++) { struct order *o = make_order("SKU-1001", i); if (i % 2) { free(o->sku); free(o); } }
+  int *v = malloc(8 * sizeof *v); for (int i = 0; i < 8; i++) v[i] = i;
+  printf("sum=%d\n", sum(v, 8));
+  char *buf = malloc(16); int flag; if (flag) strcpy(buf, "x");
+  free(v); free(v);
+  return 0;
+}
+C
+  gcc -g -O0 -o leaky leaky.c 2>/dev/null
+  capture valgrind-memcheck-leaks "$dv/c" "valgrind --version" "valgrind --leak-check=full --show-leak-kinds=all ./leaky"
+  cat >asan.c <<'C'
+#include <stdlib.h>
+#include <string.h>
+typedef struct { char name[8]; int price; } item;
+static void copy_name(item *it, const char *src) { strcpy(it->name, src); }
+static item *load(int n) { item *items = calloc(n, sizeof *items); for (int i = 0; i <= n; i++) copy_name(&items[i], "widget"); return items; }
+int main(void) { item *items = load(4); int p = items[0].price; free(items); return p; }
+C
+  gcc -g -fsanitize=address -fno-omit-frame-pointer -o asan asan.c 2>/dev/null
+  capture gcc-asan-heap-overflow "$dv/c" "gcc --version" "./asan"
+  # Java: -Xlint:all over 30 files, jar tf, nested causes.
+  mkdir -p "$dv/java/src/com/shop/orders" "$dv/java/out" && cd "$dv/java"
+  for i in $(seq -w 1 30); do
+    f="src/com/shop/orders/Order$i.java"
+    {
+      echo "package com.shop.orders;"
+      echo "import java.util.*;"
+      echo "public class Order$i implements java.io.Serializable {"
+      echo "  public List items() { List l = new ArrayList(); l.add(\"a\"); return l; }"
+      [ $((10#$i % 6)) -eq 0 ] && echo "  public int total() { return missingPrice$i; }"
+      [ "$i" = 17 ] && echo "  @Deprecated public void old() {} public void use() { new Date(2020, 1, 1); }"
+      echo "}"
+    } >"$f"
+  done
+  capture javac-xlint-all "$dv/java" "javac -version" "javac -Xlint:all -d out src/com/shop/orders/*.java"
+  mkdir -p "$dv/jar" && cd "$dv/jar" && for p in api core util io net db web auth; do mkdir -p "com/shop/$p"; for i in $(seq 1 60); do echo x >"com/shop/$p/Class$i.class"; done; done
+  mkdir -p META-INF && echo "Manifest-Version: 1.0" >META-INF/MANIFEST.MF && jar cf shop.jar META-INF com
+  capture jar-tf-big "$dv/jar" "jar --version" "jar tf shop.jar"
+  mkdir -p "$dv/jex" && cd "$dv/jex"
+  cat >App.java <<'J'
+import java.util.*;
+public class App {
+  static class Repo { String load(String id) { throw new IllegalStateException("connection pool exhausted (max=10) while loading order " + id); } }
+  static class Service { Repo repo = new Repo(); String find(String id) { try { return repo.load(id); } catch (RuntimeException e) { throw new RuntimeException("could not load order " + id, e); } } }
+  static class Controller { Service s = new Service(); String get(String id) { try { return s.find(id); } catch (RuntimeException e) { throw new IllegalArgumentException("GET /orders/" + id + " failed", e); } } }
+  static String deep(int n, Controller c) { return n == 0 ? c.get("A-1042") : deep(n - 1, c); }
+  public static void main(String[] a) { deep(25, new Controller()); }
+}
+J
+  capture java-caused-by-chain "$dv/jex" "java -version" "javac App.java && java App"
+  # Python stdlib: import times and doctest.
+  capture python-importtime "$dv" "python3 --version" "python3 -X importtime -c 'import json, asyncio, email.mime.multipart, http.client, unittest'"
+  mkdir -p "$dv/py" && cd "$dv/py"
+  {
+    echo '"""Pricing helpers."""'
+    for i in $(seq 1 70); do
+      want=$(( i * 2 )); { [ "$i" -eq 23 ] || [ "$i" -eq 41 ]; } && want=$(( i * 2 + 1 ))
+      printf 'def double_%s(x):\n    """Double.\n\n    >>> double_%s(%s)\n    %s\n    """\n    return x * 2\n\n' "$i" "$i" "$i" "$want"
+    done
+    printf 'def ratio(a, b):\n    """\n    >>> ratio(1, 0)\n    0\n    """\n    return a / b\n'
+  } >pricing.py
+  capture python-doctest-verbose-fail "$dv/py" "python3 --version" "python3 -m doctest -v pricing.py"
+  # Perl prove -v of a t/ directory with failures.
+  mkdir -p "$dv/pl/t" && cd "$dv/pl"
+  for n in 01-config 02-parser 03-render 04-cache 05-auth 06-export 08-mail 09-queue 10-search 11-i18n 12-billing 13-upload 14-session 15-report 16-admin 17-api 18-cli; do
+    {
+      echo "use strict; use warnings; use Test::More tests => 12;"
+      for k in $(seq 1 12); do
+        if { [ "$n" = 03-render ] && [ $k -eq 4 ]; } || { [ "$n" = 05-auth ] && [ $k -eq 2 ]; } || { [ "$n" = 12-billing ] && [ $k -eq 9 ]; }; then
+          echo "is('got-$k', 'want-$k', '$n case $k');"
+        else echo "ok(1, '$n case $k');"; fi
+      done
+    } >"t/$n.t"
+  done
+  printf 'use strict; use Test::More tests => 3; ok(1, "start"); die "cannot open fixture.db: No such file or directory\\n";\n' >t/07-db.t
+  capture prove-verbose-fail "$dv/pl" "prove --version" "prove -v t/"
+  # Shell text tools.
+  capture time-v-sort "$dv" "/usr/bin/time --version" "seq 1 300000 | /usr/bin/time -v sort -rn >/dev/null"
+  {
+    echo "order_id,customer,city,status,total,created_at"
+    for i in $(seq 1 260); do
+      s=paid; [ $((i % 17)) -eq 0 ] && s=refunded; [ $((i % 23)) -eq 0 ] && s=failed
+      echo "A-$((1000 + i)),customer_$((i % 31)),$(echo Berlin Paris Lisbon Oslo Rome | cut -d' ' -f$((i % 5 + 1))),$s,$((i * 37 % 500)).$((i % 100)),2026-11-$((i % 28 + 1))"
+    done
+  } >"$dv/orders.csv"
+  capture column-t-csv "$dv" "column --version" "column -t -s, orders.csv"
+  capture xargs-t-wc "$dv/big" "xargs --version" "ls */src/*.ts | xargs -t -n 12 wc -l"
 fi
