@@ -117,6 +117,16 @@ function runsSeveral(command: string, lines: readonly string[]): boolean {
   });
 }
 
+/**
+ * The exit code as the recognized command's own: unknown (null) when the command line ran
+ * something after it whose code it is (`pytest | tail -40`, `vitest run; echo done`, `make || true`).
+ * With `&&` alone, 0 still means every command succeeded.
+ */
+function ownExitCode(command: string, exitCode: number | null): number | null {
+  const unquoted = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
+  return /;|\|\||\n|(?:^|[^|>&])\|(?!\|)/.test(unquoted) ? null : exitCode;
+}
+
 /** Lines shorter than this say too little to tell which command printed them. */
 const MIN_EVIDENCE_CHARS = 12;
 
@@ -193,13 +203,14 @@ function recognize(
   // The window cuts at a byte, not a line: the line after its marker is the end of a line cut in two.
   const marker = lines.findIndex((line) => WINDOW_CUT_LINE.test(line));
   if (marker >= 0 && marker + 1 < lines.length) lines.splice(marker + 1, 1);
+  const exitCode = ownExitCode(input.command, input.exitCode);
   for (const recognizer of RECOGNIZERS) {
     if (used.has(recognizer)) continue;
     const reduced = recognizer({
       command: input.command,
       output: clean,
       lines,
-      exitCode: input.exitCode,
+      exitCode,
       budget: input.budget ?? DEFAULT_REDUCER_BUDGET,
       ...(partial === undefined ? {} : { partial }),
     });

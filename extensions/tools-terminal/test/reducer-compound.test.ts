@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reduceTerminalOutput } from '../src/index.js';
-import { loadFacts, loadFixture } from './fixtures.js';
+import { fixtureNames, loadFacts, loadFixture } from './fixtures.js';
 
 // Two real outputs one after the other, as a command line that runs both prints them (`npm ci &&
 // npm test`, `tsc; vitest run`): the reducer that recognizes one of them must not drop the other.
@@ -74,6 +74,23 @@ describe('the outputs of a compound command line', () => {
       (fact) => !fact.budgeted,
     ))
       expect(reduced).toContain(fact.text);
+  });
+
+  // `echo "exit=$?"` after a command, or a pipe into `tail`, makes the exit code another
+  // command's: a failing run must still read as failing, and a listing keep its tree.
+  it('keeps every fact of every fixture when the command line echoes its exit code after it', () => {
+    const lost: string[] = [];
+    for (const name of fixtureNames()) {
+      const fixture = loadFixture(name);
+      const reduced = reduceTerminalOutput({
+        command: `${fixture.command}; echo "exit=$?"`,
+        output: `${fixture.output.trimEnd()}\nexit=${fixture.exitCode}\n`,
+        exitCode: 0,
+      });
+      for (const fact of loadFacts(name))
+        if (!reduced.includes(fact.text)) lost.push(`${name}: ${fact.text}`);
+    }
+    expect(lost).toEqual([]);
   });
 
   it('shows the lines printed before the first recognized line as they would be alone', () => {

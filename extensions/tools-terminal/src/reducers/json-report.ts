@@ -97,6 +97,9 @@ function summaryOf(report: JsonObject): string[] {
   return lines.filter((line) => line !== '' && !/: $/.test(line));
 }
 
+/** Lines before or after a JSON report that are not part of it, at most. */
+const LINES_AROUND = 5;
+
 /**
  * A test run's report printed as one JSON document (`jest --json`, `vitest --reporter=json`,
  * mocha's `json` reporter, pytest-json-report): every failed test by its name, with the first
@@ -104,7 +107,17 @@ function summaryOf(report: JsonObject): string[] {
  * is not a JSON object with test records in it.
  */
 export function jsonTestReport(input: RecognizerInput): TestReport | undefined {
-  const text = input.output.trim();
+  // A line or two around the report (`npm run` banners, an `echo "exit=$?"` after it) is not part of it.
+  const lines = input.lines.map((line) => line.trimEnd());
+  const first = lines.findIndex((line, index) => index <= LINES_AROUND && line.startsWith('{'));
+  let last = lines.length - 1;
+  while (last > first && last >= lines.length - 1 - LINES_AROUND && !(lines[last] as string).endsWith('}'))
+    last--;
+  if (first < 0) return undefined;
+  const text = lines
+    .slice(first, last + 1)
+    .join('\n')
+    .trim();
   if (!text.startsWith('{') || text.length > MAX_JSON_CHARS) return undefined;
   let report: Json;
   try {

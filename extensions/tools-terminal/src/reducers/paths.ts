@@ -101,12 +101,18 @@ export const reducePathList: Recognizer = (input: RecognizerInput) => {
   const byContent = content.length >= MIN_PATHS && pathLines >= content.length * 0.95;
   if (long === undefined && !byContent && !PATH_LISTING.test(commandWords(input.command))) return undefined;
   const errors = input.lines.filter((line) => ERROR_LINE.test(line));
-  const paths =
+  const listed =
     long ??
     input.lines.filter(
       (line) => !WINDOW_CUT_LINE.test(line) && !ERROR_LINE.test(line) && looksLikePath(line),
     );
-  if (paths.length < MIN_PATHS || paths.length < (input.lines.length - errors.length) * 0.9) return undefined;
+  if (listed.length < MIN_PATHS || listed.length < (input.lines.length - errors.length) * 0.9)
+    return undefined;
+  // In a listing of absolute or `./` paths, a line of another shape (`exit=0` echoed after it, a
+  // tool's note) is not a top-level entry: it is shown apart and the tree is read without it.
+  const shaped = long ?? listed.filter((line) => PATH_LINE.test(line));
+  const paths = shaped.length >= listed.length * 0.95 ? shaped : listed;
+  const strays = paths === listed ? [] : listed.filter((line) => !PATH_LINE.test(line));
   const root = commonRoot(paths);
   const groups = groupsUnder(root, paths);
   // A top-level entry with nothing under it is a file (or an empty directory): named, not counted.
@@ -146,6 +152,7 @@ export const reducePathList: Recognizer = (input: RecognizerInput) => {
     ...(errorLines.length > 0
       ? [`${errors.length} error${errors.length === 1 ? '' : 's'}:`, ...errorLines]
       : []),
+    ...(strays.length > 0 ? [`other lines: ${listWithLimit(strays, MAX_ERRORS_SHOWN)}`] : []),
     ...(sample.length > 0 ? [`first ${sample.length} paths:`, ...sample] : []),
     ...(sample.length < paths.length ? [`[… ${paths.length - sample.length} more paths not shown]`] : []),
   ].join('\n');

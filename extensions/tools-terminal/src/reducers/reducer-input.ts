@@ -124,7 +124,7 @@ export function countsOf(values: readonly (string | undefined)[]): [string, numb
  * turbo): which target or package failed. Kept under any specific summary that left it out.
  */
 export const WRAPPER_VERDICT =
-  /^g?make(?:\[\d+\])?: \*\*\* |ERR_PNPM_[A-Z_]+|^Summary: \d+ fails?, \d+ pass|^npm (?:ERR!|error) (?:code |Lifecycle |command failed)|\bELIFECYCLE\b|^error Command failed with exit code \d+|^\s*Failed:\s+\S+#\S+|^\s*ERROR\s+run failed:|^ERROR: command finished with error|^\s*Tasks:\s+\d+ successful, \d+ total|#\S+:\s+ERROR\s+command |^(?:CLI|ESM|CJS|IIFE|DTS) (?:⚡️ )?Build (?:success|failed)|^Error: /;
+  /^g?make(?:\[\d+\])?: \*\*\* |ERR_PNPM_[A-Z_]+|^Summary: \d+ fails?, \d+ pass|^npm (?:ERR!|error) (?:code |Lifecycle |command failed)|\bELIFECYCLE\b|^error Command failed with exit code \d+|^\s*Failed:\s+\S+#\S+|^\s*ERROR\s+run failed:|^ERROR: command finished with error|^\s*Tasks:\s+\d+ successful, \d+ total|#\S+:\s+ERROR\s+command |^(?:CLI|ESM|CJS|IIFE|DTS) (?:⚡️ )?Build (?:success|failed)|^Error: |^ERROR: Coverage for \w+ \([\d.]+%\) does not meet|^Jest: "global" coverage threshold for \w+ \([\d.]+%\) not met/;
 /** A wrapper's lesser lines (what it ran, what it warns of): kept after its verdicts while room is left. */
 export const WRAPPER_NOTE =
   /^\s*• Running \S+ in \d+ packages|^\s*WARNING\s+\S|^(?:CLI|ESM|CJS|IIFE|DTS) Build start/;
@@ -140,11 +140,18 @@ export function unprefixed(line: string): string {
   return line.replace(PROCESS_PREFIX, '');
 }
 
+/**
+ * Commands that print nothing a reducer reads, or one line of their own (`echo "exit=$?"`): a
+ * command line of one command and these is not read part by part.
+ */
+const QUIET_COMMAND =
+  /^(?:cd|export|set|source|\.|echo|printf|true|false|exit|sleep|:|unset|pushd|popd|wait)(?:\s|$)/;
+
 /** Commands run one after another (`npm run lint && npm test`, `cargo build; cargo test`), not counting `cd`, `export`, `set`. */
 export function commandsIn(command: string): number {
   return command
     .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''")
     .split(/&&|\|\||;|\n/)
     .map((part) => part.trim())
-    .filter((part) => part !== '' && !/^(?:cd|export|set|source|\.)(?:\s|$)/.test(part)).length;
+    .filter((part) => part !== '' && !QUIET_COMMAND.test(part)).length;
 }

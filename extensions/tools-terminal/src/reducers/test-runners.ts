@@ -44,7 +44,8 @@ function vitest(input: RecognizerInput): TestReport | undefined {
 }
 
 function jest(input: RecognizerInput): TestReport | undefined {
-  const summary = input.lines.filter((line) => /^(?:Test Suites|Tests):\s+/.test(line));
+  // `Tests:       2 failed, 1 passed, 3 total` (PHPUnit's `Tests: 200, Assertions: …` has no total).
+  const summary = input.lines.filter((line) => /^(?:Test Suites|Tests):\s+.*\b\d+ total\b/.test(line));
   if (summary.length === 0) return undefined;
   // With more than one suite failing, jest prints every failure again under `Summary of all
   // failing tests`: read once, they are not failures twice.
@@ -199,14 +200,25 @@ export const reduceTestOutput: Recognizer = (input: RecognizerInput) => {
   for (const runner of RUNNERS) {
     const report = runner(input);
     if (!report) continue;
-    const failed = input.exitCode !== 0;
+    // Failures printed make a failing run whatever the exit code says: the code may be another
+    // command's (`pytest | tail -40`, `vitest run; echo done`).
+    const failed = report.failures.length > 0 || (input.exitCode !== 0 && input.exitCode !== null);
     if (failed && report.failures.length === 0) return undefined;
     // A passing run is shown by its summary; without one (`pytest --collect-only`, a list of the
     // tests, a run cut short) there is nothing to say it passed, and the output is left as it is.
     if (!failed && report.summary.length === 0) return undefined;
     const extras = notRunAndWarnings(report.runner, input.lines, input.budget / 3);
+    // Without the run's own exit code, no failing test found is all that can be said, and only
+    // when the summary counts none either (a failure in a shape not read here).
+    const verdict = input.exitCode === 0 ? 'passed' : 'no failing test found';
+    const countsFailures = report.summary.some((line) =>
+      /\b[1-9]\d* (?:failed|failing|failures?|errors?)\b/i.test(line),
+    );
+    if (!failed && input.exitCode === null && countsFailures) return undefined;
     if (!failed)
-      return [`${report.runner}: passed`, ...report.summary.map((line) => line.trim()), ...extras].join('\n');
+      return [`${report.runner}: ${verdict}`, ...report.summary.map((line) => line.trim()), ...extras].join(
+        '\n',
+      );
     // The build tool that ran the tests (make) says which target failed.
     const wrapper = input.lines.filter((line) => /^make(?:\[\d+\])?: \*\*\* /.test(line));
     const run = failingRun({ ...report, summary: [...report.summary, ...wrapper] }, input.budget);
