@@ -62,6 +62,12 @@ export const reduceCountTable: Recognizer = (input: RecognizerInput) => {
     kept.push(row);
     used += row.line.length + 1;
   }
+  // The first and the last row as printed too: a listing in its own order (files by name, one
+  // `wc` batch after another) ends where a reader looks, whatever the counts.
+  const ends = [others[0], others.at(-1)].filter(
+    (row, index, both): row is Row => row !== undefined && !kept.includes(row) && both.indexOf(row) === index,
+  );
+  kept.push(...ends);
   const rest = others.length - kept.length;
   const unparsed = lines.length - rows.length;
   return [

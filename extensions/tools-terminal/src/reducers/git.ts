@@ -27,7 +27,21 @@ function formatStatus(groups: StatusGroups, budget: number): string {
   const limit = Math.max(20, Math.floor(budget / 30));
   const lines = [...groups.header];
   const section = (label: string, entries: string[]) => {
-    if (entries.length > 0) lines.push(`${label} (${entries.length}): ${listWithLimit(entries, limit)}`);
+    if (entries.length === 0) return;
+    // The rarer kinds of change first (a deletion among many modifications), each kind in the
+    // order printed: what is cut for room is the commonest kind's tail.
+    const kindOf = (entry: string) =>
+      /^(?:modified|deleted|renamed|new file|typechange|copied) /.exec(entry)?.[0] ?? '';
+    const kinds = new Map<string, number>();
+    for (const entry of entries) kinds.set(kindOf(entry), (kinds.get(kindOf(entry)) ?? 0) + 1);
+    const ordered =
+      entries.length > limit
+        ? entries
+            .map((entry, index) => ({ entry, index, kind: kinds.get(kindOf(entry)) ?? 0 }))
+            .sort((a, b) => a.kind - b.kind || a.index - b.index)
+            .map(({ entry }) => entry)
+        : entries;
+    lines.push(`${label} (${entries.length}): ${listWithLimit(ordered, limit)}`);
   };
   section('conflicted', groups.conflicted);
   section('staged', groups.staged);

@@ -21,6 +21,8 @@ const LONG_ROW =
 /** `find: '/proc/1/fd': Permission denied` and the like: kept whole. */
 const ERROR_LINE = /^[\w.-]+: .*(?:denied|No such file|not found|error|Error|loop)/;
 const MIN_PATHS = 50;
+/** Directories that hold one directory each, shown together, at most. */
+const MAX_COLLAPSED = 4;
 const MAX_ERRORS_SHOWN = 20;
 /** Top-level entries named whatever the budget; more while twice the budget lasts. */
 const MAX_OTHERS_NAMED = 20;
@@ -61,7 +63,18 @@ function groupsUnder(root: string, paths: readonly string[]): Group[] {
     if (child !== undefined && child !== '') group.children.set(child, (group.children.get(child) ?? 0) + 1);
     groups.set(name, group);
   }
-  return [...groups.values()];
+  // A directory holding one directory (`com/` holding only `shop/`) is shown as the two together,
+  // with what the inner one holds: `com/shop (489): api 61, auth 61, …`.
+  return [...groups.values()].map((group) => {
+    let current = group;
+    for (let depth = 0; depth < MAX_COLLAPSED && current.children.size === 1; depth++) {
+      const [only] = current.children.keys();
+      const inner = groupsUnder(current.name, paths).find((each) => each.name === `${current.name}/${only}`);
+      if (!inner || inner.children.size === 0 || inner.count < current.count - 1) break;
+      current = { ...inner, count: current.count };
+    }
+    return current;
+  });
 }
 
 function groupLine(group: Group, childrenShown: number): string {
@@ -155,5 +168,7 @@ export const reducePathList: Recognizer = (input: RecognizerInput) => {
     ...(strays.length > 0 ? [`other lines: ${listWithLimit(strays, MAX_ERRORS_SHOWN)}`] : []),
     ...(sample.length > 0 ? [`first ${sample.length} paths:`, ...sample] : []),
     ...(sample.length < paths.length ? [`[… ${paths.length - sample.length} more paths not shown]`] : []),
+    // The last path as printed: where a listing in its own order ends.
+    ...(sample.length < paths.length - 1 ? [`last path: ${paths.at(-1)}`] : []),
   ].join('\n');
 };

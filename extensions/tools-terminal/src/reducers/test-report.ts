@@ -4,6 +4,8 @@ export interface TestReport {
   /** `file`: the test file a runner printed the failure under (jest's `FAIL suite/a.test.js`). */
   failures: { name: string; details: string[]; file?: string }[];
   summary: string[];
+  /** Lines printed before the run that a developer acts on too (a build's warnings), kept under the summary. */
+  notes?: string[];
 }
 
 export const ERROR_LINES_PER_FAILURE = 6;

@@ -140,12 +140,49 @@ function cargoTest(input: RecognizerInput): TestReport | undefined {
     ),
   }));
   const meaningful = results.filter((line) => !/ 0 passed; 0 failed;/.test(line));
+  // The verdict over every target (`error: 2 targets failed:` and the targets under it).
+  const targets = input.lines.findIndex((line) => /^error: \d+ targets? failed:$/.test(line));
+  const verdict =
+    targets < 0
+      ? []
+      : [
+          input.lines[targets] as string,
+          ...input.lines
+            .slice(targets + 1)
+            .filter((line, index, rest) => rest.slice(0, index + 1).every((each) => /^\s+\S/.test(each))),
+        ];
   const trailing = input.lines.filter((line) => /^error: test failed/.test(line));
   return {
     runner: 'cargo test',
     failures,
-    summary: [...(meaningful.length > 0 ? meaningful : results), ...trailing],
+    summary: [...(meaningful.length > 0 ? meaningful : results), ...trailing, ...verdict],
+    // The build's warnings, each message once with where it was raised (`--> src/lib.rs:1:50`).
+    notes: compilerWarnings(input.lines),
   };
+}
+
+/** A compiler's warnings before a test run (`warning: unused variable: `y``, then ` --> src/lib.rs:1:50`): each message once, with every place. */
+function compilerWarnings(lines: readonly string[]): string[] {
+  const places = new Map<string, string[]>();
+  for (const [index, line] of lines.entries()) {
+    const warning = /^warning: (?!`[^`]+` \(\w+(?: \w+)?\) generated )(.+)$/.exec(line);
+    if (!warning) continue;
+    const at = /^\s*--> (\S+)$/.exec(lines[index + 1] ?? '')?.[1];
+    const seen = places.get(line) ?? [];
+    if (at !== undefined) seen.push(at);
+    places.set(line, seen);
+  }
+  return [...places].map(([line, at]) => [line, ...at.map((place) => ` --> ${place}`)].join('\n'));
+}
+
+/** Notes kept under a summary at most (a build's distinct warnings). */
+const MAX_NOTES = 20;
+
+function notesOf(report: TestReport): string[] {
+  const notes = report.notes ?? [];
+  return notes.length > MAX_NOTES
+    ? [...notes.slice(0, MAX_NOTES), `… and ${notes.length - MAX_NOTES} more warnings`]
+    : notes;
 }
 
 const RUNNERS = [jsonTestReport, vitest, jest, mocha, cargoTest, pytest, unittest, goTest, nodeTest];
@@ -186,7 +223,7 @@ function failingRun(report: TestReport, budget: number): string {
     left -= shown.reduce((sum, line) => sum + line.length + 1, 0);
   }
   if (counted.size > LISTED_FAILURES) lines.push(`… and ${counted.size - LISTED_FAILURES} more failures`);
-  lines.push('', ...report.summary.map((line) => line.trim()));
+  lines.push('', ...report.summary.map((line) => line.trim()), ...notesOf(report));
   return lines.join('\n');
 }
 
@@ -216,9 +253,12 @@ export const reduceTestOutput: Recognizer = (input: RecognizerInput) => {
     );
     if (!failed && input.exitCode === null && countsFailures) return undefined;
     if (!failed)
-      return [`${report.runner}: ${verdict}`, ...report.summary.map((line) => line.trim()), ...extras].join(
-        '\n',
-      );
+      return [
+        `${report.runner}: ${verdict}`,
+        ...report.summary.map((line) => line.trim()),
+        ...notesOf(report),
+        ...extras,
+      ].join('\n');
     // The build tool that ran the tests (make) says which target failed.
     const wrapper = input.lines.filter((line) => /^make(?:\[\d+\])?: \*\*\* /.test(line));
     const run = failingRun({ ...report, summary: [...report.summary, ...wrapper] }, input.budget);
