@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -1801,4 +1801,175 @@ J
   } >"$dv/orders.csv"
   capture column-t-csv "$dv" "column --version" "column -t -s, orders.csv"
   capture xargs-t-wc "$dv/big" "xargs --version" "ls */src/*.ts | xargs -t -n 12 wc -l"
+fi
+
+# compound: real compound command lines (`a && b`, `a; b`, an npm script chaining three tools, a
+# make with two recipes, a `for` loop over packages, `cd x && …`) captured as a terminal prints
+# them, so the reducer's part-by-part reading is checked on real outputs rather than glued ones.
+# Tools used: npm (vitest 3, typescript 5, eslint 9 + typescript-eslint 8, jest 29 from the
+# registry), git, cargo (--offline, no crates), gcc, make, python3 with pytest, Debian's flake8.
+if wants compound; then
+  cw="$work/compound"
+  # A TypeScript shop: 20 modules, 20 vitest files (8 tests each); mod07's file has two failures.
+  shop="$cw/shop"
+  mkdir -p "$shop/src" "$shop/test" && cd "$shop"
+  cat >package.json <<'JSON'
+{
+  "name": "shop",
+  "version": "1.0.0",
+  "type": "module",
+  "scripts": {
+    "test": "vitest run",
+    "check": "eslint src && tsc --noEmit && vitest run",
+    "build": "tsc"
+  }
+}
+JSON
+  npm install --no-audit --no-fund --silent vitest@3 typescript@5 eslint@9 @eslint/js@9 typescript-eslint@8 >/dev/null 2>&1
+  printf '{ "compilerOptions": { "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler", "strict": true, "outDir": "dist", "skipLibCheck": true }, "include": ["src"] }\n' >tsconfig.json
+  printf "import js from '@eslint/js';\nimport tseslint from 'typescript-eslint';\nexport default tseslint.config(js.configs.recommended, ...tseslint.configs.recommended, { rules: { eqeqeq: 'warn' } });\n" >eslint.config.mjs
+  for i in $(seq -w 1 20); do
+    {
+      echo "export interface Line$i { sku: string; quantity: number; price: number }"
+      echo "export function subtotal$i(lines: Line$i[]): number { return lines.reduce((sum, line) => sum + line.quantity * line.price, 0); }"
+      echo "export function discount$i(amount: number, percent: number): number { return Math.round(amount * (100 - percent)) / 100; }"
+      echo "export function label$i(line: Line$i): string { return \`\${line.sku} x\${line.quantity}\`; }"
+    } >"src/mod$i.ts"
+    {
+      echo "import { describe, expect, it } from 'vitest';"
+      echo "import { discount$i, label$i, subtotal$i } from '../src/mod$i';"
+      echo "describe('module $i pricing', () => {"
+      for k in 1 2 3 4 5 6; do
+        want=$(( k * 3 )); { [ "$i" = 07 ] && [ "$k" -eq 4 ]; } && want=13
+        echo "  it('adds $k lines of three', () => { expect(subtotal$i(Array.from({ length: $k }, () => ({ sku: 'A', quantity: 1, price: 3 })))).toBe($want); });"
+      done
+      label="'B-$i x2'"; [ "$i" = 07 ] && label="'B-07 × 2'"
+      echo "  it('labels a line', () => { expect(label$i({ sku: 'B-$i', quantity: 2, price: 1 })).toBe($label); });"
+      echo "  it('takes ten percent off', () => { expect(discount$i(200, 10)).toBe(180); });"
+      echo "});"
+    } >"test/mod$i.test.ts"
+  done
+  capture compound-npm-ci-vitest "$shop" "npx vitest --version" "npm ci --no-audit --no-fund && npx vitest run"
+  capture compound-vitest-verbose-then-tsc "$shop" "npx vitest --version" "npx vitest run --reporter=verbose; npx tsc --noEmit"
+  capture compound-npm-test-pipe-tail "$shop" "npm --version" "npm test 2>&1 | tail -40"
+
+  # The same shop with three type errors: tsc fails, then vitest still runs after `;`.
+  typed="$cw/typed"
+  mkdir -p "$typed" && cp -r "$shop/src" "$shop/test" "$shop/package.json" "$shop/tsconfig.json" "$shop/eslint.config.mjs" "$typed/" && ln -s "$shop/node_modules" "$typed/node_modules"
+  cd "$typed"
+  sed -i 's/return lines.reduce/const total: string = lines.length;\n  return lines.reduce/' src/mod03.ts
+  printf 'export const shipping: number = "free";\n' >>src/mod11.ts
+  printf 'import { label99 } from "./mod19";\nexport const tag = label99;\n' >>src/mod18.ts
+  sed -i 's/toBe(180)/toBe(181)/' test/mod15.test.ts
+  for i in 02 05 08 13 16 20; do printf 'export function rounded%s(line: Line%s): number { return line.price.toFixed(2); }\n' "$i" "$i" >>"src/mod$i.ts"; done
+  printf 'export function total04(lines: Line04[]): number { return subtotal04(lines, 0.2); }\n' >>src/mod04.ts
+  printf 'export const first09 = (lines: Line09[]) => lines[0].sku.toUpperCase().missing();\n' >>src/mod09.ts
+  sed -i "s/toBe('B-12 x2')/toBe('B-12 x 2')/; s/toBe(9)/toBe(10)/" test/mod12.test.ts
+  sed -i 's/toBe(18)/toBe(19)/' test/mod17.test.ts test/mod19.test.ts
+  capture compound-tsc-vitest "$typed" "npx tsc --version" "npx tsc --noEmit; npx vitest run"
+
+  # `npm run check` chaining eslint (warnings only, passes), tsc (passes) and vitest (fails).
+  check="$cw/check"
+  mkdir -p "$check" && cp -r "$shop/src" "$shop/test" "$shop/package.json" "$shop/tsconfig.json" "$shop/eslint.config.mjs" "$check/" && ln -s "$shop/node_modules" "$check/node_modules"
+  cd "$check"
+  printf 'export function isFree(total: number): boolean { return total == 0; }\n' >>src/mod05.ts
+  printf 'export function isBig(total: number): boolean { return total == 1000; }\n' >>src/mod12.ts
+  capture compound-npm-run-check "$check" "npm --version" "npm run check"
+  # …and the same with one lint error: `&&` stops after eslint.
+  printf 'export function unused(total: number): number { const spare = total; return 1; }\n' >>src/mod16.ts
+  capture compound-npm-run-check-lint-fails "$check" "npm --version" "npm run check"
+
+  # `cd app && npm install && npm run build`, the build failing with tsc errors.
+  mkdir -p "$cw/web/app/src" && cd "$cw/web/app"
+  printf '{ "name": "web-app", "version": "0.3.0", "scripts": { "build": "tsc -p ." }, "devDependencies": { "typescript": "^5.0.0" } }\n' >package.json
+  printf '{ "compilerOptions": { "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler", "strict": true, "outDir": "dist" }, "include": ["src"] }\n' >tsconfig.json
+  printf 'export interface User { id: number; name: string }\nexport function greet(user: User): string {\n  return "Hello " + user.nam;\n}\n' >src/user.ts
+  printf 'import { greet } from "./user";\nconsole.log(greet({ id: "7", name: "Ada" }));\n' >src/main.ts
+  capture compound-cd-npm-install-build "$cw/web" "npm --version" "cd app && npm install --no-audit --no-fund && npm run build"
+
+  # A CommonJS service: eslint passes, jest has failures; then eslint fails too and `;` runs jest.
+  svc="$cw/service"
+  mkdir -p "$svc/src" "$svc/test" && cd "$svc"
+  printf '{ "name": "service", "version": "1.0.0", "scripts": { "test": "jest" } }\n' >package.json
+  npm install --no-audit --no-fund --silent jest@29 eslint@9 @eslint/js@9 globals@15 >/dev/null 2>&1
+  printf "const js = require('@eslint/js');\nconst globals = require('globals');\nmodule.exports = [js.configs.recommended, { languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.jest } } }];\n" >eslint.config.js
+  for n in orders payments invoices users carts stock; do
+    printf "function create_%s(id, amount) {\n  if (amount < 0) throw new Error('%s amount must be positive');\n  return { id, amount, kind: '%s' };\n}\nmodule.exports = { create_%s };\n" "$n" "$n" "$n" "$n" >"src/$n.js"
+    {
+      echo "const { create_$n } = require('../src/$n');"
+      echo "describe('$n', () => {"
+      for k in 1 2 3 4 5; do
+        amount=$(( k * 10 )); { [ "$n" = payments ] && [ "$k" -eq 3 ]; } && amount=31
+        echo "  test('creates $n $k', () => { expect(create_$n($k, $(( k * 10 )))).toEqual({ id: $k, amount: $amount, kind: '$n' }); });"
+      done
+      [ "$n" = stock ] && echo "  test('rejects a negative stock', () => { expect(() => create_$n(9, -1)).toThrow('stock must be negative'); });"
+      echo "});"
+    } >"test/$n.test.js"
+  done
+  capture compound-eslint-jest "$svc" "npx jest --version" "npx eslint src && npx jest"
+  printf "function refund(order) {\n  const reason = 'late';\n  if (order.total = 0) return null;\n  return undefinedHelper(order);\n}\nmodule.exports = { refund };\n" >src/refunds.js
+  printf "module.exports.audit = function audit(entries) {\n  for (var i = 0; i < entries.length; i++) { var entry = entries[i]; }\n  return entrie;\n};\n" >src/audit.js
+  for n in orders payments invoices users; do
+    printf "function total_%s(items) {\n  let sum = 0, count = 0;\n  for (const item of items) sum += item.price;\n  if (sum == NaN) return 0;\n  return sum / itemCount;\n}\nmodule.exports = { total_%s };\n" "$n" "$n" >"src/total_$n.js"
+  done
+  capture compound-eslint-fail-jest-fail "$svc" "npx jest --version" "npx eslint src; npx jest"
+
+  # git: a dirty tree, its diff stat and recent history.
+  repo="$cw/repo"
+  mkdir -p "$repo" && cd "$repo" && git init -q -b main .
+  for d in api web worker; do mkdir -p "$d/src"; for i in $(seq -w 1 15); do seq 1 20 | sed "s/^/$d $i line /" >"$d/src/file_$i.ts"; done; done
+  git add -A && git commit -qm "Import the api, web and worker packages"
+  for n in 1 2 3 4 5 6 7; do echo "// change $n" >>"api/src/file_0$n.ts" && git commit -qam "Tune api handler $n for the release"; done
+  for f in api/src/file_03.ts api/src/file_11.ts web/src/file_02.ts web/src/file_14.ts worker/src/file_07.ts worker/src/file_09.ts \
+    api/src/file_0{1,4,6,8}.ts web/src/file_1{0,1,2,3}.ts worker/src/file_0{1,2,3,4,5,6}.ts; do
+    sed -i '5,9d' "$f" && printf 'added line\nanother added line\n' >>"$f"
+  done
+  git add web/src/file_14.ts api/src/file_01.ts && rm web/src/file_05.ts api/src/file_15.ts && echo new >worker/src/queue.ts && echo notes >TODO.md
+  capture compound-git-status-diff-log "$repo" "git --version" "git status && git diff --stat && git log --oneline -5"
+
+  # cargo: warnings from the build, then a failing test.
+  mkdir -p "$cw/ledger/src" && cd "$cw/ledger"
+  printf '[package]\nname = "ledger"\nversion = "0.2.0"\nedition = "2021"\n' >Cargo.toml
+  {
+    echo "use std::collections::HashMap;"
+    echo "pub fn unused_rate(x: i64) -> i64 { let margin = 4; x * 2 }"
+    for w in rounding tax shipping; do echo "fn ${w}_table() -> Vec<i64> { let mut v = Vec::new(); v.push(1); v }"; done
+    for i in $(seq 1 10); do echo "pub fn fee_$i(amount: i64) -> i64 { amount * $i / 100 }"; done
+    echo "#[cfg(test)] mod tests { use super::*;"
+    for i in $(seq 1 10); do
+      want=$(( 1000 * i / 100 )); [ "$i" -eq 6 ] && want=61; [ "$i" -eq 9 ] && want=91
+      echo "  #[test] fn fee_${i}_of_1000() { assert_eq!(fee_$i(1000), $want, \"fee_$i of 1000\"); }"
+    done
+    echo "}"
+  } >src/lib.rs
+  capture compound-cargo-build-test "$cw/ledger" "cargo --version" "cargo build --offline && cargo test --offline"
+
+  # Python: pytest with failures, then flake8 after `;`.
+  mkdir -p "$cw/py/app" "$cw/py/tests" && cd "$cw/py"
+  printf 'import os\nimport json\n\n\ndef parse_amount(text):\n    return round(float(text.strip().replace(",", ".")), 2)\n\n\ndef vat(amount, rate=0.2):\n    return amount*rate\n' >app/money.py
+  touch app/__init__.py
+  printf 'from app.money import parse_amount, vat\nimport pytest\n\n\n@pytest.mark.parametrize("text,want", [("1,50", 1.5), (" 2 ", 2.0), ("3.456", 3.46), ("abc", 0)])\ndef test_parse_amount(text, want):\n    assert parse_amount(text) == want\n\n\ndef test_vat():\n    assert vat(100) == 21\n\n\ndef test_vat_zero():\n    assert vat(0) == 0\n' >tests/test_money.py
+  capture compound-pytest-flake8 "$cw/py" "python3 -m pytest --version" "python3 -m pytest -q -p no:cacheprovider tests; flake8 app"
+
+  # make with two recipes: lint (gcc -Wall warnings) then test (a failing check).
+  mkdir -p "$cw/cmake" && cd "$cw/cmake"
+  printf '#include <stdio.h>\nint parse(const char *s) { int n; sscanf(s, "%%d", &n); return n; }\nint scale(int x) { int unused; return x * 3; }\n' >calc.c
+  printf '#include <stdio.h>\nint parse(const char *s);\nint scale(int x);\nint main(void) {\n  int failed = 0;\n  for (int i = 1; i <= 12; i++) { int got = scale(i); int want = i == 8 ? 25 : i * 3; printf("%%s scale(%%d) = %%d\\n", got == want ? "ok  " : "FAIL", i, got); failed += got != want; }\n  printf("%%d of 12 checks failed\\n", failed);\n  return failed != 0;\n}\n' >test_calc.c
+  printf 'CFLAGS = -Wall -Wextra -O1\n\nlint:\n\tgcc $(CFLAGS) -fsyntax-only calc.c test_calc.c\n\ntest: test_calc\n\t./test_calc\n\ntest_calc: calc.c test_calc.c\n\tgcc $(CFLAGS) -o $@ calc.c test_calc.c\n\n.PHONY: lint test\n' >Makefile
+  capture compound-make-lint-test "$cw/cmake" "make --version" "make lint test"
+
+  # A for loop over three packages, each with its own `npm test` (node --test); b fails.
+  for p in a b c; do
+    mkdir -p "$cw/mono/$p" && cd "$cw/mono/$p"
+    printf '{ "name": "pkg-%s", "version": "1.0.0", "scripts": { "test": "node --test" } }\n' "$p" >package.json
+    {
+      echo "const test = require('node:test');"
+      echo "const assert = require('node:assert');"
+      for k in 1 2 3 4; do
+        want=$(( k * 2 )); { [ "$p" = b ] && [ "$k" -eq 3 ]; } && want=7
+        echo "test('pkg-$p doubles $k', () => { assert.strictEqual($k * 2, $want); });"
+      done
+    } >"$p.test.js"
+  done
+  capture compound-for-loop-npm-test "$cw/mono" "npm --version" "for d in a b c; do (cd \$d && npm test); done"
 fi
