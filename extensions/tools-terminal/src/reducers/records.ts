@@ -525,7 +525,57 @@ function reduceTable(input: RecognizerInput, lines: readonly string[]): string |
       '\n',
     );
   }
-  return undefined;
+  // Only a table that names its columns says what its numbers measure; a listing without names
+  // (`ls -l`, a trace) is read in its own order by the generic cut.
+  return named ? largestRows(input, lines.slice(0, header + 1), rows, split, width, columns) : undefined;
+}
+
+/** A field's number: the whole field, or its last word (`import time:   223` is 223). */
+const NUMBER_FIELD = /(?:^|\s)(\d+(?:\.\d+)?)\s*(?:[a-zµ%]{1,3})?$/i;
+
+/**
+ * A table whose rows no column tells apart, but which measures something (`python -X importtime`'s
+ * microseconds, a profile's times): the rows with the largest values of its numeric column that
+ * spreads widest, then the first and last rows as printed.
+ */
+function largestRows(
+  input: RecognizerInput,
+  preamble: readonly string[],
+  rows: readonly string[],
+  split: (line: string) => string[],
+  width: number,
+  columns: readonly string[],
+): string | undefined {
+  let best: { column: number; values: number[]; spread: number } | undefined;
+  for (let column = 0; column < width; column++) {
+    const values = rows.map((row) => Number(NUMBER_FIELD.exec(split(row)[column] ?? '')?.[1] ?? Number.NaN));
+    const numbers = values.filter((value) => !Number.isNaN(value));
+    if (numbers.length < rows.length * 0.9) continue;
+    const spread = Math.max(...numbers) - Math.min(...numbers);
+    if (spread > 0 && (!best || spread > best.spread)) best = { column, values, spread };
+  }
+  if (!best) return undefined;
+  const { column, values } = best;
+  const label = columns[column] ?? `column ${column + 1}`;
+  const order = rows.map((row, index) => ({ row, index, value: values[index] ?? Number.NaN }));
+  const largest = order
+    .filter((entry) => !Number.isNaN(entry.value))
+    .sort((a, b) => b.value - a.value || a.index - b.index);
+  const kept = new Set<number>();
+  let used = preamble.join('\n').length;
+  for (const entry of largest) {
+    if (kept.size >= 3 && used + entry.row.length + 1 > input.budget) break;
+    kept.add(entry.index);
+    used += entry.row.length + 1;
+  }
+  kept.add(0);
+  kept.add(rows.length - 1);
+  return [
+    ...preamble.map(clip),
+    `${counted(rows.length, 'row', input.partial)}; the ${kept.size} with the largest ${label.trim()} and the first and last, as printed:`,
+    ...[...kept].sort((a, b) => a - b).map((index) => clip(rows[index] as string)),
+    `[… ${(rows.length - kept.size).toLocaleString('en-US')} more rows …]`,
+  ].join('\n');
 }
 
 /** Whole rows (clipped) from the start and the end of a table, within `room` characters. */
