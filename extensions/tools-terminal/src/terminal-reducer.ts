@@ -109,6 +109,12 @@ function withCoverage(reduced: string, lines: readonly string[], budget: number)
  */
 function runsSeveral(command: string, lines: readonly string[]): boolean {
   if (commandsIn(command) >= 2) return true;
+  // `make lint test`: one recipe after another.
+  const goals = /^\s*g?make\s+(.*)$/
+    .exec(command)?.[1]
+    ?.split(/\s+/)
+    .filter((word) => /^[\w.-]+$/.test(word));
+  if (goals !== undefined && goals.length >= 2) return true;
   return lines.some((line) => {
     const script = /^> (.+)$/.exec(line);
     return (
@@ -125,6 +131,24 @@ function runsSeveral(command: string, lines: readonly string[]): boolean {
 function ownExitCode(command: string, exitCode: number | null): number | null {
   const unquoted = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
   return /;|\|\||\n|(?:^|[^|>&])\|(?!\|)/.test(unquoted) ? null : exitCode;
+}
+
+/** The banner npm, pnpm and yarn print as a script starts: `> pkg-a@1.0.0 test`. */
+const SCRIPT_BANNER = /^> \S+@\S+ \S+/;
+
+/**
+ * The runs of a command line that ran scripts one after another, each from its banner on, or
+ * undefined when it ran fewer than two.
+ */
+function scriptRuns(command: string, lines: readonly string[]): string[][] | undefined {
+  const starts = lines.flatMap((line, index) => (SCRIPT_BANNER.test(line) ? [index] : []));
+  if (starts.length < 2 || !runsSeveral(command, lines)) return undefined;
+  const bounds = [0, ...starts.filter((start) => start > 0), lines.length];
+  const runs = bounds
+    .slice(0, -1)
+    .map((start, index) => lines.slice(start, bounds[index + 1]))
+    .filter((run) => run.some((line) => line.trim() !== ''));
+  return runs.length >= 2 ? runs : undefined;
 }
 
 /** Lines shorter than this say too little to tell which command printed them. */
@@ -204,6 +228,21 @@ function recognize(
   const marker = lines.findIndex((line) => WINDOW_CUT_LINE.test(line));
   if (marker >= 0 && marker + 1 < lines.length) lines.splice(marker + 1, 1);
   const exitCode = ownExitCode(input.command, input.exitCode);
+  const runs = scriptRuns(input.command, lines);
+  if (runs !== undefined && used.size === 0) {
+    // One script run after another (`for d in a b c; do (cd $d && npm test); done`): each run is
+    // read on its own under its `> pkg@1.0.0 test` banner, never merged with the others.
+    const reducedRuns = runs.map((run) => {
+      const output = run.join('\n');
+      const one = recognize(
+        { ...input, output, exitCode: null, bytes: undefined },
+        output,
+        new Set([reduceGenericOutput]),
+      );
+      return (one && one.reduced.length < output.length ? one.reduced : output).trim();
+    });
+    return { reduced: reducedRuns.join('\n'), specific: true };
+  }
   for (const recognizer of RECOGNIZERS) {
     if (used.has(recognizer)) continue;
     const reduced = recognizer({

@@ -2,7 +2,7 @@ import { goTest } from './go-test.js';
 import { jsonTestReport } from './json-report.js';
 import { mocha } from './mocha.js';
 import { pytest, unittest } from './pytest.js';
-import type { Recognizer, RecognizerInput } from './reducer-input.js';
+import { plural, type Recognizer, type RecognizerInput } from './reducer-input.js';
 import { notRunAndWarnings } from './test-extras.js';
 import { blocks, firstErrorLines, isCodeFrame, type TestReport } from './test-report.js';
 
@@ -163,16 +163,46 @@ function cargoTest(input: RecognizerInput): TestReport | undefined {
 
 /** A compiler's warnings before a test run (`warning: unused variable: `y``, then ` --> src/lib.rs:1:50`): each message once, with every place. */
 function compilerWarnings(lines: readonly string[]): string[] {
-  const places = new Map<string, string[]>();
+  const places = new Map<string, Set<string>>();
   for (const [index, line] of lines.entries()) {
-    const warning = /^warning: (?!`[^`]+` \(\w+(?: \w+)?\) generated )(.+)$/.exec(line);
-    if (!warning) continue;
+    if (!/^warning: /.test(line)) continue;
+    // `warning: `ledger` (lib) generated 5 warnings` counts them: kept as printed, once.
     const at = /^\s*--> (\S+)$/.exec(lines[index + 1] ?? '')?.[1];
-    const seen = places.get(line) ?? [];
-    if (at !== undefined) seen.push(at);
+    const seen = places.get(line) ?? new Set<string>();
+    if (at !== undefined) seen.add(at);
     places.set(line, seen);
   }
-  return [...places].map(([line, at]) => [line, ...at.map((place) => ` --> ${place}`)].join('\n'));
+  return [...places].map(([line, at]) => [line, ...[...at].map((place) => ` --> ${place}`)].join('\n'));
+}
+
+/** A line saying where a failure happened, or what it was, when its test's heading is not there. */
+const FAILURE_DETAIL = /^\s*(?:❯ \S+:\d+|at \S+ \(\S+:\d+:\d+\)$)|^[\w.]*(?:Error|Exception)\b[:\s]/;
+const MAX_UNREAD_LINES = 10;
+
+/**
+ * When the run's own summary counts more failures than were found whole (`vitest run | tail -40`
+ * cut the first one's heading off), the lines that still tell of the others: the summary is never
+ * left to stand for failures the reduction dropped.
+ */
+function unreadFailures(report: TestReport, lines: readonly string[], run: string): string[] {
+  const counted = Math.max(
+    0,
+    ...report.summary
+      .filter((line) => !/^\s*Test (?:Files|Suites)\b/.test(line))
+      .map((line) => Number(/\b(\d+) (?:failed|failing|failures?)\b/.exec(line)?.[1] ?? 0)),
+  );
+  const found = new Set(report.failures.map((failure) => failure.name)).size;
+  if (counted <= found) return [];
+  const details = lines
+    .map((line) => line.trim())
+    .filter(
+      (line, index, all) => FAILURE_DETAIL.test(line) && !run.includes(line) && all.indexOf(line) === index,
+    );
+  if (details.length === 0) return [];
+  return [
+    `${plural(counted - found, 'failure')} not printed whole (the summary counts ${counted}); lines that tell of them:`,
+    ...details.slice(0, MAX_UNREAD_LINES),
+  ];
 }
 
 /** Notes kept under a summary at most (a build's distinct warnings). */
@@ -262,7 +292,8 @@ export const reduceTestOutput: Recognizer = (input: RecognizerInput) => {
     // The build tool that ran the tests (make) says which target failed.
     const wrapper = input.lines.filter((line) => /^make(?:\[\d+\])?: \*\*\* /.test(line));
     const run = failingRun({ ...report, summary: [...report.summary, ...wrapper] }, input.budget);
-    return extras.length > 0 ? `${run}\n${extras.join('\n')}` : run;
+    const unread = unreadFailures(report, input.lines, run);
+    return [run, ...unread, ...extras].join('\n');
   }
   return undefined;
 };
