@@ -8,7 +8,9 @@ import { printError } from './output.js';
 export async function openQuiver(
   global: GlobalOptions,
   extra: { personality?: string } = {},
-  reopen: Pick<CreateQuiverOptions, 'trustProject' | 'sessionLogWriter'> & { quiet?: boolean } = {},
+  reopen: Pick<CreateQuiverOptions, 'trustProject' | 'sessionLogWriter' | 'onlyTools'> & {
+    quiet?: boolean;
+  } = {},
 ): Promise<Quiver> {
   const { createQuiver } = await import('@quiver/wiring');
   const { createStderrLogger } = await loadPluginHost();
@@ -16,6 +18,7 @@ export async function openQuiver(
     ...quiverOptions(global, extra),
     env: launchEnvironment(),
     ...(reopen.trustProject ? { trustProject: reopen.trustProject } : {}),
+    ...(reopen.onlyTools ? { onlyTools: reopen.onlyTools } : {}),
     // A command that runs a call or two and ends commits its log rows itself; only the commands
     // that keep serving (`serve`, `rpc`) start the log's writer thread.
     sessionLogWriter: reopen.sessionLogWriter ?? 'calling-thread',

@@ -12,8 +12,10 @@ const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
  */
 export async function firstPartyPlugins(): Promise<BuiltinPlugin[]> {
   try {
-    const wiring = (await import('@quiver/wiring')) as { FIRST_PARTY_PLUGINS: BuiltinPlugin[] };
-    return wiring.FIRST_PARTY_PLUGINS;
+    const wiring = (await import('@quiver/wiring')) as {
+      loadAllFirstPartyPlugins(): Promise<BuiltinPlugin[]>;
+    };
+    return await wiring.loadAllFirstPartyPlugins();
   } catch (error) {
     throw new QuiverError(
       'plugin_not_found',

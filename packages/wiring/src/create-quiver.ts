@@ -29,15 +29,11 @@ import {
   workspaceRoot,
 } from '@quiver/plugin-host';
 import type { Session, SessionOptions } from '@quiver/runtime';
-import { codePlugin } from '@quiver/tools-code';
-import { kanbanPlugin } from '@quiver/tools-kanban';
-import { memoryPlugin } from '@quiver/tools-memory';
-import { replPlugin } from '@quiver/tools-repl';
-import { terminalPlugin } from '@quiver/tools-terminal';
 import { type ClientRelayHandle, type Logger, QuiverError } from '@quiver/types';
 import { createFirstPartyBackends } from './backends.js';
 import { ClientRelays } from './client-relays.js';
 import { DEFAULT_PERSONALITY } from './default-personality.js';
+import { firstPartyPluginsFor, loadFirstPartyPlugins } from './first-party-plugins.js';
 import { checkCreateQuiverOptions } from './option-keys.js';
 import {
   checkTrustProjectAllowed,
@@ -86,17 +82,22 @@ export interface CreateQuiverOptions {
    * resolves once its events are committed.
    */
   sessionLogWriter?: 'thread' | 'calling-thread';
+  /**
+   * The only tools this instance will run (`quiver call <tool>` passes its one): a first-party
+   * plugin whose declared tools (its `declared-tools` module) name none of them is not imported
+   * or loaded. Plugins without a declaration (the MCP bridge, project and `plugins` ones) load as
+   * always, so a tool of theirs with the same name is judged as without the option; a name no
+   * first-party plugin declares (an alias such as `Read`, a typo) loads every plugin. Each
+   * personality's configuration for a plugin left out is still checked (`plugins:` names it).
+   * Default: every first-party plugin.
+   */
+  onlyTools?: readonly string[];
 }
 
-export const FIRST_PARTY_PLUGINS: BuiltinPlugin[] = [
-  { definition: terminalPlugin, source: '@quiver/tools-terminal' },
-  { definition: codePlugin, source: '@quiver/tools-code' },
-  { definition: kanbanPlugin, source: '@quiver/tools-kanban' },
-  { definition: memoryPlugin, source: '@quiver/tools-memory' },
-  { definition: mcpBridgePlugin, source: '@quiver/mcp-bridge' },
-  // Loaded, not enabled by the default personality: a personality opts in with `plugins: [tools-repl]`.
-  { definition: replPlugin, source: '@quiver/tools-repl' },
-];
+/** Every first-party plugin, imported: what `quiver` loads by default. */
+export function loadAllFirstPartyPlugins(): Promise<BuiltinPlugin[]> {
+  return loadFirstPartyPlugins();
+}
 
 export type QuiverSessionOptions = SessionOptions & { clientRelay?: ClientRelayHandle };
 
@@ -218,6 +219,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
   let trustStorage: TrustStorage | undefined;
   let started: QuiverHost | undefined;
   const sqlite = new SqliteOnDemand();
+  const firstParty = await loadFirstPartyPlugins(firstPartyPluginsFor(options.onlyTools));
   const hostOptions: CreateHostOptions = {
     ...project,
     trustStorageOpened: (storage) => {
@@ -225,7 +227,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
     },
     builtinPlugins: [
       ...withUserPinStore(
-        FIRST_PARTY_PLUGINS,
+        firstParty,
         options.env,
         () => trustStorage,
         (catalog) => {

@@ -9,8 +9,8 @@ export { checkStores } from './check-stores.js';
 export type { CreateQuiverOptions, Quiver, QuiverSessionOptions } from './create-quiver.js';
 export {
   createQuiver,
-  FIRST_PARTY_PLUGINS,
   inspectQuiverProject,
+  loadAllFirstPartyPlugins,
   openQuiverProjectTrust,
 } from './create-quiver.js';
 export { DEFAULT_PERSONALITY, FIRST_PARTY_PLUGIN_IDS } from './default-personality.js';

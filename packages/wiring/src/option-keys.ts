@@ -17,6 +17,7 @@ export const OPTION_KEYS = {
   discoverConfig: true,
   trustProject: true,
   sessionLogWriter: true,
+  onlyTools: true,
 } as const;
 
 const SESSION_LOG_WRITERS = ['thread', 'calling-thread'];
@@ -30,6 +31,20 @@ export function checkCreateQuiverOptions(options: object): void {
       `createQuiver: sessionLogWriter must be "thread" or "calling-thread", not ${JSON.stringify(writer)}.`,
       {
         fix: 'Leave it out for the writer thread (a host serving many calls), or pass "calling-thread" for a process that runs a call or two and ends.',
+      },
+    );
+  const onlyTools = (options as { onlyTools?: unknown }).onlyTools;
+  if (
+    onlyTools !== undefined &&
+    (!Array.isArray(onlyTools) ||
+      onlyTools.length === 0 ||
+      !onlyTools.every((tool) => typeof tool === 'string' && tool.length > 0))
+  )
+    throw new QuiverError(
+      'usage',
+      `createQuiver: onlyTools must be a non-empty array of tool names, not ${JSON.stringify(onlyTools)}.`,
+      {
+        fix: 'Pass the names of the tools this instance will run, e.g. ["read_file"], or leave it out to load every plugin.',
       },
     );
   const known = Object.keys(OPTION_KEYS);

@@ -39,7 +39,8 @@ export function registerCallCommand(program: Command): void {
     .action(async (tool: string, options: CallOptions, command: Command) => {
       const args = parseJsonArgs(options.args);
       const agent = options.agent === undefined ? undefined : await agentKind(options.agent);
-      const quiver = await openQuiver(globalOptions(command), options);
+      // Only the first-party plugins that can register this tool are imported (see createQuiver's onlyTools).
+      const quiver = await openQuiver(globalOptions(command), options, { onlyTools: [tool] });
       const resolver = interactiveResolver();
       const session = quiver.createSession({
         ...(options.personality ? { personality: options.personality } : {}),
