@@ -177,7 +177,9 @@ function withOtherCommands(
     const text = line.trim().replace(/^[=_*-]{3,}\s*|\s*[=_*-]{3,}$/g, '');
     // A wrapper's verdict (`make: *** … Error 1`) is kept under any summary: it says nothing of
     // which command printed the lines around it.
-    if (text.length < MIN_EVIDENCE_CHARS || WRAPPER_VERDICT.test(text)) return false;
+    // A bare `FAIL …` line (a test program run by make) is kept by several reducers wherever it
+    // stands, so it says nothing of where the recognized output lies either.
+    if (text.length < MIN_EVIDENCE_CHARS || WRAPPER_VERDICT.test(text) || /^FAIL\s/.test(text)) return false;
     const own = words(text);
     // A line of few words (`E   AssertionError: -1 != 2`, `3 failed, 2 passed`, which any test
     // runner could print) counts only when kept as printed.

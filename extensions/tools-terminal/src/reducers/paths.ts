@@ -121,11 +121,12 @@ export const reducePathList: Recognizer = (input: RecognizerInput) => {
     );
   if (listed.length < MIN_PATHS || listed.length < (input.lines.length - errors.length) * 0.9)
     return undefined;
-  // In a listing of absolute or `./` paths, a line of another shape (`exit=0` echoed after it, a
+  // In a listing of paths, a line of another shape (`exit=0` echoed after it, a
   // tool's note) is not a top-level entry: it is shown apart and the tree is read without it.
-  const shaped = long ?? listed.filter((line) => PATH_LINE.test(line));
+  const pathShaped = (line: string) => PATH_LINE.test(line) || line.includes('/');
+  const shaped = long ?? listed.filter(pathShaped);
   const paths = shaped.length >= listed.length * 0.95 ? shaped : listed;
-  const strays = paths === listed ? [] : listed.filter((line) => !PATH_LINE.test(line));
+  const strays = paths === listed ? [] : listed.filter((line) => !pathShaped(line));
   const root = commonRoot(paths);
   const groups = groupsUnder(root, paths);
   // A top-level entry with nothing under it is a file (or an empty directory): named, not counted.
