@@ -142,15 +142,13 @@ function cargoTest(input: RecognizerInput): TestReport | undefined {
   const meaningful = results.filter((line) => !/ 0 passed; 0 failed;/.test(line));
   // The verdict over every target (`error: 2 targets failed:` and the targets under it).
   const targets = input.lines.findIndex((line) => /^error: \d+ targets? failed:$/.test(line));
-  const verdict =
-    targets < 0
-      ? []
-      : [
-          input.lines[targets] as string,
-          ...input.lines
-            .slice(targets + 1)
-            .filter((line, index, rest) => rest.slice(0, index + 1).every((each) => /^\s+\S/.test(each))),
-        ];
+  const listed: string[] = [];
+  for (let index = targets + 1; targets >= 0 && index < input.lines.length; index++) {
+    const line = input.lines[index] as string;
+    if (!/^\s+\S/.test(line)) break;
+    listed.push(line);
+  }
+  const verdict = targets < 0 ? [] : [input.lines[targets] as string, ...listed];
   const trailing = input.lines.filter((line) => /^error: test failed/.test(line));
   return {
     runner: 'cargo test',
