@@ -140,7 +140,12 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   chunkNames: 'chunk-[hash]',
-  keepNames: true,
+  // No keepNames: it wraps every function and class in a `__name()` call at load, which cost
+  // ~3% of a cold `quiver call` (CPU 332 -> 321 ms, BENCHMARKS.md). Nothing reads a bundled
+  // function's or class's `.name` but scope errors about services (scopes.ts, none of them
+  // renamed); a class that refers to itself is named `_Session` instead of `Session` in a stack
+  // trace or console.log. Error names are set in code (`this.name = 'QuiverError'`).
+  keepNames: false,
   sourcemap: true,
   banner: { js: MARK.trimEnd() },
   plugins: [keepSeparate, requireCommonJs, externalPackages, keepModuleUrls],

@@ -2,10 +2,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { linkDependency, quiver, tempDirs, write } from './helpers.js';
 
-// `quiver call <tool>` imports only the first-party plugins that declare <tool> (createQuiver's
-// onlyTools). A built-in's alias (Read) is declared by no plugin, so `quiver call Read` loads every
-// plugin as before: comparing the two shows the call is judged the same either way.
-describe('quiver call loads only the plugins that can provide the tool', () => {
+// What `quiver call <tool>` must keep if it ever loads only the plugins that can provide the tool
+// (createQuiver's onlyTools, not used by the CLI yet: see docs/concepts.md). A built-in's alias
+// (Read) is declared by no plugin, so it would load every plugin: comparing the two shows the call
+// is judged the same either way.
+describe('quiver call of a first-party tool, by name and by alias', () => {
   const dirs = tempDirs();
   afterEach(dirs.cleanup);
 
