@@ -192,7 +192,9 @@ function withOtherCommands(
   // The exit code is the last command's: the part after is the last command's, and with `&&`
   // between them the commands before it exited 0.
   const chained = !/\|\||;|\n/.test(input.command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''"));
-  const around = (part: readonly string[], exitCode: number | null) => {
+  const around = (printed: readonly string[], exitCode: number | null) => {
+    // Lines the reduction shows already (a summary's `# todo 0` printed twice) are not repeated.
+    const part = printed.filter((line) => line.trim() === '' || !reduced.includes(line.trim()));
     if (!part.some((line) => line.trim() !== '')) return undefined;
     const output = part.join('\n');
     const other = recognize({ ...input, output, exitCode, bytes: undefined }, output, used);
