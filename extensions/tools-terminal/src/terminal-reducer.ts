@@ -26,6 +26,7 @@ import {
   WINDOW_CUT_LINE,
   WRAPPER_NOTE,
   WRAPPER_VERDICT,
+  withoutQuotes,
 } from './reducers/reducer-input.js';
 import { reduceTaggedLines } from './reducers/tagged.js';
 import { reduceTestOutput } from './reducers/test-runners.js';
@@ -129,8 +130,7 @@ function runsSeveral(command: string, lines: readonly string[]): boolean {
  * With `&&` alone, 0 still means every command succeeded.
  */
 function ownExitCode(command: string, exitCode: number | null): number | null {
-  const unquoted = command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
-  return /;|\|\||\n|(?:^|[^|>&])\|(?!\|)/.test(unquoted) ? null : exitCode;
+  return /;|\|\||\n|(?:^|[^|>&])\|(?!\|)/.test(withoutQuotes(command)) ? null : exitCode;
 }
 
 /** The banner npm, pnpm and yarn print as a script starts: `> pkg-a@1.0.0 test`. */
@@ -191,7 +191,7 @@ function withOtherCommands(
   const last = lines.findLastIndex(evidence);
   // The exit code is the last command's: the part after is the last command's, and with `&&`
   // between them the commands before it exited 0.
-  const chained = !/\|\||;|\n/.test(input.command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''"));
+  const chained = !/\|\||;|\n/.test(withoutQuotes(input.command));
   const around = (printed: readonly string[], exitCode: number | null) => {
     // Lines the reduction shows already (a summary's `# todo 0` printed twice) are not repeated.
     const part = printed.filter((line) => line.trim() === '' || !reduced.includes(line.trim()));

@@ -147,10 +147,14 @@ export function unprefixed(line: string): string {
 const QUIET_COMMAND =
   /^(?:cd|export|set|source|\.|echo|printf|true|false|exit|sleep|:|unset|pushd|popd|wait)(?:\s|$)/;
 
+/** A command line with its quoted strings emptied, so that `;` or `|` inside quotes is not an operator. */
+export function withoutQuotes(command: string): string {
+  return command.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''");
+}
+
 /** Commands run one after another (`npm run lint && npm test`, `cargo build; cargo test`), not counting `cd`, `export`, `set`. */
 export function commandsIn(command: string): number {
-  return command
-    .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''")
+  return withoutQuotes(command)
     .split(/&&|\|\||;|\n/)
     .map((part) => part.trim())
     .filter((part) => part !== '' && !QUIET_COMMAND.test(part)).length;
