@@ -1,4 +1,6 @@
 import { expandAbbreviations } from './abbreviations.js';
+import { EVERYDAY_PHRASINGS } from './everyday-phrasings.js';
+import { everydayPhrasingsIn } from './everyday-phrasings-index.js';
 import { compoundWords, splitWords } from './split-words.js';
 import { stemWord } from './stem.js';
 import { isRequestFiller, isStopWord } from './stop-words.js';
@@ -50,6 +52,12 @@ export interface QueryAnalysisOptions {
    * match (default false; phrases of several words always get a group of their own).
    */
   conceptsInWordGroup?: boolean;
+  /**
+   * Weight of the tool-side words of an everyday phrasing the query says ("slow" → performance,
+   * trace, outliers; "go back" → rollback, undo), relative to the query's own words: one group per
+   * phrasing, whose best word counts (default 0: not expanded).
+   */
+  phrasingWeight?: number;
 }
 
 /**
@@ -99,9 +107,28 @@ export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}):
       seen.add(concept);
       groups.push([{ term: concept, weight: 1 }]);
     }
+  const phrasingWeight = options.phrasingWeight ?? 0;
+  if (phrasingWeight > 0)
+    for (const entry of everydayPhrasingsIn(stems)) {
+      const group: WeightedTerm[] = [];
+      for (const term of meansTerms(entry)) if (!seen.has(term)) group.push({ term, weight: phrasingWeight });
+      if (group.length > 0) groups.push(group);
+    }
   // A query of stop words only ("show me all") still searches for its words.
   if (groups.length === 0) for (const stem of new Set(stems)) groups.push([{ term: stem, weight: 1 }]);
   return groups;
+}
+
+const meansOfEntry = new Map<number, readonly string[]>();
+
+/** The terms a phrasing's tool-side words are indexed under (stems and concept tokens), once each. */
+function meansTerms(entry: number): readonly string[] {
+  let terms = meansOfEntry.get(entry);
+  if (terms === undefined) {
+    terms = [...new Set(analyzeText((EVERYDAY_PHRASINGS[entry] as { means: string }).means))];
+    meansOfEntry.set(entry, terms);
+  }
+  return terms;
 }
 
 /** Stop words are checked before stemming, which turns some into other words ("does" → "doe"). */

@@ -71,6 +71,11 @@ const LIST_CONCEPT = analyzeText('list').find((term) => isConceptTerm(term));
  * tool matching several of them is not outranked by one that shares a single rare word.
  */
 const IDF_EXPONENT = 0.94;
+/**
+ * The tool-side words of an everyday phrasing a request says ("slow" → performance, trace,
+ * outliers; "go back" → rollback, undo) score this fraction of a word of the request's own.
+ */
+const PHRASING_WEIGHT = 0.5;
 /** Agents repeat queries; a plan is reused until this many others were made. */
 const MAX_CACHED_PLANS = 256;
 
@@ -105,7 +110,7 @@ export class QueryPlanner {
     // A one-word concept ("make" → create, "folder" → directory) is another way to match that
     // word, not a second match: it joins the word's group, so a tool matching both the word and
     // its concept does not outscore one that has the request's own words.
-    for (const group of analyzeQuery(query, { conceptsInWordGroup: true })) {
+    for (const group of analyzeQuery(query, { conceptsInWordGroup: true, phrasingWeight: PHRASING_WEIGHT })) {
       const alternatives: Alternative[] = [];
       const add = (term: string, weight: number, namesWord: boolean) => {
         const list = postings.get(term);

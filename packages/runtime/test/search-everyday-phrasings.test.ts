@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ToolDefinitionLite } from '@quiver/types';
+import { describe, expect, it } from 'vitest';
+import { searchTools } from '../src/search/search-tools.js';
+import { CATALOG_DIRECTORY } from './assembly-helpers.js';
+
+/** The 598 real tools of the shared catalogs, named as assembly names MCP tools. */
+function catalogDefinitions(): ToolDefinitionLite[] {
+  const tools: ToolDefinitionLite[] = [];
+  for (const file of readdirSync(CATALOG_DIRECTORY).filter((name) => name.endsWith('.json'))) {
+    const catalog = JSON.parse(readFileSync(join(CATALOG_DIRECTORY, file), 'utf8')) as {
+      server: string;
+      tools: { name: string; description?: string; inputSchema?: Record<string, unknown> }[];
+    };
+    for (const tool of catalog.tools)
+      tools.push({
+        name: `mcp__${catalog.server.replace(/[^a-zA-Z0-9-]/g, '-')}__${tool.name}`.slice(0, 64),
+        description: tool.description ?? '',
+        parameters: tool.inputSchema ?? { type: 'object', properties: {} },
+      });
+  }
+  return tools;
+}
+
+function rankOf(query: string, tools: readonly ToolDefinitionLite[], wanted: readonly string[]): number {
+  return searchTools(query, tools, 10, 'keyword').findIndex((tool) => wanted.includes(tool.name));
+}
+
+describe('tool search on requests in everyday words', () => {
+  const catalog = catalogDefinitions();
+
+  // Each request shares no word with the tool's description that singles it out; the everyday
+  // phrasing ("keeps restarting", "go back", "port already in use", "hangs", "taking up space")
+  // is what brings the tool into the first five of 598 (without it they rank 8th to 10th or
+  // not at all).
+  it('finds the logs or description of a container that keeps restarting', () => {
+    const rank = rankOf('my container keeps restarting', catalog, [
+      'mcp__mcp-server-kubernetes__kubectl_logs',
+      'mcp__mcp-server-kubernetes__kubectl_describe',
+    ]);
+    expect(rank).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(5);
+  });
+
+  it('finds the rollout (its undo) when asked to go back to the last known good version', () => {
+    const rank = rankOf('go back to the last known good version of the deployment', catalog, [
+      'mcp__mcp-server-kubernetes__kubectl_rollout',
+    ]);
+    expect(rank).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(5);
+  });
+
+  it('finds the process list or kill when a port is already in use', () => {
+    const rank = rankOf('port already in use, something else grabbed it', catalog, [
+      'mcp__desktop-commander__list_processes',
+      'mcp__desktop-commander__kill_process',
+    ]);
+    expect(rank).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(5);
+  });
+
+  it('finds the locks of a postgres query that hangs', () => {
+    const rank = rankOf('the postgres query hangs and never finishes', catalog, [
+      'mcp__heroku-mcp-server__pg_locks',
+    ]);
+    expect(rank).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(5);
+  });
+
+  it('finds the listing with sizes when asked what takes up space in a folder', () => {
+    const rank = rankOf('what is taking up space in this folder', catalog, [
+      'mcp__server-filesystem__list_directory_with_sizes',
+    ]);
+    expect(rank).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(5);
+  });
+});

@@ -1,0 +1,536 @@
+/**
+ * How people say what a software tool does, in the words they use when something is wrong or
+ * when they want something done, and the words tool descriptions use for that capability.
+ * Written from the tools' side: for each kind of capability MCP servers offer (performance traces,
+ * heap snapshots, logs and describe, rollouts, blame, port forwarding, maintenance mode, sizes,
+ * knowledge graphs, web and local search, monitors, form filling…), the everyday phrasings a
+ * user of any such server could use for it: symptoms for diagnostics ("slow", "keeps
+ * restarting", "out of memory"), goals for operations ("go back", "who changed", "free up a
+ * port"). One-directional: a request saying a phrase also looks for the tool-side words, at a
+ * weight below the request's own words; a tool's text is never indexed under the phrasings.
+ */
+export interface EverydayPhrasing {
+  /** What a user says, as phrases of words (matched on their stems, in order). */
+  says: readonly string[];
+  /** The words tool descriptions use for that capability. */
+  means: string;
+}
+
+export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
+  // Speed: a slow page, app or query → traces, profiles, the slowest queries, query plans.
+  {
+    says: [
+      'slow',
+      'slowly',
+      'slower',
+      'laggy',
+      'lag',
+      'takes forever',
+      'takes ages',
+      'too long',
+      'speed up',
+      'faster',
+      'latency',
+    ],
+    means: 'performance trace profile outliers explain insight',
+  },
+  // Memory: leaks and growth → heap snapshots, memory use.
+  {
+    says: [
+      'memory leak',
+      'leak',
+      'leaking',
+      'out of memory',
+      'oom',
+      'oomkilled',
+      'memory keeps growing',
+      'bloat',
+    ],
+    means: 'heap snapshot memory',
+  },
+  // A thing that died or keeps restarting → its logs, its description and events, its status.
+  {
+    says: [
+      'died',
+      'keeps restarting',
+      'crash loop',
+      'crashloopbackoff',
+      'not staying up',
+      'won t start',
+      'wont start',
+      'fails to start',
+      'went down',
+      'is down',
+    ],
+    means: 'logs describe events status',
+  },
+  // Hanging, stuck work → locks, what blocks it, running processes.
+  {
+    says: [
+      'hangs',
+      'hanging',
+      'hung',
+      'stuck',
+      'frozen',
+      'freezes',
+      'won t finish',
+      'never finishes',
+      'not responding',
+      'unresponsive',
+      'deadlock',
+      'waiting on',
+    ],
+    means: 'locks blocking processes running status',
+  },
+  // Something broke and the user wants to know what changed → history, commits, blame, diffs.
+  {
+    says: [
+      'what broke',
+      'broken since',
+      'what changed',
+      'who changed',
+      'who wrote',
+      'who touched',
+      'who last',
+      'when did',
+      'introduced',
+      'regression',
+    ],
+    means: 'commits blame history diff',
+  },
+  // Going back to an earlier release or state → rollback, rollout undo, revert.
+  {
+    says: [
+      'go back',
+      'went back',
+      'back to',
+      'last known good',
+      'known good',
+      'previous release',
+      'previous version',
+      'earlier version',
+      'bad deploy',
+      'bad release',
+      'deploy bad',
+      'undo the deploy',
+      'undo a release',
+      'back out',
+    ],
+    means: 'rollback rollout undo revert previous',
+  },
+  // A failed build or test run → failure logs, test results.
+  {
+    says: ['build failed', 'failed build', 'failing tests', 'failed tests', 'tests fail'],
+    means: 'build failure logs test results',
+  },
+  // Tests that fail now and then → flaky tests.
+  {
+    says: ['sometimes fail', 'sometimes fails', 'intermittent', 'intermittently', 'unreliable test'],
+    means: 'flaky tests',
+  },
+  // More load than the service can take → scaling, replicas, dynos.
+  {
+    says: [
+      'traffic spike',
+      'spike',
+      'more traffic',
+      'more load',
+      'handle the load',
+      'under load',
+      'more capacity',
+    ],
+    means: 'scale replicas dynos',
+  },
+  // Reaching a service inside a cluster from one's own machine → port forwarding.
+  {
+    says: [
+      'from my machine',
+      'from my computer',
+      'locally',
+      'from local',
+      'on localhost',
+      'without going through a service',
+    ],
+    means: 'port forward local port',
+  },
+  // Getting inside a running container → exec, a shell.
+  {
+    says: [
+      'shell into',
+      'ssh into',
+      'get inside',
+      'inside the container',
+      'inside the pod',
+      'log into the container',
+    ],
+    means: 'exec command container pod',
+  },
+  // Taking an app offline on purpose → maintenance mode.
+  {
+    says: [
+      'take offline',
+      'take it offline',
+      'down for maintenance',
+      'under maintenance',
+      'while i migrate',
+      'put up a page',
+      'disable the app',
+      'error page',
+    ],
+    means: 'maintenance mode',
+  },
+  // A port already taken → the processes listening, and killing one.
+  {
+    says: [
+      'port in use',
+      'port already in use',
+      'address already in use',
+      'eaddrinuse',
+      'free up a port',
+      'free the port',
+    ],
+    means: 'processes kill process',
+  },
+  // Disk and storage use → sizes, storage size, stats.
+  {
+    says: [
+      'taking up space',
+      'take up space',
+      'eating space',
+      'disk space',
+      'running out of space',
+      'out of disk',
+      'how big',
+      'biggest',
+      'largest',
+      'space used',
+    ],
+    means: 'sizes size storage stats',
+  },
+  // An assistant that forgets → a knowledge graph of entities and observations.
+  {
+    says: ['between chats', 'next conversation', 'long term memory'],
+    means: 'knowledge graph entities observations memory',
+  },
+  // Fresh facts from the web → web search.
+  {
+    says: [
+      'current events',
+      'recent events',
+      'what s new',
+      'happening now',
+      'current information',
+      'up to date information',
+    ],
+    means: 'web search news current information',
+  },
+  // Outdated library knowledge → up-to-date library documentation.
+  {
+    says: [
+      'deprecated',
+      'outdated',
+      'out of date',
+      'old api',
+      'latest version of',
+      'version i use',
+      'version i run',
+      'newest version',
+    ],
+    means: 'up to date documentation library docs version',
+  },
+  // Places near someone → local and places search.
+  {
+    says: ['near me', 'nearby', 'nearest', 'closest', 'around here', 'in my area', 'open now', 'close to'],
+    means: 'local places businesses search',
+  },
+  // Getting somewhere → directions, distance, travel time.
+  {
+    says: ['how to get to', 'how do i get to', 'route', 'drive to', 'walking', 'travel time', 'how far'],
+    means: 'directions distance duration',
+  },
+  // A message thread the user missed → channel history, thread replies.
+  {
+    says: ['catch up', 'what did i miss', 'what i missed', 'unread', 'missed messages', 'while i was away'],
+    means: 'channel history messages thread replies',
+  },
+  // Telling people → posting a message.
+  {
+    says: [
+      'let the team know',
+      'tell the team',
+      'tell everyone',
+      'ping the team',
+      'announce',
+      'heads up',
+      'notify the channel',
+    ],
+    means: 'post message channel',
+  },
+  // Keeping an eye on a page or a query → monitors that diff each run.
+  {
+    says: [
+      'keep an eye on',
+      'tell me when',
+      'when it changes',
+      'changes to a page',
+      'page changed',
+      'website changes',
+    ],
+    means: 'monitor changes diff',
+  },
+  // Typing into a page's fields → form filling.
+  {
+    says: ['fill out', 'sign up form', 'signup form', 'contact form', 'submit a form', 'enter my details'],
+    means: 'fill form fields',
+  },
+  // Getting data off a site → scraping and structured extraction.
+  {
+    says: [
+      'pull data from',
+      'grab the data',
+      'prices from',
+      'data from a website',
+      'data off',
+      'into json',
+      'into a spreadsheet',
+      'structured data',
+    ],
+    means: 'scrape extract structured data',
+  },
+  // Reading a page without its clutter → the page as markdown.
+  {
+    says: ['without ads', 'just the text', 'main content', 'article text', 'clean text'],
+    means: 'scrape markdown content',
+  },
+  // Every page of a site → crawl, map.
+  {
+    says: [
+      'whole site',
+      'entire site',
+      'every page',
+      'all pages',
+      'all the pages',
+      'whole website',
+      'entire website',
+      'every link',
+      'all links',
+      'all urls',
+      'offline copy',
+      'work offline',
+      'mirror the site',
+    ],
+    means: 'crawl map site',
+  },
+  // Reasoning through a hard problem → step-by-step thoughts.
+  {
+    says: [
+      'think through',
+      'think it through',
+      'step by step',
+      'break down',
+      'reason about',
+      'work through',
+      'figure out a plan',
+    ],
+    means: 'thinking thoughts problem solving',
+  },
+  // What is on one's own plate → issues assigned to me.
+  {
+    says: ['on my plate', 'my tasks', 'my bugs', 'my tickets', 'my issues', 'i need to work on'],
+    means: 'assigned issues',
+  },
+  // Cleaning out records → deleting many, aggregating duplicates, expiring old ones.
+  {
+    says: ['dedupe', 'deduplicate', 'clean up old', 'expired', 'purge old', 'cleanup'],
+    means: 'delete many aggregate filter',
+  },
+  // Money → cost, pricing, advisor recommendations.
+  {
+    says: [
+      'costs money',
+      'cost money',
+      'expensive',
+      'save money',
+      'spending',
+      'wasting money',
+      'waste',
+      'billing',
+      'bill',
+      'charged',
+      'cheaper',
+    ],
+    means: 'cost pricing advisor recommendations',
+  },
+  // How a site looks for other users → emulation, viewport, color scheme.
+  {
+    says: [
+      'dark mode',
+      'light mode',
+      'on a phone',
+      'on mobile',
+      'mobile view',
+      'small screen',
+      'slow network',
+      'slow connection',
+    ],
+    means: 'emulate viewport color scheme media network',
+  },
+  // Errors users hit after a release → error issues, events, releases.
+  {
+    says: [
+      'errors users',
+      'users hit',
+      'users see',
+      'new errors',
+      'after the release',
+      'since the release',
+      'since the deploy',
+      'crash reports',
+      'exceptions in production',
+    ],
+    means: 'issues events errors releases',
+  },
+  // A site's quality → audits for accessibility, SEO and best practices.
+  {
+    says: ['accessible', 'screen reader', 'seo', 'search engines', 'best practices', 'page quality'],
+    means: 'lighthouse audit accessibility seo',
+  },
+  // Watching output as it is written → process output, logs.
+  {
+    says: [
+      'tail',
+      'follow the log',
+      'follow logs',
+      'watch the output',
+      'live output',
+      'as it runs',
+      'being updated',
+      'while it runs',
+    ],
+    means: 'process output logs read',
+  },
+  // A sleeping project → pause and restore.
+  {
+    says: ['paused', 'asleep', 'inactive', 'inactivity', 'wake up', 'bring back', 'suspended'],
+    means: 'restore pause project',
+  },
+  // Planning work in time boxes → iterations, backlogs.
+  {
+    says: ['sprint', 'sprints', 'this iteration', 'current sprint', 'next sprint', 'backlog'],
+    means: 'iteration backlog work items',
+  },
+  // The answer to "is it up?" → health, status.
+  {
+    says: ['is it up', 'is it down', 'up and running', 'still running'],
+    means: 'health status',
+  },
+  // Reporting a problem → creating an issue or work item.
+  {
+    says: [
+      'file a bug',
+      'filing a bug',
+      'file an issue',
+      'report a bug',
+      'log a bug',
+      'log it',
+      'raise a ticket',
+      'open a ticket',
+    ],
+    means: 'create issue work item',
+  },
+  // Errors in a live system → an error tracker's issues and events.
+  {
+    says: ['in production', 'in prod', 'thrown', 'uncaught', 'unhandled'],
+    means: 'issues events errors',
+  },
+  // Lookups that scan everything → indexes and query plans.
+  {
+    says: [
+      'speed up lookups',
+      'faster lookups',
+      'faster queries',
+      'full scan',
+      'collection scan',
+      'table scan',
+      'scanning the whole',
+    ],
+    means: 'index create index explain',
+  },
+  // What went into a release → commit history.
+  {
+    says: ['release notes', 'changelog', 'change log', 'what went in', 'what shipped'],
+    means: 'commits history',
+  },
+  // Contributing without write access → a fork and a pull request.
+  {
+    says: [
+      'own copy',
+      'my copy',
+      'copy of the repo',
+      'can t push',
+      'cannot push',
+      'propose changes',
+      'contribute',
+    ],
+    means: 'fork pull request',
+  },
+  // What a user did before an error → session replays.
+  {
+    says: [
+      'play back',
+      'what the user did',
+      'session recording',
+      'watch what the user',
+      'reproduce what the user',
+    ],
+    means: 'replay',
+  },
+  // How much a service can take → load testing.
+  {
+    says: ['hold up under', 'holds up under', 'stress test', 'heavy traffic', 'how many users'],
+    means: 'load testing performance',
+  },
+  // Limits of an account or region → quota and usage.
+  {
+    says: ['running out of', 'how much is left', 'allowed to use', 'limit reached', 'hit the limit'],
+    means: 'quota usage limits',
+  },
+  // Speech → text to speech, transcription.
+  {
+    says: ['out loud', 'read aloud', 'voice', 'spoken', 'transcribe', 'dictate'],
+    means: 'speech',
+  },
+  // Where something is in the code → code search.
+  {
+    says: [
+      'where is defined',
+      'where it is defined',
+      'is defined',
+      'where a function',
+      'which file contains',
+      'in our code',
+      'in the code',
+    ],
+    means: 'search code',
+  },
+  // Quieting an error → ignoring or resolving the issue.
+  {
+    says: ['silence', 'mute', 'snooze', 'ignore this error', 'stop alerting', 'stop notifying'],
+    means: 'ignore resolve status issue',
+  },
+  // Getting data out into a file → export.
+  {
+    says: ['to a file', 'into a file', 'to a json file', 'to csv', 'to a csv', 'get the data out'],
+    means: 'export',
+  },
+  // Plugging a service into an app → add-ons.
+  {
+    says: ['attach a', 'hook up', 'plug in'],
+    means: 'addon add-on create',
+  },
+  // Writing to one person → a direct message.
+  {
+    says: ['direct message', 'dm', 'private message'],
+    means: 'message user',
+  },
+];

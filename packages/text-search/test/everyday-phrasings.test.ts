@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeQuery, analyzeText, stemWord } from '../src/index.js';
+
+/** The terms of a query's groups whose every alternative has this weight. */
+function termsAtWeight(query: string, weight: number, phrasingWeight: number): string[] {
+  return analyzeQuery(query, { phrasingWeight })
+    .filter((group) => group.every((alternative) => alternative.weight === weight))
+    .flatMap((group) => group.map((alternative) => alternative.term));
+}
+
+describe('everyday phrasings', () => {
+  it('adds the tool-side words of a symptom at the phrasing weight, in one group', () => {
+    const groups = analyzeQuery('my page loads slowly', { phrasingWeight: 0.5 });
+    const added = groups.filter((group) => group.every((alternative) => alternative.weight === 0.5));
+    expect(added).toHaveLength(1);
+    const terms = (added[0] ?? []).map((alternative) => alternative.term);
+    expect(terms).toEqual(
+      expect.arrayContaining([stemWord('performance'), stemWord('trace'), stemWord('profile')]),
+    );
+  });
+
+  it('reads a phrase of several words in order, and only in order', () => {
+    expect(termsAtWeight('go back to the version before', 0.4, 0.4)).toContain(stemWord('rollback'));
+    expect(termsAtWeight('back, then go to the page', 0.4, 0.4)).not.toContain(stemWord('rollback'));
+    expect(termsAtWeight('port already in use', 0.4, 0.4)).toEqual(
+      expect.arrayContaining([stemWord('processes'), stemWord('kill')]),
+    );
+  });
+
+  it('adds nothing when the weight is 0 (the default) or the query says none of the phrasings', () => {
+    expect(analyzeQuery('my page loads slowly')).toEqual(
+      analyzeQuery('my page loads slowly', { phrasingWeight: 0 }),
+    );
+    expect(analyzeQuery('list pull requests', { phrasingWeight: 0.5 })).toEqual(
+      analyzeQuery('list pull requests'),
+    );
+  });
+
+  it("does not repeat one of the query's own words at the lower weight", () => {
+    const groups = analyzeQuery('slow performance of the page', { phrasingWeight: 0.5 });
+    const performance = stemWord('performance');
+    const weights = groups.flatMap((group) =>
+      group
+        .filter((alternative) => alternative.term === performance)
+        .map((alternative) => alternative.weight),
+    );
+    expect(weights).toEqual([1]);
+  });
+
+  it('never changes how a text is indexed', () => {
+    expect(analyzeText('the page loads slowly and keeps restarting')).not.toContain(stemWord('performance'));
+  });
+});
