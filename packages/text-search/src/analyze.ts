@@ -54,8 +54,8 @@ export interface QueryAnalysisOptions {
   conceptsInWordGroup?: boolean;
   /**
    * Weight of the tool-side words of an everyday phrasing the query says ("slow" → performance,
-   * trace, outliers; "go back" → rollback, undo), relative to the query's own words: one group per
-   * phrasing, whose best word counts (default 0: not expanded).
+   * trace, outliers; "go back" → rollback, undo), relative to the query's own words: each word a
+   * group of its own, so a tool with more of them ranks higher (default 0: not expanded).
    */
   phrasingWeight?: number;
 }
@@ -110,9 +110,11 @@ export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}):
   const phrasingWeight = options.phrasingWeight ?? 0;
   if (phrasingWeight > 0)
     for (const entry of everydayPhrasingsIn(stems)) {
-      const group: WeightedTerm[] = [];
-      for (const term of meansTerms(entry)) if (!seen.has(term)) group.push({ term, weight: phrasingWeight });
-      if (group.length > 0) groups.push(group);
+      for (const term of meansTerms(entry))
+        if (!seen.has(term)) {
+          seen.add(term);
+          groups.push([{ term, weight: phrasingWeight }]);
+        }
     }
   // A query of stop words only ("show me all") still searches for its words.
   if (groups.length === 0) for (const stem of new Set(stems)) groups.push([{ term: stem, weight: 1 }]);
