@@ -1,17 +1,22 @@
+import type { UnloadedTool } from '@quiver/types';
+
 /**
- * Every tool name this plugin can register, under any configuration (a superset). A host that runs
- * one named tool (`quiver call`) reads this without importing the plugin and leaves the plugin out
- * when none of these names is the tool: a name missing here would hide the tool, which
- * packages/wiring/test/declared-tools.test.ts checks against the loaded plugin.
- * This module imports nothing.
+ * Every tool this plugin can register, under any configuration (a superset), with the aliases and
+ * permission kind each has when registered. A host that runs one named tool (`quiver call`) reads
+ * this without importing the plugin: it leaves the plugin out when none of these names is the
+ * tool, and still reads rules and names written for these tools as when the plugin loads. A tool
+ * missing here, or described differently, is caught by packages/wiring/test/declared-tools.test.ts.
+ * This module imports nothing at run time.
  */
-export const DECLARED_TOOLS: readonly string[] = [
-  'kanban_archive',
-  'kanban_comment',
-  'kanban_create',
-  'kanban_get',
-  'kanban_link',
-  'kanban_list',
-  'kanban_move',
-  'kanban_update',
+export const PLUGIN_ID = 'tools-kanban';
+
+export const DECLARED_TOOLS: readonly Omit<UnloadedTool, 'pluginId'>[] = [
+  { name: 'kanban_archive' },
+  { name: 'kanban_comment' },
+  { name: 'kanban_create' },
+  { name: 'kanban_get' },
+  { name: 'kanban_link' },
+  { name: 'kanban_list' },
+  { name: 'kanban_move' },
+  { name: 'kanban_update' },
 ];

@@ -1,8 +1,15 @@
+import type { UnloadedTool } from '@quiver/types';
+
 /**
- * Every tool name this plugin can register, under any configuration (a superset). A host that runs
- * one named tool (`quiver call`) reads this without importing the plugin and leaves the plugin out
- * when none of these names is the tool: a name missing here would hide the tool, which
- * packages/wiring/test/declared-tools.test.ts checks against the loaded plugin.
- * This module imports nothing.
+ * Every tool this plugin can register, under any configuration (a superset), with the aliases and
+ * permission kind each has when registered. A host that runs one named tool (`quiver call`) reads
+ * this without importing the plugin: it leaves the plugin out when none of these names is the
+ * tool, and still reads rules and names written for these tools as when the plugin loads. A tool
+ * missing here, or described differently, is caught by packages/wiring/test/declared-tools.test.ts.
+ * This module imports nothing at run time.
  */
-export const DECLARED_TOOLS: readonly string[] = ['repl'];
+export const PLUGIN_ID = 'tools-repl';
+
+export const DECLARED_TOOLS: readonly Omit<UnloadedTool, 'pluginId'>[] = [
+  { name: 'repl', callsOtherTools: true },
+];

@@ -3,6 +3,7 @@ import type { CapabilityBackend, Logger, PluginDefinition } from '@quiver/types'
 import type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js';
 import type { Personality } from './personality/index.js';
 import type { FailedPluginInfo, LoadedPluginInfo } from './plugins/plugin-catalog.js';
+import type { UnloadedPlugin } from './plugins/unloaded-plugin.js';
 import type { ServiceDescriptor } from './scopes.js';
 import type { PostgresBackendLoader } from './storage/postgres-backend.js';
 import type { ProjectTrustOptions } from './trust/inspect-project.js';
@@ -38,6 +39,8 @@ export interface CreateHostOptions {
   dataDir?: string;
   /** Plugins always present in the catalog (first-party extensions), loaded before config plugins. */
   builtinPlugins?: BuiltinPlugin[];
+  /** Built-in plugins left out of this process (see UnloadedPlugin); default none. */
+  unloadedPlugins?: readonly UnloadedPlugin[];
   backends?: (context: BackendFactoryContext) => CapabilityBackend[];
   /** Personalities available by name without a file (e.g. the embedded default). */
   embeddedPersonalities?: Record<string, unknown>;

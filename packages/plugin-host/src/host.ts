@@ -101,6 +101,7 @@ export class QuiverHost {
       ...(sharedStorage ? { sharedStorage } : {}),
       ...(sqlite ? { sqlite } : {}),
       ...(options.sessionLogWriter ? { sessionLogWriter: options.sessionLogWriter } : {}),
+      ...(options.unloadedPlugins?.length ? { unloadedPlugins: options.unloadedPlugins } : {}),
       trustStorage,
       ...(codeTrust ? { codeTrust } : {}),
       filePins,

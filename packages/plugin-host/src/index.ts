@@ -76,6 +76,7 @@ export {
 } from './plugins/plugin-manifest.js';
 export type { ResolvedPlugin } from './plugins/plugin-resolver.js';
 export { resolvePluginReference } from './plugins/plugin-resolver.js';
+export type { UnloadedPlugin } from './plugins/unloaded-plugin.js';
 export type { ServiceDescriptor } from './scopes.js';
 export { validateScopes } from './scopes.js';
 export { checkPostgresStores } from './storage/check-stores.js';

@@ -1,6 +1,7 @@
 import type { ModelProfile, SqliteBackend } from '@quiver/runtime';
 import type { QuiverConfig } from './config/config-schema.js';
 import type { Personality } from './personality/index.js';
+import type { UnloadedPlugin } from './plugins/unloaded-plugin.js';
 import type { SharedStorage } from './storage/shared-storage.js';
 import type { CodeTrust } from './trust/code-trust.js';
 import type { TrustStorage } from './trust/trust-storage.js';
@@ -26,6 +27,8 @@ export interface HostOptions {
   profiles?: ModelProfile[];
   /** The SQLite driver of `sessions.db` and `permissions.db` (see `CreateHostOptions.sqlite`). */
   sqlite?: SqliteBackend;
+  /** Built-in plugins left out of this process, with their declared tools (see `CreateHostOptions.unloadedPlugins`). */
+  unloadedPlugins?: readonly UnloadedPlugin[];
   /** Where the SQLite session log commits (see `CreateHostOptions.sessionLogWriter`). */
   sessionLogWriter?: 'thread' | 'calling-thread';
   /** Grants and the session log on PostgreSQL, when quiver.yaml says `storage: { kind: postgres }`. */

@@ -112,6 +112,7 @@ export type {
   RegisterOptions,
   ToolCall,
   ToolRegistry,
+  UnloadedTool,
 } from './registry.js';
 export { DEFAULT_RESULT_BUDGET } from './registry.js';
 export type { RelayedQuestion } from './relayed-question.js';

@@ -1,3 +1,4 @@
+import type { PermissionKind } from './permissions.js';
 import type { Tool, ToolDefinitionLite, ToolFilterOpts } from './tool.js';
 
 export interface ToolCall {
@@ -19,6 +20,21 @@ export interface RegisteredTool {
 }
 
 /**
+ * A tool of a plugin this process left out without importing it (a host that runs one named tool
+ * loads only the plugins that can provide it): what its plugin declares, so that a name or a rule
+ * written for it is read as when the plugin is loaded.
+ */
+export interface UnloadedTool {
+  name: string;
+  aliases?: readonly string[];
+  pluginId: string;
+  /** Its `permission.kind`; undefined when it has no permission subject. */
+  permissionKind?: PermissionKind;
+  /** It asks for the `tools` capability (it runs other tools): a host running it loads every plugin. */
+  callsOtherTools?: boolean;
+}
+
+/**
  * The host's catalog of tools: what plugin hosts and embedders register into and list. Running
  * calls is the runtime's session pipeline (or `DefaultToolRegistry.executeParallel` in core).
  */
@@ -31,6 +47,8 @@ export interface ToolRegistry {
   getAvailable(): RegisteredTool[];
   getForToolset(toolset: string): RegisteredTool[];
   toDefinitions(allowedTools?: readonly string[], filterOpts?: ToolFilterOpts): ToolDefinitionLite[];
+  /** Tools of plugins left out of this process (see UnloadedTool); absent or empty when every plugin loaded. */
+  unloaded?(): readonly UnloadedTool[];
   /** Called after any register/unregister. Returns an unsubscribe function. */
   onChange(listener: () => void): () => void;
 }

@@ -87,9 +87,11 @@ export interface CreateQuiverOptions {
    * plugin whose declared tools (its `declared-tools` module) name none of them is not imported
    * or loaded. Plugins without a declaration (the MCP bridge, project and `plugins` ones) load as
    * always, so a tool of theirs with the same name is judged as without the option; a name no
-   * first-party plugin declares (an alias such as `Read`, a typo) loads every plugin. Each
-   * personality's configuration for a plugin left out is still checked (`plugins:` names it).
-   * Default: every first-party plugin.
+   * first-party plugin declares (a Claude Code name such as `Bash`, a typo) loads every plugin.
+   * The tools of the plugins left out stay known by their declarations: rules and names written for
+   * them are read (and warned about) as when they load, and a third-party tool of the same name
+   * clashes as it would. Each personality's configuration for a plugin left out is still checked
+   * (`plugins:` names it). Default: every first-party plugin.
    */
   onlyTools?: readonly string[];
 }
@@ -219,7 +221,8 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
   let trustStorage: TrustStorage | undefined;
   let started: QuiverHost | undefined;
   const sqlite = new SqliteOnDemand();
-  const firstParty = await loadFirstPartyPlugins(firstPartyPluginsFor(options.onlyTools));
+  const selection = firstPartyPluginsFor(options.onlyTools);
+  const firstParty = await loadFirstPartyPlugins(selection.load);
   const hostOptions: CreateHostOptions = {
     ...project,
     trustStorageOpened: (storage) => {
@@ -241,6 +244,7 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
       ),
       ...(options.plugins ?? []),
     ],
+    ...(selection.unloaded.length > 0 ? { unloadedPlugins: selection.unloaded } : {}),
     backends: (context) => [
       ...sqlite.storageBackends(context.dataDir),
       ...createFirstPartyBackends(context, options.env ?? process.env),

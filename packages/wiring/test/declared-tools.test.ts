@@ -32,13 +32,28 @@ describe('first-party plugins declare every tool they register', () => {
       const quiver = await createQuiver({ workspace: ws, config, trustProject: true });
       open.push(quiver);
       const declared = new Map(
-        FIRST_PARTY.map((plugin) => [plugin.source.replace('@quiver/', ''), plugin.declaredTools]),
+        FIRST_PARTY.flatMap((plugin) =>
+          plugin.declared ? [[plugin.declared.PLUGIN_ID, plugin.declared]] : [],
+        ),
       );
       let checked = 0;
       for (const entry of quiver.host.registry.list()) {
+        if (!FIRST_PARTY.some((plugin) => plugin.source === `@quiver/${entry.pluginId}`)) continue;
         const declaration = declared.get(entry.pluginId ?? '');
-        if (declaration === undefined) continue;
-        expect(declaration, `${entry.pluginId} registers ${entry.tool.name}`).toContain(entry.tool.name);
+        if (declaration === undefined) {
+          expect(entry.pluginId, `${entry.tool.name} comes from a plugin without a declaration`).toBe(
+            'mcp-bridge',
+          );
+          continue;
+        }
+        // As registered: the names, aliases and kind that rules and names are read against.
+        const { tool } = entry;
+        expect(declaration.DECLARED_TOOLS, `${entry.pluginId} registers ${tool.name}`).toContainEqual({
+          name: tool.name,
+          ...(tool.aliases?.length ? { aliases: [...tool.aliases] } : {}),
+          ...(tool.permission ? { permissionKind: tool.permission.kind } : {}),
+          ...(tool.capabilities.tools ? { callsOtherTools: true } : {}),
+        });
         checked++;
       }
       expect(checked).toBeGreaterThanOrEqual(20);
@@ -63,10 +78,47 @@ describe('first-party plugins declare every tool they register', () => {
     expect(names).not.toContain('kanban_create');
   });
 
-  it('onlyTools with a name no plugin declares (an alias) loads every plugin', async () => {
+  it('onlyTools with a name no plugin declares (a Claude Code name, a typo) or a tool that runs others loads every plugin', async () => {
+    for (const name of ['Bash', 'read_fil', 'repl']) {
+      const quiver = await createQuiver({ workspace: workspace(), discoverConfig: false, onlyTools: [name] });
+      open.push(quiver);
+      expect(quiver.host.plugins().loaded).toHaveLength(FIRST_PARTY.length);
+      expect(quiver.host.registry.unloaded?.()).toEqual([]);
+    }
+  });
+
+  it('onlyTools with a declared alias loads the plugin whose tool has it', async () => {
     const quiver = await createQuiver({ workspace: workspace(), discoverConfig: false, onlyTools: ['Read'] });
     open.push(quiver);
-    expect(quiver.host.plugins().loaded).toHaveLength(FIRST_PARTY.length);
+    expect(
+      quiver.host
+        .plugins()
+        .loaded.map((plugin) => plugin.id)
+        .sort(),
+    ).toEqual(['mcp-bridge', 'tools-code']);
+  });
+
+  it('lists the tools of the plugins left out as unloaded, with their plugin, aliases and kind', async () => {
+    const quiver = await createQuiver({
+      workspace: workspace(),
+      discoverConfig: false,
+      onlyTools: ['kanban_list'],
+    });
+    open.push(quiver);
+    const unloaded = quiver.host.registry.unloaded?.() ?? [];
+    expect(unloaded).toContainEqual({
+      name: 'read_file',
+      aliases: ['Read'],
+      pluginId: 'tools-code',
+      permissionKind: 'read',
+    });
+    expect(unloaded).toContainEqual({
+      name: 'terminal_stop',
+      pluginId: 'tools-terminal',
+      permissionKind: 'custom',
+    });
+    expect(unloaded.some((tool) => tool.pluginId === 'tools-kanban')).toBe(false);
+    expect(quiver.host.registry.get('read_file')).toBeUndefined();
   });
 
   it('refuses an onlyTools that is not a list of names', async () => {

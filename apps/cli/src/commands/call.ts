@@ -39,9 +39,9 @@ export function registerCallCommand(program: Command): void {
     .action(async (tool: string, options: CallOptions, command: Command) => {
       const args = parseJsonArgs(options.args);
       const agent = options.agent === undefined ? undefined : await agentKind(options.agent);
-      // Every plugin loads: with createQuiver's onlyTools the session would warn that the default
-      // personality's rules (kanban_*, memory_*) name no tool, in its output and its event log.
-      const quiver = await openQuiver(globalOptions(command), options);
+      // Only the first-party plugins that can provide the tool load; the others' tools stay known
+      // by their declarations, so rules and names written for them read as when every plugin loads.
+      const quiver = await openQuiver(globalOptions(command), options, { onlyTools: [tool] });
       const resolver = interactiveResolver();
       const session = quiver.createSession({
         ...(options.personality ? { personality: options.personality } : {}),

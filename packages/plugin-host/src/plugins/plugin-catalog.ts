@@ -23,6 +23,7 @@ import { duplicateToolError } from './duplicate-tool-error.js';
 import { PersonalityPluginSettings } from './personality-plugin-settings.js';
 import { describePluginSettings, type PluginSettingDescription, parsePluginConfig } from './plugin-config.js';
 import { validatePluginDefinition } from './plugin-manifest.js';
+import type { UnloadedPlugin } from './unloaded-plugin.js';
 
 export interface LoadedPluginInfo {
   id: string;
@@ -64,6 +65,8 @@ export class PluginCatalog {
   readonly #shutdown: Array<() => void | Promise<void>> = [];
   readonly #demand: Array<{ pluginId: string; fn: (demand: PersonalityDemand) => void | Promise<void> }> = [];
   readonly #settings = new PersonalityPluginSettings();
+  /** Built-in plugins left out of this process, by id: they count as loaded for dependencies and clashes. */
+  readonly #unloaded: ReadonlyMap<string, UnloadedPlugin>;
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -73,7 +76,21 @@ export class PluginCatalog {
     private readonly events: EventBus,
     private readonly logger: Logger,
     private readonly options: HostOptions,
-  ) {}
+  ) {
+    this.#unloaded = new Map((options.unloadedPlugins ?? []).map((plugin) => [plugin.pluginId, plugin]));
+  }
+
+  #unloadedTool(name: string): { pluginId: string } | undefined {
+    for (const plugin of this.#unloaded.values())
+      if (plugin.tools.some((tool) => tool.name === name)) return plugin;
+    return undefined;
+  }
+
+  /** Where each plugin comes from, the ones left out included, for a clash's message. */
+  #owners(): ReadonlyMap<string, { source: string }> {
+    if (this.#unloaded.size === 0) return this.#loaded;
+    return new Map<string, { source: string }>([...this.#unloaded, ...this.#loaded]);
+  }
 
   /** Loads one plugin. A failure is recorded (and returned), never thrown: the other plugins still load. */
   async load(candidate: unknown, source: string): Promise<FailedPluginInfo | undefined> {
@@ -88,14 +105,17 @@ export class PluginCatalog {
     try {
       definition = validatePluginDefinition(candidate, source);
       entry.definition = definition;
-      if (this.#loaded.has(definition.id)) {
+      const twice = this.#loaded.get(definition.id) ?? this.#unloaded.get(definition.id);
+      if (twice) {
         throw new QuiverError(
           'plugin_duplicate_tool',
-          `Plugin "${definition.id}" is loaded twice (${this.#loaded.get(definition.id)!.source} and ${source}).`,
+          `Plugin "${definition.id}" is loaded twice (${twice.source} and ${source}).`,
           { fix: 'Remove one of the two entries from quiver.yaml `plugins`.' },
         );
       }
-      const missing = (definition.dependsOn ?? []).filter((id) => !this.#loaded.has(id));
+      const missing = (definition.dependsOn ?? []).filter(
+        (id) => !this.#loaded.has(id) && !this.#unloaded.has(id),
+      );
       if (missing.length > 0) {
         throw new QuiverError(
           'plugin_missing_dependency',
@@ -265,8 +285,8 @@ export class PluginCatalog {
       services: services as unknown as PluginServices,
       registerTool: (tool: Tool) => {
         entry.attemptedTools.push(tool.name);
-        const existing = this.registry.get(tool.name);
-        if (existing) throw duplicateToolError(tool.name, definition, existing.pluginId, this.#loaded);
+        const existing = this.registry.get(tool.name) ?? this.#unloadedTool(tool.name);
+        if (existing) throw duplicateToolError(tool.name, definition, existing.pluginId, this.#owners());
         const registered = definition.requires?.includes('config')
           ? this.#settings.bind(tool, definition.id)
           : tool;

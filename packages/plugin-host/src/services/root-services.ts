@@ -1,16 +1,30 @@
 import { DefaultToolRegistry, DefaultToolResultReducerRegistry } from '@quiver/core';
 import { DefaultHookRegistry, InMemoryEventBus, SqliteSessionEventLog } from '@quiver/runtime';
+import type { UnloadedTool } from '@quiver/types';
 import { inject, injectable } from 'tsyringe';
 import { DefaultCapabilityBackendRegistry } from '../backend-registry.js';
 import { PluginCatalog } from '../plugins/plugin-catalog.js';
 import type { ServiceDescriptor } from '../scopes.js';
 import { type HostOptions, TOKENS } from '../tokens.js';
 
-/** The registry every plugin's tools join; results are reduced by the root reducer registry. */
+/**
+ * The registry every plugin's tools join; results are reduced by the root reducer registry. It also
+ * lists the declared tools of the built-in plugins left out of this process.
+ */
 @injectable()
 export class HostToolRegistry extends DefaultToolRegistry {
-  constructor(@inject(TOKENS.reducerRegistry) reducers: DefaultToolResultReducerRegistry) {
+  readonly #unloaded: readonly UnloadedTool[];
+
+  constructor(
+    @inject(TOKENS.reducerRegistry) reducers: DefaultToolResultReducerRegistry,
+    @inject(TOKENS.hostOptions) options: HostOptions,
+  ) {
     super({ reducers });
+    this.#unloaded = Object.freeze((options.unloadedPlugins ?? []).flatMap((plugin) => plugin.tools));
+  }
+
+  unloaded(): readonly UnloadedTool[] {
+    return this.#unloaded;
   }
 }
 

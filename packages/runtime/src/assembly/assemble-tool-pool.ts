@@ -1,4 +1,4 @@
-import type { RegisteredTool, ToolDefinitionLite } from '@quiver/types';
+import type { RegisteredTool, ToolDefinitionLite, UnloadedTool } from '@quiver/types';
 import { z } from 'zod';
 import type { ToolNameCatalog } from '../agents/tool-name-resolver.js';
 import type {
@@ -46,6 +46,8 @@ export type AssemblySessionOptions = Pick<
 export interface AssemblyInput {
   /** `registry.list()`. */
   registered: readonly RegisteredTool[];
+  /** `registry.unloaded()`: tools of plugins left out of this process, known by name only. */
+  unloaded?: readonly UnloadedTool[] | undefined;
   policy: SessionPolicy;
   options?: AssemblySessionOptions;
   /** Effective agent kind; defaults to options.agent, then 'main'. */
@@ -86,7 +88,7 @@ export function assembleToolPool(input: AssemblyInput): ToolPool {
   let tools = absorb(collectCandidates(input.registered, input.policy, externals));
   let catalog: ToolNameCatalog | undefined;
   const knownTools = () => {
-    catalog ??= toolNameCatalog(input.registered, externals, input.policy);
+    catalog ??= toolNameCatalog(input.registered, externals, input.policy, input.unloaded);
     return catalog;
   };
   tools = absorb(

@@ -1,33 +1,48 @@
 import { parsePermissionRule } from '@quiver/permissions';
-import type { RegisteredTool } from '@quiver/types';
+import type { RegisteredTool, UnloadedTool } from '@quiver/types';
 import type { NamedTool, ToolNameCatalog } from '../agents/tool-name-resolver.js';
 import type { ExternalToolDefinition, SessionOptions, SessionPolicy } from '../contracts.js';
 import { TOOL_SEARCH_TOOL_NAME } from '../search/tool-search-tool.js';
 import type { NamedSetting } from './name-diagnostics.js';
 
 const namedTools = new WeakMap<RegisteredTool, NamedTool>();
-let lastCatalog: { registered: readonly RegisteredTool[]; key: string; catalog: ToolNameCatalog } | undefined;
+let lastCatalog:
+  | {
+      registered: readonly RegisteredTool[];
+      unloaded: readonly UnloadedTool[];
+      key: string;
+      catalog: ToolNameCatalog;
+    }
+  | undefined;
 
 /**
  * What names may refer to in a session: every registered tool (enabled or not: naming a tool of
- * a disabled plugin is not a typo), the session's external tools, tool_search, and the MCP
- * servers the personality enables. MCP tools registered for a server are its known tool list.
- * The last catalog is reused while the same registrations come back, so reassembling a large
- * pool does not rebuild it.
+ * a disabled plugin is not a typo), the tools of plugins left out of this process (`unloaded`,
+ * as their plugins declare them: a rule for one reads as when it loads), the session's external
+ * tools, tool_search, and the MCP servers the personality enables. MCP tools registered for a
+ * server are its known tool list. The last catalog is reused while the same registrations come
+ * back, so reassembling a large pool does not rebuild it.
  */
 export function toolNameCatalog(
   registered: readonly RegisteredTool[],
   externals: readonly ExternalToolDefinition[],
   policy: Pick<SessionPolicy, 'mcpServers'>,
+  unloaded: readonly UnloadedTool[] = [],
 ): ToolNameCatalog {
   const servers = Object.keys(policy.mcpServers);
   const key = [...servers, '', ...externals.map((definition) => definition.name)].join('\u0000');
-  if (lastCatalog?.key === key && sameEntries(lastCatalog.registered, registered)) return lastCatalog.catalog;
+  if (
+    lastCatalog?.key === key &&
+    lastCatalog.unloaded === unloaded &&
+    sameEntries(lastCatalog.registered, registered)
+  )
+    return lastCatalog.catalog;
   const tools: NamedTool[] = registered.map(namedTool);
+  for (const { name, aliases, pluginId } of unloaded) tools.push({ name, aliases, pluginId });
   for (const definition of externals) tools.push({ name: definition.name });
   tools.push({ name: TOOL_SEARCH_TOOL_NAME });
   const catalog = { tools, mcpServers: servers };
-  lastCatalog = { registered, key, catalog };
+  lastCatalog = { registered, unloaded, key, catalog };
   return catalog;
 }
 

@@ -77,6 +77,10 @@ function describeProblem(error: unknown): string {
 
 function toolKinds(registry: ToolRegistry | undefined): Record<string, PermissionKind> {
   const kinds: Record<string, PermissionKind> = {};
+  // Tools of plugins left out of this process keep their kinds: a path deny written for one of
+  // them would otherwise count as a deny of every read and write tool.
+  for (const tool of registry?.unloaded?.() ?? [])
+    if (tool.permissionKind) kinds[tool.name] = tool.permissionKind;
   for (const { tool } of registry?.list() ?? []) {
     if (tool.permission) kinds[tool.name] = tool.permission.kind;
     else if (tool.mcp) kinds[tool.name] = 'mcp';

@@ -124,6 +124,7 @@ export class Session implements SessionLike {
     const parentPool = this.#parent ? this.#parent.#assemble() : undefined;
     const next = assembleToolPool({
       registered: this.#deps.registry.list(),
+      unloaded: this.#deps.registry.unloaded?.(),
       policy: this.#deps.policy,
       options: { ...this.#options, externalTools: this.#externalTools },
       agent: this.agent.kind,
@@ -365,7 +366,8 @@ export class Session implements SessionLike {
       ask: [...(own.ask ?? []), ...(extra.ask ?? [])],
       deny: [...(own.deny ?? []), ...(extra.deny ?? [])],
     };
-    const catalog = toolNameCatalog(this.#deps.registry.list(), this.#externalTools, this.#deps.policy);
+    const { registry, policy } = this.#deps;
+    const catalog = toolNameCatalog(registry.list(), this.#externalTools, policy, registry.unloaded?.());
     return expandRuleToolNames(rules, catalog.tools);
   }
 
