@@ -1,7 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { createReadDenyMatcher, type ReadDenyMatcher } from '@quiver/permissions';
 import type { BackendFactoryContext, Personality } from '@quiver/plugin-host';
-import { createProcessBackend } from '@quiver/tools-terminal';
 import type { CapabilityBackend, SandboxMode } from '@quiver/types';
 
 function realRoot(workspace: string): string {
@@ -84,7 +83,11 @@ export function createFirstPartyBackends(
 ): CapabilityBackend[] {
   const roots = [realRoot(context.workspace)];
   const processBackends = new Map<string, CapabilityBackend<'process'>>();
-  const processFor = (sandbox: SandboxMode, unixSockets: readonly string[]) => {
+  // Imported when a tool first asks for a process: a call of a file tool never loads the terminal's.
+  let terminal: Promise<typeof import('@quiver/tools-terminal')> | undefined;
+  const processFor = async (sandbox: SandboxMode, unixSockets: readonly string[]) => {
+    terminal ??= import('@quiver/tools-terminal');
+    const { createProcessBackend } = await terminal;
     const readOnlyPaths = context
       .protectedPaths()
       .filter((entry) => entry.sandbox !== 'tools-only')
@@ -113,12 +116,13 @@ export function createFirstPartyBackends(
   return [
     {
       capability: 'process',
-      resolve: (request) => {
+      resolve: async (request) => {
         const personality = context.personality(request.personalityId);
-        return processFor(
+        const backend = await processFor(
           (personality?.sandbox as SandboxMode | undefined) ?? 'auto',
           personality?.unixSockets ?? [],
-        ).resolve(request as never);
+        );
+        return backend.resolve(request as never);
       },
     } satisfies CapabilityBackend<'process'> as CapabilityBackend,
     {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Personality } from '@quiver/plugin-host';
 import type { Session } from '@quiver/runtime';
-import { sandboxNotice, terminalPlugin } from '@quiver/tools-terminal';
+import { PLUGIN_ID as TERMINAL_PLUGIN_ID } from '@quiver/tools-terminal/declared-tools';
+import { sandboxNotice } from '@quiver/tools-terminal/host';
 
 /** The notice for a personality whose terminal commands would run unsandboxed under `sandbox: auto`. */
 export function personalitySandboxNotice(personality: Personality | undefined): Promise<string | undefined> {
-  if (!personality?.plugins.includes(terminalPlugin.id)) return Promise.resolve(undefined);
+  if (!personality?.plugins.includes(TERMINAL_PLUGIN_ID)) return Promise.resolve(undefined);
   return sandboxNotice(personality.sandbox);
 }
 

@@ -60,7 +60,7 @@ export function registerReduceCommand(program: Command): void {
           const { resultFromRawOutput } = await import('@quiver/wiring');
           const { trimResult } = await import('@quiver/core');
           const policy = quiver.host.policy(options.personality);
-          let result: ToolResult = resultFromRawOutput(tool, {
+          let result: ToolResult = await resultFromRawOutput(tool, {
             output: raw,
             args,
             ...(exitCode !== undefined ? { exitCode } : {}),
