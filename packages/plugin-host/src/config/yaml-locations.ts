@@ -1,4 +1,13 @@
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+// Required on the first YAML text: a process whose configuration is all defaults (no quiver.yaml,
+// the embedded personality, no settings files) never compiles the parser, ~260 KB of the bundle.
+let yamlModule: typeof Yaml | undefined;
+function yaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yamlModule;
+}
 
 /** Where a key is written: 1-based line and column. */
 export interface KeyLocation {
@@ -17,6 +26,7 @@ export interface LocatedYaml {
 
 /** Parses YAML text keeping positions, so that every error about a key can name its line and column. */
 export function parseLocatedYaml(text: string): LocatedYaml {
+  const { isMap, isScalar, LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { prettyErrors: false, lineCounter });
   const position = (offset: number): KeyLocation => {
