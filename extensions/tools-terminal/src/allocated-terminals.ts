@@ -28,7 +28,12 @@ export function allocatedTerminalsDirectory(): string {
   return path.join(os.userInfo().homedir, '.local', 'state', 'quiver', 'terminals');
 }
 
-function processStart(pid: number): string | undefined {
+/**
+ * When process `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`): with the
+ * pid it names one process, where a pid alone may name a later one that reused it. Undefined when
+ * the process is gone or the system has no `/proc`.
+ */
+export function processStartTicks(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
@@ -47,7 +52,7 @@ export function recordAllocatedTerminal(
   const entry: AllocatedTerminal = {
     ...terminal,
     ownerPid: process.pid,
-    ownerStart: processStart(process.pid) ?? '',
+    ownerStart: processStartTicks(process.pid) ?? '',
   };
   writeFileSync(file, JSON.stringify(entry), { mode: 0o600 });
   return () => rmSync(file, { force: true });
@@ -65,7 +70,7 @@ function readEntries(directory: string): AllocatedTerminal[] {
     if (!name.endsWith('.json')) continue;
     try {
       const entry = JSON.parse(readFileSync(path.join(directory, name), 'utf8')) as AllocatedTerminal;
-      if (processStart(entry.ownerPid) === entry.ownerStart) entries.push(entry);
+      if (processStartTicks(entry.ownerPid) === entry.ownerStart) entries.push(entry);
     } catch {
       // Half-written or removed meanwhile: the next entry still counts.
     }

@@ -2,7 +2,7 @@
 
 /** Checks `mcpServers` entries as the bridge will (what `quiver mcp add` validates before writing). */
 export { readMcpServersConfig } from '@quiver/mcp-bridge';
-export { createWorktreeHelpers, isAllocatedTerminal } from './allocated-terminals.js';
+export { createWorktreeHelpers, isAllocatedTerminal, processStartTicks } from './allocated-terminals.js';
 export { createFirstPartyBackends } from './backends.js';
 export type { CheckStoresOptions } from './check-stores.js';
 export { checkStores } from './check-stores.js';

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { consoleRuntimeDirectory } from '@quiver/permissions';
 import { isAllocatedTerminal } from '@quiver/wiring';
+import { consoleRecordOf } from '../console/runtime-records.js';
 import { launchEnvironment } from '../launch/launch-environment.js';
 
 /** The variable the terminal tool sets in every command it runs (see tools-terminal's process tree). */
@@ -41,7 +41,9 @@ function ancestorPids(): Set<number> {
  * The ancestor of this process that runs a Quiver server with a console, by the record it wrote
  * in the runtime directory of its own environment (a tool command's environment may name another
  * runtime directory, or none). A command of the model's runs below the server whose tools started
- * it, whatever it did to its environment (`env -u`, `env -i`) or terminal.
+ * it, whatever it did to its environment (`env -u`, `env -i`) or terminal. A record counts only
+ * when that very process wrote it: one left by a killed console names a pid that another process,
+ * a person's shell say, may have since.
  */
 export function consoleServerAncestor(): number | undefined {
   for (const pid of ancestorPids()) {
@@ -56,7 +58,7 @@ export function consoleServerAncestor(): number | undefined {
     } catch {
       continue;
     }
-    if (existsSync(path.join(consoleRuntimeDirectory(environment), `${pid}.json`))) return pid;
+    if (consoleRecordOf(pid, consoleRuntimeDirectory(environment)) !== undefined) return pid;
   }
   return undefined;
 }
