@@ -1,4 +1,4 @@
-import { type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
+import { endsThatFit, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
 
 /** What the record reducers share: how long a key line may be, how many records make a shape, and which lines say a run failed. */
 
@@ -30,24 +30,8 @@ export function contentLines(input: RecognizerInput): string[] {
 
 /** Whole rows (clipped) from the start and the end of a table, within `room` characters. */
 export function wholeRows(rows: readonly string[], room: number): string[] {
-  const head: string[] = [];
-  const tail: string[] = [];
-  let spent = 0;
-  for (let i = 0, j = rows.length - 1; i <= j; ) {
-    const fromHead = head.length <= tail.length * 3;
-    const next = clip((fromHead ? rows[i] : rows[j]) as string);
-    if (spent + next.length + 1 > room) break;
-    if (fromHead) {
-      head.push(next);
-      i++;
-    } else {
-      tail.unshift(next);
-      j--;
-    }
-    spent += next.length + 1;
-  }
+  const { head, tail, hidden } = endsThatFit(rows, room, { headPerTail: 3, clip });
   if (head.length + tail.length < 2) return [];
-  const hidden = rows.length - head.length - tail.length;
   if (hidden === 0) return ['rows in full:', ...head, ...tail];
   return [
     `rows in full (the first ${head.length} and the last ${tail.length}):`,

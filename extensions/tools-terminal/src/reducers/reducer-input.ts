@@ -81,24 +81,24 @@ export function counted(count: number, noun: string, partial: string | undefined
 }
 
 /**
- * The first and last of `lines` as `label` and a marker for what lies between, taken alternately
- * (`headPerTail` from the start for each one from the end) while they fit in `room` characters;
- * at least one from each end.
+ * The first and last of `lines`, taken alternately (`headPerTail` from the start for each one from
+ * the end, each as `clip` makes it) while they fit in `room` characters; with `atLeastTwo`, one
+ * from each end even when they do not.
  */
-export function firstAndLast(
+export function endsThatFit(
   lines: readonly string[],
   room: number,
-  label: string,
-  noun: string,
-  headPerTail = 1,
-): string[] {
+  options: { headPerTail?: number; clip?: (line: string) => string; atLeastTwo?: boolean } = {},
+): { head: string[]; tail: string[]; hidden: number } {
+  const { headPerTail = 1, clip, atLeastTwo = false } = options;
   const head: string[] = [];
   const tail: string[] = [];
   let spent = 0;
   for (let i = 0, j = lines.length - 1; i <= j; ) {
     const fromHead = head.length <= tail.length * headPerTail;
-    const line = lines[fromHead ? i : j] as string;
-    if (head.length + tail.length >= 2 && spent + line.length + 1 > room) break;
+    const raw = lines[fromHead ? i : j] as string;
+    const line = clip ? clip(raw) : raw;
+    if ((!atLeastTwo || head.length + tail.length >= 2) && spent + line.length + 1 > room) break;
     if (fromHead) {
       head.push(line);
       i++;
@@ -108,7 +108,21 @@ export function firstAndLast(
     }
     spent += line.length + 1;
   }
-  const hidden = lines.length - head.length - tail.length;
+  return { head, tail, hidden: lines.length - head.length - tail.length };
+}
+
+/**
+ * The first and last of `lines` as `label` and a marker for what lies between (see endsThatFit);
+ * at least one from each end.
+ */
+export function firstAndLast(
+  lines: readonly string[],
+  room: number,
+  label: string,
+  noun: string,
+  headPerTail = 1,
+): string[] {
+  const { head, tail, hidden } = endsThatFit(lines, room, { headPerTail, atLeastTwo: true });
   return [label, ...head, ...(hidden > 0 ? [`[… ${plural(hidden, noun)} between not shown]`] : []), ...tail];
 }
 
