@@ -28,6 +28,11 @@ export interface McpToolPinStore {
   pinned(server: string, tool: string): ToolPin | undefined;
   /** Pins the first definition seen of a tool. */
   pin(server: string, tool: string, pin: ToolPin): void;
+  /**
+   * Pins the first definition seen of each of several tools of a server at once (a server's first
+   * listing), as `pin` does each; a store that writes a file writes it once instead of once a tool.
+   */
+  pinAll?(server: string, pins: ReadonlyArray<readonly [tool: string, pin: ToolPin]>): void;
   /** Records a changed definition for `quiver mcp review`; it stays unavailable until approved. */
   quarantine(server: string, tool: string, pending: ToolPin): void;
   /** The server offers the pinned definition again: a change waiting for review is moot. */

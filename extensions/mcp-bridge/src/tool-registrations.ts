@@ -58,6 +58,7 @@ export class ToolRegistrations {
     );
     const wanted = new Map<string, { definition: McpToolDefinition; name: string; fingerprint: string }>();
     this.withheld = 0;
+    this.pinNew(listed.filter((definition) => this.options.isListed(definition.name)));
     for (const definition of listed) {
       if (!this.options.isListed(definition.name)) continue;
       if (!isObjectSchema(definition.inputSchema)) {
@@ -96,6 +97,25 @@ export class ToolRegistrations {
       }
     }
     return change;
+  }
+
+  /**
+   * Pins the listed tools that have no pin yet in one write of the store (a server's first
+   * listing pins all of its tools); matchesPin then finds them pinned. Whatever cannot be pinned
+   * here is left to matchesPin, which pins, or reports and withholds, each tool on its own.
+   */
+  private pinNew(listed: readonly McpToolDefinition[]): void {
+    const { server, pins } = this.options;
+    if (pins.pinAll === undefined) return;
+    const fresh: Array<[string, ToolPin]> = [];
+    try {
+      for (const definition of listed)
+        if (isObjectSchema(definition.inputSchema) && pins.pinned(server, definition.name) === undefined)
+          fresh.push([definition.name, pinOf(definition)]);
+      if (fresh.length > 1) pins.pinAll(server, fresh);
+    } catch {
+      // matchesPin asks again, tool by tool, and reports what fails.
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approveMcpToolDefinition, mcpToolPinsPath, openMcpToolPins, readMcpToolPins } from '../src/index.js';
@@ -36,6 +36,37 @@ describe('pinned MCP tool definitions', () => {
     expect(() => openMcpToolPins(workspace, { XDG_DATA_HOME: path.join(workspace, '.data') })).toThrow(
       /inside the workspace/,
     );
+  });
+
+  it('sees every change to the file an open store already read: a replacement, an edit in place, a removal', () => {
+    const { workspace, env } = dirs();
+    const pins = openMcpToolPins(workspace, env);
+    pins.pin('hostile', 'fetch_notes', pin('a', 'Notes.'));
+    expect(pins.pinned('hostile', 'fetch_notes')?.hash).toBe('a');
+    const file = mcpToolPinsPath(workspace, env);
+    // Approved by another process: the file is replaced.
+    expect(
+      approveMcpToolDefinition(workspace, { server: 'hostile', tool: 'fetch_notes', hash: 'x' }, env),
+    ).toBe(false);
+    pins.quarantine('hostile', 'fetch_notes', pin('b', 'Other.'));
+    expect(
+      approveMcpToolDefinition(workspace, { server: 'hostile', tool: 'fetch_notes', hash: 'b' }, env),
+    ).toBe(true);
+    // Written an hour ago, so the store may keep what it read.
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(file, anHourAgo, anHourAgo);
+    expect(pins.pinned('hostile', 'fetch_notes')?.hash).toBe('b');
+    expect(pins.pinned('hostile', 'fetch_notes')?.hash).toBe('b');
+    // Edited in place by a person, to the same length: the hash letter only.
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('"hash": "b"', '"hash": "z"'));
+    expect(pins.pinned('hostile', 'fetch_notes')?.hash).toBe('z');
+    // Broken in place: every tool is withheld (a pin no definition matches).
+    writeFileSync(file, text.slice(0, 20));
+    expect(pins.pinned('hostile', 'fetch_notes')?.hash).toBe('unreadable');
+    // Removed: no pin, the tool is new again.
+    rmSync(file);
+    expect(pins.pinned('hostile', 'fetch_notes')).toBeUndefined();
   });
 
   it('pins a reviewed change only while it is still the pending one', () => {

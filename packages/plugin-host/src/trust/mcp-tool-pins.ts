@@ -1,4 +1,13 @@
-import { type FSWatcher, mkdirSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
+import {
+  type FSWatcher,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  type Stats,
+  statSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { withFileLock } from './file-lock.js';
 import { realWorkspace, trustDirectory, workspaceRecordPath } from './trust-store.js';
@@ -27,6 +36,8 @@ export interface McpToolPinFile {
 export interface McpToolPinStore {
   pinned(server: string, tool: string): McpToolPin | undefined;
   pin(server: string, tool: string, pin: McpToolPin): void;
+  /** Pins several tools of a server in one write of the file, each as `pin` would. */
+  pinAll?(server: string, pins: ReadonlyArray<readonly [tool: string, pin: McpToolPin]>): void;
   quarantine(server: string, tool: string, pending: McpToolPin): void;
   settle(server: string, tool: string): void;
   /** Calls `onChange` shortly after the pin file was written, by any process; returns the stop. */
@@ -98,8 +109,45 @@ export function readMcpToolPins(
   return outcome.kind === 'file' ? outcome.file : undefined;
 }
 
+/** How recent a change may still share its times with the next one (coarse file system clocks). */
+const RACY_MS = 1_000;
+
+/** What identifies one version of the pin file: every write replaces it (a new inode), an edit in place changes its times or size. */
+function versionOf(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
 /**
- * The pin store of a workspace, read afresh on every question so that an approval given in
+ * Reads the pin file as `readPinFile` does, parsing it again only when the file changed since the
+ * last read: a listing asks for each tool's pin, and a file holding every server's definitions
+ * parsed once a tool made a listing's cost grow with the square of the tools.
+ */
+function cachedPinReader(file: string, workspace: string): () => ReadOutcome {
+  let version: string | undefined;
+  let outcome: ReadOutcome | undefined;
+  return () => {
+    let stats: Stats;
+    try {
+      stats = statSync(file);
+    } catch {
+      version = undefined;
+      return readPinFile(file, workspace);
+    }
+    const current = versionOf(stats);
+    if (outcome === undefined || current !== version) {
+      outcome = readPinFile(file, workspace);
+      // A file changed within the file system's timestamp granularity of the last change may
+      // change again with the same times and size ("racily clean", as git calls it): such a
+      // version is read again at the next question. A write between the stat and the read shows
+      // as a newer version then too.
+      version = Date.now() - stats.mtimeMs < RACY_MS ? undefined : current;
+    }
+    return outcome;
+  };
+}
+
+/**
+ * The pin store of a workspace, read afresh whenever the file changed so that an approval given in
  * another process applies at the server's next listing. An unreadable file withholds every
  * server tool and is never overwritten.
  */
@@ -107,9 +155,10 @@ export function openMcpToolPins(workspace: string, env: NodeJS.ProcessEnv = proc
   const file = mcpToolPinsPath(workspace, env);
   const real = realWorkspace(workspace);
   const update = (change: (pins: McpToolPinFile) => boolean): void => void updatePinFile(file, real, change);
+  const read = cachedPinReader(file, real);
   return {
     pinned(server, tool) {
-      const outcome = readPinFile(file, real);
+      const outcome = read();
       if (outcome.kind === 'unreadable') return UNREADABLE;
       return outcome.file.servers[server]?.[tool]?.pinned;
     },
@@ -121,8 +170,20 @@ export function openMcpToolPins(workspace: string, env: NodeJS.ProcessEnv = proc
         return true;
       });
     },
+    pinAll(server, entries) {
+      update((pins) => {
+        let changed = false;
+        for (const [tool, pin] of entries) {
+          const tools = (pins.servers[server] ??= {});
+          if (tools[tool] !== undefined) continue;
+          tools[tool] = { pinned: pin };
+          changed = true;
+        }
+        return changed;
+      });
+    },
     settle(server, tool) {
-      const outcome = readPinFile(file, real);
+      const outcome = read();
       if (outcome.kind === 'unreadable' || outcome.file.servers[server]?.[tool]?.pending === undefined)
         return;
       update((pins) => {
