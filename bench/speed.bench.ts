@@ -1,3 +1,7 @@
+// Every start-up, gateway and memory figure of issue 38, each a ratio against its baseline in the
+// same run. Run it from bench/ (its helpers resolve the CLI and fixtures from there):
+//   cd bench && node --expose-gc --import tsx speed.bench.ts
+// QUIVER_SPEED_ONLY=cli,stdio,http,session,memory picks rows; QUIVER_BENCH_HOG=2 adds two busy loops.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
