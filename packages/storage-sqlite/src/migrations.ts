@@ -1,4 +1,5 @@
 import { QuiverError, type SqlDatabase } from '@quiver/types';
+import { moveAsideFix } from './store-faults.js';
 
 function readUserVersion(database: SqlDatabase): number {
   return Number(database.pragma('user_version', { simple: true }));
@@ -11,6 +12,72 @@ function refuseNewerDatabase(database: SqlDatabase, version: number, known: numb
     {
       fix: 'Upgrade the package that owns this database, or point the data directory at a copy made for this version.',
       details: { path: database.name, databaseVersion: version, knownVersion: known },
+    },
+  );
+}
+
+/** A table name as SQL writes it: bare, or quoted with "", `` or []. */
+const NAME = String.raw`(?:"((?:[^"]|"")+)"|\`([^\`]+)\`|\[([^\]]+)\]|([A-Za-z_][\w$]*))`;
+const STATEMENT = new RegExp(
+  String.raw`\bCREATE\s+(TEMP\s+|TEMPORARY\s+)?(?:VIRTUAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:main\s*\.\s*)?${NAME}` +
+    String.raw`|\bDROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:main\s*\.\s*)?${NAME}` +
+    String.raw`|\bALTER\s+TABLE\s+(?:main\s*\.\s*)?${NAME}\s+RENAME\s+TO\s+${NAME}`,
+  'gi',
+);
+
+function nameOf(groups: readonly (string | undefined)[]): string {
+  const [quoted, backticked, bracketed, bare] = groups;
+  return (quoted?.replaceAll('""', '"') ?? backticked ?? bracketed ?? bare ?? '').toLowerCase();
+}
+
+/**
+ * The tables the migrations leave behind, lower-cased: each one created and not dropped or
+ * renamed since (temporary tables do not count). Comments and string literals are blanked first.
+ */
+export function tablesOfMigrations(migrations: readonly string[]): Set<string> {
+  const tables = new Set<string>();
+  for (const migration of migrations) {
+    const sql = migration.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'/g, (text) =>
+      ' '.repeat(text.length),
+    );
+    for (const match of sql.matchAll(STATEMENT)) {
+      const g = match.slice(1);
+      if (match[0].toUpperCase().startsWith('CREATE')) {
+        if (g[0] === undefined) tables.add(nameOf(g.slice(1, 5)));
+      } else if (match[0].toUpperCase().startsWith('DROP')) tables.delete(nameOf(g.slice(5, 9)));
+      else {
+        tables.delete(nameOf(g.slice(9, 13)));
+        tables.add(nameOf(g.slice(13, 17)));
+      }
+    }
+  }
+  return tables;
+}
+
+/**
+ * Refuses a database at the latest schema version that lacks a table its migrations made: it was
+ * changed outside Quiver (a table dropped, the file edited), and every use of that table would
+ * fail with SQLite's bare "no such table". Nothing is changed in the file.
+ */
+function assertTablesPresent(database: SqlDatabase, migrations: readonly string[]): void {
+  const expected = tablesOfMigrations(migrations);
+  if (expected.size === 0) return;
+  const present = new Set(
+    (
+      database.prepare("SELECT lower(name) AS name FROM sqlite_schema WHERE type = 'table'").all() as {
+        name: string;
+      }[]
+    ).map((row) => row.name),
+  );
+  const missing = [...expected].filter((table) => !present.has(table)).sort();
+  if (missing.length === 0) return;
+  const list = missing.join(', ');
+  throw new QuiverError(
+    'storage_damaged',
+    `The database ${database.name} is at schema version ${migrations.length} but lacks the table${missing.length === 1 ? '' : 's'} ${list} that its migrations made: it was changed outside Quiver (a table dropped, or the file edited). It is not used, and nothing in it was changed.`,
+    {
+      fix: `Restore ${database.name} from a backup if you have one. To start a new, empty store instead: ${moveAsideFix(database.name)}`,
+      details: { path: database.name, missing, version: migrations.length },
     },
   );
 }
@@ -49,5 +116,6 @@ export function applyMigrations(database: SqlDatabase, migrations: readonly stri
       .immediate();
     version = applied;
   }
+  assertTablesPresent(database, migrations);
   return version;
 }
