@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { isQuiverError } from '@quiver/types';
 import Database from 'better-sqlite3';
-import { describeStoreFault } from './store-faults.js';
+import { tablesOfMigrations } from './migrations.js';
+import { describeStoreFault, moveAsideFix } from './store-faults.js';
 import { assertStoreNotEmptied, readStoreRecords, STORE_RECORD_FILE } from './store-identity.js';
 
 /** One store's health, as `quiver doctor` shows it. */
@@ -55,10 +56,11 @@ function statusOfError(store: string, error: unknown): StoreStatus {
 }
 
 /**
- * One SQLite store: recorded but emptied, unreadable, failing SQLite's quick check, or with a
- * table that cannot be read is not ok; an ok store lists its tables.
+ * One SQLite store: recorded but emptied, unreadable, failing SQLite's quick check, with a table
+ * that cannot be read, or (when its `migrations` are known) without a table they made by its
+ * schema version is not ok; an ok store lists its tables.
  */
-export function checkSqliteStore(path: string): StoreStatus {
+export function checkSqliteStore(path: string, migrations?: readonly string[]): StoreStatus {
   if (path.endsWith(STORE_RECORD_FILE)) {
     try {
       readStoreRecords(resolve(path, '..'));
@@ -87,6 +89,20 @@ export function checkSqliteStore(path: string): StoreStatus {
           )
           .all() as { name: string }[]
       ).map((row) => row.name);
+      if (migrations !== undefined) {
+        const version = Number(database.pragma('user_version', { simple: true }));
+        const present = new Set(tables.map((table) => table.toLowerCase()));
+        const missing = [...tablesOfMigrations(migrations.slice(0, version))]
+          .filter((table) => !present.has(table))
+          .sort();
+        if (missing.length > 0)
+          return {
+            store: path,
+            status: 'damaged',
+            problem: `The store ${path} is at schema version ${version} but lacks the table${missing.length === 1 ? '' : 's'} ${missing.join(', ')} that its migrations made: it was changed outside Quiver (a table dropped, or the file edited).`,
+            fix: `Restore ${path} from a backup if you have one. To start a new, empty store instead: ${moveAsideFix(path)}`,
+          };
+      }
       for (const table of tables) {
         try {
           database.prepare(`SELECT * FROM "${table.replaceAll('"', '""')}" LIMIT 1`).all();
@@ -106,8 +122,15 @@ export function checkSqliteStore(path: string): StoreStatus {
 
 /**
  * The health of every SQLite store under a data directory (the session log, grants, plugin
- * storage): what a `quiver doctor` reports, one entry per store, sorted by path.
+ * storage): what a `quiver doctor` reports, one entry per store, sorted by path. `migrations`
+ * names, by path relative to the data directory, the stores whose schema is known.
  */
-export function checkSqliteStores(dataDir: string): StoreStatus[] {
-  return [...storesUnder(resolve(dataDir))].sort().map(checkSqliteStore);
+export function checkSqliteStores(
+  dataDir: string,
+  migrations: Readonly<Record<string, readonly string[]>> = {},
+): StoreStatus[] {
+  const root = resolve(dataDir);
+  return [...storesUnder(root)]
+    .sort()
+    .map((path) => checkSqliteStore(path, migrations[relative(root, path)]));
 }
