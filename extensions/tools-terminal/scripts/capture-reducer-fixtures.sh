@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound shell3)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound shell3}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -1972,4 +1972,137 @@ JSON
     } >"$p.test.js"
   done
   capture compound-for-loop-npm-test "$cw/mono" "npm --version" "for d in a b c; do (cd \$d && npm test); done"
+fi
+
+if wants shell3; then
+  # System and shell outputs with long runs of records: processes, sockets, mounts, packages, a
+  # word diff, a big name-status, test runners over many files, eslint with 100+ problems.
+  s3="$work/shell3"
+  mkdir -p "$s3" && cd "$s3"
+  # Command names only: full command lines can carry other processes' environments.
+  capture ps-processes-table "$s3" "ps --version" "ps -eo user,pid,ppid,%cpu,%mem,rss,stat,start,comm --sort=pid"
+  capture ps-forest "$s3" "ps --version" "ps -e --forest -o pid,ppid,stat,comm"
+  capture dpkg-l-files "$s3" "dpkg --version" "dpkg -L coreutils"
+  capture apt-cache-rdepends-installed "$s3" "apt-cache --version" "apt-cache rdepends --installed libc6"
+  capture getent-passwd "$s3" "getent --version" "getent passwd"
+  capture apt-cache-policy-many "$s3" "apt-cache --version" "apt-cache policy git curl python3 make gcc jq sqlite3 bash coreutils tar gzip openssl ca-certificates perl libc6 nodejs-not-a-package"
+  capture pip-freeze-all "$s3" "pip3 --version" "pip3 freeze"
+  capture pip-show-many "$s3" "pip3 --version" "pip3 show pytest pluggy packaging iniconfig not-installed-pkg"
+  capture pip-check-system "$s3" "pip3 --version" "pip3 check"
+
+  # Two versions of zod in one repository: a big name-status, a word diff, git grep.
+  zrepo="$s3/zod-upgrade"
+  mkdir -p "$zrepo" && cd "$zrepo" && git init -q -b main .
+  cp -r "$(pnpm_package zod 3.25.76)" pkg && git add -A && git commit -qm "zod 3.25.76"
+  rm -rf pkg && cp -r "$(pnpm_package zod 4.6.7)" pkg && git add -A && git commit -qm "zod 4.6.7"
+  capture git-diff-name-status-big "$zrepo" "git --version" "git diff --name-status HEAD~1"
+  capture git-diff-word-diff "$zrepo" "git --version" "git diff --word-diff HEAD~1 -- pkg/package.json pkg/README.md"
+  capture git-grep-n "$zrepo" "git --version" "git grep -n 'export function' -- pkg/src/v4/core"
+
+  # One file renamed twice and edited over 24 commits: git log --follow --stat.
+  follow="$s3/follow"
+  mkdir -p "$follow/src" && cd "$follow" && git init -q -b main .
+  for n in $(seq 1 24); do
+    [ "$n" -eq 9 ] && git mv src/rates.js src/pricing.js
+    [ "$n" -eq 17 ] && mkdir -p lib && git mv src/pricing.js lib/pricing.js
+    f=src/rates.js; [ "$n" -ge 9 ] && f=src/pricing.js; [ "$n" -ge 17 ] && f=lib/pricing.js
+    printf 'export const rate%s = %s;\n' "$n" "$n" >>"$f"; echo "other $n" >>notes.txt
+    git add -A && git commit -qm "Adjust pricing rule $n"
+  done
+  capture git-log-follow-stat "$follow" "git --version" "git log --follow --stat -- lib/pricing.js"
+
+  # A cherry-pick that conflicts in three files.
+  pick="$s3/pick"
+  mkdir -p "$pick" && cd "$pick" && git init -q -b main .
+  for f in api.js db.js ui.js server.js; do seq 1 30 | sed "s/^/$f line /" >"$f"; done
+  git add -A && git commit -qm "Base"
+  git checkout -qb feature
+  for f in api.js db.js ui.js server.js; do sed -i "10s/.*/$f feature change/" "$f"; done
+  git commit -qam "Feature: rework the request pipeline"
+  git checkout -q main
+  for f in api.js db.js ui.js; do sed -i "10s/.*/$f main change/" "$f"; done
+  git commit -qam "Main: hotfix the request pipeline"
+  capture git-cherry-pick-conflict "$pick" "git --version" "git cherry-pick feature"
+
+  # node --test over 30 files, 4 failing tests in 3 files.
+  nt="$s3/node-many"
+  mkdir -p "$nt/test" && cd "$nt"
+  for i in $(seq -w 1 30); do
+    {
+      echo "const test = require('node:test');"
+      echo "const assert = require('node:assert');"
+      for k in 1 2 3; do
+        want=$(( k + 1 )); { [ "$i" = 07 ] && [ "$k" = 2 ]; } && want=9
+        { [ "$i" = 19 ] && [ "$k" != 1 ]; } && want=0; { [ "$i" = 28 ] && [ "$k" = 3 ]; } && want=5
+        echo "test('module $i adds one to $k', () => { assert.strictEqual($k + 1, $want); });"
+      done
+    } >"test/module_$i.test.js"
+  done
+  capture node-test-many-files "$nt" "node --version" "node --test test/"
+
+  # TypeScript: --listFiles and --showConfig of a small project.
+  tsp="$s3/ts"
+  mkdir -p "$tsp/src" && cd "$tsp"
+  printf '{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "strict": true, "lib": ["ES2022", "DOM"], "outDir": "dist", "declaration": true }, "include": ["src"] }\n' >tsconfig.json
+  for n in orders users carts; do printf 'export const %s: string[] = [];\n' "$n" >"src/$n.ts"; done
+  capture tsc-list-files "$tsp" "$monorepo_bin/tsc --version" "$monorepo_bin/tsc --listFiles --noEmit -p ."
+  capture tsc-show-config "$tsp" "$monorepo_bin/tsc --version" "$monorepo_bin/tsc --showConfig -p ."
+
+  # vitest with the dot and junit reporters: 40 files, 5 failures.
+  vt="$s3/vitest-dot"
+  mkdir -p "$vt/test" && cd "$vt"
+  printf '{ "name": "vt", "type": "module" }\n' >package.json
+  for i in $(seq -w 1 40); do
+    {
+      for k in 1 2 3 4; do
+        want=$(( k * 3 )); { [ "$i" = 05 ] && [ "$k" = 4 ]; } && want=13; { [ "$i" = 22 ] && [ "$k" = 1 ]; } && want=4
+        { [ "$i" = 33 ] && [ "$k" -ge 2 ]; } && want=0
+        echo "test('triples $k in suite $i', () => { expect($k * 3).toBe($want); });"
+      done
+    } >"test/suite_$i.test.js"
+  done
+  capture vitest-dot-reporter "$vt" "$monorepo_bin/vitest --version" "$monorepo_bin/vitest run --globals --reporter=dot --root ."
+  capture vitest-junit-reporter "$vt" "$monorepo_bin/vitest --version" "$monorepo_bin/vitest run --globals --reporter=junit --root ."
+
+  # eslint (stylish) over 12 files with 100+ problems.
+  es="$s3/eslint-many"
+  mkdir -p "$es/src" && cd "$es"
+  printf '{ "name": "es", "version": "1.0.0" }\n' >package.json
+  npm install --no-audit --no-fund --silent eslint@9 @eslint/js@9 >/dev/null 2>&1
+  printf "import js from '@eslint/js';\nexport default [js.configs.recommended, { rules: { 'no-var': 'error', eqeqeq: 'error', 'prefer-const': 'error' } }];\n" >eslint.config.mjs
+  for n in $(seq -w 1 12); do
+    {
+      for k in $(seq 1 3); do
+        echo "var unused_${n}_$k = 1;"
+        echo "let total_${n}_$k = 0;"
+        echo "if (total_${n}_$k == undefinedName_$k) { console.log(total_${n}_$k); }"
+      done
+    } >"src/file_$n.js"
+  done
+  capture eslint-stylish-many "$es" "npx eslint --version" "npx eslint src"
+
+  # npm: a verbose install, an audit of old packages, a failing script.
+  ni="$s3/npm-verbose"
+  mkdir -p "$ni" && cd "$ni" && npm init -y >/dev/null
+  capture npm-install-verbose "$ni" "npm --version" "npm install --verbose --no-audit --no-fund express@4.21.2"
+  na="$s3/npm-audit"
+  mkdir -p "$na" && cd "$na" && npm init -y >/dev/null
+  npm install --no-audit --no-fund --silent lodash@4.17.15 minimist@1.2.0 node-fetch@2.6.0 axios@0.21.0 >/dev/null 2>&1
+  capture npm-audit-endpoint-error "$na" "npm --version" "npm audit"
+  nr="$s3/npm-run"
+  mkdir -p "$nr" && cd "$nr"
+  printf '{ "name": "runner", "version": "1.0.0", "scripts": { "build": "node build.js" } }\n' >package.json
+  printf 'for (let i = 1; i <= 40; i++) console.log(`compiling page ${i} of 40`);\nconst config = require("./missing-config.json");\n' >build.js
+  capture npm-run-fail-script "$nr" "npm --version" "npm run build"
+
+  # sqlite3 .schema of 20 tables, jq over a large lockfile, diff of two files.
+  sq="$s3/sqlite"
+  mkdir -p "$sq" && cd "$sq"
+  for t in users orders items carts payments invoices refunds stock warehouses suppliers shipments coupons reviews sessions audit_log tags categories prices addresses tokens; do
+    echo "CREATE TABLE $t (id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at TEXT DEFAULT CURRENT_TIMESTAMP, owner_id INTEGER REFERENCES users(id));"
+    echo "CREATE INDEX ${t}_owner ON $t(owner_id);"
+  done | sqlite3 shop.db
+  capture sqlite3-schema "$sq" "sqlite3 --version" "sqlite3 shop.db .schema"
+  capture jq-lockfile-array "$ni" "jq --version" "jq '[.packages | to_entries[] | select(.key != \"\") | {name: .key, version: .value.version, license: .value.license}]' package-lock.json"
+  capture diff-normal-files "$zrepo" "diff --version" "git show HEAD~1:pkg/README.md >old.md; diff old.md pkg/README.md"
 fi
