@@ -43,6 +43,29 @@ const REQUIRE = new Set(['tsyringe', 'reflect-metadata', 'better-sqlite3']);
 /** Source files (relative to dist) that worker threads run from their text. */
 const RUN_FROM_SOURCE_TEXT = new Set(['log/log-writer-thread.js', 'log/event-rows.js', 'sandbox-thread.js']);
 
+/**
+ * zod is one module of its own, shared by every first-party package: `@quiver/types` carries it
+ * bundled into one file (`@quiver/types/zod`, built below), and each package's `import … from 'zod'`
+ * imports that file. zod is ~100 ES modules (its core, classic API and 40 locales, all loaded by its
+ * main entry): Node 20 resolved, read and linked each of them at every start of the CLI, about a
+ * quarter of a cold `quiver call read_file`. zod keeps its shared state (the global registry of
+ * descriptions and metadata) on `globalThis`, so a plugin or an embedder with a zod of its own
+ * (their schemas reach the host, which reads them by their `_zod` internals, never `instanceof`)
+ * works with this copy as with any other.
+ */
+const OWN_NAME = JSON.parse(readFileSync('package.json', 'utf8')).name;
+const SHARED_ZOD = OWN_NAME === '@quiver/types' ? './zod.js' : '@quiver/types/zod';
+
+const sharedZod = {
+  name: 'shared-zod',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^zod$/ }, (args) => {
+      if (args.resolveDir.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      return { path: SHARED_ZOD, external: true };
+    });
+  },
+};
+
 const dist = path.resolve('dist');
 const entries = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['index.js'];
 
@@ -148,7 +171,7 @@ const result = await build({
   keepNames: false,
   sourcemap: true,
   banner: { js: MARK.trimEnd() },
-  plugins: [keepSeparate, requireCommonJs, externalPackages, keepModuleUrls],
+  plugins: [keepSeparate, requireCommonJs, sharedZod, externalPackages, keepModuleUrls],
   write: false,
   logLevel: 'warning',
 });
@@ -174,3 +197,26 @@ for (const output of result.outputFiles) {
 const written = new Set(result.outputFiles.map((output) => path.basename(output.path)));
 for (const name of readdirSync(dist))
   if (/^chunk-\w+\.js(\.map)?$/.test(name) && !written.has(name)) rmSync(path.join(dist, name));
+
+if (OWN_NAME === '@quiver/types') {
+  // The one file every package's zod import resolves to (see SHARED_ZOD), with zod's own types.
+  await build({
+    stdin: {
+      contents: "export * from 'zod';\nexport { z, default } from 'zod';\n",
+      resolveDir: dist,
+      loader: 'js',
+    },
+    outfile: path.join(dist, 'zod.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    keepNames: false,
+    banner: { js: MARK.trimEnd() },
+    logLevel: 'warning',
+  });
+  writeFileSync(
+    path.join(dist, 'zod.d.ts'),
+    "// zod, bundled into one module (see scripts/bundle-dist.mjs): the same API as the zod package.\nexport * from 'zod';\nexport { z, default } from 'zod';\n",
+  );
+}

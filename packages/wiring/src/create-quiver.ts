@@ -296,7 +296,10 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
       const personality = sessionOptions.personality ?? defaultPersonality;
       const session = host.createSession(withPersonRules({ ...sessionOptions, personality }, person));
       if (clientRelay) relays.attach(session, clientRelay);
-      announceSandboxNotice(session, sandboxNoticeFor(personality));
+      // The notice is about commands: a host without a tool that runs them (`quiver call
+      // read_file` loads only the file tools) neither probes bubblewrap nor loads the sandbox code.
+      if (host.registry.list().some((registered) => registered.tool.capabilities?.process))
+        announceSandboxNotice(session, sandboxNoticeFor(personality));
       return session;
     },
     sandboxNotice: (personality = defaultPersonality) => sandboxNoticeFor(personality),
