@@ -92,6 +92,7 @@ export async function callOnce(options: CallOnceOptions): Promise<CallOutcome> {
         signal: stopListening === undefined ? ctx.signal : undefined,
         timeout: options.maxTimeoutMs,
         direct: options.direct,
+        route: { router, tracking },
         answer: options.trace?.answer,
       },
     );

@@ -1,4 +1,11 @@
-import type { Client, JSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/client';
+import type {
+  CallToolRequestParams,
+  Client,
+  JSONRPCMessage,
+  RequestId,
+  Transport,
+} from '@modelcontextprotocol/client';
+import { clientSdk } from './client-sdk.js';
 
 export interface ProgressUpdate {
   progress: number;
@@ -15,6 +22,15 @@ export interface CallTracking {
 }
 
 const CANCELLED_BY_CLIENT = -32800;
+/** The revision whose results need the SDK's codec (`resultType`, input rounds): its calls keep the SDK's path. */
+const MODERN_REVISION = '2026-07-28';
+
+/** A `tools/call` sent on the transport by the router, settled by its JSON-RPC id. */
+interface DirectCall {
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
 
 function progressParams(message: JSONRPCMessage): Record<string, unknown> | undefined {
   if (!('method' in message) || message.method !== 'notifications/progress' || 'id' in message)
@@ -45,13 +61,26 @@ export class CallRouter {
   >();
   private nextToken = 0;
   private deliver: ((message: JSONRPCMessage) => void) | undefined;
+  private transport: Transport | undefined;
+  private send: Transport['send'] | undefined;
+  private readonly direct = new Map<RequestId, DirectCall>();
+  private nextDirectId = 0;
 
   /** Call after `connect`, which installs the handler being wrapped. */
   attach(transport: Transport): void {
     const deliver = transport.onmessage;
     if (deliver === undefined) return;
     this.deliver = (message) => deliver.call(transport, message);
+    this.transport = transport;
     transport.onmessage = (message, extra) => {
+      if (this.direct.size > 0 && 'id' in message && !('method' in message)) {
+        const id = message.id;
+        const call = id === undefined ? undefined : this.direct.get(id);
+        if (call !== undefined && id !== undefined) {
+          this.settleDirect(id, call, message);
+          return;
+        }
+      }
       const params = progressParams(message);
       const token = params?.progressToken;
       const call = typeof token === 'string' ? this.calls.get(token) : undefined;
@@ -65,7 +94,16 @@ export class CallRouter {
       }
       deliver.call(transport, message, extra);
     };
+    const closed = transport.onclose;
+    transport.onclose = () => {
+      this.transport = undefined;
+      this.failDirect(
+        () => new (clientSdk().SdkError)(clientSdk().SdkErrorCode.ConnectionClosed, 'Connection closed'),
+      );
+      closed?.call(transport);
+    };
     const send = transport.send.bind(transport);
+    this.send = send;
     transport.send = (message, options) => {
       const token = outgoingProgressToken(message);
       if (typeof token === 'string' && 'id' in message) {
@@ -82,6 +120,126 @@ export class CallRouter {
       }
       return send(message, options);
     };
+  }
+
+  /**
+   * Whether `sendCall` can take a call of `client`: a connection on the 2025 revisions, whose
+   * `tools/call` result the SDK only strips of `resultType` and checks against the schema.
+   */
+  canSendDirect(client: Client): boolean {
+    return (
+      this.transport !== undefined &&
+      client.transport === this.transport &&
+      client.getNegotiatedProtocolVersion() !== MODERN_REVISION
+    );
+  }
+
+  /**
+   * One `tools/call` written on the transport as is and settled by its JSON-RPC id, instead of
+   * through the SDK's `Protocol.request`, whose per-call work (a timer, response and progress
+   * handler maps, the codec and an asynchronous schema check of the answer, and the JSON-RPC
+   * schema parse of the response in its router and again in `_onresponse`) was the larger part of
+   * a bridged call's client-side cost. What the SDK does for such a call is kept: the ids never
+   * collide with its own (strings here, numbers there), the result is checked with the same
+   * `resultSchema` and its failure worded alike, an error answer becomes the SDK's
+   * `ProtocolError`, `timeoutMs` ends the call with `REQUEST_TIMEOUT` and a cancel notification,
+   * a closed connection fails it with `CONNECTION_CLOSED`, and a cancel (`cancel`) settles it.
+   */
+  sendCall(
+    params: CallToolRequestParams,
+    tracking: CallTracking,
+    resultSchema: { '~standard': { validate: (value: unknown) => unknown } },
+    timeoutMs: number,
+  ): Promise<unknown> {
+    const send = this.send;
+    if (send === undefined || this.transport === undefined) {
+      const { SdkError, SdkErrorCode } = clientSdk();
+      return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
+    }
+    const id = `quiver-call-${++this.nextDirectId}`;
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.direct.get(id) !== call) return;
+        this.direct.delete(id);
+        this.notifyCancelled(id, 'Request timed out');
+        const { SdkError, SdkErrorCode } = clientSdk();
+        reject(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
+      }, timeoutMs);
+      const call: DirectCall = {
+        resolve: (value) => {
+          const outcome = resultSchema['~standard'].validate(value);
+          if (outcome instanceof Promise) outcome.then((settled) => finish(settled), reject);
+          else finish(outcome);
+        },
+        reject,
+        timer,
+      };
+      const finish = (outcome: unknown) => {
+        const { issues, value } = outcome as { issues?: readonly Issue[]; value?: unknown };
+        if (issues !== undefined && issues.length > 0) {
+          const { SdkError, SdkErrorCode } = clientSdk();
+          const text = issues.map(formatIssue).join(', ');
+          reject(new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${text}`));
+        } else resolve(value);
+      };
+      this.direct.set(id, call);
+      tracking.requestId = id;
+      send({ jsonrpc: '2.0', id, method: 'tools/call', params }).catch((error: unknown) => {
+        if (this.direct.get(id) !== call) return;
+        this.direct.delete(id);
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      });
+      const cancel = tracking.pendingCancel;
+      if (cancel !== undefined) {
+        tracking.pendingCancel = undefined;
+        cancel();
+      }
+    });
+  }
+
+  private settleDirect(id: RequestId, call: DirectCall, message: JSONRPCMessage): void {
+    this.direct.delete(id);
+    clearTimeout(call.timer);
+    const response = message as {
+      result?: unknown;
+      error?: { code?: unknown; message?: unknown; data?: unknown };
+    };
+    if ('result' in response) {
+      let result = response.result;
+      // What the SDK's 2025 codec does to a result before its schema check.
+      if (typeof result === 'object' && result !== null && 'resultType' in result) {
+        const { resultType: _, ...rest } = result as Record<string, unknown>;
+        result = rest;
+      }
+      call.resolve(result);
+      return;
+    }
+    const error = response.error;
+    if (typeof error === 'object' && error !== null && typeof error.code === 'number') {
+      call.reject(clientSdk().ProtocolError.fromError(error.code, String(error.message ?? ''), error.data));
+      return;
+    }
+    const { SdkError, SdkErrorCode } = clientSdk();
+    call.reject(
+      new SdkError(SdkErrorCode.InvalidResult, 'Invalid result for tools/call: not a JSON-RPC response'),
+    );
+  }
+
+  private failDirect(error: () => Error): void {
+    if (this.direct.size === 0) return;
+    const calls = [...this.direct.values()];
+    this.direct.clear();
+    for (const call of calls) {
+      clearTimeout(call.timer);
+      call.reject(error());
+    }
+  }
+
+  private notifyCancelled(requestId: RequestId, reason: string): void {
+    this.send?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } }).catch(
+      () => {},
+    );
   }
 
   track(onProgress: (update: ProgressUpdate) => void): CallTracking {
@@ -104,9 +262,29 @@ export class CallRouter {
       tracking.pendingCancel = () => this.cancel(client, tracking, reason);
       return;
     }
+    const direct = this.direct.get(requestId);
+    if (direct !== undefined) {
+      this.direct.delete(requestId);
+      clearTimeout(direct.timer);
+      this.notifyCancelled(requestId, reason);
+      direct.reject(clientSdk().ProtocolError.fromError(CANCELLED_BY_CLIENT, reason));
+      return;
+    }
     void client
       .notification({ method: 'notifications/cancelled', params: { requestId, reason } })
       .catch(() => {});
     this.deliver?.({ jsonrpc: '2.0', id: requestId, error: { code: CANCELLED_BY_CLIENT, message: reason } });
   }
+}
+
+interface Issue {
+  message: string;
+  path?: readonly (PropertyKey | { key: PropertyKey })[];
+}
+
+/** An issue of a failed result check, worded as the SDK words it. */
+function formatIssue(issue: Issue): string {
+  if (!issue.path?.length) return issue.message;
+  const path = issue.path.map((part) => String(typeof part === 'object' ? part.key : part)).join('.');
+  return `${path}: ${issue.message}`;
 }

@@ -1,4 +1,5 @@
 import type { CallToolRequestParams, CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { CallRouter, CallTracking } from './call-router.js';
 import { clientSdk } from './client-sdk.js';
 import type { McpToolDefinition } from './mcp-tool.js';
 
@@ -20,6 +21,11 @@ export interface SendToolCallOptions {
    */
   direct: boolean;
   answer?: ServerAnswer;
+  /**
+   * With `direct` and no `signal`: the call is written on the transport by the router and settled
+   * by its id, without the SDK's `Protocol.request` (see `CallRouter.sendCall`).
+   */
+  route?: { router: CallRouter; tracking: CallTracking };
 }
 
 /**
@@ -119,10 +125,15 @@ function sendDirect(
   } catch (error) {
     return Promise.reject(error);
   }
-  const sent = client.request({ method: 'tools/call', params }, callToolResultSchema(), {
-    signal: options.signal,
-    timeout: options.timeout,
-  }) as Promise<CallToolResult>;
+  const route = options.route;
+  const sent = (
+    route !== undefined && options.signal === undefined && route.router.canSendDirect(client)
+      ? route.router.sendCall(params, route.tracking, callToolResultSchema(), options.timeout)
+      : client.request({ method: 'tools/call', params }, callToolResultSchema(), {
+          signal: options.signal,
+          timeout: options.timeout,
+        })
+  ) as Promise<CallToolResult>;
   return check === undefined ? sent : sent.then((result) => checked(definition, check, result));
 }
 
