@@ -22,7 +22,7 @@ import { reduceInstallOutput } from './reducers/installs.js';
 import { reduceJsonLines } from './reducers/json-lines.js';
 import { reduceJsonValue } from './reducers/json-value.js';
 import { reduceNpmLsOutput } from './reducers/npm-ls.js';
-import { reducePathList } from './reducers/paths.js';
+import { reduceNameStatus, reducePathList } from './reducers/paths.js';
 import { reduceRecordOutput } from './reducers/records.js';
 import {
   DEFAULT_REDUCER_BUDGET,
@@ -32,13 +32,16 @@ import {
   WRAPPER_NOTE,
   WRAPPER_VERDICT,
 } from './reducers/reducer-input.js';
+import { reduceSearchMatches } from './reducers/search-matches.js';
 import { reduceTaggedLines } from './reducers/tagged.js';
 import { reduceTestOutput } from './reducers/test-runners.js';
 import { reduceTypescriptOutput } from './reducers/tsc.js';
+import { reduceWordList } from './reducers/word-list.js';
 import { splitTerminalText } from './terminal-result.js';
 
 // Specific recognizers first; the generic head-and-tail cut applies only when none recognized the output.
 const RECOGNIZERS: readonly Recognizer[] = [
+  reduceNameStatus,
   reduceGitOutput,
   reduceNpmLsOutput,
   reduceInstallOutput,
@@ -53,8 +56,10 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceJsonLines,
   reduceJsonValue,
   reduceTaggedLines,
+  reduceSearchMatches,
   reducePathList,
   reduceCountTable,
+  reduceWordList,
   reduceAccessLog,
   reduceRecordOutput,
   reduceGenericOutput,

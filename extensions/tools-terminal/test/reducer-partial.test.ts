@@ -124,7 +124,10 @@ describe('git diff totals', () => {
     const fixture = loadFixture(name);
     return (
       /^git (diff|show)\b/.test(fixture.command) &&
-      !/--(stat|numstat|name-only|name-status)/.test(fixture.command)
+      // `git show rev:file` prints a file, not a patch.
+      fixture.output.includes('diff --git ') &&
+      // A word diff is not a patch git apply reads: its lines carry no +/−.
+      !/--(stat|numstat|name-only|name-status|word-diff|color-words)/.test(fixture.command)
     );
   });
 

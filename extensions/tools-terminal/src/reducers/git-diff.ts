@@ -11,6 +11,11 @@ export interface FilePatch {
   binary: boolean;
   added: number;
   removed: number;
+  /**
+   * A word diff (`--word-diff`, `--color-words` once colour is removed): its changes are marked
+   * inside lines (`[-old-]{+new+}`), so it has no +/− lines; this counts the lines holding a mark.
+   */
+  wordChanged?: number;
   hunks: string[][];
   /** How a hunk listing names the file: `diff --git path`, or the `diff -u …` / `+++ path` line. */
   label: string;
@@ -37,8 +42,26 @@ function pathsOf(diffLine: string): { before: string; after: string } {
   return match ? { before: match[1] as string, after: match[2] as string } : { before: '', after: '' };
 }
 
+/** A word diff's mark of a removed or added run: `[-old-]` or `{+new+}`. */
+const WORD_MARK = /\[-.*?-\]|\{\+.*?\+\}/;
+
+/**
+ * Whether a file's patch is a word diff: a marked line starts with something a unified diff's
+ * hunk line cannot (`{+…`, `[-…`, text), or no line of its hunks is a +/− line without a mark.
+ */
+function isWordDiff(lines: readonly string[]): boolean {
+  const hunkStart = lines.findIndex((line) => line.startsWith('@@'));
+  if (hunkStart < 0) return false;
+  const body = lines.slice(hunkStart).filter((line) => !line.startsWith('@@'));
+  const marked = body.filter((line) => WORD_MARK.test(line));
+  if (marked.length === 0) return false;
+  if (marked.some((line) => line !== '' && !/^[ +\-\\]/.test(line))) return true;
+  return !body.some((line) => /^[+-]/.test(line) && !WORD_MARK.test(line));
+}
+
 function parseFile(lines: readonly string[]): FilePatch {
   const git = (lines[0] as string).startsWith('diff --git ');
+  const wordDiff = isWordDiff(lines);
   let { before, after } = pathsOf(lines[0] as string);
   if (!git) {
     const minus = lines.findIndex((line) => line.startsWith('--- '));
@@ -59,6 +82,7 @@ function parseFile(lines: readonly string[]): FilePatch {
         ? `+++ ${after}`
         : (lines[0] as string),
     notes: [],
+    ...(wordDiff ? { wordChanged: 0 } : {}),
   };
   if (!git && before === '/dev/null') file.status = 'A';
   else if (!git && after === '/dev/null') {
@@ -76,11 +100,21 @@ function parseFile(lines: readonly string[]): FilePatch {
     }
     // Inside a hunk every line is context, an addition, a removal or `\ No newline…`; anything
     // else (`Only in dir: name` from `diff -r`) ends it.
-    if (hunk && line !== '' && !/^[ +\-\\]/.test(line) && !line.startsWith('@@')) hunk = undefined;
+    // A word diff's lines are printed without a +/−/space prefix: every one belongs to the hunk.
+    if (hunk && !wordDiff && line !== '' && !/^[ +\-\\]/.test(line) && !line.startsWith('@@'))
+      hunk = undefined;
     if (hunk) {
       if (line.startsWith('@@')) {
         hunk = [line];
         file.hunks.push(hunk);
+        continue;
+      }
+      if (file.wordChanged !== undefined) {
+        // Only the marked lines: a word diff's context is whole unchanged lines.
+        if (WORD_MARK.test(line)) {
+          file.wordChanged++;
+          hunk.push(line);
+        }
         continue;
       }
       if (line.startsWith('+')) file.added++;
@@ -114,9 +148,11 @@ function parseFile(lines: readonly string[]): FilePatch {
 export function summaryLine(file: FilePatch): string {
   const counts = file.binary
     ? 'binary'
-    : [file.added > 0 ? `+${file.added}` : '', file.removed > 0 ? `−${file.removed}` : '']
-        .filter(Boolean)
-        .join(' ') || 'no line changes';
+    : file.wordChanged !== undefined
+      ? `${file.wordChanged} line${file.wordChanged === 1 ? '' : 's'} with word changes`
+      : [file.added > 0 ? `+${file.added}` : '', file.removed > 0 ? `−${file.removed}` : '']
+          .filter(Boolean)
+          .join(' ') || 'no line changes';
   return `${file.status} ${file.path} (${counts}${file.partial ? ' in the part read' : ''})`;
 }
 
@@ -153,7 +189,12 @@ export function patchTotals(
 ): string {
   const added = files.reduce((sum, file) => sum + file.added, 0);
   const removed = files.reduce((sum, file) => sum + file.removed, 0);
-  const totals = `${counted(files.length, 'file', partial)} changed, +${added} −${removed}`;
+  const words = files.reduce((sum, file) => sum + (file.wordChanged ?? 0), 0);
+  const wordDiff = files.some((file) => file.wordChanged !== undefined);
+  // A word diff has no +/− lines: its totals are lines with word changes, not `+0 −0`.
+  const totals = wordDiff
+    ? `${counted(files.length, 'file', partial)} changed, ${words} line${words === 1 ? '' : 's'} with word changes`
+    : `${counted(files.length, 'file', partial)} changed, +${added} −${removed}`;
   return partial === undefined ? totals : `${totals} in the part read (${complete})`;
 }
 
@@ -168,22 +209,35 @@ function clip(line: string): string {
  * so a smaller one further on still shows.
  */
 function hunksWithin(files: readonly FilePatch[], budget: number): { lines: string[]; hidden: number } {
-  const lines: string[] = [];
+  // Which hunks fit, in the patch's order. In a word diff (hunks of changed lines only, small) each
+  // file's first hunk comes before any file's second, so a file late in it still shows one.
+  const chosen = files.map(() => new Set<number>());
   let used = 0;
+  const inOrder = files.flatMap((file, fileIndex) => file.hunks.map((_, hunk) => [fileIndex, hunk] as const));
+  const order = files.some((file) => file.wordChanged !== undefined)
+    ? [...inOrder.filter(([, hunk]) => hunk === 0), ...inOrder.filter(([, hunk]) => hunk > 0)]
+    : inOrder;
+  for (const [fileIndex, hunkIndex] of order) {
+    const file = files[fileIndex] as FilePatch;
+    const hunk = file.hunks[hunkIndex];
+    if (hunk === undefined) continue;
+    const picked = chosen[fileIndex] as Set<number>;
+    const size = hunk.reduce(
+      (sum, line) => sum + clip(line).length + 1,
+      picked.size === 0 ? file.label.length + 1 : 0,
+    );
+    if (used + size > budget) continue;
+    picked.add(hunkIndex);
+    used += size;
+  }
+  const lines: string[] = [];
   let hidden = 0;
-  for (const file of files) {
-    const header = file.label;
-    let shownHere = 0;
-    for (const hunk of file.hunks) {
-      const text = hunk.map(clip);
-      const size = text.reduce((sum, line) => sum + line.length + 1, shownHere === 0 ? header.length + 1 : 0);
-      if (used + size > budget) continue;
-      if (shownHere === 0) lines.push(header);
-      lines.push(...text);
-      used += size;
-      shownHere++;
-    }
-    if (shownHere < file.hunks.length) hidden++;
+  for (const [fileIndex, file] of files.entries()) {
+    const picked = chosen[fileIndex] as Set<number>;
+    if (picked.size > 0) lines.push(file.label);
+    for (const [hunkIndex, hunk] of file.hunks.entries())
+      if (picked.has(hunkIndex)) lines.push(...hunk.map(clip));
+    if (picked.size < file.hunks.length) hidden++;
   }
   return { lines, hidden };
 }

@@ -103,9 +103,13 @@ function reducePorcelainStatus(lines: readonly string[], budget: number): string
 }
 
 /** Every file of a `--stat`, without the padding and the +/− graph: the count says as much. */
+/** Renamed files named in a `git log --stat` past its budget. */
+const MAX_RENAMES_KEPT = 50;
+const STAT_ROW = /^ (\S.*?) +\| +(\d+|Bin.*?)(?: [+-]*)?$/;
+
 function reduceDiffStat(lines: readonly string[]): string | undefined {
   const files = lines.flatMap((line) => {
-    const match = /^ (\S.*?) +\| +(\d+|Bin.*?)(?: [+-]*)?$/.exec(line);
+    const match = STAT_ROW.exec(line);
     return match ? [`${match[1]} ${match[2]}`] : [];
   });
   const summary = lines.find((line) => /^ \d+ files? changed/.test(line));
@@ -160,13 +164,36 @@ function reduceLogWithChanges(commits: readonly LoggedCommit[], budget: number, 
     const change =
       stat ??
       (files.length > 0 ? patchTotals(files, cut, `git show --stat ${commit.hash} counts them`) : undefined);
-    return { key: `${commitLine(commit)}${change ? ` — ${change}` : ''}`, files };
+    // A `--stat` without the patch: its rows (`path | 3 ++-`), without the padding and the graph.
+    const statRows =
+      files.length > 0
+        ? []
+        : commit.lines.flatMap((line) => {
+            const match = STAT_ROW.exec(line);
+            return match ? [`${match[1]} ${match[2]}`] : [];
+          });
+    return { key: `${commitLine(commit)}${change ? ` — ${change}` : ''}`, files, statRows };
   });
   let used = keys.reduce((sum, { key }) => sum + key.length + 1, 0);
   const lines = [`${counted(commits.length, 'commit', partial)}:`];
-  for (const { key, files } of keys) {
+  let renamesKept = 0;
+  for (const { key, files, statRows } of keys) {
     lines.push(key);
     const listed: string[] = [];
+    for (const row of statRows) {
+      const line = `  ${row}`;
+      // A rename (`{src => lib}/x.js`) is where a file's history turns: kept whatever the budget,
+      // up to MAX_RENAMES_KEPT in the log.
+      const rename = row.includes(' => ') && renamesKept < MAX_RENAMES_KEPT;
+      if (!rename && used + line.length + 1 > budget) continue;
+      if (rename) renamesKept++;
+      listed.push(line);
+      used += line.length + 1;
+    }
+    if (listed.length < statRows.length)
+      lines.push(...listed, `  … and ${statRows.length - listed.length} more files`);
+    else lines.push(...listed);
+    listed.length = 0;
     for (const file of files) {
       const line = `  ${summaryLine(file)}`;
       if (used + line.length + 1 > budget) break;

@@ -6,8 +6,9 @@ const ERROR_LINE =
   /\b(?:ERR!|ERR_[A-Z_0-9]+|E404|ETARGET|ERESOLVE|error|ERROR|Error|No matching|not found|Not Found|failed)\b/;
 const IMPORTANT_WARNING =
   /\b(?:peer|ERESOLVE|deprecated|vulnerabilit|conflict|unmet|incompatible|missing|requires)\b/i;
+// `npm verbose exit 1` / `npm info ok`: npm's own verdict under --verbose or --loglevel info.
 const SUMMARY_LINE =
-  /^(?:added|removed|changed|up to date|audited|found \d+ vulnerabilit|\d+ vulnerabilit|Packages: |Done in|Successfully installed|Requirement already satisfied|Already up[- ]to[- ]date|dependencies:|devDependencies:|[+-] \S+ \S+$|[└├]─ \S+$|success |✨)/i;
+  /^(?:npm verbose exit \d+$|npm info ok$|added|removed|changed|up to date|audited|found \d+ vulnerabilit|\d+ vulnerabilit|Packages: |Done in|Successfully installed|Requirement already satisfied|Already up[- ]to[- ]date|dependencies:|devDependencies:|[+-] \S+ \S+$|[└├]─ \S+$|success |✨)/i;
 const NOISE =
   /^(?:Progress: |Looking in (?:indexes|links)|Collecting |Downloading |Using cached|\s*━|npm (?:http|timing|sill|verb) )/;
 // npm's empty error lines, its log-file pointer, and the option list it prints after a usage error.

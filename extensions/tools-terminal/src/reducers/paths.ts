@@ -26,6 +26,8 @@ const MAX_COLLAPSED = 4;
 const MAX_ERRORS_SHOWN = 20;
 /** Top-level entries named whatever the budget; more while twice the budget lasts. */
 const MAX_OTHERS_NAMED = 20;
+/** A top-level directory with at most this many paths has them named. */
+const SMALL_GROUP_NAMED = 5;
 
 function looksLikePath(line: string): boolean {
   return line.length > 0 && line.length < 4096 && !line.includes('\t') && !/^\s/.test(line);
@@ -141,6 +143,15 @@ export const reducePathList: Recognizer = (input: RecognizerInput) => {
     if (heading.length + wider.reduce((sum, line) => sum + line.length + 1, 0) > input.budget / 2) break;
     groupLines = wider;
   }
+  // A top-level directory with few paths beside big ones (a project's own files among a library's,
+  // in `tsc --listFiles`) is where a reader looks: its paths are named.
+  if (directories.length > 1)
+    groupLines = groupLines.map((line, index) => {
+      const group = directories[index] as Group;
+      if (group.count > SMALL_GROUP_NAMED) return line;
+      const prefix = `${group.name}/`;
+      return `${group.name} (${group.count}): ${paths.filter((path) => path.startsWith(prefix)).join(', ')}`;
+    });
   // Each top-level entry is a record's key: all are named while twice the budget lasts.
   let othersNamed = 0;
   for (let length = 0; othersNamed < others.length; othersNamed++) {
@@ -171,5 +182,86 @@ export const reducePathList: Recognizer = (input: RecognizerInput) => {
     ...(sample.length < paths.length ? [`[… ${paths.length - sample.length} more paths not shown]`] : []),
     // The last path as printed: where a listing in its own order ends.
     ...(sample.length < paths.length - 1 ? [`last path: ${paths.at(-1)}`] : []),
+  ].join('\n');
+};
+
+/** A `--name-status` row: a status letter (with a similarity score for R and C), a tab, the path(s). */
+const NAME_STATUS_ROW = /^([ACDMRTUXB])(\d{0,3})\t(.+)$/;
+const STATUS_NAMES: Record<string, string> = {
+  M: 'modified',
+  A: 'added',
+  D: 'deleted',
+  R: 'renamed',
+  C: 'copied',
+  T: 'type changed',
+  U: 'unmerged',
+  X: 'unknown',
+  B: 'broken',
+};
+
+/**
+ * `git diff --name-status` (and `git log`/`git show --name-status` without the commits): the count
+ * of files by status, every row that is not a plain modification or addition (deleted, renamed,
+ * copied, unmerged: the rows a reader looks for) while twice the budget lasts, then the paths read
+ * as a listing, with every top-level directory and its count.
+ */
+export const reduceNameStatus: Recognizer = (input: RecognizerInput) => {
+  if (input.output.length <= input.budget) return undefined;
+  const content = input.lines.filter((line) => line.trim() !== '' && !WINDOW_CUT_LINE.test(line));
+  const rows = content.filter((line) => NAME_STATUS_ROW.test(line));
+  if (rows.length < MIN_PATHS || rows.length < content.length * 0.9) return undefined;
+  const byStatus = new Map<string, number>();
+  const paths: string[] = [];
+  for (const row of rows) {
+    const [, status, , rest] = NAME_STATUS_ROW.exec(row) as RegExpExecArray;
+    byStatus.set(status as string, (byStatus.get(status as string) ?? 0) + 1);
+    paths.push((rest as string).split('\t').at(-1) as string);
+  }
+  const counts = [...byStatus.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(
+      ([status, count]) => `${count.toLocaleString('en-US')} ${STATUS_NAMES[status] ?? status} (${status})`,
+    );
+  const heading = `${counted(rows.length, 'file', input.partial)}: ${counts.join(', ')}`;
+  const rare = rows.filter((row) => !/^[MA]\t/.test(row));
+  const rareShown: string[] = [];
+  let used = heading.length + 1;
+  for (const row of rare) {
+    if (rareShown.length > 0 && used + row.length + 1 > input.budget * 2) break;
+    rareShown.push(row);
+    used += row.length + 1;
+  }
+  const rareLines =
+    rare.length === 0
+      ? []
+      : [
+          `${rare.length} not modified or added:`,
+          ...rareShown,
+          ...(rareShown.length < rare.length ? [`[… ${rare.length - rareShown.length} more not shown]`] : []),
+        ];
+  const others = content.filter((line) => !NAME_STATUS_ROW.test(line));
+  const listing = reducePathList({
+    ...input,
+    command: 'git ls-files',
+    lines: paths,
+    output: paths.join('\n'),
+    budget: Math.max(input.budget - used, input.budget / 2),
+  });
+  // The listing's sample of paths is shown as the rows were printed, status first.
+  const rowOf = new Map(paths.map((path, index) => [path, rows[index] as string]));
+  let inSample = false;
+  const listed = (listing ?? '').split('\n').map((line) => {
+    if (/^first \d+ paths:$/.test(line)) inSample = true;
+    else if (line.startsWith('[… ')) inSample = false;
+    else if (line.startsWith('last path: '))
+      return `last: ${rowOf.get(line.slice('last path: '.length)) ?? line}`;
+    else if (inSample) return rowOf.get(line) ?? line;
+    return line;
+  });
+  return [
+    heading,
+    ...rareLines,
+    ...(others.length > 0 ? [`other lines: ${listWithLimit(others, MAX_ERRORS_SHOWN)}`] : []),
+    ...(listing === undefined ? rows.slice(0, 20) : listed),
   ].join('\n');
 };
