@@ -21,6 +21,7 @@ import { reduceHtmlPage } from './reducers/html.js';
 import { reduceInstallOutput } from './reducers/installs.js';
 import { reduceJsonLines } from './reducers/json-lines.js';
 import { reduceJsonValue } from './reducers/json-value.js';
+import { reduceJunitXml } from './reducers/junit-xml.js';
 import { reduceNpmLsOutput } from './reducers/npm-ls.js';
 import { reduceNameStatus, reducePathList } from './reducers/paths.js';
 import { reduceRecordOutput } from './reducers/records.js';
@@ -45,6 +46,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceGitOutput,
   reduceNpmLsOutput,
   reduceInstallOutput,
+  reduceJunitXml,
   reduceTestOutput,
   reduceTypescriptOutput,
   reduceEslintOutput,
