@@ -40,3 +40,35 @@ describe("the registry's timeout backstop for a bridged MCP tool", () => {
     if (!result.ok) expect(result.error).toContain('did not answer within 1000 ms');
   });
 });
+
+describe('the overall limit of a bridged call on a pipe', () => {
+  let harness: Harness;
+
+  beforeAll(async () => {
+    harness = createHarness({
+      everything: {
+        command: process.execPath,
+        args: [everythingServer, 'stdio'],
+        callTimeoutMs: 1_000,
+        maxCallTimeoutMs: 1_500,
+      },
+    });
+    await harness.bridge.start();
+  });
+  afterAll(() => harness.stop());
+
+  it('ends a call at maxCallTimeoutMs even while it reports progress, and the next call still works', async () => {
+    const tool = harness.registry.get('mcp__everything__trigger-long-running-operation')?.tool;
+    const started = performance.now();
+    const { result } = await harness.call(
+      'mcp__everything__trigger-long-running-operation',
+      { duration: 4, steps: 8 },
+      { timeoutMs: tool?.timeouts?.defaultMs },
+    );
+    expect(result).toMatchObject({ ok: false, code: 'timeout' });
+    if (!result.ok) expect(result.error).toContain('did not answer within 1500 ms');
+    expect(performance.now() - started).toBeLessThan(3_500);
+    const { result: next } = await harness.call('mcp__everything__echo', { message: 'after' });
+    expect(successText(next)).toContain('after');
+  });
+});
