@@ -48,6 +48,17 @@ describe('git reduction', () => {
 });
 
 describe('git patch reduction', () => {
+  it('reads a word diff as word changes, never as a diff of +0 −0', () => {
+    const fixture = loadFixture('git-diff-word-diff');
+    const reduced = reduceTerminalOutput(fixture);
+    // What git marked, counted from the output itself: lines holding [-removed-] or {+added+}.
+    const marked = fixture.output.split('\n').filter((line) => /\[-.*?-\]|\{\+.*?\+\}/.test(line)).length;
+    expect(reduced.split('\n')[0]).toBe(`2 files changed, ${marked} lines with word changes:`);
+    expect(reduced).not.toContain('+0 −0');
+    expect(reduced).not.toContain('no line changes');
+    expect(reduced).toContain('"version": [-"3.25.76",-]{+"4.6.7",+}');
+  });
+
   it('names every changed file of a large diff with its +/− counts before any hunk', () => {
     const fixture = loadFixture('git-diff-package-upgrade');
     const reduced = reduceTerminalOutput(fixture);
