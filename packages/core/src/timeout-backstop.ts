@@ -31,38 +31,95 @@ export function backstopFor(
   if (tool.mcp !== undefined) {
     const maxMs = tool.timeouts?.maxMs;
     const limit = typeof maxMs === 'number' && maxMs > timeoutMs ? maxMs : timeoutMs;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline: Deadline = {
+      due: 0,
+      fire() {
+        call.timedOut = true;
+        call.abort(timeoutError(timeoutMs));
+      },
+    };
     return {
       start() {
-        timer = setTimeout(() => {
-          call.timedOut = true;
-          call.abort(timeoutError(timeoutMs));
-        }, limit);
+        arm(deadline, Date.now() + limit);
       },
       progress() {
-        timer?.refresh();
+        if (armed.has(deadline)) deadline.due = Date.now() + limit;
       },
       stop() {
-        clearTimeout(timer);
+        disarm(deadline);
       },
     };
   }
-  let soft: ReturnType<typeof setTimeout> | undefined;
-  let hard: ReturnType<typeof setTimeout> | undefined;
+  const soft: Deadline = { due: 0, fire: () => call.expire(timeoutError(timeoutMs)) };
+  const hard: Deadline = {
+    due: 0,
+    fire() {
+      call.timedOut = true;
+      call.settle?.();
+    },
+  };
   return {
     start() {
-      soft = setTimeout(() => call.expire(timeoutError(timeoutMs)), timeoutMs);
-      hard = setTimeout(() => {
-        call.timedOut = true;
-        call.settle?.();
-      }, timeoutMs + BACKSTOP_GRACE_MS);
+      const now = Date.now();
+      arm(soft, now + timeoutMs);
+      arm(hard, now + timeoutMs + BACKSTOP_GRACE_MS);
     },
     progress() {},
     stop() {
-      clearTimeout(soft);
-      clearTimeout(hard);
+      disarm(soft);
+      disarm(hard);
     },
   };
+}
+
+/**
+ * The calls' deadlines share one timer, set for the earliest of them: a call that returns in
+ * time (nearly all) leaves a set and makes and clears no timer of its own (a timer made and
+ * cleared per call was ~2 µs of a ~200 µs bridged call). The timer keeps the process alive only
+ * while some call has a deadline, as each call's own timers did. A deadline pushed later
+ * (progress) is found when the timer fires and set again.
+ */
+interface Deadline {
+  due: number;
+  fire(): void;
+}
+
+const armed = new Set<Deadline>();
+let timer: ReturnType<typeof setTimeout> | undefined;
+let timerDue = Number.POSITIVE_INFINITY;
+
+function arm(deadline: Deadline, due: number): void {
+  deadline.due = due;
+  armed.add(deadline);
+  if (due < timerDue) schedule(due);
+  else if (armed.size === 1) timer?.ref();
+}
+
+function disarm(deadline: Deadline): void {
+  if (armed.delete(deadline) && armed.size === 0) timer?.unref();
+}
+
+function schedule(due: number): void {
+  if (timer !== undefined) clearTimeout(timer);
+  timerDue = due;
+  timer = setTimeout(expire, Math.max(due - Date.now(), 0));
+}
+
+function expire(): void {
+  timer = undefined;
+  timerDue = Number.POSITIVE_INFINITY;
+  const now = Date.now();
+  try {
+    for (const deadline of [...armed]) {
+      if (deadline.due > now || !armed.has(deadline)) continue;
+      armed.delete(deadline);
+      deadline.fire();
+    }
+  } finally {
+    let next = Number.POSITIVE_INFINITY;
+    for (const deadline of armed) if (deadline.due < next) next = deadline.due;
+    if (next < timerDue) schedule(next);
+  }
 }
 
 /** Made when a deadline passes, not per call. */

@@ -61,6 +61,37 @@ describe('the runner a session pipeline calls', () => {
     expect(result).toEqual(fail('timeout', 'stopped after 20 ms; output so far: 3 lines'));
   });
 
+  it('stops a call at its own timeout while a longer call started before it still runs', async () => {
+    const running = new Set<string>();
+    const stoppable = (name: string) =>
+      echoTool(name, {
+        execute: (_args: unknown, context: ToolContext) => {
+          running.add(name);
+          return new Promise<ToolResult>((resolve) =>
+            context.signal.addEventListener('abort', () => resolve(fail('timeout', `${name} stopped`))),
+          );
+        },
+      });
+    const runner = new ToolRunner();
+    const caller = new AbortController();
+    const started = Date.now();
+    const long = runner.run(
+      runOf({ tool: stoppable('long'), callId: 'c-long', timeoutMs: 60_000, signal: caller.signal }),
+    );
+    await until(() => running.has('long'));
+    await new Promise((resolve) => setImmediate(resolve));
+    const short = await runner.run(runOf({ tool: stoppable('short'), callId: 'c-short', timeoutMs: 30 }));
+    expect(short).toEqual(fail('timeout', 'short stopped'));
+    // Long before the first call's deadline: the second did not wait for it.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    // And a call started after one timed out has its timeout too.
+    expect(await runner.run(runOf({ tool: stoppable('third'), callId: 'c-third', timeoutMs: 20 }))).toEqual(
+      fail('timeout', 'third stopped'),
+    );
+    caller.abort();
+    expect(await long).toMatchObject({ ok: false, code: 'aborted' });
+  });
+
   it('answers aborted at once when the caller aborts, even if the tool ignores its signal', async () => {
     let started = false;
     const tool = echoTool('stubborn', {
