@@ -5,6 +5,7 @@ import type {
   RequestId,
   Transport,
 } from '@modelcontextprotocol/client';
+import { CallTimer } from './call-timer.js';
 import { clientSdk } from './client-sdk.js';
 
 export interface ProgressUpdate {
@@ -29,7 +30,8 @@ const MODERN_REVISION = '2026-07-28';
 interface DirectCall {
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
+  /** The overall limit: never restarted nor held, on the calls' shared deadline timer (no `setTimeout` per call). */
+  timer: CallTimer;
 }
 
 function progressParams(message: JSONRPCMessage): Record<string, unknown> | undefined {
@@ -158,13 +160,13 @@ export class CallRouter {
     }
     const id = `quiver-call-${++this.nextDirectId}`;
     return new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = new CallTimer(timeoutMs, () => {
         if (this.direct.get(id) !== call) return;
         this.direct.delete(id);
         this.notifyCancelled(id, 'Request timed out');
         const { SdkError, SdkErrorCode } = clientSdk();
         reject(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
-      }, timeoutMs);
+      });
       const call: DirectCall = {
         resolve: (value) => {
           const outcome = resultSchema['~standard'].validate(value);
@@ -187,7 +189,7 @@ export class CallRouter {
       send({ jsonrpc: '2.0', id, method: 'tools/call', params }).catch((error: unknown) => {
         if (this.direct.get(id) !== call) return;
         this.direct.delete(id);
-        clearTimeout(timer);
+        timer.clear();
         reject(error instanceof Error ? error : new Error(String(error)));
       });
       const cancel = tracking.pendingCancel;
@@ -200,7 +202,7 @@ export class CallRouter {
 
   private settleDirect(id: RequestId, call: DirectCall, message: JSONRPCMessage): void {
     this.direct.delete(id);
-    clearTimeout(call.timer);
+    call.timer.clear();
     const response = message as {
       result?: unknown;
       error?: { code?: unknown; message?: unknown; data?: unknown };
@@ -231,7 +233,7 @@ export class CallRouter {
     const calls = [...this.direct.values()];
     this.direct.clear();
     for (const call of calls) {
-      clearTimeout(call.timer);
+      call.timer.clear();
       call.reject(error());
     }
   }
@@ -265,7 +267,7 @@ export class CallRouter {
     const direct = this.direct.get(requestId);
     if (direct !== undefined) {
       this.direct.delete(requestId);
-      clearTimeout(direct.timer);
+      direct.timer.clear();
       this.notifyCancelled(requestId, reason);
       direct.reject(clientSdk().ProtocolError.fromError(CANCELLED_BY_CLIENT, reason));
       return;
