@@ -64,7 +64,13 @@ const HYPERNYM_WEIGHT = 0.3;
  * "what programs are running") asks for a list: it also matches the list concept, as a word would.
  */
 const ASKS_WHICH = /^\s*(which|what)\b/i;
-const LIST_CONCEPT = analyzeText('list').find((term) => isConceptTerm(term));
+let listConcept: string | null | undefined;
+/** The list concept's token, found on the first query (not when the module loads: a `quiver call` never searches). */
+function listConceptTerm(): string | undefined {
+  if (listConcept === undefined)
+    listConcept = analyzeText('list').find((term) => isConceptTerm(term)) ?? null;
+  return listConcept ?? undefined;
+}
 /**
  * A term's weight is its idf flattened by this power: a word found in one or two tools (often by
  * chance: a product name, a word of an example) outweighs the request's common words less, so a
@@ -134,7 +140,8 @@ export class QueryPlanner {
       }
       if (alternatives.length > 0) groups.push(alternatives);
     }
-    const list = LIST_CONCEPT === undefined ? undefined : postings.get(LIST_CONCEPT);
+    const listTerm = listConceptTerm();
+    const list = listTerm === undefined ? undefined : postings.get(listTerm);
     if (
       list &&
       ASKS_WHICH.test(query) &&
