@@ -17,6 +17,11 @@ export interface EverydayPhrasing {
 }
 
 export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
+  // Text inside files: an editor's find-in-files, grep → a content search over files.
+  {
+    says: ['full text', 'find in project', 'find in files', 'search in files', 'search the codebase', 'grep'],
+    means: 'content search text code streaming',
+  },
   // Speed: a slow page, app or query → traces, profiles, the slowest queries, query plans.
   {
     says: [

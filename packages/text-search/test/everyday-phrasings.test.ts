@@ -26,6 +26,12 @@ describe('everyday phrasings', () => {
     );
   });
 
+  it('reads a find-in-files request as a search of file contents', () => {
+    expect(termsAtWeight('is there a find in files command', 0.4, 0.4)).toEqual(
+      expect.arrayContaining([stemWord('content'), stemWord('text')]),
+    );
+  });
+
   it('adds nothing when the weight is 0 (the default) or the query says none of the phrasings', () => {
     expect(analyzeQuery('my page loads slowly')).toEqual(
       analyzeQuery('my page loads slowly', { phrasingWeight: 0 }),
