@@ -83,7 +83,7 @@ describe('a span per call to a bridged MCP server', () => {
       'network.transport': 'pipe',
       'quiver.tool.outcome': 'ok',
     });
-    expect(bridgeCall.attributes['jsonrpc.request.id']).toMatch(/^\d+$/);
+    expect(bridgeCall.attributes['jsonrpc.request.id']).toMatch(/^quiver-call-\d+$/);
     expect(bridgeCall.attributes['error.type']).toBeUndefined();
     expect(bridgeCall.status.code).not.toBe(SpanStatusCode.ERROR);
     expect(toolCall?.attributes['gen_ai.tool.call.id']).toBe('call-echo');
