@@ -60,7 +60,7 @@ function openAndMigrate(
     database.pragma(
       `busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`,
     );
-    database.pragma('journal_mode = WAL');
+    switchToWal(database, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
     database.pragma(`synchronous = ${(options.durability ?? 'full') === 'full' ? 'FULL' : 'NORMAL'}`);
     database.pragma('foreign_keys = ON');
     applyMigrations(database as unknown as SqlDatabase, migrations);
@@ -69,4 +69,22 @@ function openAndMigrate(
     throw error;
   }
   return database as unknown as SqlDatabase;
+}
+
+/**
+ * Switches to WAL. The switch needs the file to itself, and SQLite may answer SQLITE_BUSY at
+ * once, without its busy handler, while another process opening the same new file does the same:
+ * such an answer is retried until the busy timeout has passed, as any other locked write waits.
+ */
+function switchToWal(database: Database.Database, busyTimeoutMs: number): void {
+  const deadline = Date.now() + Math.max(0, busyTimeoutMs);
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
+    }
+  }
 }
