@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { isQuiverError } from '@quiver/types';
+import { isQuiverError, type SqlDatabase } from '@quiver/types';
 import Database from 'better-sqlite3';
-import { tablesOfMigrations } from './migrations.js';
-import { describeStoreFault, moveAsideFix } from './store-faults.js';
+import { missingTablesError } from './migrations.js';
+import { describeStoreFault } from './store-faults.js';
 import { assertStoreNotEmptied, readStoreRecords, STORE_RECORD_FILE } from './store-identity.js';
 
 /** One store's health, as `quiver doctor` shows it. */
@@ -91,16 +91,13 @@ export function checkSqliteStore(path: string, migrations?: readonly string[]): 
       ).map((row) => row.name);
       if (migrations !== undefined) {
         const version = Number(database.pragma('user_version', { simple: true }));
-        const present = new Set(tables.map((table) => table.toLowerCase()));
-        const missing = [...tablesOfMigrations(migrations.slice(0, version))]
-          .filter((table) => !present.has(table))
-          .sort();
-        if (missing.length > 0)
+        const missing = missingTablesError(database as unknown as SqlDatabase, migrations, version);
+        if (missing !== undefined)
           return {
             store: path,
             status: 'damaged',
-            problem: `The store ${path} is at schema version ${version} but lacks the table${missing.length === 1 ? '' : 's'} ${missing.join(', ')} that its migrations made: it was changed outside Quiver (a table dropped, or the file edited).`,
-            fix: `Restore ${path} from a backup if you have one. To start a new, empty store instead: ${moveAsideFix(path)}`,
+            problem: missing.message,
+            ...(missing.fix ? { fix: missing.fix } : {}),
           };
       }
       for (const table of tables) {

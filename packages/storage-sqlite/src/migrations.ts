@@ -55,29 +55,32 @@ export function tablesOfMigrations(migrations: readonly string[]): Set<string> {
 }
 
 /**
- * Refuses a database at the latest schema version that lacks a table its migrations made: it was
- * changed outside Quiver (a table dropped, the file edited), and every use of that table would
- * fail with SQLite's bare "no such table". Nothing is changed in the file.
+ * The store error of a database at schema `version` without tables its migrations made: it was
+ * changed outside Quiver (a table dropped, the file edited), and every use of such a table would
+ * fail with SQLite's bare "no such table". Undefined when every table is there.
  */
-function assertTablesPresent(database: SqlDatabase, migrations: readonly string[]): void {
-  const expected = tablesOfMigrations(migrations);
-  if (expected.size === 0) return;
-  const present = new Set(
-    (
-      database.prepare("SELECT lower(name) AS name FROM sqlite_schema WHERE type = 'table'").all() as {
-        name: string;
-      }[]
-    ).map((row) => row.name),
-  );
+export function missingTablesError(
+  database: Pick<SqlDatabase, 'name' | 'prepare'>,
+  migrations: readonly string[],
+  version: number,
+): QuiverError | undefined {
+  const expected = tablesOfMigrations(migrations.slice(0, version));
+  if (expected.size === 0) return undefined;
+  const rows = database
+    .prepare("SELECT lower(name) AS name FROM sqlite_schema WHERE type = 'table'")
+    .all() as {
+    name: string;
+  }[];
+  const present = new Set(rows.map((row) => row.name));
   const missing = [...expected].filter((table) => !present.has(table)).sort();
-  if (missing.length === 0) return;
-  const list = missing.join(', ');
-  throw new QuiverError(
+  if (missing.length === 0) return undefined;
+  const path = database.name;
+  return new QuiverError(
     'storage_damaged',
-    `The database ${database.name} is at schema version ${migrations.length} but lacks the table${missing.length === 1 ? '' : 's'} ${list} that its migrations made: it was changed outside Quiver (a table dropped, or the file edited). It is not used, and nothing in it was changed.`,
+    `The database ${path} is at schema version ${version} but lacks the table${missing.length === 1 ? '' : 's'} ${missing.join(', ')} that its migrations made: it was changed outside Quiver (a table dropped, or the file edited). It is not used, and nothing in it was changed.`,
     {
-      fix: `Restore ${database.name} from a backup if you have one. To start a new, empty store instead: ${moveAsideFix(database.name)}`,
-      details: { path: database.name, missing, version: migrations.length },
+      fix: `Restore ${path} from a backup if you have one. To start a new, empty store instead: ${moveAsideFix(path)}`,
+      details: { path, missing, version },
     },
   );
 }
@@ -116,6 +119,7 @@ export function applyMigrations(database: SqlDatabase, migrations: readonly stri
       .immediate();
     version = applied;
   }
-  assertTablesPresent(database, migrations);
+  const missing = missingTablesError(database, migrations, version);
+  if (missing !== undefined) throw missing;
   return version;
 }

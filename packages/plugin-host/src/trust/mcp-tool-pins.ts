@@ -156,6 +156,18 @@ export function openMcpToolPins(workspace: string, env: NodeJS.ProcessEnv = proc
   const real = realWorkspace(workspace);
   const update = (change: (pins: McpToolPinFile) => boolean): void => void updatePinFile(file, real, change);
   const read = cachedPinReader(file, real);
+  // The first pin of a tool wins: another process may have pinned it since it was last read.
+  const pinFirst = (server: string, entries: ReadonlyArray<readonly [string, McpToolPin]>): void =>
+    update((pins) => {
+      let changed = false;
+      for (const [tool, pin] of entries) {
+        const tools = (pins.servers[server] ??= {});
+        if (tools[tool] !== undefined) continue;
+        tools[tool] = { pinned: pin };
+        changed = true;
+      }
+      return changed;
+    });
   return {
     pinned(server, tool) {
       const outcome = read();
@@ -163,25 +175,9 @@ export function openMcpToolPins(workspace: string, env: NodeJS.ProcessEnv = proc
       return outcome.file.servers[server]?.[tool]?.pinned;
     },
     pin(server, tool, pin) {
-      // The first pin wins: another process may have pinned this tool since it was last read.
-      update((pins) => {
-        if (pins.servers[server]?.[tool] !== undefined) return false;
-        pins.servers[server] = { ...pins.servers[server], [tool]: { pinned: pin } };
-        return true;
-      });
+      pinFirst(server, [[tool, pin]]);
     },
-    pinAll(server, entries) {
-      update((pins) => {
-        let changed = false;
-        for (const [tool, pin] of entries) {
-          const tools = (pins.servers[server] ??= {});
-          if (tools[tool] !== undefined) continue;
-          tools[tool] = { pinned: pin };
-          changed = true;
-        }
-        return changed;
-      });
-    },
+    pinAll: (server, entries) => pinFirst(server, entries),
     settle(server, tool) {
       const outcome = read();
       if (outcome.kind === 'unreadable' || outcome.file.servers[server]?.[tool]?.pending === undefined)
