@@ -124,6 +124,33 @@ describe('judging a trace', () => {
     expect(findings.map((finding) => finding.subject)).toEqual(['npm-shell']);
   });
 
+  it('accepts a package manager changing node_modules itself, the route the protected list names', async () => {
+    // Found by the fuzzer (seed 488607, command 410): `npm r t` is npm uninstall, whose reify
+    // writes node_modules/.package-lock.json.
+    const events = trace(
+      fork(1, 2),
+      exec(2, '/usr/bin/npm', 'r', 't'),
+      exec(2, '/usr/bin/node', '/usr/bin/npm', 'r', 't'),
+      { ...write(2, `${workspace}/node_modules/.package-lock.json`), ok: false, error: 'ENOENT' },
+    );
+    expect(await judge('npm r t', events, BLANKET_RULES)).toEqual([]);
+  });
+
+  it('still reports code a package manager starts writing into node_modules', async () => {
+    const events = trace(
+      fork(1, 2),
+      exec(2, '/usr/bin/npm', 'install'),
+      exec(2, '/usr/bin/node', '/usr/bin/npm', 'install'),
+      fork(2, 3),
+      exec(3, '/bin/sh', '-c', 'node postinstall.js'),
+      exec(3, '/usr/bin/node', 'postinstall.js'),
+      write(3, `${workspace}/node_modules/.bin/eslint`),
+    );
+    expect(await judge('npm install', events, BLANKET_RULES)).toContainEqual(
+      expect.objectContaining({ kind: 'denied-write', subject: `${workspace}/node_modules/.bin/eslint` }),
+    );
+  });
+
   it('quotes an executed word that looks like an assignment, so it reads back as a program', () => {
     expect(shellQuote(['LANG=C', 'touch', 'a b'])).toBe("'LANG=C' touch 'a b'");
   });

@@ -5,6 +5,8 @@ import {
   isFailedLookup,
   isHarmlessWrite,
   isInternalWrite,
+  isPackageInstallWrite,
+  isPackageManagerItself,
   onStandardPath,
   type ProgramRole,
   programRole,
@@ -34,6 +36,8 @@ interface ProcessState {
   /** The program whose process tree this is, or `shell` for bash and its forks before exec. */
   owner: string;
   role: ProgramRole | 'shell';
+  /** Whether the process is a package manager itself (not code it started): see isPackageManagerItself. */
+  packageManager?: boolean;
 }
 
 const BLANKET = (ruleSet: OracleRuleSet) => (ruleSet.rules.allow ?? []).includes('terminal');
@@ -97,6 +101,7 @@ async function judgeExec(
 ): Promise<void> {
   const name = path.posix.basename(event.path);
   const argvText = shellQuote([name, ...event.argv.slice(1)]);
+  if (event.ok) state.packageManager = isPackageManagerItself(name, event.argv);
   const by = state.role === 'shell' ? 'bash' : state.owner;
   if (state.role === 'opaque' || isFailedLookup(state.owner, event.path, event.ok)) return;
   // A missing program is an attempt that succeeds elsewhere; a directory or a file without the
@@ -135,7 +140,15 @@ async function judgeWrite(
   add: Add,
 ): Promise<void> {
   const names = event.realPath === undefined ? [event.path] : [event.path, event.realPath];
-  if (names.some((name) => isHarmlessWrite(name) || isInternalWrite(state.owner, name))) return;
+  if (
+    names.some(
+      (name) =>
+        isHarmlessWrite(name) ||
+        isInternalWrite(state.owner, name) ||
+        (state.packageManager === true && state.role !== 'shell' && isPackageInstallWrite(name)),
+    )
+  )
+    return;
   const by = state.role === 'shell' ? 'bash' : state.owner;
   const outcome = event.ok ? '' : ` (failed: ${event.error ?? 'error'})`;
   const shown = event.realPath === undefined ? event.path : `${event.path} (really ${event.realPath})`;

@@ -202,6 +202,34 @@ export function isInternalWrite(program: string, file: string): boolean {
   return false;
 }
 
+const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn']);
+
+/**
+ * Whether an exec makes the process a package manager itself (npm, pnpm, yarn, or node running
+ * one's own script), as opposed to code it starts: a lifecycle script's shell, `node install.js`,
+ * an `npm exec` binary.
+ */
+export function isPackageManagerItself(name: string, argv: readonly string[]): boolean {
+  if (PACKAGE_MANAGERS.has(name)) return true;
+  if (name !== 'node' && name !== 'nodejs') return false;
+  const script = argv.slice(1).find((word) => !word.startsWith('-'));
+  if (script === undefined) return false;
+  const base = path.posix.basename(script).replace(/\.(c|m)?js$/, '');
+  return (
+    PACKAGE_MANAGERS.has(base.replace(/-cli$/, '')) || /\/node_modules\/(npm|pnpm|yarn)\/bin\//.test(script)
+  );
+}
+
+/**
+ * A package manager's own process changing `node_modules`: the protected list's route for code
+ * there ("install packages with the package manager"; the sandbox leaves `node_modules`
+ * writable for it). Only the package manager's own process gets this pass; a script or binary
+ * it starts writing there is judged like any other process.
+ */
+export function isPackageInstallWrite(file: string): boolean {
+  return /\/node_modules(\/|$)/.test(file);
+}
+
 /**
  * git looks for an unknown subcommand `x` as a program `git-x` on its exec path and PATH; an
  * attempt that found nothing ran nothing. One that succeeds is judged like any other exec.
