@@ -34,6 +34,7 @@ import {
   WRAPPER_VERDICT,
 } from './reducers/reducer-input.js';
 import { reduceSearchMatches } from './reducers/search-matches.js';
+import { reduceShellcheckOutput } from './reducers/shellcheck.js';
 import { reduceTaggedLines } from './reducers/tagged.js';
 import { reduceTestOutput } from './reducers/test-runners.js';
 import { reduceTypescriptOutput } from './reducers/tsc.js';
@@ -50,6 +51,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceTestOutput,
   reduceTypescriptOutput,
   reduceEslintOutput,
+  reduceShellcheckOutput,
   reduceFramedDiagnostics,
   reduceDiagnosticsOutput,
   reducePatchOutput,

@@ -1,3 +1,4 @@
+import { filesLine, rulesLine, totalLine } from './lint-report.js';
 import {
   commandWords,
   DEFAULT_REDUCER_BUDGET,
@@ -33,6 +34,19 @@ const KEPT = [
   /\bFAIL(?:ED)?\b|^panic: |^(?:Error|ERROR)\b/,
 ];
 const QUOTED = /`[^`]*`|'[^']*'|"[^"]*"|‘[^’]*’/g;
+const FILE_OF = /^(.*?):\d+(?::\d+)?$/;
+// A total the tool printed itself: `Found 3 errors in 2 files`, `10 errors`, pylint's rating.
+const TOTAL =
+  /^Found \d+ errors?|^\d+ (?:errors?|warnings?)$|^Your code has been rated at |^error: could not compile/;
+// A diagnostic's rule or code: rustc's `error[E0308]`, `F821`, `E0602:`, gcc's `[-Wformat=]`, mypy's `[arg-type]`.
+const RULE =
+  /^(?:error|warning)\[(\w+)\]|^(?:(?:fatal )?(?:error|warning): )?([A-Z]{1,4}\d{2,4})\b|\[(-W[\w=+-]+|[a-z]+(?:-[a-z]+)*)\]\s*$/;
+
+function ruleOf(message: string): string | undefined {
+  const match = RULE.exec(message.trim());
+  return match === null ? undefined : (match[1] ?? match[2] ?? match[3]);
+}
+
 // Two of a kind read better as two lines; from three on, one line listing the places is shorter.
 const GROUP_FROM = 3;
 
@@ -73,6 +87,7 @@ function groupRepeats(entries: readonly (Located | string)[], limit: number): st
       same ? member.location : `${member.location} ${(member.message.match(QUOTED) ?? []).join(' ')}`,
     );
     const shown = shownPlaces.get(key) ?? places.length;
+    if (shown === 0) return `${same ? first.message : key} (${members.length}×)`;
     const listed =
       shown < places.length
         ? `${places.slice(0, shown).join(', ')}, … and ${places.length - shown} more`
@@ -89,13 +104,23 @@ function groupRepeats(entries: readonly (Located | string)[], limit: number): st
       ),
     );
   const commonestFirst = [...grouped].sort((a, b) => b[1].length - a[1].length);
-  // Room is left for the rare kinds whole: the common kinds' places are cut to 60% of the limit.
-  for (const cap of [10, 5, 3]) {
-    if (total() <= limit * 0.6) break;
+  // Room is left for the rare kinds whole and the first of each common kind as printed: the
+  // common kinds' places are cut to what that leaves, and at least to 60% of the limit.
+  const reserve = grouped.reduce(
+    (sum, [key, members]) =>
+      sum +
+      (members.length <= RARE_KIND
+        ? size(members.map(asPrinted)) - size([groupLine(key, members)])
+        : size(firstOfEach(members).map(asPrinted))),
+    0,
+  );
+  const target = Math.max(limit - reserve, limit * 0.6);
+  for (const cap of [10, 5, 3, 1, 0]) {
+    if (total() <= target) break;
     for (const [key, members] of commonestFirst) {
-      if (members.length <= cap * 2) continue;
+      if (members.length <= Math.max(cap * 2, 1)) continue;
       shownPlaces.set(key, cap);
-      if (total() <= limit * 0.6) break;
+      if (total() <= target) break;
     }
   }
   let used = total();
@@ -176,9 +201,23 @@ export const reduceDiagnosticsOutput: Recognizer = (input: RecognizerInput) => {
   const asPrinted = entries
     .map((entry) => (typeof entry === 'string' ? entry : `${entry.location}: ${entry.message}`))
     .join('\n');
-  // Past the budget: grouped, with room up to twice the default budget (under the terminal's
-  // window) for what reads better whole.
-  return asPrinted.length <= input.budget
-    ? asPrinted
-    : groupRepeats(entries, Math.max(input.budget, DEFAULT_REDUCER_BUDGET) * 2).join('\n');
+  if (asPrinted.length <= input.budget) return asPrinted;
+  // Past the budget: the total, every file and rule with its count, then the diagnostics grouped
+  // by message within the default budget (or the caller's, when larger).
+  const located = entries.filter((entry): entry is Located => typeof entry !== 'string');
+  const files = located.map((entry) => FILE_OF.exec(entry.location)?.[1] ?? entry.location);
+  const header = [
+    ...(entries.some((entry) => typeof entry === 'string' && TOTAL.test(entry))
+      ? []
+      : [totalLine(located.length, new Set(files).size, input.partial)]),
+    filesLine(files, input.partial),
+    ...[
+      rulesLine(
+        located.map((entry) => ruleOf(entry.message)),
+        input.partial,
+      ),
+    ].filter((line): line is string => line !== undefined),
+  ];
+  const room = Math.max(input.budget, DEFAULT_REDUCER_BUDGET) - header.join('\n').length - 1;
+  return [...header, ...groupRepeats(entries, room)].join('\n');
 };

@@ -1,4 +1,10 @@
-import { type Recognizer, type RecognizerInput, WINDOW_CUT_LINE } from './reducer-input.js';
+import { filesLine, groupLinesWithin, type PlaceGroup, rulesLine } from './lint-report.js';
+import {
+  DEFAULT_REDUCER_BUDGET,
+  type Recognizer,
+  type RecognizerInput,
+  WINDOW_CUT_LINE,
+} from './reducer-input.js';
 
 const PROBLEM = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?$/;
 const SUMMARY = /^✖ \d+ problems? \(/;
@@ -57,6 +63,7 @@ export const reduceEslintOutput: Recognizer = (input: RecognizerInput) => {
   }
   const lines = [...summary.map((line) => line.trim())];
   if (directory) lines.push(`in ${directory}:`);
+  const placeGroups: PlaceGroup[] = [];
   for (const [key, members] of groups) {
     const first = members[0] as Problem;
     const same = members.every((member) => member.message === first.message);
@@ -65,7 +72,21 @@ export const reduceEslintOutput: Recognizer = (input: RecognizerInput) => {
       const place = `${member.file.slice(directory.length)}:${member.location}`;
       return same ? place : `${place} ${(member.message.match(/'[^']*'/g) ?? []).join(' ')}`;
     });
-    lines.push(`${title} (${members.length}×): ${places.join(', ')}`);
+    placeGroups.push({ title, places });
   }
-  return lines.join('\n');
+  const everyPlace = groupLinesWithin(placeGroups, Number.POSITIVE_INFINITY);
+  const limit = Math.max(input.budget, DEFAULT_REDUCER_BUDGET);
+  const size = (items: readonly string[]) => items.reduce((sum, line) => sum + line.length + 1, 0);
+  if (size(lines) + size(everyPlace) <= limit) return [...lines, ...everyPlace].join('\n');
+  // Past the budget: every file and rule with its count, then each kind's places while room is left.
+  const files = filesLine(
+    problems.map((problem) => problem.file.slice(directory.length)),
+    input.partial,
+  );
+  const rules = rulesLine(
+    problems.map((problem) => problem.rule || undefined),
+    input.partial,
+  );
+  lines.push(files, ...(rules === undefined ? [] : [rules]));
+  return [...lines, ...groupLinesWithin(placeGroups, limit - size(lines))].join('\n');
 };

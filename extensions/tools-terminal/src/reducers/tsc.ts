@@ -1,5 +1,7 @@
 import { PROBLEM_LINE } from './generic.js';
+import { filesLine, groupLinesWithin, rulesLine } from './lint-report.js';
 import {
+  DEFAULT_REDUCER_BUDGET,
   PROCESS_PREFIX,
   type Recognizer,
   type RecognizerInput,
@@ -49,6 +51,7 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
     string,
     { code: string; message: string; locations: Set<string>; pretty: boolean }
   >();
+  const files = new Map<string, string>();
   const otherErrors: string[] = [];
   let errorCount = 0;
   for (const line of input.lines) {
@@ -69,7 +72,9 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
     const key = `${code} ${message}`;
     const group = groups.get(key) ?? { code, message, locations: new Set<string>(), pretty: !plain };
     // Locations stay as tsc printed them, so they can be searched for and clicked.
-    group.locations.add(plain ? `${file}(${row},${column})` : `${file}:${row}:${column}`);
+    const location = plain ? `${file}(${row},${column})` : `${file}:${row}:${column}`;
+    group.locations.add(location);
+    files.set(location, file);
     groups.set(key, group);
     errorCount++;
   }
@@ -88,9 +93,36 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
   }
   const summary = input.lines.find((line) => /^Found \d+ errors?/.test(line));
   const unique = [...groups.values()].reduce((sum, group) => sum + group.locations.size, 0);
-  lines.push(
+  const total =
     summary ??
-      `${unique} TypeScript error${unique === 1 ? '' : 's'}${errorCount > unique ? ` (${errorCount - unique} repeats folded)` : ''}`,
-  );
-  return lines.join('\n');
+    `${unique} TypeScript error${unique === 1 ? '' : 's'}${errorCount > unique ? ` (${errorCount - unique} repeats folded)` : ''}`;
+  const limit = Math.max(input.budget, DEFAULT_REDUCER_BUDGET);
+  if (lines.join('\n').length + total.length < limit) return [...lines, total].join('\n');
+  // Past the budget: every file and code with its count, each kind (names masked) with its places while room is left.
+  const quoted = /'[^']*'|"[^"]*"/g;
+  const kinds = new Map<string, string[]>();
+  const codes: string[] = [];
+  for (const group of groups.values()) {
+    const key = `error ${group.code}: ${group.message.replace(quoted, "'…'")}`;
+    const names = (group.message.match(quoted) ?? []).join(' ');
+    const same = group.message.replace(quoted, "'…'") === group.message;
+    for (const location of group.locations) {
+      kinds.set(key, [...(kinds.get(key) ?? []), same ? location : `${location} ${names}`]);
+      codes.push(group.code);
+    }
+  }
+  const compact = [
+    ...new Set(otherErrors),
+    total,
+    filesLine(
+      [...groups.values()].flatMap((group) =>
+        [...group.locations].map((location) => files.get(location) ?? ''),
+      ),
+      input.partial,
+    ),
+    rulesLine(codes, input.partial) as string,
+  ];
+  const size = compact.reduce((sum, line) => sum + line.length + 1, 0);
+  const places = [...kinds].map(([title, members]) => ({ title, places: members }));
+  return [...compact, ...groupLinesWithin(places, limit - size)].join('\n');
 };
