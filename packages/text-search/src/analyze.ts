@@ -58,6 +58,12 @@ export interface QueryAnalysisOptions {
    * group of its own, so a tool with more of them ranks higher (default 0: not expanded).
    */
   phrasingWeight?: number;
+  /**
+   * Weight of a phrasing's tool-side word when it is a single word ("to a JSON file" → export,
+   * "play back" → replay): the phrase names that one capability outright, so it may count for more
+   * than a word of a list (default: 1.5 × phrasingWeight).
+   */
+  oneWordPhrasingWeight?: number;
 }
 
 /**
@@ -108,18 +114,23 @@ export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}):
       groups.push([{ term: concept, weight: 1 }]);
     }
   const phrasingWeight = options.phrasingWeight ?? 0;
+  const oneWordPhrasingWeight = options.oneWordPhrasingWeight ?? ONE_WORD_PHRASING_FACTOR * phrasingWeight;
   if (phrasingWeight > 0)
     for (const entry of everydayPhrasingsIn(stems)) {
+      const weight = isOneWordMeaning(entry) ? oneWordPhrasingWeight : phrasingWeight;
       for (const term of meansTerms(entry))
         if (!seen.has(term)) {
           seen.add(term);
-          groups.push([{ term, weight: phrasingWeight }]);
+          groups.push([{ term, weight }]);
         }
     }
   // A query of stop words only ("show me all") still searches for its words.
   if (groups.length === 0) for (const stem of new Set(stems)) groups.push([{ term: stem, weight: 1 }]);
   return groups;
 }
+
+/** A phrasing that means one word names one capability: its word counts 1.5 times a list's. */
+const ONE_WORD_PHRASING_FACTOR = 1.5;
 
 const meansOfEntry = new Map<number, readonly string[]>();
 
@@ -131,6 +142,10 @@ function meansTerms(entry: number): readonly string[] {
     meansOfEntry.set(entry, terms);
   }
   return terms;
+}
+
+function isOneWordMeaning(entry: number): boolean {
+  return !(EVERYDAY_PHRASINGS[entry] as { means: string }).means.includes(' ');
 }
 
 /** Stop words are checked before stemming, which turns some into other words ("does" → "doe"). */
