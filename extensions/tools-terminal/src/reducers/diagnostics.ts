@@ -7,16 +7,19 @@ import {
 } from './reducer-input.js';
 
 const COMPILER_COMMAND =
-  /(?:^|\s|;|\/)(?:cargo|rustc|go|gcc|g\+\+|cc|c\+\+|clang|clang\+\+|make|gmake|cmake|ninja|mypy|ruff|flake8|pyright|javac|kotlinc|scalac|swiftc|mvn|mvnw|gradle|gradlew|zig|nvcc|gfortran|ghc)(?:\s|$)/;
+  /(?:^|\s|;|\/)(?:cargo|rustc|go|gcc|g\+\+|cc|c\+\+|clang|clang\+\+|make|gmake|cmake|ninja|mypy|ruff|flake8|pylint|pyright|javac|kotlinc|scalac|swiftc|mvn|mvnw|gradle|gradlew|zig|nvcc|gfortran|ghc)(?:\s|$)/;
 // A compiler the list above does not name is known by its output: several `file:line[:col]: error:` lines.
 const COMPILER_LINE = /^[^\s:][^:]*:\d+(?::\d+)?: (?:fatal )?(?:error|warning)\b/;
 const COMPILER_LINES_FROM = 3;
 // A linter's `file:line[:col] CODE message` (markdownlint's `docs/a.md:5 MD022/…`, flake8's `E501`, shellcheck's `SC2086`).
-const LINT_LINE = /^[^\s:][^:]*\.\w+:\d+(?::\d+)?:? [A-Z]{1,4}\d{2,4}\b/;
+const LINT_LINE = /^[^\s:][^:]*\.\w+:\d+(?::\d+)?:? \[?[A-Z]{1,4}\d{2,4}\b/;
 // javac and kotlinc name what was not found on an indented line after `cannot find symbol`.
 const SYMBOL_DETAIL = /^\s+symbol:\s+(.*\S)\s*$/;
 // `file:line[:col]: message`, as gcc, clang, go, mypy, ruff and flake8 print it; go vet prefixes `vet: `.
 const LOCATED = /^(?:vet: )?([^\s:][^:]*:\d+(?::\d+)?):? ((?!note:)\s*\S.*)$/;
+// A `note:` is context under a compiler's diagnostic, but a finding of its own when it carries a
+// rule code (ShellCheck's gcc format: `a.sh:3:4: note: Double quote … [SC2086]`).
+const CODED_NOTE = /^([^\s:][^:]*:\d+(?::\d+)?): (note: .*\[[A-Z]{1,4}\d{2,4}\])\s*$/;
 // A headline whose location follows on a ` --> file:line:col` line: rustc, and ruff's full format.
 const HEADLINE = /^(?:(?:error|warning)(?:\[\w+\])?: |[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S|invalid-syntax: )/;
 const ARROW_LOCATION = /^\s*--> (\S+:\d+:\d+)/;
@@ -40,7 +43,7 @@ const TOTAL =
   /^Found \d+ errors?|^\d+ (?:errors?|warnings?)$|^Your code has been rated at |^error: could not compile/;
 // A diagnostic's rule or code: rustc's `error[E0308]`, `F821`, `E0602:`, gcc's `[-Wformat=]`, mypy's `[arg-type]`.
 const RULE =
-  /^(?:error|warning)\[(\w+)\]|^(?:(?:fatal )?(?:error|warning): )?([A-Z]{1,4}\d{2,4})\b|\[(-W[\w=+-]+|[a-z]+(?:-[a-z]+)*)\]\s*$/;
+  /^(?:error|warning)\[(\w+)\]|^(?:(?:fatal )?(?:error|warning): |\[)?([A-Z]{1,4}\d{2,4})\b|\[(-W[\w=+-]+|[a-z]+(?:-[a-z]+)*|[A-Z]{1,4}\d{2,4})\]\s*$/;
 
 function ruleOf(message: string): string | undefined {
   const match = RULE.exec(message.trim());
@@ -50,7 +53,17 @@ function ruleOf(message: string): string | undefined {
 // Two of a kind read better as two lines; from three on, one line listing the places is shorter.
 const GROUP_FROM = 3;
 
-interface Located {
+/**
+ * What diagnostics of one kind share: the message without quoted names, and without the symbol
+ * pylint's parseable format names (`[E1101(no-member), Invoice06.render]`).
+ */
+function kindOf(message: string): string {
+  return message.replace(QUOTED, '…').replace(/^(\[[A-Z]\d{4}\([\w-]+\), )[^\]]*\]/, '$1…]');
+}
+
+const ERROR_KIND = /^(?:fatal )?error\b|^\[?[EF]\d{3,4}\b|^error\[/;
+
+export interface Located {
   location: string;
   message: string;
 }
@@ -62,21 +75,26 @@ function firstOfEach(members: readonly Located[]): Located[] {
 }
 
 /** A kind of diagnostic this rare is listed as printed, when room is left, rather than grouped. */
-const RARE_KIND = 5;
+const RARE_KIND = 10;
 
 /**
  * Located diagnostics with the same message up to quoted names become one line listing every
  * place. While room is left under `limit`, a rare kind is listed as printed instead, and a common
  * kind's first diagnostic is shown as printed above its line (what a reader may search for whole).
  */
-function groupRepeats(entries: readonly (Located | string)[], limit: number): string[] {
+export function groupRepeats(
+  entries: readonly (Located | string)[],
+  limit: number,
+  /** What the tool prints between a place and its message (tsc's pretty format: ` - `). */
+  joiner = ': ',
+): string[] {
   const groups = new Map<string, Located[]>();
   for (const entry of entries) {
     if (typeof entry === 'string') continue;
-    const key = entry.message.replace(QUOTED, '…');
+    const key = kindOf(entry.message);
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
-  const asPrinted = (entry: Located) => `${entry.location}: ${entry.message}`;
+  const asPrinted = (entry: Located) => `${entry.location}${joiner}${entry.message}`;
   // How many places each kind lists: all, unless the listing passes `limit` (then fewer, the
   // commonest kinds first: a rare kind's places are what a reader looks for).
   const shownPlaces = new Map<string, number>();
@@ -84,7 +102,9 @@ function groupRepeats(entries: readonly (Located | string)[], limit: number): st
     const first = members[0] as Located;
     const same = members.every((member) => member.message === first.message);
     const places = members.map((member) =>
-      same ? member.location : `${member.location} ${(member.message.match(QUOTED) ?? []).join(' ')}`,
+      same
+        ? member.location
+        : `${member.location} ${(member.message.match(QUOTED) ?? []).join(' ')}`.trimEnd(),
     );
     const shown = shownPlaces.get(key) ?? places.length;
     if (shown === 0) return `${same ? first.message : key} (${members.length}×)`;
@@ -126,7 +146,10 @@ function groupRepeats(entries: readonly (Located | string)[], limit: number): st
   let used = total();
   const whole = new Set<string>();
   const firstShown = new Set<string>();
-  for (const [key, members] of [...grouped].sort((a, b) => a[1].length - b[1].length)) {
+  // Errors before warnings and conventions, then the rarer kinds first.
+  const rank = (members: readonly Located[]) => (ERROR_KIND.test((members[0] as Located).message) ? 0 : 1);
+  const byNeed = [...grouped].sort((a, b) => rank(a[1]) - rank(b[1]) || a[1].length - b[1].length);
+  for (const [key, members] of byNeed) {
     const expanded = size(members.map(asPrinted)) - size([groupLine(key, members)]);
     if (members.length <= RARE_KIND && used + expanded <= limit) {
       whole.add(key);
@@ -143,7 +166,7 @@ function groupRepeats(entries: readonly (Located | string)[], limit: number): st
       lines.push(entry);
       continue;
     }
-    const key = entry.message.replace(QUOTED, '…');
+    const key = kindOf(entry.message);
     const members = groups.get(key) ?? [entry];
     if (members.length < GROUP_FROM || whole.has(key)) lines.push(asPrinted(entry));
     else if (!written.has(key)) {
@@ -180,7 +203,8 @@ export const reduceDiagnosticsOutput: Recognizer = (input: RecognizerInput) => {
       previous.message = `${previous.message} (${symbol[1]})`;
       continue;
     }
-    const located = /^\s/.test(line) || / note: /.test(line) ? null : LOCATED.exec(line);
+    const located =
+      CODED_NOTE.exec(line) ?? (/^\s/.test(line) || / note: /.test(line) ? null : LOCATED.exec(line));
     const arrow = ARROW_LOCATION.exec(line);
     if (HEADLINE.test(line)) {
       if (headline !== undefined) entries.push(headline);
@@ -196,7 +220,9 @@ export const reduceDiagnosticsOutput: Recognizer = (input: RecognizerInput) => {
   const diagnostics = entries.filter(
     (entry) => typeof entry !== 'string' || HEADLINE.test(entry) || /^make/.test(entry),
   );
-  if (diagnostics.length === 0) return undefined;
+  // A make whose failing recipe printed no diagnostics (a script, a test runner) is left to the
+  // readers that keep what the recipe printed.
+  if (!diagnostics.some((entry) => typeof entry !== 'string' || HEADLINE.test(entry))) return undefined;
   // Each diagnostic as printed while they fit in the budget; grouped by message only past it.
   const asPrinted = entries
     .map((entry) => (typeof entry === 'string' ? entry : `${entry.location}: ${entry.message}`))

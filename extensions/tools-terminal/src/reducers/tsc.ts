@@ -1,5 +1,6 @@
+import { groupRepeats, type Located } from './diagnostics.js';
 import { PROBLEM_LINE } from './generic.js';
-import { filesLine, groupLinesWithin, rulesLine } from './lint-report.js';
+import { filesLine, rulesLine } from './lint-report.js';
 import {
   DEFAULT_REDUCER_BUDGET,
   PROCESS_PREFIX,
@@ -52,6 +53,7 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
     { code: string; message: string; locations: Set<string>; pretty: boolean }
   >();
   const files = new Map<string, string>();
+  const order: string[] = [];
   const otherErrors: string[] = [];
   let errorCount = 0;
   for (const line of input.lines) {
@@ -74,6 +76,7 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
     // Locations stay as tsc printed them, so they can be searched for and clicked.
     const location = plain ? `${file}(${row},${column})` : `${file}:${row}:${column}`;
     group.locations.add(location);
+    if (!files.has(location)) order.push(location);
     files.set(location, file);
     groups.set(key, group);
     errorCount++;
@@ -98,31 +101,26 @@ export const reduceTypescriptOutput: Recognizer = (input: RecognizerInput) => {
     `${unique} TypeScript error${unique === 1 ? '' : 's'}${errorCount > unique ? ` (${errorCount - unique} repeats folded)` : ''}`;
   const limit = Math.max(input.budget, DEFAULT_REDUCER_BUDGET);
   if (lines.join('\n').length + total.length < limit) return [...lines, total].join('\n');
-  // Past the budget: every file and code with its count, each kind (names masked) with its places while room is left.
-  const quoted = /'[^']*'|"[^"]*"/g;
-  const kinds = new Map<string, string[]>();
-  const codes: string[] = [];
-  for (const group of groups.values()) {
-    const key = `error ${group.code}: ${group.message.replace(quoted, "'…'")}`;
-    const names = (group.message.match(quoted) ?? []).join(' ');
-    const same = group.message.replace(quoted, "'…'") === group.message;
-    for (const location of group.locations) {
-      kinds.set(key, [...(kinds.get(key) ?? []), same ? location : `${location} ${names}`]);
-      codes.push(group.code);
-    }
-  }
+  // Past the budget: every file and code with its count, then the errors grouped by message
+  // (names masked), the rarer kinds as printed and each kind's first as printed while room is left.
+  const entries: Located[] = [];
+  for (const group of groups.values())
+    for (const location of group.locations)
+      entries.push({ location, message: `error ${group.code}: ${group.message}` });
+  const ordered = entries.sort((a, b) => order.indexOf(a.location) - order.indexOf(b.location));
   const compact = [
     ...new Set(otherErrors),
     total,
     filesLine(
-      [...groups.values()].flatMap((group) =>
-        [...group.locations].map((location) => files.get(location) ?? ''),
-      ),
+      ordered.map((entry) => files.get(entry.location) ?? ''),
       input.partial,
     ),
-    rulesLine(codes, input.partial) as string,
+    rulesLine(
+      ordered.map((entry) => /TS\d+/.exec(entry.message)?.[0]),
+      input.partial,
+    ) as string,
   ];
   const size = compact.reduce((sum, line) => sum + line.length + 1, 0);
-  const places = [...kinds].map(([title, members]) => ({ title, places: members }));
-  return [...compact, ...groupLinesWithin(places, limit - size)].join('\n');
+  const pretty = [...groups.values()].some((group) => group.pretty);
+  return [...compact, ...groupRepeats(ordered, limit - size, pretty ? ' - ' : ': ')].join('\n');
 };
