@@ -131,7 +131,14 @@ describe('judging a trace', () => {
       fork(1, 2),
       exec(2, '/usr/bin/npm', 'r', 't'),
       exec(2, '/usr/bin/node', '/usr/bin/npm', 'r', 't'),
-      { ...write(2, `${workspace}/node_modules/.package-lock.json`), ok: false, error: 'ENOENT' },
+      {
+        kind: 'write',
+        pid: 2,
+        syscall: 'openat',
+        path: `${workspace}/node_modules/.package-lock.json`,
+        ok: false,
+        error: 'ENOENT',
+      },
     );
     expect(await judge('npm r t', events, BLANKET_RULES)).toEqual([]);
   });
