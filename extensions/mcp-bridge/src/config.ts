@@ -9,54 +9,67 @@ const SERVER_NAME_PATTERN = /^[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*$/;
 export const SAMPLING_CONTEXTS = ['none', 'thisServer', 'allServers'] as const;
 export type SamplingContext = (typeof SAMPLING_CONTEXTS)[number];
 
-const commonFields = {
-  connectTimeoutMs: z.number().int().positive().default(10_000),
-  callTimeoutMs: z.number().int().positive().default(60_000),
-  maxCallTimeoutMs: z.number().int().positive().default(600_000),
-  /** Call timeouts of single tools (by the server's tool name), instead of `callTimeoutMs`. */
-  toolTimeouts: z.record(z.string().min(1), z.number().int().positive()).default({}),
-  includeTools: z.array(z.string().min(1)).optional(),
-  excludeTools: z.array(z.string().min(1)).optional(),
-  disabled: z.boolean().default(false),
-  /**
-   * Believe the server's readOnly/destructive/idempotent/openWorld hints: copy them into Quiver's
-   * annotations (re-advertised by `serve`, used for agent sets) and retry idempotent calls.
-   */
-  trustAnnotations: z.boolean().default(false),
-  /** What the server may ask of the session's client (off unless listed: a server could phish). */
-  allow: z.array(z.enum(CLIENT_RELAY_KINDS)).default([]),
-  /**
-   * The most context a sampling request of the server may ask the client to include: `none`
-   * unless a person opts in, because the client's context (other servers' data, the conversation)
-   * would go back to the server in the completion.
-   */
-  samplingContext: z.enum(SAMPLING_CONTEXTS).default('none'),
-};
+/**
+ * The entry schemas, built when `mcpServers` is first read: a process whose configuration has no
+ * MCP server (a `quiver call` of a built-in tool) imports this module without building them.
+ */
+function buildServerSchemas() {
+  const commonFields = {
+    connectTimeoutMs: z.number().int().positive().default(10_000),
+    callTimeoutMs: z.number().int().positive().default(60_000),
+    maxCallTimeoutMs: z.number().int().positive().default(600_000),
+    /** Call timeouts of single tools (by the server's tool name), instead of `callTimeoutMs`. */
+    toolTimeouts: z.record(z.string().min(1), z.number().int().positive()).default({}),
+    includeTools: z.array(z.string().min(1)).optional(),
+    excludeTools: z.array(z.string().min(1)).optional(),
+    disabled: z.boolean().default(false),
+    /**
+     * Believe the server's readOnly/destructive/idempotent/openWorld hints: copy them into Quiver's
+     * annotations (re-advertised by `serve`, used for agent sets) and retry idempotent calls.
+     */
+    trustAnnotations: z.boolean().default(false),
+    /** What the server may ask of the session's client (off unless listed: a server could phish). */
+    allow: z.array(z.enum(CLIENT_RELAY_KINDS)).default([]),
+    /**
+     * The most context a sampling request of the server may ask the client to include: `none`
+     * unless a person opts in, because the client's context (other servers' data, the conversation)
+     * would go back to the server in the completion.
+     */
+    samplingContext: z.enum(SAMPLING_CONTEXTS).default('none'),
+  };
 
-const stdioServerSchema = z
-  .object({
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
-    cwd: z.string().min(1).optional(),
-    ...commonFields,
-  })
-  .strict();
+  const stdio = z
+    .object({
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string(), z.string()).default({}),
+      cwd: z.string().min(1).optional(),
+      ...commonFields,
+    })
+    .strict();
+  const http = z
+    .object({
+      url: z.url(),
+      headers: z.record(z.string(), z.string()).default({}),
+      transport: z.enum(['streamable-http', 'sse']).optional(),
+      oauth: oauthConfigSchema().optional(),
+      ...commonFields,
+    })
+    .strict();
+  return { stdio, http, stdioKeys: Object.keys(stdio.shape), httpKeys: Object.keys(http.shape) };
+}
 
-const httpServerSchema = z
-  .object({
-    url: z.url(),
-    headers: z.record(z.string(), z.string()).default({}),
-    transport: z.enum(['streamable-http', 'sse']).optional(),
-    oauth: oauthConfigSchema.optional(),
-    ...commonFields,
-  })
-  .strict();
+type ServerSchemas = ReturnType<typeof buildServerSchemas>;
+let serverSchemas: ServerSchemas | undefined;
+function schemas(): ServerSchemas {
+  serverSchemas ??= buildServerSchemas();
+  return serverSchemas;
+}
 
-export type StdioServerConfig = z.infer<typeof stdioServerSchema>;
-export type HttpServerConfig = z.infer<typeof httpServerSchema>;
+export type StdioServerConfig = z.infer<ServerSchemas['stdio']>;
+export type HttpServerConfig = z.infer<ServerSchemas['http']>;
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
-export type McpServerConfigInput = z.input<typeof stdioServerSchema> | z.input<typeof httpServerSchema>;
+export type McpServerConfigInput = z.input<ServerSchemas['stdio']> | z.input<ServerSchemas['http']>;
 
 export function isStdioServerConfig(config: McpServerConfig): config is StdioServerConfig {
   return 'command' in config;
@@ -78,9 +91,6 @@ export interface McpServersReading {
   servers: Map<string, McpServerConfig>;
   invalid: InvalidMcpServer[];
 }
-
-const STDIO_KEYS = Object.keys(stdioServerSchema.shape);
-const HTTP_KEYS = Object.keys(httpServerSchema.shape);
 
 /**
  * Validates each entry of the `mcpServers` table on its own: a broken entry (a typo such as
@@ -127,12 +137,13 @@ function parseServerEntry(name: string, value: unknown): McpServerConfig {
       },
     );
   }
+  const { stdio, http, stdioKeys, httpKeys } = schemas();
   const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-  const schema = isObject && 'url' in value ? httpServerSchema : stdioServerSchema;
-  const allowed = isObject && 'url' in value ? HTTP_KEYS : STDIO_KEYS;
+  const schema = isObject && 'url' in value ? http : stdio;
+  const allowed = isObject && 'url' in value ? httpKeys : stdioKeys;
   if (isObject) {
     const unknownKey = Object.keys(value).find(
-      (key) => !STDIO_KEYS.includes(key) && !HTTP_KEYS.includes(key),
+      (key) => !stdioKeys.includes(key) && !httpKeys.includes(key),
     );
     if (unknownKey !== undefined)
       throw new QuiverError('config_invalid', `mcpServers.${name}.${unknownKey}: unknown key.`, {

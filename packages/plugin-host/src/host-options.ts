@@ -2,6 +2,7 @@ import type { ModelProfile, SqliteBackend } from '@quiver/runtime';
 import type { CapabilityBackend, Logger, PluginDefinition } from '@quiver/types';
 import type { QuiverConfig, QuiverConfigInput } from './config/config-schema.js';
 import type { Personality } from './personality/index.js';
+import type { OnDemandPlugin } from './plugins/on-demand-plugin.js';
 import type { FailedPluginInfo, LoadedPluginInfo } from './plugins/plugin-catalog.js';
 import type { UnloadedPlugin } from './plugins/unloaded-plugin.js';
 import type { ServiceDescriptor } from './scopes.js';
@@ -37,8 +38,11 @@ export interface CreateHostOptions {
   /** Workspace root; default from the config (relative to the config dir), else cwd. */
   workspace?: string;
   dataDir?: string;
-  /** Plugins always present in the catalog (first-party extensions), loaded before config plugins. */
-  builtinPlugins?: BuiltinPlugin[];
+  /**
+   * Plugins always present in the catalog (first-party extensions), loaded before config plugins,
+   * in this order. An `OnDemandPlugin` is imported only when the configuration needs it.
+   */
+  builtinPlugins?: (BuiltinPlugin | OnDemandPlugin)[];
   /** Built-in plugins left out of this process (see UnloadedPlugin); default none. */
   unloadedPlugins?: readonly UnloadedPlugin[];
   backends?: (context: BackendFactoryContext) => CapabilityBackend[];

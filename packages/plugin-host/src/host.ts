@@ -17,6 +17,7 @@ import type { CreateHostOptions, PluginConfigContext, PluginStatus } from './hos
 import { type HostProtectedPath, protectedPathsOf } from './host-protected-paths.js';
 import { createStderrLogger } from './logger.js';
 import { type Personality, registeredToolKinds, resolvePersonality } from './personality/index.js';
+import { settleOnDemandPlugins } from './plugins/on-demand-plugin.js';
 import type { PluginCatalog } from './plugins/plugin-catalog.js';
 import { resolvePluginReference } from './plugins/plugin-resolver.js';
 import { startingPersonality } from './plugins/starting-personality.js';
@@ -78,6 +79,8 @@ export class QuiverHost {
     options.trustStorageOpened?.(trustStorage);
     const sources = options.pluginConfigSources ?? {};
     const sessionPersonality = options.personality ?? config.defaultPersonality;
+    const builtins = await settleOnDemandPlugins(options.builtinPlugins ?? [], config);
+    const unloadedPlugins = [...(options.unloadedPlugins ?? []), ...builtins.leftOut];
     let host: QuiverHost | undefined;
     // Read without building the personality's scope: plugins are still registering backends.
     const startPersonality = startingPersonality(sessionPersonality, {
@@ -101,7 +104,7 @@ export class QuiverHost {
       ...(sharedStorage ? { sharedStorage } : {}),
       ...(sqlite ? { sqlite } : {}),
       ...(options.sessionLogWriter ? { sessionLogWriter: options.sessionLogWriter } : {}),
-      ...(options.unloadedPlugins?.length ? { unloadedPlugins: options.unloadedPlugins } : {}),
+      ...(unloadedPlugins.length > 0 ? { unloadedPlugins } : {}),
       trustStorage,
       ...(codeTrust ? { codeTrust } : {}),
       filePins,
@@ -135,8 +138,7 @@ export class QuiverHost {
       backends.register(backend);
     }
     const catalog = host.catalog;
-    for (const builtin of options.builtinPlugins ?? [])
-      await catalog.load(builtin.definition, builtin.source);
+    for (const builtin of builtins.load) await catalog.load(builtin.definition, builtin.source);
     for (const ref of config.plugins) {
       try {
         // Nothing is imported that differs from what a person's trust pinned.

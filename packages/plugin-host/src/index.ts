@@ -65,6 +65,7 @@ export {
   toSessionPolicy,
 } from './personality/index.js';
 export { explainMissingTool } from './plugins/failed-plugin-tools.js';
+export type { OnDemandPlugin } from './plugins/on-demand-plugin.js';
 export type { FailedPluginInfo, LoadedPluginInfo } from './plugins/plugin-catalog.js';
 export { PluginCatalog } from './plugins/plugin-catalog.js';
 export type { PluginSettingDescription } from './plugins/plugin-config.js';

@@ -1,11 +1,6 @@
 import 'reflect-metadata';
 import path from 'node:path';
-import {
-  createMcpBridgePlugin,
-  type McpCatalog,
-  mcpBridgePlugin,
-  type StdioServerConfig,
-} from '@quiver/mcp-bridge';
+import type { McpCatalog, StdioServerConfig } from '@quiver/mcp-bridge';
 import {
   type BuiltinPlugin,
   type CreateHostOptions,
@@ -15,6 +10,7 @@ import {
   type InspectProjectOptions,
   inspectProject,
   isSubdirectoryConfiguration,
+  type OnDemandPlugin,
   openMcpToolPins,
   openProjectTrust,
   type Personality,
@@ -33,7 +29,7 @@ import { type ClientRelayHandle, type Logger, QuiverError } from '@quiver/types'
 import { createFirstPartyBackends } from './backends.js';
 import { ClientRelays } from './client-relays.js';
 import { DEFAULT_PERSONALITY } from './default-personality.js';
-import { firstPartyPluginsFor, loadFirstPartyPlugins } from './first-party-plugins.js';
+import { type FirstPartyPlugin, firstPartyPluginsFor, loadFirstPartyPlugins } from './first-party-plugins.js';
 import { checkCreateQuiverOptions } from './option-keys.js';
 import {
   checkTrustProjectAllowed,
@@ -222,28 +218,25 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
   let started: QuiverHost | undefined;
   const sqlite = new SqliteOnDemand();
   const selection = firstPartyPluginsFor(options.onlyTools);
-  const firstParty = await loadFirstPartyPlugins(selection.load);
+  const bridge = userBridge(
+    options.env,
+    () => trustStorage,
+    (catalog) => {
+      mcpCatalog = catalog;
+    },
+    (server, config) => {
+      // Servers start on a session's demand, after the host exists; before that, nothing starts.
+      if (started === undefined) throw new Error('the host is not ready to check the trusted code');
+      if (!isPersonServer(started, person, server)) started.checkMcpServer(server, config);
+    },
+  );
+  const firstParty = await firstPartyBuiltins(selection.load, bridge, options.onlyTools !== undefined);
   const hostOptions: CreateHostOptions = {
     ...project,
     trustStorageOpened: (storage) => {
       trustStorage = storage;
     },
-    builtinPlugins: [
-      ...withUserPinStore(
-        firstParty,
-        options.env,
-        () => trustStorage,
-        (catalog) => {
-          mcpCatalog = catalog;
-        },
-        (server, config) => {
-          // Servers start on a session's demand, after the host exists; before that, nothing starts.
-          if (started === undefined) throw new Error('the host is not ready to check the trusted code');
-          if (!isPersonServer(started, person, server)) started.checkMcpServer(server, config);
-        },
-      ),
-      ...(options.plugins ?? []),
-    ],
+    builtinPlugins: [...firstParty, ...(options.plugins ?? [])],
     ...(selection.unloaded.length > 0 ? { unloadedPlugins: selection.unloaded } : {}),
     backends: (context) => [
       ...sqlite.storageBackends(context.dataDir),
@@ -308,25 +301,46 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
 }
 
 /**
+ * The first-party plugins to load, in their order. The MCP bridge is built with the user's pin
+ * store; for a process that runs only the tools it names (`onlyTools`) it is imported only when
+ * the configuration has an `mcpServers` entry: without one it has no tool, resource or server to
+ * give (a server a personality enables but no configuration defines is ignored by the bridge too).
+ */
+async function firstPartyBuiltins(
+  plugins: readonly FirstPartyPlugin[],
+  bridge: OnDemandPlugin,
+  bridgeOnDemand: boolean,
+): Promise<(BuiltinPlugin | OnDemandPlugin)[]> {
+  const others = await loadFirstPartyPlugins(plugins.filter((plugin) => plugin.source !== bridge.source));
+  return Promise.all(
+    plugins.map(async (plugin) => {
+      if (plugin.source !== bridge.source)
+        return others.find((loaded) => loaded.source === plugin.source) as BuiltinPlugin;
+      return bridgeOnDemand ? bridge : { definition: await bridge.load(), source: bridge.source };
+    }),
+  );
+}
+
+/**
  * The bridge pins server tool definitions where the host keeps trust (the user's data directory
  * or the shared PostgreSQL), never in the workspace, and starts a stdio server only as trust
  * pinned its code.
  */
-function withUserPinStore(
-  plugins: BuiltinPlugin[],
+function userBridge(
   env: NodeJS.ProcessEnv | undefined,
   trustStorage: () => TrustStorage | undefined,
   catalog: (catalog: McpCatalog) => void,
   beforeStart: (server: string, config: StdioServerConfig) => void,
-): BuiltinPlugin[] {
-  const bridge = createMcpBridgePlugin({
-    pins: (paths) => trustStorage()?.pinStore() ?? openMcpToolPins(paths.workspace, env),
-    catalog,
-    beforeStart,
-  });
-  return plugins.map((plugin) =>
-    plugin.definition === mcpBridgePlugin
-      ? { ...plugin, definition: bridge as BuiltinPlugin['definition'] }
-      : plugin,
-  );
+): OnDemandPlugin {
+  return {
+    pluginId: 'mcp-bridge',
+    source: '@quiver/mcp-bridge',
+    neededBy: (config) => Object.keys(config.mcpServers ?? {}).length > 0,
+    load: async () =>
+      (await import('@quiver/mcp-bridge')).createMcpBridgePlugin({
+        pins: (paths) => trustStorage()?.pinStore() ?? openMcpToolPins(paths.workspace, env),
+        catalog,
+        beforeStart,
+      }),
+  };
 }

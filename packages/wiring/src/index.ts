@@ -1,7 +1,7 @@
 // Public surface of @quiver/wiring: the one package that knows every first-party extension.
 
 /** Checks `mcpServers` entries as the bridge will (what `quiver mcp add` validates before writing). */
-export { readMcpServersConfig } from '@quiver/mcp-bridge';
+export { readMcpServersConfig } from '@quiver/mcp-bridge/config';
 export { createWorktreeHelpers, isAllocatedTerminal, processStartTicks } from './allocated-terminals.js';
 export { createFirstPartyBackends } from './backends.js';
 export type { CheckStoresOptions } from './check-stores.js';

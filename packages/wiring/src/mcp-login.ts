@@ -1,4 +1,4 @@
-import { loginToMcpServer, type McpLoginOutcome, parseMcpServersConfig } from '@quiver/mcp-bridge';
+import type { McpLoginOutcome } from '@quiver/mcp-bridge';
 import { QuiverError } from '@quiver/types';
 import type { Quiver } from './create-quiver.js';
 
@@ -20,6 +20,7 @@ export async function loginToConfiguredMcpServer(
   quiver: Quiver,
   request: McpLoginRequest,
 ): Promise<McpLoginOutcome> {
+  const { loginToMcpServer, parseMcpServersConfig } = await import('@quiver/mcp-bridge');
   const table = (quiver.host.options.config.mcpServers ?? {}) as Record<string, unknown>;
   const config = parseMcpServersConfig(table).get(request.server);
   if (config === undefined) {

@@ -61,7 +61,7 @@ describe('first-party plugins declare every tool they register', () => {
     });
   }
 
-  it('onlyTools leaves out the plugins that do not declare the tool, and keeps undeclared ones', async () => {
+  it('onlyTools leaves out the plugins that do not declare the tool, and the MCP bridge without mcpServers', async () => {
     const ws = workspace();
     const quiver = await createQuiver({ workspace: ws, discoverConfig: false, onlyTools: ['read_file'] });
     open.push(quiver);
@@ -69,7 +69,7 @@ describe('first-party plugins declare every tool they register', () => {
       .plugins()
       .loaded.map((plugin) => plugin.id)
       .sort();
-    expect(loaded).toEqual(['mcp-bridge', 'tools-code']);
+    expect(loaded).toEqual(['tools-code']);
     const names = quiver
       .createSession()
       .pool()
@@ -78,11 +78,29 @@ describe('first-party plugins declare every tool they register', () => {
     expect(names).not.toContain('kanban_create');
   });
 
+  it('onlyTools keeps the MCP bridge (an undeclared plugin) when mcpServers names a server', async () => {
+    const quiver = await createQuiver({
+      workspace: workspace(),
+      config: { mcpServers: { notes: { command: 'node', args: ['notes-server.js'] } } },
+      onlyTools: ['read_file'],
+    });
+    open.push(quiver);
+    expect(
+      quiver.host
+        .plugins()
+        .loaded.map((plugin) => plugin.id)
+        .sort(),
+    ).toEqual(['mcp-bridge', 'tools-code']);
+    expect(quiver.mcpCatalog).toBeDefined();
+  });
+
   it('onlyTools with a name no plugin declares (a Claude Code name, a typo) or a tool that runs others loads every plugin', async () => {
     for (const name of ['Bash', 'read_fil', 'repl']) {
       const quiver = await createQuiver({ workspace: workspace(), discoverConfig: false, onlyTools: [name] });
       open.push(quiver);
-      expect(quiver.host.plugins().loaded).toHaveLength(FIRST_PARTY.length);
+      // The bridge has nothing to give without mcpServers: it is left out, as when a tool is declared.
+      expect(quiver.host.plugins().loaded).toHaveLength(FIRST_PARTY.length - 1);
+      expect(quiver.host.plugins().loaded.map((plugin) => plugin.id)).not.toContain('mcp-bridge');
       expect(quiver.host.registry.unloaded?.()).toEqual([]);
     }
   });
@@ -95,7 +113,7 @@ describe('first-party plugins declare every tool they register', () => {
         .plugins()
         .loaded.map((plugin) => plugin.id)
         .sort(),
-    ).toEqual(['mcp-bridge', 'tools-code']);
+    ).toEqual(['tools-code']);
   });
 
   it('lists the tools of the plugins left out as unloaded, with their plugin, aliases and kind', async () => {

@@ -1,5 +1,5 @@
-import { analyzeText, contentStems } from '@quiver/text-search';
 import type { ToolDefinitionLite } from '@quiver/types';
+import { textSearch } from './text-search.js';
 import { type ToolFields, toolFields } from './tool-fields.js';
 import { buildPostings, type FieldWeight } from './tool-postings.js';
 import { type QueryPlan, QueryPlanner } from './tool-search-query.js';
@@ -38,6 +38,7 @@ export interface ToolSearchIndex {
  * the text; a query touches only the postings of its terms, so it stays fast at 10,000 tools.
  */
 export function createToolSearchIndex(tools: readonly ToolDefinitionLite[]): ToolSearchIndex {
+  const { analyzeText, contentStems } = textSearch();
   const count = tools.length;
   const fieldsOf = tools.map(toolFields);
   const analyzed = fieldsOf.map((fields) => FIELDS.map(({ field }) => analyzeText(fields[field])));
@@ -116,6 +117,7 @@ const SERVER_BOILERPLATE = new Set(['mcp', 'server']);
 
 /** Each tool's server as a number, and the words (stems and concept terms) each server's name has. */
 function indexServers(fieldsOf: readonly ToolFields[]): { serverOf: Int32Array; serverTerms: string[][] } {
+  const { contentStems } = textSearch();
   const ids = new Map<string, number>();
   const serverTerms: string[][] = [];
   const serverOf = Int32Array.from(fieldsOf, ({ server }) => {

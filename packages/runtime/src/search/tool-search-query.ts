@@ -1,4 +1,4 @@
-import { analyzeQuery, analyzeText, isConceptTerm, wordnetHypernyms } from '@quiver/text-search';
+import { textSearch } from './text-search.js';
 
 /** The tools an indexed term occurs in, with its BM25F weight in each. */
 export interface Postings {
@@ -67,8 +67,10 @@ const ASKS_WHICH = /^\s*(which|what)\b/i;
 let listConcept: string | null | undefined;
 /** The list concept's token, found on the first query (not when the module loads: a `quiver call` never searches). */
 function listConceptTerm(): string | undefined {
-  if (listConcept === undefined)
+  if (listConcept === undefined) {
+    const { analyzeText, isConceptTerm } = textSearch();
     listConcept = analyzeText('list').find((term) => isConceptTerm(term)) ?? null;
+  }
   return listConcept ?? undefined;
 }
 /**
@@ -110,6 +112,7 @@ export class QueryPlanner {
   }
 
   private build(query: string): QueryPlan {
+    const { analyzeQuery, wordnetHypernyms } = textSearch();
     const { postings, count, nameIndex } = this.index;
     const words: string[] = [];
     const groups: Alternative[][] = [];
