@@ -36,6 +36,7 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
       'speed up',
       'faster',
       'latency',
+      'how fast',
     ],
     means: 'performance trace profile outliers explain insight',
   },
@@ -334,6 +335,7 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
       'offline copy',
       'work offline',
       'mirror the site',
+      'offline',
     ],
     means: 'crawl map site',
   },
@@ -374,6 +376,9 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
       'bill',
       'charged',
       'cheaper',
+      'paying for',
+      'bigger than needed',
+      'oversized',
     ],
     means: 'cost pricing advisor recommendations',
   },
@@ -451,6 +456,9 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
       'log it',
       'raise a ticket',
       'open a ticket',
+      'bug tracker',
+      'issue tracker',
+      'in the tracker',
     ],
     means: 'create issue work item',
   },
@@ -533,6 +541,48 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
   {
     says: ['silence', 'mute', 'snooze', 'ignore this error', 'stop alerting', 'stop notifying'],
     means: 'ignore resolve status issue',
+  },
+  // Hours people can give to an iteration → team capacity.
+  {
+    says: ['how many hours', 'hours each', 'hours per day', 'days off'],
+    means: 'capacity',
+  },
+  // Reading several files in one go → the multiple-file read.
+  {
+    says: ['several files', 'multiple files', 'many files', 'at the same time'],
+    means: 'read multiple files',
+  },
+  // Going to a page → navigation.
+  {
+    says: [
+      'open this website',
+      'open the website',
+      'open the page',
+      'open this page',
+      'visit the page',
+      'go to the page',
+    ],
+    means: 'navigate url',
+  },
+  // Permissions on a resource → role assignments.
+  {
+    says: ['who is allowed', 'who has access', 'who can access', 'allowed to access'],
+    means: 'role assignments permissions access',
+  },
+  // Finding projects on a code host → repository search.
+  {
+    says: ['open source projects', 'open source project', 'projects about'],
+    means: 'search repositories',
+  },
+  // What a file says → its contents.
+  {
+    says: ['inside a file', 'contents of a file', 'what s inside', 'the readme'],
+    means: 'file contents read',
+  },
+  // A person on a service by their name there → user search.
+  {
+    says: ['by their handle', 'by username', 'by their username'],
+    means: 'users search user',
   },
   // Getting data out into a file → export.
   {
