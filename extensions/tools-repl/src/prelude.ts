@@ -6,15 +6,18 @@
 export const SANDBOX_PRELUDE = String.raw`
 (() => {
   const g = globalThis;
-  const names = ['__quiver_print', '__quiver_list', '__quiver_call', '__quiver_search', '__quiver_timer', '__quiver_bind'];
-  const [print, list, callHost, searchHost, timerHost, bind] = names.map((name) => g[name]);
+  const names = ['__quiver_print', '__quiver_list', '__quiver_timer', '__quiver_bind'];
+  const [print, list, timerHost, bind] = names.map((name) => g[name]);
   for (const name of names) delete g[name];
-  // A bridge function starts a call and returns its number; its answer's text comes back
-  // through settle (the host holds it), which resolves the promise kept under that number.
-  // decode, when a call has one, turns the text into the call's value (or throws its error)
-  // right here, so the script's await takes the value itself: no further promise step per call.
+  // A call or search is numbered here and queued; the host takes the queue (take) each time the
+  // script stops running, so a call costs no call out of the sandbox. Its answer's text comes
+  // back through settle, which resolves the promise kept under its number. decode, when a call
+  // has one, turns the text into the call's value (or throws its error) right here, so the
+  // script's await takes the value itself: no further promise step per call.
   const waiting = new Map();
-  bind((id, text) => {
+  let nextId = 0;
+  let queue = [];
+  const settle = (id, text) => {
     const entry = waiting.get(id);
     if (entry === undefined) return;
     waiting.delete(id);
@@ -26,10 +29,33 @@ export const SANDBOX_PRELUDE = String.raw`
         entry.reject(error);
       }
     }
-  });
+  };
+  // The queued requests as a JSON array of strings, four a request: kind, number, name or query,
+  // arguments or limit; '' when there are none.
+  const stringify = JSON.stringify;
+  const take = () => {
+    if (queue.length === 0) return '';
+    const text = stringify(queue);
+    queue = [];
+    return text;
+  };
+  bind(settle, take);
   const awaiting = (id, decode) => new Promise((resolve, reject) => { waiting.set(id, { resolve, reject, decode }); });
-  const search = (query, limit) => awaiting(searchHost(query, limit));
-  const timer = (ms) => awaiting(timerHost(ms));
+  const ask = (kind, first, second, decode) => {
+    const id = ++nextId;
+    const at = queue.length;
+    queue[at] = kind;
+    queue[at + 1] = String(id);
+    queue[at + 2] = first;
+    queue[at + 3] = second;
+    return awaiting(id, decode);
+  };
+  const search = (query, limit) => ask('s', query, String(limit));
+  const timer = (ms) => {
+    const id = ++nextId;
+    timerHost(id, ms);
+    return awaiting(id);
+  };
   const show = (value) => {
     if (typeof value === 'string') return value;
     if (value === undefined) return 'undefined';
@@ -97,7 +123,7 @@ export const SANDBOX_PRELUDE = String.raw`
     } catch (error) {
       return Promise.reject(error);
     }
-    return awaiting(callHost(name, json), text ? asText : asValue);
+    return ask('c', name, json, text ? asText : asValue);
   };
   const own = Object.freeze({
     call: callTool,

@@ -6,6 +6,43 @@ import type {
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 
+/**
+ * The parts of quickjs-emscripten's FFI and Emscripten module the per-call path uses directly:
+ * an inner call's answer and the requests a script queued cross through them without the
+ * library's handle objects, scopes and generator-based host callbacks, which cost more sandbox
+ * thread time per call than QuickJS's own work. (Fields the library marks private; the version is
+ * pinned in package.json.)
+ */
+interface RawFfi {
+  QTS_NewFloat64(ctx: number, value: number): number;
+  QTS_NewString(ctx: number, chars: number): number;
+  QTS_GetString(ctx: number, value: number): number;
+  QTS_FreeCString(ctx: number, chars: number): void;
+  QTS_Call(ctx: number, fn: number, self: number, argc: number, argv: number): number;
+  QTS_ResolveException(ctx: number, value: number): number;
+  QTS_FreeValuePointer(ctx: number, value: number): void;
+  QTS_FreeValuePointerRuntime(rt: number, value: number): void;
+  QTS_ExecutePendingJob(rt: number, maxJobs: number, lastContext: number): number;
+  QTS_Typeof(ctx: number, value: number): number;
+  QTS_PromiseState(ctx: number, promise: number): number;
+}
+
+interface RawModule {
+  HEAPU8: Uint8Array;
+  _malloc(bytes: number): number;
+  _free(pointer: number): void;
+  lengthBytesUTF8(text: string): number;
+  stringToUTF8(text: string, pointer: number, maxBytes: number): void;
+  UTF8ToString(pointer: number): string;
+}
+
+interface RawContext {
+  ffi: RawFfi;
+  module: RawModule;
+  ctx: { value: number };
+  memory: { heapValueHandle(pointer: number): QuickJSHandle };
+}
+
 /** What the thread is started with. */
 export interface SandboxThreadData {
   memoryBytes: number;
@@ -56,7 +93,7 @@ export type FromThread =
   | { kind: 'ready' }
   | { kind: 'done'; run: number; outcome: ThreadOutcome; fresh: boolean }
   /**
-   * The tool calls and searches a script made since the thread last went idle, in one message:
+   * The tool calls and searches a script made since it last stopped running, in one message:
    * four strings each, `"c"` (call), its number, the tool's name and its arguments as JSON, or
    * `"s"` (search), its number, the query and the limit.
    */
@@ -80,7 +117,6 @@ export function sandboxThread(
   let printed = '';
   let dropped = 0;
   let listed = '[]';
-  let nextCall = 0;
   /** Whether no script has run since the sandbox was (re)built: its variables are all new. */
   let fresh = true;
   const waiting = new Map<number, (text: string) => void>();
@@ -88,6 +124,12 @@ export function sandboxThread(
   let onJobError: ((error: QuickJSHandle) => void) | undefined;
   /** The prelude's `settle(call, text)`: resolves the sandbox promise of a call with its answer. */
   let settle: QuickJSHandle | undefined;
+  /** The prelude's `take()`: the calls and searches the script queued, as JSON ('' for none). */
+  let take: QuickJSHandle | undefined;
+  let raw: RawContext;
+  let rt = 0;
+  /** Four words of the module's heap: the job context pointer out, and two call arguments. */
+  let scratch = 0;
   const wake = new Int32Array(data.wake);
   /** Inner calls and searches the session's side has not answered yet. */
   let outstanding = 0;
@@ -97,38 +139,6 @@ export function sandboxThread(
   let running: QuickJSHandle | undefined;
   let blocking = false;
   let jobFailed = false;
-  /** Requests made by the script and not yet posted: they leave together when the thread goes idle. */
-  let requests: string[] = [];
-  /** Whether a request has left since the thread last stopped running script code. */
-  let sentThisTurn = false;
-
-  /**
-   * A script's request: the first of a turn leaves at once (the session's side starts on it while
-   * the script runs on to its next `await`); the others of the same turn (`Promise.all`) wait for
-   * `flush` and leave together, one wake-up of the session's side for all of them.
-   */
-  const request = (kind: 'c' | 's', call: number, name: string, argument: string) => {
-    if (sentThisTurn) {
-      requests.push(kind, String(call), name, argument);
-      return;
-    }
-    sentThisTurn = true;
-    port.postMessage([kind, String(call), name, argument] satisfies FromThread);
-  };
-
-  /**
-   * Posts the requests the script made since the first of its turn, in one message. Called
-   * whenever the thread stops running script code (before it sleeps on its tools, and before it
-   * returns to its event loop).
-   */
-  const flush = () => {
-    sentThisTurn = false;
-    if (requests.length === 0) return;
-    const batch = requests;
-    requests = [];
-    port.postMessage(batch satisfies FromThread);
-  };
-
   const append = (text: string) => {
     const room = data.outputChars - printed.length;
     if (room >= text.length) printed += text;
@@ -138,17 +148,99 @@ export function sandboxThread(
     }
   };
 
+  const words = () => new Int32Array(raw.module.HEAPU8.buffer, scratch, 4);
+
+  /** A new QuickJS string of `text`; the caller frees it. */
+  const rawString = (text: string): number => {
+    const { module } = raw;
+    const bytes = module.lengthBytesUTF8(text) + 1;
+    const chars = module._malloc(bytes);
+    module.stringToUTF8(text, chars, bytes);
+    const value = raw.ffi.QTS_NewString(raw.ctx.value, chars);
+    module._free(chars);
+    return value;
+  };
+
+  /** Calls `fn` with up to two arguments: its result (the caller frees it), or the error it threw. */
+  const rawCall = (
+    fn: QuickJSHandle,
+    first = 0,
+    second = 0,
+    argc = 0,
+  ): { value: number } | { error: QuickJSHandle } => {
+    const heap = words();
+    heap[1] = first;
+    heap[2] = second;
+    const ctx = raw.ctx.value;
+    const result = raw.ffi.QTS_Call(ctx, fn.value, context.undefined.value, argc, scratch + 4);
+    const error = raw.ffi.QTS_ResolveException(ctx, result);
+    if (!error) return { value: result };
+    raw.ffi.QTS_FreeValuePointer(ctx, result);
+    return { error: raw.memory.heapValueHandle(error) };
+  };
+
+  /** Runs the script's pending jobs; the error a job threw, if one did. */
+  const runJobs = (): QuickJSHandle | undefined => {
+    words()[0] = 0;
+    const result = raw.ffi.QTS_ExecutePendingJob(rt, -1, scratch);
+    if (words()[0] === 0) {
+      raw.ffi.QTS_FreeValuePointerRuntime(rt, result);
+      return undefined;
+    }
+    const chars = raw.ffi.QTS_Typeof(raw.ctx.value, result);
+    const kind = raw.module.UTF8ToString(chars);
+    raw.module._free(chars);
+    if (kind !== 'number') return raw.memory.heapValueHandle(result);
+    raw.ffi.QTS_FreeValuePointer(raw.ctx.value, result);
+    return undefined;
+  };
+
+  /**
+   * Posts the calls and searches the script queued since it last stopped running, in one
+   * message: one wake-up of the session's side for all of a turn's calls (`Promise.all`). What
+   * crosses is checked here, as a script can replace what the prelude uses.
+   */
+  const takeRequests = (): QuickJSHandle | undefined => {
+    if (take === undefined) return undefined;
+    const taken = rawCall(take);
+    if ('error' in taken) return taken.error;
+    const ctx = raw.ctx.value;
+    const chars = raw.ffi.QTS_GetString(ctx, taken.value);
+    const text = raw.module.UTF8ToString(chars);
+    raw.ffi.QTS_FreeCString(ctx, chars);
+    raw.ffi.QTS_FreeValuePointer(ctx, taken.value);
+    if (text === '') return undefined;
+    let queued: unknown;
+    try {
+      queued = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(queued)) return undefined;
+    const requests: string[] = [];
+    for (let at = 0; at + 3 < queued.length; at += 4) {
+      const [kind, id, first, second] = queued.slice(at, at + 4) as unknown[];
+      if (kind !== 'c' && kind !== 's') continue;
+      if (typeof id !== 'string' || typeof first !== 'string' || typeof second !== 'string') continue;
+      const call = Number(id);
+      if (!Number.isSafeInteger(call) || waiting.has(call)) continue;
+      outstanding += 1;
+      waiting.set(call, settler(call));
+      requests.push(kind, id, first, second);
+    }
+    if (requests.length > 0) port.postMessage(requests satisfies FromThread);
+    return undefined;
+  };
+
   const pumpJobs = () => {
-    const jobs = runtime.executePendingJobs();
-    if (!jobs.error) {
-      jobs.dispose();
+    const error = runJobs() ?? takeRequests();
+    if (error === undefined) {
       block();
       return;
     }
     jobFailed = true;
-    flush();
-    if (onJobError) onJobError(jobs.error);
-    else jobs.error.dispose();
+    if (onJobError) onJobError(error);
+    else error.dispose();
   };
 
   const answer = (call: number, text: string) => {
@@ -169,14 +261,9 @@ export function sandboxThread(
     return any;
   };
 
-  const stillRunning = (): boolean => {
-    if (running === undefined) return false;
-    const state = context.getPromiseState(running);
-    if (state.type === 'pending') return true;
-    if (state.type === 'fulfilled') state.value.dispose();
-    else state.error.dispose();
-    return false;
-  };
+  /** Whether the script's promise is pending (0: QuickJS's JS_PROMISE_PENDING). */
+  const stillRunning = (): boolean =>
+    running !== undefined && raw.ffi.QTS_PromiseState(raw.ctx.value, running.value) === 0;
 
   /**
    * While the script waits on its tools and nothing else (no job to run, no timer due), the
@@ -189,7 +276,6 @@ export function sandboxThread(
     blocking = true;
     try {
       while (outstanding > 0 && !jobFailed && stillRunning()) {
-        flush();
         let until = deadline;
         for (const due of timerDue.values()) if (due < until) until = due;
         const left = until - Date.now();
@@ -209,33 +295,29 @@ export function sandboxThread(
       }
     } finally {
       blocking = false;
-      flush();
     }
   };
 
   /**
-   * The sandbox's own promises stand for the pending calls: a bridge function returns the call's
-   * number, the prelude keeps the promise's `resolve` under it, and the answer's text reaches it
-   * through one call of the prelude's `settle` (no QuickJS promise capability made and freed
-   * per call). Answers of a sandbox since rebuilt are dropped.
+   * The sandbox's own promises stand for the pending calls: the prelude numbers each call and
+   * keeps the promise's `resolve` under it, and the answer's text reaches it through one call of
+   * the prelude's `settle`, made here without the library's handles (no QuickJS promise
+   * capability per call). Answers of a sandbox since rebuilt are dropped.
    */
-  const pending = (start: (id: number) => void): QuickJSHandle => {
+  const settler = (id: number) => {
     const built = generation;
-    const id = ++nextCall;
-    waiting.set(id, (text) => {
+    return (text: string) => {
       if (built !== generation || settle === undefined) return;
-      const owner = context;
-      const number = owner.newNumber(id);
-      const value = owner.newString(text);
-      const settled = owner.callFunction(settle, owner.undefined, number, value);
-      number.dispose();
-      value.dispose();
-      if (settled.error) settled.error.dispose();
-      else settled.value.dispose();
+      const ctx = raw.ctx.value;
+      const number = raw.ffi.QTS_NewFloat64(ctx, id);
+      const value = rawString(text);
+      const settled = rawCall(settle, number, value, 2);
+      raw.ffi.QTS_FreeValuePointer(ctx, number);
+      raw.ffi.QTS_FreeValuePointer(ctx, value);
+      if ('error' in settled) settled.error.dispose();
+      else raw.ffi.QTS_FreeValuePointer(ctx, settled.value);
       pumpJobs();
-    });
-    start(id);
-    return context.newNumber(id);
+    };
   };
 
   const clearTimers = () => {
@@ -254,41 +336,34 @@ export function sandboxThread(
     runtime.setMaxStackSize(data.stackBytes);
     runtime.setInterruptHandler(() => Date.now() > deadline);
     context = runtime.newContext();
+    raw = context as unknown as RawContext;
+    rt = (runtime as unknown as { rt: { value: number } }).rt.value;
+    scratch = raw.module._malloc(16);
     const owner = context;
     const bridge = [
       owner.newFunction('__quiver_print', (text) => {
         append(owner.getString(text));
       }),
       owner.newFunction('__quiver_list', () => owner.newString(listed)),
-      owner.newFunction('__quiver_call', (name, args) =>
-        pending((call) => {
-          outstanding += 1;
-          request('c', call, owner.getString(name), owner.getString(args));
-        }),
-      ),
-      owner.newFunction('__quiver_search', (query, limit) =>
-        pending((call) => {
-          outstanding += 1;
-          request('s', call, owner.getString(query), String(owner.getNumber(limit)));
-        }),
-      ),
-      owner.newFunction('__quiver_timer', (ms) => {
+      owner.newFunction('__quiver_timer', (id, ms) => {
+        const call = owner.getNumber(id);
         const delay = Math.max(0, Number(owner.getNumber(ms)) || 0);
-        return pending((call) => {
-          const timer = setTimeout(() => {
-            timers.delete(timer);
-            timerDue.delete(call);
-            const done = waiting.get(call);
-            waiting.delete(call);
-            done?.('');
-          }, delay);
-          timers.add(timer);
-          timerDue.set(call, Date.now() + delay);
-        });
+        waiting.set(call, settler(call));
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          timerDue.delete(call);
+          const done = waiting.get(call);
+          waiting.delete(call);
+          done?.('');
+        }, delay);
+        timers.add(timer);
+        timerDue.set(call, Date.now() + delay);
       }),
-      owner.newFunction('__quiver_bind', (fn) => {
+      owner.newFunction('__quiver_bind', (settleFn, takeFn) => {
         settle?.dispose();
-        settle = fn.dup();
+        take?.dispose();
+        settle = settleFn.dup();
+        take = takeFn.dup();
       }),
     ];
     for (const fn of bridge) {
@@ -304,15 +379,16 @@ export function sandboxThread(
 
   const teardown = () => {
     generation += 1;
-    requests = [];
-    sentThisTurn = false;
     waiting.clear();
     outstanding = 0;
     clearTimers();
-    const bound = settle;
+    const bound = [settle, take];
     settle = undefined;
+    take = undefined;
+    raw.module._free(scratch);
+    scratch = 0;
     try {
-      bound?.dispose();
+      for (const handle of bound) handle?.dispose();
       context.dispose();
       runtime.dispose();
     } catch {
