@@ -17,9 +17,9 @@ import type { CreateHostOptions, PluginConfigContext, PluginStatus } from './hos
 import { type HostProtectedPath, protectedPathsOf } from './host-protected-paths.js';
 import { createStderrLogger } from './logger.js';
 import { type Personality, registeredToolKinds, resolvePersonality } from './personality/index.js';
-import { settleOnDemandPlugins } from './plugins/on-demand-plugin.js';
 import type { PluginCatalog } from './plugins/plugin-catalog.js';
 import { resolvePluginReference } from './plugins/plugin-resolver.js';
+import { settleOnDemandPlugins } from './plugins/settle-on-demand-plugins.js';
 import { startingPersonality } from './plugins/starting-personality.js';
 import { registerScope, type ServiceDescriptor, validateScopes } from './scopes.js';
 import { PERSONALITY_SERVICES } from './services/personality-services.js';
