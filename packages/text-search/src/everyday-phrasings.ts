@@ -584,6 +584,237 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
     says: ['by their handle', 'by username', 'by their username'],
     means: 'users search user',
   },
+  // Coordinates of a place → geocoding.
+  {
+    says: ['address to coordinates', 'lat long', 'coordinates of', 'gps coordinates for'],
+    means: 'geocode coordinates',
+  },
+  // The address at a point → reverse geocoding.
+  {
+    says: ['coordinates to address', 'what address is at', 'which street', 'address of these coordinates'],
+    means: 'reverse geocode address',
+  },
+  // Height of a point → elevation.
+  {
+    says: ['altitude', 'above sea level', 'height above'],
+    means: 'elevation',
+  },
+  // A picture of a page → a screenshot.
+  {
+    says: [
+      'capture the page',
+      'picture of the page',
+      'image of the page',
+      'what the page looks like',
+      'snapshot of the page',
+      'grab an image',
+    ],
+    means: 'screenshot',
+  },
+  // Merging a reviewed change.
+  {
+    says: ['ship it', 'land the', 'accept the merge request', 'accept merge request', 'merge it'],
+    means: 'merge',
+  },
+  // Approving a change.
+  {
+    says: ['lgtm', 'looks good to me', 'sign off', 'give my approval'],
+    means: 'approve',
+  },
+  // Feedback on a change → review comments.
+  {
+    says: [
+      'leave a comment',
+      'leave feedback',
+      'comment on the pull request',
+      'reply to the review',
+      'review comments',
+    ],
+    means: 'comment review note',
+  },
+  // Secrets and keys.
+  {
+    says: ['api key', 'api keys', 'password', 'passwords', 'connection string'],
+    means: 'secrets keys credentials',
+  },
+  // Files in cloud storage → buckets and blobs.
+  {
+    says: ['blob', 'blobs', 'object storage', 'upload to the cloud'],
+    means: 'storage buckets blob containers',
+  },
+  // People in a workspace → the users list.
+  {
+    says: [
+      'who is in the workspace',
+      'team members',
+      'everyone in the workspace',
+      'member list',
+      'members of the workspace',
+    ],
+    means: 'users list members',
+  },
+  // A quick reaction → an emoji reaction.
+  {
+    says: ['emoji', 'thumbs up', 'react to'],
+    means: 'reaction',
+  },
+  // Types from a schema.
+  {
+    says: ['types file', 'typed client', 'column names autocomplete'],
+    means: 'typescript types generate',
+  },
+  // Code that runs on demand → serverless functions.
+  {
+    says: ['serverless function', 'serverless functions', 'lambda'],
+    means: 'edge function deploy',
+  },
+  // Changing a database's schema → migrations.
+  {
+    says: ['schema change', 'alter table', 'add a column', 'new column', 'change the schema'],
+    means: 'migration apply',
+  },
+  // Turning it off and on.
+  {
+    says: ['reboot', 'restart the app', 'turn it off and on', 'bounce the'],
+    means: 'restart',
+  },
+  // Saving text to disk.
+  {
+    says: ['save to disk', 'save it to a file', 'save to a file', 'create a file'],
+    means: 'write file',
+  },
+  // Moving or renaming a file.
+  {
+    says: ['rename a file', 'rename the file', 'move the file'],
+    means: 'move rename file',
+  },
+  // Finding a file by its name.
+  {
+    says: ['file called', 'file named', 'files named', 'where is the file'],
+    means: 'search files name pattern',
+  },
+  // The shape of a folder → its tree.
+  {
+    says: ['folder structure', 'project structure', 'directory structure', 'layout of the project'],
+    means: 'directory tree',
+  },
+  // A researched answer → a research report.
+  {
+    says: ['deep research', 'literature review', 'in depth report', 'research report', 'thorough report'],
+    means: 'research report',
+  },
+  // Scholarly writing → papers.
+  {
+    says: ['academic', 'scientific', 'arxiv', 'publications', 'preprint'],
+    means: 'papers',
+  },
+  // A vendor's own documentation.
+  {
+    says: ['microsoft docs', 'azure docs', 'official documentation', 'official docs'],
+    means: 'documentation',
+  },
+  // Starting separate work → a branch.
+  {
+    says: ['new branch', 'branch off', 'start a branch'],
+    means: 'create branch',
+  },
+  // Starting a CI run.
+  {
+    says: [
+      'kick off a build',
+      'start a build',
+      'trigger a build',
+      'run the pipeline',
+      'trigger a pipeline',
+      'rerun the build',
+    ],
+    means: 'run pipeline trigger build',
+  },
+  // What a build produced → artifacts.
+  {
+    says: ['build output', 'download the build', 'compiled files', 'build files'],
+    means: 'artifacts',
+  },
+  // Browser tabs.
+  {
+    says: ['another tab', 'new tab', 'switch tab', 'other tab'],
+    means: 'tabs pages',
+  },
+  // Keys on a page.
+  {
+    says: ['press enter', 'hit enter', 'press escape'],
+    means: 'press key',
+  },
+  // Waiting on a page.
+  {
+    says: ['until it loads', 'wait until', 'finished loading', 'done loading'],
+    means: 'wait for',
+  },
+  // Running code in a page.
+  {
+    says: ['run javascript', 'run a script in the page', 'execute js', 'run js'],
+    means: 'evaluate script',
+  },
+  // What a page calls → network requests.
+  {
+    says: ['api calls the page makes', 'requests the page makes', 'xhr', 'fetch calls'],
+    means: 'network requests',
+  },
+  // Popups → dialogs.
+  {
+    says: ['pop up', 'alert box', 'confirm box', 'prompt box'],
+    means: 'dialog',
+  },
+  // Giving a page a file → upload.
+  {
+    says: ['attach a file', 'choose a file', 'file picker'],
+    means: 'upload file',
+  },
+  // Applying a manifest to a cluster.
+  {
+    says: ['deploy this yaml', 'apply the manifest', 'apply a yaml', 'apply this yaml'],
+    means: 'apply manifest',
+  },
+  // Another cluster → contexts.
+  {
+    says: ['switch cluster', 'other cluster', 'change cluster', 'different cluster'],
+    means: 'context',
+  },
+  // The fields records have → the schema.
+  {
+    says: ['what fields', 'structure of the documents', 'shape of the data', 'which fields'],
+    means: 'schema',
+  },
+  // Adding records.
+  {
+    says: ['add records', 'insert rows', 'new records', 'add documents'],
+    means: 'insert',
+  },
+  // Changing many records.
+  {
+    says: ['change all', 'bulk update', 'update all', 'mass update'],
+    means: 'update many',
+  },
+  // Removing a whole table or collection → drop.
+  {
+    says: ['delete the table', 'remove the collection', 'delete the collection', 'wipe the'],
+    means: 'drop',
+  },
+  // Work to track → work items.
+  {
+    says: ['user story', 'user stories'],
+    means: 'work item',
+  },
+  // Testing plans.
+  {
+    says: ['test cases', 'test plan', 'test suite results'],
+    means: 'test plan',
+  },
+  // Adding to the end of a page.
+  {
+    says: ['add to the end', 'add paragraphs', 'add a paragraph'],
+    means: 'append block children',
+  },
   // Getting data out into a file → export.
   {
     says: ['to a file', 'into a file', 'to a json file', 'to csv', 'to a csv', 'get the data out'],
