@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound shell3)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound shell3 shell4)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound shell3}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound shell3 shell4}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -2105,4 +2105,183 @@ if wants shell3; then
   capture sqlite3-schema "$sq" "sqlite3 --version" "sqlite3 shop.db .schema"
   capture jq-lockfile-array "$ni" "jq --version" "jq '[.packages | to_entries[] | select(.key != \"\") | {name: .key, version: .value.version, license: .value.license}]' package-lock.json"
   capture diff-normal-files "$zrepo" "diff --version" "git show HEAD~1:pkg/README.md >old.md; diff old.md pkg/README.md"
+fi
+
+if wants shell4; then
+  # Kinds no earlier section had: pytest --tb=line and --durations, gcc over several files,
+  # ShellCheck's gcc format, pylint parseable, flake8 --statistics, a failing make recipe,
+  # git bisect log, git status -uall, a long application log (tail, grep -n), find -printf,
+  # du | sort -h, sqlite3 list mode, jq @tsv, tsc with varied errors, pnpm -r list,
+  # apt-cache rdepends of several packages and depends, pip show -f.
+  s4="$work/shell4"
+  mkdir -p "$s4" && cd "$s4"
+
+  # pytest: parametrised failures in three files with --tb=line; a passing run with --durations.
+  pt="$s4/pytest-param"
+  mkdir -p "$pt/tests" && cd "$pt"
+  for m in pricing tax shipping; do
+    {
+      echo "import pytest"
+      echo "@pytest.mark.parametrize('amount,expected', [(n, n * 2) for n in range(12)])"
+      echo "def test_${m}_doubles(amount, expected):"
+      echo "    assert amount * 2 + (1 if '$m' == 'tax' and amount in (3, 7) else 0) + (1 if '$m' == 'shipping' and amount == 11 else 0) == expected"
+      echo "@pytest.mark.parametrize('code', ['EUR', 'USD', 'GBP', 'JPY'])"
+      echo "def test_${m}_currency(code):"
+      echo "    assert len(code) == 3 and (code != 'JPY' or '$m' != 'pricing')"
+    } >"tests/test_$m.py"
+  done
+  capture pytest-tb-line-param "$pt" "python3 -m pytest --version" "python3 -m pytest -v --tb=line -p no:cacheprovider tests"
+  pd="$s4/pytest-durations"
+  mkdir -p "$pd/tests" && cd "$pd"
+  for m in $(seq -w 1 6); do
+    {
+      echo "import time, pytest"
+      for k in 1 2 3 4 5; do echo "def test_step_${m}_$k(): time.sleep(0.0$(( (10#$m * k) % 9 + 1 )))"; done
+    } >"tests/test_slow_$m.py"
+  done
+  capture pytest-durations "$pd" "python3 -m pytest --version" "python3 -m pytest --durations=12 -p no:cacheprovider tests"
+
+  # gcc -Wall -Wextra over eight files, each with its own kinds of warning and two with errors.
+  gc="$s4/gcc-many"
+  mkdir -p "$gc/src" && cd "$gc"
+  for n in 1 2 3 4 5 6 7 8; do
+    {
+      echo "#include <stdio.h>"
+      echo "static int helper_$n(int x) { return x * $n; }"
+      echo "int compute_$n(int count, unsigned limit) {"
+      echo "  int unused_$n;"
+      echo "  int total;"
+      echo "  for (int i = 0; i < limit; i++) total += i;"
+      echo "  printf(\"%s\\n\", count);"
+      echo "  if (count = $n) return total;"
+      [ "$n" = 3 ] && echo "  return undeclared_value;"
+      [ "$n" = 6 ] && echo "  struct missing m; return m.size;"
+      echo "}"
+    } >"src/unit_$n.c"
+  done
+  capture gcc-wall-many-files "$gc" "gcc --version" "gcc -Wall -Wextra -O2 -c src/*.c"
+
+  # ShellCheck (gcc format), pylint (parseable) and flake8 (--statistics) over a package.
+  sc="$s4/shellcheck-gcc"
+  mkdir -p "$sc/bin" && cd "$sc"
+  for n in $(seq -w 1 12); do
+    {
+      echo "#!/bin/sh"
+      echo "src=\$1"
+      echo "cd \$src"
+      echo "for f in \$(ls *.log); do echo \$f; done"
+      [ $((10#$n % 3)) = 0 ] && echo "rm -rf \$PREFIX/"
+      [ $((10#$n % 4)) = 0 ] && echo "read line"
+      echo "echo \"done \`date\`\""
+    } >"bin/job-$n.sh"
+  done
+  capture shellcheck-gcc-format "$sc" "shellcheck --version | sed -n 2p" "shellcheck -f gcc bin/*.sh"
+  py="$s4/pylint-pkg"
+  mkdir -p "$py/billing" && cd "$py"
+  : >billing/__init__.py
+  for n in $(seq -w 1 16); do
+    {
+      echo "import os, json"
+      echo "def charge_$n(amount,currency = 'EUR'):"
+      echo "    result=amount*1.2"
+      [ $((10#$n % 5)) = 0 ] && echo "    return totl"
+      echo "    return amount"
+      echo "class Invoice$n:"
+      echo "    def render(self): return self.lines"
+    } >"billing/invoice_$n.py"
+  done
+  capture pylint-parseable "$py" "pylint --version" "pylint --output-format=parseable --score=n billing"
+  capture flake8-statistics "$py" "flake8 --version" "flake8 --count --statistics billing"
+
+  # make: a recipe that fails after many targets built.
+  mk="$s4/make-recipe"
+  mkdir -p "$mk" && cd "$mk"
+  {
+    printf 'PAGES := %s\n' "$(seq -s ' ' -f 'page%02g.html' 1 24)"
+    printf 'all: $(PAGES) check\n'
+    printf '%%.html:\n\t@echo "render $@"\n\t@printf "<h1>%%s</h1>\\n" "$*" > $@\n'
+    printf 'check:\n\t@echo "checking links in $(words $(PAGES)) pages"\n\tpython3 check_links.py $(PAGES)\n'
+  } >Makefile
+  printf 'import sys\nfor p in sys.argv[1:]:\n    print("ok", p)\nraise SystemExit("broken link in page17.html: /pricing/old -> 404")\n' >check_links.py
+  capture make-recipe-fails "$mk" "make --version" "make all"
+
+  # git bisect log after a bisect over 40 commits; git status -uall with many untracked directories.
+  gb="$s4/bisect"
+  mkdir -p "$gb" && cd "$gb" && git init -q -b main .
+  for n in $(seq 1 40); do
+    echo "$n" >value.txt; [ "$n" -ge 27 ] && echo "broken" >>value.txt
+    git add -A && git commit -qm "Change value to $n"
+  done
+  git bisect start HEAD HEAD~39 >/dev/null 2>&1
+  git bisect run sh -c '! grep -q broken value.txt' >/dev/null 2>&1
+  capture git-bisect-log "$gb" "git --version" "git bisect log"
+  git bisect reset -q >/dev/null 2>&1
+  for d in api web worker docs scripts; do mkdir -p "$d/generated/$d-cache" "tmp-$d"; for k in 1 2 3 4 5 6; do echo x >"$d/generated/out-$k.js"; echo y >"tmp-$d/dump-$k.log"; done; done
+  echo "41" >value.txt
+  capture git-status-untracked-all "$gb" "git --version" "git status -uall"
+
+  # A long application log with a few errors: its tail, and grep -n for errors and warnings.
+  lg="$s4/log"
+  mkdir -p "$lg" && cd "$lg"
+  python3 - <<'PY'
+import datetime
+start = datetime.datetime(2026, 11, 20, 8, 0, 0)
+with open("app.log", "w") as log:
+    for i in range(6000):
+        t = (start + datetime.timedelta(seconds=i * 3)).strftime("%Y-%m-%d %H:%M:%S")
+        if i in (1200, 4410, 5730):
+            log.write(f"{t} ERROR worker-{i % 4} job {i} failed: connection to db-primary:5432 refused\n")
+            log.write("Traceback (most recent call last):\n")
+            log.write(f'  File "/srv/app/jobs.py", line {80 + i % 7}, in run_job\n')
+            log.write("    conn = pool.acquire(timeout=5)\n")
+            log.write("ConnectionRefusedError: [Errno 111] Connection refused\n")
+        elif i % 500 == 250:
+            log.write(f"{t} WARN scheduler queue depth {i // 10} above threshold 400\n")
+        else:
+            log.write(f"{t} INFO worker-{i % 4} job {i} done in {(i * 37) % 900} ms\n")
+PY
+  capture log-tail-errors "$lg" "tail --version" "tail -n 400 app.log"
+  capture log-grep-errors-warnings "$lg" "grep --version" "grep -n -E 'ERROR|WARN|Error' app.log"
+
+  # find -printf with sizes, du | sort -h, sqlite3 in list mode, jq @tsv.
+  capture find-printf-sizes "$s4" "find --version" "find /usr/share/perl5 -name '*.pm' -printf '%s\t%p\n'"
+  capture du-sort-human "$s4" "du --version" "du -h --max-depth=2 /usr/lib/python3 | sort -h"
+  sq="$s4/sqlite"
+  mkdir -p "$sq" && cd "$sq"
+  python3 - <<'PY'
+import sqlite3
+db = sqlite3.connect("shop.db")
+db.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, customer TEXT, status TEXT, total_cents INTEGER)")
+statuses = ["paid", "shipped", "refunded", "pending"]
+db.executemany("INSERT INTO orders VALUES (?, ?, ?, ?)",
+    [(i, f"customer{i % 97:03d}", statuses[(i * 7) % 4], (i * 1337) % 50000) for i in range(1, 901)])
+db.commit()
+PY
+  capture sqlite3-list-mode "$sq" "sqlite3 --version" "sqlite3 shop.db 'SELECT id, customer, status, total_cents FROM orders ORDER BY id'"
+  jl="$s4/jq-lock"
+  mkdir -p "$jl" && cd "$jl" && npm init -y >/dev/null
+  npm install --package-lock-only --no-audit --no-fund --silent express@4.21.2 jest@29.7.0 >/dev/null 2>&1
+  capture jq-tsv-lockfile "$jl" "jq --version" "jq -r '.packages | to_entries[] | select(.key != \"\") | [.key, .value.version, (.value.license // \"-\")] | @tsv' package-lock.json"
+
+  # TypeScript with many kinds of error over 24 files.
+  ts="$s4/tsc-varied"
+  mkdir -p "$ts/src" && cd "$ts"
+  printf '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "NodeNext", "noUnusedLocals": true }, "include": ["src"] }\n' >tsconfig.json
+  for n in $(seq 1 24); do
+    {
+      echo "export interface Order$n { id: number; total: number }"
+      echo "export function price$n(order: Order$n, rate) { return order.totl * rate; }"
+      echo "const unusedLocal$n = $n;"
+      echo "export const label$n: string = $n;"
+      [ $((n % 4)) = 0 ] && echo "export const missing$n = helperThatDoesNotExist$n();"
+      [ $((n % 6)) = 0 ] && echo "export const bad$n: Order$n = { id: '$n' };"
+    } >"src/order_$n.ts"
+  done
+  capture tsc-varied-errors "$ts" "$monorepo_bin/tsc --version" "$monorepo_bin/tsc -p . --pretty false"
+
+  # Trees and lists: pnpm -r list, apt-cache rdepends of three packages, apt-cache depends, pip show -f.
+  capture pnpm-list-recursive "$monorepo" "npx -y pnpm@10.34.9 --version" "npx -y pnpm@10.34.9 -r list --depth 0"
+  capture apt-cache-rdepends-multi "$s4" "apt-cache --version" "apt-cache rdepends --installed zlib1g libgcc-s1 libssl3"
+  capture apt-cache-depends-many "$s4" "apt-cache --version" "apt-cache depends git curl python3.11 make gcc-12 openssh-client"
+  capture pip-show-files "$s4" "pip3 --version" "pip3 show -f pytest"
 fi

@@ -37,6 +37,7 @@ import { reduceSearchMatches } from './reducers/search-matches.js';
 import { reduceShellcheckOutput } from './reducers/shellcheck.js';
 import { reduceTaggedLines } from './reducers/tagged.js';
 import { reduceTestOutput } from './reducers/test-runners.js';
+import { reduceTreeRecords } from './reducers/tree-records.js';
 import { reduceTypescriptOutput } from './reducers/tsc.js';
 import { reduceWordList } from './reducers/word-list.js';
 import { splitTerminalText } from './terminal-result.js';
@@ -65,6 +66,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   reduceCountTable,
   reduceWordList,
   reduceAccessLog,
+  reduceTreeRecords,
   reduceRecordOutput,
   reduceGenericOutput,
 ];

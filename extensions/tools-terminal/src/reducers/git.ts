@@ -41,7 +41,22 @@ function formatStatus(groups: StatusGroups, budget: number): string {
             .sort((a, b) => a.kind - b.kind || a.index - b.index)
             .map(({ entry }) => entry)
         : entries;
-    lines.push(`${label} (${entries.length}): ${listWithLimit(ordered, limit)}`);
+    if (ordered.length <= limit) {
+      lines.push(`${label} (${entries.length}): ${ordered.join(', ')}`);
+      return;
+    }
+    // What the limit leaves out is named by directory, with its count, and its last path.
+    const rest = ordered.slice(limit);
+    const directories = new Map<string, number>();
+    for (const entry of rest) {
+      const path = entry.replace(/^(?:modified|deleted|renamed|new file|typechange|copied) +/, '');
+      const directory = path.includes('/') ? `${path.slice(0, path.lastIndexOf('/'))}/` : './';
+      directories.set(directory, (directories.get(directory) ?? 0) + 1);
+    }
+    const where = [...directories].map(([directory, count]) => `${directory} (${count})`);
+    lines.push(
+      `${label} (${entries.length}): ${ordered.slice(0, limit).join(', ')}, … and ${rest.length} more in ${listWithLimit(where, limit)}; last: ${rest.at(-1)}`,
+    );
   };
   section('conflicted', groups.conflicted);
   section('staged', groups.staged);

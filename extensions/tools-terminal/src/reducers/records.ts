@@ -21,6 +21,8 @@ const TIMESTAMP =
   /^\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)\]?/;
 const SECTION_HEADER = /^\S.*:$/;
 const LEVEL = /\b(FATAL|CRITICAL|ERROR|ERR|WARN(?:ING)?|FAIL(?:ED|URE)?)\b/i;
+const ERROR_LEVEL = /\b(?:FATAL|CRITICAL|ERROR|ERR|FAIL(?:ED|URE)?)\b/i;
+const MAX_TRACE_LINES = 20;
 
 /** `ls -R`: every section header with the number of entries under it. */
 function reduceSections(input: RecognizerInput, lines: readonly string[]): string | undefined {
@@ -75,10 +77,17 @@ function kindsOf(keys: readonly string[]): Map<string, number> {
 /** Timestamped records: how many, their span and kinds, every warning or error, then first and last key lines. */
 function reduceLogRecords(input: RecognizerInput, lines: readonly string[]): string | undefined {
   const keys: string[] = [];
+  // The lines under each record (a traceback under an error), by the record's index.
+  const under = new Map<number, string[]>();
   let continuation = 0;
   for (const line of lines) {
     if (TIMESTAMP.test(line)) keys.push(line);
-    else if (line.trim() !== '' && keys.length > 0) continuation++;
+    else if (line.trim() !== '' && keys.length > 0) {
+      continuation++;
+      const lines = under.get(keys.length - 1) ?? [];
+      if (lines.length < MAX_TRACE_LINES) lines.push(line);
+      under.set(keys.length - 1, lines);
+    }
   }
   const nonEmpty = lines.filter((line) => line.trim() !== '').length;
   if (keys.length < MIN_RECORDS || keys.length < nonEmpty / 2) return undefined;
@@ -94,14 +103,30 @@ function reduceLogRecords(input: RecognizerInput, lines: readonly string[]): str
   if (flagged.length > 0) {
     out.push(`${counted(flagged.length, 'record', input.partial)} naming an error, failure or warning:`);
     let shown = 0;
-    for (const key of flagged) {
+    let traced = 0;
+    for (const [index, key] of keys.entries()) {
+      if (!LEVEL.test(key)) continue;
       if (used + key.length > input.budget * 0.6) break;
       out.push(clip(key));
       used += Math.min(key.length, MAX_KEY_CHARS) + 1;
       shown++;
+      // An error's traceback goes with it (not a warning's detail).
+      const trace = ERROR_LEVEL.test(key) ? (under.get(index) ?? []) : [];
+      const size = trace.reduce((sum, line) => sum + Math.min(line.length, MAX_KEY_CHARS) + 1, 0);
+      if (trace.length > 0 && used + size <= input.budget * 0.6) {
+        out.push(...trace.map(clip));
+        used += size;
+        traced += trace.length;
+      }
     }
     if (shown < flagged.length)
       out.push(`[… ${plural(flagged.length - shown, 'more flagged record')} not shown]`);
+    if (traced > 0)
+      out[0] = (out[0] as string).replace(
+        / \(([\d,]+) continuation lines? not shown\)$/,
+        (_, count: string) =>
+          ` (${plural(Number(count.replace(/,/g, '')), 'continuation line')}, ${traced.toLocaleString('en-US')} of them under errors below)`,
+      );
   }
   const room = Math.max(0, input.budget - used);
   const head: string[] = [];
