@@ -76,3 +76,59 @@ describe('tool search on requests in everyday words', () => {
     expect(rank).toBeLessThan(5);
   });
 });
+
+describe('tool search on more requests in everyday words', () => {
+  const catalog = catalogDefinitions();
+  // Without the phrasings added for them these rank below the fifth place or not in the first ten.
+  const cases: [string, string, string[]][] = [
+    [
+      'finds the rollout when asked for a rollback',
+      'initiate a rollback of the checkout service',
+      ['mcp__mcp-server-kubernetes__kubectl_rollout'],
+    ],
+    [
+      'finds the process list or kill when asked what holds a port',
+      "what's holding this port on my laptop",
+      ['mcp__desktop-commander__list_processes', 'mcp__desktop-commander__kill_process'],
+    ],
+    [
+      'finds the listing with sizes when asked for space hogs',
+      'find the space hogs in my home folder',
+      ['mcp__server-filesystem__list_directory_with_sizes'],
+    ],
+    [
+      'finds the multiple-file read when asked for many files at the same time',
+      'open many files at the same time',
+      ['mcp__server-filesystem__read_multiple_files', 'mcp__desktop-commander__read_multiple_files'],
+    ],
+    [
+      'finds browser navigation when asked to open a page',
+      'open the page of our status dashboard',
+      [
+        'mcp__playwright-mcp__browser_navigate',
+        'mcp__chrome-devtools-mcp__navigate_page',
+        'mcp__server-puppeteer__puppeteer_navigate',
+      ],
+    ],
+    [
+      'finds role assignments when asked who has access',
+      'who has access to this key vault',
+      ['mcp__azure-mcp__role'],
+    ],
+  ];
+  for (const [title, request, wanted] of cases)
+    it(title, () => {
+      const rank = rankOf(request, catalog, wanted);
+      expect(rank).toBeGreaterThanOrEqual(0);
+      expect(rank).toBeLessThan(5);
+    });
+
+  // A phrasing that means one capability ("to a json file" → export) outweighs the collection and
+  // database words every MongoDB tool shares: without its 1.5× weight the export ranks fourth.
+  it('ranks the export first when a collection should go to a JSON file', () => {
+    const rank = rankOf('move json out of mongodb: write the events collection to a json file', catalog, [
+      'mcp__mongodb-mcp-server__export',
+    ]);
+    expect(rank).toBe(0);
+  });
+});

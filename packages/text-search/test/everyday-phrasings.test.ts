@@ -26,6 +26,17 @@ describe('everyday phrasings', () => {
     );
   });
 
+  it('weighs the one tool-side word of a phrasing 1.5 times a list word, unless told otherwise', () => {
+    const exportWeight = (options: { phrasingWeight: number; oneWordPhrasingWeight?: number }) =>
+      analyzeQuery('write the users to a json file', options)
+        .flat()
+        .find((alternative) => alternative.term === stemWord('export'))?.weight;
+    expect(exportWeight({ phrasingWeight: 0.5 })).toBe(0.75);
+    expect(exportWeight({ phrasingWeight: 0.5, oneWordPhrasingWeight: 0.5 })).toBe(0.5);
+    // A phrasing of several tool-side words keeps the phrasing weight for each.
+    expect(termsAtWeight('my page loads slowly', 0.5, 0.5)).toContain(stemWord('trace'));
+  });
+
   it('reads a find-in-files request as a search of file contents', () => {
     expect(termsAtWeight('is there a find in files command', 0.4, 0.4)).toEqual(
       expect.arrayContaining([stemWord('content'), stemWord('text')]),
