@@ -23,11 +23,12 @@ const CODED_NOTE = /^([^\s:][^:]*:\d+(?::\d+)?): (note: .*\[[A-Z]{1,4}\d{2,4}\])
 // A headline whose location follows on a ` --> file:line:col` line: rustc, and ruff's full format.
 const HEADLINE = /^(?:(?:error|warning)(?:\[\w+\])?: |[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S|invalid-syntax: )/;
 const ARROW_LOCATION = /^\s*--> (\S+:\d+:\d+)/;
+const LINKER = /undefined reference to|multiple definition of|ld returned \d+ exit status|^\/\S*ld: /;
 const KEPT = [
   /^# \S+$/, // go: the package the errors below belong to
   // make's own verdicts (`*** [target] Error 1`, `Target 'app' not remade because of errors.`), not its directory moves.
   /^g?make(?:\[\d+\])?: (?!Entering directory|Leaving directory)/,
-  /undefined reference to|multiple definition of|ld returned \d+ exit status|^\/\S*ld: /,
+  LINKER,
   /^Found \d+ errors?|^Success: no issues found|^\[\*\] \d+ fixable|^Your code has been rated at /,
   /^(?:Some errors have detailed explanations|For more information about an error)/,
   // javac's count, and that it stopped listing: `100 errors`, `only showing the first 100 errors, of 120 total`.
@@ -222,7 +223,9 @@ export const reduceDiagnosticsOutput: Recognizer = (input: RecognizerInput) => {
   );
   // A make whose failing recipe printed no diagnostics (a script, a test runner) is left to the
   // readers that keep what the recipe printed.
-  if (!diagnostics.some((entry) => typeof entry !== 'string' || HEADLINE.test(entry))) return undefined;
+  const diagnosed = (entry: Located | string) =>
+    typeof entry !== 'string' || HEADLINE.test(entry) || LINKER.test(entry);
+  if (!entries.some(diagnosed)) return undefined;
   // Each diagnostic as printed while they fit in the budget; grouped by message only past it.
   const asPrinted = entries
     .map((entry) => (typeof entry === 'string' ? entry : `${entry.location}: ${entry.message}`))

@@ -1,6 +1,22 @@
 import { commandWords, type RecognizerInput } from './reducer-input.js';
 import { blocks, ERROR_LINES_PER_FAILURE, type TestReport } from './test-report.js';
 
+const MAX_DURATIONS = 20;
+
+/** The lines after a `=== heading ===` rule up to the next rule. */
+function blockAfter(lines: readonly string[], heading: RegExp): string[] {
+  const start = lines.findIndex((line) => heading.test(line));
+  if (start < 0) return [];
+  const end = lines.findIndex((line, index) => index > start && /^=+ .* =+$/.test(line));
+  return lines.slice(start + 1, end < 0 ? undefined : end).filter((line) => line.trim() !== '');
+}
+
+function firstAndLastOf(lines: readonly string[], count: number): string[] {
+  if (lines.length <= count) return [...lines];
+  const last = Math.floor(count / 3);
+  return [...lines.slice(0, count - last), `[… ${lines.length - count} more …]`, ...lines.slice(-last)];
+}
+
 /** The test a section of pytest's report is about: `ERROR at setup of test_x` and `test_x` both name `test_x`. */
 function sectionKey(title: string): string {
   return title.replace(/^ERROR (?:at (?:setup|teardown|call) of|collecting) /, '').replace(/^.*::/, '');
@@ -55,9 +71,24 @@ export function pytest(input: RecognizerInput): TestReport | undefined {
           return { name: line, details };
         })
       : sections.map((section) => ({ name: section.title, details: section.details }));
+  // `--tb=line` prints one `path:line: message` per failure, in the order of the short summary.
+  const lineLocations = blockAfter(input.lines, /^=+ FAILURES =+$/).filter((line) => /^\S+:\d+: /.test(line));
+  if (sections.length === 0 && shortSummary.length > 0 && lineLocations.length === failures.length)
+    for (const [index, failure] of failures.entries()) {
+      const location = (lineLocations[index] as string).replace(/:\d+: .*$/, (match) =>
+        match.replace(/: .*$/, ''),
+      );
+      if (failure.details.length === 0) failure.details = [location];
+    }
+  // `--durations=N`: the slowest tests, as printed, under the verdict.
+  const durations = blockAfter(input.lines, /^=+ slowest (?:\d+ )?durations =+$/);
+  const durationsHeading = input.lines.find((line) => /^=+ slowest (?:\d+ )?durations =+$/.test(line));
   const summary = [
     ...interrupted.map((line) => line.replace(/^!+ | !+$/g, '')),
     ...(summaryLine ? [summaryLine.replace(/^=+ | =+$/g, '')] : []),
+    ...(durationsHeading === undefined
+      ? []
+      : [durationsHeading.replace(/^=+ | =+$/g, ''), ...firstAndLastOf(durations, MAX_DURATIONS)]),
   ];
   return { runner: 'pytest', failures, summary };
 }

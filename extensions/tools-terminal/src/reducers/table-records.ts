@@ -116,7 +116,8 @@ function rareValueRows(rows: readonly string[], split: (line: string) => string[
       const value = split(row)[column] as string;
       counts.set(value, (counts.get(value) ?? 0) + 1);
     }
-    if (counts.size < 2 || counts.size > MAX_CATEGORIES) continue;
+    // A long table has more categories (a lockfile's licenses): one value for every 20 rows at most.
+    if (counts.size < 2 || counts.size > Math.max(MAX_CATEGORIES, Math.floor(rows.length / 20))) continue;
     if (Math.max(...counts.values()) < rows.length * 0.5) continue;
     const few = [...counts].filter(([, count]) => count <= Math.max(2, rows.length * 0.1));
     const taken = few.reduce((sum, [, count]) => sum + count, 0);
