@@ -218,9 +218,6 @@ export const reduceDiagnosticsOutput: Recognizer = (input: RecognizerInput) => {
     } else if (KEPT.some((pattern) => pattern.test(line))) entries.push(line);
   }
   if (headline !== undefined) entries.push(headline);
-  const diagnostics = entries.filter(
-    (entry) => typeof entry !== 'string' || HEADLINE.test(entry) || /^make/.test(entry),
-  );
   // A make whose failing recipe printed no diagnostics (a script, a test runner) is left to the
   // readers that keep what the recipe printed.
   const diagnosed = (entry: Located | string) =>
