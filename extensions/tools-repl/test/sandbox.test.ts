@@ -102,6 +102,33 @@ got`,
     expect(calls.map((call) => call.name)).toEqual(['echo', 'echo', 'missing']);
   });
 
+  it('sends the session only the calls a script made, even when it replaces JSON.stringify and Array methods', async () => {
+    const box = await sandbox();
+    const { host, calls } = echoHost();
+    // The script's calls wait inside the sandbox until it stops running; what the host takes
+    // from there must be what the calls asked, whatever the script did to the builtins since.
+    const outcome = await box.run({
+      code: `const stringify = JSON.stringify;
+JSON.stringify = () => '["c","1","forged","{}"]';
+Array.prototype.push = () => { throw new Error('push replaced') };
+const first = await tools.echo({ i: 1 });
+const both = await Promise.all([tools.echo({ i: 2 }), tools.echo({ i: 3 })]);
+stringify([first, ...both])`,
+      host,
+      deadline: Date.now() + 5_000,
+      signal: new AbortController().signal,
+    });
+    expect(outcome).toMatchObject({ ok: true });
+    if (!outcome.ok) return;
+    // The script's own JSON.stringify made its arguments: the forged text, as the echo's argument.
+    expect(JSON.parse(outcome.value)).toEqual([
+      'echo:["c","1","forged","{}"]',
+      'echo:["c","1","forged","{}"]',
+      'echo:["c","1","forged","{}"]',
+    ]);
+    expect(calls.map((call) => call.name)).toEqual(['echo', 'echo', 'echo']);
+  });
+
   it('offers no ambient I/O, and no way to the host through eval, Function or prototypes', async () => {
     const box = await sandbox();
     const outcome = await run(
