@@ -1,10 +1,7 @@
 #!/usr/bin/env node
 import { launchEnvironment } from './launch/launch-environment.js';
 import { mayRunTools } from './launch/tool-running-commands.js';
-import { growYoungGenerationAtOnce } from './launch/young-generation.js';
 import { runCli } from './run-cli.js';
-
-growYoungGenerationAtOnce(process.argv);
 
 // A reader that stops early (`quiver log | head`) ends the command quietly, not with a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

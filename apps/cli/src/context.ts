@@ -8,7 +8,7 @@ import { printError } from './output.js';
 export async function openQuiver(
   global: GlobalOptions,
   extra: { personality?: string } = {},
-  reopen: Pick<CreateQuiverOptions, 'trustProject' | 'sessionLogWriter' | 'onlyTools'> & {
+  reopen: Pick<CreateQuiverOptions, 'trustProject' | 'sessionLogWriter' | 'onlyTools' | 'mcpBridge'> & {
     quiet?: boolean;
   } = {},
 ): Promise<Quiver> {
@@ -19,6 +19,7 @@ export async function openQuiver(
     env: launchEnvironment(),
     ...(reopen.trustProject ? { trustProject: reopen.trustProject } : {}),
     ...(reopen.onlyTools ? { onlyTools: reopen.onlyTools } : {}),
+    ...(reopen.mcpBridge ? { mcpBridge: reopen.mcpBridge } : {}),
     // A command that runs a call or two and ends commits its log rows itself; only the commands
     // that keep serving (`serve`, `rpc`) start the log's writer thread.
     sessionLogWriter: reopen.sessionLogWriter ?? 'calling-thread',

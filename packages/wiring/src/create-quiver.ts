@@ -90,6 +90,13 @@ export interface CreateQuiverOptions {
    * (`plugins:` names it). Default: every first-party plugin.
    */
   onlyTools?: readonly string[];
+  /**
+   * When the MCP bridge is imported: `always`, or `when-configured`: only when `mcpServers` (every
+   * settings layer merged) names a server, valid or not. Without one the bridge has no tool,
+   * resource or prompt to give; what differs is that `host.plugins()` does not list it and
+   * `mcpCatalog` is undefined. Default `always`, and `when-configured` with `onlyTools`.
+   */
+  mcpBridge?: 'always' | 'when-configured';
 }
 
 /** Every first-party plugin, imported: what `quiver` loads by default. */
@@ -230,7 +237,9 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
       if (!isPersonServer(started, person, server)) started.checkMcpServer(server, config);
     },
   );
-  const firstParty = await firstPartyBuiltins(selection.load, bridge, options.onlyTools !== undefined);
+  const bridgeOnDemand =
+    (options.mcpBridge ?? (options.onlyTools ? 'when-configured' : 'always')) !== 'always';
+  const firstParty = await firstPartyBuiltins(selection.load, bridge, bridgeOnDemand);
   const hostOptions: CreateHostOptions = {
     ...project,
     trustStorageOpened: (storage) => {
@@ -302,9 +311,9 @@ export async function createQuiver(options: CreateQuiverOptions = {}): Promise<Q
 
 /**
  * The first-party plugins to load, in their order. The MCP bridge is built with the user's pin
- * store; for a process that runs only the tools it names (`onlyTools`) it is imported only when
- * the configuration has an `mcpServers` entry: without one it has no tool, resource or server to
- * give (a server a personality enables but no configuration defines is ignored by the bridge too).
+ * store; on demand (`mcpBridge: 'when-configured'`) it is imported only when the configuration has
+ * an `mcpServers` entry: without one it has no tool, resource or server to give (a server a
+ * personality enables but no configuration defines is ignored by the bridge too).
  */
 async function firstPartyBuiltins(
   plugins: readonly FirstPartyPlugin[],

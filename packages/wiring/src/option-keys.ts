@@ -18,9 +18,11 @@ export const OPTION_KEYS = {
   trustProject: true,
   sessionLogWriter: true,
   onlyTools: true,
+  mcpBridge: true,
 } as const;
 
 const SESSION_LOG_WRITERS = ['thread', 'calling-thread'];
+const MCP_BRIDGE_LOADING = ['always', 'when-configured'];
 
 /** A misspelt option (`configFile`, `trustProjects`) would be ignored without a word: refuse it. */
 export function checkCreateQuiverOptions(options: object): void {
@@ -45,6 +47,15 @@ export function checkCreateQuiverOptions(options: object): void {
       `createQuiver: onlyTools must be a non-empty array of tool names, not ${JSON.stringify(onlyTools)}.`,
       {
         fix: 'Pass the names of the tools this instance will run, e.g. ["read_file"], or leave it out to load every plugin.',
+      },
+    );
+  const bridge = (options as { mcpBridge?: unknown }).mcpBridge;
+  if (bridge !== undefined && !MCP_BRIDGE_LOADING.includes(bridge as string))
+    throw new QuiverError(
+      'usage',
+      `createQuiver: mcpBridge must be "always" or "when-configured", not ${JSON.stringify(bridge)}.`,
+      {
+        fix: 'Leave it out to load the MCP bridge always, or pass "when-configured" to load it only when mcpServers names a server.',
       },
     );
   const known = Object.keys(OPTION_KEYS);

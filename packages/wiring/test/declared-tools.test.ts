@@ -139,6 +139,32 @@ describe('first-party plugins declare every tool they register', () => {
     expect(quiver.host.registry.get('read_file')).toBeUndefined();
   });
 
+  it("mcpBridge: 'when-configured' leaves the bridge out of a host without mcpServers, and only then", async () => {
+    const without = await createQuiver({
+      workspace: workspace(),
+      discoverConfig: false,
+      mcpBridge: 'when-configured',
+    });
+    open.push(without);
+    const ids = (quiver: Quiver) => quiver.host.plugins().loaded.map((plugin) => plugin.id);
+    expect(ids(without)).toHaveLength(FIRST_PARTY.length - 1);
+    expect(ids(without)).not.toContain('mcp-bridge');
+    expect(without.mcpCatalog).toBeUndefined();
+    const withServer = await createQuiver({
+      workspace: workspace(),
+      config: { mcpServers: { notes: { command: 'node', args: ['notes-server.js'] } } },
+      mcpBridge: 'when-configured',
+    });
+    open.push(withServer);
+    expect(ids(withServer)).toContain('mcp-bridge');
+    const always = await createQuiver({ workspace: workspace(), discoverConfig: false });
+    open.push(always);
+    expect(ids(always)).toContain('mcp-bridge');
+    await expect(
+      createQuiver({ workspace: workspace(), discoverConfig: false, mcpBridge: 'never' as never }),
+    ).rejects.toThrow(/mcpBridge must be "always" or "when-configured", not "never"/);
+  });
+
   it('refuses an onlyTools that is not a list of names', async () => {
     await expect(
       createQuiver({ workspace: workspace(), discoverConfig: false, onlyTools: 'read_file' as never }),

@@ -39,7 +39,8 @@ export function registerToolsCommand(program: Command): void {
       if (options.format && !FORMATS.includes(options.format)) {
         throw new CliError(`Unknown format "${options.format}".`, `Use one of: ${FORMATS.join(', ')}.`);
       }
-      const quiver = await openQuiver(globalOptions(command), options);
+      // Without mcpServers the bridge has nothing to list: it is not imported.
+      const quiver = await openQuiver(globalOptions(command), options, { mcpBridge: 'when-configured' });
       const { estimateTokens, explainTool } = await loadRuntime();
       try {
         const session = quiver.createSession({
