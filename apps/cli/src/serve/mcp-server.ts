@@ -223,7 +223,22 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         client: `${client.name} ${client.version}`,
       });
     if (elicitation) review.enable();
-    warmCallPath(current.session);
+    warmCallPath(current.session, {
+      target: (name) => void resolveCallTarget(name, {}, listing.get(current.session), current.session),
+      dispatch: () =>
+        dispatchToolCall(tasks, {
+          envelope: undefined,
+          taskSupport: undefined,
+          owner: '',
+          sessionId: current.session.id,
+          callId: 'warm-up',
+          requestSignal: new AbortController().signal,
+          execute: async () => undefined,
+          askThroughTask: () => undefined,
+          answer: async () =>
+            server.projectCallToolResult(toCallToolResult({ ok: true, value: '' }), undefined),
+        }),
+    });
   };
 
   server.setRequestHandler('tools/list', () => ({ tools: listing.get(current.session).tools }));
