@@ -142,9 +142,7 @@ function parseServerEntry(name: string, value: unknown): McpServerConfig {
   const schema = isObject && 'url' in value ? http : stdio;
   const allowed = isObject && 'url' in value ? httpKeys : stdioKeys;
   if (isObject) {
-    const unknownKey = Object.keys(value).find(
-      (key) => !stdioKeys.includes(key) && !httpKeys.includes(key),
-    );
+    const unknownKey = Object.keys(value).find((key) => !stdioKeys.includes(key) && !httpKeys.includes(key));
     if (unknownKey !== undefined)
       throw new QuiverError('config_invalid', `mcpServers.${name}.${unknownKey}: unknown key.`, {
         fix: `Correct or remove "${unknownKey}" under mcpServers.${name}; the keys are ${allowed.join(', ')}.`,
