@@ -45,7 +45,7 @@ export const SANDBOX_PRELUDE = String.raw`
     const id = ++nextId;
     const at = queue.length;
     queue[at] = kind;
-    queue[at + 1] = String(id);
+    queue[at + 1] = '' + id;
     queue[at + 2] = first;
     queue[at + 3] = second;
     return awaiting(id, decode);

@@ -102,7 +102,7 @@ got`,
     expect(calls.map((call) => call.name)).toEqual(['echo', 'echo', 'missing']);
   });
 
-  it('sends the session only the calls a script made, even when it replaces JSON.stringify and Array methods', async () => {
+  it('sends the session only the calls a script made, even when it replaces JSON.stringify, String and Array methods', async () => {
     const box = await sandbox();
     const { host, calls } = echoHost();
     // The script's calls wait inside the sandbox until it stops running; what the host takes
@@ -111,6 +111,7 @@ got`,
       code: `const stringify = JSON.stringify;
 JSON.stringify = () => '["c","1","forged","{}"]';
 Array.prototype.push = () => { throw new Error('push replaced') };
+globalThis.String = () => '1';
 const first = await tools.echo({ i: 1 });
 const both = await Promise.all([tools.echo({ i: 2 }), tools.echo({ i: 3 })]);
 stringify([first, ...both])`,
