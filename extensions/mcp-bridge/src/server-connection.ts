@@ -207,17 +207,14 @@ export class ServerConnection {
   }
 
   /**
-   * While the connection waits for its first call, one step per event-loop turn: a `ping` on the
-   * path a stdio call takes (see CallRouter.warm), then each new tool's result checks (see
-   * prepareResultCheck). Nothing runs on the server but the ping, and nothing is recorded; a
-   * call that arrives meanwhile waits for one step at most.
+   * While the connection waits for its first call, one step per event-loop turn: the bridged
+   * tools' argument check, then each new tool's result checks (see prepareResultCheck). The
+   * `ping` on a stdio call's path (see CallRouter.warm) went out before the listing. Nothing runs
+   * on the server but that ping, and nothing is recorded; a call that arrives meanwhile waits for
+   * one step at most.
    */
   private warmCalls(generation: number): void {
-    const { client, router } = this;
-    const steps: Array<() => void> = [];
-    if (client !== undefined && router?.canSendDirect(client))
-      steps.push(() => void router.warm(this.options.config.callTimeoutMs));
-    steps.push(prepareInputCheck);
+    const steps: Array<() => void> = [prepareInputCheck];
     for (const definition of this.unwarmed.splice(0)) steps.push(() => prepareResultCheck(definition));
     const next = () => {
       const step = steps.shift();
@@ -311,6 +308,9 @@ export class ServerConnection {
         instructions === undefined
           ? undefined
           : cleanDefinitionText(instructions, MAX_DESCRIPTION_CHARS).text;
+      // Ahead of the listing on the same pipe: answered before it, so the first call never queues behind it.
+      if (opened.router.canSendDirect(opened.client))
+        void opened.router.warm(this.options.config.callTimeoutMs);
       const tools = await listServerTools(
         opened.client,
         this.options.config.connectTimeoutMs,
