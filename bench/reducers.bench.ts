@@ -14,6 +14,7 @@ const fixtures = path.join(
 );
 const LARGE_BYTES = 8 * 1024;
 const SMALL_BUDGET = 1_000;
+const DEFAULT_BUDGET = 4_000;
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]/g;
 
 interface Sample {
@@ -70,6 +71,9 @@ export async function run(): Promise<void> {
   let largeReduced = 0;
   let largeBaseline = 0;
   const grown: string[] = [];
+  // Outputs longer than the default budget that are still over it (by a tenth) once reduced.
+  const overBudget: { name: string; size: number }[] = [];
+  let overBudgetInputs = 0;
   const lost: string[] = [];
   for (const sample of all) {
     const raw = Buffer.byteLength(sample.output);
@@ -84,6 +88,11 @@ export async function run(): Promise<void> {
     smallFacts += unbudgeted.length;
     keptSmall += kept(unbudgeted, small);
     if (kept(sample.facts, defaultReduced) < sample.facts.length) lost.push(sample.name);
+    if (sample.output.length > DEFAULT_BUDGET) {
+      overBudgetInputs++;
+      if (defaultReduced.length > DEFAULT_BUDGET * 1.1)
+        overBudget.push({ name: sample.name, size: defaultReduced.length });
+    }
     if (Buffer.byteLength(reduced) > raw)
       grown.push(`${sample.name} (${Buffer.byteLength(reduced)} > ${raw})`);
     if (raw > LARGE_BYTES) {
@@ -113,6 +122,13 @@ export async function run(): Promise<void> {
     `outputs that grew through the tool, header included: ${grown.length === 0 ? 'none' : grown.join(', ')}`,
   );
   if (lost.length > 0) console.log(`fixtures that lost a fact: ${lost.join(', ')}`);
+  const largestOver = [...overBudget].sort((a, b) => b.size - a.size).slice(0, 8);
+  console.log(
+    `outputs over the ${DEFAULT_BUDGET.toLocaleString('en-US')}-char budget still over it by 10% once reduced: ${overBudget.length} of ${overBudgetInputs}` +
+      (largestOver.length > 0
+        ? ` (largest: ${largestOver.map((item) => `${item.name} ${item.size.toLocaleString('en-US')}`).join(', ')})`
+        : ''),
+  );
   const split = averageMs(() => {
     for (const sample of all) sample.output.split('\n');
   });
