@@ -113,3 +113,32 @@ describe('long lists under a top-level record', () => {
     expect(reduced).toContain('beta · Reverse Depends: · 30 entries, 30 distinct: b0');
   });
 });
+
+describe('trees of records', () => {
+  it('keeps every project of pnpm -r list with the exact count of each dependency section, in the budget', () => {
+    const fixture = loadFixture('pnpm-list-recursive');
+    const reduced = reduceTerminalOutput(fixture);
+    expect(reduced.length).toBeLessThanOrEqual(BUDGET);
+    // Count each project's sections from the printed tree: `│   dependencies:` then `├── name` lines.
+    const expected: string[] = [];
+    let project = '';
+    let section = '';
+    const sizes = new Map<string, number>();
+    for (const line of fixture.output.split('\n')) {
+      if (/^\S+@\S+ \/|^quiver-monorepo /.test(line)) project = line.trim();
+      const heading = /^│\s+(\w+):$/.exec(line)?.[1];
+      if (heading !== undefined) section = `${project}\n  ${heading}`;
+      if (/^[├└]── /.test(line)) sizes.set(section, (sizes.get(section) ?? 0) + 1);
+    }
+    for (const [key, count] of sizes)
+      expected.push(`${key} (${count} ${count === 1 ? 'entry' : 'entries'}):`);
+    expect(expected.length).toBeGreaterThan(40);
+    const projects = new Set([...sizes.keys()].map((key) => key.split('\n')[0]));
+    expect(projects.size).toBe(27);
+    for (const line of expected) {
+      const [heading, counted] = line.split('\n') as [string, string];
+      expect(reduced).toContain(heading);
+      expect(reduced.slice(reduced.indexOf(heading))).toContain(counted);
+    }
+  });
+});

@@ -96,7 +96,7 @@ export const reduceTreeRecords: Recognizer = (input: RecognizerInput) => {
     const label = section.labelled
       ? `${section.name} (${count}):`
       : `${section.name ? `${section.name} ` : ''}(${count}):`;
-    const share = Math.floor(room / (all.length - index)) - label.length - 3;
+    const share = Math.floor(room / (all.length - index)) - label.length - 4;
     const { head, tail, hidden } = endsThatFit(
       section.entries.map((entry) => `${entry},`),
       share,
