@@ -2113,6 +2113,7 @@ if wants shell4; then
   # git bisect log, git status -uall, a long application log (tail, grep -n), find -printf,
   # du | sort -h, sqlite3 list mode, jq @tsv, tsc with varied errors, pnpm -r list,
   # apt-cache rdepends of several packages and depends, pip show -f.
+  # Needs Debian's shellcheck, pylint and flake8 (apt-get install -y shellcheck pylint flake8).
   s4="$work/shell4"
   mkdir -p "$s4" && cd "$s4"
 
