@@ -153,6 +153,38 @@ describe('quiver serve --http', () => {
     await vi.waitFor(() => expect(existsSync(marker)).toBe(true), { timeout: 10_000 });
   });
 
+  it('answers a call that sends nothing before its result as one JSON body, and streams one that reports progress', async () => {
+    const answers: string[] = [];
+    const recording = new StreamableHTTPClientTransport(new URL(server.summary.url), {
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method === 'POST' && response.status === 200)
+          answers.push(response.headers.get('content-type') ?? '');
+        return response;
+      },
+    });
+    const recorder = new Client({ name: 'recording', version: '1.0.0' });
+    await recorder.connect(recording);
+    try {
+      answers.length = 0;
+      const read = await recorder.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
+      expect(textOf(read)).toContain('The quick brown fox.');
+      expect(answers).toEqual(['application/json']);
+
+      answers.length = 0;
+      const notices = recordProgress(recording);
+      const counted = await recorder.callTool(
+        { name: 'count_slowly', arguments: { steps: 2 } },
+        { onprogress: () => {} },
+      );
+      expect(textOf(counted)).toBe('counted to 2');
+      expect(notices.map((notice) => notice.progress)).toEqual([1, 2, 3]);
+      expect(answers).toEqual(['text/event-stream']);
+    } finally {
+      await recorder.close();
+    }
+  });
+
   it('keeps a grant given through elicitation inside the MCP session that gave it', async () => {
     const asking = new Client(
       { name: 'asking', version: '1.0.0' },

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  hostHeaderValidation,
-  NodeStreamableHTTPServerTransport,
-  originValidation,
-} from '@modelcontextprotocol/node';
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
+import { type AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { QuiverError } from '@quiver/types';
 import { type Caller, ServeAuthenticator, type ServeAuthSettings, sendWebResponse } from './bearer-auth.js';
 import {
@@ -15,6 +11,7 @@ import {
   DEFAULT_CONNECTION_LIMITS,
   serverTimeouts,
 } from './http-connection-limits.js';
+import { exchange } from './http-exchange.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './http-session-limits.js';
 import { type HttpSession, HttpSessions } from './http-sessions.js';
 import { isLoopbackHost, isWildcardHost, type ListenAddress, urlHost } from './listen-address.js';
@@ -103,10 +100,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     const connection = options.openConnection(undefined, caller);
     if (caller) sessionCallers.set(connection, caller.subject);
     const shared = opening && new SharedSessionState(opening.records, log);
-    const transport = new NodeStreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        const handle: HandleHttpRequest = (req, res, body) => transport.handleRequest(req, res, body);
+        const handle: HandleHttpRequest = (req, res, body) => exchange(transport, req, res, body);
         sessions.add(sessionId, { handle, connection, ...(shared ? { shared } : {}) });
         if (!shared || !opening?.initialize) return;
         shared.id = sessionId;
@@ -127,7 +124,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     shared?.follow(connection.session);
     await connection.declareRelayedCapabilities();
     await connection.server.connect(shared ? shared.guard(transport) : transport);
-    await transport.handleRequest(request, response, opening ? opening.body : body);
+    await exchange(transport, request, response, opening ? opening.body : body);
     // Anything but an initialize request was refused by the transport: nothing to keep.
     if (transport.sessionId === undefined) await connection.close();
   };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { exchange } from './http-exchange.js';
 import type { ServeConnection } from './mcp-server.js';
 import type { SharedSessionState } from './shared-session.js';
 import type { SharedSessionRecord } from './shared-session-records.js';
@@ -54,7 +54,7 @@ export async function rebuildSession(options: {
   );
   await initialized.text();
   await state.catchUp(connection.session, record.revealedTools);
-  return toNodeHandler({ fetch: (request) => transport.handleRequest(request) }) as HandleHttpRequest;
+  return (request, response, body) => exchange(transport, request, response, body);
 }
 
 /** The protocol version in an initialize answer, sent as JSON or as one SSE event. */
