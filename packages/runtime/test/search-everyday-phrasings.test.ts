@@ -131,4 +131,15 @@ describe('tool search on more requests in everyday words', () => {
     ]);
     expect(rank).toBe(0);
   });
+  // "JSconsole" read by case alone is "j" + "sconsole"; taken apart at the glued "JS" it is the
+  // console the browser tools read.
+  it('finds the browser console when the request glues JS to console', () => {
+    const rank = rankOf('print the JSconsole warnings of the checkout page', catalog, [
+      'mcp__playwright-mcp__browser_console_messages',
+      'mcp__chrome-devtools-mcp__list_console_messages',
+      'mcp__chrome-devtools-mcp__get_console_message',
+    ]);
+    expect(rank).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(5);
+  });
 });

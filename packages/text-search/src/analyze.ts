@@ -1,6 +1,7 @@
 import { expandAbbreviations } from './abbreviations.js';
 import { EVERYDAY_PHRASINGS } from './everyday-phrasings.js';
 import { everydayPhrasingsIn } from './everyday-phrasings-index.js';
+import { splitRequestWords } from './glued-words.js';
 import { compoundWords, splitWords } from './split-words.js';
 import { stemWord } from './stem.js';
 import { isRequestFiller, isStopWord } from './stop-words.js';
@@ -64,6 +65,11 @@ export interface QueryAnalysisOptions {
    * than a word of a list (default: 1.5 × phrasingWeight).
    */
   oneWordPhrasingWeight?: number;
+  /**
+   * Stems of the searched texts' vocabulary: a glued technical word is taken off a request word
+   * ("nodejs" → node, js) when the rest is one of these (or a word WordNet or the concept groups know).
+   */
+  knownStem?: (stem: string) => boolean;
 }
 
 /**
@@ -74,7 +80,7 @@ export interface QueryAnalysisOptions {
 export function analyzeQuery(query: string, options: QueryAnalysisOptions = {}): WeightedTerm[][] {
   const synonymWeight = options.synonymWeight ?? 0.3;
   const maxSynonyms = options.maxSynonyms ?? 4;
-  const words = expandAbbreviations(splitWords(query));
+  const words = expandAbbreviations(splitRequestWords(query, options.knownStem));
   const stems = words.map(stemWord);
   const groups: WeightedTerm[][] = [];
   const groupOfStem = new Map<string, WeightedTerm[]>();

@@ -97,7 +97,10 @@ describe('text analysis', () => {
   });
 
   it('drops the words a spoken request is wrapped in from queries, and keeps them in texts', () => {
-    const terms = (query: string) => analyzeQuery(query, { synonymWeight: 0 }).map(([head]) => head?.term);
+    const terms = (query: string) =>
+      analyzeQuery(query, { synonymWeight: 0, knownStem: (stem) => stem === 'node' }).map(
+        ([head]) => head?.term,
+      );
     expect(terms('hey, could you maybe help me delete this file? thanks')).toEqual(terms('delete this file'));
     expect(analyzeText('Shows help text')).toContain('help');
   });
@@ -109,5 +112,17 @@ describe('text analysis', () => {
       [{ term: 'is', weight: 1 }],
       [{ term: 'it', weight: 1 }],
     ]);
+  });
+  it('takes a glued technical word off a known word in a request ("JSconsole", "postgresdb", "nodejs")', () => {
+    const terms = (query: string) =>
+      analyzeQuery(query, { synonymWeight: 0, knownStem: (stem) => stem === 'node' }).map(
+        (group) => group[0]?.term,
+      );
+    expect(terms('read the JSconsole errors')).toEqual(expect.arrayContaining([stemWord('console'), 'js']));
+    expect(terms('backup of my postgresdb')).toEqual(expect.arrayContaining([stemWord('postgres')]));
+    expect(terms('upgrade nodejs')).toEqual(expect.arrayContaining([stemWord('node'), 'js']));
+    expect(terms('open the GitHubPR')).toEqual(expect.arrayContaining(['pr']));
+    // Words that only end like a technical part stay whole.
+    expect(terms('a drama about cards')).toEqual([stemWord('drama'), stemWord('cards')]);
   });
 });

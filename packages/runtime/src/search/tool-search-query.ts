@@ -119,7 +119,11 @@ export class QueryPlanner {
     // A one-word concept ("make" → create, "folder" → directory) is another way to match that
     // word, not a second match: it joins the word's group, so a tool matching both the word and
     // its concept does not outscore one that has the request's own words.
-    for (const group of analyzeQuery(query, { conceptsInWordGroup: true, phrasingWeight: PHRASING_WEIGHT })) {
+    for (const group of analyzeQuery(query, {
+      conceptsInWordGroup: true,
+      phrasingWeight: PHRASING_WEIGHT,
+      knownStem: (stem) => postings.has(stem),
+    })) {
       const alternatives: Alternative[] = [];
       const add = (term: string, weight: number, namesWord: boolean) => {
         const list = postings.get(term);
