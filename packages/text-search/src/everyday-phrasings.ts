@@ -830,4 +830,221 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
     says: ['direct message', 'dm', 'private message'],
     means: 'message user',
   },
+  // Whether a change's automated checks passed → its status and pipelines.
+  {
+    says: [
+      'checks pass',
+      'checks passed',
+      'go green',
+      'went green',
+      'green check',
+      'ci status',
+      'ci passed',
+      'build is green',
+      'checks are passing',
+    ],
+    means: 'status pipelines checks',
+  },
+  // The recent commits of a branch.
+  {
+    says: [
+      'commit history',
+      'recent commits',
+      'latest commits',
+      'last commits',
+      'commit messages',
+      'history of the branch',
+      'branch history',
+    ],
+    means: 'list commits',
+  },
+  // The people of a project → its members.
+  {
+    says: [
+      'who works on',
+      'people on the project',
+      'collaborators',
+      'contributors',
+      'who else is on',
+      'members of the project',
+      'people in the group',
+    ],
+    means: 'members list',
+  },
+  // Which files a change touches.
+  {
+    says: ['files changed', 'what files changed', 'which files changed', 'touched files'],
+    means: 'changed files diffs',
+  },
+  // Two changes that cannot both apply.
+  {
+    says: ['merge conflict', 'merge conflicts', 'conflicting changes', 'won t merge', 'cannot merge'],
+    means: 'conflicts',
+  },
+  // Nobody may push to a branch.
+  {
+    says: ['lock the branch', 'lock down main', 'nobody can push', 'prevent pushes', 'require reviews'],
+    means: 'protect branch protected',
+  },
+  // Where an app sends its errors → the project's client key.
+  {
+    says: ['send errors to', 'report errors to', 'error reporting key', 'client key', 'sentry key'],
+    means: 'dsn keys client',
+  },
+  // Marking an error handled.
+  {
+    says: [
+      'mark as resolved',
+      'mark it resolved',
+      'mark as fixed',
+      'resolve the error',
+      'close the error',
+      'assign the error',
+      'assign this error',
+    ],
+    means: 'update issue status resolve assign',
+  },
+  // Why an error happens.
+  {
+    says: ['root cause', 'why did it crash', 'why is it crashing', 'why does it fail', 'explain this error'],
+    means: 'analyze issue root cause',
+  },
+  // Writing in a thread.
+  {
+    says: ['reply in the thread', 'answer in the thread', 'respond in the thread', 'in the thread'],
+    means: 'reply thread',
+  },
+  // Sending a message somewhere.
+  {
+    says: ['send a message', 'message someone', 'write to the channel', 'post in', 'say in the channel'],
+    means: 'post message',
+  },
+  // How much a CI plan is used.
+  {
+    says: ['credits used', 'how many credits', 'usage report', 'usage data', 'build minutes'],
+    means: 'usage data',
+  },
+  // Which tests of a job failed.
+  {
+    says: ['which tests failed', 'test failures', 'failed test cases', 'test report'],
+    means: 'test results job',
+  },
+  // A CI configuration that does not work.
+  {
+    says: ['ci config', 'config yml', 'validate my config', 'pipeline config', 'config is invalid'],
+    means: 'config helper validate',
+  },
+  // How many of something a database holds.
+  {
+    says: [
+      'how many documents',
+      'how many records',
+      'how many rows',
+      'number of documents',
+      'number of records',
+      'number of rows',
+    ],
+    means: 'count',
+  },
+  // Which collections a database has.
+  {
+    says: ['which collections', 'what collections', 'collections in my database'],
+    means: 'list collections',
+  },
+  // Which tables a database has.
+  {
+    says: ['which tables', 'what tables', 'list of tables', 'tables in my database'],
+    means: 'list tables',
+  },
+  // Queries running now on a database.
+  {
+    says: [
+      'running queries',
+      'active queries',
+      'long running queries',
+      'queries running',
+      'what is the database doing',
+    ],
+    means: 'ps processes queries running',
+  },
+  // Stopping a query.
+  {
+    says: ['cancel the query', 'kill the query', 'stop the query', 'kill a query', 'cancel a query'],
+    means: 'kill cancel query',
+  },
+  // Copies of a database.
+  {
+    says: [
+      'back up the database',
+      'database backup',
+      'backup of the database',
+      'restore the database',
+      'snapshot of the database',
+    ],
+    means: 'backups backup',
+  },
+  // Moving a build from one stage to the next.
+  {
+    says: ['to production', 'staging to production', 'move to production', 'push to prod', 'to prod'],
+    means: 'promote pipeline',
+  },
+  // A newer major version of a database.
+  {
+    says: ['upgrade postgres', 'newer postgres', 'upgrade the database', 'database version'],
+    means: 'upgrade version',
+  },
+  // Warnings about a project's security and speed.
+  {
+    says: [
+      'security warnings',
+      'security issues',
+      'row level security',
+      'rls',
+      'security holes',
+      'lint the database',
+    ],
+    means: 'advisors security performance',
+  },
+  // How a hosted project is reached.
+  {
+    says: ['anon key', 'anonymous key', 'project url', 'api url', 'endpoint of my project'],
+    means: 'publishable keys url',
+  },
+  // What a cluster runs.
+  {
+    says: [
+      'what pods',
+      'which pods',
+      'all pods',
+      'how many pods',
+      'pods in',
+      'what is running in the cluster',
+    ],
+    means: 'get list resources pods',
+  },
+  // Taking a machine out of a cluster.
+  {
+    says: ['drain the node', 'cordon', 'uncordon', 'take the node out', 'node maintenance'],
+    means: 'node management drain cordon',
+  },
+  // Everything about one resource.
+  {
+    says: ['details about', 'detailed information', 'more about this', 'everything about', 'full details'],
+    means: 'describe details info',
+  },
+  // What fields a kind of resource has.
+  {
+    says: ['fields of a resource', 'what fields does', 'api reference for a resource', 'resource spec'],
+    means: 'explain resource',
+  },
+  // Packaged apps for a cluster.
+  {
+    says: ['helm', 'install a chart', 'chart release', 'package manager for kubernetes'],
+    means: 'helm chart install',
+  },
+  // Adding a service to an app.
+  {
+    says: ['add a database to', 'add redis', 'add a cache', 'add logging to the app'],
+    means: 'addon create',
+  },
 ];
