@@ -1047,4 +1047,146 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
     says: ['add a database to', 'add redis', 'add a cache', 'add logging to the app'],
     means: 'addon create',
   },
+  // Acting on a page element.
+  {
+    says: ['click on', 'press the button', 'tap on', 'click the link'],
+    means: 'click element',
+  },
+  // Typing into a page.
+  {
+    says: ['type into', 'enter text', 'write into the field', 'type in the box', 'search box'],
+    means: 'type text fill input',
+  },
+  // Pointer moves.
+  {
+    says: ['hover over', 'mouse over', 'drag and drop'],
+    means: 'hover drag drop',
+  },
+  // Recording a page as video.
+  {
+    says: ['record a video', 'screen recording', 'record the screen', 'video of the page'],
+    means: 'screencast record',
+  },
+  // How an element looks.
+  {
+    says: ['computed style', 'what color is', 'font size of', 'css of'],
+    means: 'css styles',
+  },
+  // The size of the browser window.
+  {
+    says: ['window size', 'viewport size', 'resize the window', 'make the window'],
+    means: 'resize page viewport',
+  },
+  // Leaving a page.
+  {
+    says: ['previous page', 'back button', 'go back a page', 'close the tab', 'close the browser'],
+    means: 'navigate back close',
+  },
+  // What a page holds as text.
+  {
+    says: [
+      'what is on the page',
+      'what s on the page',
+      'text of the page',
+      'page structure',
+      'elements on the page',
+    ],
+    means: 'snapshot accessibility page',
+  },
+  // Browser errors.
+  {
+    says: ['javascript errors', 'js errors', 'console errors', 'errors in the browser', 'devtools'],
+    means: 'console messages',
+  },
+  // Places and what they offer.
+  {
+    says: ['opening hours', 'phone number of', 'reviews of', 'rating of', 'is it open'],
+    means: 'place details',
+  },
+  // Where something is.
+  {
+    says: ['where is', 'location of', 'find the address', 'find a place'],
+    means: 'geocode places search',
+  },
+  // What the assistant should keep.
+  {
+    says: ['remember', 'keep in mind', 'don t forget', 'note that', 'preferences', 'about me'],
+    means: 'memory entities observations create add',
+  },
+  // What the assistant kept.
+  {
+    says: ['what do you know about', 'what do you remember', 'recall what'],
+    means: 'read graph search nodes memory',
+  },
+  // How two things relate.
+  {
+    says: ['link between', 'relationship between', 'connect these', 'related to each other'],
+    means: 'relations create',
+  },
+  // Rows of a table-like page collection.
+  {
+    says: [
+      'database rows',
+      'rows of the database',
+      'filter the database',
+      'entries in the database',
+      'database entries',
+      'new entry',
+      'add an entry',
+    ],
+    means: 'data source query page post',
+  },
+  // What a page contains.
+  {
+    says: ['child pages', 'sub pages', 'subpages', 'content of the page', 'page content'],
+    means: 'block children retrieve page',
+  },
+  // Which folders a tool may touch.
+  {
+    says: ['which folders', 'allowed folders', 'what can you access', 'which directories can'],
+    means: 'allowed directories list',
+  },
+  // Changing part of a file.
+  {
+    says: ['change a line', 'replace text', 'edit the file', 'fix a typo', 'modify the file'],
+    means: 'edit file block replace',
+  },
+  // About one file.
+  {
+    says: ['file size', 'last modified', 'when was the file', 'how old is the file', 'file permissions'],
+    means: 'file info metadata',
+  },
+  // Programs that run now.
+  {
+    says: ['running programs', 'what is running', 'what s running', 'running processes', 'background jobs'],
+    means: 'list processes sessions',
+  },
+  // Running a program.
+  {
+    says: ['run a command', 'run a script', 'in the terminal', 'start a program', 'launch'],
+    means: 'start process command',
+  },
+  // Looking something up on the web.
+  {
+    says: ['google', 'look it up', 'look up online', 'on the web', 'on the internet', 'search online'],
+    means: 'web search',
+  },
+  // Reading one web page.
+  {
+    says: ['read this url', 'read the article', 'content of this url', 'text from the url', 'fetch the page'],
+    means: 'fetch scrape extract url content',
+  },
+  // How to use a library.
+  {
+    says: [
+      'how do i use',
+      'how to use',
+      'usage examples',
+      'code examples',
+      'library docs',
+      'package docs',
+      'api reference',
+    ],
+    means: 'library documentation docs examples',
+  },
 ];
