@@ -828,7 +828,7 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
   // Writing to one person → a direct message.
   {
     says: ['direct message', 'dm', 'private message'],
-    means: 'message user',
+    means: 'post message user',
   },
   // Whether a change's automated checks passed → its status and pipelines.
   {
