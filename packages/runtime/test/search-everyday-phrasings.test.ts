@@ -115,6 +115,21 @@ describe('tool search on more requests in everyday words', () => {
       'who has access to this key vault',
       ['mcp__azure-mcp__role'],
     ],
+    [
+      'finds the memory tools when asked to remember a preference',
+      'remember that I prefer tabs over spaces',
+      ['mcp__server-memory__create_entities', 'mcp__server-memory__add_observations'],
+    ],
+    [
+      'finds the browser console when asked for the javascript errors of a page',
+      'show me the javascript errors on this page',
+      ['mcp__playwright-mcp__browser_console_messages', 'mcp__chrome-devtools-mcp__list_console_messages'],
+    ],
+    [
+      'finds the project members when asked who else is on the project',
+      'who else is on this project with me',
+      ['mcp__mcp-gitlab__list_project_members', 'mcp__mcp-gitlab__list_group_members'],
+    ],
   ];
   for (const [title, request, wanted] of cases)
     it(title, () => {
