@@ -81,22 +81,19 @@ async function until(check: () => boolean, what: string): Promise<void> {
   throw new Error(`never: ${what}`);
 }
 
-describe('quiver serve warms its call path while it waits', () => {
-  it('pings the bridged server once and runs and logs no call before the first one', async () => {
+describe('quiver serve warms its own call path while it waits', () => {
+  it('runs and logs no call before the first one, which then runs and is logged', async () => {
     const { dir, record } = workspace();
     const { client, stderr } = await connectStdio(dir);
     try {
       await untilListed(client, 'mcp__recording__echo', { stderr });
-      // The warm-up: one ping on the call path, no tools/call, no call in the session's log.
-      await until(() => received(record).includes('ping'), 'the bridged server was pinged');
+      // The warm-up ran meanwhile: no tools/call reached the server, no call is in the session's log.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(received(record).filter((line) => line.startsWith('tools/call'))).toEqual([]);
-      expect(received(record).filter((line) => line === 'ping')).toEqual(['ping']);
       expect(await loggedCalls(dir)).toEqual([0]);
 
       const echoed = await client.callTool({ name: 'mcp__recording__echo', arguments: { message: 'hi' } });
       expect(textOf(echoed)).toBe('echo: hi');
-      // The outputSchema check built while waiting still passes a matching result.
       const shaped = await client.callTool({ name: 'mcp__recording__shaped', arguments: {} });
       expect(shaped.isError, textOf(shaped)).toBeFalsy();
       expect(shaped.structuredContent).toEqual({ n: 7 });

@@ -200,35 +200,6 @@ export class CallRouter {
     });
   }
 
-  /**
-   * One `ping` on the transport, sent and settled the way `sendCall` sends and settles a call, so
-   * that a connection's first `tools/call` finds that path compiled (the write, the reader's
-   * parse, the id map, the deadline timer) instead of compiling it on its way. It runs nothing
-   * on the server (every MCP server answers `ping`); whatever the answer, it is only dropped.
-   */
-  warm(timeoutMs: number): Promise<void> {
-    const send = this.send;
-    if (send === undefined || this.transport === undefined) return Promise.resolve();
-    const id = `quiver-ping-${++this.nextDirectId}`;
-    return new Promise<void>((resolve) => {
-      const done = () => resolve();
-      const call: DirectCall = {
-        resolve: done,
-        reject: done,
-        timer: new CallTimer(timeoutMs, () => {
-          if (this.direct.get(id) === call) this.direct.delete(id);
-          done();
-        }),
-      };
-      this.direct.set(id, call);
-      send({ jsonrpc: '2.0', id, method: 'ping' }).catch(() => {
-        if (this.direct.get(id) === call) this.direct.delete(id);
-        call.timer.clear();
-        done();
-      });
-    });
-  }
-
   private settleDirect(id: RequestId, call: DirectCall, message: JSONRPCMessage): void {
     this.direct.delete(id);
     call.timer.clear();

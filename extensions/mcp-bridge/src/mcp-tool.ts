@@ -39,11 +39,6 @@ function isObjectSchema(schema: unknown): schema is Record<string, unknown> {
 /** The server validates arguments against its own schema; Quiver only checks for an object. */
 const permissiveInput = z.looseObject({});
 
-/** Compiles now what the first call of a bridged tool compiles on its way: zod's check of its arguments. */
-export function prepareInputCheck(): void {
-  permissiveInput.safeParse({});
-}
-
 /**
  * One MCP tool as a Quiver tool. Capabilities are `{}` (the server is its own process), or only
  * the client relay when the server may ask the session's client something.

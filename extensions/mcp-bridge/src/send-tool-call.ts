@@ -159,20 +159,6 @@ export function callToolResultSchema(): { '~standard': ResultSchema['~standard']
   return resultSchema;
 }
 
-/**
- * Builds now what the first call of a tool would build on its way: the result check (run once on
- * a plain text result) and the check of its `outputSchema`. A schema that does not compile is
- * left to that call, which reports it.
- */
-export function prepareResultCheck(definition: McpToolDefinition): void {
-  callToolResultSchema()['~standard'].validate({ content: [{ type: 'text', text: '' }] });
-  try {
-    outputCheck(definition);
-  } catch {
-    // The call throws the same OutputSchemaError and reports it.
-  }
-}
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);

@@ -14,10 +14,9 @@ import { needsClientRelay, type ServerClientRelay } from './client-relay.js';
 import { isStdioServerConfig, type McpServerConfig, type StdioServerConfig } from './config.js';
 import { errorMessage } from './connection-errors.js';
 import type { CatalogServer } from './mcp-catalog.js';
-import { createMcpTool, type McpToolDefinition, prepareInputCheck } from './mcp-tool.js';
+import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import type { TransportKind } from './open-client.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
-import { prepareResultCheck } from './send-tool-call.js';
 import { type McpServerLogEntry, ServerLogLimit } from './server-log-limit.js';
 import { ReconnectSchedule } from './server-reconnect.js';
 import { bindClient, ToolCallRelay } from './server-relay.js';
@@ -89,8 +88,6 @@ export class ServerConnection {
   private readonly reconnection: ReconnectSchedule;
   private readonly calls: ToolCallRelay;
   private readonly closing = new Set<Promise<void>>();
-  /** Tools registered since the last warm-up, whose result checks are built at idle (see warmCalls). */
-  private unwarmed: McpToolDefinition[] = [];
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.state = options.config.disabled ? 'disabled' : 'idle';
@@ -127,9 +124,8 @@ export class ServerConnection {
       register: options.register,
       pins: options.pins,
       report: (code, message) => this.report(code, message),
-      createTool: (definition, name) => {
-        this.unwarmed.push(definition);
-        return createMcpTool({
+      createTool: (definition, name) =>
+        createMcpTool({
           server: options.name,
           name,
           definition,
@@ -139,8 +135,7 @@ export class ServerConnection {
           relay: needsClientRelay(options.config.allow),
           call: (toolDefinition, args, ctx) =>
             options.relay.during(ctx, name, () => this.calls.call(toolDefinition, args, ctx)),
-        });
-      },
+        }),
     });
   }
 
@@ -204,29 +199,6 @@ export class ServerConnection {
     this.client = undefined;
     if (client) this.track(client.close());
     await Promise.allSettled([...this.closing]);
-  }
-
-  /**
-   * While the connection waits for its first call, one step per event-loop turn: the bridged
-   * tools' argument check, then each new tool's result checks (see prepareResultCheck). The
-   * `ping` on a stdio call's path (see CallRouter.warm) went out before the listing. Nothing runs
-   * on the server but that ping, and nothing is recorded; a call that arrives meanwhile waits for
-   * one step at most.
-   */
-  private warmCalls(generation: number): void {
-    const steps: Array<() => void> = [prepareInputCheck];
-    for (const definition of this.unwarmed.splice(0)) steps.push(() => prepareResultCheck(definition));
-    const next = () => {
-      const step = steps.shift();
-      if (step === undefined || generation !== this.generation || this.state !== 'connected') return;
-      try {
-        step();
-      } catch {
-        // Only a warm-up: the first call does the same work and reports its own errors.
-      }
-      setImmediate(next);
-    };
-    setImmediate(next);
   }
 
   private track(closing: Promise<void>): void {
@@ -308,9 +280,6 @@ export class ServerConnection {
         instructions === undefined
           ? undefined
           : cleanDefinitionText(instructions, MAX_DESCRIPTION_CHARS).text;
-      // Ahead of the listing on the same pipe: answered before it, so the first call never queues behind it.
-      if (opened.router.canSendDirect(opened.client))
-        void opened.router.warm(this.options.config.callTimeoutMs);
       const tools = await listServerTools(
         opened.client,
         this.options.config.connectTimeoutMs,
@@ -327,7 +296,6 @@ export class ServerConnection {
         tools: this.tools.size,
       });
       this.reconnection.connected();
-      this.warmCalls(generation);
       if (this.listChangedWhileConnecting) this.refreshTools();
       this.subscriptions.renew();
     } catch (error) {
@@ -358,8 +326,6 @@ export class ServerConnection {
       if (this.state !== 'connected' || client === undefined) return;
       try {
         this.syncTools(await listServerTools(client, this.options.config.connectTimeoutMs));
-        // Warmed only on connecting: a tool added later builds its checks on its first call.
-        this.unwarmed = [];
       } catch (error) {
         this.report(
           'mcp_list_failed',
