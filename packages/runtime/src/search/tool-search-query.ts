@@ -83,7 +83,7 @@ const IDF_EXPONENT = 0.94;
  * The tool-side words of an everyday phrasing a request says ("slow" → performance, trace,
  * outliers; "go back" → rollback, undo) score this fraction of a word of the request's own.
  */
-const PHRASING_WEIGHT = 0.5;
+const PHRASING_WEIGHT = 0.6;
 /** Agents repeat queries; a plan is reused until this many others were made. */
 const MAX_CACHED_PLANS = 256;
 
