@@ -106,6 +106,7 @@ async function writeAnswer(answer: Response, post: boolean, response: ServerResp
     const late = setTimeout(sendHeaders, FIRST_EVENT_WAIT_MS);
     late.unref();
     const first = await reader.read().finally(() => clearTimeout(late));
+    if (response.destroyed) return;
     if (first.done) {
       if (!response.headersSent) response.writeHead(answer.status, headers);
       response.end();
