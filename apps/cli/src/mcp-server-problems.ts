@@ -68,7 +68,10 @@ export async function mcpServerProblems(
       });
       continue;
     }
-    if (status.state !== 'down' || status.lastError === undefined) continue;
+    // A server that failed and is being tried again (the bridge retries after 0.5 s, doubling) is
+    // still a failed server: reading the status during that retry must not drop it.
+    const retrying = status.state === 'connecting' && status.attempt > 0;
+    if ((status.state !== 'down' && !retrying) || status.lastError === undefined) continue;
     const command = configured[status.server]?.command;
     const notFound = /\bENOENT\b/.test(status.lastError);
     problems.push({

@@ -162,6 +162,9 @@ export class ServerConnection {
   }
 
   status(): McpServerStatus {
+    // A server trying again after a failure still has that failure: how its process ended and
+    // its last stderr lines stay in its status until an attempt connects.
+    const failed = this.state === 'down' || (this.state === 'connecting' && this.reconnection.attempt > 0);
     return {
       server: this.name,
       state: this.state,
@@ -172,8 +175,8 @@ export class ServerConnection {
       ...(this.state === 'connected' && this.protocolVersion
         ? { protocolVersion: this.protocolVersion }
         : {}),
-      ...(this.state === 'down' && this.failureExit ? { exit: this.failureExit } : {}),
-      ...(this.state === 'down' && this.failureStderr.length > 0 ? { stderrTail: this.failureStderr } : {}),
+      ...(failed && this.failureExit ? { exit: this.failureExit } : {}),
+      ...(failed && this.failureStderr.length > 0 ? { stderrTail: this.failureStderr } : {}),
     };
   }
 
