@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-import { launchEnvironment } from './launch/launch-environment.js';
-import { mayRunTools } from './launch/tool-running-commands.js';
-import { runCli } from './run-cli.js';
+import { runFromCodeCache, usesCodeCache } from './launch/code-cache.js';
 
 // A reader that stops early (`quiver log | head`) ends the command quietly, not with a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -9,31 +7,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
 });
 
-// Before anything else runs: commands that run tools hold the environment in memory only.
-const launch = mayRunTools(process.argv)
-  ? (await import('./launch/environment-handoff.js')).keepSecretsInMemory()
-  : ({ role: 'run' } as const);
-if (launch.role === 'failed') {
-  process.stderr.write(`quiver: ${launch.message}\n`);
-  process.exitCode = 1;
-} else {
-  const { startTelemetry } = await import('./launch/telemetry.js');
-  const stopTelemetry = await startTelemetry(launchEnvironment());
-  const code = await runCli(process.argv);
-  // Spans still buffered are sent before the process ends.
-  await stopTelemetry?.().catch(() => {});
-  process.exitCode = code;
-  // Output to a pipe is written asynchronously: a reader slower than us (a loaded machine, a
-  // large `--json`) must get all of it before the exit below can cut it short.
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-  // The command is done and its output written: end now. Plugins may still hold handles (an MCP
-  // child's pipe, a port, a timer) that would keep the process alive or make it linger.
-  process.exit(code);
-}
-
-function flushed(stream: NodeJS.WriteStream): Promise<void> {
-  if (stream.writableLength === 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    stream.write('', () => resolve());
-  });
+// `call` and `tools` run from a CommonJS bundle whose compiled code V8 caches (code-cache.ts);
+// everything else, and those two whenever the bundle cannot be used, from the ES modules.
+if (!(usesCodeCache(process.argv, process.env) && (await runFromCodeCache(process.argv, process.env)))) {
+  const { main } = await import('./launch/main.js');
+  await main(process.argv);
 }
