@@ -130,6 +130,8 @@ export async function run(): Promise<void> {
     { label: 'web requests 7, held-out', queries: loadQuerySet('tool-search-questions7-held-out.json') },
     { label: 'web requests 8, tuning', queries: loadQuerySet('tool-search-questions8-tuning.json') },
     { label: 'web requests 8, held-out', queries: loadQuerySet('tool-search-questions8-held-out.json') },
+    { label: 'web requests 9, tuning', queries: loadQuerySet('tool-search-questions9-tuning.json') },
+    { label: 'web requests 9, held-out', queries: loadQuerySet('tool-search-questions9-held-out.json') },
   ].filter(({ label }) => setIsShown(label, SHOWN_SETS));
   for (const { queries } of sets)
     for (const { relevant } of queries)
