@@ -32,4 +32,16 @@ describe('tool search: what a tool is named and first says for itself decides', 
     expect(rank).toBeGreaterThanOrEqual(0);
     expect(rank).toBeLessThan(5);
   });
+
+  // A tool whose name, first sentence and description all say "commit" keeps more of its lead over
+  // tools that say it once beside "branch" (get_branch, get_commit): with K1 1.6 the commit
+  // listing ranked 7th.
+  it('finds the commit listing when asked for the last commit messages of a branch', () => {
+    const rank = rankOf(
+      'get the last 5 commit messages from the master branch so I can write release notes',
+      ['mcp__server-github__list_commits'],
+    );
+    expect(rank).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(5);
+  });
 });
