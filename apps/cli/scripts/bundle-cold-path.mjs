@@ -190,7 +190,8 @@ const inputs = Object.keys(result.metafile.inputs)
   .filter((file) => !file.includes(`${path.sep}node_modules${path.sep}`))
   .map((file) => {
     const stat = statSync(file);
-    return [path.relative(cliRoot, file), stat.size, stat.mtimeMs];
+    const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+    return [path.relative(cliRoot, file), stat.size, stat.mtimeMs, sha256];
   });
 
 mkdirSync(outDir, { recursive: true });

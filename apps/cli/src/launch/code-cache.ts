@@ -25,6 +25,9 @@ import vm from 'node:vm';
  */
 const COMMANDS: ReadonlySet<string> = new Set(['call', 'tools']);
 
+/** plugin-host's CONFIG_FILE_NAMES (not imported: the launcher loads nothing of the packages). */
+const CONFIG_FILE_NAMES = ['quiver.yaml', 'quiver.yml'];
+
 /** Written by scripts/bundle-cold-path.mjs beside the bundle. */
 interface ColdManifest {
   /** sha256 of the bundle's text. */
@@ -37,8 +40,8 @@ interface ColdManifest {
   packages: Array<{ name: string; version: string; parent: number }>;
   /** For each `import.meta.url` in the bundle: the package (index into packages, -1: the CLI) and the file's path in it. */
   urls: Array<[number, string]>;
-  /** Files of this checkout the bundle was built from (path from the CLI's directory, size, mtime): checked only in that checkout. */
-  inputs: Array<[string, number, number]>;
+  /** Files of this checkout the bundle was built from (path from the CLI's directory, size, mtime, sha256): checked only in that checkout. */
+  inputs: Array<[string, number, number, string]>;
 }
 
 type Report = (outcome: string) => void;
@@ -76,6 +79,11 @@ export async function runFromCodeCache(argv: string[], env: NodeJS.ProcessEnv): 
     }
     moduleUrls = locateUrls(cliRoot, manifest);
     cacheFile = cacheFilePath(env, manifest, bundlePath, argv[2] as string);
+    const writable = cacheFile && toolsMayWrite(path.dirname(cacheFile), argv);
+    if (writable) {
+      report(`not used (${writable})`);
+      return false;
+    }
   } catch (error) {
     report(`not used (${(error as Error).message})`);
     return false;
@@ -124,9 +132,17 @@ export async function runFromCodeCache(argv: string[], env: NodeJS.ProcessEnv): 
 /** The first file this checkout's bundle was built from that changed since (only in that checkout). */
 function staleInput(cliRoot: string, manifest: ColdManifest): string | undefined {
   if (createHash('sha256').update(realpathSync(cliRoot)).digest('hex') !== manifest.builtIn) return undefined;
-  for (const [file, size, mtime] of manifest.inputs) {
+  for (const [file, size, mtime, sha256] of manifest.inputs) {
     const stat = statSync(path.join(cliRoot, file), { throwIfNoEntry: false });
-    if (!stat || stat.size !== size || stat.mtimeMs !== mtime) return file;
+    if (!stat || stat.size !== size) return file;
+    // A package built again writes the same files anew: only their content counts.
+    if (
+      stat.mtimeMs !== mtime &&
+      createHash('sha256')
+        .update(readFileSync(path.join(cliRoot, file)))
+        .digest('hex') !== sha256
+    )
+      return file;
   }
   return undefined;
 }
@@ -164,6 +180,53 @@ function findPackage(from: string, name: string): string | undefined {
     if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
     if (path.dirname(directory) === directory) return undefined;
   }
+}
+
+function isInside(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The real path of `file`, which may not exist yet: its nearest existing ancestor's real path, then the rest. */
+function realPathOf(file: string): string {
+  const rest: string[] = [];
+  for (let current = path.resolve(file); ; current = path.dirname(current)) {
+    try {
+      return path.join(realpathSync(current), ...rest.reverse());
+    } catch {
+      if (path.dirname(current) === current) return path.resolve(file);
+      rest.push(path.basename(current));
+    }
+  }
+}
+
+/**
+ * Why the cache directory may lie in this command's workspace, where a tool of the model could
+ * write a cache file for the next command to run as code; undefined when it cannot. The workspace
+ * is not known before the configuration is read, so every root it could have is refused: the
+ * current directory, and each ancestor below the home directory that holds `.git` or a Quiver
+ * configuration (the candidates of plugin-host's `workspaceRoot`); a command line that names a
+ * workspace or configuration, or such a configuration that names a workspace, runs without the cache.
+ */
+function toolsMayWrite(cacheDirectory: string, argv: readonly string[]): string | undefined {
+  if (argv.slice(2).some((argument) => /^-[wc]|^--(workspace|config)(=|$)/.test(argument)))
+    return 'the command line names a workspace or configuration';
+  const cache = realPathOf(cacheDirectory);
+  const home = realPathOf(os.homedir());
+  const start = realPathOf(process.cwd());
+  for (let directory = start; ; directory = path.dirname(directory)) {
+    if (directory !== start && isInside(home, directory)) break;
+    const configs = CONFIG_FILE_NAMES.map((name) => path.join(directory, name)).filter((file) =>
+      existsSync(file),
+    );
+    if (directory === start || configs.length > 0 || existsSync(path.join(directory, '.git'))) {
+      if (isInside(cache, directory)) return `the cache directory ${cacheDirectory} may be in the workspace`;
+      const naming = configs.find((file) => /^workspace\s*:/m.test(readFileSync(file, 'utf8')));
+      if (naming) return `${naming} names a workspace`;
+    }
+    if (path.dirname(directory) === directory) break;
+  }
+  return undefined;
 }
 
 /**
