@@ -21,7 +21,6 @@ function setup(): { workspace: string; cache: string; env: NodeJS.ProcessEnv } {
   return { workspace, cache, env: { HOME: home, XDG_CACHE_HOME: cache, QUIVER_CODE_CACHE_REPORT: '1' } };
 }
 
-const readNotes = ['--trust-project', 'call', 'read_file', '-a', '{"path":"notes.txt"}'];
 const callArgs = ['call', 'read_file', '-a', '{"path":"notes.txt"}'];
 
 function cacheFiles(cache: string): string[] {
@@ -105,7 +104,7 @@ describe('the code cache of quiver call and quiver tools', () => {
     // A regular file where the directory would be: no process, root included, can create it.
     const blocked = path.join(path.dirname(cache), 'not-a-directory');
     writeFileSync(blocked, '');
-    const run = () => quiver(readNotes, { cwd: workspace, env: { ...env, XDG_CACHE_HOME: blocked } });
+    const run = () => quiver(callArgs, { cwd: workspace, env: { ...env, XDG_CACHE_HOME: blocked } });
     const first = await run();
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('one line to read');
