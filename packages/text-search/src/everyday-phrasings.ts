@@ -248,6 +248,9 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
       'outdated',
       'out of date',
       'old api',
+      'legacy api',
+      'legacy apis',
+      'legacy',
       'latest version of',
       'version i use',
       'version i run',
@@ -357,9 +360,10 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
     says: ['on my plate', 'my tasks', 'my bugs', 'my tickets', 'my issues', 'i need to work on'],
     means: 'assigned issues',
   },
-  // Cleaning out records → deleting many, aggregating duplicates, expiring old ones.
+  // Cleaning out records → deleting many, aggregating duplicates, removing those older than a
+  // date (data that should expire by itself is the TTL entry's: an index).
   {
-    says: ['dedupe', 'deduplicate', 'clean up old', 'expired', 'purge old', 'cleanup'],
+    says: ['dedupe', 'deduplicate', 'clean up old', 'purge old', 'cleanup', 'older than'],
     means: 'delete many aggregate filter',
   },
   // Money → cost, pricing, advisor recommendations.
@@ -1163,7 +1167,7 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
   },
   // Running a program.
   {
-    says: ['run a command', 'run a script', 'in the terminal', 'start a program', 'launch'],
+    says: ['run a command', 'run a script', 'in the terminal', 'start a program'],
     means: 'start process command',
   },
   // Looking something up on the web.
@@ -1188,5 +1192,201 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
       'api reference',
     ],
     means: 'library documentation docs examples',
+  },
+  // How much room a SQL table takes → a SQL query on the database's size functions.
+  {
+    says: [
+      'table size',
+      'table sizes',
+      'size of a table',
+      'size of each table',
+      'each table',
+      'per table',
+      'tables using',
+      'table use',
+      'biggest tables',
+      'largest tables',
+      'database usage',
+    ],
+    means: 'sql',
+  },
+  // A page that shows nothing → what the browser logged and which requests failed.
+  {
+    says: [
+      'blank screen',
+      'blank page',
+      'white screen',
+      'empty page',
+      'page is blank',
+      'page is empty',
+      'nothing renders',
+      'nothing shows',
+      'does not render',
+      'doesn t render',
+      'fails to render',
+      'fails to load',
+      'won t load',
+      'doesn t load',
+      'not loading',
+    ],
+    means: 'console messages network requests',
+  },
+  // Something that crashed or keeps crashing → its logs and its description.
+  {
+    says: ['keeps crashing', 'crashing', 'crashed', 'crashes', 'exited with', 'restarting'],
+    means: 'logs describe',
+  },
+  // Where a function or symbol is used → a code search for its name.
+  {
+    says: [
+      'called from',
+      'is called',
+      'are called',
+      'gets called',
+      'who calls',
+      'calls to',
+      'call sites',
+      'usages',
+      'usage of',
+      'function usage',
+      'find usages',
+      'references to',
+      'where is it used',
+      'where it is used',
+      'is used',
+    ],
+    means: 'code',
+  },
+  // Projects in a given programming language → a repository search (language qualifier).
+  {
+    says: [
+      'by language',
+      'by programming language',
+      'programming language',
+      'written in',
+      'repos in',
+      'repositories in',
+      'projects in',
+    ],
+    means: 'repositories',
+  },
+  // Data that should vanish on its own after a while → an index with an expiry (TTL).
+  {
+    says: [
+      'ttl',
+      'time to live',
+      'expire after',
+      'expires after',
+      'expire automatically',
+      'age out',
+      'ages out',
+      'removed automatically',
+      'automatically removed',
+      'automatically deleted',
+      'delete automatically',
+      'after a period of time',
+      'after some time',
+    ],
+    means: 'create index',
+  },
+  // An app over its memory allowance → its logs, a restart, bigger or more dynos.
+  {
+    says: [
+      'memory quota',
+      'quota exceeded',
+      'memory exceeded',
+      'memory limit',
+      'r14',
+      'r15',
+      'out of memory errors',
+    ],
+    means: 'logs restart scale dynos',
+  },
+  // Whether the page's requests came back fine → the page's network requests and their status.
+  {
+    says: [
+      '200 ok',
+      'status code',
+      'status codes',
+      'http status',
+      'returns a 200',
+      'returned a 404',
+      'returns 404',
+      '404',
+      '500 error',
+      'failed requests',
+      'request failed',
+      'requests fail',
+      'cors error',
+    ],
+    means: 'network requests',
+  },
+  // Load that grew past what runs now → more replicas or dynos.
+  {
+    says: [
+      'times normal',
+      'x normal',
+      'above normal',
+      'load is climbing',
+      'traffic is',
+      'traffic doubled',
+      'traffic went up',
+      'requests per second',
+      'too many requests for',
+    ],
+    means: 'scale replicas dynos',
+  },
+  // Everything under a documentation site → a crawl or a map of the site.
+  {
+    says: [
+      'from a site',
+      'from the site',
+      'documentation site',
+      'docs site',
+      'documentation sites',
+      'all documentation',
+      'the whole docs',
+      'recursively get',
+      'recursively download',
+    ],
+    means: 'crawl map site',
+  },
+  // The pages of a workspace → a search over page titles.
+  {
+    says: [
+      'pages in the workspace',
+      'pages in my workspace',
+      'pages in our workspace',
+      'pages in a workspace',
+      'pages available',
+      'workspace pages',
+      'shared pages',
+      'shared with',
+      'pages i have access',
+      'pages my integration',
+      'all my pages',
+      'pages for a user',
+      'list pages',
+      'list of pages',
+      'list all pages',
+      'page id',
+    ],
+    means: 'notion search title pages',
+  },
+  // Watching a release as it goes out → the release's issues and events.
+  {
+    says: [
+      'monitor a release',
+      'monitor the release',
+      'important release',
+      'release health',
+      'new release',
+      'a release',
+      'the release',
+      'is launched',
+      'gets launched',
+      'regressions',
+    ],
+    means: 'sentry releases issues',
   },
 ];
