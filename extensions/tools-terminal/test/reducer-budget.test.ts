@@ -142,3 +142,52 @@ describe('trees of records', () => {
     }
   });
 });
+
+describe('files printed whole', () => {
+  it.each([
+    'cat-source-file',
+    'cat-yaml-lockfile',
+    'cat-toml-manifest',
+    'cat-xml-mime',
+    'cat-markdown-doc',
+    'man-page-git-log',
+    'curl-help-all',
+    'pg-dump-schema-data',
+  ])('fit %s in the budget, or say the outline alone is over it, each kept line after its own line number', (name) => {
+    const fixture = loadFixture(name);
+    const printed = fixture.output.split('\n');
+    const reduced = reduceTerminalOutput(fixture);
+    const over = /over the 4,000-character budget: the outline alone are ([\d,]+) characters/.exec(reduced);
+    if (over === null) expect(reduced.length).toBeLessThanOrEqual(BUDGET * 1.1);
+    else expect(Number((over[1] as string).replace(/,/g, ''))).toBeGreaterThan(BUDGET * 0.7);
+    const kept = reduced
+      .slice(
+        reduced.indexOf('cut from the middle; kept from it:'),
+        reduced.indexOf('[… end of the kept lines …]'),
+      )
+      .split('\n')
+      .slice(1, -1);
+    expect(kept.length).toBeGreaterThan(5);
+    for (const line of kept) {
+      const [, number, text] = /^(\d+): (.*)$/.exec(line) ?? [];
+      expect(number, line).toBeDefined();
+      // An option's description may give way to the option itself.
+      expect(printed[Number(number) - 1]?.startsWith(text as string), line).toBe(true);
+    }
+  });
+
+  it('keeps every method of a source file printed whole with its line number', () => {
+    const fixture = loadFixture('cat-source-file');
+    const reduced = reduceTerminalOutput(fixture);
+    const methods = fixture.output
+      .split('\n')
+      .map((line, index) => [index + 1, line] as const)
+      .filter(
+        ([, line]) =>
+          /^ {2}(?:async )?[_a-zA-Z]\w*\([^)]*\) \{$/.test(line) &&
+          !/^\s+(?:if|for|while|switch)\b/.test(line),
+      );
+    expect(methods.length).toBeGreaterThan(90);
+    for (const [number, line] of methods.slice(1)) expect(reduced).toContain(`${number}: ${line}`);
+  });
+});

@@ -28,8 +28,13 @@ const MAX_TRACE_LINES = 40;
 export const PROBLEM_LINE =
   /^[\w.]*(?:Error|Exception)\b: |\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to|conflict|rejected)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b|^--- FAIL: |\bERR!|\bexit(?:ed)? (?:with )?(?:code|status):? [1-9]|\bexit code [1-9]/i;
 
+/** A help text's or a manual's option line, with its description after two spaces or alone. */
+const OPTION_LINE =
+  /^\s{1,12}(?:-[A-Za-z0-9?], )?--[A-Za-z0-9][\w-]*(?:\[?=[^\s,]*\]?|\[[^\]\s]*\]| <[^>]+>)?(?:, --?[\w-]+(?:\[?=[^\s,]*\]?| <[^>]+>)?)*(?:\s+[^\s.,;:)].*)?$/;
+
 /** Outline lines kept from the cut middle of a file printed whole: past this many only their count is given. */
 const MAX_MIDDLE_OUTLINE = 150;
+const MAX_FILE_OUTLINE = 400;
 /**
  * A document's or a source file's outline: Markdown headings, and definitions at the start of a
  * line or one indent in (functions, classes, methods, types) in the common languages, a manual's
@@ -43,13 +48,16 @@ const OUTLINE_LINE = new RegExp(
     /^(?:pub(?:\([\w:]+\))?\s+)?(?:async\s+)?(?:fn|struct|enum|trait|impl|mod)\b/,
     /^(?:func|def|class)\s+\S/,
     /^ {2,4}(?:async\s+def|def|fn|pub fn)\s+\w/,
-    /^ {2,4}(?:(?:public|private|protected|static|async|get|set|override|readonly)\s+)*[A-Za-z_$#][\w$]*\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^{]+)?\{\s*$/,
+    /^ {2,4}(?:(?:public|private|protected|static|async|get|set|override|readonly)\s+)*(?!(?:if|for|while|switch|catch|with|return|else|do|await|typeof|new)\b)[A-Za-z_$#][\w$]*\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^{]+)?\{\s*$/,
     /^(?:const|let|var)\s+[\w$]+\s*=\s*(?:async\s*)?(?:function|\([^)]*\)\s*=>)/,
     /^exports\.[\w$]+\s*=|^module\.exports\s*=/,
     // A manual's section headings (`PRETTY FORMATS`), and the options a manual or a `--help` text
     // defines (`       --since=<date>`, `  -o, --output <file>  Write to file`).
     /^[A-Z][A-Z0-9]{2,}(?: [A-Z0-9]+)*$/,
-    /^\s{1,12}(?:-[A-Za-z0-9?], )?--[A-Za-z0-9][\w-]*|^\s{1,12}-[A-Za-z0-9](?:,|\s{2,}|$)/,
+    // An option's own line ends there, or goes on after two spaces with its description; prose
+    // that names an option (`   --merges.  --max-parents=0 gives…`) is not one.
+    OPTION_LINE,
+    /^\s{1,12}-[A-Za-z0-9](?:,|\s{2,}|$)/,
     // A TOML or INI file's tables (`[pkg.cargo]`), and an XML file's elements near the top that
     // carry attributes (`  <mime-type type="application/pdf">`).
     /^\[[^\]\s][^\]]*\]\s*$/,
@@ -58,6 +66,10 @@ const OUTLINE_LINE = new RegExp(
     /^[0-9a-f]{8,16} <[^>]+>:$/,
     // SQL's statements that define things (a dump, a migration): not its rows.
     /^(?:CREATE|ALTER|DROP|COPY|GRANT|REVOKE|COMMENT ON)\s+\S/,
+    // A dump's sequence positions (`SELECT pg_catalog.setval('public.orders_id_seq', 3000, true);`).
+    /^SELECT pg_catalog\.setval\(/,
+    // A table's keys and constraints, on the line under `ALTER TABLE ONLY public.customers`.
+    /^\s+ADD CONSTRAINT\s+\S/,
     /^(?:create|alter|drop)\s+(?:table|view|index|unique|sequence|function|procedure|trigger|type|schema|extension|materialized)\b/,
   ]
     .map((pattern) => pattern.source)
@@ -127,17 +139,25 @@ function collapseRuns(lines: readonly string[]): Shown[] {
   return shown;
 }
 
-/** Share of the budget each end of the output gets: 60 lines of 60 characters fit at the default budget. */
-const END_SHARE = 1;
 /** Lines kept at each end whatever their length. */
 const MIN_END_LINES = 8;
+/** Shares of the budget each end gets before the middle's kept lines, and the lines each keeps whatever their length. */
+const HEAD_SHARE = 0.2;
+const TAIL_SHARE = 0.12;
+const MIN_HEAD_LINES = 4;
+const MIN_TAIL_LINES = 3;
+/** Room left for the markers around the kept middle. */
+const MARKER_CHARS = 420;
+/** Commands that print a file or a document whole: its outline matters more than its words. */
+const FILE_COMMAND =
+  /^(?:\S+=\S+\s+)*(?:sqlite3\s.*\.dump\b|pg_dump|mysqldump|cat|head|tail|bat|batcat|less|more|nl|sed\s+-n|man|zcat|xmllint|jq|yq|curl\s+--help|\S+\s+--help)\b/;
 
 /** How many of the first entries fit in `budget` characters: at least a few, at most `max`. */
-function linesWithin(entries: readonly Shown[], max: number, budget: number): number {
+function linesWithin(entries: readonly Shown[], max: number, budget: number, min = MIN_END_LINES): number {
   let used = 0;
   let count = 0;
   for (const entry of entries) {
-    if (count >= max || (count >= MIN_END_LINES && used + entry.text.length + 1 > budget)) break;
+    if (count >= max || (count >= min && used + entry.text.length + 1 > budget)) break;
     used += entry.text.length + 1;
     count++;
   }
@@ -154,15 +174,15 @@ const printedLines = (shown: readonly Shown[]) => shown.reduce((sum, entry) => s
 export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   if (input.output.length <= GENERIC_THRESHOLD_BYTES) return undefined;
   const shown = collapseRuns(input.lines);
-  // Up to 60 lines at each end, fewer when the lines are long: each end gets a share of the budget.
-  // A small budget does not shrink them further: the ends are what this reducer knows to keep.
-  const endBudget = Math.max(input.budget, DEFAULT_REDUCER_BUDGET) * END_SHARE;
-  const headLines = linesWithin(shown, HEAD_LINES, endBudget);
-  const tailLines = linesWithin([...shown].reverse(), TAIL_LINES, endBudget);
-  if (shown.length <= headLines + tailLines) {
-    const clipped = shown.map((entry) => entry.text).join('\n');
+  // Each end gets a share of the budget first; the ends grow once the middle's lines are chosen.
+  // A small budget does not shrink the whole further: what this reducer keeps is sized for the default.
+  const budget = Math.max(input.budget, DEFAULT_REDUCER_BUDGET);
+  const clipped = shown.map((entry) => entry.text).join('\n');
+  if (clipped.length <= budget) return clipped.length < input.output.length ? clipped : undefined;
+  let headLines = linesWithin(shown, HEAD_LINES, budget * HEAD_SHARE, MIN_HEAD_LINES);
+  let tailLines = linesWithin([...shown].reverse(), TAIL_LINES, budget * TAIL_SHARE, MIN_TAIL_LINES);
+  if (shown.length <= headLines + tailLines)
     return clipped.length < input.output.length ? clipped : undefined;
-  }
   const middle = shown.slice(headLines, shown.length - tailLines);
   // A marker saying part of the output was not read stays where it was.
   const problems = middle.filter(
@@ -215,7 +235,6 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   // nothing the first one did not: it is kept once.
   const seenOutline = new Set<string>();
   const outline = middle.filter((entry) => {
-    if (keptProblems.has(entry)) return false;
     if (!OUTLINE_LINE.test(entry.text) && !(yaml && YAML_KEY.test(entry.text))) return false;
     if (seenOutline.has(entry.text)) return false;
     seenOutline.add(entry.text);
@@ -233,31 +252,128 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     outlineChars += entry.text.length + 1;
     return outlineChars <= Math.max(input.budget, DEFAULT_REDUCER_BUDGET);
   });
-  const keptOutline = new Set([...topLevel, ...nested, ...deep].slice(0, MAX_MIDDLE_OUTLINE));
-  // In the order printed: a failure under the heading or the function it belongs to.
-  const kept = middle.filter((entry) => keptProblems.has(entry) || keptOutline.has(entry));
-  const cut = printedLines(middle) - printedLines(kept);
+  // What each kind of kept line costs, and where it was printed: a file's lines keep their number.
+  const fileLike = FILE_COMMAND.test(input.command) || outline.length > problems.length;
+  // A file's outline is what is kept of it (a help text's options, a manual's sections, a source
+  // file's definitions): 150 lines, and a help text's options up to 400; a log's outline lines come
+  // after its failures.
+  const outlineOrder = [...topLevel, ...nested, ...deep].filter(
+    (entry, index) =>
+      index < MAX_MIDDLE_OUTLINE || (fileLike && index < MAX_FILE_OUTLINE && OPTION_LINE.test(entry.text)),
+  );
+  const lineNumbers = new Map<Shown, number>();
+  let printed = 1;
+  for (const entry of shown) {
+    lineNumbers.set(entry, printed);
+    printed += entry.lines;
+  }
+  // Over the budget, an option's description gives way to the option itself.
+  let bare = false;
+  const text = (entry: Shown) => {
+    if (!bare || !OPTION_LINE.test(entry.text)) return entry.text;
+    return entry.text.replace(/^(\s*\S.*?)\s{2,}\S.*$/, '$1');
+  };
+  const render = (entry: Shown) => (fileLike ? `${lineNumbers.get(entry)}: ${text(entry)}` : entry.text);
+  const cost = (entries: Iterable<Shown>) => {
+    let sum = 0;
+    for (const entry of entries) sum += render(entry).length + 1;
+    return sum;
+  };
+  // The budget is shared: a little of each end first, then what this reducer exists to keep from
+  // the middle (a file's outline, a log's failures), then the other kind, then more of each end.
+  // A log or a listing keeps up to 60 lines at each end as before, each end within the budget: its
+  // records (a request, a process, a file) are its facts, and no outline says which matter.
+  if (!fileLike) {
+    headLines = linesWithin(shown, HEAD_LINES, budget);
+    tailLines = Math.min(linesWithin([...shown].reverse(), TAIL_LINES, budget), shown.length - headLines);
+  }
+  let used = MARKER_CHARS + cost(shown.slice(0, headLines)) + cost(shown.slice(shown.length - tailLines));
+  const problemOrder = middle.filter((entry) => keptProblems.has(entry));
+  const [first, second] = fileLike ? [outlineOrder, problemOrder] : [problemOrder, outlineOrder];
+  const kept = new Set<Shown>(first);
+  if (fileLike && used + cost(first) > budget) {
+    // The outline does not fit beside the ends' share: the ends shrink to their first and last lines.
+    bare = true;
+    used -= cost(shown.slice(0, headLines)) + cost(shown.slice(shown.length - tailLines));
+    const dropped = [
+      ...shown.slice(Math.min(headLines, MIN_HEAD_LINES), headLines),
+      ...shown.slice(shown.length - tailLines, shown.length - Math.min(tailLines, MIN_TAIL_LINES)),
+    ];
+    headLines = Math.min(headLines, MIN_HEAD_LINES);
+    tailLines = Math.min(tailLines, MIN_TAIL_LINES);
+    used += cost(shown.slice(0, headLines)) + cost(shown.slice(shown.length - tailLines));
+    // The outline lines of what the ends no longer show join the kept ones.
+    for (const entry of dropped)
+      if (OUTLINE_LINE.test(entry.text) || (yaml && YAML_KEY.test(entry.text))) {
+        kept.add(entry);
+        used += render(entry).length + 1;
+      }
+  }
+  const bared = bare && first.some((entry) => OPTION_LINE.test(entry.text) && /\S\s{2,}\S/.test(entry.text));
+  used += cost(first);
+  const firstOver = used > budget;
+  for (const entry of second) {
+    if (kept.has(entry)) continue;
+    const size = render(entry).length + 1;
+    if (used + size > budget) continue;
+    kept.add(entry);
+    used += size;
+  }
+  // Room left: more of each end, a line of each in turn, up to 60 lines each.
+  for (let growing = true; growing && headLines + tailLines < shown.length; ) {
+    growing = false;
+    if (headLines < HEAD_LINES) {
+      const size = render(shown[headLines] as Shown).length + 1;
+      if (used + size <= budget) {
+        used += size;
+        headLines++;
+        growing = true;
+      }
+    }
+    if (tailLines < TAIL_LINES && headLines + tailLines < shown.length) {
+      const size = render(shown[shown.length - 1 - tailLines] as Shown).length + 1;
+      if (used + size <= budget) {
+        used += size;
+        tailLines++;
+        growing = true;
+      }
+    }
+  }
+  const keptMiddle = shown.slice(headLines, shown.length - tailLines).filter((entry) => kept.has(entry));
+  const cut = printedLines(shown.slice(headLines, shown.length - tailLines)) - printedLines(keptMiddle);
+  const keptOutline = keptMiddle.filter((entry) => outlineOrder.includes(entry)).length;
+  const keptProblemLines = keptMiddle.filter((entry) => problems.includes(entry)).length;
+  const keptAround = keptMiddle.filter(
+    (entry) => keptProblems.has(entry) && !problems.includes(entry),
+  ).length;
   const what = [
-    ...(keptProblems.size > 0
+    ...(keptProblemLines > 0
       ? [
-          `${plural(Math.min(problems.length, MAX_MIDDLE_PROBLEMS), 'line')} reporting a failure${problems.length > MAX_MIDDLE_PROBLEMS ? ` (of ${problems.length.toLocaleString('en-US')})` : ''}${keptProblems.size > Math.min(problems.length, MAX_MIDDLE_PROBLEMS) ? ' with their stack traces and the headings they were printed under' : ''}`,
+          `${plural(keptProblemLines, 'line')} reporting a failure${problems.length > keptProblemLines ? ` (of ${problems.length.toLocaleString('en-US')})` : ''}${keptAround > 0 ? ' with their stack traces and the headings they were printed under' : ''}`,
         ]
       : []),
-    ...(keptOutline.size > 0
+    ...(keptOutline > 0
       ? [
-          `${plural(keptOutline.size, 'outline line')} (headings, definitions, keys)${outline.length > keptOutline.size ? ` (of ${outline.length.toLocaleString('en-US')})` : ''}`,
+          `${plural(keptOutline, 'outline line')} (headings, definitions, keys)${outline.length > keptOutline ? ` (of ${outline.length.toLocaleString('en-US')})` : ''}`,
         ]
       : []),
   ];
+  const over = firstOver
+    ? `; over the ${budget.toLocaleString('en-US')}-character budget: ${fileLike ? 'the outline' : 'the failures'} alone are ${plural(cost(first), 'character')}`
+    : '';
+  const numbered =
+    fileLike && keptMiddle.length > 0
+      ? `, each after its line number${bared ? ', options without their descriptions' : ''}`
+      : '';
   const marker =
-    kept.length === 0
+    keptMiddle.length === 0
       ? `[… ${plural(cut, 'line')} cut from the middle …]`
-      : `[… ${plural(cut, 'line')} cut from the middle; kept from it: ${what.join(' and ')} …]`;
+      : `[… ${plural(cut, 'line')} cut from the middle; kept from it: ${what.join(' and ')}${numbered}${over} …]`;
   return [
     ...shown.slice(0, headLines).map((entry) => entry.text),
     marker,
-    ...kept.map((entry) => entry.text),
-    ...(kept.length > 0 ? ['[… end of the kept lines …]'] : []),
+    ...keptMiddle.map(render),
+    ...(keptMiddle.length > 0 ? ['[… end of the kept lines …]'] : []),
     ...shown.slice(shown.length - tailLines).map((entry) => entry.text),
   ].join('\n');
 };
