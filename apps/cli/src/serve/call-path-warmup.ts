@@ -17,8 +17,10 @@ export interface CallPathSteps {
  * Runs once per process, one step per event-loop turn after `initialize`, what a first
  * `tools/call` would otherwise compile on its way: the lean path's request check and result
  * encoding, the call's target lookup and its dispatch with a stand-in for the session's run (no
- * tool runs, no event is published or logged), and a permission check of one of the session's
- * tools (`session.check`, which asks and runs nothing and writes no event). A request that
+ * tool runs, no event is published or logged), the argument schemas of the session's tools
+ * (`session.warmCalls`, which ran the pipeline on its unseen stand-in tool while serve waited for
+ * its bridged servers), and a permission check of one of the session's tools (`session.check`,
+ * which asks and runs nothing and writes no event). A request that
  * arrives meanwhile waits for one step at most.
  */
 export function warmCallPath(session: Session, calls?: CallPathSteps): void {
@@ -42,6 +44,7 @@ export function warmCallPath(session: Session, calls?: CallPathSteps): void {
       if (name !== undefined) calls?.target(name);
     },
     () => void calls?.dispatch().catch(() => undefined),
+    () => void session.warmCalls(),
     () => {
       const name = firstTool();
       if (name !== undefined) void session.check([{ id: 'warm-up', name, args: {} }]).catch(() => undefined);

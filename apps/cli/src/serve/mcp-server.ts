@@ -58,7 +58,8 @@ export interface ServeConnection {
   declareRelayedCapabilities(): Promise<void>;
   /**
    * Opens what the session's first call would open (permission engine, saved grants, the
-   * session's log, which then lists the session), so that call does not wait for it.
+   * session's log, which then lists the session), and runs the call pipeline once on the
+   * session's unseen stand-in tool (`Session.warmCalls`), so that call does not wait for either.
    */
   prepareCalls(): void;
   /** Moves the connection to a reloaded configuration: a new session, then tools/list_changed. */
@@ -392,7 +393,12 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       } catch (error) {
         // The first call opens them again and fails with its own error.
         log(`could not prepare the session's calls: ${messageOf(error)}`);
+        return;
       }
+      // Once the bridged servers are on their way: the pipeline's first run on its stand-in.
+      setImmediate(() => {
+        if (!closed) void current.session.warmCalls();
+      });
     },
     async switchTo(quiver: Quiver) {
       if (closed) return;

@@ -68,6 +68,8 @@ export interface PipelineSession {
   emit(callId: string, emission: ToolEmission, toolName: string): void;
   track(execution: Promise<void>): void;
   attachmentLimits?: Readonly<AttachmentLimits>;
+  /** False: no trace span per call (the pipeline's warm-up, which nobody should see). */
+  traced?: boolean;
 }
 
 /** One batch of model tool calls. */
@@ -318,6 +320,10 @@ function requestCall(
     releaseWriteLock: undefined,
     ...(parentCallId === undefined ? {} : { parentCallId }),
   };
+  if (session.traced === false) {
+    publishRequested(state, session.sink);
+    return state;
+  }
   state.span = startCallSpan({
     callId,
     toolName,

@@ -21,6 +21,7 @@ import { PathLocks } from './path-locks.js';
 import type { SessionPermissionEngine } from './permission-decider.js';
 import { sessionPermissionEngine } from './permission-engine.js';
 import { type CallCheck, checkCalls } from './permission-preview.js';
+import { firstParses, warmPipeline } from './pipeline-warm-up.js';
 import { TurnSignals } from './turn-signals.js';
 
 /** What a session hands the execution lifecycle. */
@@ -94,6 +95,11 @@ export interface CallExecutor {
   execute(calls: readonly ToolCall[], pool: ToolPool, options?: ExecuteCallsOptions): Promise<ToolResult[]>;
   /** Each call's permission decision as `execute` would reach it, asking and running nothing. */
   check(calls: readonly ToolCall[], pool: ToolPool): Promise<CallCheck[]>;
+  /**
+   * Runs the pipeline once on a stand-in tool that nobody sees (see `warmPipeline`), so that the
+   * session's first call does not pay for its first compilation. Never throws.
+   */
+  warmUp?(pool: ToolPool | undefined): Promise<void>;
   /** Aborts every call of a turn (all turns when omitted); each completes with `aborted`. */
   abort(reason?: string, turn?: number): void;
   dispose(): Promise<void>;
@@ -119,6 +125,7 @@ class LifecycleExecutor implements CallExecutor {
   readonly #log: SessionLogWriter | undefined;
   readonly #ownsLog: boolean;
   #disposed = false;
+  #warmed = false;
 
   constructor(options: CallExecutorOptions) {
     this.#options = options;
@@ -178,6 +185,22 @@ class LifecycleExecutor implements CallExecutor {
   /** Each call's permission decision as `execute` would reach it, asking and running nothing. */
   check(calls: readonly ToolCall[], pool: ToolPool): Promise<CallCheck[]> {
     return checkCalls(Array.isArray(calls) ? calls : [], pool, this.#permissions);
+  }
+
+  async warmUp(pool: ToolPool | undefined): Promise<void> {
+    if (this.#disposed) return;
+    // Once run, the pipeline is compiled for the process: a later pool only adds its schemas.
+    if (this.#warmed) {
+      if (pool !== undefined) firstParses(pool);
+      return;
+    }
+    this.#warmed = true;
+    const logArguments = this.#options.deps.policy.logArguments;
+    // What `#publish` makes of an event for the log, made and dropped: nothing is published.
+    const record = (event: QuiverEvent) => {
+      if (isDurableEvent(event) || event.type === 'tool.execution_start') recordedEvent(event, logArguments);
+    };
+    await warmPipeline(this.#pipeline, pool, record).catch(() => undefined);
   }
 
   abort(reason = 'aborted', turn?: number): void {

@@ -269,6 +269,24 @@ export class Session implements SessionLike {
     this.#callExecutor();
   }
 
+  /**
+   * Runs the call pipeline once on an internal stand-in tool, so that the session's first real
+   * call does not wait for V8 to compile it: no event is published or logged, no hook, permission
+   * prompt or trace span, and the stand-in is in no tool list. With a pool already assembled, its
+   * tools' argument schemas parse once too; nothing is assembled or started for it. Opens what
+   * `prepareCalls` opens. Optional, for a gateway with time to spare (waiting for its MCP servers,
+   * or between a client's listing and its first call); may run again; never rejects.
+   */
+  async warmCalls(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      const pool = this.#pool !== undefined && !this.#stale ? this.#pool : undefined;
+      await this.#callExecutor().warmUp?.(pool);
+    } catch {
+      // The first call opens the same and reports its own error.
+    }
+  }
+
   #run(calls: readonly ToolCall[], options?: ExecuteCallsOptions): Promise<ToolResult[]> {
     this.#assertOpen();
     const pool = this.refreshIfStale();
