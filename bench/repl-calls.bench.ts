@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -42,6 +50,65 @@ function cpuMs(): number {
   return (used.user + used.system) / 1000;
 }
 
+/**
+ * CPU time each thread of this process has run so far, in µs, by thread id (Linux's
+ * `/proc/self/task/<tid>/schedstat`, in ns; empty where it does not exist). Node 20 names every
+ * thread `node`, so the threads are told apart by when they run: the session's is the process's
+ * own id, the sandbox's is the one that runs in inner rounds and not in direct ones.
+ */
+function threadCpu(): Map<string, number> {
+  const used = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return used;
+  }
+  for (const tid of tids) {
+    try {
+      used.set(tid, Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1000);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return used;
+}
+
+/** Adds what each thread ran between two `threadCpu` readings, times `sign`, to `into`. */
+function addThreadCpu(
+  into: Map<string, number>,
+  before: Map<string, number>,
+  after: Map<string, number>,
+  sign = 1,
+): void {
+  for (const [tid, us] of after) into.set(tid, (into.get(tid) ?? 0) + sign * (us - (before.get(tid) ?? 0)));
+}
+
+/** Per call, in µs: the session's thread, the sandbox's, and all others, inner calls against direct ones. */
+function threadBreakdown(inner: Map<string, number>, direct: Map<string, number>, calls: number) {
+  const session = String(process.pid);
+  let sandbox: string | undefined;
+  let most = 0;
+  for (const [tid, us] of inner) {
+    const extra = us - (direct.get(tid) ?? 0);
+    if (tid !== session && extra > most) {
+      most = extra;
+      sandbox = tid;
+    }
+  }
+  const sum = (map: Map<string, number>, skip: readonly (string | undefined)[]) =>
+    [...map].reduce((total, [tid, us]) => (skip.includes(tid) ? total : total + us), 0);
+  const perCall = (us: number) => Math.round(us / calls);
+  return {
+    session: { inner: perCall(inner.get(session) ?? 0), direct: perCall(direct.get(session) ?? 0) },
+    sandbox: perCall(sandbox === undefined ? 0 : (inner.get(sandbox) ?? 0)),
+    others: {
+      inner: perCall(sum(inner, [session, sandbox])),
+      direct: perCall(sum(direct, [session, sandbox])),
+    },
+  };
+}
+
 async function timedBoth(work: () => Promise<ToolResult | undefined>): Promise<{ ms: number; cpu: number }> {
   const cpu = cpuMs();
   const started = performance.now();
@@ -64,18 +131,30 @@ async function measure(quiver: Quiver) {
   const scripted = quiver.createSession({ personality: 'scripted' });
   const repl = (code: string) => async () => (await scripted.execute([{ name: 'repl', args: { code } }]))[0];
   const read = async () => (await direct.execute([{ name: 'read_file', args: { path: 'a.txt' } }]))[0];
+  const directThreads = new Map<string, number>();
+  const innerThreads = new Map<string, number>();
+  let measuring = false;
   const directRound = async () => {
+    const threads = threadCpu();
     const cpu = cpuMs();
     const started = performance.now();
     for (let i = 0; i < CALLS; i++) await read();
-    return { ms: (performance.now() - started) / CALLS, cpu: (cpuMs() - cpu) / CALLS };
+    const round = { ms: (performance.now() - started) / CALLS, cpu: (cpuMs() - cpu) / CALLS };
+    if (measuring) addThreadCpu(directThreads, threads, threadCpu());
+    return round;
   };
   // An inner call: a loop of reads less the same loop awaiting nothing, run back to back.
   const innerRound = async () => {
+    const threads = threadCpu();
     const empty = await timedBoth(repl(`for (let i = 0; i < ${CALLS}; i++) await null`));
+    const between = threadCpu();
     const loop = await timedBoth(
       repl(`for (let i = 0; i < ${CALLS}; i++) await tools.read_file({ path: 'a.txt' })`),
     );
+    if (measuring) {
+      addThreadCpu(innerThreads, between, threadCpu());
+      addThreadCpu(innerThreads, threads, between, -1);
+    }
     return { ms: (loop.ms - empty.ms) / CALLS, cpu: (loop.cpu - empty.cpu) / CALLS };
   };
   try {
@@ -88,6 +167,7 @@ async function measure(quiver: Quiver) {
     const innerMs: number[] = [];
     const ratios: number[] = [];
     const cpuRatios: number[] = [];
+    measuring = true;
     for (let round = 0; round < ROUNDS; round++) {
       let directOne: { ms: number; cpu: number };
       let innerOne: { ms: number; cpu: number };
@@ -112,6 +192,7 @@ async function measure(quiver: Quiver) {
       spread: [quantile(ratios, 0.25), quantile(ratios, 0.75)] as const,
       wide: [quantile(ratios, 0.1), quantile(ratios, 0.9)] as const,
       cpuSpread: [quantile(cpuRatios, 0.25), quantile(cpuRatios, 0.75)] as const,
+      threads: threadBreakdown(innerThreads, directThreads, CALLS * ROUNDS),
     };
   } finally {
     await direct.close();
@@ -196,6 +277,11 @@ export async function run(): Promise<void> {
       console.log(
         `inner call / direct execute: ${round(calls.ratio)}× (median of ${ROUNDS} rounds' ratios of ${CALLS} calls each way, mean of the middle half ${round(calls.middleMean)}×, middle half ${round(calls.spread[0])}–${round(calls.spread[1])}×, 10th–90th percentile ${round(calls.wide[0])}–${round(calls.wide[1])}×; target ≤ 1.3×; CPU time of all threads: ${round(calls.cpuRatio)}×, middle half ${round(calls.cpuSpread[0])}–${round(calls.cpuSpread[1])}×); first script on a warm thread / inner call: ${round(starts.warm / calls.inner, 1)}× (target ≤ 10×; a session's first direct call alone: ${round(starts.firstDirect / calls.inner, 1)}×); first script of the process: ${Math.round(starts.cold)} ms; load average ${round(loadBefore, 1)} → ${round(loadAfter, 1)} on ${availableParallelism()} cores`,
       );
+      const { threads } = calls;
+      if (threads.session.direct > 0)
+        console.log(
+          `CPU per call by thread (µs, all rounds): session thread ${threads.session.inner} inner / ${threads.session.direct} direct; sandbox thread ${threads.sandbox} inner; other threads (libuv's pool, the log writer, V8's) ${threads.others.inner} inner / ${threads.others.direct} direct`,
+        );
     } finally {
       await quiver.close();
     }
