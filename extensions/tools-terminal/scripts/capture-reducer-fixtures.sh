@@ -3,7 +3,7 @@
 # diffs, npm ls problems, Debian's pytest, mypy, pip and golang, cargo, mocha, eslint and make.
 # Each output is written as test/fixtures/NAME.txt with a NAME.json sidecar (command, exit code,
 # tool version). The facts files (NAME.facts) are written by hand from the captured text.
-# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound shell3 shell4)
+# Usage: bash scripts/capture-reducer-fixtures.sh [SECTION…]   (sections: git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound shell3 shell4 shell5)
 # ruff comes from its wheel (RUFF=/path/to/ruff); neither npm nor Debian ships a working binary.
 set -uo pipefail
 
@@ -17,7 +17,7 @@ mkdir -p "$fixtures"
 export PIP_CONFIG_FILE=/dev/null NO_COLOR=1 FORCE_COLOR=0 CI=1 GIT_CONFIG_GLOBAL=/dev/null GOFLAGS=-mod=mod GOTOOLCHAIN=local
 export GIT_AUTHOR_NAME=Ada GIT_AUTHOR_EMAIL=ada@example.com GIT_COMMITTER_NAME=Ada GIT_COMMITTER_EMAIL=ada@example.com
 export GIT_AUTHOR_DATE='2026-11-20T10:00:00Z' GIT_COMMITTER_DATE='2026-11-20T10:00:00Z'
-sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound shell3 shell4}"
+sections="${*:-git npm npmtree python ruff rust go js make records unseen unseen2 unseen3 logs binary unseen4 json files tables html sql coverage traces unseen5 unseen6 unseen7 unseen8 npmtools unseen9 unseen10 unseen11 unseen12 ops ops2 web web2 logs2 devtools compound shell3 shell4 shell5}"
 wants() { [[ " $sections " == *" $1 "* ]]; }
 
 # capture NAME DIR VERSION_COMMAND COMMAND
@@ -2285,4 +2285,189 @@ PY
   capture apt-cache-rdepends-multi "$s4" "apt-cache --version" "apt-cache rdepends --installed zlib1g libgcc-s1 libssl3"
   capture apt-cache-depends-many "$s4" "apt-cache --version" "apt-cache depends git curl python3.11 make gcc-12 openssh-client"
   capture pip-show-files "$s4" "pip3 --version" "pip3 show -f pytest"
+fi
+
+if wants shell5; then
+  # Kinds no earlier section had: pytest's xfail/xpass/skip and warnings summaries, an
+  # ExceptionGroup, Node's process warnings, ss -tlnp, df -h, git diff --check, git grep -c,
+  # git for-each-ref, git ls-files -s, npm run's script list, sqlite3 -box, openssl asn1parse,
+  # gcc -MM, make -n, od -c, file, ldd, readelf -S, cmp -l.
+  s5="$work/shell5"
+  mkdir -p "$s5" && cd "$s5"
+
+  # pytest -rA: passes, skips with reasons, expected failures, an unexpected pass, two failures.
+  px="$s5/pytest-xfail"
+  mkdir -p "$px/tests" && cd "$px"
+  for m in orders refunds invoices; do
+    {
+      echo "import sys, pytest"
+      echo "@pytest.mark.parametrize('n', range(6))"
+      echo "def test_${m}_total(n):"
+      echo "    assert n * 3 == n + n + n + (1 if '$m' == 'refunds' and n == 4 else 0)"
+      echo "@pytest.mark.skip(reason='${m} export needs the S3 fixture')"
+      echo "def test_${m}_export(): pass"
+      echo "@pytest.mark.skipif(sys.platform == 'linux', reason='${m} printing is Windows only')"
+      echo "def test_${m}_print(): pass"
+      echo "@pytest.mark.xfail(reason='${m} rounding bug #4${#m}1')"
+      echo "def test_${m}_rounding(): assert round(2.675, 2) == 2.68"
+      echo "@pytest.mark.xfail(reason='${m} currency cache, fixed upstream')"
+      echo "def test_${m}_currency(): assert '$m' != 'invoices' or 1 / 0"
+    } >"tests/test_$m.py"
+  done
+  capture pytest-xfail-skip-summary "$px" "python3 -m pytest --version" "python3 -m pytest -rA -q -p no:cacheprovider tests"
+
+  # pytest's warnings summary: deprecations from several modules, counted per test.
+  pw="$s5/pytest-warnings"
+  mkdir -p "$pw/tests" && cd "$pw"
+  printf 'import warnings\n\ndef legacy_total(items):\n    warnings.warn("legacy_total() is deprecated, use total()", DeprecationWarning, stacklevel=2)\n    return sum(items)\n\ndef old_rate(code):\n    warnings.warn(f"old_rate({code!r}) reads the 2019 table", UserWarning, stacklevel=2)\n    return 1.1\n' >billing.py
+  for m in $(seq -w 1 8); do
+    {
+      echo "import sys; sys.path.insert(0, '.')"
+      echo "from billing import legacy_total, old_rate"
+      for k in 1 2 3; do echo "def test_case_${m}_$k(): assert legacy_total([$k, $m]) == $k + $m and old_rate('EUR$k') > 1"; done
+    } >"tests/test_billing_$m.py"
+  done
+  capture pytest-warnings-summary "$pw" "python3 -m pytest --version" "python3 -m pytest -q -p no:cacheprovider tests"
+
+  # An ExceptionGroup from three tasks failing together, one of them with its own cause.
+  cd "$s5"
+  cat >group.py <<'PY'
+import asyncio
+
+class QuotaError(Exception):
+    pass
+
+async def fetch(name, delay):
+    await asyncio.sleep(delay)
+    if name == "orders":
+        raise ConnectionError(f"{name}: connection reset by db.internal:5432")
+    if name == "refunds":
+        try:
+            {"eur": 1}["usd"]
+        except KeyError as error:
+            raise ValueError(f"{name}: no rate for currency 'usd'") from error
+    if name == "invoices":
+        raise QuotaError(f"{name}: quota of 500 requests exceeded")
+    return name
+
+async def main():
+    async with asyncio.TaskGroup() as group:
+        for index, name in enumerate(["customers", "orders", "refunds", "invoices", "stock"]):
+            group.create_task(fetch(name, 0.01 if index else 0.05))
+
+asyncio.run(main())
+PY
+  capture python-exception-group "$s5" "python3 --version" "python3 group.py"
+
+  # Node's own warnings: a deprecated API, too many listeners, an unhandled rejection.
+  cat >warn.js <<'JS'
+const { EventEmitter } = require('node:events');
+const bus = new EventEmitter();
+for (let i = 0; i < 12; i++) bus.on('order', () => {});
+console.log('orders bus has', bus.listenerCount('order'), 'listeners');
+const legacy = new Buffer(8);
+console.log('legacy buffer of', legacy.length, 'bytes');
+process.emitWarning('cache size 512 MB is over the 256 MB limit', { code: 'QUIVER_CACHE', detail: 'set CACHE_MB to 256' });
+Promise.reject(new Error('refund 4417 could not be saved'));
+setTimeout(() => console.log('still running after the rejection'), 50);
+JS
+  capture node-process-warnings "$s5" "node --version" "node --trace-warnings --unhandled-rejections=warn warn.js"
+
+  # ss -tlnp with four listeners of our own beside the machine's.
+  for port in 18231 18232 18233; do python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1 & done
+  node -e "require('net').createServer().listen(18234, '127.0.0.1'); setTimeout(() => process.exit(0), 8000)" &
+  for port in 18231 18232 18233 18234; do
+    for _ in $(seq 1 50); do ss -tln | grep -q ":$port " && break; sleep 0.1; done
+  done
+  capture ss-listening "$s5" "ss --version" "ss -tlnp"
+  kill $(jobs -p) 2>/dev/null; wait 2>/dev/null
+
+  capture df-h "$s5" "df --version" "df -h --output=source,fstype,size,used,avail,pcent,target / /dev /dev/shm /sys/fs/cgroup"
+
+  # git diff --check: trailing spaces, a space before a tab and conflict markers in five files.
+  gd="$s5/diff-check"
+  mkdir -p "$gd/src" && cd "$gd" && git init -q -b main .
+  for n in 1 2 3 4 5; do seq 1 30 | sed "s/^/const value_$n = /;s/\$/;/" >"src/module_$n.js"; done
+  git add -A && git commit -qm "modules"
+  for n in 1 2 3 4 5; do
+    sed -i "$((n * 4))s/\$/   /;$((n * 4 + 3))s/^/ \t/" "src/module_$n.js"
+    if [ "$n" = 3 ]; then printf '<<<<<<< HEAD\nconst merged = 1;\n=======\nconst merged = 2;\n>>>>>>> feature\n' >>"src/module_$n.js"; fi
+    if [ "$n" = 5 ]; then printf '\n\n' >>"src/module_$n.js"; fi
+  done
+  capture git-diff-check "$gd" "git --version" "git diff --check"
+
+  # git grep -c over a real package, git for-each-ref and git ls-files -s over a repo with branches.
+  gg="$s5/grep-count"
+  mkdir -p "$gg" && cd "$gg" && git init -q -b main .
+  cp -r "$(pnpm_package diff 8.0.4)" pkg && git add -A && git commit -qm "diff 8.0.4"
+  capture git-grep-count "$gg" "git --version" "git grep -c -e function -- 'pkg/libesm'"
+  for b in $(seq -w 1 14); do
+    git checkout -q -b "feature/ticket-$b" main
+    echo "change $b" >"pkg/CHANGE-$b.md" && git add -A
+    GIT_COMMITTER_DATE="2026-11-$((10 + 10#$b))T09:00:00Z" git commit -qm "ticket $b: change log entry"
+  done
+  git checkout -q main && git tag v8.0.4
+  capture git-for-each-ref "$gg" "git --version" "git for-each-ref --sort=-committerdate --format='%(refname:short) %(objectname:short) %(committerdate:short) %(subject)' refs/heads refs/tags"
+  capture git-ls-files-stage "$gg" "git --version" "git ls-files -s pkg/libesm"
+
+  # npm run with no script: the monorepo's scripts and what each runs.
+  capture npm-run-list "$monorepo" "npm --version" "npm run"
+
+  # sqlite3 -box: a grouped query's table.
+  sq="$s5/sqlite"
+  mkdir -p "$sq" && cd "$sq"
+  sqlite3 shop.db "CREATE TABLE orders(id INTEGER PRIMARY KEY, customer TEXT, status TEXT, total REAL);
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400)
+    INSERT INTO orders SELECT i, 'customer-' || (i % 37), CASE i % 5 WHEN 0 THEN 'refunded' WHEN 1 THEN 'pending' ELSE 'paid' END, (i * 7919 % 10000) / 100.0 FROM n;"
+  capture sqlite3-box-mode "$sq" "sqlite3 --version" "sqlite3 -box shop.db \"SELECT customer, status, COUNT(*) AS orders, ROUND(SUM(total), 2) AS total FROM orders GROUP BY customer, status ORDER BY customer, status\""
+
+  # openssl asn1parse of a certificate made here.
+  cd "$s5"
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 30 \
+    -subj "/C=DE/O=Quiver Test/CN=shop.example.test" -addext "subjectAltName=DNS:shop.example.test,DNS:api.example.test" 2>/dev/null
+  capture openssl-asn1parse "$s5" "openssl version" "openssl asn1parse -in cert.pem -i"
+
+  # gcc -MM over a small C project with headers, and make -n of its build.
+  gm="$s5/cdeps"
+  mkdir -p "$gm/src" "$gm/include" && cd "$gm"
+  for h in config log buffer parser net util; do printf '#pragma once\nint %s_init(void);\n' "$h" >"include/$h.h"; done
+  for c in main server client parser buffer log config util net cache queue store; do
+    {
+      echo '#include "config.h"'
+      echo '#include "util.h"'
+      case $c in server|client|net) echo '#include "net.h"'; echo '#include "buffer.h"' ;; parser|store) echo '#include "parser.h"' ;; esac
+      echo '#include "log.h"'
+      echo "int ${c}_init(void) { return 0; }"
+    } >"src/$c.c"
+  done
+  capture gcc-mm-deps "$gm" "gcc --version" "gcc -MM -Iinclude src/*.c"
+  {
+    echo 'SRC := $(wildcard src/*.c)'
+    echo 'OBJ := $(SRC:src/%.c=build/%.o)'
+    echo 'CFLAGS := -O2 -Wall -Iinclude'
+    echo 'all: build/app build/libstore.a docs'
+    echo 'build/app: $(OBJ)'
+    printf '\t$(CC) -o $@ $^ -lm\n'
+    echo 'build/libstore.a: build/store.o build/parser.o'
+    printf '\tar rcs $@ $^\n'
+    echo 'build/%.o: src/%.c'
+    printf '\t@mkdir -p build\n\t$(CC) $(CFLAGS) -c $< -o $@\n'
+    echo 'docs:'
+    printf '\t@echo generating docs for $(words $(SRC)) sources\n\tmkdir -p build/docs && cp include/*.h build/docs/\n'
+  } >Makefile
+  capture make-dry-run "$gm" "make --version" "make -n"
+
+  # od -c of a file with CRLF line ends, tabs and a NUL; file over a mixed directory; ldd; readelf -S; cmp -l.
+  cd "$s5"
+  printf 'id\tname\tamount\r\n1\tAda\t12.50\r\n2\tGrace\t7.25\r\n3\tLin\0us\t3.00\r\n' >orders.tsv
+  capture od-c "$s5" "od --version" "od -c orders.tsv"
+  mkdir -p mixed && cp cert.pem key.pem orders.tsv group.py warn.js shop.db 2>/dev/null mixed/ ; cp "$sq/shop.db" mixed/
+  cp /usr/bin/ls mixed/ls-binary && gzip -c group.py >mixed/group.py.gz && printf '\x89PNG\r\n\x1a\n' >mixed/broken.png
+  printf '#!/bin/sh\necho hi\n' >mixed/run.sh && chmod +x mixed/run.sh && ln -sf group.py mixed/link-to-group
+  capture file-types "$s5/mixed" "file --version" "file *"
+  capture ldd-libs "$s5" "ldd --version" "ldd /usr/bin/git /usr/bin/curl"
+  capture readelf-sections "$s5" "readelf --version" "readelf -S -W /usr/bin/ls"
+  cp "$sq/shop.db" shop-a.db && cp "$sq/shop.db" shop-b.db
+  sqlite3 shop-b.db "UPDATE orders SET status = 'paid' WHERE id IN (5, 120, 333); UPDATE orders SET total = 0 WHERE id = 77;"
+  capture cmp-l "$s5" "cmp --version" "cmp -l shop-a.db shop-b.db"
 fi

@@ -272,7 +272,7 @@ export const reduceTestOutput: Recognizer = (input: RecognizerInput) => {
     // A passing run is shown by its summary; without one (`pytest --collect-only`, a list of the
     // tests, a run cut short) there is nothing to say it passed, and the output is left as it is.
     if (!failed && report.summary.length === 0) return undefined;
-    const extras = notRunAndWarnings(report.runner, input.lines, input.budget / 3);
+    const extras = notRunAndWarnings(report.runner, input.lines, input.budget / 2);
     // Without the run's own exit code, no failing test found is all that can be said, and only
     // when the summary counts none either (a failure in a shape not read here).
     const verdict = input.exitCode === 0 ? 'passed' : 'no failing test found';
