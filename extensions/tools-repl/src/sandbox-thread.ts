@@ -148,7 +148,14 @@ export function sandboxThread(
     }
   };
 
-  const words = () => new Int32Array(raw.module.HEAPU8.buffer, scratch, 4);
+  /** The four words at `scratch`, as a view kept until the module's memory grows (a new buffer). */
+  let wordsView: Int32Array | undefined;
+  const words = (): Int32Array => {
+    const { buffer } = raw.module.HEAPU8;
+    if (wordsView === undefined || wordsView.buffer !== buffer || wordsView.byteOffset !== scratch)
+      wordsView = new Int32Array(buffer, scratch, 4);
+    return wordsView;
+  };
 
   /** A new QuickJS string of `text`; the caller frees it. */
   const rawString = (text: string): number => {
@@ -217,17 +224,32 @@ export function sandboxThread(
       return undefined;
     }
     if (!Array.isArray(queued)) return undefined;
-    const requests: string[] = [];
-    for (let at = 0; at + 3 < queued.length; at += 4) {
-      const [kind, id, first, second] = queued.slice(at, at + 4) as unknown[];
-      if (kind !== 'c' && kind !== 's') continue;
-      if (typeof id !== 'string' || typeof first !== 'string' || typeof second !== 'string') continue;
-      const call = Number(id);
-      if (!Number.isSafeInteger(call) || waiting.has(call)) continue;
+    // The parsed array itself is posted when every request in it is well formed (the usual case);
+    // otherwise only the well-formed ones, copied.
+    let requests: string[] | undefined;
+    const whole = queued.length - (queued.length % 4);
+    for (let at = 0; at < whole; at += 4) {
+      const kind: unknown = queued[at];
+      const id: unknown = queued[at + 1];
+      const first: unknown = queued[at + 2];
+      const second: unknown = queued[at + 3];
+      const call = typeof id === 'string' ? Number(id) : Number.NaN;
+      if (
+        (kind !== 'c' && kind !== 's') ||
+        typeof first !== 'string' ||
+        typeof second !== 'string' ||
+        !Number.isSafeInteger(call) ||
+        waiting.has(call)
+      ) {
+        requests ??= queued.slice(0, at) as string[];
+        continue;
+      }
       outstanding += 1;
       waiting.set(call, settler(call));
-      requests.push(kind, id, first, second);
+      requests?.push(kind, id as string, first, second);
     }
+    if (requests === undefined)
+      requests = whole === queued.length ? (queued as string[]) : queued.slice(0, whole);
     if (requests.length > 0) port.postMessage(requests satisfies FromThread);
     return undefined;
   };

@@ -130,6 +130,32 @@ stringify([first, ...both])`,
     expect(calls.map((call) => call.name)).toEqual(['echo', 'echo', 'echo']);
   });
 
+  it('sends the well-formed calls of a turn, before and after one whose arguments are not text', async () => {
+    const box = await sandbox();
+    const { host, calls } = echoHost();
+    // The middle call's arguments become a number, which the session must never receive; the calls
+    // made beside it in the same turn still go, in order, and are answered.
+    const outcome = await box.run({
+      code: `const stringify = JSON.stringify;
+JSON.stringify = (value) => (value && value.i === 2 ? 42 : stringify(value));
+const first = tools.echo({ i: 1 });
+tools.echo({ i: 2 });
+const third = tools.echo({ i: 3 });
+JSON.stringify = stringify;
+[await first, await third]`,
+      host,
+      deadline: Date.now() + 5_000,
+      signal: new AbortController().signal,
+    });
+    expect(outcome).toMatchObject({ ok: true });
+    if (!outcome.ok) return;
+    expect(JSON.parse(outcome.value)).toEqual(['echo:{"i":1}', 'echo:{"i":3}']);
+    expect(calls).toEqual([
+      { name: 'echo', args: { i: 1 } },
+      { name: 'echo', args: { i: 3 } },
+    ]);
+  });
+
   it('offers no ambient I/O, and no way to the host through eval, Function or prototypes', async () => {
     const box = await sandbox();
     const outcome = await run(
