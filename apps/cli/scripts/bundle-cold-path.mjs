@@ -27,6 +27,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -97,20 +98,64 @@ function indexOfPackage(root) {
   return parent;
 }
 
+/**
+ * `import()` in the bundle: V8 loses the dynamic import callback of a script compiled from cached
+ * data (Node 20: "A dynamic import callback was not specified"), so none may stay. A builtin becomes
+ * a `require()` (below); an import of a computed name (a plugin's file URL) calls the launcher's
+ * `import()` (`__quiverImport`), which resolves such absolute URLs as anywhere. A string literal
+ * argument is left to esbuild, which bundles what it resolves; one it cannot fails the check below.
+ */
+const acorn = createRequire(
+  path.join(findPackage(findPackage(cliRoot, '@quiver/wiring'), '@quiver/tools-repl'), 'package.json'),
+)('acorn');
+
+/** Where `import(` of something other than a string literal starts, by acorn's tokens (never in a string). */
+function computedImportsOf(text) {
+  const tokens = [...acorn.tokenizer(text, { ecmaVersion: 'latest', sourceType: 'module' })];
+  const starts = [];
+  tokens.forEach((token, index) => {
+    if (token.type.keyword !== 'import' || tokens[index + 1]?.type.label !== '(') return;
+    if (tokens[index + 2]?.type.label !== 'string') starts.push(token.start);
+  });
+  return starts;
+}
+
+const builtinImports = {
+  name: 'builtin-imports',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== 'dynamic-import' || !isBuiltin(args.path)) return undefined;
+      return { path: args.path, namespace: 'builtin-import' };
+    });
+    esbuild.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 const urls = [];
 const moduleUrls = {
   name: 'module-urls',
   setup(esbuild) {
     esbuild.onLoad({ filter: /\.[cm]?js$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta')) return undefined;
+      const computedImports = text.includes('import(') ? computedImportsOf(text) : [];
+      if (!text.includes('import.meta') && computedImports.length === 0) return undefined;
       const file = realpathSync(args.path);
-      const root = packageRootOf(file);
-      const index =
-        urls.push([indexOfPackage(root), path.relative(root, file).split(path.sep).join('/')]) - 1;
-      const contents = text.replaceAll('import.meta.url', `__quiverModuleUrl(${index})`);
-      if (contents.includes('import.meta'))
-        throw new Error(`${file} uses import.meta other than import.meta.url`);
+      let contents = text;
+      if (computedImports.length > 0)
+        console.error(`bundle-cold-path: import() of a computed name in ${path.relative(cliRoot, file)}`);
+      for (const start of computedImports.reverse())
+        contents = `${contents.slice(0, start)}__quiverImport${contents.slice(start + 'import'.length)}`;
+      if (contents.includes('import.meta')) {
+        const root = packageRootOf(file);
+        const index =
+          urls.push([indexOfPackage(root), path.relative(root, file).split(path.sep).join('/')]) - 1;
+        contents = contents.replaceAll('import.meta.url', `__quiverModuleUrl(${index})`);
+        if (contents.includes('import.meta'))
+          throw new Error(`${file} uses import.meta other than import.meta.url`);
+      }
       return { contents, loader: 'js' };
     });
   },
@@ -162,10 +207,14 @@ const result = await build({
   outfile: path.join(outDir, 'quiver.cjs'),
   metafile: true,
   logLevel: 'warning',
-  plugins: [sourceTextModules, moduleUrls],
+  plugins: [builtinImports, sourceTextModules, moduleUrls],
 });
 
 const [output] = result.outputFiles;
+/** The files the bundle was built from (not the builtins of builtinImports). */
+const inputFiles = Object.keys(result.metafile.inputs)
+  .filter((input) => !input.startsWith('builtin-import:'))
+  .map((input) => realpathSync(path.resolve(input)));
 const text = output.text;
 if (/\b__(dirname|filename)\b/.test(text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, ''))) {
   for (const line of text.split('\n'))
@@ -174,9 +223,19 @@ if (/\b__(dirname|filename)\b/.test(text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '
     'bundle-cold-path: a bundled module uses __dirname or __filename, which would name the bundle',
   );
 }
+{
+  const left = Object.values(result.metafile.outputs)
+    .flatMap((output) => output.imports)
+    .filter((entry) => entry.kind === 'dynamic-import');
+  if (left.length > 0)
+    throw new Error(
+      `bundle-cold-path: import() of ${left.map((entry) => entry.path).join(', ')} left in the bundle`,
+    );
+}
+
 // Every @quiver package the bundle holds a copy of is checked at its installed version too.
-for (const input of Object.keys(result.metafile.inputs)) {
-  const root = packageRootOf(realpathSync(path.resolve(input)));
+for (const file of inputFiles) {
+  const root = packageRootOf(file);
   if (
     root !== cliRoot &&
     JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).name.startsWith('@quiver/')
@@ -185,8 +244,7 @@ for (const input of Object.keys(result.metafile.inputs)) {
 }
 
 // In the checkout it is built in, the bundle stands in for these files only while they are unchanged.
-const inputs = Object.keys(result.metafile.inputs)
-  .map((input) => realpathSync(path.resolve(input)))
+const inputs = inputFiles
   .filter((file) => !file.includes(`${path.sep}node_modules${path.sep}`))
   .map((file) => {
     const stat = statSync(file);
@@ -213,5 +271,5 @@ for (const [name, content] of [
   renameSync(temporary, path.join(outDir, name));
 }
 console.error(
-  `bundle-cold-path: dist/cold/quiver.cjs ${(text.length / 1024).toFixed(0)} KB from ${Object.keys(result.metafile.inputs).length} files`,
+  `bundle-cold-path: dist/cold/quiver.cjs ${(text.length / 1024).toFixed(0)} KB from ${inputFiles.length} files`,
 );

@@ -93,11 +93,10 @@ export async function runFromCodeCache(argv: string[], env: NodeJS.ProcessEnv): 
   const module = { exports: {} as { main?: (argv: string[], beforeExit?: () => void) => Promise<void> } };
   try {
     script = new vm.Script(
-      `(function (exports, require, module, __filename, __dirname, __quiverModuleUrl) {${readFileSync(bundlePath, 'latin1')}\n})`,
+      `(function (exports, require, module, __filename, __dirname, __quiverModuleUrl, __quiverImport) {${readFileSync(bundlePath, 'latin1')}\n})`,
       {
         filename: bundlePath,
         ...(cachedData ? { cachedData } : {}),
-        importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
       },
     );
     const run = script.runInThisContext() as (...args: unknown[]) => void;
@@ -109,6 +108,9 @@ export async function runFromCodeCache(argv: string[], env: NodeJS.ProcessEnv): 
       bundlePath,
       path.dirname(bundlePath),
       (index: number) => (moduleUrls[index] as () => string)(),
+      // V8 drops a script's dynamic import callback when it compiles from cached data: the bundle has
+      // no import() of its own (bundle-cold-path.mjs) and loads a plugin's file URL through this one.
+      (specifier: string) => import(specifier),
     );
   } catch (error) {
     report(`not used (${(error as Error).message})`);
