@@ -158,6 +158,59 @@ describe('judging a trace', () => {
     );
   });
 
+  it('accepts git changing its own objects, refs and state files, the route the protected list names', async () => {
+    // Found by the fuzzer (seed 291107, command 670): `git stash` writes objects, the stash ref,
+    // its reflog and ORIG_HEAD into .git, which **/.git/** protects from every other writer.
+    const events = trace(
+      fork(1, 2),
+      exec(2, '/usr/bin/git', 'stash'),
+      {
+        kind: 'write',
+        pid: 2,
+        syscall: 'openat',
+        path: `${workspace}/.git/objects/b0/tmp_obj_zz1gOw`,
+        ok: false,
+        error: 'ENOENT',
+      },
+      write(2, `${workspace}/.git/objects/b0/838ec657c4e10815f84976d5c7f06c5f31a3aa`),
+      write(2, `${workspace}/.git/index.stash.11.lock`),
+      write(2, `${workspace}/.git/refs/stash.lock`),
+      write(2, `${workspace}/.git/logs/refs/stash`),
+      write(2, `${workspace}/.git/ORIG_HEAD`),
+      write(2, `${workspace}/.git/MERGE_RR`),
+    );
+    expect(await judge('git stash', events, BLANKET_RULES)).toEqual([]);
+  });
+
+  it('still reports git writing its configuration, hooks or a link to other objects', async () => {
+    const events = trace(
+      fork(1, 2),
+      exec(2, '/usr/bin/git', 'stash'),
+      write(2, `${workspace}/.git/config.lock`),
+      write(2, `${workspace}/.git/hooks/post-checkout`),
+      write(2, `${workspace}/.git/objects/info/alternates`),
+    );
+    const subjects = (await judge('git stash', events, BLANKET_RULES)).map((finding) => finding.subject);
+    expect(subjects).toEqual(
+      expect.arrayContaining([
+        `${workspace}/.git/config.lock`,
+        `${workspace}/.git/hooks/post-checkout`,
+        `${workspace}/.git/objects/info/alternates`,
+      ]),
+    );
+  });
+
+  it("still reports a program other than git writing git's state files", async () => {
+    const events = trace(
+      fork(1, 2),
+      exec(2, '/usr/bin/cp', 'x', '.git/refs/heads/main'),
+      write(2, `${workspace}/.git/refs/heads/main`),
+    );
+    expect(await judge('cp x .git/refs/heads/main', events, BLANKET_RULES)).toContainEqual(
+      expect.objectContaining({ kind: 'denied-write', subject: `${workspace}/.git/refs/heads/main` }),
+    );
+  });
+
   it('quotes an executed word that looks like an assignment, so it reads back as a program', () => {
     expect(shellQuote(['LANG=C', 'touch', 'a b'])).toBe("'LANG=C' touch 'a b'");
   });

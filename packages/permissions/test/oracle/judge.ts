@@ -3,6 +3,7 @@ import { type AnalysisReport, reportsWrite } from './analysis-report.js';
 import type { PermissionsPort } from './permissions-port.js';
 import {
   isFailedLookup,
+  isGitStateWrite,
   isHarmlessWrite,
   isInternalWrite,
   isPackageInstallWrite,
@@ -145,7 +146,8 @@ async function judgeWrite(
       (name) =>
         isHarmlessWrite(name) ||
         isInternalWrite(state.owner, name) ||
-        (state.packageManager === true && state.role !== 'shell' && isPackageInstallWrite(name)),
+        (state.packageManager === true && state.role !== 'shell' && isPackageInstallWrite(name)) ||
+        (state.owner === 'git' && state.role === 'opaque' && isGitStateWrite(name)),
     )
   )
     return;

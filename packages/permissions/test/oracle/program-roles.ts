@@ -202,6 +202,21 @@ export function isInternalWrite(program: string, file: string): boolean {
   return false;
 }
 
+/**
+ * What git itself keeps in a repository's git directory while it does its own job (objects, refs
+ * and their logs, the index, `HEAD` and the other state files a stash, merge, rebase or commit
+ * leaves, and their `.lock` files): the protected list's route for changing a git directory
+ * ("change it with git itself"). Not its configuration, hooks, `info/` or the files that name other
+ * git directories (`commondir`, `gitdir`, `objects/info/alternates`): git writing those is judged
+ * like any other write, since they decide what git runs or reads next.
+ */
+const GIT_STATE_FILE =
+  /\/\.git\/(objects\/(?!info\/)[^/]+(\/[^/]+)?|refs\/.+|logs\/.+|index(\.[\w.-]+)?|packed-refs(\.lock)?|[A-Z_]*HEAD(\.lock)?|MERGE_(MSG|MODE|RR)|AUTO_MERGE|SQUASH_MSG|COMMIT_EDITMSG|(rr-cache|sequencer|rebase-merge|rebase-apply)(\/.*)?|BISECT_[A-Z_]+)$/;
+
+export function isGitStateWrite(file: string): boolean {
+  return GIT_STATE_FILE.test(file);
+}
+
 const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn']);
 
 /**
