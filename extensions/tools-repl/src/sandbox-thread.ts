@@ -113,6 +113,14 @@ export function sandboxThread(
   let runtime: QuickJSRuntime;
   let context: QuickJSContext;
   let generation = 0;
+  /**
+   * Added to the prelude's number of each call that crosses to the session's side, per build:
+   * numbers that cross are never reused within the thread, while timers keep the prelude's own
+   * (below CALLS_PER_BUILD), so a late answer cannot settle a call of a rebuilt sandbox.
+   */
+  let callBase = 0;
+  /** How many call numbers each build of the sandbox has to itself. */
+  const CALLS_PER_BUILD = 2 ** 32;
   let deadline = Number.POSITIVE_INFINITY;
   let printed = '';
   let dropped = 0;
@@ -239,14 +247,21 @@ export function sandboxThread(
         typeof first !== 'string' ||
         typeof second !== 'string' ||
         !Number.isSafeInteger(call) ||
-        waiting.has(call)
+        call < 1 ||
+        call >= CALLS_PER_BUILD ||
+        waiting.has(callBase + call)
       ) {
         requests ??= queued.slice(0, at) as string[];
         continue;
       }
+      // The number that crosses is this build's: the prelude of a rebuilt sandbox numbers its
+      // calls from 1 again, and a late answer to a call of the sandbox before must find nothing.
+      const crossing = callBase + call;
+      const crossingText = String(crossing);
       outstanding += 1;
-      waiting.set(call, settler(call));
-      requests?.push(kind, id as string, first, second);
+      waiting.set(crossing, settler(call));
+      if (requests === undefined) queued[at + 1] = crossingText;
+      else requests.push(kind, crossingText, first, second);
     }
     if (requests === undefined)
       requests = whole === queued.length ? (queued as string[]) : queued.slice(0, whole);
@@ -350,6 +365,7 @@ export function sandboxThread(
 
   const build = () => {
     generation += 1;
+    callBase = generation * CALLS_PER_BUILD;
     waiting.clear();
     outstanding = 0;
     clearTimers();

@@ -196,6 +196,52 @@ const viaPrototype = tools.constructor.constructor('return globalThis')();
     expect(await run(box, '6 * 7')).toMatchObject({ ok: true, value: '42' });
   });
 
+  it('never gives a script the late answer of a call from before the sandbox was rebuilt', async () => {
+    // A script that times out while its call is still running leaves that call's answer to
+    // come later; the rebuilt sandbox numbers its calls afresh, and the late answer must not
+    // settle the new script's call of the same number.
+    const box = await warmSandbox();
+    let releaseSlow: (() => void) | undefined;
+    const slowAnswered = new Promise<void>((resolve) => {
+      releaseSlow = resolve;
+    });
+    const host: SandboxHost = {
+      async call(name) {
+        if (name === 'slow') {
+          await slowAnswered;
+          return JSON.stringify({ ok: true, value: 'the late answer of the timed-out script' });
+        }
+        // The new script's call is still waiting while the old call's answer arrives.
+        releaseSlow?.();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return JSON.stringify({ ok: true, value: 'the answer of this call' });
+      },
+      async search() {
+        return '[]';
+      },
+      list() {
+        return JSON.stringify([
+          { name: 'slow', description: 'slow', parameters: {} },
+          { name: 'fresh', description: 'fresh', parameters: {} },
+        ]);
+      },
+    };
+    const timedOut = await box.run({
+      code: 'await tools.slow({})',
+      host,
+      deadline: Date.now() + 300,
+      signal: new AbortController().signal,
+    });
+    expect(timedOut).toMatchObject({ ok: false, reason: 'time', stateLost: true });
+    const next = await box.run({
+      code: 'await tools.fresh({})',
+      host,
+      deadline: Date.now() + 5_000,
+      signal: new AbortController().signal,
+    });
+    expect(next).toMatchObject({ ok: true, value: 'the answer of this call' });
+  });
+
   it('stops a memory bomb at the memory limit, and the next run works', async () => {
     const box = await warmSandbox({
       memoryBytes: 16 * 1024 * 1024,
