@@ -298,6 +298,12 @@ export interface ExecuteCallsOptions {
   /** The embedder's id of the model interaction these calls belong to, reported on each completion. */
   interactionId?: string;
   signal?: AbortSignal;
+  /**
+   * The caller's cancel without an AbortSignal, for a gateway whose calls are rarely cancelled
+   * (a signal and its listener cost more than a call's bookkeeping): the batch binds its abort
+   * when it starts and unbinds it when it ends. Cancelling does what aborting `signal` does.
+   */
+  cancel?: CallCancelHandle;
   dryRun?: boolean;
   attachments?: readonly Attachment[];
   /**
@@ -307,6 +313,13 @@ export interface ExecuteCallsOptions {
    * engine suggests for the session (or applies to this call only when it suggests none).
    */
   approvals?: Readonly<Record<string, 'once' | 'session'>>;
+}
+
+/** See `ExecuteCallsOptions.cancel`. */
+export interface CallCancelHandle {
+  /** `abort` ends the batch's unfinished calls as `aborted`; called at once when already cancelled. */
+  bind(abort: (reason?: unknown) => void): void;
+  unbind(): void;
 }
 
 export interface SessionLike {

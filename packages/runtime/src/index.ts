@@ -23,6 +23,7 @@ export { explainTool } from './assembly/explain-tool.js';
 export { toolNameCatalog } from './assembly/named-settings.js';
 export type {
   AssemblyStage,
+  CallCancelHandle,
   CustomAgentPolicy,
   DeferThreshold,
   EditStyle,

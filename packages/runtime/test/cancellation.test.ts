@@ -55,6 +55,36 @@ describe('cancellation', () => {
     expect(h.events.find((event) => event.type === 'abort')).toMatchObject({ reason: 'client went away' });
   });
 
+  it('aborts the calls of a batch through the caller’s cancel handle, bound only while the batch runs', async () => {
+    const h = await harness({ tools: [waitTool, echoTool] });
+    let abort: ((reason?: unknown) => void) | undefined;
+    const bound: string[] = [];
+    const cancel = {
+      bind: (given: (reason?: unknown) => void) => {
+        bound.push('bind');
+        abort = given;
+      },
+      unbind: () => {
+        bound.push('unbind');
+        abort = undefined;
+      },
+    };
+    const started = nextEvent(h.bus, 'tool.execution_start');
+    const running = h.run([{ id: 'c1', name: 'wait_forever', args: {} }], { cancel });
+    await started;
+    abort?.(new Error('client cancelled'));
+    expect((await running)[0]).toMatchObject({ ok: false, code: 'aborted' });
+    expect(bound).toEqual(['bind', 'unbind']);
+    await h.settle();
+    expect(h.events.find((event) => event.type === 'abort')).toMatchObject({ reason: 'client cancelled' });
+    // A handle cancelled before its batch starts: nothing starts.
+    const already = { bind: (given: (reason?: unknown) => void) => given('too late'), unbind: () => {} };
+    const [refused] = await h.run([{ id: 'c2', name: 'echo', args: { text: 'x' } }], { cancel: already });
+    expect(refused).toMatchObject({ ok: false, code: 'aborted' });
+    const [next] = await h.run([{ id: 'c3', name: 'echo', args: { text: 'y' } }], { cancel });
+    expect(next).toMatchObject({ ok: true, value: 'y' });
+  });
+
   it('completes a call with aborted when its turn is aborted while the user is being asked', async () => {
     const resolver = {
       resolve: (_prompt: unknown, signal: AbortSignal) =>

@@ -10,7 +10,7 @@ import {
   type ServerContext,
   type ServerNotification,
 } from '@modelcontextprotocol/server';
-import type { Session, SessionOptions } from '@quiver/runtime';
+import type { CallCancelHandle, Session, SessionOptions } from '@quiver/runtime';
 import { fail, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import type { ConsoleHub } from '../console/console-hub.js';
@@ -300,12 +300,19 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         owner: session.options.caller ?? '',
         sessionId: session.id,
         callId,
-        requestSignal: request.signal,
+        // Read only by a call that becomes a task: a lean call's signal is made on demand.
+        get requestSignal() {
+          return request.signal;
+        },
         execute: async (signal) => {
+          const under =
+            signal !== undefined
+              ? { signal }
+              : request.cancel !== undefined
+                ? { cancel: request.cancel }
+                : { signal: request.signal };
           try {
-            return (
-              await session.execute([{ id: callId, name: target.name, args: target.args }], { signal })
-            )[0];
+            return (await session.execute([{ id: callId, name: target.name, args: target.args }], under))[0];
           } finally {
             unbindTaskRelay?.();
           }
@@ -356,12 +363,15 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
   );
   // A plain call (see lean-call.ts) on serve's stdio: the same call, its questions and
   // notifications sent as the SDK's request context sends them on 2025-11-25.
-  server.plainCalls = (plain, signal) => {
+  server.plainCalls = (plain, cancel) => {
     const related = { relatedRequestId: plain.id };
     return callTool(
       plain.params,
       {
-        signal,
+        get signal() {
+          return cancel.signal;
+        },
+        cancel,
         notify: (notification) => server.notification(notification, related),
         channel: {
           elicitInput: (params, requestOptions) => server.elicitInput(params, requestOptions),
@@ -425,6 +435,8 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
 /** Where one tools/call's questions and notifications go: its MCP request's, on either path. */
 interface CallRequest {
   signal: AbortSignal;
+  /** A lean call's cancel (its `signal` is then made only when read). */
+  cancel?: CallCancelHandle;
   notify(notification: ServerNotification): Promise<void>;
   channel: RequestChannel;
 }

@@ -12,6 +12,7 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
+import type { CallCancelHandle } from '@quiver/runtime';
 import type { ToolResult } from '@quiver/types';
 import { z } from 'zod';
 import { BoundedStdioServerTransport } from './bounded-stdio.js';
@@ -33,8 +34,8 @@ export interface TaskCall {
   /** The call's id in the session log; the task id ends with it. */
   callId: string;
   requestSignal: AbortSignal;
-  /** Runs the call through the session's lifecycle under `signal`. */
-  execute(signal: AbortSignal): Promise<ToolResult | undefined>;
+  /** Runs the call through the session's lifecycle under `signal` (default: the request's own cancel). */
+  execute(signal?: AbortSignal): Promise<ToolResult | undefined>;
   /**
    * Sends the call's questions to its task from now on (they wait for `tasks/update`) instead of
    * to the request that started it, which is answered.
@@ -82,7 +83,7 @@ export async function dispatchToolCall(tasks: ServeTasks, call: TaskCall): Promi
         MISSING_TASKS,
         `This tool runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities.`,
       );
-    return call.answer(await call.execute(call.requestSignal));
+    return call.answer(await call.execute());
   }
   if (support === 'required') {
     const refusal = tasks.refusal(call.owner);
@@ -183,7 +184,7 @@ export class TaskServer extends Server {
    * does, under the request's signal; set by the connection. Without it every call takes the
    * SDK's route.
    */
-  plainCalls?: (request: PlainToolsCall, signal: AbortSignal) => Promise<CallToolResult>;
+  plainCalls?: (request: PlainToolsCall, cancel: LeanCancel) => Promise<CallToolResult>;
 
   /**
    * Over serve's own stdio transport, a request the transport has already parsed goes straight to
@@ -214,20 +215,19 @@ export class TaskServer extends Server {
     const codec = sdk._wireCodec();
     if (codec.era !== LEAN_ERA) return false;
     const { id } = request;
-    const controller = new AbortController();
-    sdk._requestHandlerAbortControllers.set(id, controller);
-    const send = (message: JSONRPCMessage) =>
-      controller.signal.aborted ? undefined : transport.send(message);
+    const cancel = new LeanCancel();
+    sdk._requestHandlerAbortControllers.set(id, cancel);
+    const send = (message: JSONRPCMessage) => (cancel.aborted ? undefined : transport.send(message));
     const sendError = (code: number, message: string, data?: unknown) =>
       send({
         jsonrpc: '2.0',
         id,
         error: { code: codec.encodeErrorCode(code), message, ...(data === undefined ? {} : { data }) },
       });
-    run(request, controller.signal)
+    run(request, cancel)
       .then(
         (result) => {
-          if (controller.signal.aborted) return;
+          if (cancel.aborted) return;
           let checked = plainCallToolResult(result);
           if (checked === undefined) {
             const validated = codec.validateResult('tools/call', result);
@@ -253,7 +253,7 @@ export class TaskServer extends Server {
       )
       .catch((error: unknown) => sdk._onerror(new Error(`Failed to send response: ${error}`)))
       .finally(() => {
-        if (sdk._requestHandlerAbortControllers.get(id) === controller)
+        if (sdk._requestHandlerAbortControllers.get(id) === cancel)
           sdk._requestHandlerAbortControllers.delete(id);
       });
     return true;
@@ -282,13 +282,52 @@ export class TaskServer extends Server {
   }
 }
 
+/**
+ * A lean call's cancel, kept in the SDK's map of request controllers (the SDK only calls
+ * `abort`): a flag and the session's abort bound to it, and an AbortSignal made only when
+ * something asks for one (a call that becomes a task, a question to the client), so a call that
+ * is never cancelled pays for no controller and no listener.
+ */
+export class LeanCancel implements CallCancelHandle {
+  aborted = false;
+  reason: unknown;
+  #abort: ((reason?: unknown) => void) | undefined;
+  #controller: AbortController | undefined;
+
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.#controller?.abort(reason);
+    this.#abort?.(reason);
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  bind(abort: (reason?: unknown) => void): void {
+    this.#abort = abort;
+    if (this.aborted) abort(this.reason);
+  }
+
+  unbind(): void {
+    this.#abort = undefined;
+  }
+}
+
 /** The protocol revision whose tools/call the lean path answers (2026-07-28 requests carry `_meta`). */
 const LEAN_ERA = '2025-11-25';
 
 /** What the lean path uses of the SDK's Protocol: the same members its own request dispatch uses. */
 interface LeanInternals {
   _negotiatedProtocolVersion: string | undefined;
-  _requestHandlerAbortControllers: Map<unknown, AbortController>;
+  /** The SDK only calls `abort(reason)` on what it keeps here (cancelled notifications, close). */
+  _requestHandlerAbortControllers: Map<unknown, { abort(reason?: unknown): void }>;
   _wireCodec(): {
     era: string;
     validateResult(

@@ -234,6 +234,8 @@ class LifecycleExecutor implements CallExecutor {
       if (external?.aborted) onExternalAbort();
       else external?.addEventListener('abort', onExternalAbort, { once: true });
     }
+    const { cancel } = options;
+    cancel?.bind((reason) => this.abort(reasonOf(reason), turn));
     try {
       return await runCallBatch(
         Array.isArray(calls) ? calls : [],
@@ -254,6 +256,7 @@ class LifecycleExecutor implements CallExecutor {
       );
     } finally {
       if (onExternalAbort !== undefined) external?.removeEventListener('abort', onExternalAbort);
+      cancel?.unbind();
       turnSignal.leave();
       // The end of a batch is the end of the model's turn for these calls: its events become durable.
       this.#log?.flush();
