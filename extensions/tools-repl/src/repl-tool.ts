@@ -68,12 +68,21 @@ export function createReplTool(limits: ReplLimits = DEFAULT_REPL_LIMITS): Tool<R
         const sandbox = await sessionSandbox(ctx, sandboxLimits);
         if (args.reset) await sandbox.reset();
         const callLimit = ctx.timeoutMs !== undefined && ctx.timeoutMs < timeMs ? ctx.timeoutMs : undefined;
+        // The script's calls stop with the call, and with a script that lost its sandbox (a
+        // time or memory failure): nothing can take their answers any more, and a tool must
+        // not go on changing things after the person was told the script stopped.
+        const calls = new AbortController();
+        const stopCalls = () => calls.abort(ctx.signal.reason);
+        if (ctx.signal.aborted) stopCalls();
+        else ctx.signal.addEventListener('abort', stopCalls, { once: true });
         const outcome = await sandbox.run({
           code: args.code,
-          host: bridgeTo(tools, ctx.signal),
+          host: bridgeTo(tools, calls.signal),
           deadline: Date.now() + (callLimit ?? timeMs),
           signal: ctx.signal,
         });
+        if (!outcome.ok && outcome.stateLost)
+          calls.abort(new Error(`the script stopped (${outcome.reason}) before its calls finished`));
         return render(outcome, { limits, callLimit, budget: ctx.budget });
       });
     },

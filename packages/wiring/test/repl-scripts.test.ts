@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolResult } from '@quiver/types';
+import type { QuiverEvent, ToolResult } from '@quiver/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQuiver, type Quiver } from '../src/index.js';
 
@@ -217,6 +217,43 @@ describe('repl scripts and MCP tools', () => {
   afterAll(async () => {
     await quiver?.close();
     rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('stops the calls of a script that lost its sandbox, instead of letting them run on', async () => {
+    const session = quiver.createSession();
+    try {
+      const started = performance.now();
+      // The call leaves the sandbox at the first wait; then the script exhausts its memory.
+      const [bombed] = await session.execute([
+        {
+          id: 'bomb-1',
+          name: 'repl',
+          args: {
+            code: `const pending = tools['mcp__everything__trigger-long-running-operation']({ duration: 20, steps: 4 });
+await new Promise((done) => setTimeout(done, 300));
+const hoard = [];
+while (true) hoard.push({ index: hoard.length, text: 'x'.repeat(64) + hoard.length });`,
+          },
+        },
+      ]);
+      expect(bombed).toMatchObject({ ok: false });
+      let inner: QuiverEvent | undefined;
+      while (!inner && performance.now() - started < 15_000) {
+        const events = (await quiver.host.eventLog.sessionEvents(session.id)) as QuiverEvent[];
+        inner = events.find(
+          (event) =>
+            event.type === 'tool.execution_complete' &&
+            'parentCallId' in event &&
+            event.parentCallId === 'bomb-1',
+        );
+        if (!inner) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Left running, the operation would finish successfully after 20 s.
+      expect(inner).toMatchObject({ success: false });
+      expect(performance.now() - started).toBeLessThan(15_000);
+    } finally {
+      await session.close();
+    }
   });
 
   it("calls a real MCP server's tools right after the session starts, by name and camel-cased alias", async () => {
