@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiver, tempDirs, write } from './helpers.js';
+import { linkDependency, quiver, tempDirs, write } from './helpers.js';
 
 // `quiver call` and `quiver tools` run from dist/cold/quiver.cjs with the code V8 compiled in an
 // earlier run, kept in $XDG_CACHE_HOME/quiver/code-cache (src/launch/code-cache.ts).
@@ -132,5 +132,48 @@ describe('the code cache of quiver call and quiver tools', () => {
     expect(reported(below.stderr)).toMatch(/may be in the workspace/);
     const named = await quiver(['tools', '-w', workspace], { cwd: workspace, env });
     expect(reported(named.stderr)).toBe('not used (the command line names a workspace or configuration)');
+  });
+});
+
+describe('commands that load more than the built-in file tools, run from the cache', () => {
+  it('runs a shell command and a third-party plugin tool on a cache hit as without the cache', async () => {
+    const { workspace, env } = setup();
+    const dir = path.join(workspace, 'acme');
+    linkDependency(dir, 'zod');
+    write(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'acme', type: 'module', quiver: { plugin: './plugin.js' } }),
+    );
+    write(
+      path.join(dir, 'plugin.js'),
+      `import { z } from 'zod';
+export default { id: 'acme', apiVersion: 1, version: '1.0.0', register(ctx) {
+  ctx.registerTool({ name: 'acme_echo', description: 'Echoes.', input: z.object({ text: z.string() }),
+    capabilities: {}, execute: (args) => ({ ok: true, value: 'acme says ' + args.text }) });
+} };
+`,
+    );
+    write(path.join(workspace, 'quiver.yaml'), 'plugins:\n  - ./acme\n');
+    write(
+      path.join(workspace, 'personalities/default.yaml'),
+      'plugins: [acme, tools-code, tools-terminal]\npermissions:\n  allow: [acme_echo, read_file, "terminal(cat notes.txt)"]\n',
+    );
+    const commands = [
+      ['--trust-project', 'call', 'acme_echo', '-a', '{"text":"hello"}'],
+      ['--trust-project', 'call', 'terminal', '-a', '{"command":"cat notes.txt"}'],
+    ];
+    const plain = [];
+    for (const args of commands)
+      plain.push(await quiver(args, { cwd: workspace, env: { ...env, QUIVER_CODE_CACHE: 'off' } }));
+    expect(plain[0]?.stdout).toContain('acme says hello');
+    expect(plain[1]?.stdout).toContain('one line to read');
+    for (const round of ['miss, written', 'hit']) {
+      for (const [index, args] of commands.entries()) {
+        const run = await quiver(args, { cwd: workspace, env });
+        expect(reported(run.stderr)).toBe(index === 0 ? round : 'hit');
+        expect(run.code).toBe(plain[index]?.code);
+        expect(run.stdout).toBe(plain[index]?.stdout);
+      }
+    }
   });
 });

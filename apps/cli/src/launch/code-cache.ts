@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   renameSync,
@@ -46,9 +47,15 @@ interface ColdManifest {
 
 type Report = (outcome: string) => void;
 
-/** Whether this command line runs from the bundle: `call` or `tools` as the first argument, unless QUIVER_CODE_CACHE=off. */
+/** Whether this command line runs from the bundle: `call` or `tools` (commandOf), unless QUIVER_CODE_CACHE=off. */
 export function usesCodeCache(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
-  return COMMANDS.has(argv[2] ?? '') && env.QUIVER_CODE_CACHE !== 'off';
+  return commandOf(argv) !== undefined && env.QUIVER_CODE_CACHE !== 'off';
+}
+
+/** `call` or `tools` when it is the first argument, or follows only `--trust-project`. */
+function commandOf(argv: readonly string[]): string | undefined {
+  const first = argv[2] === '--trust-project' ? argv[3] : argv[2];
+  return first !== undefined && COMMANDS.has(first) ? first : undefined;
 }
 
 /**
@@ -78,7 +85,7 @@ export async function runFromCodeCache(argv: string[], env: NodeJS.ProcessEnv): 
       return false;
     }
     moduleUrls = locateUrls(cliRoot, manifest);
-    cacheFile = cacheFilePath(env, manifest, bundlePath, argv[2] as string);
+    cacheFile = cacheFilePath(env, manifest, bundlePath, commandOf(argv) as string);
     const writable = cacheFile && toolsMayWrite(path.dirname(cacheFile), argv);
     if (writable) {
       report(`not used (${writable})`);
@@ -286,11 +293,18 @@ function writeCache(file: string, data: Buffer): boolean {
       mode: 0o600,
     });
     renameSync(temporary, file);
-    return true;
   } catch {
     try {
       unlinkSync(temporary);
     } catch {}
     return false;
   }
+  // The same command's caches of other bundles (an earlier build or version) are never read again.
+  const command = `${path.basename(file).split('-')[0]}-`;
+  try {
+    for (const name of readdirSync(path.dirname(file)))
+      if (name.startsWith(command) && name.endsWith('.bin') && name !== path.basename(file))
+        unlinkSync(path.join(path.dirname(file), name));
+  } catch {}
+  return true;
 }
