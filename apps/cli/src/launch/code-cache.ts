@@ -299,8 +299,9 @@ function writeCache(file: string, data: Buffer): boolean {
     } catch {}
     return false;
   }
-  // The same command's caches of other bundles (an earlier build or version) are never read again.
-  const command = `${path.basename(file).split('-')[0]}-`;
+  // The same command's caches of other builds of this version, under this Node, are never read
+  // again; another version's (a second installation) is left to it.
+  const command = path.basename(file).slice(0, path.basename(file).lastIndexOf('-') + 1);
   try {
     for (const name of readdirSync(path.dirname(file)))
       if (name.startsWith(command) && name.endsWith('.bin') && name !== path.basename(file))
