@@ -8,7 +8,7 @@ import type {
   SessionPolicy,
   SqliteSessionEventLog,
 } from '@quiver/runtime';
-import { type EventBus, QuiverError, type ToolRegistry } from '@quiver/types';
+import { type EventBus, isQuiverError, QuiverError, type ToolRegistry } from '@quiver/types';
 import { type DependencyContainer, container as globalContainer } from 'tsyringe';
 import type { DefaultCapabilityBackendRegistry } from './backend-registry.js';
 import { addPaths, configurationPaths, pluginLocation } from './config/configuration-paths.js';
@@ -148,7 +148,8 @@ export class QuiverHost {
         if (location) pluginLocations.push(location);
         await catalog.load(resolved.definition, resolved.source);
       } catch (error) {
-        const quiverError = error instanceof QuiverError ? error : undefined;
+        // By name too: a plugin's own copy of @quiver/types throws its own QuiverError class.
+        const quiverError = isQuiverError(error) ? error : undefined;
         const pluginId = quiverError?.details.plugin;
         catalog.recordFailure({
           plugin: typeof pluginId === 'string' ? pluginId : ref,

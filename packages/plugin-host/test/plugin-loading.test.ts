@@ -177,6 +177,30 @@ describe('plugin loading', () => {
     expect(failures[1]?.message).toContain('depends on plugin "absent", which is not loaded');
   });
 
+  it('keeps the code and fix of an error a plugin throws from its own copy of @quiver/types', async () => {
+    // A plugin installed with its own @quiver/types (or loaded beside the CLI's bundle) throws
+    // an error of another QuiverError class: it is still recognised by its name and code.
+    const own = tempDir();
+    cleanups.push(own.cleanup);
+    write(
+      path.join(own.dir, 'plugin.mjs'),
+      [
+        'class QuiverError extends Error {',
+        "  constructor() { super('the plugin needs an API key'); this.name = 'QuiverError'; this.code = 'plugin_config_invalid'; this.details = { plugin: 'keyed' }; this.fix = 'Set KEYED_API_KEY.'; }",
+        '}',
+        "export default { id: 'keyed', apiVersion: 1, version: '1.0.0', register() { throw new QuiverError(); } };",
+        '',
+      ].join('\n'),
+    );
+    const quiver = await host({ config: { plugins: [path.join(own.dir, 'plugin.mjs')] } });
+    const [failure] = quiver.plugins().failed;
+    expect(failure).toMatchObject({
+      plugin: 'keyed',
+      code: 'plugin_config_invalid',
+      fix: 'Set KEYED_API_KEY.',
+    });
+  });
+
   it('points at the zod path of a bad manifest', async () => {
     const outside = tempDir();
     cleanups.push(outside.cleanup);
