@@ -23,10 +23,20 @@ const INDENTED_LINE = /^\s{4,}\S/;
 const indentOf = (text: string) => text.length - text.trimStart().length;
 /** The line that ends a Python traceback: the exception and its message. */
 const EXCEPTION_LINE = /^[\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b(?::|$)/;
+/**
+ * A line as a trace is read: past a process runner's prefix, and past the `#` a TAP producer
+ * prints its diagnostics under (`#   at t/x.t line 10.`, `#     expected: 'y'`).
+ */
+const traceText = (line: string) => unprefixed(line).replace(/^#(?=\s)/, '');
+/**
+ * Where a failure was found, printed on the line above it (doctest's `File "x.py", line 181, in
+ * f` over `Failed example:`, a runner's `path:line` heading).
+ */
+const LOCATION_LINE = /^\s*File "[^"]+", line \d+|^\s*[\w./@-]+\.\w+:\d+(?::\d+)?\s*$/;
 /** Lines of one trace kept at most. */
 const MAX_TRACE_LINES = 40;
 export const PROBLEM_LINE =
-  /^[\w.]*(?:Error|Exception)\b: |\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to|conflict|rejected)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b|^--- FAIL: |\bERR!|\bexit(?:ed)? (?:with )?(?:code|status):? [1-9]|\bexit code [1-9]/i;
+  /^\s*[\w.]*(?:Error|Exception)\b: |^\s*(?:[✘✖]|not ok\b)|\b(?:error|errors|fatal|exception|panic|panicked|failed|failure|traceback|segmentation fault|denied|refused|not found|cannot|unable to|conflict|rejected)\b|^E\d{3,}|^\s*✗|^\s*(?:FAIL|ERR!?)\b|^--- FAIL: |\bERR!|\bexit(?:ed)? (?:with )?(?:code|status):? [1-9]|\bexit code [1-9]/i;
 
 /** A help text's or a manual's option line, with its description after two spaces or alone. */
 const OPTION_LINE =
@@ -94,6 +104,27 @@ function looksYaml(command: string, lines: readonly string[]): boolean {
   const sample = lines.slice(0, 400);
   const shaped = sample.filter((line) => YAML_SHAPED.test(line)).length;
   return shaped >= sample.length * 0.9;
+}
+
+/** A listing's row that ends with a file's path (`  8  2026-11-20 10:00   site/a.txt`). */
+const PATH_ROW = /\S\s+(?:\.{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]+)+\/?$/;
+/** A record's labelled field (`  File: a.ts`, `Name: pkg`), its label and the indentation before it. */
+const LABELLED_LINE = /^(\s*[A-Za-z][\w -]{0,30}:)\s+\S/;
+/** Records a listing holds at least for its first line's label to be read as their key. */
+const MIN_RECORDS = 3;
+
+/**
+ * In a listing of records each of which starts with the same labelled field (`stat`'s `  File:`
+ * blocks, `pip show`'s `Name:`), that field's label and indentation: each record's key line starts
+ * with it. A record has lines other than its key: a log whose every line starts the same way holds
+ * no records.
+ */
+function recordKeyOf(lines: readonly string[]): string | undefined {
+  const first = lines.find((line) => line.trim() !== '');
+  const label = first === undefined ? undefined : LABELLED_LINE.exec(first)?.[1];
+  if (label === undefined) return undefined;
+  const count = lines.filter((line) => line.startsWith(label)).length;
+  return count >= MIN_RECORDS && count * 2 <= lines.length ? label : undefined;
 }
 
 /**
@@ -167,16 +198,17 @@ function linesWithin(entries: readonly Shown[], max: number, budget: number, min
 const printedLines = (shown: readonly Shown[]) => shown.reduce((sum, entry) => sum + entry.lines, 0);
 
 /**
- * Anything over 8 KB that nothing else recognized: repeated lines once with their count, then the
+ * Anything over the budget by a tenth that nothing else recognized: repeated lines once with their count, then the
  * first and last lines, with the cut middle's lines reporting a failure kept between them (a
  * log's error is rarely in its first or last 60 lines), very long lines clipped.
  */
 export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
-  if (input.output.length <= GENERIC_THRESHOLD_BYTES) return undefined;
-  const shown = collapseRuns(input.lines);
-  // Each end gets a share of the budget first; the ends grow once the middle's lines are chosen.
   // A small budget does not shrink the whole further: what this reducer keeps is sized for the default.
   const budget = Math.max(input.budget, DEFAULT_REDUCER_BUDGET);
+  // An output over the budget by less than a tenth is left whole.
+  if (input.output.length <= budget * 1.1) return undefined;
+  const shown = collapseRuns(input.lines);
+  // Each end gets a share of the budget first; the ends grow once the middle's lines are chosen.
   const clipped = shown.map((entry) => entry.text).join('\n');
   if (clipped.length <= budget) return clipped.length < input.output.length ? clipped : undefined;
   let headLines = linesWithin(shown, HEAD_LINES, budget * HEAD_SHARE, MIN_HEAD_LINES);
@@ -195,10 +227,10 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     let index = middle.indexOf(problem) + 1;
     // A sibling printed at the failure's own depth (the next test under `sums case 6 (FAILED - 1)`)
     // is not part of its trace.
-    const depth = indentOf(unprefixed(problem.text));
+    const depth = indentOf(traceText(problem.text));
     for (let taken = 0; index < middle.length && taken < MAX_TRACE_LINES; index++, taken++) {
       const entry = middle[index] as Shown;
-      const text = unprefixed(entry.text);
+      const text = traceText(entry.text);
       if (TRACE_LINE.test(text) || (INDENTED_LINE.test(text) && indentOf(text) > depth))
         keptProblems.add(entry);
       else {
@@ -206,6 +238,10 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
         break;
       }
     }
+  }
+  for (const problem of problems.slice(0, MAX_MIDDLE_PROBLEMS)) {
+    const above = middle[middle.indexOf(problem) - 1];
+    if (above !== undefined && LOCATION_LINE.test(unprefixed(above.text))) keptProblems.add(above);
   }
   // What a failure was printed under: the banner heading of its step or section, and in a tree
   // (a spec reporter's `describe` blocks) the lines above it indented less, up to the top level.
@@ -234,8 +270,14 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   // A line repeated word for word (`changed: [localhost]`, a nested `  dependencies:` key) tells
   // nothing the first one did not: it is kept once.
   const seenOutline = new Set<string>();
+  const recordKey = recordKeyOf(input.lines);
   const outline = middle.filter((entry) => {
-    if (!OUTLINE_LINE.test(entry.text) && !(yaml && YAML_KEY.test(entry.text))) return false;
+    if (
+      !OUTLINE_LINE.test(entry.text) &&
+      !(yaml && YAML_KEY.test(entry.text)) &&
+      !(recordKey !== undefined && entry.text.startsWith(recordKey))
+    )
+      return false;
     if (seenOutline.has(entry.text)) return false;
     seenOutline.add(entry.text);
     return true;
@@ -340,6 +382,12 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     }
   }
   const keptMiddle = shown.slice(headLines, shown.length - tailLines).filter((entry) => kept.has(entry));
+  // Under 8 KB a listing of files (`unzip -l`, `ls -l`, `tar -tv`) is left whole: each row is a
+  // record whose path is its key, and a cut that keeps nothing from the middle drops them.
+  if (input.output.length <= GENERIC_THRESHOLD_BYTES && keptMiddle.length === 0) {
+    const cutRows = shown.slice(headLines, shown.length - tailLines);
+    if (cutRows.filter((entry) => PATH_ROW.test(entry.text)).length >= cutRows.length * 0.9) return undefined;
+  }
   const cut = printedLines(shown.slice(headLines, shown.length - tailLines)) - printedLines(keptMiddle);
   const keptOutline = keptMiddle.filter((entry) => outlineOrder.includes(entry)).length;
   const keptProblemLines = keptMiddle.filter((entry) => problems.includes(entry)).length;
