@@ -85,6 +85,39 @@ describe('cancellation', () => {
     expect(next).toMatchObject({ ok: true, value: 'y' });
   });
 
+  it('stops only the batch whose signal or cancel handle aborts, not the other batches of its turn', async () => {
+    // quiver serve runs every client request in turn 0, several at once: a client cancelling one
+    // request must not abort the others.
+    const h = await harness({ tools: [waitTool] });
+    const started = Promise.all(
+      ['mine', 'theirs', 'handled'].map((id) =>
+        nextEvent(h.bus, 'tool.execution_partial_result', (event) => event.callId === id),
+      ),
+    );
+    const controller = new AbortController();
+    let cancelHandled: ((reason?: unknown) => void) | undefined;
+    const mine = h.run([{ id: 'mine', name: 'wait_forever', args: {} }], { signal: controller.signal });
+    const theirs = h.run([{ id: 'theirs', name: 'wait_forever', args: {} }], {
+      signal: new AbortController().signal,
+    });
+    const handled = h.run([{ id: 'handled', name: 'wait_forever', args: {} }], {
+      cancel: { bind: (given) => (cancelHandled = given), unbind: () => (cancelHandled = undefined) },
+    });
+    await started;
+    controller.abort(new Error('the client cancelled this request'));
+    expect((await mine)[0]).toMatchObject({ ok: false, code: 'aborted' });
+    cancelHandled?.(new Error('the client cancelled that one too'));
+    expect((await handled)[0]).toMatchObject({ ok: false, code: 'aborted' });
+    // The third batch of the turn still runs: only the turn's own abort stops it.
+    const still = await Promise.race([
+      theirs,
+      new Promise((resolve) => setTimeout(() => resolve('running'), 200)),
+    ]);
+    expect(still).toBe('running');
+    h.executor.abort('the session moved on', 0);
+    expect((await theirs)[0]).toMatchObject({ ok: false, code: 'aborted' });
+  });
+
   it('completes a call with aborted when its turn is aborted while the user is being asked', async () => {
     const resolver = {
       resolve: (_prompt: unknown, signal: AbortSignal) =>

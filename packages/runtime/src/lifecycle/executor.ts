@@ -227,15 +227,32 @@ class LifecycleExecutor implements CallExecutor {
     const turn = options.turn ?? 0;
     const turnSignal = this.#turns.enter(turn);
     const external = options.signal;
-    // Made only for a caller's signal: a call without one makes no closure for it.
-    const onExternalAbort =
-      external === undefined ? undefined : () => this.abort(reasonOf(external.reason), turn);
-    if (onExternalAbort !== undefined) {
-      if (external?.aborted) onExternalAbort();
-      else external?.addEventListener('abort', onExternalAbort, { once: true });
-    }
     const { cancel } = options;
-    cancel?.bind((reason) => this.abort(reasonOf(reason), turn));
+    // A caller's signal or cancel handle stops this batch, not the other batches of its turn
+    // (`quiver serve` runs every client request in turn 0, several at once): such a batch gets
+    // its own controller, aborted with the turn too. A batch without either makes none.
+    let batchSignal: AbortSignal = turnSignal.signal;
+    let watchAbort: ((listener: () => void) => () => void) | undefined = turnSignal.watch;
+    let unwatchTurn: (() => void) | undefined;
+    let onExternalAbort: (() => void) | undefined;
+    if (external !== undefined || cancel !== undefined) {
+      const own = new AbortController();
+      const abortBatch = (reason: string) => {
+        if (own.signal.aborted) return;
+        this.#publish(this.#makeEvent('abort', { reason, turn }));
+        own.abort(new Error(reason));
+      };
+      if (turnSignal.signal.aborted) own.abort(turnSignal.signal.reason);
+      else unwatchTurn = turnSignal.watch(() => own.abort(turnSignal.signal.reason));
+      batchSignal = own.signal;
+      watchAbort = undefined;
+      if (external !== undefined) {
+        onExternalAbort = () => abortBatch(reasonOf(external.reason));
+        if (external.aborted) onExternalAbort();
+        else external.addEventListener('abort', onExternalAbort, { once: true });
+      }
+      cancel?.bind((reason) => abortBatch(reasonOf(reason)));
+    }
     try {
       return await runCallBatch(
         Array.isArray(calls) ? calls : [],
@@ -244,8 +261,8 @@ class LifecycleExecutor implements CallExecutor {
           turn,
           model: options.model,
           interactionId: options.interactionId,
-          signal: turnSignal.signal,
-          watchAbort: turnSignal.watch,
+          signal: batchSignal,
+          watchAbort,
           dryRun: options.dryRun === true,
           approvals: options.approvals,
           budget: this.#options.deps.policy.budget?.resultChars ?? DEFAULT_RESULT_BUDGET,
@@ -256,6 +273,7 @@ class LifecycleExecutor implements CallExecutor {
       );
     } finally {
       if (onExternalAbort !== undefined) external?.removeEventListener('abort', onExternalAbort);
+      unwatchTurn?.();
       cancel?.unbind();
       turnSignal.leave();
       // The end of a batch is the end of the model's turn for these calls: its events become durable.
