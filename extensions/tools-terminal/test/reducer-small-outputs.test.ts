@@ -10,11 +10,14 @@ function reduced(name: string): { output: string; reduced: string } {
 }
 
 describe('an output no recognizer knows, over the budget but under 8 KB', () => {
-  it('is cut from the middle (pytest --collect-only, 7.9 KB)', () => {
-    const { output, reduced: text } = reduced('pytest-collect-only');
-    expect(output.length).toBeLessThan(8 * 1024);
-    expect(text.length).toBeLessThan(output.length * 0.7);
-    expect(text).toContain('cut from the middle');
+  it('is cut to the budget, its ends sharing it (ps, python -m cProfile)', () => {
+    for (const name of ['ps-processes-table', 'python-cprofile']) {
+      const { output, reduced: text } = reduced(name);
+      expect(output.length).toBeLessThan(8 * 1024);
+      expect(text.length).toBeLessThanOrEqual(BUDGET_WITH_A_TENTH);
+      const lines = output.trimEnd().split('\n');
+      for (const line of [...lines.slice(0, 5), ...lines.slice(-3)]) expect(text).toContain(line);
+    }
   });
 
   it("keeps a test runner's ✘ failure lines and the error indented under one (ava)", () => {
@@ -52,8 +55,18 @@ describe('an output no recognizer knows, over the budget but under 8 KB', () => 
     for (const file of files) expect(text).toContain(file.trim());
   });
 
-  it('leaves a listing of files whole, each row a record whose path is its key (unzip -l)', () => {
-    const { output, reduced: text } = reduced('unzip-list');
-    expect(text).toBe(output);
+  it('leaves a listing of paths whole, each row a record whose path is its key (unzip -l, pytest --collect-only)', () => {
+    for (const name of ['unzip-list', 'pytest-collect-only']) {
+      const { output, reduced: text } = reduced(name);
+      expect(text).toBe(output);
+    }
+  });
+
+  it("keeps a tree's first two levels: each record and what it is directly under (npm explain)", () => {
+    const { output, reduced: text } = reduced('npm-explain-shared');
+    expect(text.length).toBeLessThanOrEqual(BUDGET_WITH_A_TENTH);
+    const dependents = output.split('\n').filter((line) => /^ {2}\S/.test(line));
+    expect(dependents.length).toBeGreaterThan(10);
+    for (const line of dependents) expect(text).toContain(line.trim());
   });
 });

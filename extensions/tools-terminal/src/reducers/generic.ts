@@ -106,8 +106,11 @@ function looksYaml(command: string, lines: readonly string[]): boolean {
   return shaped >= sample.length * 0.9;
 }
 
-/** A listing's row that ends with a file's path (`  8  2026-11-20 10:00   site/a.txt`). */
-const PATH_ROW = /\S\s+(?:\.{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]+)+\/?$/;
+/**
+ * A listing's row that is or ends with a file's path (`  8  2026-11-20 10:00   site/a.txt`), or a
+ * test's id under its file (`tests/test_a.py::test_b[1]`).
+ */
+const PATH_ROW = /(?:^|\S\s+)(?:\.{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]+)+(?:::\S+)?\/?$/;
 /** A record's labelled field (`  File: a.ts`, `Name: pkg`), its label and the indentation before it. */
 const LABELLED_LINE = /^(\s*[A-Za-z][\w -]{0,30}:)\s+\S/;
 /** Records a listing holds at least for its first line's label to be read as their key. */
@@ -125,6 +128,17 @@ function recordKeyOf(lines: readonly string[]): string | undefined {
   if (label === undefined) return undefined;
   const count = lines.filter((line) => line.startsWith(label)).length;
   return count >= MIN_RECORDS && count * 2 <= lines.length ? label : undefined;
+}
+
+/** A line nested two levels or more in a tree indented two spaces a level (`npm explain`): text, not a right-aligned number. */
+const TREE_LINE = /^(?: {2}){2,}[^\s\d]/;
+/** A tree's first two levels: each record and what it is directly under. */
+const TREE_TOP = /^(?: {2})?[^\s\d]/;
+
+/** Whether most lines are nested in a tree: its first two levels are then its records' key lines. */
+function isTree(lines: readonly string[]): boolean {
+  const content = lines.filter((line) => line.trim() !== '');
+  return content.filter((line) => TREE_LINE.test(line)).length >= content.length * 0.5;
 }
 
 /**
@@ -271,11 +285,15 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   // nothing the first one did not: it is kept once.
   const seenOutline = new Set<string>();
   const recordKey = recordKeyOf(input.lines);
+  // A tree with failures in it (a spec reporter's) is read by its failures and their parents, a
+  // file printed whole (XML, YAML) by its outline.
+  const tree = problems.length === 0 && !FILE_COMMAND.test(input.command) && isTree(input.lines);
   const outline = middle.filter((entry) => {
     if (
       !OUTLINE_LINE.test(entry.text) &&
       !(yaml && YAML_KEY.test(entry.text)) &&
-      !(recordKey !== undefined && entry.text.startsWith(recordKey))
+      !(recordKey !== undefined && entry.text.startsWith(recordKey)) &&
+      !(tree && TREE_TOP.test(entry.text))
     )
       return false;
     if (seenOutline.has(entry.text)) return false;
@@ -323,9 +341,11 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   };
   // The budget is shared: a little of each end first, then what this reducer exists to keep from
   // the middle (a file's outline, a log's failures), then the other kind, then more of each end.
-  // A log or a listing keeps up to 60 lines at each end as before, each end within the budget: its
-  // records (a request, a process, a file) are its facts, and no outline says which matter.
-  if (!fileLike) {
+  // A log or a listing over 8 KB keeps up to 60 lines at each end as before, each end within the
+  // budget: its records (a request, a process, a file) are its facts, and no outline says which
+  // matter. A smaller one shares the budget between its ends like a file (a listing of paths is
+  // left whole, below).
+  if (!fileLike && input.output.length > GENERIC_THRESHOLD_BYTES) {
     headLines = linesWithin(shown, HEAD_LINES, budget);
     tailLines = Math.min(linesWithin([...shown].reverse(), TAIL_LINES, budget), shown.length - headLines);
   }
@@ -382,8 +402,8 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     }
   }
   const keptMiddle = shown.slice(headLines, shown.length - tailLines).filter((entry) => kept.has(entry));
-  // Under 8 KB a listing of files (`unzip -l`, `ls -l`, `tar -tv`) is left whole: each row is a
-  // record whose path is its key, and a cut that keeps nothing from the middle drops them.
+  // Under 8 KB a listing of paths (`unzip -l`, `tar -tv`, `pytest --collect-only`) is left whole:
+  // each row is a record whose path is its key, and a cut that keeps nothing from the middle drops them.
   if (input.output.length <= GENERIC_THRESHOLD_BYTES && keptMiddle.length === 0) {
     const cutRows = shown.slice(headLines, shown.length - tailLines);
     if (cutRows.filter((entry) => PATH_ROW.test(entry.text)).length >= cutRows.length * 0.9) return undefined;
