@@ -77,4 +77,29 @@ describe('quiver serve cancelling a plain call to a bridged server', () => {
       await client.close();
     }
   }, 120_000);
+
+  it('cancels only the request the client cancelled: another call in flight finishes', async () => {
+    const dir = workspace();
+    const { client, stderr } = await connectStdio(dir);
+    try {
+      await untilListed(client, 'mcp__everything__trigger-long-running-operation', { stderr });
+      const controller = new AbortController();
+      const cancelled = client.callTool(
+        { name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 3, steps: 3 } },
+        { signal: controller.signal },
+      );
+      const other = client.callTool({
+        name: 'mcp__everything__trigger-long-running-operation',
+        arguments: { duration: 3, steps: 3 },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      controller.abort('only this one');
+      await expect(cancelled).rejects.toThrow();
+      const finished = await other;
+      expect(finished.isError ?? false, textOf(finished)).toBe(false);
+      expect(textOf(finished)).toContain('completed');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
 });
