@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's install route, as a new user takes it: pack the CLI and what it needs from the
 # current build, `npm install -g` the tarballs into a temporary prefix, then run `quiver --version`
-# and `quiver doctor` from a directory outside the checkout, with a home of its own.
+# and `quiver doctor` from a directory outside the checkout, with a home of its own; then
+# `quiver call read_file` twice: the first run writes the code cache, the second runs from it.
 #
 # Compiling better-sqlite3 is most of a real install (90 s and more on 2 cores). So that the check
 # stays within its CI budget, the native module the workspace install compiled (same Node, same
@@ -31,3 +32,20 @@ export PATH="$work/prefix/bin:$PATH" HOME="$work/home" XDG_CONFIG_HOME="$work/ho
 echo "quiver: $(command -v quiver)"
 quiver --version
 quiver doctor
+printf 'installed and answering\n' > hello.txt
+for expected in 'miss, written' 'hit'; do
+  out="$(QUIVER_CODE_CACHE_REPORT=1 quiver call read_file --args '{"path":"hello.txt"}' 2>"$work/call.err")" || {
+    cat "$work/call.err" >&2
+    exit 1
+  }
+  if ! grep -q 'installed and answering' <<<"$out"; then
+    echo "install-check: quiver call read_file did not print the file: $out" >&2
+    exit 1
+  fi
+  if ! grep -q "code cache $expected" "$work/call.err"; then
+    echo "install-check: expected 'code cache $expected' from quiver call, got:" >&2
+    cat "$work/call.err" >&2
+    exit 1
+  fi
+  echo "quiver call read_file: code cache $expected"
+done
