@@ -184,6 +184,32 @@ function collapseRuns(lines: readonly string[]): Shown[] {
   return shown;
 }
 
+/** A line that reports a failure, or the marker saying part of the output was not read. */
+const isProblemLine = (text: string) => PROBLEM_LINE.test(unprefixed(text)) || WINDOW_CUT_LINE.test(text);
+
+/**
+ * The two kinds of line the cut keeps from the middle and counts in its note: lines reporting a
+ * failure, and outline lines (a document's headings and keys, a file's definitions, each record's
+ * key line, a tree's first two levels when no line of it reports a failure), read from the whole
+ * output, so a note's counts can be checked against it.
+ */
+export function cutKinds(
+  command: string,
+  lines: readonly string[],
+): { isOutline: (text: string) => boolean; isProblem: (text: string) => boolean } {
+  const yaml = looksYaml(command, lines);
+  const recordKey = recordKeyOf(lines);
+  // A tree with failures in it (a spec reporter's) is read by its failures and their parents, a
+  // file printed whole (XML, YAML) by its outline.
+  const tree = !lines.some(isProblemLine) && !FILE_COMMAND.test(command) && isTree(lines);
+  const isOutline = (text: string) =>
+    OUTLINE_LINE.test(text) ||
+    (yaml && YAML_KEY.test(text)) ||
+    (recordKey !== undefined && text.startsWith(recordKey)) ||
+    (tree && TREE_TOP.test(text));
+  return { isOutline, isProblem: isProblemLine };
+}
+
 /** Lines kept at each end whatever their length. */
 const MIN_END_LINES = 8;
 /** Shares of the budget each end gets before the middle's kept lines, and the lines each keeps whatever their length. */
@@ -231,9 +257,7 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     return clipped.length < input.output.length ? clipped : undefined;
   const middle = shown.slice(headLines, shown.length - tailLines);
   // A marker saying part of the output was not read stays where it was.
-  const problems = middle.filter(
-    (entry) => PROBLEM_LINE.test(unprefixed(entry.text)) || WINDOW_CUT_LINE.test(entry.text),
-  );
+  const problems = middle.filter((entry) => isProblemLine(entry.text));
   const keptProblems = new Set(problems.slice(0, MAX_MIDDLE_PROBLEMS));
   // A failure's stack trace goes with it: the frames after `Traceback …`, an `Error:` or an
   // exception line, to the exception that ends a Python traceback.
@@ -284,18 +308,9 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
   // A line repeated word for word (`changed: [localhost]`, a nested `  dependencies:` key) tells
   // nothing the first one did not: it is kept once.
   const seenOutline = new Set<string>();
-  const recordKey = recordKeyOf(input.lines);
-  // A tree with failures in it (a spec reporter's) is read by its failures and their parents, a
-  // file printed whole (XML, YAML) by its outline.
-  const tree = problems.length === 0 && !FILE_COMMAND.test(input.command) && isTree(input.lines);
+  const { isOutline, isProblem } = cutKinds(input.command, input.lines);
   const outline = middle.filter((entry) => {
-    if (
-      !OUTLINE_LINE.test(entry.text) &&
-      !(yaml && YAML_KEY.test(entry.text)) &&
-      !(recordKey !== undefined && entry.text.startsWith(recordKey)) &&
-      !(tree && TREE_TOP.test(entry.text))
-    )
-      return false;
+    if (!isOutline(entry.text)) return false;
     if (seenOutline.has(entry.text)) return false;
     seenOutline.add(entry.text);
     return true;
@@ -408,21 +423,27 @@ export const reduceGenericOutput: Recognizer = (input: RecognizerInput) => {
     const cutRows = shown.slice(headLines, shown.length - tailLines);
     if (cutRows.filter((entry) => PATH_ROW.test(entry.text)).length >= cutRows.length * 0.9) return undefined;
   }
-  const cut = printedLines(shown.slice(headLines, shown.length - tailLines)) - printedLines(keptMiddle);
-  const keptOutline = keptMiddle.filter((entry) => outlineOrder.includes(entry)).length;
-  const keptProblemLines = keptMiddle.filter((entry) => problems.includes(entry)).length;
-  const keptAround = keptMiddle.filter(
-    (entry) => keptProblems.has(entry) && !problems.includes(entry),
-  ).length;
+  // The note counts what the output shows once the ends have grown: of each kind, the lines kept
+  // against those in the part finally cut, never against the middle first chosen.
+  const cutMiddle = shown.slice(headLines, shown.length - tailLines);
+  const cut = printedLines(cutMiddle) - printedLines(keptMiddle);
+  const texts = (entries: readonly Shown[]) => entries.map((entry) => entry.text);
+  const problemsCut = texts(cutMiddle).filter(isProblem).length;
+  const keptProblemLines = texts(keptMiddle).filter(isProblem).length;
+  const outlineCut = new Set(texts(cutMiddle).filter(isOutline)).size;
+  const keptOutline = new Set(texts(keptMiddle).filter(isOutline)).size;
+  const keptAround = keptMiddle.filter((entry) => keptProblems.has(entry) && !isProblem(entry.text)).length;
   const what = [
     ...(keptProblemLines > 0
       ? [
-          `${plural(keptProblemLines, 'line')} reporting a failure${problems.length > keptProblemLines ? ` (of ${problems.length.toLocaleString('en-US')})` : ''}${keptAround > 0 ? ' with their stack traces and the headings they were printed under' : ''}`,
+          `${plural(keptProblemLines, 'line')} reporting a failure${problemsCut > keptProblemLines ? ` (of ${problemsCut.toLocaleString('en-US')})` : ''}${keptAround > 0 ? ' with their stack traces and the headings they were printed under' : ''}`,
         ]
-      : []),
+      : keptAround > 0
+        ? [`${plural(keptAround, 'line')} of failures' stack traces and the headings they were printed under`]
+        : []),
     ...(keptOutline > 0
       ? [
-          `${plural(keptOutline, 'outline line')} (headings, definitions, keys)${outline.length > keptOutline ? ` (of ${outline.length.toLocaleString('en-US')})` : ''}`,
+          `${plural(keptOutline, 'outline line')} (headings, definitions, keys)${outlineCut > keptOutline ? ` (of ${outlineCut.toLocaleString('en-US')})` : ''}`,
         ]
       : []),
   ];
