@@ -217,6 +217,46 @@ describe('tool search on symptoms, expiry, code usage, releases and workspace pa
       'list the pages in our workspace',
       ['mcp__notion-mcp-server__API-post-search'],
     ],
+    // Phrasing round 2: expired records (not found at all without it), a method's callers
+    // (8th and 6th without it), each table's size on disk (6th without it).
+    [
+      'finds the index with an expiry when expired sessions should go on their own',
+      'clean out expired sessions from the sessions collection on their own',
+      ['mcp__mongodb-mcp-server__create-index'],
+    ],
+    [
+      'finds the index with an expiry when expired records should go without a cron job',
+      'get rid of expired records without a cron job',
+      ['mcp__mongodb-mcp-server__create-index'],
+    ],
+    [
+      'finds a code search when asked where a method gets called from',
+      'where does this method get called from',
+      [
+        'mcp__server-github__search_code',
+        'mcp__azure-devops-mcp__search_code',
+        'mcp__desktop-commander__start_search',
+      ],
+    ],
+    [
+      'finds a code search when asked who calls a function',
+      'who calls this function in our repo',
+      [
+        'mcp__server-github__search_code',
+        'mcp__azure-devops-mcp__search_code',
+        'mcp__desktop-commander__start_search',
+      ],
+    ],
+    [
+      'finds a SQL query when asked how big each table is on disk',
+      'how big is each table on disk',
+      [
+        'mcp__server-postgres__query',
+        'mcp__supabase-mcp-server__execute_sql',
+        'mcp__heroku-mcp-server__pg_psql',
+        'mcp__heroku-mcp-server__pg_info',
+      ],
+    ],
   ];
   for (const [title, request, wanted] of cases)
     it(title, () => {

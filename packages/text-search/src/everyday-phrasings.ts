@@ -1208,7 +1208,7 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
       'largest tables',
       'database usage',
     ],
-    means: 'sql',
+    means: 'sql query',
   },
   // A page that shows nothing → what the browser logged and which requests failed.
   {
@@ -1255,7 +1255,7 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
       'where it is used',
       'is used',
     ],
-    means: 'code',
+    means: 'search code',
   },
   // Projects in a given programming language → a repository search (language qualifier).
   {
@@ -1286,6 +1286,11 @@ export const EVERYDAY_PHRASINGS: readonly EverydayPhrasing[] = [
       'delete automatically',
       'after a period of time',
       'after some time',
+      'expired documents',
+      'expired records',
+      'expired rows',
+      'expired entries',
+      'expired sessions',
     ],
     means: 'create index',
   },
