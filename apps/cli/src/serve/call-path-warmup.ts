@@ -3,7 +3,7 @@ import type { Session } from '@quiver/runtime';
 import { toCallToolResult } from './content.js';
 import { isPlainToolsCall, plainCallToolResult } from './lean-call.js';
 
-let warmed = false;
+let warmed: Promise<void> | undefined;
 
 /** What serve's own call path does around the session, each run on nothing (see warmCallPath). */
 export interface CallPathSteps {
@@ -14,18 +14,23 @@ export interface CallPathSteps {
 }
 
 /**
- * Runs once per process, one step per event-loop turn after `initialize`, what a first
- * `tools/call` would otherwise compile on its way: the lean path's request check and result
- * encoding, the call's target lookup and its dispatch with a stand-in for the session's run (no
- * tool runs, no event is published or logged), the argument schemas of the session's tools
- * (`session.warmCalls`, which ran the pipeline on its unseen stand-in tool while serve waited for
- * its bridged servers), and a permission check of one of the session's tools (`session.check`,
- * which asks and runs nothing and writes no event). A request that
- * arrives meanwhile waits for one step at most.
+ * Runs once per process, one step per event-loop turn, what a first `tools/call` would otherwise
+ * compile on its way: the lean path's request check and result encoding, the call's target
+ * lookup and its dispatch with a stand-in for the session's run (no tool runs, no event is
+ * published or logged), the argument schemas of the session's tools (`session.warmCalls`, which
+ * ran the pipeline on its unseen stand-in tool while serve waited for its bridged servers), and a
+ * permission check of one of the session's tools (`session.check`, which asks and runs nothing and
+ * writes no event). Resolves when every step ran and what it started has settled (never rejects);
+ * a later call returns the same promise. Serve over stdio awaits it before it reads the client's
+ * first message, so none of it lands between the client's listing and its first call; elsewhere
+ * it starts after `initialize`, and a request that arrives meanwhile waits for one step at most.
  */
-export function warmCallPath(session: Session, calls?: CallPathSteps): void {
-  if (warmed) return;
-  warmed = true;
+export function warmCallPath(session: Session, calls?: CallPathSteps): Promise<void> {
+  warmed ??= runSteps(session, calls);
+  return warmed;
+}
+
+function runSteps(session: Session, calls: CallPathSteps | undefined): Promise<void> {
   const firstTool = () => session.pool().executables.keys().next().value as string | undefined;
   const steps = [
     () => {
@@ -43,22 +48,28 @@ export function warmCallPath(session: Session, calls?: CallPathSteps): void {
       const name = firstTool();
       if (name !== undefined) calls?.target(name);
     },
-    () => void calls?.dispatch().catch(() => undefined),
-    () => void session.warmCalls(),
+    () => calls?.dispatch(),
+    () => session.warmCalls(),
     () => {
       const name = firstTool();
-      if (name !== undefined) void session.check([{ id: 'warm-up', name, args: {} }]).catch(() => undefined);
+      if (name !== undefined) return session.check([{ id: 'warm-up', name, args: {} }]);
     },
   ];
-  const next = () => {
-    const step = steps.shift();
-    if (step === undefined) return;
-    try {
-      step();
-    } catch {
-      // Only a warm-up: the first call does the same work and reports its own errors.
-    }
+  const started: unknown[] = [];
+  return new Promise<void>((resolve) => {
+    const next = () => {
+      const step = steps.shift();
+      if (step === undefined) {
+        void Promise.allSettled(started).then(() => resolve());
+        return;
+      }
+      try {
+        started.push(step());
+      } catch {
+        // Only a warm-up: the first call does the same work and reports its own errors.
+      }
+      setImmediate(next);
+    };
     setImmediate(next);
-  };
-  setImmediate(next);
+  });
 }

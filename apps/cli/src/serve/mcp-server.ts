@@ -62,6 +62,12 @@ export interface ServeConnection {
    * session's unseen stand-in tool (`Session.warmCalls`), so that call does not wait for either.
    */
   prepareCalls(): void;
+  /**
+   * Runs serve's own call path once on nothing (`warmCallPath`); resolves when it is done. Serve
+   * over stdio awaits it before reading the client's first message; otherwise it starts after
+   * `initialize`.
+   */
+  warmCallPath(): Promise<void>;
   /** Moves the connection to a reloaded configuration: a new session, then tools/list_changed. */
   switchTo(quiver: Quiver): Promise<void>;
   /**
@@ -217,13 +223,26 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     // Without form elicitation the session stays headless: asks become denies naming the rule.
     elicitation = supportsFormElicitation(server.getClientCapabilities());
     // The console's resolver asks the client first whenever it can; it stays in place.
-    if (elicitation && !options.console) current.session.updateOptions({ permissionResolver: resolver });
+    if (elicitation && !options.console) {
+      current.session.updateOptions({ permissionResolver: resolver });
+      // A new resolver closes what the warm-up opened for the first call: open it again meanwhile.
+      setImmediate(() => {
+        try {
+          if (!closed) current.session.prepareCalls();
+        } catch {
+          // The first call opens them itself and reports its own error.
+        }
+      });
+    }
     const client = server.getClientVersion();
     if (client)
       options.console?.hub.describeSession(current.session.id, {
         client: `${client.name} ${client.version}`,
       });
     if (elicitation) review.enable();
+    void warmCalls();
+  };
+  const warmCalls = () =>
     warmCallPath(current.session, {
       target: (name) => void resolveCallTarget(name, {}, listing.get(current.session), current.session),
       dispatch: () =>
@@ -240,7 +259,6 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
             server.projectCallToolResult(toCallToolResult({ ok: true, value: '' }), undefined),
         }),
     });
-  };
 
   server.setRequestHandler('tools/list', () => ({ tools: listing.get(current.session).tools }));
   const tasks = serveTasks();
@@ -410,6 +428,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         if (!closed) void current.session.warmCalls();
       });
     },
+    warmCallPath: () => (closed ? Promise.resolve() : warmCalls()),
     async switchTo(quiver: Quiver) {
       if (closed) return;
       const previous = current;
