@@ -118,6 +118,63 @@ describe('cancellation', () => {
     expect((await theirs)[0]).toMatchObject({ ok: false, code: 'aborted' });
   });
 
+  it('stops only the cancelled request when many requests, one after another and at once, each bring a cancel handle', async () => {
+    // quiver serve's requests: a batch each, each with a cancel handle; the batches' abort state
+    // outlives them (kept for later batches), so a cancel must still reach its own batch only.
+    const h = await harness({ tools: [waitTool, echoTool] });
+    const handle = () => {
+      const handle = {
+        cancel: undefined as ((reason?: unknown) => void) | undefined,
+        bind: (given: (reason?: unknown) => void) => {
+          handle.cancel = given;
+        },
+        unbind: () => {
+          handle.cancel = undefined;
+        },
+      };
+      return handle;
+    };
+    for (let call = 0; call < 5; call++) {
+      const [result] = await h.run([{ id: `before-${call}`, name: 'echo', args: { text: `${call}` } }], {
+        cancel: handle(),
+      });
+      expect(result).toMatchObject({ ok: true, value: `${call}` });
+    }
+    const started = Promise.all(
+      ['first', 'second'].map((id) =>
+        nextEvent(h.bus, 'tool.execution_partial_result', (event) => event.callId === id),
+      ),
+    );
+    const [one, two] = [handle(), handle()];
+    const first = h.run([{ id: 'first', name: 'wait_forever', args: {} }], { cancel: one });
+    const second = h.run([{ id: 'second', name: 'wait_forever', args: {} }], { cancel: two });
+    await started;
+    one.cancel?.(new Error('the client cancelled the first'));
+    expect((await first)[0]).toMatchObject({ ok: false, code: 'aborted' });
+    // Later requests run, whichever batch's abort state they get, and the second still waits.
+    for (let call = 0; call < 5; call++) {
+      const [result] = await h.run([{ id: `after-${call}`, name: 'echo', args: { text: `${call}` } }], {
+        cancel: handle(),
+      });
+      expect(result).toMatchObject({ ok: true, value: `${call}` });
+    }
+    const still = await Promise.race([
+      second,
+      new Promise((resolve) => setTimeout(() => resolve('running'), 100)),
+    ]);
+    expect(still).toBe('running');
+    two.cancel?.(new Error('the client cancelled the second'));
+    expect((await second)[0]).toMatchObject({ ok: false, code: 'aborted' });
+    const [last] = await h.run([{ id: 'last', name: 'echo', args: { text: 'z' } }], { cancel: handle() });
+    expect(last).toMatchObject({ ok: true, value: 'z' });
+    await h.settle();
+    const aborts = h.events.filter((event) => event.type === 'abort');
+    expect(aborts.map((event) => (event as { reason: string }).reason)).toEqual([
+      'the client cancelled the first',
+      'the client cancelled the second',
+    ]);
+  });
+
   it('completes a call with aborted when its turn is aborted while the user is being asked', async () => {
     const resolver = {
       resolve: (_prompt: unknown, signal: AbortSignal) =>

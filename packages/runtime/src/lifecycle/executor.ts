@@ -16,6 +16,7 @@ import type { ExecuteCallsOptions, SessionDeps, SessionEventLog, ToolPool } from
 import { createEventFactory } from '../events/event-factory.js';
 import { recordedEvent } from '../log/argument-shapes.js';
 import { SessionLogWriter } from '../log/session-log-writer.js';
+import { type BatchAbort, BatchAborts } from './batch-aborts.js';
 import { type PipelineSession, runCallBatch } from './call-pipeline.js';
 import { PathLocks } from './path-locks.js';
 import type { SessionPermissionEngine } from './permission-decider.js';
@@ -119,7 +120,10 @@ class LifecycleExecutor implements CallExecutor {
   readonly #permissions: SessionPermissionEngine;
   readonly #pipeline: PipelineSession;
   readonly #turns = new TurnSignals();
-  readonly #running = new Set<Promise<unknown>>();
+  readonly #batchAborts = new BatchAborts();
+  /** Batches still running, and who waits for there to be none (closing the session). */
+  #running = 0;
+  #idle: (() => void) | undefined;
   /** Tool executions, which can outlive their answered call (a command still being killed). */
   readonly #executions = new Set<Promise<void>>();
   readonly #log: SessionLogWriter | undefined;
@@ -176,10 +180,7 @@ class LifecycleExecutor implements CallExecutor {
     pool: ToolPool,
     options: ExecuteCallsOptions = {},
   ): Promise<ToolResult[]> {
-    const run = this.#execute(calls, pool, options);
-    this.#running.add(run);
-    void run.finally(() => this.#running.delete(run));
-    return run;
+    return this.#execute(calls, pool, options);
   }
 
   /** Each call's permission decision as `execute` would reach it, asking and running nothing. */
@@ -212,7 +213,7 @@ class LifecycleExecutor implements CallExecutor {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#turns.abort('the session ended');
-    await Promise.allSettled([...this.#running]);
+    if (this.#running > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
     await waitAtMost(Promise.allSettled([...this.#executions]), TOOL_STOP_PATIENCE_MS);
     this.#permissions.close();
     if (this.#ownsLog) await this.#log?.close();
@@ -235,17 +236,19 @@ class LifecycleExecutor implements CallExecutor {
     let watchAbort: ((listener: () => void) => () => void) | undefined = turnSignal.watch;
     let unwatchTurn: (() => void) | undefined;
     let onExternalAbort: (() => void) | undefined;
+    let own: BatchAbort | undefined;
     if (external !== undefined || cancel !== undefined) {
-      const own = new AbortController();
+      const batch = this.#batchAborts.take();
+      own = batch;
       const abortBatch = (reason: string) => {
-        if (own.signal.aborted) return;
+        if (batch.signal.aborted) return;
         this.#publish(this.#makeEvent('abort', { reason, turn }));
-        own.abort(new Error(reason));
+        batch.abort(new Error(reason));
       };
-      if (turnSignal.signal.aborted) own.abort(turnSignal.signal.reason);
-      else unwatchTurn = turnSignal.watch(() => own.abort(turnSignal.signal.reason));
-      batchSignal = own.signal;
-      watchAbort = undefined;
+      if (turnSignal.signal.aborted) batch.abort(turnSignal.signal.reason);
+      else unwatchTurn = turnSignal.watch(() => batch.abort(turnSignal.signal.reason));
+      batchSignal = batch.signal;
+      watchAbort = batch.watch;
       if (external !== undefined) {
         onExternalAbort = () => abortBatch(reasonOf(external.reason));
         if (external.aborted) onExternalAbort();
@@ -253,6 +256,7 @@ class LifecycleExecutor implements CallExecutor {
       }
       cancel?.bind((reason) => abortBatch(reasonOf(reason)));
     }
+    this.#running += 1;
     try {
       return await runCallBatch(
         Array.isArray(calls) ? calls : [],
@@ -275,9 +279,15 @@ class LifecycleExecutor implements CallExecutor {
       if (onExternalAbort !== undefined) external?.removeEventListener('abort', onExternalAbort);
       unwatchTurn?.();
       cancel?.unbind();
+      own?.release();
       turnSignal.leave();
       // The end of a batch is the end of the model's turn for these calls: its events become durable.
       this.#log?.flush();
+      this.#running -= 1;
+      if (this.#running === 0 && this.#idle !== undefined) {
+        this.#idle();
+        this.#idle = undefined;
+      }
     }
   }
 
