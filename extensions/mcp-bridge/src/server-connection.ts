@@ -17,6 +17,7 @@ import type { CatalogServer } from './mcp-catalog.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import type { TransportKind } from './open-client.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { warmResultPath } from './result-path-warmup.js';
 import { type McpServerLogEntry, ServerLogLimit } from './server-log-limit.js';
 import { ReconnectSchedule } from './server-reconnect.js';
 import { bindClient, ToolCallRelay } from './server-relay.js';
@@ -299,6 +300,7 @@ export class ServerConnection {
         tools: this.tools.size,
       });
       this.reconnection.connected();
+      setImmediate(warmResultPath);
       if (this.listChangedWhileConnecting) this.refreshTools();
       this.subscriptions.renew();
     } catch (error) {
