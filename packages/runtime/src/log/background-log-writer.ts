@@ -123,15 +123,25 @@ export class BackgroundLogWriter {
     // One message for them all: it wakes the thread once, and it writes them in one transaction.
     const requests: LogWriteRequest[] = [];
     for (const { id, channel, events } of writes) {
-      let text: string;
+      let text = '[';
+      const ends: number[] = [];
       try {
-        text = JSON.stringify(events);
+        for (const event of events) {
+          const json: unknown = JSON.stringify(event);
+          if (typeof json !== 'string')
+            throw new TypeError(`An event of type ${event.type} has no JSON form.`);
+          if (ends.length > 0) text += ',';
+          text += json;
+          ends.push(text.length);
+        }
+        text += ']';
       } catch (error) {
         // Its id still goes over, so that whoever waits for it is not kept waiting.
         text = '[]';
+        ends.length = 0;
         this.#channels.get(channel)?.(asError(error), false, events.length);
       }
-      requests.push({ id, channel, events: text });
+      requests.push({ id, channel, events: text, ends });
     }
     this.#worker?.postMessage({ writes: requests } satisfies LogWriteBatch);
   }

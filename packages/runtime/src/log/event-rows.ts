@@ -14,15 +14,17 @@ export type EventRowStatement = readonly [sql: string, params: SqlParameter[]];
  * start's place. Every event whose type is not in `transientTypes` is kept whole.
  *
  * Its source text is also the row code of the SQLite log's writer thread, so it refers to
- * nothing outside itself.
+ * nothing outside itself. `texts`, when given, holds each event's JSON text (what the `data`
+ * column stores), so a caller that already serialised the events does not serialise them again.
  */
 export function eventRowStatements(
   events: readonly QuiverEvent[],
   replica: string | null,
-  transientTypes: Iterable<string>,
+  transientTypes: ReadonlySet<string> | Iterable<string>,
+  texts?: readonly string[],
 ): EventRowStatement[] {
   type Completion = Extract<QuiverEvent, { type: 'tool.execution_complete' }>;
-  const transient = new Set(transientTypes);
+  const transient = transientTypes instanceof Set ? transientTypes : new Set(transientTypes);
   const jsonOrNull = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
   const statusOf = (event: Completion): string =>
     event.success ? 'ok' : event.result.code === 'interrupted' ? 'interrupted' : 'error';
@@ -101,7 +103,14 @@ export function eventRowStatements(
     statements.push([
       `INSERT INTO events (id, session_id, type, call_id, timestamp, data) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO NOTHING`,
-      [event.id, event.sessionId, event.type, callId, event.timestamp, JSON.stringify(event)],
+      [
+        event.id,
+        event.sessionId,
+        event.type,
+        callId,
+        event.timestamp,
+        texts?.[index] ?? JSON.stringify(event),
+      ],
     ]);
   });
   return statements;

@@ -31,11 +31,17 @@ export interface LogWriterThreadData {
   walCheckpointPages: number;
 }
 
-/** One flush of a session (its channel): the events as JSON text. */
+/**
+ * One flush of a session (its channel): the events as one JSON array, each event's text as
+ * `JSON.stringify` wrote it, so the thread stores those texts as they are instead of serialising
+ * what it parsed again.
+ */
 export interface LogWriteRequest {
   id: number;
   channel: number;
   events: string;
+  /** Where each event's text ends in `events` (it starts after the `[` or the `,` before it). */
+  ends: number[];
 }
 
 /** The writes handed over together, in order: one message, to wake the thread once. */
@@ -86,7 +92,7 @@ export function logWriterThread(rowStatements: typeof eventRowStatements): void 
   const opened = (): {
     db: SqliteConnection;
     inode: number;
-    writeRows: (events: readonly never[]) => void;
+    writeRows: (events: readonly never[], texts: readonly string[]) => void;
   } => {
     try {
       const db = new SqliteDatabase(data.path, { fileMustExist: true });
@@ -96,8 +102,9 @@ export function logWriterThread(rowStatements: typeof eventRowStatements): void 
       // Which file this connection writes: see fileGone.
       const inode = statSync(data.path).ino;
       const statements = new Map<string, SqlStatement>();
-      const writeRows = (events: readonly never[]): void => {
-        for (const [sql, params] of rowStatements(events, null, data.transientTypes)) {
+      const transientTypes = new Set(data.transientTypes);
+      const writeRows = (events: readonly never[], texts: readonly string[]): void => {
+        for (const [sql, params] of rowStatements(events, null, transientTypes, texts)) {
           let statement = statements.get(sql);
           if (statement === undefined) {
             statement = db.prepare(sql);
@@ -134,9 +141,25 @@ export function logWriterThread(rowStatements: typeof eventRowStatements): void 
       { code: 'QUIVER_LOG_GONE' },
     );
   };
-  const write = db.transaction((batches: readonly unknown[][]) => {
-    for (const events of batches) writeRows(events as never);
+  const write = db.transaction((events: readonly unknown[], texts: readonly string[]) => {
+    writeRows(events as never, texts);
   });
+  // The writes of a transaction go through the row code together (a call whose start and
+  // completion were handed over in different writes becomes one row, as within a write), each
+  // event stored as the text it came in; parsed before the transaction takes the log's lock.
+  const decode = (requests: readonly LogWriteRequest[]): [events: unknown[], texts: string[]] => {
+    const events: unknown[] = [];
+    const texts: string[] = [];
+    for (const request of requests) {
+      for (const event of JSON.parse(request.events) as unknown[]) events.push(event);
+      let start = 1;
+      for (const end of request.ends) {
+        texts.push(request.events.slice(start, end));
+        start = end + 1;
+      }
+    }
+    return [events, texts];
+  };
   let queue: LogWriteRequest[] = [];
   let scheduled = false;
   let closing = false;
@@ -149,7 +172,7 @@ export function logWriterThread(rowStatements: typeof eventRowStatements): void 
     const gone = fileGone();
     if (gone !== undefined) return gone;
     try {
-      write.immediate(requests.map((request) => JSON.parse(request.events) as unknown[]));
+      write.immediate(...decode(requests));
       if (gaveUp) db.pragma(`busy_timeout = ${data.patienceMs}`);
       gaveUp = false;
       return undefined;
