@@ -16,9 +16,21 @@ afterEach(async () => {
   dirs.cleanup();
 });
 
+interface ConsoleCallRecord {
+  toolName: string;
+  arguments: string;
+  status: string;
+}
+
 interface ConsolePage {
   /** The messages the console sent so far. */
-  messages: Array<{ type: string; ask?: { id: string; headline: string }; outcome?: string }>;
+  messages: Array<{
+    type: string;
+    ask?: { id: string; headline: string };
+    outcome?: string;
+    call?: ConsoleCallRecord;
+    calls?: ConsoleCallRecord[];
+  }>;
   answer(id: string, body: unknown): Promise<number>;
   api(pathname: string, body?: unknown): Promise<{ status: number; body: any }>;
   close(): void;
@@ -47,6 +59,8 @@ async function openPage(cwd: string, env: Record<string, string>): Promise<Conso
           buffer = buffer.slice(end + 2);
           const data = /^data: (.*)$/m.exec(block)?.[1];
           if (data !== undefined && /^event: message$/m.test(block)) messages.push(JSON.parse(data));
+          if (data !== undefined && /^event: snapshot$/m.test(block))
+            messages.push({ type: 'snapshot', ...JSON.parse(data) });
         }
       }
     } catch {
@@ -261,6 +275,43 @@ describe('asks the client cannot show', () => {
     const json = await quiver(['console', '--json'], { cwd: dirs.make(), env: { XDG_RUNTIME_DIR: runtime } });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stderr.trim()).error.code).toBe('no_console');
+  });
+});
+
+describe('the calls the console shows', () => {
+  it('shows every call with its arguments, made before a page opened (in its snapshot) and after (as it runs)', async () => {
+    const { client, dir, env } = await serve();
+    // Text from the model is data: an escape sequence in an argument is shown, never run.
+    await client.callTool({ name: 'read_file', arguments: { path: 'earlier\u001b[2J.md' } });
+    const page = await openPage(dir, env);
+    cleanups.push(page.close);
+    const snapshot = await until(
+      () => page.messages.find((message) => message.type === 'snapshot'),
+      'the snapshot',
+    );
+    const earlier = snapshot.calls?.find((call) => call.toolName === 'read_file');
+    expect(earlier?.arguments).toContain('earlier');
+    expect(earlier?.arguments).not.toContain('\u001b');
+    expect(earlier?.status).toBe('error');
+    await client.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
+    const later = await until(
+      () =>
+        page.messages.find(
+          (message) => message.type === 'call' && message.call?.arguments.includes('README.md'),
+        )?.call,
+      'the second call',
+    );
+    expect(later).toMatchObject({ toolName: 'read_file' });
+    await until(
+      () =>
+        page.messages.find(
+          (message) =>
+            message.type === 'call' &&
+            message.call?.arguments.includes('README.md') &&
+            message.call.status === 'ok',
+        ),
+      'the second call completed',
+    );
   });
 });
 

@@ -41,6 +41,11 @@ const MAX_DENY_MESSAGE_CHARS = 2_000;
 export class ConsoleHub {
   readonly #sessions = new Map<string, ConsoleSession>();
   readonly #calls = new Map<string, ConsoleCall>();
+  /**
+   * A call's name and arguments as it was requested, until its record is first shown (a page told
+   * of it, or a snapshot): a gateway with no page open does not describe every call's arguments.
+   */
+  readonly #undescribed = new WeakMap<ConsoleCall, { toolName: string; args: unknown }>();
   readonly #asks = new Map<string, PendingAsk>();
   readonly #pages = new Set<(message: ConsoleMessage) => void>();
   readonly #servers: () => Promise<unknown[]>;
@@ -67,7 +72,7 @@ export class ConsoleHub {
     const servers = await this.servers();
     return {
       sessions: [...this.#sessions.values()],
-      calls: [...this.#calls.values()],
+      calls: [...this.#calls.values()].map((call) => this.#described(call)),
       asks: [...this.#asks.values()].map((pending) => pending.ask),
       servers,
     };
@@ -83,7 +88,19 @@ export class ConsoleHub {
   }
 
   #send(message: ConsoleMessage): void {
+    if (this.#pages.size === 0) return;
+    if (message.type === 'call') this.#described(message.call);
     for (const page of this.#pages) page(message);
+  }
+
+  #described(call: ConsoleCall): ConsoleCall {
+    const requested = this.#undescribed.get(call);
+    if (requested !== undefined) {
+      this.#undescribed.delete(call);
+      call.toolName = visibleText(requested.toolName);
+      call.arguments = describeCallArguments(requested.args, 2_000);
+    }
+    return call;
   }
 
   /** Follows a session's events until the returned function is called (when the session closes). */
@@ -116,11 +133,12 @@ export class ConsoleHub {
       call = {
         callId: event.callId,
         sessionId: event.sessionId,
-        toolName: visibleText(event.toolName ?? ''),
-        arguments: describeCallArguments(args, 2_000),
+        toolName: '',
+        arguments: '',
         status: 'running',
         startedAt: Date.now(),
       };
+      this.#undescribed.set(call, { toolName: event.toolName ?? '', args });
       this.#calls.set(event.callId, call);
       if (this.#calls.size > MAX_CALLS) this.#calls.delete(this.#calls.keys().next().value as string);
     }
