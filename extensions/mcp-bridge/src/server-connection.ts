@@ -8,6 +8,7 @@ import type {
   McpToolsChange,
   ReconnectPolicy,
 } from './bridge-types.js';
+import { warmCallPath } from './call-path-warmup.js';
 import type { CallRouter } from './call-router.js';
 import { cleanDefinitionText, MAX_DESCRIPTION_CHARS } from './clean-text.js';
 import { needsClientRelay, type ServerClientRelay } from './client-relay.js';
@@ -17,7 +18,6 @@ import type { CatalogServer } from './mcp-catalog.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import type { TransportKind } from './open-client.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
-import { warmResultPath } from './result-path-warmup.js';
 import { type McpServerLogEntry, ServerLogLimit } from './server-log-limit.js';
 import { ReconnectSchedule } from './server-reconnect.js';
 import { bindClient, ToolCallRelay } from './server-relay.js';
@@ -300,7 +300,8 @@ export class ServerConnection {
         tools: this.tools.size,
       });
       this.reconnection.connected();
-      setImmediate(warmResultPath);
+      // A stdio server's calls take the router's direct path: compile it before the first one.
+      if (opened.transport === 'stdio') setImmediate(() => void warmCallPath());
       if (this.listChangedWhileConnecting) this.refreshTools();
       this.subscriptions.renew();
     } catch (error) {
