@@ -1,3 +1,4 @@
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ContentLengthFramer, type FrameItem } from '../src/stdio/content-length-framer.js';
 import { parseMaxInFlight } from '../src/stdio/in-flight-requests.js';
@@ -5,6 +6,7 @@ import { jsonNestsDeeperThan } from '../src/stdio/json-depth.js';
 import { leadingRequestId } from '../src/stdio/leading-request-id.js';
 import { LineFramer, type LineItem } from '../src/stdio/line-framer.js';
 import { parseMessageSize } from '../src/stdio/message-size.js';
+import { PacedInput } from '../src/stdio/paced-input.js';
 
 /** Feeds `input` in pieces of `size` bytes and collects every item. */
 function frames<T>(
@@ -116,5 +118,91 @@ describe('reading bounded messages from a byte stream', () => {
     expect(parseMaxInFlight('8')).toBe(8);
     for (const bad of ['0', '-1', '2.5', 'many'])
       expect(() => parseMaxInFlight(bad)).toThrow(/--max-in-flight must be a whole number from 1/);
+  });
+});
+
+describe('reading paced by the output', () => {
+  const turn = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('delivers every message in order, and none while the peer has not read its answers', async () => {
+    const input = new PassThrough();
+    // A peer that reads an answer only when the test lets it.
+    const unread: Array<() => void> = [];
+    const output = new Writable({
+      highWaterMark: 4,
+      write: (_chunk, _encoding, done) => {
+        unread.push(done);
+      },
+    });
+    const seen: string[] = [];
+    let ended = false;
+    const paced = new PacedInput({
+      input,
+      output,
+      framer: new LineFramer(1024),
+      deliver: (item) => {
+        seen.push(describeLine(item));
+        output.write(`answer to ${describeLine(item)}\n`);
+      },
+      ended: () => {
+        ended = true;
+      },
+    });
+    paced.start();
+    input.write('a\n');
+    await turn();
+    expect(seen).toEqual(['a']);
+    // Came alone, after an answer the peer has not read: it waits.
+    input.write('b\n');
+    await turn();
+    expect(seen).toEqual(['a']);
+    unread.shift()?.();
+    await turn();
+    expect(seen).toEqual(['a', 'b']);
+    // Several in one chunk: one at a time, each after the previous answer was read.
+    input.write('c\nd\ne');
+    input.end('\n');
+    await turn();
+    expect(seen).toEqual(['a', 'b']);
+    for (const expected of [
+      ['a', 'b', 'c'],
+      ['a', 'b', 'c', 'd'],
+      ['a', 'b', 'c', 'd', 'e'],
+    ]) {
+      unread.shift()?.();
+      await turn();
+      expect(seen).toEqual(expected);
+    }
+    unread.shift()?.();
+    await turn();
+    expect(ended).toBe(true);
+  });
+
+  it('delivers a quick succession of messages to a peer that reads its answers, in order, each once', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    output.resume();
+    const seen: string[] = [];
+    const paced = new PacedInput({
+      input,
+      output,
+      framer: new LineFramer(1024),
+      deliver: (item) => {
+        seen.push(describeLine(item));
+      },
+      ended: () => {},
+    });
+    paced.start();
+    const sent: string[] = [];
+    for (let message = 0; message < 200; message++) {
+      sent.push(`m${message}`);
+      // Alone, in pairs and split across writes.
+      if (message % 3 === 0) input.write(`m${message}\n`);
+      else if (message % 3 === 1) input.write(`m${message}\nm`);
+      else input.write(`${message}\n`);
+      if (message % 7 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await turn();
+    expect(seen).toEqual(sent);
   });
 });

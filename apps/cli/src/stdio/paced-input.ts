@@ -21,6 +21,8 @@ export class PacedInput<T> {
   readonly #deliver: (item: T) => void;
   readonly #ended: () => void;
   #scheduled = false;
+  /** A complete message read after the one delivered in the turn its bytes came in: the next turn's. */
+  #held: T | undefined = undefined;
   #awaitingDrain = false;
   #inputEnded = false;
   #stopped = false;
@@ -57,9 +59,42 @@ export class PacedInput<T> {
 
   readonly #onData = (chunk: Buffer | string) => {
     this.#framer.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    if (this.#scheduled || this.#awaitingDrain || this.#stopped || this.#held !== undefined) {
+      this.#input.pause();
+      return;
+    }
+    this.#deliverNow();
+  };
+
+  /**
+   * The turn the bytes came in delivers their first message itself, and reading goes on unpaused
+   * when that was the only one (a client waiting for each answer sends one at a time): no pause,
+   * resume and two turns of the event loop per request. A second complete message is held for
+   * the next turn with reading paused, as `#pump` paces every message after it.
+   */
+  #deliverNow(): void {
+    if (this.#outputBehind()) {
+      this.#input.pause();
+      return;
+    }
+    const item = this.#framer.next();
+    if (item === undefined) return;
+    this.#deliver(item);
+    if (this.#stopped) return;
+    const following = this.#framer.next();
+    if (following === undefined) return;
+    this.#held = following;
     this.#input.pause();
     this.#schedule();
-  };
+  }
+
+  /** True (and waiting for 'drain') while the peer has not read what it was sent. */
+  #outputBehind(): boolean {
+    if (!this.#output.writableNeedDrain || this.#output.destroyed) return false;
+    this.#awaitingDrain = true;
+    this.#output.once('drain', this.#onDrain);
+    return true;
+  }
 
   readonly #onEnd = () => {
     this.#inputEnded = true;
@@ -81,13 +116,9 @@ export class PacedInput<T> {
   }
 
   #pump(): void {
-    if (this.#stopped) return;
-    if (this.#output.writableNeedDrain && !this.#output.destroyed) {
-      this.#awaitingDrain = true;
-      this.#output.once('drain', this.#onDrain);
-      return;
-    }
-    const item = this.#framer.next();
+    if (this.#stopped || this.#outputBehind()) return;
+    const item = this.#held ?? this.#framer.next();
+    this.#held = undefined;
     if (item === undefined) {
       if (this.#inputEnded) {
         this.stop();
