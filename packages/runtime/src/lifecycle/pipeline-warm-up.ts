@@ -44,6 +44,8 @@ export async function warmPipeline(
     description: '',
     input: model?.tool.input ?? NO_ARGUMENTS,
     capabilities: {},
+    // A deadline, so that core's runner arms and disarms its timer as a real call does.
+    timeouts: model?.tool.timeouts ?? WARM_UP_TIMEOUTS,
     ...(model?.tool.mcp === undefined ? {} : { mcp: model.tool.mcp }),
     execute: () => ok(''),
   };
@@ -92,6 +94,9 @@ export async function warmPipeline(
 
 /** Schemas already parsed by a warm-up (zod's compiled fast path is the schema's own, for the process). */
 const parsed = new WeakSet<object>();
+
+/** The stand-in's deadline when there is no pool yet to take one from (it answers at once). */
+const WARM_UP_TIMEOUTS = { defaultMs: 60_000, maxMs: 60_000 };
 
 /** The stand-in's arguments when there is no pool yet to take a schema from. */
 const NO_ARGUMENTS = z.object({});
