@@ -25,6 +25,14 @@ interface PendingAsk {
 
 const MAX_CALLS = 300;
 
+/**
+ * A call's name and arguments as it was requested, kept on its record (a symbol key: never sent to
+ * a page) until the record is first shown (a page told of it, or a snapshot): a gateway with no
+ * page open does not describe every call's arguments.
+ */
+const REQUESTED = Symbol('requested');
+type RecordedCall = ConsoleCall & { [REQUESTED]?: { toolName: string; args: unknown } | undefined };
+
 /** Outside text escaped as every prompt escapes it, cut with a marker. */
 function boundedVisibleText(text: string, maxChars: number): string {
   const shown = visibleText(text);
@@ -40,12 +48,7 @@ const MAX_DENY_MESSAGE_CHARS = 2_000;
  */
 export class ConsoleHub {
   readonly #sessions = new Map<string, ConsoleSession>();
-  readonly #calls = new Map<string, ConsoleCall>();
-  /**
-   * A call's name and arguments as it was requested, until its record is first shown (a page told
-   * of it, or a snapshot): a gateway with no page open does not describe every call's arguments.
-   */
-  readonly #undescribed = new WeakMap<ConsoleCall, { toolName: string; args: unknown }>();
+  readonly #calls = new Map<string, RecordedCall>();
   readonly #asks = new Map<string, PendingAsk>();
   readonly #pages = new Set<(message: ConsoleMessage) => void>();
   readonly #servers: () => Promise<unknown[]>;
@@ -93,10 +96,10 @@ export class ConsoleHub {
     for (const page of this.#pages) page(message);
   }
 
-  #described(call: ConsoleCall): ConsoleCall {
-    const requested = this.#undescribed.get(call);
+  #described(call: RecordedCall): ConsoleCall {
+    const requested = call[REQUESTED];
     if (requested !== undefined) {
-      this.#undescribed.delete(call);
+      call[REQUESTED] = undefined;
       call.toolName = visibleText(requested.toolName);
       call.arguments = describeCallArguments(requested.args, 2_000);
     }
@@ -128,7 +131,7 @@ export class ConsoleHub {
   }
 
   #call(event: { callId: string; sessionId: string; toolName?: string }, args?: unknown): ConsoleCall {
-    let call = this.#calls.get(event.callId);
+    let call: RecordedCall | undefined = this.#calls.get(event.callId);
     if (!call) {
       call = {
         callId: event.callId,
@@ -137,8 +140,8 @@ export class ConsoleHub {
         arguments: '',
         status: 'running',
         startedAt: Date.now(),
+        [REQUESTED]: { toolName: event.toolName ?? '', args },
       };
-      this.#undescribed.set(call, { toolName: event.toolName ?? '', args });
       this.#calls.set(event.callId, call);
       if (this.#calls.size > MAX_CALLS) this.#calls.delete(this.#calls.keys().next().value as string);
     }

@@ -360,7 +360,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         },
       })) as CallToolResult;
     } finally {
-      await untrack?.();
+      if (untrack !== undefined) await untrack();
       untrackLogs();
       unbind();
       unbindRelay();

@@ -83,7 +83,7 @@ export async function dispatchToolCall(tasks: ServeTasks, call: TaskCall): Promi
         MISSING_TASKS,
         `This tool runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities.`,
       );
-    return call.answer(await call.execute());
+    return await call.answer(await call.execute());
   }
   if (support === 'required') {
     const refusal = tasks.refusal(call.owner);
