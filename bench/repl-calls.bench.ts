@@ -37,6 +37,8 @@ const CALLS = 200;
  */
 const ROUNDS = Math.max(Number(process.env.REPL_BENCH_ROUNDS) || 61, 3);
 const FIRST_SCRIPT_ROUNDS = 11;
+/** Rounds of inner calls made together (`Promise.all`), for the session thread's cost of a call without a sleep per call. */
+const TOGETHER_ROUNDS = 11;
 
 const textOf = (result: ToolResult | undefined) => (result?.ok ? result.value : `${result?.error}`);
 
@@ -183,7 +185,29 @@ async function measure(quiver: Quiver) {
       ratios.push(innerOne.ms / directOne.ms);
       cpuRatios.push(innerOne.cpu / directOne.cpu);
     }
+    // The same reads made together: one request message for them all, so the session's thread
+    // runs their pipelines back to back without sleeping between them. What it spends a call then
+    // is the pipeline's own cost, against what it spends a call when each call waits for the
+    // script's next request.
+    const session = String(process.pid);
+    const together: number[] = [];
+    for (let round = 0; round < TOGETHER_ROUNDS; round++) {
+      const before = threadCpu();
+      await timedBoth(
+        repl(`const a = []; for (let i = 0; i < ${CALLS}; i++) a.push(null); await Promise.all(a)`),
+      );
+      const between = threadCpu();
+      await timedBoth(
+        repl(
+          `const a = []; for (let i = 0; i < ${CALLS}; i++) a.push(tools.read_file({ path: 'a.txt' })); await Promise.all(a)`,
+        ),
+      );
+      const after = threadCpu();
+      const used = (at: Map<string, number>) => at.get(session) ?? 0;
+      together.push((used(after) - used(between) - (used(between) - used(before))) / CALLS);
+    }
     return {
+      together: median(together),
       direct: median(directMs),
       inner: median(innerMs),
       ratio: median(ratios),
@@ -280,7 +304,7 @@ export async function run(): Promise<void> {
       const { threads } = calls;
       if (threads.session.direct > 0)
         console.log(
-          `CPU per call by thread (µs, all rounds): session thread ${threads.session.inner} inner / ${threads.session.direct} direct; sandbox thread ${threads.sandbox} inner; other threads (libuv's pool, the log writer, V8's) ${threads.others.inner} inner / ${threads.others.direct} direct`,
+          `CPU per call by thread (µs, all rounds): session thread ${threads.session.inner} inner / ${threads.session.direct} direct; sandbox thread ${threads.sandbox} inner; other threads (libuv's pool, the log writer, V8's) ${threads.others.inner} inner / ${threads.others.direct} direct; session thread a call when the script makes its ${CALLS} calls together (no sleep between them): ${Math.round(calls.together)}`,
         );
     } finally {
       await quiver.close();
