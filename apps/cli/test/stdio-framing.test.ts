@@ -39,6 +39,12 @@ describe('reading bounded messages from a byte stream', () => {
     expect(jsonNestsDeeperThan('{"a":[[[1]]]}', 3)).toBe(true);
     expect(jsonNestsDeeperThan(`{"a":"${'['.repeat(50)}\\"{{{"}`, 3)).toBe(false);
     expect(jsonNestsDeeperThan(Buffer.from(`${'['.repeat(1001)}${']'.repeat(1001)}`))).toBe(true);
+    // Exactly at the limit, as short as it can be, and one level over it, unclosed.
+    expect(jsonNestsDeeperThan('[[[]]]', 3)).toBe(false);
+    expect(jsonNestsDeeperThan('[[[', 3)).toBe(false);
+    expect(jsonNestsDeeperThan('[[[[', 3)).toBe(true);
+    expect(jsonNestsDeeperThan(Buffer.from('{'.repeat(1001)))).toBe(true);
+    expect(jsonNestsDeeperThan('{'.repeat(1000))).toBe(false);
   });
 
   it('refuses a header block with two Content-Length headers that disagree, and reads on at the next frame', () => {

@@ -15,6 +15,9 @@ const CLOSE_BRACE = 0x7d;
 
 /** Whether the JSON text nests arrays and objects deeper than `maxDepth` (brackets inside strings do not count). */
 export function jsonNestsDeeperThan(text: Buffer | string, maxDepth: number = MAX_JSON_DEPTH): boolean {
+  // Deeper than `maxDepth` takes more than `maxDepth` brackets, each one byte (one UTF-16 unit):
+  // most messages are shorter than that, and are not read byte by byte.
+  if (text.length <= maxDepth) return false;
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   let depth = 0;
   let inString = false;
