@@ -32,6 +32,20 @@ import { serveTasks, TASKS_EXTENSION } from './tasks.js';
 import { ToolListingCache } from './tool-listing.js';
 import { requestedLogLevel, ToolLogForwarding } from './tool-log-forwarding.js';
 
+/**
+ * The ids of the calls serve makes: a random prefix per process and a counter, unique as a random
+ * UUID per call is (another process has another prefix) at a fraction of its cost. The session
+ * log's `calls` table is keyed by it: ids that follow each other land on the same index page,
+ * where a random one per call touched a page of its own (~36% of the log's bytes per call).
+ */
+const CALL_ID_PREFIX = `mcp-${randomUUID()}-`;
+let callCount = 0;
+
+function newCallId(): string {
+  callCount += 1;
+  return CALL_ID_PREFIX + callCount.toString(36);
+}
+
 // Read at call time, not import time, and without importing program.ts (which imports us).
 const serverVersion = () =>
   (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -203,7 +217,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     (ctx, prompt, args) => {
       // The round's state names the prompt: an answer counts only for a retry of the same prompt.
       const round = ctx.mcpReq.envelope ? rounds.begin(`prompt ${prompt}`, args, ctx) : undefined;
-      const callId = `mcp-${randomUUID()}`;
+      const callId = newCallId();
       const end = clientRelay.bind(callId, requestChannel(ctx, round));
       return {
         asker: {
@@ -289,7 +303,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     const target = resolveCallTarget(name, args, listing.get(session), session);
     if (!target.run)
       return { content: [{ type: 'text', text: `[input_invalid] ${target.error}` }], isError: true };
-    const callId = `mcp-${randomUUID()}`;
+    const callId = newCallId();
     const progressToken = params._meta?.progressToken ?? ctx?.mcpReq._meta?.progressToken;
     const untrack =
       progressToken === undefined
