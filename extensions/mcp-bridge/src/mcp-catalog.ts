@@ -8,6 +8,7 @@ import type {
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from '@modelcontextprotocol/client';
+import { errorMessage } from '@quiver/types';
 import type { McpServerStatus } from './bridge-types.js';
 import type { RelayAsker } from './client-relay.js';
 import type { ResourceSubscriptions, ResourceUpdateListener } from './resource-subscriptions.js';
@@ -67,10 +68,6 @@ export class UnknownMcpServerError extends Error {
       `there is no MCP server "${server}" here; ${known.length > 0 ? `the servers are: ${known.join(', ')}` : 'no MCP server is configured'}`,
     );
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -230,7 +227,7 @@ export class McpCatalog {
         try {
           return { entry, items: await list(entry, client) };
         } catch (error) {
-          return { entry, failure: messageOf(error) };
+          return { entry, failure: errorMessage(error) };
         }
       }),
     );

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { errorMessage } from '@quiver/types';
 
 /** Called with the URI of a subscribed resource the server says has changed. */
 export type ResourceUpdateListener = (uri: string) => void;
@@ -16,10 +17,6 @@ export interface ResourceSubscriptionsOptions {
   timeoutMs: number;
   /** Why a subscription could not be renewed after a reconnect. */
   report: (message: string) => void;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -75,7 +72,9 @@ export class ResourceSubscriptions {
     for (const uri of this.#byUri.keys())
       this.#send((client) => client.subscribeResource({ uri }, { timeout: this.options.timeoutMs })).catch(
         (error: unknown) =>
-          this.options.report(`could not subscribe again to ${uri} after reconnecting: ${messageOf(error)}`),
+          this.options.report(
+            `could not subscribe again to ${uri} after reconnecting: ${errorMessage(error)}`,
+          ),
       );
   }
 

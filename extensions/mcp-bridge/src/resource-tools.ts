@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { defineTool, fail, ok, type Tool } from '@quiver/types';
+import { defineTool, errorMessage, fail, ok, type Tool } from '@quiver/types';
 import { z } from 'zod';
 import { toToolResult } from './call-result.js';
 import { cleanDefinitionText, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from './clean-text.js';
@@ -41,10 +41,6 @@ export interface ResourceToolsOptions {
    * server of the bridge.
    */
   serversFor?: (personalityId: string) => readonly string[];
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The resource tools only for a session whose personality enables an MCP server: there is nothing to read otherwise. */
@@ -101,7 +97,7 @@ export function createResourceTools(catalog: McpCatalog, options: ResourceToolsO
         });
       } catch (error) {
         if (error instanceof UnknownMcpServerError) return fail('input_invalid', error.message);
-        return fail('execution_failed', `listing MCP resources failed: ${messageOf(error)}`);
+        return fail('execution_failed', `listing MCP resources failed: ${errorMessage(error)}`);
       }
     },
   });
@@ -129,7 +125,7 @@ export function createResourceTools(catalog: McpCatalog, options: ResourceToolsO
         if (ctx.signal.aborted) return fail('aborted', `reading MCP resource ${args.uri} was aborted`);
         return fail(
           'execution_failed',
-          `MCP server "${args.server}" could not read ${args.uri}: ${clean(messageOf(error), MAX_DESCRIPTION_CHARS)}`,
+          `MCP server "${args.server}" could not read ${args.uri}: ${clean(errorMessage(error), MAX_DESCRIPTION_CHARS)}`,
         );
       }
     },

@@ -96,3 +96,8 @@ export function isQuiverError(value: unknown): value is QuiverError {
     (value instanceof Error && value.name === 'QuiverError' && 'code' in value)
   );
 }
+
+/** What went wrong, as one line of text: an Error's message, anything else as a string. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -35,7 +35,7 @@ export type {
 } from './client-relay.js';
 export { CLIENT_RELAY_KINDS } from './client-relay.js';
 export type { ErrorCode, QuiverErrorOptions, ToolErrorCode } from './errors.js';
-export { ERROR_CODES, isQuiverError, QuiverError } from './errors.js';
+export { ERROR_CODES, errorMessage, isQuiverError, QuiverError } from './errors.js';
 export type { EventBus, QuiverEvent, QuiverEventOf, QuiverEventType } from './events.js';
 export {
   abortEvent,

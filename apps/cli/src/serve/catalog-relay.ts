@@ -13,7 +13,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { MCP_SERVER_META_KEY } from '@quiver/runtime';
 import type { ClientRelayHandle } from '@quiver/types';
-import { type CatalogSource, messageOf, relayScope } from './relay-scope.js';
+import { errorMessage } from '@quiver/types';
+import { type CatalogSource, relayScope } from './relay-scope.js';
 import { relayedPrompts, resolvePrompt } from './relayed-prompts.js';
 import { resourceOwner } from './resource-owner.js';
 
@@ -93,7 +94,7 @@ export function relayMcpCatalog(
     } catch (error) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `MCP server "${owner}" could not read ${uri}: ${messageOf(error)}`,
+        `MCP server "${owner}" could not read ${uri}: ${errorMessage(error)}`,
       );
     }
   });
@@ -130,7 +131,7 @@ export function relayMcpCatalog(
       if (question) return question as unknown as GetPromptResult;
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `MCP server "${owner}" could not give the prompt "${original}": ${messageOf(error)}`,
+        `MCP server "${owner}" could not give the prompt "${original}": ${errorMessage(error)}`,
       );
     } finally {
       asking?.end();

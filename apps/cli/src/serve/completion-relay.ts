@@ -5,7 +5,8 @@ import {
   ProtocolErrorCode,
   type Server,
 } from '@modelcontextprotocol/server';
-import { type CatalogSource, messageOf, relayScope } from './relay-scope.js';
+import { errorMessage } from '@quiver/types';
+import { type CatalogSource, relayScope } from './relay-scope.js';
 import { resolvePrompt } from './relayed-prompts.js';
 import { resourceOwner } from './resource-owner.js';
 
@@ -40,7 +41,7 @@ export function relayCompletions(server: Server, source: CatalogSource): void {
     } catch (error) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `MCP server "${owner}" could not complete "${params.argument.name}": ${messageOf(error)}`,
+        `MCP server "${owner}" could not complete "${params.argument.name}": ${errorMessage(error)}`,
       );
     }
   });

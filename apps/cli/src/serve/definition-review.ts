@@ -1,4 +1,5 @@
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
+import { errorMessage } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import { lineDiff } from '../commands/definition-diff.js';
 import {
@@ -71,7 +72,7 @@ export class DefinitionReview {
       .then(() => this.#reviewAll(quiver))
       .catch((error: unknown) => {
         if (!this.#stop.signal.aborted)
-          this.#options.log(`the review of changed MCP tool definitions failed: ${messageOf(error)}`);
+          this.#options.log(`the review of changed MCP tool definitions failed: ${errorMessage(error)}`);
       });
   }
 
@@ -134,8 +135,4 @@ function reviewForm(change: PendingDefinitionChange): ElicitRequestFormParams {
       required: ['decision'],
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
 import { type AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { QuiverError } from '@quiver/types';
+import { errorMessage } from '@quiver/types';
 import { type Caller, ServeAuthenticator, type ServeAuthSettings, sendWebResponse } from './bearer-auth.js';
 import {
   ConnectionGuard,
@@ -17,7 +18,6 @@ import { type HttpSession, HttpSessions } from './http-sessions.js';
 import { isLoopbackHost, isWildcardHost, type ListenAddress, urlHost } from './listen-address.js';
 import { MCP_PATH, sendJsonRpcError } from './mcp-endpoint.js';
 import type { ServeConnection } from './mcp-server.js';
-import { messageOf } from './mcp-server.js';
 import { type HandleHttpRequest } from './rebuilt-session.js';
 import {
   handleSharedRequest,
@@ -198,7 +198,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const httpServer = createServer(serverTimeouts(connectionLimits), (request, response) => {
     if (!guard.admit(request, response)) return;
     handle(request, response).catch((error: unknown) => {
-      log(`HTTP request failed: ${messageOf(error)}`);
+      log(`HTTP request failed: ${errorMessage(error)}`);
       if (response.headersSent) response.end();
       else if (isStorageFault(error))
         // The database went away (a restart, a failover): the client may retry; say so, with the code.

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Stats, unwatchFile, watchFile } from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
-import { messageOf } from './mcp-server.js';
 import { watchSharedTrustRecord } from './shared-trust-record.js';
 
 export interface LiveConfigurationOptions {
@@ -97,7 +97,7 @@ export function watchConfiguration(options: LiveConfigurationOptions): LiveConfi
       report(
         current,
         'config_invalid',
-        `the edited configuration was not applied, the running one stays: ${messageOf(error)}`,
+        `the edited configuration was not applied, the running one stays: ${errorMessage(error)}`,
       );
       return;
     }
@@ -108,7 +108,7 @@ export function watchConfiguration(options: LiveConfigurationOptions): LiveConfi
       report(
         current,
         'config_invalid',
-        `the edited configuration was not applied, the running one stays: ${messageOf(error)}`,
+        `the edited configuration was not applied, the running one stays: ${errorMessage(error)}`,
       );
       return;
     }

@@ -11,7 +11,7 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/server';
 import type { CallCancelHandle, Session, SessionOptions } from '@quiver/runtime';
-import { fail, visibleText } from '@quiver/types';
+import { errorMessage, fail, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import type { ConsoleHub } from '../console/console-hub.js';
 import { ConsolePermissionResolver } from '../console/console-resolver.js';
@@ -131,7 +131,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     connection.onToolsChanged?.();
     server
       .sendToolListChanged()
-      .catch((error: unknown) => log(`could not send tools/list_changed: ${messageOf(error)}`));
+      .catch((error: unknown) => log(`could not send tools/list_changed: ${errorMessage(error)}`));
   };
 
   /** The session behind the connection, with what listens to it; replaced when the configuration reloads. */
@@ -173,7 +173,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       try {
         session.pool();
       } catch (error) {
-        log(`the tools could not be reassembled: ${messageOf(error)}`);
+        log(`the tools could not be reassembled: ${errorMessage(error)}`);
       }
     };
     // `now`: a stateless request's connection closes with its answer, so it looks before answering.
@@ -311,7 +311,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         : progress.track(callId, (notice) =>
             request
               .notify({ method: 'notifications/progress', params: { progressToken, ...notice } })
-              .catch((error: unknown) => log(`could not send progress: ${messageOf(error)}`)),
+              .catch((error: unknown) => log(`could not send progress: ${errorMessage(error)}`)),
           );
     const unbind = resolver.bind(
       callId,
@@ -419,7 +419,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     for (const cleanup of bound.cleanups.splice(0)) cleanup();
     await bound.session
       .close()
-      .catch((error: unknown) => log(`closing the session failed: ${messageOf(error)}`));
+      .catch((error: unknown) => log(`closing the session failed: ${errorMessage(error)}`));
   };
 
   const connection: ServeConnection = {
@@ -434,7 +434,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
         current.session.prepareCalls();
       } catch (error) {
         // The first call opens them again and fails with its own error.
-        log(`could not prepare the session's calls: ${messageOf(error)}`);
+        log(`could not prepare the session's calls: ${errorMessage(error)}`);
         return;
       }
       // Once the bridged servers are on their way: the pipeline's first run on its stand-in.
@@ -459,7 +459,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       await release(current);
       await server
         .close()
-        .catch((error: unknown) => log(`closing the MCP server failed: ${messageOf(error)}`));
+        .catch((error: unknown) => log(`closing the MCP server failed: ${errorMessage(error)}`));
     },
   };
   return connection;
@@ -487,8 +487,4 @@ function missingCapabilityError(result: { error: string; structured?: unknown })
       ? (required as ClientCapabilities)
       : {};
   return new MissingRequiredClientCapabilityError({ requiredCapabilities }, result.error);
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

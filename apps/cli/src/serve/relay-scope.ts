@@ -29,7 +29,3 @@ export function relayScope(source: CatalogSource, signal?: AbortSignal): RelaySc
     personality: personality.id,
   };
 }
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

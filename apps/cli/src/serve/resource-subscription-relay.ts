@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
-import { type CatalogSource, messageOf, relayScope } from './relay-scope.js';
+import { errorMessage } from '@quiver/types';
+import { type CatalogSource, relayScope } from './relay-scope.js';
 import { resourceOwner } from './resource-owner.js';
 
 type Unsubscribe = () => Promise<void>;
@@ -55,7 +56,7 @@ export class ResourceSubscriptionRelay {
     await this.close();
     for (const uri of uris)
       await this.subscribe(uri).catch((error: unknown) =>
-        this.log(`the subscription to ${uri} ended with the configuration reload: ${messageOf(error)}`),
+        this.log(`the subscription to ${uri} ended with the configuration reload: ${errorMessage(error)}`),
       );
   }
 
@@ -71,14 +72,14 @@ export class ResourceSubscriptionRelay {
         uri,
         (updated) =>
           void this.notify(updated).catch((error: unknown) =>
-            this.log(`could not tell the client that ${updated} changed: ${messageOf(error)}`),
+            this.log(`could not tell the client that ${updated} changed: ${errorMessage(error)}`),
           ),
         scope.options,
       );
     } catch (error) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `could not subscribe to ${uri} at MCP server "${owner}": ${messageOf(error)}`,
+        `could not subscribe to ${uri} at MCP server "${owner}": ${errorMessage(error)}`,
       );
     }
   }

@@ -7,6 +7,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { type Session, TOOL_SEARCH_TOOL_NAME } from '@quiver/runtime';
+import { errorMessage } from '@quiver/types';
 import type { SharedSessionRecords } from './shared-session-records.js';
 
 /**
@@ -39,7 +40,7 @@ export class SharedSessionState {
   /** Waits for `write` before any later message to the client goes out. */
   write(write: Promise<void>): void {
     const settled = write.catch((error: unknown) =>
-      this.#log(`could not update the shared MCP session record: ${messageOf(error)}`),
+      this.#log(`could not update the shared MCP session record: ${errorMessage(error)}`),
     );
     this.#writes = Promise.all([this.#writes, settled]).then(() => {});
   }
@@ -141,8 +142,4 @@ async function revealAgain(session: Session, names: readonly string[]): Promise<
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

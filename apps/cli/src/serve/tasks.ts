@@ -6,7 +6,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
-import { messageOf } from './relay-scope.js';
+import { errorMessage } from '@quiver/types';
 
 /** The MCP tasks extension (SEP-2663), negotiated per request under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -113,7 +113,10 @@ export class ServeTasks {
       (outcome) => this.#settle(task, outcome),
       (error: unknown) =>
         this.#settle(task, {
-          error: { code: ProtocolErrorCode.InternalError, message: `the call failed: ${messageOf(error)}` },
+          error: {
+            code: ProtocolErrorCode.InternalError,
+            message: `the call failed: ${errorMessage(error)}`,
+          },
         }),
     );
     this.#tasks.set(task.taskId, task);

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   fail,
   type ModelQuestion,
   ok,
@@ -64,8 +65,6 @@ export const HARNESS_TOOL_NAMES = {
   worktreeCreate: 'worktree_create',
   worktreeRemove: 'worktree_remove',
 } as const;
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -223,7 +222,7 @@ export function harnessTools(capabilities: HarnessCapabilities): ExternalToolDef
           const made = await worktrees.create({ name: text(input.name), ...branch }, ctx.signal);
           return ok(`Created worktree ${made.path} on branch ${made.branch}.`, { structured: made });
         } catch (error) {
-          return fail('execution_failed', `The worktree could not be created: ${messageOf(error)}`);
+          return fail('execution_failed', `The worktree could not be created: ${errorMessage(error)}`);
         }
       },
     });
@@ -243,7 +242,7 @@ export function harnessTools(capabilities: HarnessCapabilities): ExternalToolDef
           await worktrees.remove({ name: text(input.name), force: input.force === true }, ctx.signal);
           return ok(`Removed worktree ${text(input.name)}.`);
         } catch (error) {
-          return fail('execution_failed', `The worktree could not be removed: ${messageOf(error)}`);
+          return fail('execution_failed', `The worktree could not be removed: ${errorMessage(error)}`);
         }
       },
     });

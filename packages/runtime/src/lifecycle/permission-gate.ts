@@ -8,7 +8,7 @@ import type {
   Tool,
   ToolFailure,
 } from '@quiver/types';
-import { fail } from '@quiver/types';
+import { errorMessage, fail } from '@quiver/types';
 import { judgedByNameOnly, skipsPermission } from '../assembly/external-tools.js';
 import { judgedName } from '../assembly/judged-as-built-in.js';
 import type { createEventFactory } from '../events/event-factory.js';
@@ -80,7 +80,7 @@ export async function checkPermission(
   try {
     decision = await deps.engine.decide(decisionRequest(check));
   } catch (error) {
-    const reason = `the permission check failed: ${messageOf(error)}`;
+    const reason = `the permission check failed: ${errorMessage(error)}`;
     completed({ behavior: 'deny', reason });
     return fail('not_permitted', `${toolName} was not permitted: ${reason}`);
   }
@@ -135,10 +135,10 @@ export async function checkPermission(
       completed({ behavior: 'deny', reason: 'the call was aborted while waiting for approval' });
       return fail(
         'aborted',
-        `${toolName} was aborted while waiting for approval: ${messageOf(check.signal.reason)}`,
+        `${toolName} was aborted while waiting for approval: ${errorMessage(check.signal.reason)}`,
       );
     }
-    const reason = `asking for approval failed: ${messageOf(error)}`;
+    const reason = `asking for approval failed: ${errorMessage(error)}`;
     completed({ behavior: 'deny', reason });
     return fail('not_permitted', `${toolName} was not permitted: ${reason}`);
   }
@@ -162,7 +162,7 @@ export async function checkPermission(
       deps.publish(
         deps.makeEvent('session.warning', {
           code: 'grant_failed',
-          message: `Could not save the ${scope} grant "${suggestedRule}": ${messageOf(error)}; it applies to this call only.`,
+          message: `Could not save the ${scope} grant "${suggestedRule}": ${errorMessage(error)}; it applies to this call only.`,
         }),
       );
     }
@@ -192,8 +192,4 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
