@@ -1,15 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import {
-  InMemorySpanExporter,
-  NodeTracerProvider,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import { describe, expect, it } from 'vitest';
 import { createQuiver, type Quiver } from '../src/index.js';
 import { type McpWorkspace, mcpWorkspace } from './mcp-helpers.js';
+import { useTracedSuite } from './span-helpers.js';
 
 const TRACE_CONTEXT_SERVER = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -18,28 +14,7 @@ const TRACE_CONTEXT_SERVER = path.resolve(
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('a span per call to a bridged MCP server', () => {
-  let exporter: InMemorySpanExporter;
-  let provider: NodeTracerProvider;
-  const open: Quiver[] = [];
-  const made: McpWorkspace[] = [];
-
-  // Registered once: the API's global provider is process-wide, whichever copy of the API asks.
-  beforeAll(() => {
-    exporter = new InMemorySpanExporter();
-    provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    provider.register();
-  });
-  afterAll(async () => {
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((quiver) => quiver.close()));
-    for (const workspace of made.splice(0)) workspace.remove();
-    exporter.reset();
-  });
+  const { exporter, open, made } = useTracedSuite();
 
   async function bridged(): Promise<{ quiver: Quiver; workspace: McpWorkspace }> {
     const workspace = mcpWorkspace(
@@ -56,7 +31,9 @@ describe('a span per call to a bridged MCP server', () => {
   }
 
   const named = (name: string): ReadableSpan[] =>
-    exporter.getFinishedSpans().filter((span) => span.name === name);
+    exporter()
+      .getFinishedSpans()
+      .filter((span) => span.name === name);
 
   it('traces the tools/call as a client span under the tool call, with the tool, the request id and the outcome', async () => {
     const { quiver } = await bridged();

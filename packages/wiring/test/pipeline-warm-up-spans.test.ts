@@ -1,33 +1,12 @@
-import { context, propagation, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createQuiver, type Quiver } from '../src/index.js';
-import { type McpWorkspace, mcpWorkspace } from './mcp-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { createQuiver } from '../src/index.js';
+import { mcpWorkspace } from './mcp-helpers.js';
+import { useTracedSuite } from './span-helpers.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe("a session's pipeline warm-up under tracing", () => {
-  let exporter: InMemorySpanExporter;
-  let provider: NodeTracerProvider;
-  const open: Quiver[] = [];
-  const made: McpWorkspace[] = [];
-
-  beforeAll(() => {
-    exporter = new InMemorySpanExporter();
-    provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    provider.register();
-  });
-  afterAll(async () => {
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((quiver) => quiver.close()));
-    for (const workspace of made.splice(0)) workspace.remove();
-    exporter.reset();
-  });
+  const { exporter, provider, open, made } = useTracedSuite();
 
   it('exports no span for the warm-up, and one for the first call after it', async () => {
     const workspace = mcpWorkspace(
@@ -43,12 +22,20 @@ describe("a session's pipeline warm-up under tracing", () => {
     await session.ready();
     session.pool();
     await session.warmCalls();
-    await provider.forceFlush();
-    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual([]);
+    await provider().forceFlush();
+    expect(
+      exporter()
+        .getFinishedSpans()
+        .map((span) => span.name),
+    ).toEqual([]);
 
     const [result] = await session.execute([{ id: 'first', name: 'mcp__alpha__echo', args: { text: 'hi' } }]);
     expect(result?.ok).toBe(true);
-    await provider.forceFlush();
-    expect(exporter.getFinishedSpans().map((span) => span.name)).toContain('execute_tool mcp__alpha__echo');
+    await provider().forceFlush();
+    expect(
+      exporter()
+        .getFinishedSpans()
+        .map((span) => span.name),
+    ).toContain('execute_tool mcp__alpha__echo');
   }, 60_000);
 });
