@@ -175,6 +175,41 @@ describe('cancellation', () => {
     ]);
   });
 
+  it("never lets a later request's cancel reach a listener an earlier request's resolver left on its signal", async () => {
+    // A resolver (an embedder's) that keeps listening to the signal it was given after answering.
+    const heard: string[] = [];
+    const resolver = {
+      resolve: async (prompt: { callId: string }, signal: AbortSignal) => {
+        signal.addEventListener('abort', () => heard.push(prompt.callId));
+        return { behavior: 'allow' as const, scope: 'once' as const };
+      },
+    };
+    const h = await harness({ tools: [waitTool, echoTool], permissions: {}, resolver });
+    const handle = () => {
+      const handle = {
+        cancel: undefined as ((reason?: unknown) => void) | undefined,
+        bind: (given: (reason?: unknown) => void) => {
+          handle.cancel = given;
+        },
+        unbind: () => {
+          handle.cancel = undefined;
+        },
+      };
+      return handle;
+    };
+    const [answered] = await h.run([{ id: 'earlier', name: 'echo', args: { text: 'hi' } }], {
+      cancel: handle(),
+    });
+    expect(answered).toMatchObject({ ok: true, value: 'hi' });
+    const later = handle();
+    const started = nextEvent(h.bus, 'tool.execution_start', (event) => event.callId === 'later');
+    const running = h.run([{ id: 'later', name: 'wait_forever', args: {} }], { cancel: later });
+    await started;
+    later.cancel?.(new Error('the client cancelled the later request'));
+    expect((await running)[0]).toMatchObject({ ok: false, code: 'aborted' });
+    expect(heard).toEqual(['later']);
+  });
+
   it('completes a call with aborted when its turn is aborted while the user is being asked', async () => {
     const resolver = {
       resolve: (_prompt: unknown, signal: AbortSignal) =>

@@ -1,3 +1,5 @@
+import { getEventListeners } from 'node:events';
+
 /** A batch's own abort: a caller's signal or cancel handle stops that batch, not its turn. */
 export interface BatchAbort {
   signal: AbortSignal;
@@ -10,6 +12,12 @@ export interface BatchAbort {
 
 /** Enough for the requests a client keeps in flight at once; past it, controllers are made and dropped. */
 const KEPT = 16;
+/**
+ * The abort listeners a controller may carry and still be handed on: its own fan-out, and the one
+ * core's runner keeps per caller signal. One more was left by someone else (a permission resolver
+ * or hook that kept the signal): a later batch's cancel would reach it, so the controller is dropped.
+ */
+const OWN_LISTENERS = 2;
 
 /**
  * Batch controllers that outlive their batch. `quiver serve` gives every request a cancel handle,
@@ -59,6 +67,7 @@ class PooledAbort implements BatchAbort {
 
   release(): void {
     if (this.signal.aborted || this.#watchers.size > 0 || this.#idle.length >= KEPT) return;
+    if (getEventListeners(this.signal, 'abort').length > OWN_LISTENERS) return;
     this.#idle.push(this);
   }
 }
