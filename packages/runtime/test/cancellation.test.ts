@@ -18,6 +18,20 @@ afterEach(async () => {
   await removeTempDirs();
 });
 
+/** A cancel handle as `quiver serve` gives each request: `cancel` is set while the batch runs. */
+function cancelHandle() {
+  const handle = {
+    cancel: undefined as ((reason?: unknown) => void) | undefined,
+    bind: (given: (reason?: unknown) => void) => {
+      handle.cancel = given;
+    },
+    unbind: () => {
+      handle.cancel = undefined;
+    },
+  };
+  return handle;
+}
+
 describe('cancellation', () => {
   it('aborts every running call of a turn and leaves other turns running', async () => {
     const h = await harness({ tools: [waitTool, echoTool] });
@@ -122,21 +136,9 @@ describe('cancellation', () => {
     // quiver serve's requests: a batch each, each with a cancel handle; the batches' abort state
     // outlives them (kept for later batches), so a cancel must still reach its own batch only.
     const h = await harness({ tools: [waitTool, echoTool] });
-    const handle = () => {
-      const handle = {
-        cancel: undefined as ((reason?: unknown) => void) | undefined,
-        bind: (given: (reason?: unknown) => void) => {
-          handle.cancel = given;
-        },
-        unbind: () => {
-          handle.cancel = undefined;
-        },
-      };
-      return handle;
-    };
     for (let call = 0; call < 5; call++) {
       const [result] = await h.run([{ id: `before-${call}`, name: 'echo', args: { text: `${call}` } }], {
-        cancel: handle(),
+        cancel: cancelHandle(),
       });
       expect(result).toMatchObject({ ok: true, value: `${call}` });
     }
@@ -145,7 +147,7 @@ describe('cancellation', () => {
         nextEvent(h.bus, 'tool.execution_partial_result', (event) => event.callId === id),
       ),
     );
-    const [one, two] = [handle(), handle()];
+    const [one, two] = [cancelHandle(), cancelHandle()];
     const first = h.run([{ id: 'first', name: 'wait_forever', args: {} }], { cancel: one });
     const second = h.run([{ id: 'second', name: 'wait_forever', args: {} }], { cancel: two });
     await started;
@@ -154,7 +156,7 @@ describe('cancellation', () => {
     // Later requests run, whichever batch's abort state they get, and the second still waits.
     for (let call = 0; call < 5; call++) {
       const [result] = await h.run([{ id: `after-${call}`, name: 'echo', args: { text: `${call}` } }], {
-        cancel: handle(),
+        cancel: cancelHandle(),
       });
       expect(result).toMatchObject({ ok: true, value: `${call}` });
     }
@@ -165,7 +167,9 @@ describe('cancellation', () => {
     expect(still).toBe('running');
     two.cancel?.(new Error('the client cancelled the second'));
     expect((await second)[0]).toMatchObject({ ok: false, code: 'aborted' });
-    const [last] = await h.run([{ id: 'last', name: 'echo', args: { text: 'z' } }], { cancel: handle() });
+    const [last] = await h.run([{ id: 'last', name: 'echo', args: { text: 'z' } }], {
+      cancel: cancelHandle(),
+    });
     expect(last).toMatchObject({ ok: true, value: 'z' });
     await h.settle();
     const aborts = h.events.filter((event) => event.type === 'abort');
@@ -185,23 +189,11 @@ describe('cancellation', () => {
       },
     };
     const h = await harness({ tools: [waitTool, echoTool], permissions: {}, resolver });
-    const handle = () => {
-      const handle = {
-        cancel: undefined as ((reason?: unknown) => void) | undefined,
-        bind: (given: (reason?: unknown) => void) => {
-          handle.cancel = given;
-        },
-        unbind: () => {
-          handle.cancel = undefined;
-        },
-      };
-      return handle;
-    };
     const [answered] = await h.run([{ id: 'earlier', name: 'echo', args: { text: 'hi' } }], {
-      cancel: handle(),
+      cancel: cancelHandle(),
     });
     expect(answered).toMatchObject({ ok: true, value: 'hi' });
-    const later = handle();
+    const later = cancelHandle();
     const started = nextEvent(h.bus, 'tool.execution_start', (event) => event.callId === 'later');
     const running = h.run([{ id: 'later', name: 'wait_forever', args: {} }], { cancel: later });
     await started;
