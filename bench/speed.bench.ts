@@ -53,7 +53,11 @@ const CLI_ROUNDS = Number(process.env.QUIVER_SPEED_CLI_ROUNDS ?? 10);
 const STDIO_WARMUP = 3_000;
 const STDIO_ROUNDS = 12;
 const CALLS_PER_ROUND = 150;
-const COLD_ROUNDS = 3;
+/**
+ * Fresh processes a side for the cold row: twice this. With 6 a side the median moved 1.6–5.5× on one
+ * build at load above 5 (cold45); 12 a side cost ~10 s more on a quiet machine.
+ */
+const COLD_ROUNDS = 6;
 const HTTP_RUNS = 5;
 const HTTP_WARMUP = 300;
 const HTTP_CALLS = 1_000;
