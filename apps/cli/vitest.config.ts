@@ -4,7 +4,7 @@ export default defineConfig({
   oxc: { decorator: { legacy: true, emitDecoratorMetadata: true } },
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['../../scripts/vitest-runtime-dir.mjs'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
