@@ -8,7 +8,7 @@ import type {
   McpToolsChange,
   ReconnectPolicy,
 } from './bridge-types.js';
-import { warmCallPath } from './call-path-warmup.js';
+import { warmBridgeCallPath } from './call-path-warmup.js';
 import type { CallRouter } from './call-router.js';
 import { cleanDefinitionText, MAX_DESCRIPTION_CHARS } from './clean-text.js';
 import { needsClientRelay, type ServerClientRelay } from './client-relay.js';
@@ -301,7 +301,7 @@ export class ServerConnection {
       });
       this.reconnection.connected();
       // A stdio server's calls take the router's direct path: compile it before the first one.
-      if (opened.transport === 'stdio') setImmediate(() => void warmCallPath());
+      if (opened.transport === 'stdio') setImmediate(() => void warmBridgeCallPath());
       if (this.listChangedWhileConnecting) this.refreshTools();
       this.subscriptions.renew();
     } catch (error) {
