@@ -3,15 +3,18 @@ import { createRequire } from 'node:module';
 import {
   type CallToolResult,
   type ClientCapabilities,
+  type CreateMessageRequest,
+  type ElicitRequestFormParams,
   type ElicitResult,
   type InputRequiredResult,
   MissingRequiredClientCapabilityError,
+  type RequestOptions,
   Server,
   type ServerContext,
   type ServerNotification,
 } from '@modelcontextprotocol/server';
 import type { CallCancelHandle, Session, SessionOptions } from '@quiver/runtime';
-import { errorMessage, fail, visibleText } from '@quiver/types';
+import { errorMessage, fail, type ToolResult, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import type { ConsoleHub } from '../console/console-hub.js';
 import { ConsolePermissionResolver } from '../console/console-resolver.js';
@@ -27,7 +30,7 @@ import { ProgressForwarding } from './progress-forwarding.js';
 import { declareRelayedCapabilities } from './relayed-capabilities.js';
 import { relayResourceSubscriptions } from './resource-subscription-relay.js';
 import { ServerLogForwarding } from './server-log-forwarding.js';
-import { dispatchToolCall, registerTaskRequests, TaskServer } from './task-calls.js';
+import { dispatchToolCall, type LeanCancel, registerTaskRequests, TaskServer } from './task-calls.js';
 import { serveTasks, TASKS_EXTENSION } from './tasks.js';
 import { ToolListingCache } from './tool-listing.js';
 import { requestedLogLevel, ToolLogForwarding } from './tool-log-forwarding.js';
@@ -324,27 +327,37 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       (params) => request.notify({ method: 'notifications/message', params }),
       envelope ? requestedLogLevel(envelope) : undefined,
     );
+    /** The MCP answer for the call's tool result, as its revision writes it. */
+    const project = (result: ToolResult | undefined) =>
+      server.projectCallToolResult(
+        toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`), target),
+        undefined,
+      );
     let unbindTaskRelay: (() => void) | undefined;
     try {
+      // A request without a 2026-07-28 envelope negotiates no task and has no round: it runs in
+      // its request (dispatchToolCall's first branch), without the dispatcher's promise turns.
+      if (envelope === undefined) {
+        const under = request.cancel !== undefined ? { cancel: request.cancel } : { signal: request.signal };
+        return project(
+          (await session.execute([{ id: callId, name: target.name, args: target.args }], under))[0],
+        );
+      }
       return (await dispatchToolCall(tasks, {
         envelope,
         taskSupport: target.taskSupport,
         owner: session.options.caller ?? '',
         sessionId: session.id,
         callId,
-        // Read only by a call that becomes a task: a lean call's signal is made on demand.
-        get requestSignal() {
-          return request.signal;
-        },
+        requestSignal: request.signal,
         execute: async (signal) => {
-          const under =
-            signal !== undefined
-              ? { signal }
-              : request.cancel !== undefined
-                ? { cancel: request.cancel }
-                : { signal: request.signal };
           try {
-            return (await session.execute([{ id: callId, name: target.name, args: target.args }], under))[0];
+            return (
+              await session.execute(
+                [{ id: callId, name: target.name, args: target.args }],
+                signal !== undefined ? { signal } : { signal: request.signal },
+              )
+            )[0];
           } finally {
             unbindTaskRelay?.();
           }
@@ -367,10 +380,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
           if (question) return question;
           if (round && result && !result.ok && result.code === 'client_capability_missing')
             throw missingCapabilityError(result);
-          return server.projectCallToolResult(
-            toCallToolResult(result ?? fail('execution_failed', `${name} returned no result.`), target),
-            undefined,
-          );
+          return project(result);
         },
       })) as CallToolResult;
     } finally {
@@ -378,7 +388,8 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       untrackLogs();
       unbind();
       unbindRelay();
-      refreshPool(envelope !== undefined);
+      // A plain call's connection looks once its answer is written (TaskServer.afterPlainCall).
+      if (!request.plain) refreshPool(envelope !== undefined);
     }
   };
 
@@ -395,25 +406,15 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
   );
   // A plain call (see lean-call.ts) on serve's stdio: the same call, its questions and
   // notifications sent as the SDK's request context sends them on 2025-11-25.
-  server.plainCalls = (plain, cancel) => {
-    const related = { relatedRequestId: plain.id };
-    return callTool(
+  server.plainCalls = (plain, cancel) =>
+    callTool(
       plain.params,
-      {
-        get signal() {
-          return cancel.signal;
-        },
-        cancel,
-        notify: (notification) => server.notification(notification, related),
-        channel: {
-          elicitInput: (params, requestOptions) => server.elicitInput(params, requestOptions),
-          requestSampling: (params, requestOptions) => server.createMessage(params, requestOptions),
-          listRoots: (requestOptions) => server.listRoots(undefined, { ...requestOptions, ...related }),
-        },
-      },
+      new PlainCallRequest(server, plain.id, cancel),
       undefined,
     ) as Promise<CallToolResult>;
-  };
+  // After a plain call's answer was written, not on a turn of its own: a call that changed the
+  // pool (tool_search found tools, a plugin invalidated it) announces tools/list_changed now.
+  server.afterPlainCall = () => current.refreshPool(true);
 
   const release = async (bound: typeof current) => {
     for (const cleanup of bound.cleanups.splice(0)) cleanup();
@@ -470,8 +471,52 @@ interface CallRequest {
   signal: AbortSignal;
   /** A lean call's cancel (its `signal` is then made only when read). */
   cancel?: CallCancelHandle;
+  /** A plain call of the lean path: its connection refreshes the pool after the answer is written. */
+  plain?: boolean;
   notify(notification: ServerNotification): Promise<void>;
   channel: RequestChannel;
+}
+
+/**
+ * A plain call's request (lean path): its questions go to the client as the SDK's request context
+ * sends them on 2025-11-25, related to the call's request id. One object a call: it is its own
+ * channel, and its signal is made only when read.
+ */
+class PlainCallRequest implements CallRequest, RequestChannel {
+  readonly plain = true;
+  readonly #server: Server;
+  readonly #related: { relatedRequestId: string | number };
+  readonly cancel: LeanCancel;
+
+  constructor(server: Server, id: string | number, cancel: LeanCancel) {
+    this.#server = server;
+    this.#related = { relatedRequestId: id };
+    this.cancel = cancel;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancel.signal;
+  }
+
+  get channel(): RequestChannel {
+    return this;
+  }
+
+  notify(notification: ServerNotification): Promise<void> {
+    return this.#server.notification(notification, this.#related);
+  }
+
+  elicitInput(params: ElicitRequestFormParams, options?: RequestOptions): Promise<ElicitResult> {
+    return this.#server.elicitInput(params, options);
+  }
+
+  requestSampling(params: CreateMessageRequest['params'], options?: RequestOptions): Promise<unknown> {
+    return this.#server.createMessage(params, options);
+  }
+
+  listRoots(options?: RequestOptions): Promise<{ roots: Array<{ uri: string; name?: string }> }> {
+    return this.#server.listRoots(undefined, { ...options, ...this.#related });
+  }
 }
 
 /**

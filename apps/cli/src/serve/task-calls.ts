@@ -185,6 +185,8 @@ export class TaskServer extends Server {
    * SDK's route.
    */
   plainCalls?: (request: PlainToolsCall, cancel: LeanCancel) => Promise<CallToolResult>;
+  /** Runs after each plain call once its answer was written (or left unwritten, cancelled). */
+  afterPlainCall?: () => void;
 
   /**
    * Over serve's own stdio transport, a request the transport has already parsed goes straight to
@@ -255,6 +257,7 @@ export class TaskServer extends Server {
       .finally(() => {
         if (sdk._requestHandlerAbortControllers.get(id) === cancel)
           sdk._requestHandlerAbortControllers.delete(id);
+        this.afterPlainCall?.();
       });
     return true;
   }
