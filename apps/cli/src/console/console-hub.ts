@@ -49,6 +49,13 @@ const MAX_DENY_MESSAGE_CHARS = 2_000;
 export class ConsoleHub {
   readonly #sessions = new Map<string, ConsoleSession>();
   readonly #calls = new Map<string, RecordedCall>();
+  /**
+   * The recorded calls' ids in a ring, the oldest at #next once MAX_CALLS are kept: the one to
+   * drop is found there, not as the Map's first key, which V8 reaches by skipping every entry
+   * deleted before it (up to a few hundred at this size, a call).
+   */
+  readonly #order: string[] = [];
+  #next = 0;
   readonly #asks = new Map<string, PendingAsk>();
   readonly #pages = new Set<(message: ConsoleMessage) => void>();
   readonly #servers: () => Promise<unknown[]>;
@@ -143,7 +150,10 @@ export class ConsoleHub {
         [REQUESTED]: { toolName: event.toolName ?? '', args },
       };
       this.#calls.set(event.callId, call);
-      if (this.#calls.size > MAX_CALLS) this.#calls.delete(this.#calls.keys().next().value as string);
+      const oldest = this.#order[this.#next];
+      this.#order[this.#next] = event.callId;
+      this.#next = (this.#next + 1) % MAX_CALLS;
+      if (oldest !== undefined) this.#calls.delete(oldest);
     }
     return call;
   }
