@@ -226,9 +226,22 @@ export class TaskServer extends Server {
         id,
         error: { code: codec.encodeErrorCode(code), message, ...(data === undefined ? {} : { data }) },
       });
-    run(request, cancel)
-      .then(
-        (result) => {
+    const failed = (error: unknown) => sdk._onerror(new Error(`Failed to send response: ${error}`));
+    // Answers and forgets the request in the turn its result arrives (no promise turns after it).
+    const settle = (answer: () => Promise<void> | undefined) => {
+      try {
+        answer()?.catch(failed);
+      } catch (error) {
+        failed(error);
+      } finally {
+        if (sdk._requestHandlerAbortControllers.get(id) === cancel)
+          sdk._requestHandlerAbortControllers.delete(id);
+        this.afterPlainCall?.();
+      }
+    };
+    run(request, cancel).then(
+      (result) =>
+        settle(() => {
           if (cancel.aborted) return;
           let checked = plainCallToolResult(result);
           if (checked === undefined) {
@@ -245,20 +258,15 @@ export class TaskServer extends Server {
             checked = validated.value as CallToolResult;
           }
           return send({ result: checked, jsonrpc: '2.0', id });
-        },
-        (error: { code?: unknown; message?: string; data?: unknown }) => {
+        }),
+      (error: { code?: unknown; message?: string; data?: unknown }) =>
+        settle(() => {
           const code = Number.isSafeInteger(error.code)
             ? (error.code as number)
             : ProtocolErrorCode.InternalError;
           return sendError(code, error.message ?? 'Internal error', error.data);
-        },
-      )
-      .catch((error: unknown) => sdk._onerror(new Error(`Failed to send response: ${error}`)))
-      .finally(() => {
-        if (sdk._requestHandlerAbortControllers.get(id) === cancel)
-          sdk._requestHandlerAbortControllers.delete(id);
-        this.afterPlainCall?.();
-      });
+        }),
+    );
     return true;
   }
 
