@@ -31,8 +31,11 @@ export class LineFramer implements Framer<LineItem> {
       const chunk = this.#chunks[0] as Buffer;
       const newline = chunk.indexOf(0x0a);
       const part = newline < 0 ? chunk : chunk.subarray(0, newline);
-      if (newline < 0) this.#chunks.shift();
+      if (newline < 0 || newline === chunk.length - 1) this.#chunks.shift();
       else this.#chunks[0] = chunk.subarray(newline + 1);
+      // A whole line in one chunk (a client's usual request) is that chunk's bytes, not a copy.
+      if (newline >= 0 && this.#lineBytes === 0 && !this.#skipping && part.length <= this.#maxBytes)
+        return { kind: 'line', text: part };
       this.#take(part);
       if (newline < 0) continue;
       if (this.#skipping) {
