@@ -1,25 +1,21 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { tempDirs, write } from './helpers.js';
-import { type JsonRpcReply, type RawChannel, rawChannel, rssMiB } from './stdio-channel.js';
+import { write } from './helpers.js';
+import { type JsonRpcReply, rawChannel, rawChannelSuite, rssMiB } from './stdio-channel.js';
 
 const frame = (body: string) => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 const request = (id: number | string, method: string, params: unknown) =>
   frame(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
 
 describe('quiver rpc bounds what it reads and what it buffers', () => {
-  const dirs = tempDirs('quiver-rpc-bounds-');
-  const channels: RawChannel[] = [];
-  afterEach(async () => {
-    for (const channel of channels.splice(0)) await channel.stop();
-    dirs.cleanup();
-  });
+  const suite = rawChannelSuite('quiver-rpc-bounds-');
+  afterEach(suite.cleanup);
   const rpc = async (args: string[] = [], plugins = 'tools-code') => {
-    const dir = dirs.make();
+    const dir = suite.make();
     write(path.join(dir, 'quiver.yaml'), 'defaultPersonality: agent\n');
     write(path.join(dir, 'personalities/agent.yaml'), `id: agent\nplugins: [${plugins}]\n`);
     const channel = rawChannel(dir, ['rpc', ...args], 'content-length');
-    channels.push(channel);
+    suite.keep(channel);
     await channel.send(request(1, 'initialize', { protocolVersion: '1', client: { name: 'raw' } }));
     await channel.reply((reply) => reply.id === 1);
     await channel.send(request(2, 'session.create', { sessionId: 'bounded' }));
@@ -123,11 +119,11 @@ describe('quiver rpc bounds what it reads and what it buffers', () => {
     expect(peak - start, `RSS went from ${start.toFixed(0)} to ${peak.toFixed(0)} MiB`).toBeLessThan(80);
   }, 30_000);
   it('answers a request past --max-in-flight with an error naming the limit, and still takes the answers to its permission asks', async () => {
-    const dir = dirs.make();
+    const dir = suite.make();
     write(path.join(dir, 'quiver.yaml'), 'defaultPersonality: agent\n');
     write(path.join(dir, 'personalities/agent.yaml'), 'id: agent\nplugins: [tools-code]\n');
     const channel = rawChannel(dir, ['rpc', '--max-in-flight', '2', '--no-console'], 'content-length');
-    channels.push(channel);
+    suite.keep(channel);
     await channel.send(
       request(1, 'initialize', {
         protocolVersion: '1',

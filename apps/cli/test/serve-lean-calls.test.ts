@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDirs, write } from './helpers.js';
-import { type JsonRpcReply, type RawChannel, rawChannel } from './stdio-channel.js';
+import { write } from './helpers.js';
+import { type JsonRpcReply, type RawChannel, rawChannelSuite } from './stdio-channel.js';
 
 const EVERYTHING = path.join(
   path.dirname(
@@ -29,13 +29,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   send({ id: request.id, error: { code: -32601, message: 'Method not found' } });
 });
 `;
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 'init',
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
 
 type Request = Record<string, unknown> & { params?: unknown };
 
@@ -85,15 +78,11 @@ function offLean(request: Request): Request {
 }
 
 describe('quiver serve answers a plain tools/call on its lean path as the SDK route does', () => {
-  const dirs = tempDirs('quiver-serve-lean-');
-  const channels: RawChannel[] = [];
-  afterAll(async () => {
-    for (const channel of channels.splice(0)) await channel.stop();
-    dirs.cleanup();
-  });
+  const suite = rawChannelSuite('quiver-serve-lean-');
+  afterAll(suite.cleanup);
 
   const serve = async (): Promise<RawChannel> => {
-    const dir = dirs.make();
+    const dir = suite.make();
     write(path.join(dir, 'exiting-server.mjs'), EXITING_SERVER);
     write(
       path.join(dir, 'quiver.yaml'),
@@ -118,11 +107,7 @@ describe('quiver serve answers a plain tools/call on its lean path as the SDK ro
         '',
       ].join('\n'),
     );
-    const channel = rawChannel(dir, ['serve'], 'lines');
-    channels.push(channel);
-    await channel.send(`${JSON.stringify(INITIALIZE)}\n`);
-    await channel.reply((reply) => reply.id === 'init');
-    await channel.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    const channel = await suite.serve(dir);
     // Both bridged servers listed before the first call, so both serves start from the same state.
     for (let attempt = 0; ; attempt++) {
       const id = `list-${attempt}`;

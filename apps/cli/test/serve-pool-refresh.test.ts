@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDirs, write } from './helpers.js';
-import { type JsonRpcReply, type RawChannel, rawChannel } from './stdio-channel.js';
+import { write } from './helpers.js';
+import { type JsonRpcReply, type RawChannel, rawChannelSuite } from './stdio-channel.js';
 
 const EVERYTHING = path.join(
   path.dirname(
@@ -10,13 +10,6 @@ const EVERYTHING = path.join(
   ),
   'dist/index.js',
 );
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 'init',
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
 
 const isListChanged = (reply: JsonRpcReply) =>
   (reply as { method?: string }).method === 'notifications/tools/list_changed';
@@ -28,15 +21,11 @@ const isListChanged = (reply: JsonRpcReply) =>
  * the SDK's route alike.
  */
 describe('quiver serve after a call that changed the session’s tools', () => {
-  const dirs = tempDirs('quiver-serve-refresh-');
-  const channels: RawChannel[] = [];
-  afterAll(async () => {
-    for (const channel of channels.splice(0)) await channel.stop();
-    dirs.cleanup();
-  });
+  const suite = rawChannelSuite('quiver-serve-refresh-');
+  afterAll(suite.cleanup);
 
   const serve = async (): Promise<RawChannel> => {
-    const dir = dirs.make();
+    const dir = suite.make();
     write(
       path.join(dir, 'quiver.yaml'),
       [
@@ -61,11 +50,7 @@ describe('quiver serve after a call that changed the session’s tools', () => {
         '',
       ].join('\n'),
     );
-    const channel = rawChannel(dir, ['serve'], 'lines');
-    channels.push(channel);
-    await channel.send(`${JSON.stringify(INITIALIZE)}\n`);
-    await channel.reply((reply) => reply.id === 'init');
-    await channel.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    const channel = await suite.serve(dir);
     return channel;
   };
 

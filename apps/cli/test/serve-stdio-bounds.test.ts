@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDirs, write } from './helpers.js';
-import { type JsonRpcReply, paddedRequest, type RawChannel, rawChannel, rssMiB } from './stdio-channel.js';
+import { write } from './helpers.js';
+import { type JsonRpcReply, paddedRequest, rawChannel, rawChannelSuite, rssMiB } from './stdio-channel.js';
 
 async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -21,18 +21,14 @@ const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/init
 const listTools = (id: number | string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' });
 
 describe('quiver serve over stdio bounds what it reads and what it buffers', () => {
-  const dirs = tempDirs('quiver-serve-bounds-');
-  const channels: RawChannel[] = [];
-  afterEach(async () => {
-    for (const channel of channels.splice(0)) await channel.stop();
-    dirs.cleanup();
-  });
+  const suite = rawChannelSuite('quiver-serve-bounds-');
+  afterEach(suite.cleanup);
   const serve = async (args: string[] = [], plugins = 'tools-code') => {
-    const dir = dirs.make();
+    const dir = suite.make();
     write(path.join(dir, 'quiver.yaml'), 'defaultPersonality: dev\n');
     write(path.join(dir, 'personalities/dev.yaml'), `id: dev\nplugins: [${plugins}]\n`);
     const channel = rawChannel(dir, ['serve', ...args], 'lines');
-    channels.push(channel);
+    suite.keep(channel);
     await channel.send(`${INITIALIZE}\n`);
     await channel.reply((reply) => reply.id === 1);
     await channel.send(`${INITIALIZED}\n`);
@@ -121,11 +117,11 @@ describe('quiver serve over stdio bounds what it reads and what it buffers', () 
     ).toBeLessThan(80);
   }, 30_000);
   it('answers a request past --max-in-flight with an error naming the limit, and still takes the answers to its own questions', async () => {
-    const dir = dirs.make();
+    const dir = suite.make();
     write(path.join(dir, 'quiver.yaml'), 'defaultPersonality: dev\n');
     write(path.join(dir, 'personalities/dev.yaml'), 'id: dev\nplugins: [tools-code]\n');
     const channel = rawChannel(dir, ['serve', '--max-in-flight', '2'], 'lines');
-    channels.push(channel);
+    suite.keep(channel);
     const asking = JSON.parse(INITIALIZE) as { params: { capabilities: object } };
     asking.params.capabilities = { elicitation: {} };
     await channel.send(`${JSON.stringify(asking)}\n`);

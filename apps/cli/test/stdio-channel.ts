@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { BIN } from './helpers.js';
+import { BIN, tempDirs } from './helpers.js';
 import { serveEnv } from './serve-fixtures.js';
 
 export interface JsonRpcReply {
@@ -119,4 +119,47 @@ export function rssMiB(pid: number): number {
 /** A JSON-RPC request of at least `bytes` bytes, padded in its params. */
 export function paddedRequest(id: number, method: string, bytes: number): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method, params: { padding: 'x'.repeat(bytes) } });
+}
+
+/** The `initialize` of a raw 2025-11-25 client with no capabilities. */
+export const RAW_INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+/**
+ * A suite's temp directories and the raw channels it started: `const suite = rawChannelSuite(p);
+ * afterEach(suite.cleanup)` (or `afterAll`); `suite.make()` a directory, `suite.keep(channel)` a
+ * channel to stop. `cleanup` stops every kept channel, then removes the directories.
+ */
+export function rawChannelSuite(prefix: string): {
+  make(): string;
+  keep(channel: RawChannel): RawChannel;
+  /** `quiver serve` on newline-delimited stdio in `dir`, kept, past `initialize` (2025-11-25) and `notifications/initialized`. */
+  serve(dir: string): Promise<RawChannel>;
+  cleanup(): Promise<void>;
+} {
+  const dirs = tempDirs(prefix);
+  const channels: RawChannel[] = [];
+  return {
+    make: () => dirs.make(),
+    keep: (channel) => {
+      channels.push(channel);
+      return channel;
+    },
+    serve: async (dir) => {
+      const channel = rawChannel(dir, ['serve'], 'lines');
+      channels.push(channel);
+      await channel.send(`${JSON.stringify(RAW_INITIALIZE)}\n`);
+      await channel.reply((reply) => reply.id === RAW_INITIALIZE.id);
+      await channel.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      return channel;
+    },
+    cleanup: async () => {
+      for (const channel of channels.splice(0)) await channel.stop();
+      dirs.cleanup();
+    },
+  };
 }
