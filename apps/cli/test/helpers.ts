@@ -8,6 +8,21 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/bin.js');
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/** server-everything's entry, as the bridge's dependency installs it: the real MCP server the tests bridge. */
+export const EVERYTHING_SERVER = path.join(
+  path.dirname(
+    createRequire(path.join(REPO, 'extensions/mcp-bridge/package.json')).resolve(
+      '@modelcontextprotocol/server-everything/package.json',
+    ),
+  ),
+  'dist/index.js',
+);
+
+/** A `quiver.yaml` `mcpServers` entry (two-space indent) that runs server-everything over stdio as `name`. */
+export function everythingServerYaml(name = 'everything'): string {
+  return `  ${name}: ${JSON.stringify({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] })}`;
+}
+
 /** Trust records of CLI runs go here, never to the real user data directory (created only if written). */
 export const TEST_XDG_DATA_HOME = path.join(os.tmpdir(), `quiver-cli-xdg-${process.pid}`);
 

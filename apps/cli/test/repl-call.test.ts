@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiver, REPO, tempDirs, write } from './helpers.js';
+import { everythingServerYaml, quiver, tempDirs, write } from './helpers.js';
 import { connectStdio, textOf } from './serve-fixtures.js';
 
 const dirs = tempDirs('quiver-repl-cli-');
@@ -65,18 +64,10 @@ describe('the repl tool from the CLI and through quiver serve', () => {
   });
 
   it("calls an MCP server's tools from a script run with quiver call", async () => {
-    const everything = path.join(
-      path.dirname(
-        createRequire(path.join(REPO, 'extensions/mcp-bridge/package.json')).resolve(
-          '@modelcontextprotocol/server-everything/package.json',
-        ),
-      ),
-      'dist/index.js',
-    );
     const dir = dirs.make();
     write(
       path.join(dir, 'quiver.yaml'),
-      `mcpServers:\n  everything:\n    command: ${process.execPath}\n    args: [${JSON.stringify(everything)}, stdio]\ndefaultPersonality: scripted\n`,
+      `mcpServers:\n${everythingServerYaml()}\ndefaultPersonality: scripted\n`,
     );
     write(
       path.join(dir, 'personalities/scripted.yaml'),

@@ -1,18 +1,8 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { quiver, REPO, tempDir, write } from './helpers.js';
+import { EVERYTHING_SERVER, quiver, tempDir, write } from './helpers.js';
 import { connectStdio, relayServerYaml, textOf, untilListed } from './serve-fixtures.js';
-
-const EVERYTHING_SERVER = path.join(
-  path.dirname(
-    createRequire(path.join(REPO, 'extensions/mcp-bridge/package.json')).resolve(
-      '@modelcontextprotocol/server-everything/package.json',
-    ),
-  ),
-  'dist/index.js',
-);
 
 /** A workspace bridging the relay fixture (questions and sampling allowed) and server-everything. */
 function relayWorkspace(): { dir: string; cleanup: () => void } {

@@ -1,17 +1,7 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO, tempDirs, write } from './helpers.js';
+import { EVERYTHING_SERVER, tempDirs, write } from './helpers.js';
 import { connectStdio } from './serve-fixtures.js';
-
-const EVERYTHING_SERVER = path.join(
-  path.dirname(
-    createRequire(path.join(REPO, 'extensions/mcp-bridge/package.json')).resolve(
-      '@modelcontextprotocol/server-everything/package.json',
-    ),
-  ),
-  'dist/index.js',
-);
 
 const dirs = tempDirs('quiver-serve-instructions-');
 const closing: Array<() => Promise<void>> = [];

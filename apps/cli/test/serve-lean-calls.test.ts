@@ -1,15 +1,7 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { write } from './helpers.js';
+import { everythingServerYaml, write } from './helpers.js';
 import { type JsonRpcReply, type RawChannel, rawChannelSuite } from './stdio-channel.js';
-
-const EVERYTHING = path.join(
-  path.dirname(
-    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json'),
-  ),
-  'dist/index.js',
-);
 
 /** A bridged server whose `exit_now` ends its process mid-call; `answer` answers while it runs. */
 const EXITING_SERVER = `import { createInterface } from 'node:readline';
@@ -89,7 +81,7 @@ describe('quiver serve answers a plain tools/call on its lean path as the SDK ro
       [
         'defaultPersonality: dev',
         'mcpServers:',
-        `  everything: ${JSON.stringify({ command: process.execPath, args: [EVERYTHING, 'stdio'] })}`,
+        everythingServerYaml(),
         `  exiting: ${JSON.stringify({ command: process.execPath, args: [path.join(dir, 'exiting-server.mjs')] })}`,
         '',
       ].join('\n'),

@@ -1,25 +1,14 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiver, tempDirs, write } from './helpers.js';
+import { everythingServerYaml, quiver, tempDirs, write } from './helpers.js';
 import { connectStdio, textOf, untilListed } from './serve-fixtures.js';
-
-const EVERYTHING = path.join(
-  path.dirname(
-    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json'),
-  ),
-  'dist/index.js',
-);
 
 const dirs = tempDirs('quiver-serve-lean-cancel-');
 afterEach(dirs.cleanup);
 
 function workspace(): string {
   const dir = dirs.make();
-  write(
-    path.join(dir, 'quiver.yaml'),
-    `defaultPersonality: gate\nmcpServers:\n  everything: ${JSON.stringify({ command: process.execPath, args: [EVERYTHING, 'stdio'] })}\n`,
-  );
+  write(path.join(dir, 'quiver.yaml'), `defaultPersonality: gate\nmcpServers:\n${everythingServerYaml()}\n`);
   write(
     path.join(dir, 'personalities/gate.yaml'),
     'id: gate\nplugins: [mcp-bridge]\nmcpServers:\n  everything: {}\npermissions:\n  allow: [mcp__everything__*]\n',

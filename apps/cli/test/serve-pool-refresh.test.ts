@@ -1,15 +1,7 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { write } from './helpers.js';
+import { everythingServerYaml, write } from './helpers.js';
 import { type JsonRpcReply, type RawChannel, rawChannelSuite } from './stdio-channel.js';
-
-const EVERYTHING = path.join(
-  path.dirname(
-    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json'),
-  ),
-  'dist/index.js',
-);
 
 const isListChanged = (reply: JsonRpcReply) =>
   (reply as { method?: string }).method === 'notifications/tools/list_changed';
@@ -28,12 +20,7 @@ describe('quiver serve after a call that changed the session’s tools', () => {
     const dir = suite.make();
     write(
       path.join(dir, 'quiver.yaml'),
-      [
-        'defaultPersonality: dev',
-        'mcpServers:',
-        `  everything: ${JSON.stringify({ command: process.execPath, args: [EVERYTHING, 'stdio'] })}`,
-        '',
-      ].join('\n'),
+      ['defaultPersonality: dev', 'mcpServers:', everythingServerYaml(), ''].join('\n'),
     );
     write(
       path.join(dir, 'personalities/dev.yaml'),

@@ -1,18 +1,8 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createQuiver } from '@quiver/wiring';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quiver, REPO, tempDirs, write } from './helpers.js';
+import { EVERYTHING_SERVER, quiver, tempDirs, write } from './helpers.js';
 import { attackProtectedTargets, type ProtectedTarget, prepareTargets } from './protected-attacks.js';
-
-const EVERYTHING_SERVER = path.join(
-  path.dirname(
-    createRequire(path.join(REPO, 'extensions/mcp-bridge/package.json')).resolve(
-      '@modelcontextprotocol/server-everything/package.json',
-    ),
-  ),
-  'dist/index.js',
-);
 
 const dirs = tempDirs('quiver-settings-layers-');
 afterEach(dirs.cleanup);

@@ -3,22 +3,19 @@ import { createRequire } from 'node:module';
 import {
   type CallToolResult,
   type ClientCapabilities,
-  type CreateMessageRequest,
-  type ElicitRequestFormParams,
   type ElicitResult,
   type InputRequiredResult,
   MissingRequiredClientCapabilityError,
-  type RequestOptions,
   Server,
   type ServerContext,
-  type ServerNotification,
 } from '@modelcontextprotocol/server';
-import type { CallCancelHandle, Session, SessionOptions } from '@quiver/runtime';
+import type { Session, SessionOptions } from '@quiver/runtime';
 import { errorMessage, fail, type ToolResult, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import type { ConsoleHub } from '../console/console-hub.js';
 import { ConsolePermissionResolver } from '../console/console-resolver.js';
 import { warmCallPath } from './call-path-warmup.js';
+import { type CallRequest, PlainCallRequest, withRound } from './call-request.js';
 import { resolveCallTarget } from './call-target.js';
 import { relayMcpCatalog } from './catalog-relay.js';
 import { type RequestChannel, ServeClientRelay } from './client-relay.js';
@@ -30,7 +27,7 @@ import { ProgressForwarding } from './progress-forwarding.js';
 import { declareRelayedCapabilities } from './relayed-capabilities.js';
 import { relayResourceSubscriptions } from './resource-subscription-relay.js';
 import { ServerLogForwarding } from './server-log-forwarding.js';
-import { dispatchToolCall, type LeanCancel, registerTaskRequests, TaskServer } from './task-calls.js';
+import { dispatchToolCall, registerTaskRequests, TaskServer } from './task-calls.js';
 import { serveTasks, TASKS_EXTENSION } from './tasks.js';
 import { ToolListingCache } from './tool-listing.js';
 import { requestedLogLevel, ToolLogForwarding } from './tool-log-forwarding.js';
@@ -320,7 +317,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
       callId,
       round?.elicit ?? ((params, requestOptions) => request.channel.elicitInput(params, requestOptions)),
     );
-    const unbindRelay = clientRelay.bind(callId, round ? { ...request.channel, round } : request.channel);
+    const unbindRelay = clientRelay.bind(callId, round ? withRound(request.channel, round) : request.channel);
     // A 2026-07-28 request names the level it wants log messages from; without one it gets none.
     const untrackLogs = current.toolLogs.track(
       callId,
@@ -464,59 +461,6 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     },
   };
   return connection;
-}
-
-/** Where one tools/call's questions and notifications go: its MCP request's, on either path. */
-interface CallRequest {
-  signal: AbortSignal;
-  /** A lean call's cancel (its `signal` is then made only when read). */
-  cancel?: CallCancelHandle;
-  /** A plain call of the lean path: its connection refreshes the pool after the answer is written. */
-  plain?: boolean;
-  notify(notification: ServerNotification): Promise<void>;
-  channel: RequestChannel;
-}
-
-/**
- * A plain call's request (lean path): its questions go to the client as the SDK's request context
- * sends them on 2025-11-25, related to the call's request id. One object a call: it is its own
- * channel, and its signal is made only when read.
- */
-class PlainCallRequest implements CallRequest, RequestChannel {
-  readonly plain = true;
-  readonly #server: Server;
-  readonly #related: { relatedRequestId: string | number };
-  readonly cancel: LeanCancel;
-
-  constructor(server: Server, id: string | number, cancel: LeanCancel) {
-    this.#server = server;
-    this.#related = { relatedRequestId: id };
-    this.cancel = cancel;
-  }
-
-  get signal(): AbortSignal {
-    return this.cancel.signal;
-  }
-
-  get channel(): RequestChannel {
-    return this;
-  }
-
-  notify(notification: ServerNotification): Promise<void> {
-    return this.#server.notification(notification, this.#related);
-  }
-
-  elicitInput(params: ElicitRequestFormParams, options?: RequestOptions): Promise<ElicitResult> {
-    return this.#server.elicitInput(params, options);
-  }
-
-  requestSampling(params: CreateMessageRequest['params'], options?: RequestOptions): Promise<unknown> {
-    return this.#server.createMessage(params, options);
-  }
-
-  listRoots(options?: RequestOptions): Promise<{ roots: Array<{ uri: string; name?: string }> }> {
-    return this.#server.listRoots(undefined, { ...options, ...this.#related });
-  }
 }
 
 /**
