@@ -32,9 +32,8 @@ const call = (id: string | number, name: string, args?: unknown): Request => ({
 });
 
 /**
- * The requests both serves get, in order. The second serve gets each with an empty `_meta` in its
- * params, which keeps a request off the lean path (it only takes requests without `_meta`) and
- * changes nothing else: the SDK's route answers it as before.
+ * The requests both serves get, in order. The second serve gets each kept off the lean path
+ * (offLean).
  */
 const SEQUENCE: Request[] = [
   call(2, 'mcp__everything__echo', { message: 'hello' }),
@@ -62,11 +61,23 @@ const SEQUENCE: Request[] = [
   call(19, 'mcp__everything__echo', { message: 'after the malformed ones' }),
 ];
 
-/** The same request kept off the lean path: `_meta: {}` in its params when they are an object. */
+/**
+ * The same request kept off the lean path: a `_meta` key of no meaning added to its params when
+ * they are an object (the lean path takes no `_meta` but a progress token), which changes nothing
+ * else: the SDK's route answers it as before.
+ */
 function offLean(request: Request): Request {
   const { params } = request;
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return request;
-  return { ...request, params: { ...params, _meta: {} } };
+  const meta = (params as { _meta?: unknown })._meta;
+  if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta)))
+    return request;
+  return { ...request, params: { ...params, _meta: { ...meta, 'dev.quiver.test/route': 'sdk' } } };
+}
+
+/** The request asking for progress under `token`, as a client that shows progress sends every call. */
+function withToken(request: Request, token: unknown): Request {
+  return { ...request, params: { ...(request.params as object), _meta: { progressToken: token } } };
 }
 
 describe('quiver serve answers a plain tools/call on its lean path as the SDK route does', () => {
@@ -187,5 +198,62 @@ describe('quiver serve answers a plain tools/call on its lean path as the SDK ro
     expect(lean.replies.filter((reply) => reply.id === 20)).toEqual([]);
     expect(sdk.replies.filter((reply) => reply.id === 20)).toEqual([]);
     expect(lean.child.exitCode).toBeNull();
+  }, 120_000);
+  it('takes calls that ask for progress, with the same answers and progress notifications as the SDK route', async () => {
+    const [lean, sdk] = await Promise.all([serve(), serve()]);
+    const requests = [
+      withToken(call(30, 'mcp__everything__echo', { message: 'a string token' }), 'token-30'),
+      withToken(call(31, 'mcp__everything__echo', { message: 'a number token' }), 31),
+      withToken(
+        call(32, 'mcp__everything__trigger-long-running-operation', { duration: 1, steps: 2 }),
+        'token-32',
+      ),
+      withToken(call(33, 'mcp__everything__get-sum', { a: 1, b: 2 }), 'token-33'),
+      // Tokens the SDK refuses (-32600, an invalid request), and a `_meta` with more than a token.
+      withToken(call(34, 'mcp__everything__echo', { message: 'x' }), 1.5),
+      withToken(call(35, 'mcp__everything__echo', { message: 'x' }), null),
+      withToken(call(36, 'mcp__everything__echo', { message: 'x' }), { nested: true }),
+      {
+        ...call(37, 'mcp__everything__echo', { message: 'more meta' }),
+        params: {
+          name: 'mcp__everything__echo',
+          arguments: { message: 'more meta' },
+          _meta: { progressToken: 't', other: 1 },
+        },
+      },
+    ];
+    const seen: string[] = [];
+    for (const request of requests) {
+      const [leanReply, sdkReply] = await Promise.all([answer(lean, request), answer(sdk, offLean(request))]);
+      expect(JSON.stringify(leanReply), `request ${JSON.stringify(request)}`).toBe(JSON.stringify(sdkReply));
+      seen.push(leanReply.error ? `error ${leanReply.error.code}` : 'result');
+    }
+    expect(seen).toEqual([
+      'result',
+      'result',
+      'result',
+      'result',
+      'error -32600',
+      'error -32600',
+      'error -32600',
+      'result',
+    ]);
+    const text = (id: number) =>
+      (lean.replies.find((reply) => reply.id === id)?.result as { content: { text?: string }[] }).content[0]
+        ?.text;
+    expect(text(30)).toBe('Echo: a string token');
+    expect(text(31)).toBe('Echo: a number token');
+    expect(text(33)).toMatch(/mcp__everything__get-sum/);
+    // The long operation's two steps reached each client under its token, the same on both paths.
+    const progress = (channel: RawChannel) =>
+      (channel.replies as unknown as { method?: string; params?: { progressToken?: unknown } }[])
+        .filter(
+          (reply) => reply.method === 'notifications/progress' && reply.params?.progressToken === 'token-32',
+        )
+        .map((reply) => reply.params);
+    for (let wait = 0; wait < 40 && (progress(lean).length < 2 || progress(sdk).length < 2); wait++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(progress(lean)).toEqual(progress(sdk));
+    expect(progress(lean).map((params) => (params as { progress?: number }).progress)).toEqual([1, 2]);
   }, 120_000);
 });

@@ -2,16 +2,18 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /**
  * A `tools/call` request as serve's stdio transport reads it most of the time: nothing but
- * `jsonrpc`, `id`, `method` and `params`, whose params name a tool and maybe give it an object of
- * arguments — no `_meta` (progress token, 2026-07-28 envelope, trace context), no `task`, no
- * `requestState`. Such a request is the same on every protocol revision serve speaks over stdio,
- * and the SDK's schemas accept it as it is, so the lean path (TaskServer) may run it without them.
+ * `jsonrpc`, `id`, `method` and `params`, whose params name a tool, maybe give it an object of
+ * arguments and maybe ask for progress (`_meta` holding a `progressToken` and nothing else, as a
+ * client that shows progress sends it on every call) — no other `_meta` (2026-07-28 envelope,
+ * trace context), no `task`, no `requestState`. Such a request is the same on every protocol
+ * revision serve speaks over stdio, and the SDK's schemas accept it as it is, so the lean path
+ * (TaskServer) may run it without them.
  */
 export interface PlainToolsCall {
   jsonrpc: '2.0';
   id: string | number;
   method: 'tools/call';
-  params: { name: string; arguments?: Record<string, unknown> };
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken: string | number } };
 }
 
 /** Whether a parsed JSON line is a plain `tools/call` (see PlainToolsCall); anything else takes the SDK's route. */
@@ -24,8 +26,18 @@ export function isPlainToolsCall(value: unknown): value is PlainToolsCall {
     if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return false;
   for (const key in params) {
     if (key === 'name') continue;
-    if (key !== 'arguments' || !isRecord(params.arguments)) return false;
+    if (key === '_meta' ? !isProgressOnly(params._meta) : key !== 'arguments' || !isRecord(params.arguments))
+      return false;
   }
+  return true;
+}
+
+/** `_meta` with a progress token the SDK's schema accepts (a string or a safe integer) and no other key. */
+function isProgressOnly(meta: unknown): boolean {
+  if (!isRecord(meta)) return false;
+  const token = meta.progressToken;
+  if (typeof token !== 'string' && !Number.isSafeInteger(token)) return false;
+  for (const key in meta) if (key !== 'progressToken') return false;
   return true;
 }
 
