@@ -17,6 +17,7 @@ export const EVERYTHING = path.join(
   'index.js',
 );
 export const BYTE_RELAY = path.join(here, 'byte-relay.mjs');
+export const PARSING_RELAY = path.join(here, 'parsing-relay.mjs');
 export const MINIMAL_SERVER = path.join(here, 'minimal-stdio-server.mjs');
 const MCP_PROXY = path.join(
   path.dirname(require.resolve('mcp-proxy/package.json')),
@@ -80,7 +81,7 @@ export async function untilListed(client: Client, tool: string): Promise<void> {
   throw new Error(`${tool} was never listed`);
 }
 
-export type StdioSide = 'raw' | 'relay' | 'serve' | 'minimal';
+export type StdioSide = 'raw' | 'relay' | 'parsing' | 'serve' | 'minimal';
 
 /** An SDK client over stdio to one side; `listedMs` is spawn → the answer of the first tools/list naming the tool. */
 export async function connectStdio(
@@ -94,6 +95,7 @@ export async function connectStdio(
     raw: { args: [EVERYTHING, 'stdio'], tool: 'echo' },
     minimal: { args: [MINIMAL_SERVER], tool: 'echo' },
     relay: { args: [BYTE_RELAY, process.execPath, EVERYTHING, 'stdio'], tool: 'echo' },
+    parsing: { args: [PARSING_RELAY, process.execPath, EVERYTHING, 'stdio'], tool: 'echo' },
     serve: {
       args: [QUIVER_BIN, '--trust-project', 'serve'],
       tool: 'mcp__everything__echo',
