@@ -123,6 +123,80 @@ describe('InMemoryEventBus', () => {
     await sleep(0);
     expect(early.at(-1)).toBe('four');
   });
+
+  it('gives a subscriber that names event types those events only, in order among the others', async () => {
+    const bus = new InMemoryEventBus();
+    const order: string[] = [];
+    const warnings: string[] = [];
+    bus.subscribe((event) => order.push(`all ${event.type}`));
+    bus.subscribe(
+      (event) => {
+        // Narrowed by the types it named: no check of `event.type` needed.
+        warnings.push(event.message);
+        order.push(`typed ${event.type}`);
+      },
+      ['session.warning'],
+    );
+    bus.subscribe((event) => order.push(`after ${event.type}`));
+    bus.publish(info('not for the typed one'));
+    bus.publish(makeEvent('session.warning', { code: 'log_gap', message: 'a warning' }));
+    bus.publish(makeEvent('tool.execution_progress', { callId: 'c1', progress: 1 }));
+    await sleep(0);
+    expect(warnings).toEqual(['a warning']);
+    expect(order).toEqual([
+      'all session.info',
+      'after session.info',
+      'all session.warning',
+      'typed session.warning',
+      'after session.warning',
+      'all tool.execution_progress',
+      'after tool.execution_progress',
+    ]);
+  });
+
+  it('delivers an event of a type only typed subscribers took to those that named it, and again after they change', async () => {
+    const bus = new InMemoryEventBus();
+    const received: string[] = [];
+    const stop = bus.subscribe(
+      (event) => received.push(`progress ${event.progress}`),
+      ['tool.execution_progress'],
+    );
+    bus.publish(makeEvent('tool.execution_progress', { callId: 'c1', progress: 1 }));
+    // Nobody takes these: nothing is queued for them.
+    bus.publish(info('nobody'));
+    await sleep(0);
+    const late = bus.subscribe((event) => received.push(`late ${event.type}`), ['session.info']);
+    bus.publish(info('now someone'));
+    bus.publish(makeEvent('tool.execution_progress', { callId: 'c1', progress: 2 }));
+    await sleep(0);
+    stop();
+    bus.publish(makeEvent('tool.execution_progress', { callId: 'c1', progress: 3 }));
+    late();
+    bus.publish(info('gone'));
+    await sleep(0);
+    expect(received).toEqual(['progress 1', 'late session.info', 'progress 2']);
+  });
+});
+
+describe('a bus forwarding to another (a session to its host)', () => {
+  it('publishes every event on the other bus as well until the forwarding ends', async () => {
+    const session = new InMemoryEventBus();
+    const host = new InMemoryEventBus();
+    const onHost: string[] = [];
+    const onSession: string[] = [];
+    host.subscribe((event) => onHost.push(event.type === 'session.info' ? event.message : event.type));
+    session.subscribe((event) => onSession.push(event.type === 'session.info' ? event.message : event.type));
+    const stop = session.forwardTo(host);
+    session.publish(info('one'));
+    host.publish(info('the host’s own'));
+    session.publish(info('two'));
+    await sleep(0);
+    stop();
+    session.publish(info('not forwarded'));
+    await sleep(0);
+    expect(onHost).toEqual(['one', 'the host’s own', 'two']);
+    expect(onSession).toEqual(['one', 'two', 'not forwarded']);
+  });
 });
 
 describe('slow subscribers', () => {

@@ -265,7 +265,16 @@ export function isDurableEvent(event: QuiverEvent): boolean {
 /** Distributes events; a slow subscriber never blocks publishing. */
 export interface EventBus {
   publish(event: QuiverEvent): void;
+  /** Every event from now on goes to `listener`; the returned function ends that. */
   subscribe(listener: (event: QuiverEvent) => void): () => void;
+  /**
+   * Only events of these types go to `listener`: a subscriber that wants a few kinds of event is
+   * not called for every tool call's events (a bus carries several per call).
+   */
+  subscribe<T extends QuiverEventType>(
+    listener: (event: QuiverEventOf<T>) => void,
+    types: readonly T[],
+  ): () => void;
   /** An async iterator of events from now on; ends when `signal` aborts. */
   stream(signal?: AbortSignal): AsyncIterableIterator<QuiverEvent>;
 }

@@ -58,9 +58,12 @@ export function registerCallCommand(program: Command): void {
       };
       // A bridged server's requests are published by the bridge, on the host's bus.
       const unsubscribeRelay = options.events
-        ? quiver.host.events.subscribe((event) => {
-            if (event.type.startsWith('client_relay.') && event.sessionId === session.id) printEvent(event);
-          })
+        ? quiver.host.events.subscribe(
+            (event) => {
+              if (event.sessionId === session.id) printEvent(event);
+            },
+            ['client_relay.requested', 'client_relay.completed'],
+          )
         : undefined;
       const unsubscribe = options.events
         ? session.events.subscribe(printEvent)

@@ -194,9 +194,12 @@ export function serveRpc(
     };
     const unsubscribeSession = session.events.subscribe(forward);
     // A bridged server's requests of the client are published by the bridge on the host's bus.
-    const unsubscribeRelay = quiver.host.events.subscribe((event) => {
-      if (event.type.startsWith('client_relay.') && event.sessionId === sessionId) forward(event);
-    });
+    const unsubscribeRelay = quiver.host.events.subscribe(
+      (event) => {
+        if (event.sessionId === sessionId) forward(event);
+      },
+      ['client_relay.requested', 'client_relay.completed'],
+    );
     const unwatch = personConsole?.watchSession(session, {
       transport: 'rpc',
       personality,

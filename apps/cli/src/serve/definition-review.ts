@@ -48,9 +48,12 @@ export class DefinitionReview {
   /** Follows the host of `quiver` (replaced when the configuration reloads); returns the unsubscribe. */
   watch(quiver: Quiver): () => void {
     this.#quiver = quiver;
-    const unsubscribe = quiver.host.events.subscribe((event) => {
-      if (event.type === 'session.warning' && event.code === QUARANTINED) this.#scan();
-    });
+    const unsubscribe = quiver.host.events.subscribe(
+      (event) => {
+        if (event.code === QUARANTINED) this.#scan();
+      },
+      ['session.warning'],
+    );
     this.#scan();
     return unsubscribe;
   }

@@ -159,11 +159,10 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     // The first assembly also reports tools_updated; the client's own tools/list caused it.
     let assembled = false;
     cleanups.push(
-      session.events.subscribe((event) => {
-        if (event.type !== 'session.tools_updated') return;
+      session.events.subscribe(() => {
         if (assembled) announceToolsChanged();
         assembled = true;
-      }),
+      }, ['session.tools_updated']),
     );
     // The session reassembles lazily; a registry change (a plugin registering a tool later) is
     // only seen once someone asks for the pool, so ask now and let a changed signature announce it.
@@ -188,11 +187,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     };
     cleanups.push(quiver.host.registry.onChange(() => refreshPool()));
     // A server's tools changing or connecting; the registry change usually says it first.
-    cleanups.push(
-      quiver.host.events.subscribe((event) => {
-        if ((event.type as string) === 'tools.list_changed') refreshPool();
-      }),
-    );
+    cleanups.push(quiver.host.events.subscribe(() => refreshPool(), ['tools.list_changed']));
     cleanups.push(review.watch(quiver), serverLogs.watch(quiver));
     if (options.console) {
       const client = server.getClientVersion();

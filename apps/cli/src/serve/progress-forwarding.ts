@@ -19,7 +19,10 @@ export class ProgressForwarding {
   readonly #unsubscribe: () => void;
 
   constructor(events: EventBus) {
-    this.#unsubscribe = events.subscribe((event) => this.#forward(event));
+    this.#unsubscribe = events.subscribe(
+      (event) => this.#forward(event),
+      ['tool.execution_progress', 'tool.execution_partial_result'],
+    );
   }
 
   /**

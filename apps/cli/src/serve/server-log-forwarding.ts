@@ -31,17 +31,20 @@ export class ServerLogForwarding {
 
   /** Follows the host of `quiver` (replaced when the configuration reloads); returns the unsubscribe. */
   watch(quiver: Quiver): () => void {
-    return quiver.host.events.subscribe((event) => {
-      if (event.type !== 'mcp_server.logged' || this.#level === undefined) return;
-      if (SEVERITY.indexOf(event.level) < SEVERITY.indexOf(this.#level)) return;
-      const logger = `mcp__${event.mcpServer}${event.logger ? `/${event.logger}` : ''}`;
-      this.#server
-        .sendLoggingMessage({ level: event.level, logger, data: event.message })
-        .catch((error: unknown) =>
-          this.#log(
-            `could not send a log message: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-        );
-    });
+    return quiver.host.events.subscribe(
+      (event) => {
+        if (this.#level === undefined) return;
+        if (SEVERITY.indexOf(event.level) < SEVERITY.indexOf(this.#level)) return;
+        const logger = `mcp__${event.mcpServer}${event.logger ? `/${event.logger}` : ''}`;
+        this.#server
+          .sendLoggingMessage({ level: event.level, logger, data: event.message })
+          .catch((error: unknown) =>
+            this.#log(
+              `could not send a log message: ${error instanceof Error ? error.message : String(error)}`,
+            ),
+          );
+      },
+      ['mcp_server.logged'],
+    );
   }
 }

@@ -55,16 +55,21 @@ export class SharedSessionState {
     this.#unwatch();
     this.#watched = session;
     this.#revealed.clear();
-    this.#unwatch = session.events.subscribe((event) => {
-      if (event.type !== 'tool.execution_complete' || event.toolName !== TOOL_SEARCH_TOOL_NAME) return;
-      if (!event.success) return;
-      const found =
-        (event.result.structured as { tools?: Array<{ name?: unknown }> } | undefined)?.tools ?? [];
-      const names = found.map((tool) => tool.name).filter((name): name is string => typeof name === 'string');
-      const fresh = names.filter((name) => !this.#revealed.has(name));
-      for (const name of fresh) this.#revealed.add(name);
-      if (fresh.length > 0 && this.id !== undefined) this.write(this.#records.reveal(this.id, fresh));
-    });
+    this.#unwatch = session.events.subscribe(
+      (event) => {
+        if (event.toolName !== TOOL_SEARCH_TOOL_NAME) return;
+        if (!event.success) return;
+        const found =
+          (event.result.structured as { tools?: Array<{ name?: unknown }> } | undefined)?.tools ?? [];
+        const names = found
+          .map((tool) => tool.name)
+          .filter((name): name is string => typeof name === 'string');
+        const fresh = names.filter((name) => !this.#revealed.has(name));
+        for (const name of fresh) this.#revealed.add(name);
+        if (fresh.length > 0 && this.id !== undefined) this.write(this.#records.reveal(this.id, fresh));
+      },
+      ['tool.execution_complete'],
+    );
   }
 
   /** Reveals on this replica what another replica's tool_search found. */

@@ -24,7 +24,7 @@ export class ToolLogForwarding {
 
   constructor(events: EventBus, minimum: () => LoggingLevel | undefined) {
     this.#minimum = minimum;
-    this.#unsubscribe = events.subscribe((event) => this.#forward(event));
+    this.#unsubscribe = events.subscribe((event) => this.#forward(event), ['tool.execution_log']);
   }
 
   /**

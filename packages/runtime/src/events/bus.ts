@@ -1,4 +1,4 @@
-import type { EventBus, QuiverEvent } from '@quiver/types';
+import type { EventBus, QuiverEvent, QuiverEventOf, QuiverEventType } from '@quiver/types';
 import { isDurableEvent } from '@quiver/types';
 
 export interface InMemoryEventBusOptions {
@@ -20,11 +20,27 @@ const DEFAULT_STREAM_BUFFER = 10_000;
  * order, each to the subscribers it had when it was published: a call publishes several events,
  * and a microtask per event and subscriber cost more than the rest of a cheap call's events.
  */
+type Listener = (event: QuiverEvent) => void;
+
+/** One `subscribe`: its listener, and the event types it takes (all when undefined). */
+interface Subscription {
+  listener: Listener;
+  types: ReadonlySet<string> | undefined;
+}
+
 export class InMemoryEventBus implements EventBus {
   /** Replaced, never changed, when they change: what a publish took stays as it was. */
-  #listeners: ReadonlyArray<(event: QuiverEvent) => void> = [];
+  #subscriptions: readonly Subscription[] = [];
+  /**
+   * Per event type, the listeners its events go to, in the order they subscribed: worked out on
+   * the type's first publish after a change of subscribers, so a publish is one lookup and a
+   * type nobody takes costs nothing more.
+   */
+  readonly #byType = new Map<string, readonly Listener[]>();
   readonly #streamBuffer: number;
-  #pending: Array<{ event: QuiverEvent; listeners: ReadonlyArray<(event: QuiverEvent) => void> }> = [];
+  /** Buses that every event published here goes to as well (forwardTo). */
+  #forwards: readonly EventBus[] = [];
+  #pending: Array<{ event: QuiverEvent; listeners: readonly Listener[] }> = [];
   readonly #deliver = (): void => this.#drain();
 
   constructor(options: InMemoryEventBusOptions = {}) {
@@ -32,9 +48,33 @@ export class InMemoryEventBus implements EventBus {
   }
 
   publish(event: QuiverEvent): void {
-    const listeners = this.#listeners;
+    for (const bus of this.#forwards) bus.publish(event);
+    const listeners = this.#listenersOf(event.type);
     if (listeners.length === 0) return;
     if (this.#pending.push({ event, listeners }) === 1) queueMicrotask(this.#deliver);
+  }
+
+  /**
+   * Publishes every event published here on `bus` too, as it is published, until the returned
+   * function is called (a session's events on its host's bus). Unlike a subscriber that publishes
+   * what it gets, this costs nothing per event that `bus` has no subscriber for.
+   */
+  forwardTo(bus: EventBus): () => void {
+    this.#forwards = [...this.#forwards, bus];
+    return () => {
+      this.#forwards = this.#forwards.filter((forward) => forward !== bus);
+    };
+  }
+
+  #listenersOf(type: string): readonly Listener[] {
+    let listeners = this.#byType.get(type);
+    if (listeners === undefined) {
+      listeners = this.#subscriptions
+        .filter((subscription) => subscription.types === undefined || subscription.types.has(type))
+        .map((subscription) => subscription.listener);
+      this.#byType.set(type, listeners);
+    }
+    return listeners;
   }
 
   #drain(): void {
@@ -55,10 +95,26 @@ export class InMemoryEventBus implements EventBus {
     this.#pending = [];
   }
 
-  subscribe(listener: (event: QuiverEvent) => void): () => void {
-    if (!this.#listeners.includes(listener)) this.#listeners = [...this.#listeners, listener];
+  /**
+   * `types`, when given, are the only events the listener takes. A listener already subscribed
+   * is not subscribed again (its first subscription stands); the returned function ends it.
+   */
+  subscribe(listener: Listener): () => void;
+  subscribe<T extends QuiverEventType>(
+    listener: (event: QuiverEventOf<T>) => void,
+    types: readonly T[],
+  ): () => void;
+  subscribe(listener: Listener, types?: readonly string[]): () => void {
+    if (!this.#subscriptions.some((subscription) => subscription.listener === listener)) {
+      this.#subscriptions = [
+        ...this.#subscriptions,
+        { listener, types: types === undefined ? undefined : new Set(types) },
+      ];
+      this.#byType.clear();
+    }
     return () => {
-      this.#listeners = this.#listeners.filter((subscribed) => subscribed !== listener);
+      this.#subscriptions = this.#subscriptions.filter((subscription) => subscription.listener !== listener);
+      this.#byType.clear();
     };
   }
 

@@ -96,7 +96,7 @@ export class Session implements SessionLike {
     this.#externalSignature = externalToolsSignature(this.#externalTools);
     this.#unsubscribes.push(deps.registry.onChange(() => this.#invalidate()));
     const hostBus = deps.events;
-    if (hostBus) this.#unsubscribes.push(this.events.subscribe((event) => hostBus.publish(event)));
+    if (hostBus) this.#unsubscribes.push(this.events.forwardTo(hostBus));
   }
 
   get options(): Readonly<SessionOptions> {
