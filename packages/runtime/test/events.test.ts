@@ -197,6 +197,22 @@ describe('a bus forwarding to another (a session to its host)', () => {
     expect(onHost).toEqual(['one', 'the host’s own', 'two']);
     expect(onSession).toEqual(['one', 'two', 'not forwarded']);
   });
+
+  it('publishes on its own subscribers when the other bus throws', async () => {
+    const session = new InMemoryEventBus();
+    const received: QuiverEvent[] = [];
+    session.subscribe((event) => received.push(event));
+    session.forwardTo({
+      publish: () => {
+        throw new Error('an embedder’s bus that fails');
+      },
+      subscribe: () => () => undefined,
+      stream: () => new InMemoryEventBus().stream(AbortSignal.abort()),
+    });
+    expect(() => session.publish(info('still published'))).not.toThrow();
+    await sleep(0);
+    expect(received).toHaveLength(1);
+  });
 });
 
 describe('slow subscribers', () => {

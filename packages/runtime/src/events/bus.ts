@@ -48,7 +48,13 @@ export class InMemoryEventBus implements EventBus {
   }
 
   publish(event: QuiverEvent): void {
-    for (const bus of this.#forwards) bus.publish(event);
+    for (const bus of this.#forwards) {
+      try {
+        bus.publish(event);
+      } catch {
+        // Another bus failing (an embedder's own) must not affect the call that published.
+      }
+    }
     const listeners = this.#listenersOf(event.type);
     if (listeners.length === 0) return;
     if (this.#pending.push({ event, listeners }) === 1) queueMicrotask(this.#deliver);
