@@ -269,7 +269,8 @@ export interface EventBus {
   subscribe(listener: (event: QuiverEvent) => void): () => void;
   /**
    * Only events of these types go to `listener`: a subscriber that wants a few kinds of event is
-   * not called for every tool call's events (a bus carries several per call).
+   * not called for every tool call's events (a bus carries several per call). A bus written before
+   * this form may ignore `types`; a listener that can be given one checks `event.type` as well.
    */
   subscribe<T extends QuiverEventType>(
     listener: (event: QuiverEventOf<T>) => void,

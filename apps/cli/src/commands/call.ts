@@ -60,7 +60,7 @@ export function registerCallCommand(program: Command): void {
       const unsubscribeRelay = options.events
         ? quiver.host.events.subscribe(
             (event) => {
-              if (event.sessionId === session.id) printEvent(event);
+              if (event.type.startsWith('client_relay.') && event.sessionId === session.id) printEvent(event);
             },
             ['client_relay.requested', 'client_relay.completed'],
           )

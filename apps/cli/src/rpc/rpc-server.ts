@@ -196,7 +196,7 @@ export function serveRpc(
     // A bridged server's requests of the client are published by the bridge on the host's bus.
     const unsubscribeRelay = quiver.host.events.subscribe(
       (event) => {
-        if (event.sessionId === sessionId) forward(event);
+        if (event.type.startsWith('client_relay.') && event.sessionId === sessionId) forward(event);
       },
       ['client_relay.requested', 'client_relay.completed'],
     );

@@ -50,7 +50,7 @@ export class DefinitionReview {
     this.#quiver = quiver;
     const unsubscribe = quiver.host.events.subscribe(
       (event) => {
-        if (event.code === QUARANTINED) this.#scan();
+        if (event.type === 'session.warning' && event.code === QUARANTINED) this.#scan();
       },
       ['session.warning'],
     );

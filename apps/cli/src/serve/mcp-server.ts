@@ -187,7 +187,15 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     };
     cleanups.push(quiver.host.registry.onChange(() => refreshPool()));
     // A server's tools changing or connecting; the registry change usually says it first.
-    cleanups.push(quiver.host.events.subscribe(() => refreshPool(), ['tools.list_changed']));
+    // Typed, and checked too: a host may be given a bus of its own that does not filter.
+    cleanups.push(
+      quiver.host.events.subscribe(
+        (event) => {
+          if (event.type === 'tools.list_changed') refreshPool();
+        },
+        ['tools.list_changed'],
+      ),
+    );
     cleanups.push(review.watch(quiver), serverLogs.watch(quiver));
     if (options.console) {
       const client = server.getClientVersion();

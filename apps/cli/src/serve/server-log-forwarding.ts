@@ -33,7 +33,7 @@ export class ServerLogForwarding {
   watch(quiver: Quiver): () => void {
     return quiver.host.events.subscribe(
       (event) => {
-        if (this.#level === undefined) return;
+        if (event.type !== 'mcp_server.logged' || this.#level === undefined) return;
         if (SEVERITY.indexOf(event.level) < SEVERITY.indexOf(this.#level)) return;
         const logger = `mcp__${event.mcpServer}${event.logger ? `/${event.logger}` : ''}`;
         this.#server
