@@ -12,14 +12,6 @@ export interface InMemoryEventBusOptions {
 
 const DEFAULT_STREAM_BUFFER = 10_000;
 
-/**
- * Fan-out of lifecycle events. Publishing never waits for a subscriber: callbacks run on a
- * microtask and a throwing one is isolated; async iterators buffer per consumer.
- *
- * The events published in one stretch of synchronous work go out together on one microtask, in
- * order, each to the subscribers it had when it was published: a call publishes several events,
- * and a microtask per event and subscriber cost more than the rest of a cheap call's events.
- */
 type Listener = (event: QuiverEvent) => void;
 
 /** One `subscribe`: its listener, and the event types it takes (all when undefined). */
@@ -28,6 +20,14 @@ interface Subscription {
   types: ReadonlySet<string> | undefined;
 }
 
+/**
+ * Fan-out of lifecycle events. Publishing never waits for a subscriber: callbacks run on a
+ * microtask and a throwing one is isolated; async iterators buffer per consumer.
+ *
+ * The events published in one stretch of synchronous work go out together on one microtask, in
+ * order, each to the subscribers it had when it was published: a call publishes several events,
+ * and a microtask per event and subscriber cost more than the rest of a cheap call's events.
+ */
 export class InMemoryEventBus implements EventBus {
   /** Replaced, never changed, when they change: what a publish took stays as it was. */
   #subscriptions: readonly Subscription[] = [];
