@@ -1,5 +1,5 @@
 import type { Client, RequestId } from '@modelcontextprotocol/client';
-import { fail, type ToolContext, type ToolResult } from '@quiver/types';
+import { errorMessage, fail, type ToolContext, type ToolResult } from '@quiver/types';
 import { toToolResult } from './call-result.js';
 import type { CallRouter } from './call-router.js';
 import { CallTimer, type OutstandingClientRequests } from './call-timer.js';
@@ -7,7 +7,6 @@ import {
   CONNECTION_LOST_CODES,
   describeNetworkFailure,
   errorCode,
-  errorMessage,
   INVALID_PARAMS,
   isNetworkFailure,
 } from './connection-errors.js';

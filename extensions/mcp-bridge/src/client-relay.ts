@@ -14,6 +14,7 @@ import type {
   RelayedRequest,
   ToolContext,
 } from '@quiver/types';
+import { errorMessage } from '@quiver/types';
 import { OutstandingClientRequests } from './call-timer.js';
 import { cleanDefinitionText } from './clean-text.js';
 import { clientSdk } from './client-sdk.js';
@@ -182,7 +183,7 @@ export class ServerClientRelay {
     try {
       return await run();
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       this.complete(target.call, kind, { outcome: 'failed', reason });
       throw error;
     }

@@ -1,3 +1,5 @@
+import { errorMessage } from '@quiver/types';
+
 /** SDK error codes of a request whose connection went away before the answer. */
 export const CONNECTION_LOST_CODES = new Set(['CONNECTION_CLOSED', 'SEND_FAILED']);
 export const INVALID_PARAMS = -32602;
@@ -28,10 +30,6 @@ export function isNetworkFailure(error: unknown): boolean {
 export function describeNetworkFailure(error: unknown): string {
   const code = networkErrorCode(error);
   return code === undefined ? errorMessage(error) : `${errorMessage(error)} (${code})`;
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export function errorCode(error: unknown): unknown {

@@ -1,9 +1,8 @@
 import type { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { QuiverError } from '@quiver/types';
+import { errorMessage, QuiverError } from '@quiver/types';
 import { z } from 'zod';
 import { loadClientSdk } from './client-sdk.js';
 import { isStdioServerConfig, type McpServerConfig } from './config.js';
-import { errorMessage } from './connection-errors.js';
 import { startOAuthCallbackServer } from './oauth-callback-server.js';
 import { loginRequiredBy } from './oauth-errors.js';
 import { StoredOAuthProvider } from './oauth-provider.js';

@@ -1,4 +1,5 @@
 import type { CallToolRequestParams, CallToolResult, Client } from '@modelcontextprotocol/client';
+import { errorMessage } from '@quiver/types';
 import type { CallRouter, CallTracking } from './call-router.js';
 import { clientSdk } from './client-sdk.js';
 import type { McpToolDefinition } from './mcp-tool.js';
@@ -76,7 +77,7 @@ function outputCheck(definition: McpToolDefinition): Check | undefined {
           : { ok: false, message: outcome.issues.map((issue) => issue.message).join('; ') };
       };
     } catch (error) {
-      check = { compileError: (error instanceof Error ? error.message : String(error)).slice(0, 200) };
+      check = { compileError: errorMessage(error).slice(0, 200) };
     }
     checks.set(definition, check);
   }

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { fail, type Logger, type Tool, type ToolResult } from '@quiver/types';
+import { errorMessage, fail, type Logger, type Tool, type ToolResult } from '@quiver/types';
 import type {
   McpBridgeDiagnostic,
   McpBridgeDiagnosticCode,
@@ -13,7 +13,6 @@ import type { CallRouter } from './call-router.js';
 import { cleanDefinitionText, MAX_DESCRIPTION_CHARS } from './clean-text.js';
 import { needsClientRelay, type ServerClientRelay } from './client-relay.js';
 import { isStdioServerConfig, type McpServerConfig, type StdioServerConfig } from './config.js';
-import { errorMessage } from './connection-errors.js';
 import type { CatalogServer } from './mcp-catalog.js';
 import { createMcpTool, type McpToolDefinition } from './mcp-tool.js';
 import type { TransportKind } from './open-client.js';

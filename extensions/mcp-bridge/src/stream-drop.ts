@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { errorMessage } from './connection-errors.js';
+import { errorMessage } from '@quiver/types';
 
 /** How long a server whose stream broke has to answer a ping before it counts as gone. */
 export const DROP_PROBE_TIMEOUT_MS = 2_000;

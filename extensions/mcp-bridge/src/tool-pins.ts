@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { errorMessage } from '@quiver/types';
 import canonicalize from 'canonicalize';
 import type { McpToolDefinition } from './mcp-tool.js';
 
@@ -53,7 +54,7 @@ function canonicalJson(value: unknown, tool: string): string {
     return canonicalize(value) ?? 'null';
   } catch (error) {
     throw new Error(
-      `the definition of "${tool}" has no canonical JSON form (RFC 8785): ${error instanceof Error ? error.message : String(error)}`,
+      `the definition of "${tool}" has no canonical JSON form (RFC 8785): ${errorMessage(error)}`,
     );
   }
 }

@@ -1,7 +1,6 @@
-import type { Tool } from '@quiver/types';
+import { errorMessage, type Tool } from '@quiver/types';
 import type { McpBridgeDiagnosticCode, McpToolsChange } from './bridge-types.js';
 import { cleanDefinition } from './clean-definition.js';
-import { errorMessage } from './connection-errors.js';
 import type { McpToolDefinition } from './mcp-tool.js';
 import { assignToolNames } from './tool-names.js';
 import { changedFields, type McpToolPinStore, pinMatches, pinOf, type ToolPin } from './tool-pins.js';

@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '@quiver/types';
 import { ByteRing } from './byte-ring.js';
 import { pruneSpillFiles } from './spill-retention.js';
 
@@ -111,7 +112,7 @@ export class OutputWindow {
     try {
       write();
     } catch (error) {
-      this.spillError = error instanceof Error ? error.message : String(error);
+      this.spillError = errorMessage(error);
       this.close();
       this.spillPath = undefined;
     }

@@ -1,4 +1,4 @@
-import { QuiverError } from '@quiver/types';
+import { errorMessage, QuiverError } from '@quiver/types';
 import { z } from 'zod';
 import { isClosedObjectSchema } from './unknown-arguments.js';
 
@@ -12,7 +12,7 @@ export function deriveJsonSchema(schema: z.ZodType, toolName?: string): Record<s
   try {
     derived = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new QuiverError('config_invalid', `${subject} cannot be expressed as JSON Schema: ${reason}`, {
       fix: 'Use JSON-representable zod types (no bigint, date, symbol, function or custom types), or pass parametersJsonSchema.',
       details: { tool: toolName },

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   type GrantScope,
   type PermissionBehavior,
   type PermissionDecision,
@@ -333,6 +334,6 @@ function extract<T>(read: () => T): { ok: true; value: T } | { ok: false; error:
   try {
     return { ok: true, value: read() };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
 }

@@ -1,4 +1,4 @@
-import { QuiverError } from '@quiver/types';
+import { errorMessage, QuiverError } from '@quiver/types';
 import pg from 'pg';
 import { isConnectionLoss, reconnectDelay, sleep, storageUnavailable } from './connection-faults.js';
 import { assertPostgresUrl, redactPostgresUrl } from './postgres-url.js';
@@ -102,7 +102,7 @@ export async function connectPostgres(options: PostgresConnectionOptions): Promi
     await pool.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => {});
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new QuiverError('config_invalid', `Cannot reach the PostgreSQL storage at ${shown}: ${reason}.`, {
       fix: `Check that the server is running and reachable from this host, and that the user, password and database in ${source} are right.`,
       details: { url: shown, source },

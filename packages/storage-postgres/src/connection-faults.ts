@@ -1,4 +1,4 @@
-import { QuiverError } from '@quiver/types';
+import { errorMessage, QuiverError } from '@quiver/types';
 
 // admin_shutdown, crash_shutdown, cannot_connect_now (restarting), and class 08: connection exceptions.
 const LOST_STATES = new Set(['57P01', '57P02', '57P03']);
@@ -22,7 +22,7 @@ export function isConnectionLoss(error: unknown): boolean {
   if (typeof code === 'string') {
     if (LOST_STATES.has(code) || code.startsWith('08') || LOST_ERRNOS.has(code)) return true;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return LOST_MESSAGES.test(message);
 }
 
@@ -38,7 +38,7 @@ export interface StorageUnavailableContext {
 /** The `storage_unavailable` error a statement fails with when its connection was lost. */
 export function storageUnavailable(error: unknown, context: StorageUnavailableContext): QuiverError {
   if (error instanceof QuiverError && error.code === 'storage_unavailable') return error;
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   const outcome = context.maybeApplied
     ? 'It may or may not have been applied: read before retrying it.'
     : 'Nothing was changed.';

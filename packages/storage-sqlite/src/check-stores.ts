@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { isQuiverError, type SqlDatabase } from '@quiver/types';
+import { errorMessage, isQuiverError, type SqlDatabase } from '@quiver/types';
 import Database from 'better-sqlite3';
 import { missingTablesError } from './migrations.js';
 import { describeStoreFault } from './store-faults.js';
@@ -46,7 +46,7 @@ function storesUnder(directory: string, depth = 0, found = new Set<string>()): S
 
 function statusOfError(store: string, error: unknown): StoreStatus {
   const described = isQuiverError(error) ? error : describeStoreFault(error, store, 'checking it');
-  const message = described?.message ?? (error instanceof Error ? error.message : String(error));
+  const message = described?.message ?? errorMessage(error);
   return {
     store,
     status: described?.code === 'storage_damaged' ? 'damaged' : 'unavailable',

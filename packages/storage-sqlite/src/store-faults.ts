@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { QuiverError } from '@quiver/types';
+import { errorMessage, QuiverError } from '@quiver/types';
 
 const DAMAGED = /^SQLITE_(CORRUPT|NOTADB)/;
 const FULL = /^(SQLITE_FULL|ENOSPC|EDQUOT)/;
@@ -29,7 +29,7 @@ function codeOf(error: unknown): string {
 export function describeStoreFault(error: unknown, path: string, doing: string): QuiverError | undefined {
   if (error instanceof QuiverError) return undefined;
   const code = codeOf(error);
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   const details = { path, doing, sqliteCode: code };
   if (DAMAGED.test(code)) {
     return new QuiverError(

@@ -8,6 +8,7 @@ import { terminalClientRelay } from '../interactive/elicitation-prompt.js';
 import { showLiveOutput } from '../interactive/live-output.js';
 import { interactiveResolver } from '../interactive/permission-prompt.js';
 import { CliError, color, EXIT, parseJsonArgs, printError, printJson, printLine } from '../output.js';
+import { onSessionRelayEvents } from '../session-relay-events.js';
 
 interface CallOptions {
   args?: string;
@@ -56,14 +57,8 @@ export function registerCallCommand(program: Command): void {
       const printEvent = (event: QuiverEvent) => {
         if (event.type !== 'session.tools_updated') printError(JSON.stringify(event));
       };
-      // A bridged server's requests are published by the bridge, on the host's bus.
       const unsubscribeRelay = options.events
-        ? quiver.host.events.subscribe(
-            (event) => {
-              if (event.type.startsWith('client_relay.') && event.sessionId === session.id) printEvent(event);
-            },
-            ['client_relay.requested', 'client_relay.completed'],
-          )
+        ? onSessionRelayEvents(quiver.host.events, session.id, printEvent)
         : undefined;
       const unsubscribe = options.events
         ? session.events.subscribe(printEvent)

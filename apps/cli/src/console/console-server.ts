@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { errorMessage } from '@quiver/types';
 import type { ConsoleHub } from './console-hub.js';
 
 export interface ConsoleServer {
@@ -103,8 +104,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
 
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent)
-        send(response, 400, { error: error instanceof Error ? error.message : String(error) });
+      if (!response.headersSent) send(response, 400, { error: errorMessage(error) });
       else response.end();
     });
   });

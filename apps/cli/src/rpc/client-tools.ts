@@ -1,6 +1,7 @@
 import type { ExternalToolDefinition } from '@quiver/runtime';
 import {
   type Attachment,
+  errorMessage,
   fail,
   ok,
   type ToolAnnotations,
@@ -119,10 +120,7 @@ async function requestExecution(
     .then(
       (reply) => fromReply(call.toolName, reply),
       (error: unknown) =>
-        fail(
-          'execution_failed',
-          `The client failed to run ${call.toolName}: ${error instanceof Error ? error.message : String(error)}`,
-        ),
+        fail('execution_failed', `The client failed to run ${call.toolName}: ${errorMessage(error)}`),
     );
   try {
     return await Promise.race([answered, stopped]);

@@ -1,6 +1,7 @@
 import {
   type ClientRelayHandle,
   type ElicitationOutcome,
+  errorMessage,
   type RelayedRequest,
   renderRelayedQuestion,
   type SamplingOutcome,
@@ -86,7 +87,7 @@ async function ask(
   } catch (error) {
     return {
       ok: false,
-      reason: `the rpc client could not answer: ${error instanceof Error ? error.message : String(error)}`,
+      reason: `the rpc client could not answer: ${errorMessage(error)}`,
     };
   } finally {
     signal.removeEventListener('abort', onAbort);

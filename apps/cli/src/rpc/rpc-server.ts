@@ -1,5 +1,6 @@
 import type { ExternalToolDefinition, ProviderFormat, Session, SessionOptions } from '@quiver/runtime';
 import {
+  errorMessage,
   isQuiverError,
   type PermissionResolver,
   type QuiverEvent,
@@ -11,6 +12,7 @@ import { z } from 'zod';
 import type { ConsoleHub } from '../console/console-hub.js';
 import { ConsolePermissionResolver } from '../console/console-resolver.js';
 import { VERSION } from '../global-options.js';
+import { onSessionRelayEvents } from '../session-relay-events.js';
 import { clientHelperTools, helperNameClashes } from './client-helper-tools.js';
 import { clientExecutedTools, type RunningClientCalls, reportClientProgress } from './client-tools.js';
 import {
@@ -193,13 +195,7 @@ export function serveRpc(
       void connection.sendNotification('session.event', { sessionId, event }).catch(() => {});
     };
     const unsubscribeSession = session.events.subscribe(forward);
-    // A bridged server's requests of the client are published by the bridge on the host's bus.
-    const unsubscribeRelay = quiver.host.events.subscribe(
-      (event) => {
-        if (event.type.startsWith('client_relay.') && event.sessionId === sessionId) forward(event);
-      },
-      ['client_relay.requested', 'client_relay.completed'],
-    );
+    const unsubscribeRelay = onSessionRelayEvents(quiver.host.events, sessionId, forward);
     const unwatch = personConsole?.watchSession(session, {
       transport: 'rpc',
       personality,
@@ -457,7 +453,7 @@ function permissionsOverRpc(connection: MessageConnection, sessionId: string): P
       } catch (error) {
         return {
           behavior: 'deny',
-          reason: `the client could not answer: ${error instanceof Error ? error.message : String(error)}`,
+          reason: `the client could not answer: ${errorMessage(error)}`,
         };
       }
     },
@@ -476,7 +472,7 @@ function asResponseError(error: unknown): ResponseError<unknown> {
       code: error.code,
       ...(error.fix ? { fix: error.fix } : {}),
     });
-  return new ResponseError(RPC_ERRORS.quiver, error instanceof Error ? error.message : String(error));
+  return new ResponseError(RPC_ERRORS.quiver, errorMessage(error));
 }
 
 /** JSON has no undefined: an "always" answer that covers this call only has no rule to name. */

@@ -7,6 +7,7 @@ import {
   OAuthErrorCode,
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
+import { errorMessage } from '@quiver/types';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 
 /** `serve.auth` of quiver.yaml, as the host validated it. */
@@ -117,7 +118,7 @@ export class ServeAuthenticator {
       if (error instanceof OAuthError) throw error;
       throw new OAuthError(
         OAuthErrorCode.InvalidToken,
-        `The access token was refused: ${error instanceof Error ? error.message : String(error)}`,
+        `The access token was refused: ${errorMessage(error)}`,
       );
     }
     const clientId = [payload.client_id, payload.azp, payload.sub].find((value) => typeof value === 'string');

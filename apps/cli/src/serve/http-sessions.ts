@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { errorMessage } from '@quiver/types';
 import type { SessionLimits } from './http-session-limits.js';
 import type { ServeConnection } from './mcp-server.js';
 import type { HandleHttpRequest } from './rebuilt-session.js';
@@ -33,7 +34,7 @@ export class HttpSessions {
     const every = Math.min(Math.max(limits.idleTimeoutMs / 4, 50), 60_000);
     this.#sweeper = setInterval(() => {
       this.#closeIdle().catch((error: unknown) =>
-        log(`closing idle MCP sessions failed: ${error instanceof Error ? error.message : String(error)}`),
+        log(`closing idle MCP sessions failed: ${errorMessage(error)}`),
       );
     }, every);
     this.#sweeper.unref();

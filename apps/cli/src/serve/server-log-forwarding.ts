@@ -1,5 +1,5 @@
 import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
-import { LOG_LEVELS } from '@quiver/types';
+import { errorMessage, LOG_LEVELS } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 
 const SEVERITY: readonly LoggingLevel[] = LOG_LEVELS;
@@ -38,11 +38,7 @@ export class ServerLogForwarding {
         const logger = `mcp__${event.mcpServer}${event.logger ? `/${event.logger}` : ''}`;
         this.#server
           .sendLoggingMessage({ level: event.level, logger, data: event.message })
-          .catch((error: unknown) =>
-            this.#log(
-              `could not send a log message: ${error instanceof Error ? error.message : String(error)}`,
-            ),
-          );
+          .catch((error: unknown) => this.#log(`could not send a log message: ${errorMessage(error)}`));
       },
       ['mcp_server.logged'],
     );

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorMessage } from '@quiver/types';
 import type { SessionLimits } from './http-session-limits.js';
 import type { HttpSession, HttpSessions } from './http-sessions.js';
 import { MCP_PATH, sendJsonRpcError } from './mcp-endpoint.js';
@@ -159,11 +160,7 @@ export function sweepSharedRecords(
   const sweeper = setInterval(() => {
     records()
       ?.deleteIdle(limits.idleTimeoutMs)
-      .catch((error: unknown) =>
-        log(
-          `deleting idle shared MCP sessions failed: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-      );
+      .catch((error: unknown) => log(`deleting idle shared MCP sessions failed: ${errorMessage(error)}`));
   }, every);
   sweeper.unref();
   return sweeper;

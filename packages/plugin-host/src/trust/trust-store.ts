@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { QuiverError } from '@quiver/types';
+import { errorMessage, QuiverError } from '@quiver/types';
 import canonicalize from 'canonicalize';
 import { type CodePins, pinTrustedCode } from './code-pins.js';
 import type { FilePins } from './file-pins.js';
@@ -35,7 +35,7 @@ function canonicalConfiguration(configuration: ProjectConfiguration): string {
   } catch (error) {
     throw new QuiverError(
       'config_invalid',
-      `The project configuration cannot be fingerprinted for trust: ${error instanceof Error ? error.message : String(error)}.`,
+      `The project configuration cannot be fingerprinted for trust: ${errorMessage(error)}.`,
       {
         fix: 'Write every number as a finite number and every string as valid Unicode text in quiver.yaml and the personality files.',
       },

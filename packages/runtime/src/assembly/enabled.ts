@@ -1,3 +1,4 @@
+import { errorMessage } from '@quiver/types';
 import { COORDINATOR_ALLOWED_TOOLS } from '../agents/agent-policies.js';
 import { firstNaming } from '../agents/tool-name-resolver.js';
 import type { PoolTool, SessionAgentKind } from '../contracts.js';
@@ -91,7 +92,7 @@ function checkTool(
   } catch (error) {
     return {
       rule: 'isEnabled()/isAvailable()',
-      reason: `its availability check threw: ${error instanceof Error ? error.message : String(error)}`,
+      reason: `its availability check threw: ${errorMessage(error)}`,
     };
   }
   return undefined;

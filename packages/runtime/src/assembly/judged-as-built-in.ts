@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   fail,
   type RegisteredTool,
   resolvePathArgument,
@@ -179,7 +180,7 @@ function confinedExecute(
     try {
       paths = spec.paths(args);
     } catch (error) {
-      return fail('input_invalid', error instanceof Error ? error.message : String(error));
+      return fail('input_invalid', errorMessage(error));
     }
     for (const requested of paths) {
       const ambiguous = readDifferentlyByClient(requested);

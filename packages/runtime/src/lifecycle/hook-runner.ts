@@ -9,6 +9,7 @@ import type {
   ToolHook,
   ToolResult,
 } from '@quiver/types';
+import { errorMessage } from '@quiver/types';
 import type { createEventFactory } from '../events/event-factory.js';
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
@@ -135,7 +136,7 @@ async function runOne<T>(
       outcome = { kind: 'ok', value: settled.value ?? undefined };
     }
   } catch (error) {
-    outcome = { kind: 'error', message: `threw: ${error instanceof Error ? error.message : String(error)}` };
+    outcome = { kind: 'error', message: `threw: ${errorMessage(error)}` };
   } finally {
     clearTimeout(timer);
     callSignal.removeEventListener('abort', forwardAbort);

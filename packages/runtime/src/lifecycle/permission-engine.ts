@@ -7,7 +7,7 @@ import {
   type WorkspaceFilePins,
 } from '@quiver/permissions';
 import type { PermissionKind, PermissionRules, ToolRegistry } from '@quiver/types';
-import { QuiverError } from '@quiver/types';
+import { errorMessage, QuiverError } from '@quiver/types';
 import type { SqliteBackend } from '../storage/sqlite-backend.js';
 import { openSqliteProjectGrants } from '../storage/sqlite-project-grants.js';
 import type {
@@ -71,7 +71,7 @@ function noGrantBackend(): QuiverError {
 
 function describeProblem(error: unknown): string {
   const fix = (error as { fix?: unknown }).fix;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return typeof fix === 'string' ? `${message} Fix: ${fix}` : message;
 }
 

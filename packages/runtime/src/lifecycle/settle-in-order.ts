@@ -1,5 +1,5 @@
 import { trimResult } from '@quiver/core';
-import { fail, type ToolResult } from '@quiver/types';
+import { errorMessage, fail, type ToolResult } from '@quiver/types';
 import { abortedMidCall } from './aborted-results.js';
 import { type CallEventSink, type CallState, completeCall } from './call-events.js';
 
@@ -56,6 +56,6 @@ function listenOnce(signal: AbortSignal, listener: () => void): () => void {
 }
 
 function internalFailure(state: CallState, error: unknown): ToolResult {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return fail('execution_failed', `Tool "${state.toolName}" failed inside the session pipeline: ${message}`);
 }

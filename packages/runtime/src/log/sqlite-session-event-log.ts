@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QuiverEvent, SqlStatement, SqlStore } from '@quiver/types';
-import { QuiverError, TRANSIENT_EVENT_TYPES } from '@quiver/types';
+import { errorMessage, QuiverError, TRANSIENT_EVENT_TYPES } from '@quiver/types';
 import type { WriteBehindChannel, WriteBehindFailure } from '../contracts.js';
 import type { SqliteBackend, SqliteConnection } from '../storage/sqlite-backend.js';
 import { BackgroundLogWriter } from './background-log-writer.js';
@@ -261,7 +261,7 @@ function asQuiverError(error: unknown, path: string): Error {
   if (error instanceof QuiverError) return error;
   return new QuiverError(
     'storage_unavailable',
-    `The session log ${path} could not be opened: ${error instanceof Error ? error.message : String(error)}`,
+    `The session log ${path} could not be opened: ${errorMessage(error)}`,
     {
       fix: 'Check the data directory (permissions, space); calls run meanwhile without a log.',
       cause: error,

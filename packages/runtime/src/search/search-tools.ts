@@ -1,4 +1,4 @@
-import { QuiverError, type ToolDefinitionLite } from '@quiver/types';
+import { errorMessage, QuiverError, type ToolDefinitionLite } from '@quiver/types';
 import { toolSearchIndexFor } from './tool-search-index.js';
 
 export type ToolSearchMode = 'keyword' | 'regex';
@@ -35,7 +35,7 @@ function compile(pattern: string, flags: string): RegExp {
   } catch (error) {
     throw new QuiverError(
       'usage',
-      `"${pattern}" is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}.`,
+      `"${pattern}" is not a valid regular expression: ${errorMessage(error)}.`,
       {
         fix: 'Escape special characters, or search with plain keywords instead.',
       },

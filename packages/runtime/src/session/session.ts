@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InMemorySessionState } from '@quiver/core';
 import {
   type AgentIdentity,
+  errorMessage,
   type PermissionRules,
   QuiverError,
   type QuiverEvent,
@@ -165,7 +166,7 @@ export class Session implements SessionLike {
       this.events.publish(
         this.#event('session.warning', {
           code: 'tools_refresh_failed',
-          message: `The tools could not be refreshed; the previous tools stay in use. ${error instanceof Error ? error.message : String(error)}`,
+          message: `The tools could not be refreshed; the previous tools stay in use. ${errorMessage(error)}`,
         }),
       );
       return fallback;
