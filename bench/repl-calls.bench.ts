@@ -56,7 +56,9 @@ function cpuMs(): number {
  * CPU time each thread of this process has run so far, in µs, by thread id (Linux's
  * `/proc/self/task/<tid>/schedstat`, in ns; empty where it does not exist). Node 20 names every
  * thread `node`, so the threads are told apart by when they run: the session's is the process's
- * own id, the sandbox's is the one that runs in inner rounds and not in direct ones.
+ * own id, the sandbox's is the one that runs in inner rounds and not in direct ones. The session
+ * thread's context switches so far are under `switches:voluntary` and `switches:involuntary`
+ * (from its `status`): on a VM each one costs tens of µs of kernel time, charged to the thread.
  */
 function threadCpu(): Map<string, number> {
   const used = new Map<string, number>();
@@ -73,6 +75,15 @@ function threadCpu(): Map<string, number> {
       // The thread ended between the listing and the read.
     }
   }
+  try {
+    const status = readFileSync(`/proc/self/task/${process.pid}/status`, 'utf8');
+    const voluntary = /^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1];
+    const involuntary = /^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1];
+    if (voluntary !== undefined) used.set('switches:voluntary', Number(voluntary));
+    if (involuntary !== undefined) used.set('switches:involuntary', Number(involuntary));
+  } catch {
+    // No /proc: no switch counts.
+  }
   return used;
 }
 
@@ -86,21 +97,30 @@ function addThreadCpu(
   for (const [tid, us] of after) into.set(tid, (into.get(tid) ?? 0) + sign * (us - (before.get(tid) ?? 0)));
 }
 
-/** Per call, in µs: the session's thread, the sandbox's, and all others, inner calls against direct ones. */
+/**
+ * Per call, in µs: the session's thread, the sandbox's, and all others, inner calls against direct
+ * ones; and the session thread's context switches per call.
+ */
 function threadBreakdown(inner: Map<string, number>, direct: Map<string, number>, calls: number) {
   const session = String(process.pid);
+  const counts = ['switches:voluntary', 'switches:involuntary'];
   let sandbox: string | undefined;
   let most = 0;
   for (const [tid, us] of inner) {
     const extra = us - (direct.get(tid) ?? 0);
-    if (tid !== session && extra > most) {
+    if (tid !== session && !counts.includes(tid) && extra > most) {
       most = extra;
       sandbox = tid;
     }
   }
   const sum = (map: Map<string, number>, skip: readonly (string | undefined)[]) =>
-    [...map].reduce((total, [tid, us]) => (skip.includes(tid) ? total : total + us), 0);
+    [...map].reduce(
+      (total, [tid, us]) => (skip.includes(tid) || counts.includes(tid) ? total : total + us),
+      0,
+    );
   const perCall = (us: number) => Math.round(us / calls);
+  const switches = (map: Map<string, number>) =>
+    counts.map((kind) => round((map.get(kind) ?? 0) / calls, 1)) as [voluntary: number, involuntary: number];
   return {
     session: { inner: perCall(inner.get(session) ?? 0), direct: perCall(direct.get(session) ?? 0) },
     sandbox: perCall(sandbox === undefined ? 0 : (inner.get(sandbox) ?? 0)),
@@ -108,6 +128,7 @@ function threadBreakdown(inner: Map<string, number>, direct: Map<string, number>
       inner: perCall(sum(inner, [session, sandbox])),
       direct: perCall(sum(direct, [session, sandbox])),
     },
+    switches: { inner: switches(inner), direct: switches(direct) },
   };
 }
 
@@ -304,7 +325,7 @@ export async function run(): Promise<void> {
       const { threads } = calls;
       if (threads.session.direct > 0)
         console.log(
-          `CPU per call by thread (µs, all rounds): session thread ${threads.session.inner} inner / ${threads.session.direct} direct; sandbox thread ${threads.sandbox} inner; other threads (libuv's pool, the log writer, V8's) ${threads.others.inner} inner / ${threads.others.direct} direct; session thread a call when the script makes its ${CALLS} calls together (no sleep between them): ${Math.round(calls.together)}`,
+          `CPU per call by thread (µs, all rounds): session thread ${threads.session.inner} inner / ${threads.session.direct} direct; sandbox thread ${threads.sandbox} inner; other threads (libuv's pool, the log writer, V8's) ${threads.others.inner} inner / ${threads.others.direct} direct; session thread a call when the script makes its ${CALLS} calls together (no sleep between them): ${Math.round(calls.together)}; the session thread's context switches a call (voluntary + involuntary), each tens of µs of kernel time on a VM: ${threads.switches.inner.join(' + ')} inner / ${threads.switches.direct.join(' + ')} direct`,
         );
     } finally {
       await quiver.close();
