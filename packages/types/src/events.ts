@@ -270,7 +270,7 @@ export interface EventBus {
   /**
    * Only events of these types go to `listener`: a subscriber that wants a few kinds of event is
    * not called for every tool call's events (a bus carries several per call). A bus written before
-   * this form may ignore `types`; a listener that can be given one checks `event.type` as well.
+   * this form may ignore `types`: for a bus that may be one, use `subscribeToTypes`.
    */
   subscribe<T extends QuiverEventType>(
     listener: (event: QuiverEventOf<T>) => void,
@@ -278,4 +278,20 @@ export interface EventBus {
   ): () => void;
   /** An async iterator of events from now on; ends when `signal` aborts. */
   stream(signal?: AbortSignal): AsyncIterableIterator<QuiverEvent>;
+}
+
+/**
+ * Subscribes `listener` to the events of `types` on `bus` and checks each event's type too, for a
+ * bus that ignores `types` (one written before typed subscriptions, such as an embedder's own):
+ * the listener gets those types only, on any bus.
+ */
+export function subscribeToTypes<T extends QuiverEventType>(
+  bus: EventBus,
+  types: readonly T[],
+  listener: (event: QuiverEventOf<T>) => void,
+): () => void {
+  const wanted: ReadonlySet<QuiverEventType> = new Set(types);
+  return bus.subscribe((event: QuiverEvent) => {
+    if (wanted.has(event.type)) listener(event as QuiverEventOf<T>);
+  }, types);
 }

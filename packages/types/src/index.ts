@@ -52,6 +52,7 @@ export {
   sessionInfoEvent,
   sessionToolsUpdatedEvent,
   sessionWarningEvent,
+  subscribeToTypes,
   TRANSIENT_EVENT_TYPES,
   toolExecutionCompleteEvent,
   toolExecutionLogEvent,

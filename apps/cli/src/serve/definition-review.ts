@@ -1,5 +1,5 @@
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
-import { errorMessage } from '@quiver/types';
+import { errorMessage, subscribeToTypes } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import { lineDiff } from '../commands/definition-diff.js';
 import {
@@ -48,12 +48,9 @@ export class DefinitionReview {
   /** Follows the host of `quiver` (replaced when the configuration reloads); returns the unsubscribe. */
   watch(quiver: Quiver): () => void {
     this.#quiver = quiver;
-    const unsubscribe = quiver.host.events.subscribe(
-      (event) => {
-        if (event.type === 'session.warning' && event.code === QUARANTINED) this.#scan();
-      },
-      ['session.warning'],
-    );
+    const unsubscribe = subscribeToTypes(quiver.host.events, ['session.warning'], (event) => {
+      if (event.code === QUARANTINED) this.#scan();
+    });
     this.#scan();
     return unsubscribe;
   }

@@ -10,7 +10,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Session, SessionOptions } from '@quiver/runtime';
-import { errorMessage, fail, type ToolResult, visibleText } from '@quiver/types';
+import { errorMessage, fail, subscribeToTypes, type ToolResult, visibleText } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 import type { ConsoleHub } from '../console/console-hub.js';
 import { ConsolePermissionResolver } from '../console/console-resolver.js';
@@ -187,15 +187,7 @@ export function createServeConnection(options: ServeConnectionOptions): ServeCon
     };
     cleanups.push(quiver.host.registry.onChange(() => refreshPool()));
     // A server's tools changing or connecting; the registry change usually says it first.
-    // Typed, and checked too: a host may be given a bus of its own that does not filter.
-    cleanups.push(
-      quiver.host.events.subscribe(
-        (event) => {
-          if (event.type === 'tools.list_changed') refreshPool();
-        },
-        ['tools.list_changed'],
-      ),
-    );
+    cleanups.push(subscribeToTypes(quiver.host.events, ['tools.list_changed'], () => refreshPool()));
     cleanups.push(review.watch(quiver), serverLogs.watch(quiver));
     if (options.console) {
       const client = server.getClientVersion();

@@ -1,5 +1,5 @@
 import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
-import { errorMessage, LOG_LEVELS } from '@quiver/types';
+import { errorMessage, LOG_LEVELS, subscribeToTypes } from '@quiver/types';
 import type { Quiver } from '@quiver/wiring';
 
 const SEVERITY: readonly LoggingLevel[] = LOG_LEVELS;
@@ -31,16 +31,13 @@ export class ServerLogForwarding {
 
   /** Follows the host of `quiver` (replaced when the configuration reloads); returns the unsubscribe. */
   watch(quiver: Quiver): () => void {
-    return quiver.host.events.subscribe(
-      (event) => {
-        if (event.type !== 'mcp_server.logged' || this.#level === undefined) return;
-        if (SEVERITY.indexOf(event.level) < SEVERITY.indexOf(this.#level)) return;
-        const logger = `mcp__${event.mcpServer}${event.logger ? `/${event.logger}` : ''}`;
-        this.#server
-          .sendLoggingMessage({ level: event.level, logger, data: event.message })
-          .catch((error: unknown) => this.#log(`could not send a log message: ${errorMessage(error)}`));
-      },
-      ['mcp_server.logged'],
-    );
+    return subscribeToTypes(quiver.host.events, ['mcp_server.logged'], (event) => {
+      if (this.#level === undefined) return;
+      if (SEVERITY.indexOf(event.level) < SEVERITY.indexOf(this.#level)) return;
+      const logger = `mcp__${event.mcpServer}${event.logger ? `/${event.logger}` : ''}`;
+      this.#server
+        .sendLoggingMessage({ level: event.level, logger, data: event.message })
+        .catch((error: unknown) => this.#log(`could not send a log message: ${errorMessage(error)}`));
+    });
   }
 }
